@@ -1,0 +1,67 @@
+const marker = Symbol.for("planloop.error");
+
+/**
+ * Base class of every error planloop throws. Check with `PlanloopError.isInstance(error)`
+ * rather than `instanceof`, so two copies of the package in one program still agree.
+ */
+export class PlanloopError extends Error {
+  readonly [marker] = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PlanloopError";
+  }
+
+  static isInstance(value: unknown): value is PlanloopError {
+    return typeof value === "object" && value !== null && marker in value;
+  }
+}
+
+/**
+ * Bad options passed by the caller. A `TypeError`, as the seed loop promises, that also
+ * carries planloop's marker.
+ */
+export class InvalidOptionsError extends TypeError {
+  readonly [marker] = true;
+
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidOptionsError";
+  }
+}
+
+/** The model returned something that is neither a final answer nor a list of tool calls. */
+export class InvalidDecisionError extends PlanloopError {
+  readonly decision: unknown;
+  /** Resumable state of the run up to the bad decision, when the loop had one. */
+  readonly state: unknown;
+
+  constructor(message: string, details: { decision: unknown; state?: unknown }) {
+    super(message);
+    this.name = "InvalidDecisionError";
+    this.decision = details.decision;
+    this.state = details.state;
+  }
+}
+
+/** The model call itself failed (network, provider, a bug in a model function). */
+export class ModelCallError extends PlanloopError {
+  /** Resumable state of the run before the failed call: nothing done so far is lost. */
+  readonly state: unknown;
+
+  constructor(message: string, details: { cause: unknown; state?: unknown }) {
+    super(message, { cause: details.cause });
+    this.name = "ModelCallError";
+    this.state = details.state;
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,84 @@
+import { EventEmitter } from "eventemitter3";
+import { systemClock, type Clock } from "./clock.js";
+import type { ModelPurpose } from "./model.js";
+import type { ToolError } from "./messages.js";
+import type { Usage, UsageTotals } from "./usage.js";
+
+type CallId = string | number;
+
+/** Events of one ReAct loop. A loop inside a plan step carries that step's id in `stepId`. */
+export type AgentEventBody =
+  | { type: "agent-start"; resumed: boolean; maxSteps: number }
+  | { type: "agent-step-start"; step: number }
+  | { type: "model-call-start"; step: number; purpose: ModelPurpose }
+  | {
+      type: "model-call-end";
+      step: number;
+      purpose: ModelPurpose;
+      decision: "final" | "tool_calls" | "failed";
+      toolCalls: number;
+      usage?: Usage;
+      durationMs: number;
+    }
+  | { type: "tool-call-start"; step: number; callId: CallId; name: string; arguments: unknown }
+  | {
+      type: "tool-call-end";
+      step: number;
+      callId: CallId;
+      name: string;
+      status: "ok" | "error" | "pending";
+      error?: ToolError;
+      /** The start of the result, for progress displays and traces. */
+      preview?: string;
+      durationMs: number;
+    }
+  | { type: "verify-end"; step: number; passed: boolean; feedback?: string; error?: string }
+  | { type: "agent-end"; status: string; steps: number; usage: UsageTotals; reason?: string };
+
+export type PlanloopEventBody = AgentEventBody;
+
+/** Every event: JSON-safe, numbered in emission order, stamped with the clock's time. */
+export type PlanloopEvent = PlanloopEventBody & { seq: number; time: number; stepId?: CallId };
+
+export type EventListener = (event: PlanloopEvent) => void;
+
+/**
+ * Stamps events with a sequence number and time and hands them to listeners. A listener
+ * that throws is reported once as a process warning and never breaks the run.
+ */
+export class EventHub {
+  private readonly emitter = new EventEmitter<{ event: [PlanloopEvent] }>();
+  private readonly clock: Clock;
+  private sequence = 0;
+  private warned = false;
+
+  constructor(options: { clock?: Clock; listener?: EventListener } = {}) {
+    this.clock = options.clock ?? systemClock;
+    if (options.listener) this.on(options.listener);
+  }
+
+  on(listener: EventListener): () => void {
+    const guarded = (event: PlanloopEvent) => {
+      try {
+        listener(event);
+      } catch (error) {
+        this.reportListenerError(error);
+      }
+    };
+    this.emitter.on("event", guarded);
+    return () => void this.emitter.off("event", guarded);
+  }
+
+  emit(body: PlanloopEventBody, context: { stepId?: CallId } = {}): void {
+    if (this.emitter.listenerCount("event") === 0) return;
+    const event = { ...body, seq: ++this.sequence, time: this.clock.now() } as PlanloopEvent;
+    if (context.stepId !== undefined) event.stepId = context.stepId;
+    this.emitter.emit("event", event);
+  }
+
+  private reportListenerError(error: unknown): void {
+    if (this.warned) return;
+    this.warned = true;
+    process.emitWarning(`planloop: an onEvent listener threw and was ignored: ${String(error)}`);
+  }
+}

@@ -1,0 +1,55 @@
+/** One tool call the model asked for. `arguments` is the parsed JSON the model wrote. */
+export interface ToolCall {
+  id: string | number;
+  name: string;
+  arguments?: unknown;
+}
+
+export interface SystemMessage {
+  role: "system";
+  content: string;
+}
+
+export interface UserMessage {
+  role: "user";
+  content: string;
+}
+
+/** A model turn: either text (a final answer) or a round of tool calls, possibly with text. */
+export interface AssistantMessage {
+  role: "assistant";
+  content?: string;
+  toolCalls?: ToolCall[];
+}
+
+/** What went wrong with a tool call, as data the model reads and the caller can inspect. */
+export interface ToolError {
+  kind: ToolErrorKind;
+  message: string;
+}
+
+export type ToolErrorKind =
+  | "unknown_tool"
+  | "invalid_arguments"
+  | "unauthorized"
+  | "denied"
+  | "timeout"
+  | "call_limit"
+  | "execution_failed"
+  | "budget_exhausted"
+  | "cancelled";
+
+/** The result of one tool call, matched to its call by `toolCallId`. */
+export interface ToolMessage {
+  role: "tool";
+  toolCallId: string | number;
+  name: string;
+  content: unknown;
+  error?: ToolError;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+export function userMessage(content: string): UserMessage {
+  return { role: "user", content };
+}

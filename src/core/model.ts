@@ -1,0 +1,92 @@
+import type { Message, ToolCall } from "./messages.js";
+import type { Usage } from "./usage.js";
+
+/** Why planloop is calling the model, so one function can route or log by purpose. */
+export type ModelPurpose = "act" | "plan" | "replan" | "solve" | "critic";
+
+/** A tool as the model sees it: name, description and JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  /**
+   * The conversation so far. It is the loop's own history, passed without copying so a
+   * long run stays linear: read it, copy it if you keep it, never change it.
+   */
+  messages: readonly Message[];
+  /** Zero-based index of this model call within the loop. */
+  step: number;
+  /** Aborts on cancellation or deadline; pass it on to your HTTP client. */
+  signal: AbortSignal;
+  tools: readonly ToolSpec[];
+  purpose: ModelPurpose;
+}
+
+export interface FinalDecision {
+  type: "final";
+  content: string;
+  usage?: Usage;
+}
+
+export interface ToolCallsDecision {
+  type: "tool_calls";
+  calls: ToolCall[];
+  /** Optional text the model wrote alongside its calls (a visible thought). */
+  content?: string;
+  usage?: Usage;
+}
+
+export type ModelDecision = FinalDecision | ToolCallsDecision;
+
+export type ModelFunction = (request: ModelRequest) => Promise<ModelDecision> | ModelDecision;
+
+/** An adapter object (OpenAI-compatible, AI SDK, scripted, offline) instead of a function. */
+export interface ModelAdapter {
+  generate(request: ModelRequest): Promise<ModelDecision> | ModelDecision;
+}
+
+export type Model = ModelFunction | ModelAdapter;
+
+/** The callable behind a model option, or undefined when the value is not a model. */
+export function toModelFunction(model: unknown): ModelFunction | undefined {
+  if (typeof model === "function") return model as ModelFunction;
+  if (typeof model === "object" && model !== null) {
+    const generate = (model as Partial<ModelAdapter>).generate;
+    if (typeof generate === "function") return (request) => generate.call(model, request);
+  }
+  return undefined;
+}
+
+/**
+ * What is wrong with a decision, or undefined when it is a final answer with content or a
+ * non-empty list of well-formed calls with distinct ids.
+ */
+export function describeDecisionProblem(decision: unknown): string | undefined {
+  if (typeof decision !== "object" || decision === null) {
+    return `the model returned ${decision === null ? "null" : typeof decision} instead of a decision object`;
+  }
+  const candidate = decision as { type?: unknown; content?: unknown; calls?: unknown };
+  if (candidate.type === "final") {
+    return candidate.content === undefined || candidate.content === null
+      ? 'a "final" decision needs "content"'
+      : undefined;
+  }
+  if (candidate.type !== "tool_calls") {
+    return `decision type must be "final" or "tool_calls", got ${JSON.stringify(candidate.type)}`;
+  }
+  if (!Array.isArray(candidate.calls) || candidate.calls.length === 0) {
+    return 'a "tool_calls" decision needs a non-empty "calls" array';
+  }
+  const seen = new Set<string | number>();
+  for (const [index, call] of candidate.calls.entries()) {
+    const { id, name } = (call ?? {}) as Partial<ToolCall>;
+    if (typeof id !== "string" && typeof id !== "number") return `call ${index} has no "id"`;
+    if (typeof name !== "string" || name === "") return `call ${index} has no "name"`;
+    if (seen.has(id)) return `call id ${JSON.stringify(id)} is used twice in one decision`;
+    seen.add(id);
+  }
+  return undefined;
+}

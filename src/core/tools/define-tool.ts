@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { InvalidOptionsError } from "../errors.js";
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  /** Aborts on cancellation, deadline or the tool's own timeout. Pass it on. */
+  signal: AbortSignal;
+  callId: string | number;
+  step: number;
+}
+
+/** `true`/`false`, or an object whose `reason` is shown to the model when access is denied. */
+export type Authorization = boolean | { allowed: boolean; reason?: string };
+
+export interface ToolOptions<Input, Output> {
+  /** Letters, digits, `_` and `-`, at most 64 characters (what model APIs accept). */
+  name: string;
+  description: string;
+  /** A zod schema for the arguments; its JSON Schema goes to the model. */
+  input: z.ZodType<Input>;
+  execute?: (args: Input, context: ToolContext) => Promise<Output> | Output;
+  /** Abort the call and report a timeout to the model after this many milliseconds. */
+  timeoutMs?: number;
+  /** Calls allowed per run; further calls get a "call limit reached" message. */
+  maxCalls?: number;
+  /** Pause the run for a human decision before calling (always, or when the function says so). */
+  needsApproval?: boolean | ((args: Input) => boolean | Promise<boolean>);
+  /** Every call pauses the run and the user's answer becomes the result (see `askUser`). */
+  needsInput?: boolean;
+  /** Checked before every call; a denial reaches the model with its reason. */
+  authorize?: (args: Input, context: ToolContext) => Authorization | Promise<Authorization>;
+}
+
+/** A tool made by `defineTool`: its options, frozen, plus the JSON Schema of its input. */
+export interface Tool<Input = any, Output = unknown> extends Readonly<ToolOptions<Input, Output>> {
+  readonly inputSchema: Record<string, unknown>;
+}
+
+const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Declares a tool the agent may call. Arguments are validated with `input` before
+ * `execute` runs; every failure (bad arguments, denial, timeout, a thrown error) becomes a
+ * message the model reads, never an exception that ends the run.
+ *
+ * @example
+ * const getOrder = defineTool({
+ *   name: "get_order",
+ *   description: "Look up an order by id",
+ *   input: z.object({ order_id: z.string() }),
+ *   execute: async ({ order_id }) => db.orders.find(order_id),
+ *   timeoutMs: 5_000,
+ * });
+ */
+export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): Tool<Input, Output> {
+  const where = `defineTool(${JSON.stringify(options?.name)})`;
+  if (typeof options !== "object" || options === null) throw new InvalidOptionsError("defineTool needs an options object");
+  if (typeof options.name !== "string" || !toolNamePattern.test(options.name)) {
+    throw new InvalidOptionsError(`${where}: name must be 1-64 letters, digits, "_" or "-"`);
+  }
+  if (typeof options.description !== "string" || options.description.trim() === "") {
+    throw new InvalidOptionsError(`${where}: description must be a non-empty string; the model chooses tools by it`);
+  }
+  if (!(options.input instanceof z.ZodType)) throw new InvalidOptionsError(`${where}: input must be a zod schema`);
+  if (options.needsInput !== true && typeof options.execute !== "function") {
+    throw new InvalidOptionsError(`${where}: execute must be a function (only needsInput tools may omit it)`);
+  }
+  checkPositive(where, "timeoutMs", options.timeoutMs, { integer: false });
+  checkPositive(where, "maxCalls", options.maxCalls, { integer: true });
+  const approval = options.needsApproval;
+  if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
+    throw new InvalidOptionsError(`${where}: needsApproval must be a boolean or a function of the arguments`);
+  }
+  if (options.authorize !== undefined && typeof options.authorize !== "function") {
+    throw new InvalidOptionsError(`${where}: authorize must be a function`);
+  }
+  return Object.freeze({ ...options, inputSchema: z.toJSONSchema(options.input, { io: "input" }) });
+}
+
+function checkPositive(where: string, name: string, value: unknown, options: { integer: boolean }): void {
+  if (value === undefined) return;
+  const valid = typeof value === "number" && value > 0 && Number.isFinite(value);
+  if (!valid || (options.integer && !Number.isInteger(value))) {
+    throw new InvalidOptionsError(`${where}: ${name} must be a positive ${options.integer ? "integer" : "number"}`);
+  }
+}
+
+/**
+ * The built-in way for a model to ask the user something. A call pauses the run with
+ * status `waiting`; resume with `answers: { [callId]: "..." }`.
+ */
+export function askUser(options: { name?: string; description?: string } = {}): Tool<{ question: string }, string> {
+  return defineTool({
+    name: options.name ?? "ask_user",
+    description:
+      options.description ??
+      "Ask the user a question when you need information only they have. The run pauses until they answer.",
+    input: z.object({ question: z.string().min(1) }),
+    needsInput: true,
+  });
+}

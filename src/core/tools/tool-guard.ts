@@ -1,0 +1,90 @@
+import type { z } from "zod";
+import { errorMessage } from "../errors.js";
+import type { ToolCall } from "../messages.js";
+import type { ToolSpec } from "../model.js";
+import type { Authorization, Tool } from "./define-tool.js";
+import { failure, type Admission, type AdmitContext, type ToolRunner } from "./tool-runner.js";
+
+/**
+ * Wraps `defineTool` tools in the guard of seed 001 §2: name, arguments, call limit,
+ * authorization and approval are checked in that order, and every refusal is a message
+ * the model can act on.
+ */
+export function guardTools(tools: readonly Tool[]): ToolRunner {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const specs: ToolSpec[] = tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+  }));
+  const names = tools.map((tool) => tool.name).join(", ") || "none";
+
+  async function admit(call: ToolCall, context: AdmitContext): Promise<Admission> {
+    const tool = byName.get(call.name);
+    if (!tool) return reject(failure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
+    const parsed = tool.input.safeParse(call.arguments ?? {});
+    if (!parsed.success) {
+      return reject(
+        failure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`),
+      );
+    }
+    const args = parsed.data;
+    if (tool.maxCalls !== undefined && context.callsSoFar >= tool.maxCalls) {
+      return reject(
+        failure("call_limit", `"${tool.name}" reached its limit of ${tool.maxCalls} calls in this run; do not call it again`),
+      );
+    }
+    const toolContext = { signal: context.signal, callId: call.id, step: context.step };
+    if (tool.authorize) {
+      const denial = await checkAuthorization(() => tool.authorize!(args, toolContext));
+      if (denial !== undefined) return reject(failure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`));
+    }
+    if (tool.needsInput) {
+      const question = (args as { question?: unknown }).question;
+      return { kind: "pending", reason: "input", ...(typeof question === "string" ? { question } : {}) };
+    }
+    if (!context.approved && (await needsApproval(tool, args))) return { kind: "pending", reason: "approval" };
+    return {
+      kind: "run",
+      execute: (runContext) => tool.execute!(args, runContext),
+      ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
+    };
+  }
+
+  return { specs, admit };
+}
+
+function reject(outcome: ReturnType<typeof failure>): Admission {
+  return { kind: "reject", error: outcome.error! };
+}
+
+/** "order_id: expected string, received undefined; amount: ..." — fields first, so the model can fix them. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "arguments";
+      const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+      return missing ? `${field}: missing (required)` : `${field}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+/** Undefined when allowed, otherwise the reason to show. A throwing check denies. */
+async function checkAuthorization(check: () => Authorization | Promise<Authorization>): Promise<string | undefined> {
+  let verdict: Authorization;
+  try {
+    verdict = await check();
+  } catch (error) {
+    return `the authorization check failed (${errorMessage(error)})`;
+  }
+  if (verdict === true) return undefined;
+  if (verdict === false) return "access denied";
+  if (typeof verdict === "object" && verdict !== null && verdict.allowed === true) return undefined;
+  return (typeof verdict === "object" && verdict?.reason) || "access denied";
+}
+
+async function needsApproval(tool: Tool, args: unknown): Promise<boolean> {
+  const rule = tool.needsApproval;
+  if (typeof rule === "function") return (await rule(args)) === true;
+  return rule === true;
+}

@@ -1,0 +1,41 @@
+export { runAgent } from "./react/run-agent.js";
+export type { AgentOptions, ApprovalDecision } from "./react/agent-options.js";
+export type { AgentResult, AgentStatus, AgentError, PendingCall } from "./react/agent-result.js";
+export type { AgentState } from "./react/agent-state.js";
+export type { Verifier, VerifyResult } from "./react/completion-check.js";
+export type { NoProgressSettings } from "./react/no-progress.js";
+
+export { defineTool, askUser } from "./core/tools/define-tool.js";
+export type { Tool, ToolOptions, ToolContext, Authorization } from "./core/tools/define-tool.js";
+export type { ToolExecutor } from "./core/tools/tool-executor.js";
+
+export { Budget } from "./core/budget.js";
+export type { BudgetLimits, BudgetLimit, BudgetBreach } from "./core/budget.js";
+export { EventHub } from "./core/events.js";
+export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, EventListener } from "./core/events.js";
+export { PlanloopError, InvalidOptionsError, InvalidDecisionError, ModelCallError } from "./core/errors.js";
+export { systemClock, sleep } from "./core/clock.js";
+export type { Clock } from "./core/clock.js";
+export { canonicalJson } from "./core/canonical-json.js";
+export type {
+  Message,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  ToolCall,
+  ToolError,
+  ToolErrorKind,
+} from "./core/messages.js";
+export type {
+  Model,
+  ModelFunction,
+  ModelAdapter,
+  ModelRequest,
+  ModelDecision,
+  ModelPurpose,
+  FinalDecision,
+  ToolCallsDecision,
+  ToolSpec,
+} from "./core/model.js";
+export type { Usage, UsageTotals } from "./core/usage.js";

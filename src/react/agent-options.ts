@@ -1,0 +1,131 @@
+import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import { InvalidOptionsError } from "../core/errors.js";
+import type { EventListener } from "../core/events.js";
+import type { Message } from "../core/messages.js";
+import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
+import { guardTools } from "../core/tools/tool-guard.js";
+import type { ToolRunner } from "../core/tools/tool-runner.js";
+import { readState, type AgentState } from "./agent-state.js";
+import type { Verifier } from "./completion-check.js";
+import type { NoProgressSettings } from "./no-progress.js";
+
+/** A human's answer to a call that needed approval. */
+export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+
+export interface AgentOptions {
+  /** A function `(request) => decision`, or an adapter object with `generate(request)`. */
+  model: Model;
+  /** Tools made with `defineTool`, run behind the guard. Pass this or `toolExecutor`. */
+  tools?: readonly Tool[];
+  /** The seed's form: one `execute(call, { signal })` for every call. */
+  toolExecutor?: ToolExecutor;
+  /** The conversation to start from (system prompt, earlier turns). */
+  messages?: readonly Message[];
+  /** Appended to `messages` as a user message. */
+  task?: string;
+  /** Model calls allowed; default 8. */
+  maxSteps?: number;
+  signal?: AbortSignal;
+  /** Limits, or a shared `Budget` that an enclosing run also draws from. */
+  budget?: BudgetLimits | Budget;
+  verify?: Verifier;
+  /** Repeated-call and repeated-error detection; `false` turns it off. Default `{ maxRepeats: 3 }`. */
+  noProgress?: false | Partial<NoProgressSettings>;
+  onEvent?: EventListener;
+  /** `result.state` of a stopped run, to continue it. */
+  resume?: AgentState;
+  /** For a `waiting` resume: decisions on pending approvals, by call id. */
+  approvals?: Record<string, ApprovalDecision>;
+  /** For a `waiting` resume: answers to pending questions (`askUser`), by call id. */
+  answers?: Record<string, string>;
+  /** Calls of one decision that run at the same time; default 4. */
+  toolConcurrency?: number;
+  /** Longer tool results are cut, with a marker, before the model sees them; default 20,000. */
+  maxToolOutputChars?: number;
+  clock?: Clock;
+}
+
+/** Options checked and filled with defaults. */
+export interface AgentConfig {
+  model: ModelFunction;
+  runner: ToolRunner;
+  initialMessages: Message[];
+  maxSteps: number;
+  signal: AbortSignal | undefined;
+  budget: Budget | BudgetLimits;
+  verify: Verifier | undefined;
+  noProgress: NoProgressSettings | undefined;
+  onEvent: EventListener | undefined;
+  resume: AgentState | undefined;
+  approvals: Record<string, ApprovalDecision>;
+  answers: Record<string, string>;
+  toolConcurrency: number;
+  maxToolOutputChars: number;
+  clock: Clock;
+}
+
+export function readAgentOptions(options: AgentOptions): AgentConfig {
+  if (typeof options !== "object" || options === null) throw new InvalidOptionsError("runAgent needs an options object");
+  const model = toModelFunction(options.model);
+  if (!model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
+  const maxSteps = options.maxSteps ?? 8;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidOptionsError(`maxSteps must be an integer >= 1, got ${String(maxSteps)}`);
+  const messages = options.messages ?? [];
+  if (!Array.isArray(messages)) throw new InvalidOptionsError("messages must be an array of messages");
+  if (options.task !== undefined && typeof options.task !== "string") throw new InvalidOptionsError("task must be a string");
+  for (const name of ["verify", "onEvent"] as const) {
+    if (options[name] !== undefined && typeof options[name] !== "function") throw new InvalidOptionsError(`${name} must be a function`);
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidOptionsError("signal must be an AbortSignal");
+  return {
+    model,
+    runner: readTools(options),
+    initialMessages: options.task === undefined ? [...messages] : [...messages, { role: "user", content: options.task }],
+    maxSteps,
+    signal: options.signal,
+    budget: options.budget instanceof Budget ? options.budget : checkBudgetLimits(options.budget),
+    verify: options.verify,
+    noProgress: readNoProgress(options.noProgress),
+    onEvent: options.onEvent,
+    resume: options.resume === undefined ? undefined : readState(options.resume),
+    approvals: options.approvals ?? {},
+    answers: options.answers ?? {},
+    toolConcurrency: positiveInteger("toolConcurrency", options.toolConcurrency, 4),
+    maxToolOutputChars: positiveInteger("maxToolOutputChars", options.maxToolOutputChars, 20_000),
+    clock: options.clock ?? systemClock,
+  };
+}
+
+function readTools(options: AgentOptions): ToolRunner {
+  const { tools, toolExecutor } = options;
+  if (tools !== undefined && toolExecutor !== undefined) throw new InvalidOptionsError("pass either tools or toolExecutor, not both");
+  if (toolExecutor !== undefined) {
+    if (typeof toolExecutor?.execute !== "function") throw new InvalidOptionsError("toolExecutor must have an execute(call, context) method");
+    return executorRunner(toolExecutor);
+  }
+  if (tools === undefined) throw new InvalidOptionsError("pass tools (made with defineTool) or a toolExecutor");
+  if (!Array.isArray(tools)) throw new InvalidOptionsError("tools must be an array of tools made with defineTool");
+  const names = new Set<string>();
+  for (const tool of tools) {
+    if (typeof tool?.name !== "string" || !tool.inputSchema) throw new InvalidOptionsError("every entry of tools must come from defineTool");
+    if (names.has(tool.name)) throw new InvalidOptionsError(`two tools are named "${tool.name}"`);
+    names.add(tool.name);
+  }
+  return guardTools(tools);
+}
+
+function readNoProgress(value: AgentOptions["noProgress"]): NoProgressSettings | undefined {
+  if (value === false) return undefined;
+  return { maxRepeats: positiveInteger("noProgress.maxRepeats", value?.maxRepeats, 3) };
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(Number.isInteger(value) || value === Infinity) || value < 1) {
+    throw new InvalidOptionsError(`${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,64 @@
+import type { BudgetLimit } from "../core/budget.js";
+import type { Message, ToolCall } from "../core/messages.js";
+import type { UsageTotals } from "../core/usage.js";
+import type { AgentState } from "./agent-state.js";
+
+/** Why a loop stopped. Every stop is a status, never a thrown error. */
+export type AgentStatus =
+  | "completed"
+  | "cancelled"
+  | "max_steps_exceeded"
+  | "deadline_exceeded"
+  | "budget_exceeded"
+  | "no_progress"
+  | "waiting"
+  | "incomplete"
+  | "unverified";
+
+/** A call the run paused on: a human must approve it, or answer it (`kind: "input"`). */
+export interface PendingCall {
+  callId: string | number;
+  name: string;
+  arguments: unknown;
+  kind: "approval" | "input";
+  /** For `kind: "input"`: the question the model asked. */
+  question?: string;
+}
+
+/** The last thing that went wrong, kept on every result so a caller can retry or hand over. */
+export interface AgentError {
+  source: "tool" | "verifier";
+  kind: string;
+  message: string;
+  toolCallId?: string | number;
+  name?: string;
+}
+
+export interface AgentResult {
+  status: AgentStatus;
+  /** Always present when `completed`; the last answer for `incomplete` and `unverified`. */
+  output?: string;
+  messages: Message[];
+  /** Model calls started by the loop (one per step). */
+  steps: number;
+  usage: UsageTotals;
+  /** Human-readable reason for any status other than `completed`. */
+  reason?: string;
+  /** For `budget_exceeded` and `deadline_exceeded`: which limit stopped the run. */
+  limit?: BudgetLimit;
+  lastError?: AgentError;
+  /** For `waiting`: the calls that need an approval or an answer. */
+  pending?: PendingCall[];
+  /** For every status but `completed`: pass it back as `resume` to continue. JSON-safe. */
+  state?: AgentState;
+}
+
+/** How the loop ended, before it is turned into a result. */
+export interface Stop {
+  status: AgentStatus;
+  reason?: string;
+  limit?: BudgetLimit;
+  output?: string;
+}
+
+export type { ToolCall };

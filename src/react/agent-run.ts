@@ -1,0 +1,148 @@
+import pLimit, { type LimitFunction } from "p-limit";
+import { Budget, type NextCallEstimate } from "../core/budget.js";
+import { EventHub } from "../core/events.js";
+import type { Message, ToolMessage } from "../core/messages.js";
+import { emptyUsage, type UsageTotals } from "../core/usage.js";
+import type { AgentConfig } from "./agent-options.js";
+import type { AgentError, AgentResult, Stop } from "./agent-result.js";
+import { createState, type AgentState, type OpenRound } from "./agent-state.js";
+import { emptyNoProgress, type NoProgressState } from "./no-progress.js";
+
+/** The mutable record of one loop invocation. Only the loop's named steps change it. */
+export interface AgentRun {
+  config: AgentConfig;
+  history: Message[];
+  steps: number;
+  usage: UsageTotals;
+  budget: Budget;
+  events: EventHub;
+  /** Aborts on the caller's signal or the deadline; handed to the model and the tools. */
+  signal: AbortSignal;
+  abortCause: "cancelled" | "deadline" | undefined;
+  limitTools: LimitFunction;
+  toolCallCounts: Record<string, number>;
+  progress: NoProgressState;
+  lastCall: NextCallEstimate | undefined;
+  lastError: AgentError | undefined;
+  rejectedAnswer: { output: string; feedback: string } | undefined;
+  openRound: OpenRound | undefined;
+  dispose(): void;
+}
+
+export function startRun(config: AgentConfig): AgentRun {
+  const saved = config.resume;
+  const budget =
+    config.budget instanceof Budget
+      ? config.budget
+      : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs } : {}) });
+  const controller = new AbortController();
+  const run: AgentRun = {
+    config,
+    history: saved ? [...saved.messages] : config.initialMessages,
+    steps: saved?.steps ?? 0,
+    usage: saved?.usage ?? emptyUsage(),
+    budget,
+    events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
+    signal: controller.signal,
+    abortCause: undefined,
+    limitTools: pLimit(config.toolConcurrency),
+    toolCallCounts: { ...saved?.toolCallCounts },
+    progress: saved?.progress ?? emptyNoProgress(),
+    lastCall: saved?.lastCall,
+    lastError: undefined,
+    rejectedAnswer: saved?.rejectedAnswer,
+    openRound: saved?.openRound,
+    dispose: () => {},
+  };
+  const abort = (cause: "cancelled" | "deadline", reason: unknown) => {
+    run.abortCause ??= cause;
+    controller.abort(reason);
+  };
+  const onCancel = () => abort("cancelled", config.signal?.reason);
+  if (config.signal?.aborted) onCancel();
+  config.signal?.addEventListener("abort", onCancel, { once: true });
+  const remaining = budget.remainingMs();
+  const timer =
+    remaining === undefined
+      ? undefined
+      : config.clock.setTimeout(() => abort("deadline", new Error("deadline exceeded")), Math.max(0, remaining));
+  run.dispose = () => {
+    config.signal?.removeEventListener("abort", onCancel);
+    if (timer !== undefined) config.clock.clearTimeout(timer);
+  };
+  run.events.emit({ type: "agent-start", resumed: saved !== undefined, maxSteps: config.maxSteps });
+  return run;
+}
+
+/** The stop for an aborted run: the caller's cancellation or the deadline. */
+export function abortStop(run: AgentRun): Stop {
+  if (run.abortCause === "deadline") {
+    return { status: "deadline_exceeded", limit: "deadlineMs", reason: `the deadline of ${describeDeadline(run)} passed` };
+  }
+  const reason = run.config.signal?.reason;
+  return { status: "cancelled", reason: reason instanceof Error ? reason.message : `cancelled${reason === undefined ? "" : `: ${String(reason)}`}` };
+}
+
+function describeDeadline(run: AgentRun): string {
+  const limit = run.budget.limits.deadlineMs;
+  return limit === undefined ? "the enclosing run" : `${limit} ms`;
+}
+
+export function snapshotState(run: AgentRun, status: AgentState["status"]): AgentState {
+  return createState({
+    status,
+    messages: [...run.history],
+    steps: run.steps,
+    usage: run.usage,
+    elapsedMs: run.budget.elapsedMs(),
+    toolCallCounts: { ...run.toolCallCounts },
+    progress: run.progress,
+    ...(run.lastCall ? { lastCall: run.lastCall } : {}),
+    ...(run.rejectedAnswer ? { rejectedAnswer: run.rejectedAnswer } : {}),
+    ...(run.openRound ? { openRound: run.openRound } : {}),
+  });
+}
+
+export function finishRun(run: AgentRun, stop: Stop): AgentResult {
+  const result: AgentResult = {
+    status: stop.status,
+    messages: withOpenRoundResults(run),
+    steps: run.steps,
+    usage: run.usage,
+  };
+  if (stop.output !== undefined) result.output = stop.output;
+  if (stop.reason !== undefined) result.reason = stop.reason;
+  if (stop.limit !== undefined) result.limit = stop.limit;
+  if (run.lastError) result.lastError = run.lastError;
+  if (run.openRound?.pending.length) result.pending = run.openRound.pending;
+  if (stop.status !== "completed") result.state = snapshotState(run, stop.status);
+  run.events.emit({
+    type: "agent-end",
+    status: stop.status,
+    steps: run.steps,
+    usage: run.usage,
+    ...(stop.reason === undefined ? {} : { reason: stop.reason }),
+  });
+  return result;
+}
+
+/** The history as a reader expects it: results of the calls that already ran in a paused round. */
+function withOpenRoundResults(run: AgentRun): Message[] {
+  const round = run.openRound;
+  if (!round) return run.history;
+  const done: ToolMessage[] = [];
+  round.calls.forEach((call, index) => {
+    const outcome = round.outcomes[index];
+    if (outcome) done.push(toolMessage(call, outcome));
+  });
+  return [...run.history, ...done];
+}
+
+export function toolMessage(
+  call: { id: string | number; name: string },
+  outcome: { content: unknown; error?: ToolMessage["error"] },
+): ToolMessage {
+  const message: ToolMessage = { role: "tool", toolCallId: call.id, name: call.name, content: outcome.content };
+  if (outcome.error) message.error = outcome.error;
+  return message;
+}

@@ -1,0 +1,65 @@
+import { InvalidOptionsError } from "../core/errors.js";
+import type { Message, ToolCall } from "../core/messages.js";
+import type { ToolOutcome } from "../core/tools/tool-runner.js";
+import type { UsageTotals } from "../core/usage.js";
+import type { AgentStatus, PendingCall } from "./agent-result.js";
+import type { NoProgressState } from "./no-progress.js";
+
+const stateKind = "planloop/agent-state";
+const stateVersion = 1;
+
+/** A round of tool calls that could not finish: some calls wait for a human. */
+export interface OpenRound {
+  step: number;
+  calls: ToolCall[];
+  /** One entry per call, in call order; null while the call has no result yet. */
+  outcomes: Array<ToolOutcome | null>;
+  pending: PendingCall[];
+}
+
+/**
+ * Everything needed to continue a stopped loop. Plain JSON: store it anywhere and pass it
+ * back as `runAgent({ ...options, resume: state })`.
+ */
+export interface AgentState {
+  kind: typeof stateKind;
+  version: typeof stateVersion;
+  /** The status the run stopped with, or "failed" when the model call threw. */
+  status: AgentStatus | "failed";
+  messages: Message[];
+  steps: number;
+  usage: UsageTotals;
+  /** Active time spent so far; the deadline counts only this, not the time spent waiting. */
+  elapsedMs: number;
+  toolCallCounts: Record<string, number>;
+  progress: NoProgressState;
+  lastCall?: { tokens: number; costUsd: number };
+  /** An answer the verifier rejected and the model has not replaced yet. */
+  rejectedAnswer?: { output: string; feedback: string };
+  openRound?: OpenRound;
+}
+
+export function createState(fields: Omit<AgentState, "kind" | "version">): AgentState {
+  return { kind: stateKind, version: stateVersion, ...fields };
+}
+
+/** Checks a `resume` value enough to fail early with a message that says what is wrong. */
+export function readState(value: unknown): AgentState {
+  if (typeof value !== "object" || value === null) throw new InvalidOptionsError("resume must be a state from an earlier result");
+  const state = value as Partial<AgentState>;
+  if (state.kind !== stateKind) {
+    throw new InvalidOptionsError(`resume is not a runAgent state (kind ${JSON.stringify(state.kind)}); pass result.state`);
+  }
+  if (state.version !== stateVersion) {
+    throw new InvalidOptionsError(`resume state has version ${String(state.version)}; this planloop reads version ${stateVersion}`);
+  }
+  const valid =
+    Array.isArray(state.messages) &&
+    Number.isInteger(state.steps) &&
+    typeof state.usage === "object" &&
+    typeof state.elapsedMs === "number" &&
+    typeof state.toolCallCounts === "object" &&
+    typeof state.progress === "object";
+  if (!valid) throw new InvalidOptionsError("resume state is damaged: messages, steps, usage or counters are missing");
+  return state as AgentState;
+}

@@ -1,0 +1,74 @@
+import { raceAbort } from "../core/abort.js";
+import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
+import { describeDecisionProblem, type ModelDecision } from "../core/model.js";
+import { addUsage, modelCallDelta } from "../core/usage.js";
+import type { Stop } from "./agent-result.js";
+import { abortStop, snapshotState, type AgentRun } from "./agent-run.js";
+
+/**
+ * What must hold before the loop may call the model again: not cancelled, within the
+ * deadline, steps left, and a budget that can pay for the next call. A run whose last
+ * answer was rejected and cannot afford a fix ends `incomplete`.
+ */
+export function checkBeforeModelCall(run: AgentRun): Stop | undefined {
+  if (run.signal.aborted) return abortStop(run);
+  const breach = run.budget.breach(run.lastCall);
+  if (breach?.limit === "deadlineMs") return { status: "deadline_exceeded", limit: breach.limit, reason: breach.message };
+  let stop: Stop | undefined;
+  if (run.steps >= run.config.maxSteps) {
+    stop = { status: "max_steps_exceeded", reason: `all ${run.config.maxSteps} steps were used without a final answer` };
+  } else if (breach) {
+    stop = { status: "budget_exceeded", limit: breach.limit, reason: breach.message };
+  }
+  if (!stop || !run.rejectedAnswer) return stop;
+  return {
+    ...stop,
+    status: "incomplete",
+    output: run.rejectedAnswer.output,
+    reason: `the answer was rejected (${run.rejectedAnswer.feedback}) and ${stop.reason}`,
+  };
+}
+
+/**
+ * One model call: the step's single call, raced against cancellation, its decision checked
+ * and its usage charged. A model that throws is infrastructure failure: a `ModelCallError`
+ * that carries the state so far.
+ */
+export async function callModel(run: AgentRun): Promise<ModelDecision | Stop> {
+  const step = run.steps;
+  run.steps += 1;
+  run.events.emit({ type: "agent-step-start", step });
+  run.events.emit({ type: "model-call-start", step, purpose: "act" });
+  const startedAt = run.config.clock.now();
+  const request = { messages: run.history, step, signal: run.signal, tools: run.config.runner.specs, purpose: "act" as const };
+  let decision: ModelDecision;
+  try {
+    decision = await raceAbort(Promise.resolve().then(() => run.config.model(request)), run.signal);
+  } catch (error) {
+    if (run.signal.aborted) return abortStop(run);
+    run.steps -= 1;
+    const state = snapshotState(run, "failed");
+    throw new ModelCallError(`the model call at step ${step} failed: ${errorMessage(error)}`, { cause: error, state });
+  }
+  const problem = describeDecisionProblem(decision);
+  if (problem !== undefined) {
+    throw new InvalidDecisionError(`model returned no actionable decision at step ${step}: ${problem}`, {
+      decision,
+      state: snapshotState(run, "failed"),
+    });
+  }
+  const delta = modelCallDelta(decision.usage);
+  run.usage = addUsage(run.usage, delta);
+  run.budget.charge(delta);
+  run.lastCall = { tokens: (delta.inputTokens ?? 0) + (delta.outputTokens ?? 0), costUsd: delta.costUsd ?? 0 };
+  run.events.emit({
+    type: "model-call-end",
+    step,
+    purpose: "act",
+    decision: decision.type,
+    toolCalls: decision.type === "tool_calls" ? decision.calls.length : 0,
+    durationMs: run.config.clock.now() - startedAt,
+    ...(decision.usage ? { usage: decision.usage } : {}),
+  });
+  return decision;
+}
