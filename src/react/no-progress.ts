@@ -20,36 +20,35 @@ export function emptyNoProgress(): NoProgressState {
 }
 
 /**
- * Records one finished round of tool calls and says whether the run has stopped making
- * progress: a call repeated with identical arguments (key order ignored), or the same
- * error `maxRepeats` times in a row with no successful observation between. Pure.
+ * Records one finished round of tool calls in `state` (updated in place: the counters grow
+ * with the run, and copying them every round would make a long run quadratic) and says
+ * whether the run has stopped making progress: a call repeated with identical arguments
+ * (key order ignored), or the same error `maxRepeats` times in a row with no successful
+ * observation between.
  */
-export function observeRound(
+export function recordRound(
   state: NoProgressState,
   results: ReadonlyArray<{ call: ToolCall; outcome: ToolOutcome }>,
   settings: NoProgressSettings,
-): { state: NoProgressState; stall?: string } {
-  const calls = { ...state.calls };
-  let { lastError, errorStreak } = state;
+): string | undefined {
   let stall: string | undefined;
   for (const { call, outcome } of results) {
     const signature = `${call.name} ${canonicalJson(call.arguments ?? {})}`;
-    const count = (calls[signature] ?? 0) + 1;
-    calls[signature] = count;
+    const count = (state.calls[signature] ?? 0) + 1;
+    state.calls[signature] = count;
     if (count >= settings.maxRepeats) {
       stall ??= `"${call.name}" was called ${count} times with the same arguments ${canonicalJson(call.arguments ?? {})}`;
     }
     const error = outcome.error;
     if (!error) {
-      lastError = undefined;
-      errorStreak = 0;
+      delete state.lastError;
+      state.errorStreak = 0;
     } else if (error.kind !== "cancelled") {
       const errorSignature = `${call.name}: ${error.message}`;
-      errorStreak = errorSignature === lastError ? errorStreak + 1 : 1;
-      lastError = errorSignature;
-      if (errorStreak >= settings.maxRepeats) stall ??= `the same error ${errorStreak} times in a row: ${errorSignature}`;
+      state.errorStreak = errorSignature === state.lastError ? state.errorStreak + 1 : 1;
+      state.lastError = errorSignature;
+      if (state.errorStreak >= settings.maxRepeats) stall ??= `the same error ${state.errorStreak} times in a row: ${errorSignature}`;
     }
   }
-  const next: NoProgressState = lastError === undefined ? { calls, errorStreak } : { calls, lastError, errorStreak };
-  return stall === undefined ? { state: next } : { state: next, stall };
+  return stall;
 }

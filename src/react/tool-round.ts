@@ -6,7 +6,7 @@ import { failure, runAdmittedCall, type Admission, type ToolOutcome } from "../c
 import type { PendingCall, Stop } from "./agent-result.js";
 import { abortStop, toolMessage, type AgentRun } from "./agent-run.js";
 import type { OpenRound } from "./agent-state.js";
-import { observeRound } from "./no-progress.js";
+import { recordRound } from "./no-progress.js";
 
 type Verdict = { outcome: ToolOutcome } | { pending: PendingCall } | { admission: Extract<Admission, { kind: "run" }> };
 
@@ -129,7 +129,6 @@ function closeRound(run: AgentRun, round: OpenRound): Stop | undefined {
   run.openRound = undefined;
   const settings = run.config.noProgress;
   if (!settings) return undefined;
-  const observed = observeRound(run.progress, results, settings);
-  run.progress = observed.state;
-  return observed.stall === undefined ? undefined : { status: "no_progress", reason: observed.stall };
+  const stall = recordRound(run.progress, results, settings);
+  return stall === undefined ? undefined : { status: "no_progress", reason: stall };
 }

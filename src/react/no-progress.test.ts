@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { failure } from "../core/tools/tool-runner.js";
+import { emptyNoProgress, recordRound } from "./no-progress.js";
+
+const settings = { maxRepeats: 3 };
+const ok = { content: "fine" };
+
+describe("recordRound", () => {
+  it("counts identical calls across rounds, whatever the key order", () => {
+    const state = emptyNoProgress();
+    expect(recordRound(state, [{ call: { id: 1, name: "q", arguments: { a: 1, b: 2 } }, outcome: ok }], settings)).toBeUndefined();
+    expect(recordRound(state, [{ call: { id: 2, name: "q", arguments: { b: 2, a: 1 } }, outcome: ok }], settings)).toBeUndefined();
+    expect(recordRound(state, [{ call: { id: 3, name: "q", arguments: { a: 1, b: 3 } }, outcome: ok }], settings)).toBeUndefined();
+    expect(recordRound(state, [{ call: { id: 4, name: "q", arguments: { a: 1, b: 2 } }, outcome: ok }], settings)).toMatch(
+      /"q" was called 3 times/,
+    );
+  });
+
+  it("treats missing arguments as an empty object", () => {
+    const state = emptyNoProgress();
+    const rounds = [undefined, {}, undefined].map((args, id) => [{ call: { id, name: "x", arguments: args }, outcome: ok }]);
+    expect(rounds.map((round) => recordRound(state, round, settings))).toEqual([undefined, undefined, expect.any(String)]);
+  });
+
+  it("stops on the same error in a row; a success or a different error resets the streak", () => {
+    const state = emptyNoProgress();
+    const down = failure("execution_failed", "db down");
+    const other = failure("execution_failed", "timeout");
+    const outcomes = [down, down, ok, down, other, down, down, down];
+    const stalls = outcomes.map((outcome, id) => recordRound(state, [{ call: { id, name: "t", arguments: { id } }, outcome }], settings));
+    expect(stalls.slice(0, 7).every((stall) => stall === undefined)).toBe(true);
+    expect(stalls[7]).toContain("the same error 3 times in a row: t: db down");
+  });
+
+  it("does not count cancelled calls as errors", () => {
+    const state = emptyNoProgress();
+    const cancelled = failure("cancelled", "stopped");
+    for (let id = 0; id < 5; id += 1) {
+      expect(recordRound(state, [{ call: { id, name: "t", arguments: { id } }, outcome: cancelled }], settings)).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,19 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests import "planloop" exactly as a user would; here it resolves to the source.
+    alias: [
+      { find: /^planloop\/testing$/, replacement: source("./src/testing/index.ts") },
+      { find: /^planloop$/, replacement: source("./src/index.ts") },
+    ],
+  },
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.
+    reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-report.json" }]] : ["default"],
+  },
+});
