@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../core/tools/define-tool.js";
+import { validatePlan } from "./validate-plan.js";
+
+const sql = defineTool({ name: "sql", description: "Run SQL", input: z.object({ query: z.string() }), execute: () => [] });
+const weeklyReport = {
+  steps: [
+    { id: 1, task: "query this week's orders", depends_on: [] },
+    { id: 2, task: "query this week's refunds", depends_on: [] },
+    { id: 3, task: "query this week's support tickets", depends_on: [] },
+    { id: 4, task: "compute order count, refund total and ticket count", depends_on: [1, 2, 3] },
+    { id: 5, task: "summarise the metrics into a weekly report", depends_on: [4] },
+  ],
+};
+
+describe("validatePlan", () => {
+  it("accepts the seed's weekly-report plan", () => {
+    const result = validatePlan(weeklyReport);
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.plan.steps[4]?.depends_on).toEqual([4]);
+  });
+
+  it("fills in a missing depends_on and treats 1 and \"1\" as the same step", () => {
+    const result = validatePlan({ steps: [{ id: 1, task: "a" }, { id: 2, task: "b", depends_on: ["1"] }] });
+    expect(result).toMatchObject({ ok: true, plan: { steps: [{ depends_on: [] }, { depends_on: ["1"] }] } });
+  });
+
+  it("lists every problem at once", () => {
+    const result = validatePlan(
+      {
+        steps: [
+          { id: 1, task: "a", depends_on: [1] },
+          { id: 2, task: "b", depends_on: [9] },
+          { id: 2, task: "c", depends_on: [] },
+          { id: 3, task: "d", tool: "sqll", depends_on: [] },
+          { id: 4, task: "e", tool: "sql", args: { q: "select" }, depends_on: [] },
+          { id: 5, task: "f", tool: "sql", args: { query: "$4" }, depends_on: [] },
+          { id: 6, task: " ", depends_on: [] },
+        ],
+      },
+      { tools: [sql] },
+    );
+    expect(result.ok).toBe(false);
+    const errors = result.ok ? [] : result.errors;
+    expect(errors.map((error) => [error.code, error.stepId])).toEqual([
+      ["duplicate_id", 2],
+      ["self_dependency", 1],
+      ["unknown_dependency", 2],
+      ["unknown_tool", 3],
+      ["invalid_arguments", 4],
+      ["undeclared_reference", 5],
+      ["missing_task", 6],
+    ]);
+    expect(errors.find((error) => error.code === "unknown_tool")?.message).toContain("available tools: sql");
+    expect(errors.find((error) => error.code === "invalid_arguments")?.message).toContain("query: missing (required)");
+    expect(errors.find((error) => error.code === "undeclared_reference")?.message).toBe(
+      "step 5 uses $4 but does not depend on step 4; add 4 to its depends_on",
+    );
+  });
+
+  it("names the path of every cycle", () => {
+    const result = validatePlan({
+      steps: [
+        { id: 1, task: "a", depends_on: [] },
+        { id: 2, task: "b", depends_on: [1, 4] },
+        { id: 3, task: "c", depends_on: [2] },
+        { id: 4, task: "d", depends_on: [3] },
+        { id: "x", task: "e", depends_on: ["y"] },
+        { id: "y", task: "f", depends_on: ["x"] },
+      ],
+    });
+    const messages = result.ok ? [] : result.errors.map((error) => error.message);
+    expect(messages).toHaveLength(2);
+    expect(messages).toContain("steps form a cycle: 2 -> 3 -> 4 -> 2; remove one of these dependencies so the plan can start");
+    expect(messages.some((message) => message.includes("x -> y -> x"))).toBe(true);
+  });
+
+  it("accepts references to transitive dependencies and checks arguments only without placeholders", () => {
+    const result = validatePlan(
+      {
+        steps: [
+          { id: 1, task: "a", tool: "sql", args: { query: "select 1" } },
+          { id: 2, task: "b", depends_on: [1] },
+          { id: 3, task: "c", tool: "sql", args: { query: "#E1" }, depends_on: [2] },
+        ],
+      },
+      { tools: [sql] },
+    );
+    expect(result.ok).toBe(true);
+  });
+
+  it("explains a wrong shape with the field's path", () => {
+    const result = validatePlan({ steps: [{ id: 1.5, depends_on: "none" }] });
+    expect(result.ok).toBe(false);
+    const message = result.ok ? "" : result.errors[0]!.message;
+    expect(message).toContain("steps.0.task: missing (required)");
+    expect(message).toContain("steps.0.depends_on");
+    expect(validatePlan({ steps: [] }).ok).toBe(false);
+    expect(validatePlan("plan").ok).toBe(false);
+  });
+});

@@ -1,0 +1,175 @@
+import { Graph, alg } from "@dagrejs/graphlib";
+import type { Tool } from "../core/tools/define-tool.js";
+import { describeIssues } from "../core/tools/tool-guard.js";
+import { findPlaceholders } from "./placeholders.js";
+import { planSchema, stepKey, type Plan, type PlanStep } from "./plan-schema.js";
+
+export type PlanErrorCode =
+  | "invalid_shape"
+  | "duplicate_id"
+  | "unknown_dependency"
+  | "self_dependency"
+  | "cycle"
+  | "unknown_tool"
+  | "invalid_arguments"
+  | "missing_task"
+  | "undeclared_reference";
+
+/** One problem with a plan, worded so that a planner model reading it can fix the plan. */
+export interface PlanError {
+  code: PlanErrorCode;
+  message: string;
+  stepId?: string | number;
+}
+
+export type PlanValidation = { ok: true; plan: Plan } | { ok: false; errors: PlanError[] };
+
+/**
+ * Checks a plan and lists every problem at once: its shape, duplicate ids, unknown or self
+ * dependencies, cycles (with their path), unknown tools, arguments that fail the tool's
+ * schema, and placeholders that name a step the step does not (transitively) depend on.
+ *
+ * @example
+ * const checked = validatePlan(json, { tools });
+ * if (!checked.ok) return askPlannerToFix(checked.errors.map((error) => error.message));
+ */
+export function validatePlan(plan: unknown, options: { tools?: readonly Tool[] } = {}): PlanValidation {
+  const parsed = planSchema.safeParse(plan);
+  if (!parsed.success) {
+    return { ok: false, errors: [{ code: "invalid_shape", message: `the plan's shape is wrong: ${describeIssues(parsed.error)}` }] };
+  }
+  const steps = parsed.data.steps;
+  const errors: PlanError[] = [...duplicateIds(steps), ...dependencyErrors(steps)];
+  const graph = dependencyGraph(steps);
+  errors.push(...cycleErrors(graph));
+  for (const step of steps) errors.push(...stepErrors(step, graph, options.tools));
+  return errors.length === 0 ? { ok: true, plan: parsed.data } : { ok: false, errors };
+}
+
+function duplicateIds(steps: readonly PlanStep[]): PlanError[] {
+  const seen = new Set<string>();
+  const errors: PlanError[] = [];
+  for (const step of steps) {
+    const key = stepKey(step.id);
+    if (seen.has(key)) errors.push({ code: "duplicate_id", stepId: step.id, message: `step id ${key} is used more than once; give every step its own id` });
+    seen.add(key);
+  }
+  return errors;
+}
+
+function dependencyErrors(steps: readonly PlanStep[]): PlanError[] {
+  const ids = new Set(steps.map((step) => stepKey(step.id)));
+  const errors: PlanError[] = [];
+  for (const step of steps) {
+    for (const dependency of step.depends_on) {
+      const key = stepKey(dependency);
+      if (key === stepKey(step.id)) {
+        errors.push({ code: "self_dependency", stepId: step.id, message: `step ${key} depends on itself; remove ${key} from its depends_on` });
+      } else if (!ids.has(key)) {
+        errors.push({
+          code: "unknown_dependency",
+          stepId: step.id,
+          message: `step ${stepKey(step.id)} depends on step ${key}, which is not in the plan; existing ids: ${[...ids].join(", ")}`,
+        });
+      }
+    }
+  }
+  return errors;
+}
+
+/** Edges point from a dependency to the step that needs it. Self and unknown edges are left out. */
+export function dependencyGraph(steps: readonly PlanStep[]): Graph {
+  const graph = new Graph();
+  for (const step of steps) graph.setNode(stepKey(step.id));
+  for (const step of steps) {
+    for (const dependency of step.depends_on) {
+      const from = stepKey(dependency);
+      if (from !== stepKey(step.id) && graph.hasNode(from)) graph.setEdge(from, stepKey(step.id));
+    }
+  }
+  return graph;
+}
+
+function cycleErrors(graph: Graph): PlanError[] {
+  return alg.findCycles(graph).map((component) => {
+    const path = cyclePath(graph, component);
+    return {
+      code: "cycle",
+      stepId: path[0]!,
+      message: `steps form a cycle: ${path.join(" -> ")}; remove one of these dependencies so the plan can start`,
+    };
+  });
+}
+
+/** The shortest cycle through the component's first node, e.g. ["2", "3", "4", "2"]. */
+function cyclePath(graph: Graph, component: readonly string[]): string[] {
+  const inside = new Set(component);
+  const start = [...component].sort()[0]!;
+  const parent = new Map<string, string>();
+  const queue = [start];
+  for (let index = 0; index < queue.length; index += 1) {
+    const node = queue[index]!;
+    for (const next of (graph.successors(node) ?? []).filter((candidate) => inside.has(candidate)).sort()) {
+      if (next === start) {
+        const path = [node];
+        while (path[0] !== start) path.unshift(parent.get(path[0]!)!);
+        return [...path, start];
+      }
+      if (!parent.has(next)) {
+        parent.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [...component, start];
+}
+
+function stepErrors(step: PlanStep, graph: Graph, tools: readonly Tool[] | undefined): PlanError[] {
+  const errors: PlanError[] = [];
+  const id = stepKey(step.id);
+  if (step.tool === undefined && step.task.trim() === "") {
+    errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
+  }
+  const references = findPlaceholders(step.args);
+  const ancestors = ancestorsOf(graph, id);
+  for (const reference of references) {
+    if (!ancestors.has(reference.step)) {
+      errors.push({
+        code: "undeclared_reference",
+        stepId: step.id,
+        message: `step ${id} uses ${reference.text} but does not depend on step ${reference.step}; add ${reference.step} to its depends_on`,
+      });
+    }
+  }
+  if (tools === undefined || step.tool === undefined) return errors;
+  const tool = tools.find((candidate) => candidate.name === step.tool);
+  if (!tool) {
+    errors.push({
+      code: "unknown_tool",
+      stepId: step.id,
+      message: `step ${id} uses tool "${step.tool}", which does not exist; available tools: ${tools.map((known) => known.name).join(", ") || "none"}`,
+    });
+  } else if (references.length === 0) {
+    const checked = tool.input.safeParse(step.args ?? {});
+    if (!checked.success) {
+      errors.push({
+        code: "invalid_arguments",
+        stepId: step.id,
+        message: `step ${id} calls "${tool.name}" with invalid args: ${describeIssues(checked.error)}`,
+      });
+    }
+  }
+  return errors;
+}
+
+function ancestorsOf(graph: Graph, node: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...(graph.predecessors(node) ?? [])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(graph.predecessors(next) ?? []));
+  }
+  return seen;
+}
