@@ -12,7 +12,7 @@ export type { ToolExecutor } from "./core/tools/tool-executor.js";
 export { Budget } from "./core/budget.js";
 export type { BudgetLimits, BudgetLimit, BudgetBreach } from "./core/budget.js";
 export { EventHub } from "./core/events.js";
-export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, EventListener } from "./core/events.js";
+export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, EventListener } from "./core/events.js";
 export { PlanloopError, InvalidOptionsError, InvalidDecisionError, ModelCallError } from "./core/errors.js";
 export { systemClock, sleep } from "./core/clock.js";
 export type { Clock } from "./core/clock.js";
@@ -39,3 +39,18 @@ export type {
   ToolSpec,
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
+
+export { executePlan } from "./executor/execute-plan.js";
+export { InvalidPlanError } from "./executor/plan-options.js";
+export type { ExecutePlanOptions } from "./executor/plan-options.js";
+export type { PlanRunResult, PlanRunStatus, StepRecord, StepStatus, PlanPendingCall } from "./executor/plan-result.js";
+export type { PlanRunState, WaitingStep } from "./executor/plan-state.js";
+export type { RetryOptions } from "./executor/retry.js";
+export type { TimelineEntry } from "./executor/timeline.js";
+export { toolStepCallId } from "./executor/tool-step.js";
+export { validatePlan } from "./planner/validate-plan.js";
+export type { PlanValidation, PlanError, PlanErrorCode } from "./planner/validate-plan.js";
+export { planSchema } from "./planner/plan-schema.js";
+export type { Plan, PlanInput, PlanStep, StepId } from "./planner/plan-schema.js";
+export { substitutePlaceholders, findPlaceholders } from "./planner/placeholders.js";
+export type { PlaceholderReference, Substitution } from "./planner/placeholders.js";

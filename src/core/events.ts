@@ -35,7 +35,22 @@ export type AgentEventBody =
   | { type: "verify-end"; step: number; passed: boolean; feedback?: string; error?: string }
   | { type: "agent-end"; status: string; steps: number; usage: UsageTotals; reason?: string };
 
-export type PlanloopEventBody = AgentEventBody;
+export type StepStatus = "succeeded" | "failed" | "skipped" | "cancelled" | "waiting";
+
+/** Events of a plan run; `step-*` events are about plan steps, never about loop steps. */
+export type PlanEventBody =
+  | {
+      type: "plan-created";
+      version: number;
+      steps: Array<{ id: CallId; task: string; depends_on: CallId[]; tool?: string }>;
+    }
+  | { type: "step-ready"; stepId: CallId }
+  | { type: "step-start"; stepId: CallId; kind: "tool" | "agent"; attempt: number }
+  | { type: "step-retry"; stepId: CallId; attempt: number; delayMs: number; error: string }
+  | { type: "step-end"; stepId: CallId; status: StepStatus; attempts: number; durationMs: number; error?: string; preview?: string }
+  | { type: "run-end"; status: string; usage: UsageTotals; durationMs: number; reason?: string };
+
+export type PlanloopEventBody = AgentEventBody | PlanEventBody;
 
 /** Every event: JSON-safe, numbered in emission order, stamped with the clock's time. */
 export type PlanloopEvent = PlanloopEventBody & { seq: number; time: number; stepId?: CallId };

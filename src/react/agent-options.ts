@@ -107,13 +107,6 @@ function readTools(options: AgentOptions): ToolRunner {
     return executorRunner(toolExecutor);
   }
   if (tools === undefined) throw new InvalidOptionsError("pass tools (made with defineTool) or a toolExecutor");
-  if (!Array.isArray(tools)) throw new InvalidOptionsError("tools must be an array of tools made with defineTool");
-  const names = new Set<string>();
-  for (const tool of tools) {
-    if (typeof tool?.name !== "string" || !tool.inputSchema) throw new InvalidOptionsError("every entry of tools must come from defineTool");
-    if (names.has(tool.name)) throw new InvalidOptionsError(`two tools are named "${tool.name}"`);
-    names.add(tool.name);
-  }
   return guardTools(tools);
 }
 

@@ -1,6 +1,7 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import { Budget, type NextCallEstimate } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
+import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { Message, ToolMessage } from "../core/messages.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
@@ -18,7 +19,7 @@ export interface AgentRun {
   events: EventHub;
   /** Aborts on the caller's signal or the deadline; handed to the model and the tools. */
   signal: AbortSignal;
-  abortCause: "cancelled" | "deadline" | undefined;
+  abortCause(): AbortCause | undefined;
   limitTools: LimitFunction;
   toolCallCounts: Record<string, number>;
   progress: NoProgressState;
@@ -35,7 +36,7 @@ export function startRun(config: AgentConfig): AgentRun {
     config.budget instanceof Budget
       ? config.budget
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs } : {}) });
-  const controller = new AbortController();
+  const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
   const run: AgentRun = {
     config,
     history: saved ? [...saved.messages] : config.initialMessages,
@@ -43,8 +44,8 @@ export function startRun(config: AgentConfig): AgentRun {
     usage: saved?.usage ?? emptyUsage(),
     budget,
     events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
-    signal: controller.signal,
-    abortCause: undefined,
+    signal: runSignal.signal,
+    abortCause: runSignal.cause,
     limitTools: pLimit(config.toolConcurrency),
     toolCallCounts: { ...saved?.toolCallCounts },
     progress: saved ? structuredClone(saved.progress) : emptyNoProgress(),
@@ -52,23 +53,7 @@ export function startRun(config: AgentConfig): AgentRun {
     lastError: undefined,
     rejectedAnswer: saved?.rejectedAnswer,
     openRound: saved?.openRound,
-    dispose: () => {},
-  };
-  const abort = (cause: "cancelled" | "deadline", reason: unknown) => {
-    run.abortCause ??= cause;
-    controller.abort(reason);
-  };
-  const onCancel = () => abort("cancelled", config.signal?.reason);
-  if (config.signal?.aborted) onCancel();
-  config.signal?.addEventListener("abort", onCancel, { once: true });
-  const remaining = budget.remainingMs();
-  const timer =
-    remaining === undefined
-      ? undefined
-      : config.clock.setTimeout(() => abort("deadline", new Error("deadline exceeded")), Math.max(0, remaining));
-  run.dispose = () => {
-    config.signal?.removeEventListener("abort", onCancel);
-    if (timer !== undefined) config.clock.clearTimeout(timer);
+    dispose: runSignal.dispose,
   };
   run.events.emit({ type: "agent-start", resumed: saved !== undefined, maxSteps: config.maxSteps });
   return run;
@@ -76,11 +61,10 @@ export function startRun(config: AgentConfig): AgentRun {
 
 /** The stop for an aborted run: the caller's cancellation or the deadline. */
 export function abortStop(run: AgentRun): Stop {
-  if (run.abortCause === "deadline") {
+  if (run.abortCause() === "deadline") {
     return { status: "deadline_exceeded", limit: "deadlineMs", reason: `the deadline of ${describeDeadline(run)} passed` };
   }
-  const reason = run.config.signal?.reason;
-  return { status: "cancelled", reason: reason instanceof Error ? reason.message : `cancelled${reason === undefined ? "" : `: ${String(reason)}`}` };
+  return { status: "cancelled", reason: cancelReason(run.config.signal) };
 }
 
 function describeDeadline(run: AgentRun): string {

@@ -29,6 +29,10 @@ export interface ToolOptions<Input, Output> {
   needsInput?: boolean;
   /** Checked before every call; a denial reaches the model with its reason. */
   authorize?: (args: Input, context: ToolContext) => Authorization | Promise<Authorization>;
+  /** Plan steps calling this tool that may run at once (on top of the run's concurrency). */
+  concurrency?: number;
+  /** Typical duration, used by the plan executor to start the longest path first. */
+  estimateMs?: number;
 }
 
 /** A tool made by `defineTool`: its options, frozen, plus the JSON Schema of its input. */
@@ -67,6 +71,10 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   }
   checkPositive(where, "timeoutMs", options.timeoutMs, { integer: false });
   checkPositive(where, "maxCalls", options.maxCalls, { integer: true });
+  checkPositive(where, "concurrency", options.concurrency, { integer: true });
+  if (options.estimateMs !== undefined && !(typeof options.estimateMs === "number" && options.estimateMs >= 0)) {
+    throw new InvalidOptionsError(`${where}: estimateMs must be a number >= 0`);
+  }
   const approval = options.needsApproval;
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionsError(`${where}: needsApproval must be a boolean or a function of the arguments`);

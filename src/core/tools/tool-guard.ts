@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { errorMessage } from "../errors.js";
+import { errorMessage, InvalidOptionsError } from "../errors.js";
 import type { ToolCall } from "../messages.js";
 import type { ToolSpec } from "../model.js";
 import type { Authorization, Tool } from "./define-tool.js";
@@ -11,6 +11,7 @@ import { failure, type Admission, type AdmitContext, type ToolRunner } from "./t
  * the model can act on.
  */
 export function guardTools(tools: readonly Tool[]): ToolRunner {
+  checkToolList(tools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const specs: ToolSpec[] = tools.map((tool) => ({
     name: tool.name,
@@ -52,6 +53,16 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   }
 
   return { specs, admit };
+}
+
+function checkToolList(tools: readonly Tool[]): void {
+  if (!Array.isArray(tools)) throw new InvalidOptionsError("tools must be an array of tools made with defineTool");
+  const names = new Set<string>();
+  for (const tool of tools) {
+    if (typeof tool?.name !== "string" || !tool.inputSchema) throw new InvalidOptionsError("every entry of tools must come from defineTool");
+    if (names.has(tool.name)) throw new InvalidOptionsError(`two tools are named "${tool.name}"`);
+    names.add(tool.name);
+  }
 }
 
 function reject(outcome: ReturnType<typeof failure>): Admission {

@@ -47,20 +47,22 @@ export async function runAdmittedCall(
   admission: Extract<Admission, { kind: "run" }>,
   options: { signal: AbortSignal; step: number; clock: Clock; maxOutputChars: number },
 ): Promise<ToolOutcome> {
-  const controller = new AbortController();
-  const onRunAbort = () => controller.abort(options.signal.reason);
-  options.signal.addEventListener("abort", onRunAbort, { once: true });
+  // A call without a timeout can use the run's signal as it is: no controller to allocate.
+  const controller = admission.timeoutMs === undefined ? undefined : new AbortController();
+  const signal = controller?.signal ?? options.signal;
+  const onRunAbort = () => controller?.abort(options.signal.reason);
+  if (controller) options.signal.addEventListener("abort", onRunAbort, { once: true });
   let timedOut = false;
   const timer =
-    admission.timeoutMs === undefined
+    controller === undefined
       ? undefined
       : options.clock.setTimeout(() => {
           timedOut = true;
           controller.abort(new Error(`timed out after ${admission.timeoutMs} ms`));
-        }, admission.timeoutMs);
+        }, admission.timeoutMs!);
   try {
-    const context = { signal: controller.signal, callId: call.id, step: options.step };
-    const output = await raceAbort(Promise.resolve().then(() => admission.execute(context)), controller.signal);
+    const context = { signal, callId: call.id, step: options.step };
+    const output = await raceAbort(Promise.resolve().then(() => admission.execute(context)), signal);
     return { content: limitOutput(output, options.maxOutputChars) };
   } catch (error) {
     if (options.signal.aborted) return failure("cancelled", `the run stopped before "${call.name}" finished`);
@@ -70,6 +72,6 @@ export async function runAdmittedCall(
     return failure("execution_failed", `"${call.name}" failed: ${errorMessage(error)}`);
   } finally {
     if (timer !== undefined) options.clock.clearTimeout(timer);
-    options.signal.removeEventListener("abort", onRunAbort);
+    if (controller) options.signal.removeEventListener("abort", onRunAbort);
   }
 }

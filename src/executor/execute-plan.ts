@@ -1,0 +1,66 @@
+import { remainingPathLengths } from "./plan-graph.js";
+import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
+import { finishPlanRun } from "./plan-outcome.js";
+import type { PlanRunResult } from "./plan-result.js";
+import { startPlanRun, type PlanRun } from "./plan-run.js";
+import { schedule } from "./scheduler.js";
+import { runStep } from "./step-lifecycle.js";
+
+/**
+ * Runs a fixed plan (no planner): every step starts as soon as its own dependencies have
+ * succeeded and a slot is free, the longest remaining path first. Tool steps call their
+ * tool with placeholders filled from earlier outputs; steps without a tool are run by an
+ * inner `runAgent`. A failed step skips its dependents while independent branches go on.
+ *
+ * @example
+ * const result = await executePlan({
+ *   plan: { steps: [
+ *     { id: 1, task: "orders", tool: "sql", args: { query: "select * from orders" } },
+ *     { id: 2, task: "refunds", tool: "sql", args: { query: "select * from refunds" } },
+ *     { id: 3, task: "write the weekly report", depends_on: [1, 2] },
+ *   ] },
+ *   tools: [sql],
+ *   model,
+ * });
+ */
+export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
+  const run = startPlanRun(readPlanOptions(options));
+  try {
+    announcePlan(run);
+    await schedule({
+      graph: run.graph,
+      priorities: remainingPathLengths(run.graph, run.steps.map((step) => estimateOf(run, step))),
+      concurrency: run.config.concurrency,
+      succeeded: run.records.map((record) => record.status === "succeeded"),
+      settled: run.records.map((record) => record.status !== undefined && record.status !== "succeeded"),
+      toolOf: (index) => run.steps[index]!.tool,
+      toolLimit: (name) => run.config.toolsByName.get(name)?.concurrency ?? Infinity,
+      mayStart: () => mayStart(run),
+      onReady: (index) => run.events.emit({ type: "step-ready", stepId: run.steps[index]!.id }, { stepId: run.steps[index]!.id }),
+      run: (index) => runStep(run, index),
+    });
+    return finishPlanRun(run);
+  } finally {
+    run.dispose();
+  }
+}
+
+function announcePlan(run: PlanRun): void {
+  run.events.emit({
+    type: "plan-created",
+    version: 1,
+    steps: run.steps.map((step) => ({ id: step.id, task: step.task, depends_on: step.depends_on, ...(step.tool ? { tool: step.tool } : {}) })),
+  });
+}
+
+function estimateOf(run: PlanRun, step: PlanRun["steps"][number]): number {
+  return step.estimateMs ?? (step.tool ? run.config.toolsByName.get(step.tool)?.estimateMs : undefined) ?? 1;
+}
+
+/** Steps start only while the run is not aborted and its budget is not spent. */
+function mayStart(run: PlanRun): boolean {
+  if (run.signal.aborted) return false;
+  const breach = run.budget.breach();
+  if (breach && breach.limit !== "deadlineMs") run.budgetBreach ??= breach;
+  return breach === undefined;
+}

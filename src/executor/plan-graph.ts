@@ -1,0 +1,63 @@
+import { stepKey, type Plan } from "../planner/plan-schema.js";
+
+/** A validated plan indexed by position, for the scheduler's hot path. Pure. */
+export interface PlanGraph {
+  keys: string[];
+  indexOf: Map<string, number>;
+  dependencies: number[][];
+  dependents: number[][];
+  /** Steps no other step depends on: their outputs are the plan's output. */
+  sinks: number[];
+}
+
+export function buildPlanGraph(plan: Plan): PlanGraph {
+  const keys = plan.steps.map((step) => stepKey(step.id));
+  const indexOf = new Map(keys.map((key, index) => [key, index]));
+  const dependencies = plan.steps.map((step) => step.depends_on.map((id) => indexOf.get(stepKey(id))!));
+  const dependents: number[][] = keys.map(() => []);
+  dependencies.forEach((needs, index) => needs.forEach((need) => dependents[need]!.push(index)));
+  const sinks = keys.flatMap((_, index) => (dependents[index]!.length === 0 ? [index] : []));
+  return { keys, indexOf, dependencies, dependents, sinks };
+}
+
+/** Kahn's algorithm; the plan was validated, so every step appears. */
+export function topologicalOrder(graph: PlanGraph): number[] {
+  const waiting = graph.dependencies.map((needs) => needs.length);
+  const order = waiting.flatMap((count, index) => (count === 0 ? [index] : []));
+  for (let cursor = 0; cursor < order.length; cursor += 1) {
+    for (const next of graph.dependents[order[cursor]!]!) {
+      waiting[next]! -= 1;
+      if (waiting[next] === 0) order.push(next);
+    }
+  }
+  return order;
+}
+
+/**
+ * For each step, its own estimate plus the longest estimated path after it to the end of
+ * the plan. Starting the largest first keeps the critical path moving.
+ */
+export function remainingPathLengths(graph: PlanGraph, estimates: readonly number[]): number[] {
+  const lengths = estimates.map(() => 0);
+  const order = topologicalOrder(graph);
+  for (let cursor = order.length - 1; cursor >= 0; cursor -= 1) {
+    const index = order[cursor]!;
+    let longestAfter = 0;
+    for (const next of graph.dependents[index]!) longestAfter = Math.max(longestAfter, lengths[next]!);
+    lengths[index] = estimates[index]! + longestAfter;
+  }
+  return lengths;
+}
+
+/** Every step reachable from `start` through dependents, `start` excluded. */
+export function descendantsOf(graph: PlanGraph, start: number): number[] {
+  const seen = new Set<number>();
+  const stack = [...graph.dependents[start]!];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...graph.dependents[next]!);
+  }
+  return [...seen];
+}

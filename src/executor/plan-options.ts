@@ -1,0 +1,107 @@
+import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import { InvalidOptionsError, PlanloopError } from "../core/errors.js";
+import type { EventListener } from "../core/events.js";
+import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { guardTools } from "../core/tools/tool-guard.js";
+import type { ToolRunner } from "../core/tools/tool-runner.js";
+import type { Plan, PlanInput } from "../planner/plan-schema.js";
+import { validatePlan, type PlanError } from "../planner/validate-plan.js";
+import type { ApprovalDecision } from "../react/agent-options.js";
+import { readPlanState, type PlanRunState } from "./plan-state.js";
+import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
+
+export interface ExecutePlanOptions {
+  /** The steps and their `depends_on`; validated before anything runs. */
+  plan: PlanInput;
+  /** Tools for tool steps, and for the inner loops of agent steps. */
+  tools?: readonly Tool[];
+  /** Runs agent steps (steps without a `tool`). Required when the plan has any. */
+  model?: Model;
+  /** Steps running at once; default 4. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** One budget for the whole run; agent steps draw from it too. */
+  budget?: BudgetLimits | Budget;
+  onEvent?: EventListener;
+  /** Retries of tool steps that timed out or threw. */
+  retry?: RetryOptions;
+  /** Model calls allowed to an agent step without its own `budget.maxSteps`; default 5. */
+  agentMaxSteps?: number;
+  /** `result.state` of a paused or stopped run, to continue it. */
+  resume?: PlanRunState;
+  /** Decisions on pending calls, by `callId` (see `result.pending`). */
+  approvals?: Record<string, ApprovalDecision>;
+  /** Answers to pending questions, by `callId`. */
+  answers?: Record<string, string>;
+  clock?: Clock;
+}
+
+export interface PlanConfig {
+  plan: Plan;
+  tools: readonly Tool[];
+  toolsByName: Map<string, Tool>;
+  guard: ToolRunner;
+  model: ModelFunction | undefined;
+  concurrency: number;
+  signal: AbortSignal | undefined;
+  budget: Budget | BudgetLimits;
+  onEvent: EventListener | undefined;
+  retry: RetryPolicy;
+  agentMaxSteps: number;
+  resume: PlanRunState | undefined;
+  approvals: Record<string, ApprovalDecision>;
+  answers: Record<string, string>;
+  clock: Clock;
+}
+
+/** The plan failed validation: misuse of `executePlan`, with every problem listed. */
+export class InvalidPlanError extends PlanloopError {
+  readonly errors: PlanError[];
+
+  constructor(errors: PlanError[]) {
+    super(`the plan is invalid:\n${errors.map((error) => `- ${error.message}`).join("\n")}`);
+    this.name = "InvalidPlanError";
+    this.errors = errors;
+  }
+}
+
+export function readPlanOptions(options: ExecutePlanOptions): PlanConfig {
+  if (typeof options !== "object" || options === null) throw new InvalidOptionsError("executePlan needs an options object");
+  const tools = options.tools ?? [];
+  const guard = guardTools(tools);
+  const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
+  const checked = validatePlan(resume?.plan ?? options.plan, { tools });
+  if (!checked.ok) throw new InvalidPlanError(checked.errors);
+  const model = options.model === undefined ? undefined : toModelFunction(options.model);
+  if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
+  const agentSteps = checked.plan.steps.filter((step) => step.tool === undefined);
+  if (agentSteps.length > 0 && !model) {
+    throw new InvalidOptionsError(
+      `steps ${agentSteps.map((step) => step.id).join(", ")} have no tool, so an agent runs them: pass executePlan({ model })`,
+    );
+  }
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${String(concurrency)}`);
+  const agentMaxSteps = options.agentMaxSteps ?? 5;
+  if (!Number.isInteger(agentMaxSteps) || agentMaxSteps < 1) throw new InvalidOptionsError("agentMaxSteps must be an integer >= 1");
+  if (options.onEvent !== undefined && typeof options.onEvent !== "function") throw new InvalidOptionsError("onEvent must be a function");
+  return {
+    plan: checked.plan,
+    tools,
+    toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
+    guard,
+    model,
+    concurrency,
+    signal: options.signal,
+    budget: options.budget instanceof Budget ? options.budget : checkBudgetLimits(options.budget),
+    onEvent: options.onEvent,
+    retry: readRetry(options.retry),
+    agentMaxSteps,
+    resume,
+    approvals: options.approvals ?? {},
+    answers: options.answers ?? {},
+    clock: options.clock ?? systemClock,
+  };
+}

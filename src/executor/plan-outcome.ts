@@ -1,0 +1,94 @@
+import { cancelReason } from "../core/run-signal.js";
+import { stepKey } from "../planner/plan-schema.js";
+import { endStep } from "./step-lifecycle.js";
+import type { PlanPendingCall, PlanRunResult, PlanRunStatus, StepRecord } from "./plan-result.js";
+import type { PlanRun } from "./plan-run.js";
+import { createPlanState, type WaitingStep } from "./plan-state.js";
+import { buildTimeline } from "./timeline.js";
+
+/**
+ * Ends the run: every step that never started gets its status and reason, the run's status
+ * is chosen (cancelled, deadline, budget, waiting, failed, completed, in that precedence),
+ * and the result carries the plan's output, a timeline and, unless completed, the state.
+ */
+export function finishPlanRun(run: PlanRun): PlanRunResult {
+  const stop = stopReason(run);
+  settleLeftovers(run, stop?.reason);
+  const records = run.records as StepRecord[];
+  const status = stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : records.every((record) => record.status === "succeeded") ? "completed" : "failed");
+  const steps = Object.fromEntries(run.graph.keys.map((key, index) => [key, records[index]!]));
+  const result: PlanRunResult = {
+    status,
+    plan: run.config.plan,
+    planVersions: [run.config.plan],
+    steps,
+    usage: run.budget.spent,
+    replans: 0,
+    timeline: buildTimeline(records.map((record, index) => ({ stepId: run.graph.keys[index]!, ...record }))),
+  };
+  const output = planOutput(run);
+  if (output.found) result.output = output.value;
+  const reason = stop?.reason ?? failureSummary(run, status);
+  if (reason !== undefined) result.reason = reason;
+  if (stop?.limit !== undefined) result.limit = stop.limit;
+  const pending = [...run.waiting.values()].flatMap((entry): PlanPendingCall[] => (entry.kind === "tool" ? [entry.pending] : entry.pending));
+  if (pending.length > 0) result.pending = pending;
+  if (status !== "completed") result.state = snapshot(run, steps);
+  run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
+  return result;
+}
+
+type Stop = { status: PlanRunStatus; reason: string; limit?: PlanRunResult["limit"] };
+
+function stopReason(run: PlanRun): Stop | undefined {
+  const cause = run.abortCause();
+  if (cause === "cancelled") return { status: "cancelled", reason: cancelReason(run.config.signal) };
+  if (cause === "deadline") {
+    return { status: "deadline_exceeded", limit: "deadlineMs", reason: `the run's deadline of ${run.budget.limits.deadlineMs ?? "the enclosing run"} ms passed` };
+  }
+  const breach = run.budgetBreach ?? run.budget.breach();
+  const unfinished = run.records.some((record) => record.status !== "succeeded");
+  if (breach && unfinished) return { status: "budget_exceeded", limit: breach.limit, reason: breach.message };
+  return undefined;
+}
+
+function settleLeftovers(run: PlanRun, stopped: string | undefined): void {
+  const blockedBy = (index: number): number | undefined =>
+    run.graph.dependencies[index]!.find((need) => run.records[need]!.status === "waiting");
+  run.records.forEach((record, index) => {
+    if (record.status !== undefined) return;
+    const waitingOn = blockedBy(index);
+    if (stopped !== undefined) endStep(run, index, { status: "skipped", error: `not started: ${stopped}` });
+    else if (waitingOn !== undefined) {
+      record.status = "waiting";
+      record.error = `waits for step ${run.steps[waitingOn]!.id}`;
+    } else endStep(run, index, { status: "skipped", error: "not started: a step it depends on did not succeed" });
+  });
+}
+
+function planOutput(run: PlanRun): { found: boolean; value?: unknown } {
+  const sinks = run.graph.sinks.filter((index) => run.records[index]!.status === "succeeded");
+  if (sinks.length === 0) return { found: false };
+  if (run.graph.sinks.length === 1) return { found: true, value: run.records[sinks[0]!]!.output };
+  return { found: true, value: Object.fromEntries(sinks.map((index) => [run.graph.keys[index]!, run.records[index]!.output])) };
+}
+
+function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined {
+  if (status === "completed") return undefined;
+  const failed = run.records.flatMap((record, index) => (record.status === "failed" ? [`step ${run.steps[index]!.id}: ${record.error}`] : []));
+  if (status === "failed") return failed.join("; ");
+  return `waiting for ${run.waiting.size} step(s)`;
+}
+
+function snapshot(run: PlanRun, steps: Record<string, StepRecord>) {
+  const waiting: Record<string, WaitingStep> = {};
+  for (const [index, entry] of run.waiting) waiting[stepKey(run.steps[index]!.id)] = entry;
+  return createPlanState({
+    plan: run.config.plan,
+    steps,
+    waiting,
+    usage: run.budget.spent,
+    elapsedMs: run.elapsed(),
+    toolCallCounts: { ...run.toolCallCounts },
+  });
+}

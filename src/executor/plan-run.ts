@@ -1,0 +1,80 @@
+import { Budget, type BudgetBreach } from "../core/budget.js";
+import { EventHub } from "../core/events.js";
+import { createRunSignal, type AbortCause } from "../core/run-signal.js";
+import type { PlanStep } from "../planner/plan-schema.js";
+import { buildPlanGraph, type PlanGraph } from "./plan-graph.js";
+import type { PlanConfig } from "./plan-options.js";
+import type { StepRecord } from "./plan-result.js";
+import type { WaitingStep } from "./plan-state.js";
+
+/** A step's record while the run goes on: no status until it ends. */
+export type LiveRecord = Omit<StepRecord, "status"> & { status?: StepRecord["status"] };
+
+/** How a step ended, as its runner reports it. */
+export type StepOutcome =
+  | { status: "succeeded"; output: unknown }
+  | { status: "failed"; error: string }
+  | { status: "cancelled"; error: string }
+  | { status: "waiting"; error: string; waiting: WaitingStep };
+
+/** The mutable record of one plan run; the scheduler's hooks and the step runners change it. */
+export interface PlanRun {
+  config: PlanConfig;
+  steps: PlanStep[];
+  graph: PlanGraph;
+  records: LiveRecord[];
+  /** Steps paused for a human, by index: from the resumed state, then from this run. */
+  waiting: Map<number, WaitingStep>;
+  budget: Budget;
+  events: EventHub;
+  signal: AbortSignal;
+  abortCause(): AbortCause | undefined;
+  budgetBreach: BudgetBreach | undefined;
+  toolCallCounts: Record<string, number>;
+  /** Milliseconds since the run started (resumed runs continue their count). */
+  elapsed(): number;
+  dispose(): void;
+}
+
+export function startPlanRun(config: PlanConfig): PlanRun {
+  const saved = config.resume;
+  const budget =
+    config.budget instanceof Budget
+      ? config.budget.child()
+      : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs, spent: saved.usage } : {}) });
+  const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
+  const graph = buildPlanGraph(config.plan);
+  const waiting = new Map<number, WaitingStep>();
+  for (const [key, entry] of Object.entries(saved?.waiting ?? {})) {
+    const index = graph.indexOf.get(key);
+    if (index !== undefined) waiting.set(index, entry);
+  }
+  const run: PlanRun = {
+    config,
+    steps: config.plan.steps,
+    graph,
+    records: graph.keys.map((key) => restoredRecord(saved?.steps[key])),
+    waiting,
+    budget,
+    events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
+    signal: runSignal.signal,
+    abortCause: runSignal.cause,
+    budgetBreach: undefined,
+    toolCallCounts: { ...saved?.toolCallCounts },
+    elapsed: () => budget.elapsedMs(),
+    dispose: runSignal.dispose,
+  };
+  return run;
+}
+
+/** Succeeded and failed steps are final; any other step runs again when a run resumes. */
+function restoredRecord(saved: StepRecord | undefined): LiveRecord {
+  if (saved && (saved.status === "succeeded" || saved.status === "failed")) return { ...saved };
+  return { attempts: saved?.attempts ?? 0 };
+}
+
+export function outputOf(run: PlanRun, key: string): { found: boolean; value?: unknown } {
+  const index = run.graph.indexOf.get(key);
+  const record = index === undefined ? undefined : run.records[index];
+  return record?.status === "succeeded" ? { found: true, value: record.output } : { found: false };
+}

@@ -1,0 +1,55 @@
+import { previewOf } from "../core/tools/tool-output.js";
+import { runAgentStep } from "./agent-step.js";
+import { descendantsOf } from "./plan-graph.js";
+import type { PlanRun, StepOutcome } from "./plan-run.js";
+import { runToolStep } from "./tool-step.js";
+
+/**
+ * Runs one step and records how it ended. A step that failed or was cancelled skips every
+ * step after it, each with the reason. Never rejects: the scheduler only learns success.
+ */
+export async function runStep(run: PlanRun, index: number): Promise<boolean> {
+  const step = run.steps[index]!;
+  const record = run.records[index]!;
+  record.startedAt = run.elapsed();
+  run.events.emit(
+    { type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 },
+    { stepId: step.id },
+  );
+  let outcome: StepOutcome;
+  try {
+    outcome = step.tool ? await runToolStep(run, index) : await runAgentStep(run, index);
+  } catch (error) {
+    outcome = { status: "failed", error: `unexpected error in the executor: ${String(error)}` };
+  }
+  endStep(run, index, outcome);
+  if (outcome.status === "failed" || outcome.status === "cancelled") {
+    const reason = `step ${step.id} ${outcome.status === "failed" ? "failed" : "was cancelled"}`;
+    for (const dependent of descendantsOf(run.graph, index)) {
+      if (run.records[dependent]!.status === undefined) endStep(run, dependent, { status: "skipped", error: reason });
+    }
+  }
+  return outcome.status === "succeeded";
+}
+
+/** Records a step's end (skipped steps included) and announces it. */
+export function endStep(run: PlanRun, index: number, outcome: StepOutcome | { status: "skipped"; error: string }): void {
+  const step = run.steps[index]!;
+  const record = run.records[index]!;
+  record.status = outcome.status;
+  if (record.startedAt !== undefined) record.endedAt = run.elapsed();
+  if (outcome.status === "succeeded") record.output = outcome.output;
+  else record.error = outcome.error;
+  if (outcome.status === "waiting") run.waiting.set(index, outcome.waiting);
+  run.events.emit(
+    {
+      type: "step-end",
+      stepId: step.id,
+      status: outcome.status,
+      attempts: record.attempts,
+      durationMs: record.startedAt === undefined ? 0 : record.endedAt! - record.startedAt,
+      ...(outcome.status === "succeeded" ? { preview: previewOf(outcome.output) } : { error: outcome.error }),
+    },
+    { stepId: step.id },
+  );
+}

@@ -1,0 +1,97 @@
+import { sleep } from "../core/clock.js";
+import { errorMessage } from "../core/errors.js";
+import type { ToolCall } from "../core/messages.js";
+import { runAdmittedCall, type Admission } from "../core/tools/tool-runner.js";
+import { substitutePlaceholders } from "../planner/placeholders.js";
+import type { PlanPendingCall } from "./plan-result.js";
+import { outputOf, type PlanRun, type StepOutcome } from "./plan-run.js";
+import { backoffDelay, isRetryable } from "./retry.js";
+
+/** The call id of a tool step, the key to approve it with. */
+export function toolStepCallId(stepId: string | number): string {
+  return `step:${stepId}`;
+}
+
+/**
+ * Runs a tool step: placeholders in its args are replaced by earlier outputs, the call goes
+ * through the guard, and a timeout or thrown error is retried with exponential backoff.
+ */
+export async function runToolStep(run: PlanRun, index: number): Promise<StepOutcome> {
+  const step = run.steps[index]!;
+  const paused = run.waiting.get(index);
+  run.waiting.delete(index);
+  let args: unknown;
+  if (paused?.kind === "tool") {
+    args = paused.pending.arguments;
+  } else {
+    const substituted = substitutePlaceholders(step.args ?? {}, (key) => outputOf(run, key));
+    if (!substituted.ok) return { status: "failed", error: substituted.error };
+    args = substituted.value;
+  }
+  const call: ToolCall = { id: toolStepCallId(step.id), name: step.tool!, arguments: args };
+  const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : { approved: false };
+  if ("outcome" in decided) return decided.outcome;
+  for (let attempt = 1; ; attempt += 1) {
+    run.records[index]!.attempts += 1;
+    const outcome = await attemptCall(run, step.id, call, decided.approved);
+    if (outcome.status !== "retry") return outcome;
+    if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
+    const delayMs = backoffDelay(run.config.retry, attempt);
+    run.events.emit({ type: "step-retry", stepId: step.id, attempt, delayMs, error: outcome.error }, { stepId: step.id });
+    try {
+      await sleep(delayMs, { clock: run.config.clock, signal: run.signal });
+    } catch {
+      return { status: "cancelled", error: "the run stopped while the step waited to retry" };
+    }
+  }
+}
+
+/** A resumed step that waited: the human's decision, or still waiting. */
+function decidePaused(run: PlanRun, pending: PlanPendingCall): { approved: boolean } | { outcome: StepOutcome } {
+  const key = String(pending.callId);
+  if (pending.kind === "input") {
+    const answer = run.config.answers[key];
+    return typeof answer === "string" ? { outcome: { status: "succeeded", output: answer } } : { outcome: waitingFor(pending) };
+  }
+  const decision = run.config.approvals[key];
+  if (decision === undefined) return { outcome: waitingFor(pending) };
+  if (!decision.approved) {
+    return { outcome: { status: "failed", error: `the call to "${pending.name}" was denied${decision.reason ? `: ${decision.reason}` : ""}` } };
+  }
+  return { approved: true };
+}
+
+function waitingFor(pending: PlanPendingCall): StepOutcome {
+  return { status: "waiting", error: `waits for ${pending.kind} of "${pending.name}"`, waiting: { kind: "tool", pending } };
+}
+
+type Attempt = StepOutcome | { status: "retry"; error: string };
+
+async function attemptCall(run: PlanRun, stepId: string | number, call: ToolCall, approved: boolean): Promise<Attempt> {
+  const name = call.name;
+  let admission: Admission;
+  try {
+    admission = await run.config.guard.admit(call, {
+      step: 0,
+      signal: run.signal,
+      callsSoFar: run.toolCallCounts[name] ?? 0,
+      approved,
+    });
+  } catch (error) {
+    return { status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` };
+  }
+  if (admission.kind === "reject") return { status: "failed", error: admission.error.message };
+  if (admission.kind === "pending") {
+    const pending: PlanPendingCall = { stepId, callId: call.id, name, arguments: call.arguments, kind: admission.reason };
+    if (admission.question !== undefined) pending.question = admission.question;
+    return waitingFor(pending);
+  }
+  if (run.budget.remainingToolCalls() < 1) return { status: "failed", error: `the run's tool-call budget is used up; "${name}" was not called` };
+  run.toolCallCounts[name] = (run.toolCallCounts[name] ?? 0) + 1;
+  run.budget.charge({ toolCalls: 1 });
+  // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
+  const outcome = await runAdmittedCall(call, admission, { signal: run.signal, step: 0, clock: run.config.clock, maxOutputChars: Infinity });
+  if (!outcome.error) return { status: "succeeded", output: outcome.content };
+  if (outcome.error.kind === "cancelled") return { status: "cancelled", error: outcome.error.message };
+  return isRetryable(outcome.error.kind) ? { status: "retry", error: outcome.error.message } : { status: "failed", error: outcome.error.message };
+}
