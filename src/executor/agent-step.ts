@@ -40,6 +40,10 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
       const pending = (result.pending ?? []).map((call) => ({ ...call, stepId: step.id }));
       return { status: "waiting", error: result.reason ?? "waiting", waiting: { kind: "agent", pending, agentState: result.state! } };
     }
+    case "budget_exceeded":
+      // The step's budget has no limits of its own: the run's budget is what ran out.
+      run.budgetBreach ??= { limit: result.limit ?? "maxTokens", message: result.reason ?? "the run's budget is spent" };
+      return { status: "failed", error: `the step's agent stopped with budget_exceeded: ${result.reason}` };
     case "cancelled":
     case "deadline_exceeded":
       return { status: "cancelled", error: result.reason ?? result.status };

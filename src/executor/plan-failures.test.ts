@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, executePlan, InvalidPlanError } from "planloop";
+import { FakeClock, flush } from "planloop/testing";
+import { runToEnd, workStep, workTool } from "../../test/helpers/timed-tools.js";
+
+describe("executePlan failures and stops", () => {
+  it("retries a throwing step with backoff, then fails it and skips its dependents; other branches go on", async () => {
+    const clock = new FakeClock();
+    const { tool, log } = workTool(clock);
+    const plan = {
+      steps: [workStep("bad", 10, [], { fail: true }), workStep("after", 10, ["bad"]), workStep("last", 10, ["after"]), workStep("other", 10)],
+    };
+    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock, retry: { maxAttempts: 3, initialDelayMs: 100 } }));
+    expect(result.status).toBe("failed");
+    expect(result.steps.bad).toMatchObject({ status: "failed", attempts: 3, error: '"work" failed: bad broke' });
+    expect(log.started.filter((entry) => entry.step === "bad").map((entry) => entry.at)).toEqual([0, 110, 320]);
+    expect(result.steps.after).toMatchObject({ status: "skipped", error: "step bad failed", attempts: 0 });
+    expect(result.steps.last).toMatchObject({ status: "skipped", error: "step bad failed" });
+    expect(result.steps.other).toMatchObject({ status: "succeeded" });
+    expect(result.reason).toContain("step bad");
+    expect(result.output).toEqual({ other: { step: "other", at: 10 } });
+  });
+
+  it("a retry that succeeds ends the step succeeded, with its attempts counted", async () => {
+    let calls = 0;
+    const flaky = defineTool({
+      name: "flaky",
+      description: "fails once",
+      input: z.object({}),
+      execute: () => {
+        calls += 1;
+        if (calls === 1) throw new Error("blip");
+        return "ok";
+      },
+    });
+    const clock = new FakeClock();
+    const result = await runToEnd(clock, executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "flaky" }] }, tools: [flaky], clock }));
+    expect(result).toMatchObject({ status: "completed", output: "ok", steps: { 1: { attempts: 2 } } });
+  });
+
+  it("retries a timeout but not a refusal", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const slow = { ...tool, timeoutMs: 50 };
+    const timedOut = await runToEnd(clock, executePlan({ plan: { steps: [workStep("slow", 80)] }, tools: [slow], clock, retry: { initialDelayMs: 0 } }));
+    expect(timedOut.steps.slow).toMatchObject({ status: "failed", attempts: 2, error: expect.stringContaining("within 50 ms") });
+    const refused = await runToEnd(
+      clock,
+      executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "work", args: { step: 5 } }] }, tools: [tool], clock }).catch((error) => error),
+    );
+    expect(refused).toBeInstanceOf(InvalidPlanError);
+    const later = await runToEnd(
+      clock,
+      executePlan({ plan: { steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}", ms: 1 }, depends_on: ["a"] }] }, tools: [tool], clock }),
+    );
+    expect(later.steps.b).toMatchObject({ status: "failed", attempts: 1, error: expect.stringContaining("step: Invalid input") });
+  });
+
+  it("fails a step whose placeholder path is missing, with a clear error", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const plan = { steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}.rows[0]", ms: 1 }, depends_on: ["a"] }] };
+    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock }));
+    expect(result.steps.b).toMatchObject({ status: "failed", error: "${a}.rows[0]: ${a}.rows does not exist (${a} is an object with keys step, at)" });
+  });
+
+  it("cancellation aborts running steps and skips the rest, without waiting for them", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const controller = new AbortController();
+    const plan = { steps: [workStep(1, 10_000), workStep(2, 10_000), workStep(3, 10, [1])] };
+    const pending = executePlan({ plan, tools: [tool], clock, signal: controller.signal });
+    await clock.advance(5);
+    controller.abort(new Error("stop"));
+    const result = await pending;
+    expect(clock.now()).toBe(5);
+    expect(result).toMatchObject({ status: "cancelled", reason: "stop" });
+    expect(result.steps["1"]).toMatchObject({ status: "cancelled", endedAt: 5 });
+    expect(result.steps["3"]).toMatchObject({ status: "skipped" });
+    expect(result.state?.steps["3"]?.status).toBe("skipped");
+  });
+
+  it("deadline_exceeded aborts what runs when the run's deadline passes", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const plan = { steps: [workStep(1, 100), workStep(2, 100, [1]), workStep(3, 100, [2])] };
+    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock, budget: { deadlineMs: 150 } }));
+    expect(result).toMatchObject({ status: "deadline_exceeded", limit: "deadlineMs" });
+    expect(clock.now()).toBe(150);
+    expect(result.steps["1"]?.status).toBe("succeeded");
+    expect(result.steps["2"]?.status).toBe("cancelled");
+    expect(result.steps["3"]?.status).toBe("skipped");
+  });
+
+  it("budget_exceeded stops starting steps once the tool-call budget is spent", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const plan = { steps: [workStep(1, 10), workStep(2, 10, [1]), workStep(3, 10, [2])] };
+    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock, budget: { maxToolCalls: 2 } }));
+    expect(result).toMatchObject({ status: "budget_exceeded", limit: "maxToolCalls", usage: { toolCalls: 2 } });
+    expect(result.steps["3"]).toMatchObject({ status: "skipped", error: expect.stringContaining("tool-call budget") });
+  });
+
+  it("rejects an invalid plan with every problem, and agent steps without a model", async () => {
+    const error = await executePlan({ plan: { steps: [{ id: 1, task: "a", depends_on: [2] }, { id: 1, task: "b" }] } }).catch((caught) => caught);
+    expect(InvalidPlanError.isInstance(error)).toBe(true);
+    expect((error as InvalidPlanError).errors.map((problem) => problem.code)).toEqual(["duplicate_id", "unknown_dependency"]);
+    await expect(executePlan({ plan: { steps: [{ id: 1, task: "think" }] } })).rejects.toThrow(/pass executePlan\(\{ model \}\)/);
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    await expect(executePlan({ plan: { steps: [workStep(1, 1)] }, tools: [tool], concurrency: 0 })).rejects.toThrow(TypeError);
+    await flush();
+  });
+});
