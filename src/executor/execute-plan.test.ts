@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { executePlan, type PlanloopEvent } from "planloop";
 import { FakeClock } from "planloop/testing";
-import { runToEnd, workStep, workTool } from "../../test/helpers/timed-tools.js";
+import { workStep, workTool } from "../../test/helpers/timed-tools.js";
 
 describe("executePlan scheduling", () => {
   it("runs the seed's weekly report in its critical path: 340 ms", async () => {
@@ -10,7 +10,7 @@ describe("executePlan scheduling", () => {
     const plan = {
       steps: [workStep(1, 300), workStep(2, 50), workStep(3, 120), workStep(4, 20, [1, 2, 3]), workStep(5, 20, [4])],
     };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock }));
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock }));
     expect(result.status).toBe("completed");
     expect(clock.now()).toBe(340);
     expect(log.started).toEqual([
@@ -30,7 +30,7 @@ describe("executePlan scheduling", () => {
     const plan = {
       steps: [workStep("a1", 200), workStep("a2", 10, ["a1"]), workStep("a3", 10, ["a2"]), workStep("b1", 10), workStep("b2", 200, ["b1"]), workStep("b3", 10, ["b2"])],
     };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock }));
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock }));
     expect(result.status).toBe("completed");
     expect(clock.now()).toBe(220);
     expect(Object.keys(result.output as object)).toEqual(["a3", "b3"]);
@@ -40,7 +40,7 @@ describe("executePlan scheduling", () => {
     const clock = new FakeClock();
     const { tool, log } = workTool(clock);
     const plan = { steps: [workStep("short", 10), workStep("long", 10), workStep("tail", 100, ["long"])] };
-    await runToEnd(clock, executePlan({ plan, tools: [tool], clock, concurrency: 1 }));
+    await clock.run(executePlan({ plan, tools: [tool], clock, concurrency: 1 }));
     expect(log.started.map((entry) => entry.step)).toEqual(["long", "tail", "short"]);
     expect(clock.now()).toBe(120);
   });
@@ -52,7 +52,7 @@ describe("executePlan scheduling", () => {
     const narrow = { ...narrowBase, name: "narrow", concurrency: 1 };
     const narrowStep = (id: string) => ({ ...workStep(id, 50), tool: "narrow", estimateMs: 500 });
     const plan = { steps: [narrowStep("n1"), narrowStep("n2"), narrowStep("n3"), workStep("w1", 50), workStep("w2", 50)] };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [work, narrow], clock, concurrency: 3 }));
+    const result = await clock.run(executePlan({ plan, tools: [work, narrow], clock, concurrency: 3 }));
     expect(result.status).toBe("completed");
     expect(narrowLog.peak).toBe(1);
     expect(log.started.filter((entry) => entry.step.startsWith("w")).map((entry) => entry.at)).toEqual([0, 0]);
@@ -89,7 +89,7 @@ describe("executePlan scheduling", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const plan = { steps: [workStep(1, 30), workStep(2, 10), workStep(3, 10, [2])] };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock }));
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock }));
     expect(result.timeline).toEqual([
       { stepId: "1", lane: 0, startedAt: 0, endedAt: 30, status: "succeeded", attempts: 1 },
       { stepId: "2", lane: 1, startedAt: 0, endedAt: 10, status: "succeeded", attempts: 1 },
@@ -102,7 +102,7 @@ describe("executePlan scheduling", () => {
     const { tool } = workTool(clock);
     const events: PlanloopEvent[] = [];
     const plan = { steps: [workStep(1, 10), workStep(2, 10, [1])] };
-    await runToEnd(clock, executePlan({ plan, tools: [tool], clock, onEvent: (event) => events.push(event) }));
+    await clock.run(executePlan({ plan, tools: [tool], clock, onEvent: (event) => events.push(event) }));
     expect(events.map((event) => `${event.type}${event.stepId === undefined ? "" : ` ${event.stepId}`}`)).toEqual([
       "plan-created",
       "step-ready 1",

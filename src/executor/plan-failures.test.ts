@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, InvalidPlanError } from "planloop";
 import { FakeClock, flush } from "planloop/testing";
-import { runToEnd, workStep, workTool } from "../../test/helpers/timed-tools.js";
+import { workStep, workTool } from "../../test/helpers/timed-tools.js";
 
 describe("executePlan failures and stops", () => {
   it("retries a throwing step with backoff, then fails it and skips its dependents; other branches go on", async () => {
@@ -11,7 +11,7 @@ describe("executePlan failures and stops", () => {
     const plan = {
       steps: [workStep("bad", 10, [], { fail: true }), workStep("after", 10, ["bad"]), workStep("last", 10, ["after"]), workStep("other", 10)],
     };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock, retry: { maxAttempts: 3, initialDelayMs: 100 } }));
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock, retry: { maxAttempts: 3, initialDelayMs: 100 } }));
     expect(result.status).toBe("failed");
     expect(result.steps.bad).toMatchObject({ status: "failed", attempts: 3, error: '"work" failed: bad broke' });
     expect(log.started.filter((entry) => entry.step === "bad").map((entry) => entry.at)).toEqual([0, 110, 320]);
@@ -35,7 +35,7 @@ describe("executePlan failures and stops", () => {
       },
     });
     const clock = new FakeClock();
-    const result = await runToEnd(clock, executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "flaky" }] }, tools: [flaky], clock }));
+    const result = await clock.run(executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "flaky" }] }, tools: [flaky], clock }));
     expect(result).toMatchObject({ status: "completed", output: "ok", steps: { 1: { attempts: 2 } } });
   });
 
@@ -43,15 +43,13 @@ describe("executePlan failures and stops", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const slow = { ...tool, timeoutMs: 50 };
-    const timedOut = await runToEnd(clock, executePlan({ plan: { steps: [workStep("slow", 80)] }, tools: [slow], clock, retry: { initialDelayMs: 0 } }));
+    const timedOut = await clock.run(executePlan({ plan: { steps: [workStep("slow", 80)] }, tools: [slow], clock, retry: { initialDelayMs: 0 } }));
     expect(timedOut.steps.slow).toMatchObject({ status: "failed", attempts: 2, error: expect.stringContaining("within 50 ms") });
-    const refused = await runToEnd(
-      clock,
+    const refused = await clock.run(
       executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "work", args: { step: 5 } }] }, tools: [tool], clock }).catch((error) => error),
     );
     expect(refused).toBeInstanceOf(InvalidPlanError);
-    const later = await runToEnd(
-      clock,
+    const later = await clock.run(
       executePlan({ plan: { steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}", ms: 1 }, depends_on: ["a"] }] }, tools: [tool], clock }),
     );
     expect(later.steps.b).toMatchObject({ status: "failed", attempts: 1, error: expect.stringContaining("step: Invalid input") });
@@ -61,7 +59,7 @@ describe("executePlan failures and stops", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const plan = { steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}.rows[0]", ms: 1 }, depends_on: ["a"] }] };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock }));
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock }));
     expect(result.steps.b).toMatchObject({ status: "failed", error: "${a}.rows[0]: ${a}.rows does not exist (${a} is an object with keys step, at)" });
   });
 
@@ -85,7 +83,7 @@ describe("executePlan failures and stops", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const plan = { steps: [workStep(1, 100), workStep(2, 100, [1]), workStep(3, 100, [2])] };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock, budget: { deadlineMs: 150 } }));
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock, budget: { deadlineMs: 150 } }));
     expect(result).toMatchObject({ status: "deadline_exceeded", limit: "deadlineMs" });
     expect(clock.now()).toBe(150);
     expect(result.steps["1"]?.status).toBe("succeeded");
@@ -97,7 +95,7 @@ describe("executePlan failures and stops", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const plan = { steps: [workStep(1, 10), workStep(2, 10, [1]), workStep(3, 10, [2])] };
-    const result = await runToEnd(clock, executePlan({ plan, tools: [tool], clock, budget: { maxToolCalls: 2 } }));
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock, budget: { maxToolCalls: 2 } }));
     expect(result).toMatchObject({ status: "budget_exceeded", limit: "maxToolCalls", usage: { toolCalls: 2 } });
     expect(result.steps["3"]).toMatchObject({ status: "skipped", error: expect.stringContaining("tool-call budget") });
   });

@@ -39,6 +39,29 @@ export class FakeClock implements Clock {
     return this.timers.length;
   }
 
+  /** When the next timer falls due, or undefined when none is set. */
+  nextTimerAt(): number | undefined {
+    return this.timers.length === 0 ? undefined : Math.min(...this.timers.map((timer) => timer.at));
+  }
+
+  /**
+   * Moves time from timer to timer until `promise` settles, and returns it. Use it to run
+   * code that sleeps on this clock to its end without guessing how far to advance.
+   */
+  async run<T>(promise: Promise<T>, options: { limitMs?: number } = {}): Promise<T> {
+    let settled = false;
+    const watched = promise.finally(() => (settled = true));
+    watched.catch(() => {});
+    const limit = this.time + (options.limitMs ?? 3_600_000);
+    await flush();
+    while (!settled) {
+      const next = this.nextTimerAt();
+      if (next === undefined || next > limit) break;
+      await this.advance(next - this.time);
+    }
+    return watched;
+  }
+
   /** Moves time forward by `ms`, firing every timer that falls due on the way. */
   async advance(ms: number): Promise<void> {
     const end = this.time + ms;

@@ -37,15 +37,3 @@ export function workTool(clock: FakeClock, log: CallLog = { started: [], ended: 
 export function workStep(id: string | number, ms: number, dependsOn: Array<string | number> = [], extra: Record<string, unknown> = {}) {
   return { id, task: `work ${id}`, tool: "work", args: { step: String(id), ms, ...extra }, depends_on: dependsOn, estimateMs: ms };
 }
-
-/** Advances the fake clock in small ticks until the promise settles (or the limit passes). */
-export async function runToEnd<T>(clock: FakeClock, promise: Promise<T>, options: { tick?: number; limitMs?: number } = {}): Promise<T> {
-  let settled = false;
-  void promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  const limit = clock.now() + (options.limitMs ?? 600_000);
-  while (!settled && clock.now() < limit) await clock.advance(options.tick ?? 1);
-  return promise;
-}

@@ -1,0 +1,71 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { executePlan, type PlanloopEvent } from "planloop";
+import { FakeClock } from "planloop/testing";
+import { workStep, workTool } from "../../test/helpers/timed-tools.js";
+
+/** A random DAG: each step depends on a random subset of the steps before it. */
+const dagArbitrary = fc
+  .integer({ min: 1, max: 14 })
+  .chain((size) =>
+    fc.tuple(
+      fc.array(fc.integer({ min: 1, max: 60 }), { minLength: size, maxLength: size }),
+      fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: size, maxLength: size }),
+      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: size, maxLength: size }),
+    ),
+  )
+  .map(([latencies, picks, failRolls]) =>
+    latencies.map((ms, index) => ({
+      id: `s${index}`,
+      ms,
+      dependsOn: index === 0 ? [] : [...new Set(picks[index]!.map((pick) => `s${pick % index}`))],
+      fails: failRolls[index]! < 0.1,
+    })),
+  );
+
+describe("scheduler invariants over random DAGs and latencies", () => {
+  it("dependencies first, at most `concurrency` at once, one terminal status, no rerun, Graham's bound", async () => {
+    await fc.assert(
+      fc.asyncProperty(dagArbitrary, fc.integer({ min: 1, max: 4 }), async (dag, concurrency) => {
+        const clock = new FakeClock();
+        const { tool, log } = workTool(clock);
+        const events: PlanloopEvent[] = [];
+        const plan = { steps: dag.map((step) => workStep(step.id, step.ms, step.dependsOn, step.fails ? { fail: true } : {})) };
+        const result = await clock.run(
+          executePlan({ plan, tools: [tool], clock, concurrency, retry: { maxAttempts: 1 }, onEvent: (event) => events.push(event) }),
+        );
+
+        expect(log.peak).toBeLessThanOrEqual(concurrency);
+        const starts = new Map<string, number>();
+        for (const start of log.started) {
+          expect(starts.has(start.step)).toBe(false);
+          starts.set(start.step, start.at);
+        }
+        for (const step of dag) {
+          const record = result.steps[step.id]!;
+          const ends = events.filter((event) => event.type === "step-end" && event.stepId === step.id);
+          expect(ends).toHaveLength(1);
+          expect(["succeeded", "failed", "skipped"]).toContain(record.status);
+          if (!starts.has(step.id)) continue;
+          for (const dependency of step.dependsOn) {
+            expect(result.steps[dependency]!.status).toBe("succeeded");
+            expect(result.steps[dependency]!.endedAt!).toBeLessThanOrEqual(starts.get(step.id)!);
+          }
+        }
+        if (dag.every((step) => !step.fails)) {
+          expect(result.status).toBe("completed");
+          const totalWork = dag.reduce((sum, step) => sum + step.ms, 0);
+          const finish = new Map<string, number>();
+          for (const step of dag) finish.set(step.id, step.ms + Math.max(0, ...step.dependsOn.map((id) => finish.get(id)!)));
+          const criticalPath = Math.max(...finish.values());
+          expect(clock.now()).toBeGreaterThanOrEqual(criticalPath);
+          expect(clock.now()).toBeLessThanOrEqual(totalWork / concurrency + criticalPath);
+        } else {
+          expect(result.status).toBe("failed");
+          expect(JSON.parse(JSON.stringify(result.state))).toEqual(result.state);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
