@@ -1,28 +1,36 @@
+/** Rejections waiting on each signal; one listener per signal serves all of them. */
+const waiting = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+
+function waitersOf(signal: AbortSignal): Set<(reason: unknown) => void> {
+  let set = waiting.get(signal);
+  if (!set) {
+    const created = new Set<(reason: unknown) => void>();
+    set = created;
+    waiting.set(signal, created);
+    signal.addEventListener("abort", () => created.forEach((reject) => reject(signal.reason)), { once: true });
+  }
+  return set;
+}
+
 /**
  * Settles with `promise`, or rejects with the signal's reason as soon as the signal aborts,
  * whichever comes first. Work that ignores its signal cannot hold the loop hostage.
+ * Thousands of races on one signal share a single abort listener.
  */
 export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
+  const waiters = waitersOf(signal);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    waiters.add(reject);
     Promise.resolve(promise).then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        waiters.delete(reject);
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        waiters.delete(reject);
         reject(error);
       },
     );
   });
-}
-
-/** A signal that aborts when any of `signals` aborts (undefined entries are skipped). */
-export function anySignal(signals: ReadonlyArray<AbortSignal | undefined>): AbortSignal {
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  if (present.length === 1) return present[0]!;
-  return AbortSignal.any(present);
 }

@@ -84,9 +84,16 @@ export class EventHub {
     return () => void this.emitter.off("event", guarded);
   }
 
-  emit(body: PlanloopEventBody, context: { stepId?: CallId } = {}): void {
-    if (this.emitter.listenerCount("event") === 0) return;
-    const event = { ...body, seq: ++this.sequence, time: this.clock.now() } as PlanloopEvent;
+  /** True when someone listens; skip building costly event bodies otherwise. */
+  get active(): boolean {
+    return this.emitter.listenerCount("event") > 0;
+  }
+
+  /** Emits an event; pass a function to build the body only when someone listens. */
+  emit(body: PlanloopEventBody | (() => PlanloopEventBody), context: { stepId?: CallId } = {}): void {
+    if (!this.active) return;
+    const built = typeof body === "function" ? body() : body;
+    const event = { ...built, seq: ++this.sequence, time: this.clock.now() } as PlanloopEvent;
     if (context.stepId !== undefined) event.stepId = context.stepId;
     this.emitter.emit("event", event);
   }

@@ -1,4 +1,4 @@
-import { remainingPathLengths } from "./plan-graph.js";
+import { remainingPathLengths } from "../planner/plan-graph.js";
 import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
 import { finishPlanRun } from "./plan-outcome.js";
 import type { PlanRunResult } from "./plan-result.js";

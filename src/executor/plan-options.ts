@@ -7,7 +7,8 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
 import type { Plan, PlanInput } from "../planner/plan-schema.js";
-import { validatePlan, type PlanError } from "../planner/validate-plan.js";
+import { checkPlan, type PlanError } from "../planner/validate-plan.js";
+import type { PlanGraph } from "../planner/plan-graph.js";
 import type { ApprovalDecision } from "../react/agent-options.js";
 import { readPlanState, type PlanRunState } from "./plan-state.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
@@ -40,6 +41,7 @@ export interface ExecutePlanOptions {
 
 export interface PlanConfig {
   plan: Plan;
+  graph: PlanGraph;
   tools: readonly Tool[];
   toolsByName: Map<string, Tool>;
   guard: ToolRunner;
@@ -72,7 +74,7 @@ export function readPlanOptions(options: ExecutePlanOptions): PlanConfig {
   const tools = options.tools ?? [];
   const guard = guardTools(tools);
   const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
-  const checked = validatePlan(resume?.plan ?? options.plan, { tools });
+  const checked = checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
@@ -89,6 +91,7 @@ export function readPlanOptions(options: ExecutePlanOptions): PlanConfig {
   if (options.onEvent !== undefined && typeof options.onEvent !== "function") throw new InvalidOptionsError("onEvent must be a function");
   return {
     plan: checked.plan,
+    graph: checked.graph,
     tools,
     toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
     guard,

@@ -2,7 +2,7 @@ import { Budget, type BudgetBreach } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { PlanStep } from "../planner/plan-schema.js";
-import { buildPlanGraph, type PlanGraph } from "./plan-graph.js";
+import type { PlanGraph } from "../planner/plan-graph.js";
 import type { PlanConfig } from "./plan-options.js";
 import type { StepRecord } from "./plan-result.js";
 import type { WaitingStep } from "./plan-state.js";
@@ -43,7 +43,7 @@ export function startPlanRun(config: PlanConfig): PlanRun {
       ? config.budget.child()
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs, spent: saved.usage } : {}) });
   const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
-  const graph = buildPlanGraph(config.plan);
+  const graph = config.graph;
   const waiting = new Map<number, WaitingStep>();
   for (const [key, entry] of Object.entries(saved?.waiting ?? {})) {
     const index = graph.indexOf.get(key);

@@ -1,4 +1,4 @@
-import type { PlanGraph } from "./plan-graph.js";
+import type { PlanGraph } from "../planner/plan-graph.js";
 import { ReadyQueue } from "./ready-queue.js";
 
 export interface SchedulerHooks {

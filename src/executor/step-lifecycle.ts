@@ -1,6 +1,6 @@
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
-import { descendantsOf } from "./plan-graph.js";
+import { descendantsOf } from "../planner/plan-graph.js";
 import type { PlanRun, StepOutcome } from "./plan-run.js";
 import { runToolStep } from "./tool-step.js";
 
@@ -42,14 +42,14 @@ export function endStep(run: PlanRun, index: number, outcome: StepOutcome | { st
   else record.error = outcome.error;
   if (outcome.status === "waiting") run.waiting.set(index, outcome.waiting);
   run.events.emit(
-    {
+    () => ({
       type: "step-end",
       stepId: step.id,
       status: outcome.status,
       attempts: record.attempts,
       durationMs: record.startedAt === undefined ? 0 : record.endedAt! - record.startedAt,
       ...(outcome.status === "succeeded" ? { preview: previewOf(outcome.output) } : { error: outcome.error }),
-    },
+    }),
     { stepId: step.id },
   );
 }

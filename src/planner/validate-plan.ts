@@ -2,6 +2,7 @@ import { Graph, alg } from "@dagrejs/graphlib";
 import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders } from "./placeholders.js";
+import { buildPlanGraph, type PlanGraph } from "./plan-graph.js";
 import { planSchema, stepKey, type Plan, type PlanStep } from "./plan-schema.js";
 
 export type PlanErrorCode =
@@ -34,16 +35,25 @@ export type PlanValidation = { ok: true; plan: Plan } | { ok: false; errors: Pla
  * if (!checked.ok) return askPlannerToFix(checked.errors.map((error) => error.message));
  */
 export function validatePlan(plan: unknown, options: { tools?: readonly Tool[] } = {}): PlanValidation {
+  const checked = checkPlan(plan, options);
+  return checked.ok ? { ok: true, plan: checked.plan } : checked;
+}
+
+/** `validatePlan`, also handing back the indexed graph so the executor need not build it again. */
+export function checkPlan(
+  plan: unknown,
+  options: { tools?: readonly Tool[] } = {},
+): { ok: true; plan: Plan; graph: PlanGraph } | { ok: false; errors: PlanError[] } {
   const parsed = planSchema.safeParse(plan);
   if (!parsed.success) {
     return { ok: false, errors: [{ code: "invalid_shape", message: `the plan's shape is wrong: ${describeIssues(parsed.error)}` }] };
   }
   const steps = parsed.data.steps;
   const errors: PlanError[] = [...duplicateIds(steps), ...dependencyErrors(steps)];
-  const graph = dependencyGraph(steps);
+  const graph = buildPlanGraph(parsed.data);
   errors.push(...cycleErrors(graph));
-  for (const step of steps) errors.push(...stepErrors(step, graph, options.tools));
-  return errors.length === 0 ? { ok: true, plan: parsed.data } : { ok: false, errors };
+  steps.forEach((step, index) => errors.push(...stepErrors(step, index, graph, options.tools)));
+  return errors.length === 0 ? { ok: true, plan: parsed.data, graph } : { ok: false, errors };
 }
 
 function duplicateIds(steps: readonly PlanStep[]): PlanError[] {
@@ -77,28 +87,47 @@ function dependencyErrors(steps: readonly PlanStep[]): PlanError[] {
   return errors;
 }
 
-/** Edges point from a dependency to the step that needs it. Self and unknown edges are left out. */
-export function dependencyGraph(steps: readonly PlanStep[]): Graph {
-  const graph = new Graph();
-  for (const step of steps) graph.setNode(stepKey(step.id));
-  for (const step of steps) {
-    for (const dependency of step.depends_on) {
-      const from = stepKey(dependency);
-      if (from !== stepKey(step.id) && graph.hasNode(from)) graph.setEdge(from, stepKey(step.id));
-    }
-  }
-  return graph;
-}
-
-function cycleErrors(graph: Graph): PlanError[] {
-  return alg.findCycles(graph).map((component) => {
-    const path = cyclePath(graph, component);
+function cycleErrors(graph: PlanGraph): PlanError[] {
+  const tangled = tangledSubgraph(graph);
+  if (tangled.nodeCount() === 0) return [];
+  return alg.findCycles(tangled).map((component) => {
+    const path = cyclePath(tangled, component);
     return {
       code: "cycle",
       stepId: path[0]!,
       message: `steps form a cycle: ${path.join(" -> ")}; remove one of these dependencies so the plan can start`,
     };
   });
+}
+
+/**
+ * What is left after repeatedly peeling off steps with no remaining dependencies, then
+ * steps with no remaining dependents: only steps on or between cycles, handed to graphlib
+ * to name the cycles. Linear and iterative, so a 10,000-step chain is cheap (graphlib's
+ * search is recursive and overflows the stack on it).
+ */
+function tangledSubgraph(graph: PlanGraph): Graph {
+  const alive = graph.keys.map(() => true);
+  const peel = (inward: number[][], outward: number[][]) => {
+    const count = inward.map((list) => list.filter((other) => alive[other]).length);
+    const queue = count.flatMap((value, index) => (value === 0 && alive[index] ? [index] : []));
+    while (queue.length > 0) {
+      const node = queue.pop()!;
+      alive[node] = false;
+      for (const other of outward[node]!) {
+        if (alive[other] && --count[other]! === 0) queue.push(other);
+      }
+    }
+  };
+  peel(graph.dependencies, graph.dependents);
+  peel(graph.dependents, graph.dependencies);
+  const tangled = new Graph();
+  graph.keys.forEach((key, index) => {
+    if (!alive[index]) return;
+    tangled.setNode(key);
+    for (const need of graph.dependencies[index]!) if (alive[need]) tangled.setEdge(graph.keys[need]!, key);
+  });
+  return tangled;
 }
 
 /** The shortest cycle through the component's first node, e.g. ["2", "3", "4", "2"]. */
@@ -124,15 +153,18 @@ function cyclePath(graph: Graph, component: readonly string[]): string[] {
   return [...component, start];
 }
 
-function stepErrors(step: PlanStep, graph: Graph, tools: readonly Tool[] | undefined): PlanError[] {
+function stepErrors(step: PlanStep, index: number, graph: PlanGraph, tools: readonly Tool[] | undefined): PlanError[] {
   const errors: PlanError[] = [];
   const id = stepKey(step.id);
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
   const references = findPlaceholders(step.args);
-  const ancestors = ancestorsOf(graph, id);
+  const direct = new Set(step.depends_on.map(stepKey));
+  let ancestors: Set<string> | undefined;
   for (const reference of references) {
+    if (direct.has(reference.step)) continue;
+    ancestors ??= ancestorsOf(graph, index);
     if (!ancestors.has(reference.step)) {
       errors.push({
         code: "undeclared_reference",
@@ -162,14 +194,14 @@ function stepErrors(step: PlanStep, graph: Graph, tools: readonly Tool[] | undef
   return errors;
 }
 
-function ancestorsOf(graph: Graph, node: string): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...(graph.predecessors(node) ?? [])];
+function ancestorsOf(graph: PlanGraph, start: number): Set<string> {
+  const seen = new Set<number>();
+  const stack = [...graph.dependencies[start]!];
   while (stack.length > 0) {
     const next = stack.pop()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    stack.push(...(graph.predecessors(next) ?? []));
+    stack.push(...graph.dependencies[next]!);
   }
-  return seen;
+  return new Set([...seen].map((index) => graph.keys[index]!));
 }

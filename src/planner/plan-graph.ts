@@ -1,4 +1,4 @@
-import { stepKey, type Plan } from "../planner/plan-schema.js";
+import { stepKey, type Plan } from "./plan-schema.js";
 
 /** A validated plan indexed by position, for the scheduler's hot path. Pure. */
 export interface PlanGraph {
@@ -10,10 +10,18 @@ export interface PlanGraph {
   sinks: number[];
 }
 
+/** Dependencies that name no step, or the step itself, are left out (validation reports them). */
 export function buildPlanGraph(plan: Plan): PlanGraph {
   const keys = plan.steps.map((step) => stepKey(step.id));
   const indexOf = new Map(keys.map((key, index) => [key, index]));
-  const dependencies = plan.steps.map((step) => step.depends_on.map((id) => indexOf.get(stepKey(id))!));
+  const dependencies = plan.steps.map((step, index) => {
+    const needs: number[] = [];
+    for (const id of step.depends_on) {
+      const need = indexOf.get(stepKey(id));
+      if (need !== undefined && need !== index && !needs.includes(need)) needs.push(need);
+    }
+    return needs;
+  });
   const dependents: number[][] = keys.map(() => []);
   dependencies.forEach((needs, index) => needs.forEach((need) => dependents[need]!.push(index)));
   const sinks = keys.flatMap((_, index) => (dependents[index]!.length === 0 ? [index] : []));
