@@ -1,8 +1,8 @@
 // The ReAct loop's own overhead: a model and a tool that answer at once, for many steps.
 // Prints microseconds per step and heap growth; memory should grow linearly with history.
-// Run: npm run bench:loop            (node --expose-gc gives exact heap numbers)
+// Runs against the built package (dist/). Run: npm run bench:loop
 import { z } from "zod";
-import { defineTool, runAgent, type ModelDecision } from "../src/index.js";
+import { defineTool, runAgent, type ModelDecision } from "../dist/index.js";
 
 const echo = defineTool({ name: "echo", description: "Echo", input: z.object({ n: z.number() }), execute: ({ n }) => n });
 

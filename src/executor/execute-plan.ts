@@ -36,7 +36,9 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
       toolOf: (index) => run.steps[index]!.tool,
       toolLimit: (name) => run.config.toolsByName.get(name)?.concurrency ?? Infinity,
       mayStart: () => mayStart(run),
-      onReady: (index) => run.events.emit({ type: "step-ready", stepId: run.steps[index]!.id }, { stepId: run.steps[index]!.id }),
+      onReady: (index) => {
+        if (run.events.active) run.events.emit({ type: "step-ready", stepId: run.steps[index]!.id }, { stepId: run.steps[index]!.id });
+      },
       run: (index) => runStep(run, index),
     });
     return finishPlanRun(run);

@@ -12,10 +12,9 @@ export async function runStep(run: PlanRun, index: number): Promise<boolean> {
   const step = run.steps[index]!;
   const record = run.records[index]!;
   record.startedAt = run.elapsed();
-  run.events.emit(
-    { type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 },
-    { stepId: step.id },
-  );
+  if (run.events.active) {
+    run.events.emit({ type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 }, { stepId: step.id });
+  }
   let outcome: StepOutcome;
   try {
     outcome = step.tool ? await runToolStep(run, index) : await runAgentStep(run, index);

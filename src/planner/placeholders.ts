@@ -30,18 +30,15 @@ function parseMatch(match: RegExpExecArray | string[]): PlaceholderReference {
 }
 
 /** Every placeholder anywhere in `value` (strings inside objects and arrays included). */
-export function findPlaceholders(value: unknown): PlaceholderReference[] {
-  const found: PlaceholderReference[] = [];
-  visitStrings(value, (text) => {
-    for (const match of text.matchAll(new RegExp(placeholderPattern))) found.push(parseMatch(match));
-  });
+export function findPlaceholders(value: unknown, found: PlaceholderReference[] = []): PlaceholderReference[] {
+  if (typeof value === "string") {
+    if (value.includes("$") || value.includes("#E")) {
+      for (const match of value.matchAll(new RegExp(placeholderPattern))) found.push(parseMatch(match));
+    }
+  } else if (typeof value === "object" && value !== null) {
+    for (const item of Array.isArray(value) ? value : Object.values(value)) findPlaceholders(item, found);
+  }
   return found;
-}
-
-function visitStrings(value: unknown, visit: (text: string) => void): void {
-  if (typeof value === "string") visit(value);
-  else if (Array.isArray(value)) value.forEach((item) => visitStrings(item, visit));
-  else if (typeof value === "object" && value !== null) Object.values(value).forEach((item) => visitStrings(item, visit));
 }
 
 export type Substitution = { ok: true; value: unknown } | { ok: false; error: string };
@@ -63,13 +60,21 @@ export function substitutePlaceholders(args: unknown, outputOf: (step: string) =
 
 class PlaceholderProblem extends Error {}
 
+/** Returns `value` itself when nothing in it changed, so plain arguments are never copied. */
 function substitute(value: unknown, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {
   if (typeof value === "string") return substituteText(value, outputOf);
-  if (Array.isArray(value)) return value.map((item) => substitute(item, outputOf));
+  if (Array.isArray(value)) {
+    const items = value.map((item) => substitute(item, outputOf));
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
   if (typeof value === "object" && value !== null) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = substitute(item, outputOf);
-    return copy;
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const replaced = substitute(item, outputOf);
+      if (replaced !== item) copy ??= { ...value };
+      if (copy) copy[key] = replaced;
+    }
+    return copy ?? value;
   }
   return value;
 }

@@ -49,14 +49,15 @@ export function checkPlan(
     return { ok: false, errors: [{ code: "invalid_shape", message: `the plan's shape is wrong: ${describeIssues(parsed.error)}` }] };
   }
   const steps = parsed.data.steps;
-  const errors: PlanError[] = [...duplicateIds(steps), ...dependencyErrors(steps)];
   const graph = buildPlanGraph(parsed.data);
-  errors.push(...cycleErrors(graph));
-  steps.forEach((step, index) => errors.push(...stepErrors(step, index, graph, options.tools)));
+  const errors: PlanError[] = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(graph)];
+  const toolsByName = new Map(options.tools?.map((tool) => [tool.name, tool]));
+  for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, { tools: options.tools, toolsByName, errors });
   return errors.length === 0 ? { ok: true, plan: parsed.data, graph } : { ok: false, errors };
 }
 
-function duplicateIds(steps: readonly PlanStep[]): PlanError[] {
+function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
+  if (graph.indexOf.size === steps.length) return [];
   const seen = new Set<string>();
   const errors: PlanError[] = [];
   for (const step of steps) {
@@ -67,8 +68,8 @@ function duplicateIds(steps: readonly PlanStep[]): PlanError[] {
   return errors;
 }
 
-function dependencyErrors(steps: readonly PlanStep[]): PlanError[] {
-  const ids = new Set(steps.map((step) => stepKey(step.id)));
+function dependencyErrors(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
+  const ids = graph.indexOf;
   const errors: PlanError[] = [];
   for (const step of steps) {
     for (const dependency of step.depends_on) {
@@ -79,12 +80,16 @@ function dependencyErrors(steps: readonly PlanStep[]): PlanError[] {
         errors.push({
           code: "unknown_dependency",
           stepId: step.id,
-          message: `step ${stepKey(step.id)} depends on step ${key}, which is not in the plan; existing ids: ${[...ids].join(", ")}`,
+          message: `step ${stepKey(step.id)} depends on step ${key}, which is not in the plan; existing ids: ${listIds(graph.keys)}`,
         });
       }
     }
   }
   return errors;
+}
+
+function listIds(keys: readonly string[]): string {
+  return keys.length <= 20 ? keys.join(", ") : `${keys.slice(0, 20).join(", ")} and ${keys.length - 20} more`;
 }
 
 function cycleErrors(graph: PlanGraph): PlanError[] {
@@ -109,8 +114,15 @@ function cycleErrors(graph: PlanGraph): PlanError[] {
 function tangledSubgraph(graph: PlanGraph): Graph {
   const alive = graph.keys.map(() => true);
   const peel = (inward: number[][], outward: number[][]) => {
-    const count = inward.map((list) => list.filter((other) => alive[other]).length);
-    const queue = count.flatMap((value, index) => (value === 0 && alive[index] ? [index] : []));
+    const count = inward.map((list) => {
+      let living = 0;
+      for (const other of list) if (alive[other]) living += 1;
+      return living;
+    });
+    const queue: number[] = [];
+    count.forEach((value, index) => {
+      if (value === 0 && alive[index]) queue.push(index);
+    });
     while (queue.length > 0) {
       const node = queue.pop()!;
       alive[node] = false;
@@ -122,6 +134,7 @@ function tangledSubgraph(graph: PlanGraph): Graph {
   peel(graph.dependencies, graph.dependents);
   peel(graph.dependents, graph.dependencies);
   const tangled = new Graph();
+  if (!alive.includes(true)) return tangled;
   graph.keys.forEach((key, index) => {
     if (!alive[index]) return;
     tangled.setNode(key);
@@ -153,17 +166,21 @@ function cyclePath(graph: Graph, component: readonly string[]): string[] {
   return [...component, start];
 }
 
-function stepErrors(step: PlanStep, index: number, graph: PlanGraph, tools: readonly Tool[] | undefined): PlanError[] {
-  const errors: PlanError[] = [];
+function stepErrors(
+  step: PlanStep,
+  index: number,
+  graph: PlanGraph,
+  context: { tools: readonly Tool[] | undefined; toolsByName: Map<string, Tool>; errors: PlanError[] },
+): void {
+  const { tools, errors } = context;
   const id = stepKey(step.id);
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
   const references = findPlaceholders(step.args);
-  const direct = new Set(step.depends_on.map(stepKey));
   let ancestors: Set<string> | undefined;
   for (const reference of references) {
-    if (direct.has(reference.step)) continue;
+    if (graph.dependencies[index]!.some((need) => graph.keys[need] === reference.step)) continue;
     ancestors ??= ancestorsOf(graph, index);
     if (!ancestors.has(reference.step)) {
       errors.push({
@@ -173,8 +190,8 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, tools: read
       });
     }
   }
-  if (tools === undefined || step.tool === undefined) return errors;
-  const tool = tools.find((candidate) => candidate.name === step.tool);
+  if (tools === undefined || step.tool === undefined) return;
+  const tool = context.toolsByName.get(step.tool);
   if (!tool) {
     errors.push({
       code: "unknown_tool",
@@ -191,7 +208,6 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, tools: read
       });
     }
   }
-  return errors;
 }
 
 function ancestorsOf(graph: PlanGraph, start: number): Set<string> {

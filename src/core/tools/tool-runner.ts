@@ -62,7 +62,9 @@ export async function runAdmittedCall(
         }, admission.timeoutMs!);
   try {
     const context = { signal, callId: call.id, step: options.step };
-    const output = await raceAbort(Promise.resolve().then(() => admission.execute(context)), signal);
+    const returned = admission.execute(context);
+    // A tool that answered synchronously needs no race against the signal.
+    const output = isThenable(returned) ? await raceAbort(returned, signal) : returned;
     return { content: limitOutput(output, options.maxOutputChars) };
   } catch (error) {
     if (options.signal.aborted) return failure("cancelled", `the run stopped before "${call.name}" finished`);
@@ -74,4 +76,8 @@ export async function runAdmittedCall(
     if (timer !== undefined) options.clock.clearTimeout(timer);
     if (controller) options.signal.removeEventListener("abort", onRunAbort);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
