@@ -2,29 +2,12 @@ import type { BudgetLimit } from "../core/budget.js";
 import type { StepStatus } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { Plan } from "../planner/plan-schema.js";
-import type { PendingCall } from "../react/agent-result.js";
-import type { PlanRunState } from "./plan-state.js";
+import type { PlanPendingCall, PlanRunState, StepRecord } from "./plan-state.js";
 import type { TimelineEntry } from "./timeline.js";
 
-export type { StepStatus };
+export type { StepStatus, StepRecord, PlanPendingCall };
 
 export type PlanRunStatus = "completed" | "failed" | "cancelled" | "deadline_exceeded" | "budget_exceeded" | "waiting";
-
-/** What happened to one step. Times are milliseconds since the run started. */
-export interface StepRecord {
-  status: StepStatus;
-  output?: unknown;
-  /** Why the step failed, was skipped, cancelled, or is waiting. */
-  error?: string;
-  attempts: number;
-  startedAt?: number;
-  endedAt?: number;
-}
-
-/** A call a plan run paused on, with the step it belongs to. Approve it by `callId`. */
-export interface PlanPendingCall extends PendingCall {
-  stepId: string | number;
-}
 
 export interface PlanRunResult {
   status: PlanRunStatus;

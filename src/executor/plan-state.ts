@@ -1,8 +1,25 @@
 import { InvalidOptionsError } from "../core/errors.js";
+import type { StepStatus } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { AgentState } from "../react/agent-state.js";
-import type { PlanPendingCall, StepRecord } from "./plan-result.js";
+import type { PendingCall } from "../react/agent-status.js";
+
+/** What happened to one step. Times are milliseconds since the run started. */
+export interface StepRecord {
+  status: StepStatus;
+  output?: unknown;
+  /** Why the step failed, was skipped, cancelled, or is waiting. */
+  error?: string;
+  attempts: number;
+  startedAt?: number;
+  endedAt?: number;
+}
+
+/** A call a plan run paused on, with the step it belongs to. Approve it by `callId`. */
+export interface PlanPendingCall extends PendingCall {
+  stepId: string | number;
+}
 
 const stateKind = "planloop/plan-state";
 const stateVersion = 1;

@@ -2,28 +2,9 @@ import type { BudgetLimit } from "../core/budget.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { AgentState } from "./agent-state.js";
+import type { AgentStatus, PendingCall } from "./agent-status.js";
 
-/** Why a loop stopped. Every stop is a status, never a thrown error. */
-export type AgentStatus =
-  | "completed"
-  | "cancelled"
-  | "max_steps_exceeded"
-  | "deadline_exceeded"
-  | "budget_exceeded"
-  | "no_progress"
-  | "waiting"
-  | "incomplete"
-  | "unverified";
-
-/** A call the run paused on: a human must approve it, or answer it (`kind: "input"`). */
-export interface PendingCall {
-  callId: string | number;
-  name: string;
-  arguments: unknown;
-  kind: "approval" | "input";
-  /** For `kind: "input"`: the question the model asked. */
-  question?: string;
-}
+export type { AgentStatus, PendingCall };
 
 /** The last thing that went wrong, kept on every result so a caller can retry or hand over. */
 export interface AgentError {

@@ -2,7 +2,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { AgentStatus, PendingCall } from "./agent-result.js";
+import type { AgentStatus, PendingCall } from "./agent-status.js";
 import type { NoProgressState } from "./no-progress.js";
 
 const stateKind = "planloop/agent-state";
