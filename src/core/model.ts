@@ -43,9 +43,17 @@ export type ModelDecision = FinalDecision | ToolCallsDecision;
 
 export type ModelFunction = (request: ModelRequest) => Promise<ModelDecision> | ModelDecision;
 
+/** A piece of a streamed answer: text as it is written, then what the call consumed. */
+export type TextStreamPart = { type: "text"; text: string } | { type: "usage"; usage: Usage };
+
 /** An adapter object (OpenAI-compatible, AI SDK, scripted, offline) instead of a function. */
 export interface ModelAdapter {
   generate(request: ModelRequest): Promise<ModelDecision> | ModelDecision;
+  /**
+   * Optional: the answer as text while it is written. The LLMCompiler planner starts tasks
+   * from it before the plan is finished; without it, the plan arrives in one piece.
+   */
+  streamText?(request: ModelRequest): AsyncIterable<TextStreamPart>;
 }
 
 export type Model = ModelFunction | ModelAdapter;

@@ -1,6 +1,8 @@
+import { sleep, type Clock } from "../core/clock.js";
 import { PlanloopError } from "../core/errors.js";
 import type { Message } from "../core/messages.js";
-import type { ModelAdapter, ModelDecision, ModelPurpose, ModelRequest } from "../core/model.js";
+import type { ModelAdapter, ModelDecision, ModelPurpose, ModelRequest, TextStreamPart } from "../core/model.js";
+import type { Usage } from "../core/usage.js";
 
 export type ScriptedReply = ModelDecision | ((request: ModelRequest) => ModelDecision | Promise<ModelDecision>);
 
@@ -9,6 +11,16 @@ export interface ScriptedTurn {
   purpose: ModelPurpose;
   reply: ScriptedReply;
 }
+
+/** A text answer delivered in chunks, `delayMs` apart on the model's clock. */
+export interface ScriptedStream {
+  purpose?: ModelPurpose;
+  stream: string[];
+  delayMs?: number;
+  usage?: Usage;
+}
+
+type Turn = ScriptedReply | ScriptedTurn | ScriptedStream;
 
 /** A request as the scripted model saw it: the messages are copied at call time. */
 export interface RecordedRequest {
@@ -39,10 +51,13 @@ export class ScriptedModelError extends PlanloopError {
  */
 export class ScriptedModel implements ModelAdapter {
   readonly requests: RecordedRequest[] = [];
-  private readonly turns: ReadonlyArray<ScriptedReply | ScriptedTurn>;
+  private readonly turns: ReadonlyArray<Turn>;
+  private readonly clock: Clock | undefined;
 
-  constructor(turns: ReadonlyArray<ScriptedReply | ScriptedTurn>) {
+  /** `clock` times the gaps between streamed chunks (a `FakeClock` in tests). */
+  constructor(turns: ReadonlyArray<Turn>, options: { clock?: Clock } = {}) {
     this.turns = turns;
+    this.clock = options.clock;
   }
 
   get remaining(): number {
@@ -50,6 +65,30 @@ export class ScriptedModel implements ModelAdapter {
   }
 
   async generate(request: ModelRequest): Promise<ModelDecision> {
+    const turn = this.take(request);
+    if (isStream(turn)) return { type: "final", content: turn.stream.join(""), ...(turn.usage ? { usage: turn.usage } : {}) };
+    return typeof turn.reply === "function" ? turn.reply(request) : turn.reply;
+  }
+
+  /** Streams a scripted stream turn chunk by chunk; a plain final reply arrives as one chunk. */
+  async *streamText(request: ModelRequest): AsyncGenerator<TextStreamPart> {
+    const turn = this.take(request);
+    if (!isStream(turn)) {
+      const decision = typeof turn.reply === "function" ? await turn.reply(request) : turn.reply;
+      if (decision.type !== "final") throw new ScriptedModelError("ScriptedModel: a streamed request got a tool_calls reply");
+      yield { type: "text", text: decision.content };
+      if (decision.usage) yield { type: "usage", usage: decision.usage };
+      return;
+    }
+    for (const [index, text] of turn.stream.entries()) {
+      if (index > 0 && turn.delayMs) await sleep(turn.delayMs, { ...(this.clock ? { clock: this.clock } : {}), signal: request.signal });
+      yield { type: "text", text };
+    }
+    if (turn.usage) yield { type: "usage", usage: turn.usage };
+  }
+
+  /** Records the request and returns the next turn, as a reply or a stream. */
+  private take(request: ModelRequest): { reply: ScriptedReply } | ScriptedStream {
     const index = this.requests.length;
     this.requests.push({
       messages: [...request.messages],
@@ -63,13 +102,14 @@ export class ScriptedModel implements ModelAdapter {
         `ScriptedModel: unexpected call #${index + 1} (purpose "${request.purpose}"); the script has only ${this.turns.length} replies`,
       );
     }
-    const scripted = isTurn(turn) ? turn : { purpose: undefined, reply: turn };
+    const scripted: ({ reply: ScriptedReply } | ScriptedStream) & { purpose?: ModelPurpose } =
+      isStream(turn) || isTurn(turn) ? turn : { reply: turn };
     if (scripted.purpose !== undefined && scripted.purpose !== request.purpose) {
       throw new ScriptedModelError(
         `ScriptedModel: call #${index + 1} has purpose "${request.purpose}", the script expected "${scripted.purpose}"`,
       );
     }
-    return typeof scripted.reply === "function" ? scripted.reply(request) : scripted.reply;
+    return scripted;
   }
 
   /** Throws when replies are left over: the code under test made fewer calls than scripted. */
@@ -80,6 +120,10 @@ export class ScriptedModel implements ModelAdapter {
   }
 }
 
-function isTurn(value: ScriptedReply | ScriptedTurn): value is ScriptedTurn {
+function isTurn(value: Turn): value is ScriptedTurn {
   return typeof value === "object" && value !== null && "reply" in value;
+}
+
+function isStream(value: Turn | { reply: ScriptedReply } | ScriptedStream): value is ScriptedStream {
+  return typeof value === "object" && value !== null && "stream" in value;
 }

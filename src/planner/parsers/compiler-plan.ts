@@ -1,0 +1,126 @@
+import type { Tool } from "../../core/tools/define-tool.js";
+import { findPlaceholders } from "../placeholders.js";
+import type { PlanStep } from "../plan-schema.js";
+import type { PlanTextResult } from "./json-plan.js";
+import { argumentNames } from "./tool-arguments.js";
+
+const taskLine = /^\s*(\d+)\s*\.\s*([A-Za-z0-9_-]+)\s*\((.*)\)\s*(?:<END_OF_PLAN>)?\s*$/;
+
+export type CompilerLine =
+  | { kind: "task"; step: PlanStep }
+  | { kind: "join" }
+  | { kind: "thought" }
+  | { kind: "error"; error: string };
+
+/**
+ * Reads an LLMCompiler plan line by line: `1. search("Paris")`, `2. compare($1, "x")`,
+ * `3. join()`. `Thought:` lines describe the next task. A task depends on the tasks its
+ * arguments reference (`$1`, `${1}`). Positional arguments fill the tool's parameters in
+ * schema order; `name=value` names one.
+ */
+export class CompilerPlanReader {
+  private buffer = "";
+  private thought = "";
+
+  constructor(private readonly tools: readonly Tool[] = []) {}
+
+  /** Feeds streamed text; returns the lines completed by it. */
+  push(text: string): CompilerLine[] {
+    this.buffer += text;
+    const lines = this.buffer.split("\n");
+    this.buffer = lines.pop()!;
+    return lines.map((line) => this.readLine(line)).filter((line) => line.kind !== "thought");
+  }
+
+  /** The last line, when the text did not end with a newline. */
+  end(): CompilerLine[] {
+    const rest = this.buffer;
+    this.buffer = "";
+    return rest.trim() === "" ? [] : [this.readLine(rest)].filter((line) => line.kind !== "thought");
+  }
+
+  private readLine(line: string): CompilerLine {
+    const trimmed = line.trim();
+    if (/^thought\s*:/i.test(trimmed)) {
+      this.thought = trimmed.replace(/^thought\s*:\s*/i, "");
+      return { kind: "thought" };
+    }
+    const match = taskLine.exec(line);
+    if (!match) return { kind: "thought" };
+    const [, id, name, argumentText] = match;
+    if (name!.toLowerCase() === "join") return { kind: "join" };
+    const tool = this.tools.find((candidate) => candidate.name === name);
+    const parsed = parseArguments(argumentText!, argumentNames(tool).names);
+    if (!parsed.ok) return { kind: "error", error: `task ${id}: ${parsed.error}` };
+    const depends = [...new Set(findPlaceholders(parsed.args).map((reference) => Number(reference.step)))];
+    const task = this.thought || `${name}(${argumentText})`;
+    this.thought = "";
+    return { kind: "task", step: { id: Number(id), task, tool: name!, args: parsed.args, depends_on: depends } };
+  }
+}
+
+/** Reads a whole LLMCompiler plan at once. */
+export function parseCompilerPlan(text: string, tools: readonly Tool[] = []): PlanTextResult {
+  const reader = new CompilerPlanReader(tools);
+  const lines = [...reader.push(text), ...reader.end()];
+  const error = lines.find((line) => line.kind === "error");
+  if (error?.kind === "error") return { ok: false, error: error.error };
+  const steps = lines.flatMap((line) => (line.kind === "task" ? [line.step] : []));
+  if (steps.length === 0) return { ok: false, error: 'no task lines were found; write tasks as 1. tool(arguments) and end with "join()"' };
+  return { ok: true, plan: { steps } };
+}
+
+type Parsed = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
+
+function parseArguments(text: string, names: readonly string[]): Parsed {
+  const args: Record<string, unknown> = {};
+  const items = splitTopLevel(text);
+  for (const [position, item] of items.entries()) {
+    const named = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([\s\S]*)$/.exec(item);
+    const key = named ? named[1]! : names[position];
+    if (key === undefined) return { ok: false, error: `argument ${position + 1} (${item.trim()}) has no parameter to fill; name it as key=value` };
+    args[key] = readValue(named ? named[2]! : item);
+  }
+  return { ok: true, args };
+}
+
+/** Splits on commas outside quotes and brackets. */
+function splitTopLevel(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let current = "";
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index]!;
+    if (quote) {
+      current += char;
+      if (char === "\\") current += text[++index] ?? "";
+      else if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      current += char;
+    } else if ("[{(".includes(char)) {
+      depth += 1;
+      current += char;
+    } else if ("]})".includes(char)) {
+      depth -= 1;
+      current += char;
+    } else if (char === "," && depth === 0) {
+      items.push(current);
+      current = "";
+    } else current += char;
+  }
+  if (current.trim() !== "") items.push(current);
+  return items;
+}
+
+/** JSON when it parses; a single-quoted string; otherwise the text itself (`$1` stays a placeholder). */
+function readValue(raw: string): unknown {
+  const text = raw.trim();
+  try {
+    return JSON.parse(text);
+  } catch {
+    const single = /^'([\s\S]*)'$/.exec(text);
+    return single ? single[1]!.replace(/\\'/g, "'") : text;
+  }
+}
