@@ -50,7 +50,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
 function announcePlan(run: PlanRun): void {
   run.events.emit({
     type: "plan-created",
-    version: 1,
+    version: run.config.planVersion,
     steps: run.steps.map((step) => ({ id: step.id, task: step.task, depends_on: step.depends_on, ...(step.tool ? { tool: step.tool } : {}) })),
   });
 }

@@ -6,11 +6,11 @@ import { toModelFunction, type Model, type ModelFunction } from "../core/model.j
 import type { Tool } from "../core/tools/define-tool.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
-import type { Plan, PlanInput } from "../planner/plan-schema.js";
+import type { Plan, PlanInput, PlanStep } from "../planner/plan-schema.js";
 import { checkPlan, type PlanError } from "../planner/validate-plan.js";
 import type { PlanGraph } from "../planner/plan-graph.js";
 import type { ApprovalDecision } from "../react/agent-options.js";
-import { readPlanState, type PlanRunState } from "./plan-state.js";
+import { readPlanState, type PlanRunState, type StepRecord } from "./plan-state.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 
 export interface ExecutePlanOptions {
@@ -32,12 +32,26 @@ export interface ExecutePlanOptions {
   agentMaxSteps?: number;
   /** `result.state` of a paused or stopped run, to continue it. */
   resume?: PlanRunState;
+  /** Results of steps done before (e.g. before a replan), by step id: succeeded ones are not run again. */
+  reuse?: Record<string, StepRecord>;
+  /**
+   * Sees every step's output as it arrives; returning `{ replan: reason }` marks the plan as
+   * contradicted or outdated: the steps after this one are not started (the run's other
+   * branches go on), and the result lists the request in `replanRequests`.
+   */
+  observe?: Observer;
+  /** The plan's version number, for events (a planner counts its replans). Default 1. */
+  planVersion?: number;
   /** Decisions on pending calls, by `callId` (see `result.pending`). */
   approvals?: Record<string, ApprovalDecision>;
   /** Answers to pending questions, by `callId`. */
   answers?: Record<string, string>;
   clock?: Clock;
 }
+
+/** What an observer says about a step's output. */
+export type ObservationVerdict = { replan: string } | undefined | void;
+export type Observer = (observation: { step: PlanStep; output: unknown }) => ObservationVerdict | Promise<ObservationVerdict>;
 
 export interface PlanConfig {
   plan: Plan;
@@ -53,6 +67,9 @@ export interface PlanConfig {
   retry: RetryPolicy;
   agentMaxSteps: number;
   resume: PlanRunState | undefined;
+  reuse: Record<string, StepRecord>;
+  observe: Observer | undefined;
+  planVersion: number;
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
   clock: Clock;
@@ -88,7 +105,9 @@ export function readPlanOptions(options: ExecutePlanOptions): PlanConfig {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${String(concurrency)}`);
   const agentMaxSteps = options.agentMaxSteps ?? 5;
   if (!Number.isInteger(agentMaxSteps) || agentMaxSteps < 1) throw new InvalidOptionsError("agentMaxSteps must be an integer >= 1");
-  if (options.onEvent !== undefined && typeof options.onEvent !== "function") throw new InvalidOptionsError("onEvent must be a function");
+  for (const name of ["onEvent", "observe"] as const) {
+    if (options[name] !== undefined && typeof options[name] !== "function") throw new InvalidOptionsError(`${name} must be a function`);
+  }
   return {
     plan: checked.plan,
     graph: checked.graph,
@@ -103,6 +122,9 @@ export function readPlanOptions(options: ExecutePlanOptions): PlanConfig {
     retry: readRetry(options.retry),
     agentMaxSteps,
     resume,
+    reuse: options.reuse ?? {},
+    observe: options.observe,
+    planVersion: options.planVersion ?? 1,
     approvals: options.approvals ?? {},
     answers: options.answers ?? {},
     clock: options.clock ?? systemClock,

@@ -24,6 +24,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
     steps,
     usage: run.budget.spent,
     replans: 0,
+    replanRequests: run.replanRequests,
     timeline: buildTimeline(records.map((record, index) => ({ stepId: run.graph.keys[index]!, ...record }))),
   };
   const output = planOutput(run);
@@ -76,7 +77,8 @@ function planOutput(run: PlanRun): { found: boolean; value?: unknown } {
 function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined {
   if (status === "completed") return undefined;
   const failed = run.records.flatMap((record, index) => (record.status === "failed" ? [`step ${run.steps[index]!.id}: ${record.error}`] : []));
-  if (status === "failed") return failed.join("; ");
+  const requests = run.replanRequests.map((request) => `step ${request.stepId} asked for a replan: ${request.reason}`);
+  if (status === "failed") return [...failed, ...requests].join("; ");
   return `waiting for ${run.waiting.size} step(s)`;
 }
 

@@ -19,6 +19,8 @@ export interface PlanRunResult {
   steps: Record<string, StepRecord>;
   usage: UsageTotals;
   replans: number;
+  /** Steps whose output contradicted the plan or brought news (tool `check`, `observe`). */
+  replanRequests: Array<{ stepId: string | number; reason: string }>;
   /** Bars for a Gantt chart of the run. */
   timeline: TimelineEntry[];
   reason?: string;

@@ -30,6 +30,8 @@ export interface PlanRun {
   signal: AbortSignal;
   abortCause(): AbortCause | undefined;
   budgetBreach: BudgetBreach | undefined;
+  /** Steps whose output asked for a replan, with the reason. */
+  replanRequests: Array<{ stepId: string | number; reason: string }>;
   toolCallCounts: Record<string, number>;
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
@@ -53,18 +55,23 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     config,
     steps: config.plan.steps,
     graph,
-    records: graph.keys.map((key) => restoredRecord(saved?.steps[key])),
+    records: graph.keys.map((key) => restoredRecord(saved?.steps[key] ?? reused(config.reuse[key]))),
     waiting,
     budget,
     events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
     signal: runSignal.signal,
     abortCause: runSignal.cause,
     budgetBreach: undefined,
+    replanRequests: [],
     toolCallCounts: { ...saved?.toolCallCounts },
     elapsed: () => budget.elapsedMs(),
     dispose: runSignal.dispose,
   };
   return run;
+}
+
+function reused(record: StepRecord | undefined): StepRecord | undefined {
+  return record?.status === "succeeded" ? record : undefined;
 }
 
 /** Succeeded and failed steps are final; any other step runs again when a run resumes. */

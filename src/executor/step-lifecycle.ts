@@ -21,14 +21,37 @@ export async function runStep(run: PlanRun, index: number): Promise<boolean> {
   } catch (error) {
     outcome = { status: "failed", error: `unexpected error in the executor: ${String(error)}` };
   }
+  const concern = outcome.status === "succeeded" ? await observe(run, index, outcome.output) : undefined;
   endStep(run, index, outcome);
+  if (concern !== undefined) {
+    run.replanRequests.push({ stepId: step.id, reason: concern });
+    skipAfter(run, index, `step ${step.id} asked for a replan: ${concern}`);
+    return false;
+  }
   if (outcome.status === "failed" || outcome.status === "cancelled") {
-    const reason = `step ${step.id} ${outcome.status === "failed" ? "failed" : "was cancelled"}`;
-    for (const dependent of descendantsOf(run.graph, index)) {
-      if (run.records[dependent]!.status === undefined) endStep(run, dependent, { status: "skipped", error: reason });
-    }
+    skipAfter(run, index, `step ${step.id} ${outcome.status === "failed" ? "failed" : "was cancelled"}`);
   }
   return outcome.status === "succeeded";
+}
+
+function skipAfter(run: PlanRun, index: number, reason: string): void {
+  for (const dependent of descendantsOf(run.graph, index)) {
+    if (run.records[dependent]!.status === undefined) endStep(run, dependent, { status: "skipped", error: reason });
+  }
+}
+
+/** The tool's `check` and the run's `observe` hook; a throwing check counts as a concern. */
+async function observe(run: PlanRun, index: number, output: unknown): Promise<string | undefined> {
+  const step = run.steps[index]!;
+  const check = step.tool ? run.config.toolsByName.get(step.tool)?.check : undefined;
+  try {
+    const contradiction = check?.(output);
+    if (contradiction) return contradiction;
+    const verdict = await run.config.observe?.({ step, output });
+    return verdict?.replan || undefined;
+  } catch (error) {
+    return `checking the output failed: ${String(error)}`;
+  }
 }
 
 /** Records a step's end (skipped steps included) and announces it. */

@@ -33,10 +33,15 @@ export interface ToolOptions<Input, Output> {
   concurrency?: number;
   /** Typical duration, used by the plan executor to start the longest path first. */
   estimateMs?: number;
+  /**
+   * Looks at a plan step's output for something that contradicts the plan (seed 001 §5: the
+   * refunds are in USD, the plan assumed CNY). Return a description to ask for a replan.
+   */
+  check?(output: Output): string | undefined;
 }
 
 /** A tool made by `defineTool`: its options, frozen, plus the JSON Schema of its input. */
-export interface Tool<Input = any, Output = unknown> extends Readonly<ToolOptions<Input, Output>> {
+export interface Tool<Input = any, Output = any> extends Readonly<ToolOptions<Input, Output>> {
   readonly inputSchema: Record<string, unknown>;
 }
 
@@ -79,6 +84,7 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionsError(`${where}: needsApproval must be a boolean or a function of the arguments`);
   }
+  if (options.check !== undefined && typeof options.check !== "function") throw new InvalidOptionsError(`${where}: check must be a function`);
   if (options.authorize !== undefined && typeof options.authorize !== "function") {
     throw new InvalidOptionsError(`${where}: authorize must be a function`);
   }
