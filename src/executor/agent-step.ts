@@ -3,7 +3,7 @@ import type { PlanloopEvent, PlanloopEventBody } from "../core/events.js";
 import { runAgent } from "../react/run-agent.js";
 import type { AgentResult } from "../react/agent-result.js";
 import type { PlanRun, StepOutcome } from "./plan-run.js";
-import { agentStepPrompt } from "./step-prompt.js";
+
 
 /**
  * Runs an agent step: an inner ReAct loop with the step's own step budget, drawing tokens,
@@ -20,7 +20,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
     result = await runAgent({
       model: run.config.model!,
       tools: run.config.tools,
-      task: agentStepPrompt(step, dependencies),
+      task: run.config.prompts.agentStep({ step, dependencies }),
       maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
       budget: run.budget.child(),
       signal: run.signal,

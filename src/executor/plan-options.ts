@@ -9,6 +9,7 @@ import type { ToolRunner } from "../core/tools/tool-runner.js";
 import type { Plan, PlanInput, PlanStep } from "../planner/plan-schema.js";
 import { checkPlan, type PlanError } from "../planner/validate-plan.js";
 import type { PlanGraph } from "../planner/plan-graph.js";
+import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision } from "../react/agent-options.js";
 import { readPlanState, type PlanRunState, type StepRecord } from "./plan-state.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
@@ -42,6 +43,8 @@ export interface ExecutePlanOptions {
   observe?: Observer;
   /** The plan's version number, for events (a planner counts its replans). Default 1. */
   planVersion?: number;
+  /** Replaces the agent-step prompt (see `Prompts`). */
+  prompts?: Partial<Prompts>;
   /** Decisions on pending calls, by `callId` (see `result.pending`). */
   approvals?: Record<string, ApprovalDecision>;
   /** Answers to pending questions, by `callId`. */
@@ -70,6 +73,7 @@ export interface PlanConfig {
   reuse: Record<string, StepRecord>;
   observe: Observer | undefined;
   planVersion: number;
+  prompts: Prompts;
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
   clock: Clock;
@@ -125,6 +129,7 @@ export function readPlanOptions(options: ExecutePlanOptions): PlanConfig {
     reuse: options.reuse ?? {},
     observe: options.observe,
     planVersion: options.planVersion ?? 1,
+    prompts: resolvePrompts(options.prompts),
     approvals: options.approvals ?? {},
     answers: options.answers ?? {},
     clock: options.clock ?? systemClock,

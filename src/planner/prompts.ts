@@ -1,0 +1,148 @@
+import type { Message } from "../core/messages.js";
+import type { ToolSpec } from "../core/model.js";
+import { previewOf } from "../core/tools/tool-output.js";
+import type { PlanFormat } from "./parsers/parse-plan.js";
+import type { Plan, PlanStep } from "./plan-schema.js";
+
+/** A step as the planner, solver, critic and joiner see it after it ran. */
+export interface StepView {
+  id: string | number;
+  task: string;
+  tool?: string;
+  status: string;
+  output?: unknown;
+  error?: string;
+}
+
+/**
+ * Every prompt planloop sends, in one place. Pass `prompts: { plan: ... }` to a strategy to
+ * replace any of them; each returns the messages (or the text) for one request.
+ */
+export interface Prompts {
+  plan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat }): Message[];
+  repair(input: { errors: readonly string[]; format: PlanFormat }): string;
+  replan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat; plan: Plan; results: readonly StepView[]; problem: string }): Message[];
+  solve(input: { task: string; results: readonly StepView[] }): Message[];
+  critic(input: { task: string; answer: string; results: readonly StepView[] }): Message[];
+  join(input: { task: string; results: readonly StepView[] }): Message[];
+  agentStep(input: { step: PlanStep; dependencies: ReadonlyArray<{ step: PlanStep; output: unknown }> }): string;
+}
+
+/** Characters of each step output shown in a prompt. */
+export const outputChars = 2_000;
+
+const formats: Record<PlanFormat, string> = {
+  json: [
+    'Answer with one JSON object: {"steps": [{"id": 1, "task": "...", "tool": "tool_name", "args": {...}, "depends_on": []}]}.',
+    "- A step with a tool calls it with args that match its JSON Schema.",
+    "- A step without a tool is done by a helper agent who can use the tools; describe the work in task.",
+    '- depends_on lists the ids of the steps whose results the step needs; steps without dependencies run in parallel.',
+    '- In args, "$2" stands for step 2\'s result and "$2.rows[0].total" for a part of it.',
+  ].join("\n"),
+  rewoo: [
+    "For each step write a line `Plan: <what and why>` and then `#E<n> = <tool>[<input>]`.",
+    "- The input is plain text, or a JSON object of the tool's arguments.",
+    "- Refer to the result of an earlier step as #E<n>.",
+  ].join("\n"),
+  "llm-compiler": [
+    "Write one task per line: `<n>. <tool>(<arguments>)`, numbered from 1, and end with `<n>. join()`.",
+    "- Arguments are JSON values in the order of the tool's parameters, or name=value.",
+    "- Refer to the result of an earlier task as $<n>. Tasks that do not depend on each other run in parallel.",
+  ].join("\n"),
+};
+
+function describeTools(tools: readonly ToolSpec[]): string {
+  if (tools.length === 0) return "(no tools)";
+  return tools.map((tool) => `- ${tool.name}: ${tool.description}\n  arguments: ${JSON.stringify(tool.inputSchema)}`).join("\n");
+}
+
+function describeResults(results: readonly StepView[]): string {
+  if (results.length === 0) return "(no steps have run)";
+  return results
+    .map((result) => {
+      const head = `Step ${result.id} (${result.tool ? `${result.tool}: ` : ""}${result.task}) — ${result.status}`;
+      if (result.status === "succeeded") return `${head}\n${previewOf(result.output, outputChars)}`;
+      return result.error ? `${head}: ${result.error}` : head;
+    })
+    .join("\n\n");
+}
+
+const planner = (tools: readonly ToolSpec[], format: PlanFormat): Message => ({
+  role: "system",
+  content: [
+    "You are the planner. Split the task into steps that tools (or a helper agent) can carry out.",
+    "Make independent steps independent so they run in parallel. Do not carry out the steps yourself.",
+    "",
+    "Tools:",
+    describeTools(tools),
+    "",
+    formats[format],
+  ].join("\n"),
+});
+
+export const defaultPrompts: Prompts = {
+  plan: ({ task, tools, format }) => [planner(tools, format), { role: "user", content: `Task: ${task}` }],
+
+  repair: ({ errors, format }) =>
+    ["That plan cannot run:", ...errors.map((error) => `- ${error}`), "", `Write the whole plan again. ${formats[format].split("\n")[0]}`].join("\n"),
+
+  replan: ({ task, tools, format, plan, results, problem }) => [
+    planner(tools, format),
+    {
+      role: "user",
+      content: [
+        `Task: ${task}`,
+        "",
+        "The current plan:",
+        JSON.stringify(plan),
+        "",
+        "What happened so far:",
+        describeResults(results),
+        "",
+        `What went wrong: ${problem}`,
+        "",
+        "Write a new plan for the whole task. Keep the id, tool and arguments of every step that succeeded and is still",
+        "right, so its result is reused; change or add steps to deal with what went wrong.",
+      ].join("\n"),
+    },
+  ],
+
+  solve: ({ task, results }) => [
+    { role: "system", content: "Answer the task from the results of the steps below. Use only what they show; say what is missing." },
+    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results)}` },
+  ],
+
+  critic: ({ task, answer, results }) => [
+    {
+      role: "system",
+      content:
+        'Review the answer against the task and the results it rests on. Reply with JSON: {"approved": true} or {"approved": false, "feedback": "what must change"}.',
+    },
+    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results)}\n\nAnswer:\n${answer}` },
+  ],
+
+  join: ({ task, results }) => [
+    {
+      role: "system",
+      content:
+        "Decide whether the results answer the task. Reply `FINISH: <the answer>` when they do, or `REPLAN: <what is missing or wrong>` when they do not.",
+    },
+    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results)}` },
+  ],
+
+  agentStep: ({ step, dependencies }) => {
+    const lines = [`You are carrying out step ${step.id} of a larger plan.`, `Step ${step.id}: ${step.task}`];
+    if (dependencies.length > 0) {
+      lines.push("", "Results of the steps it depends on:");
+      for (const dependency of dependencies) {
+        lines.push(`- Step ${dependency.step.id} (${dependency.step.task}):`, previewOf(dependency.output, outputChars * 2));
+      }
+    }
+    lines.push("", "Do this step only. Use the tools if you need them, then answer with the step's result.");
+    return lines.join("\n");
+  },
+};
+
+export function resolvePrompts(overrides: Partial<Prompts> | undefined): Prompts {
+  return { ...defaultPrompts, ...overrides };
+}
