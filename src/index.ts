@@ -54,3 +54,16 @@ export { planSchema } from "./planner/plan-schema.js";
 export type { Plan, PlanInput, PlanStep, StepId } from "./planner/plan-schema.js";
 export { substitutePlaceholders, findPlaceholders } from "./planner/placeholders.js";
 export type { PlaceholderReference, Substitution } from "./planner/placeholders.js";
+
+export { planAndExecute } from "./strategies/plan-and-execute.js";
+export type { PlanAndExecuteOptions } from "./strategies/plan-and-execute.js";
+export type { Critic, CriticVerdict, PlanVerifier } from "./strategies/answer-phase.js";
+export type { StrategyName, StrategyStatus, StrategyResult, PlanStrategyResult } from "./strategies/strategy-result.js";
+export type { StrategyOptions } from "./strategies/strategy-run.js";
+export type { Observer, ObservationVerdict } from "./executor/plan-options.js";
+export { defaultPrompts } from "./planner/prompts.js";
+export type { Prompts, StepView } from "./planner/prompts.js";
+export { parsePlanText } from "./planner/parsers/parse-plan.js";
+export type { PlanFormat } from "./planner/parsers/parse-plan.js";
+export type { TextStreamPart } from "./core/model.js";
+export type { StrategyEventBody } from "./core/events.js";

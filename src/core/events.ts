@@ -50,7 +50,14 @@ export type PlanEventBody =
   | { type: "step-end"; stepId: CallId; status: StepStatus; attempts: number; durationMs: number; error?: string; preview?: string }
   | { type: "run-end"; status: string; usage: UsageTotals; durationMs: number; reason?: string };
 
-export type PlanloopEventBody = AgentEventBody | PlanEventBody;
+/** Events of a planning strategy around its executions. */
+export type StrategyEventBody =
+  | { type: "plan-invalid"; attempt: number; errors: string[] }
+  | { type: "replan-start"; replans: number; reason: string }
+  | { type: "critic-end"; approved: boolean; feedback?: string }
+  | { type: "strategy-end"; strategy: string; status: string; usage: UsageTotals; durationMs: number; reason?: string };
+
+export type PlanloopEventBody = AgentEventBody | PlanEventBody | StrategyEventBody;
 
 /** Every event: JSON-safe, numbered in emission order, stamped with the clock's time. */
 export type PlanloopEvent = PlanloopEventBody & { seq: number; time: number; stepId?: CallId };
@@ -96,6 +103,14 @@ export class EventHub {
     const event = { ...built, seq: ++this.sequence, time: this.clock.now() } as PlanloopEvent;
     if (context.stepId !== undefined) event.stepId = context.stepId;
     this.emitter.emit("event", event);
+  }
+
+  /** A listener that re-emits another hub's events here, renumbered, tagged with `stepId` if given. */
+  relay(context: { stepId?: CallId } = {}): EventListener {
+    return (event) => {
+      const { seq: _seq, time: _time, ...body } = event;
+      this.emit(body as PlanloopEventBody, context.stepId === undefined ? (event.stepId === undefined ? {} : { stepId: event.stepId }) : context);
+    };
   }
 
   private reportListenerError(error: unknown): void {

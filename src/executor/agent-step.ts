@@ -1,5 +1,4 @@
 import { errorMessage } from "../core/errors.js";
-import type { PlanloopEvent, PlanloopEventBody } from "../core/events.js";
 import { runAgent } from "../react/run-agent.js";
 import type { AgentResult } from "../react/agent-result.js";
 import type { PlanRun, StepOutcome } from "./plan-run.js";
@@ -25,7 +24,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
       budget: run.budget.child(),
       signal: run.signal,
       clock: run.config.clock,
-      onEvent: (event) => forward(run, step.id, event),
+      onEvent: run.events.relay({ stepId: step.id }),
       ...(paused?.kind === "agent"
         ? { resume: paused.agentState, approvals: run.config.approvals, answers: run.config.answers }
         : {}),
@@ -50,9 +49,4 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
     default:
       return { status: "failed", error: `the step's agent stopped with ${result.status}${result.reason ? `: ${result.reason}` : ""}` };
   }
-}
-
-function forward(run: PlanRun, stepId: string | number, event: PlanloopEvent): void {
-  const { seq: _seq, time: _time, ...body } = event;
-  run.events.emit(body as PlanloopEventBody, { stepId });
 }

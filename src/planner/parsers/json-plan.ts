@@ -7,7 +7,7 @@ export type PlanTextResult = { ok: true; plan: unknown } | { ok: false; error: s
  * that holds `"steps"`, whatever prose surrounds it. A bare array of steps is accepted too.
  */
 export function parseJsonPlan(text: string): PlanTextResult {
-  const candidates = [...codeFences(text), ...outerObjects(text), text.trim()];
+  const candidates = [...codeFences(text), ...outerObjects(text)];
   let lastError = "no JSON object with a steps array was found";
   for (const candidate of candidates) {
     try {

@@ -1,0 +1,36 @@
+import type { Message } from "../core/messages.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { parsePlanText, type PlanFormat } from "./parsers/parse-plan.js";
+import type { Plan } from "./plan-schema.js";
+import type { Prompts } from "./prompts.js";
+import { checkPlan } from "./validate-plan.js";
+
+export type PlanAttempt<Stop> = { ok: true; plan: Plan } | { ok: false; errors: string[] } | { ok: false; stop: Stop };
+
+/**
+ * Asks the model for a plan, reads it in the given format and validates it. A plan that
+ * cannot run goes back to the model with every error, up to `maxRepairs` times.
+ */
+export async function makePlan<Stop>(input: {
+  ask: (messages: Message[]) => Promise<{ ok: true; text: string } | { ok: false; stop: Stop }>;
+  messages: Message[];
+  format: PlanFormat;
+  tools: readonly Tool[];
+  prompts: Prompts;
+  maxRepairs: number;
+  onInvalid?: (errors: string[], attempt: number) => void;
+}): Promise<PlanAttempt<Stop>> {
+  const messages = [...input.messages];
+  let errors: string[] = [];
+  for (let attempt = 1; attempt <= input.maxRepairs + 1; attempt += 1) {
+    const answer = await input.ask(messages);
+    if (!answer.ok) return answer;
+    const read = parsePlanText(answer.text, { format: input.format, tools: input.tools });
+    const checked = read.ok ? checkPlan(read.plan, { tools: input.tools }) : undefined;
+    if (checked?.ok) return { ok: true, plan: checked.plan };
+    errors = read.ok ? (checked && !checked.ok ? checked.errors.map((error) => error.message) : []) : [read.error];
+    input.onInvalid?.(errors, attempt);
+    messages.push({ role: "assistant", content: answer.text }, { role: "user", content: input.prompts.repair({ errors, format: input.format }) });
+  }
+  return { ok: false, errors };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import type { StepRecord } from "../executor/plan-state.js";
+import { planSchema } from "../planner/plan-schema.js";
+import { reusableResults } from "./merge-plan.js";
+
+const done = (output: unknown): StepRecord => ({ status: "succeeded", output, attempts: 1, startedAt: 0, endedAt: 1 });
+const plan = (steps: unknown[]) => planSchema.parse({ steps });
+
+describe("reusableResults", () => {
+  const oldPlan = plan([
+    { id: 1, task: "orders", tool: "sql", args: { query: "select * from orders" } },
+    { id: 2, task: "refunds", tool: "sql", args: { query: "select amount from refunds" } },
+    { id: 3, task: "tickets", tool: "sql", args: { query: "select * from tickets" } },
+    { id: 4, task: "compute metrics", depends_on: [1, 2, 3] },
+  ]);
+  const records = { 1: done("o"), 2: { status: "failed", error: "no column amount", attempts: 2 } as StepRecord, 3: done("t"), 4: done("m") };
+
+  it("keeps unchanged succeeded steps and drops changed ones and their dependents", () => {
+    const newPlan = plan([
+      { id: 1, task: "orders again", tool: "sql", args: { query: "select * from orders" } },
+      { id: 2, task: "refunds", tool: "sql", args: { query: "select refund_amount from refunds" } },
+      { id: 3, task: "tickets", tool: "sql", args: { query: "select  *  from tickets", limit: 5 } },
+      { id: 4, task: "compute metrics", depends_on: [1, 2, 3] },
+    ]);
+    expect(Object.keys(reusableResults(oldPlan, records, newPlan))).toEqual(["1"]);
+  });
+
+  it("ignores key order in arguments and needs the same dependencies", () => {
+    const reordered = plan([
+      { id: 1, task: "x", tool: "sql", args: { query: "select * from orders" } },
+      { id: 3, task: "tickets", tool: "sql", args: { query: "select * from tickets" }, depends_on: [1] },
+    ]);
+    expect(Object.keys(reusableResults(oldPlan, records, reordered))).toEqual(["1"]);
+  });
+
+  it("reuses an agent step with the same task only when its inputs were reused too", () => {
+    const same = plan(oldPlan.steps.map((step) => ({ ...step })));
+    const allDone = { ...records, 2: done("r") };
+    expect(Object.keys(reusableResults(oldPlan, allDone, same)).sort()).toEqual(["1", "2", "3", "4"]);
+    expect(Object.keys(reusableResults(oldPlan, records, same)).sort()).toEqual(["1", "3"]);
+  });
+});

@@ -1,0 +1,15 @@
+import type { PlanRunResult } from "../executor/plan-result.js";
+
+/**
+ * What in an execution calls for a new plan (seed 001 §5): steps that failed after their
+ * retries, and outputs that contradicted the plan or brought new information. Undefined
+ * when the plan ran through. Pure.
+ */
+export function describeProblem(execution: PlanRunResult): string | undefined {
+  const failed = Object.entries(execution.steps)
+    .filter(([, record]) => record.status === "failed")
+    .map(([id, record]) => `step ${id} failed: ${record.error}`);
+  const requests = execution.replanRequests.map((request) => `step ${request.stepId} reported: ${request.reason}`);
+  const problems = [...failed, ...requests];
+  return problems.length === 0 ? undefined : problems.join("; ");
+}

@@ -1,0 +1,189 @@
+import { InvalidOptionsError } from "../core/errors.js";
+import type { Model } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { executePlan } from "../executor/execute-plan.js";
+import type { Observer } from "../executor/plan-options.js";
+import type { PlanRunResult } from "../executor/plan-result.js";
+import type { RetryOptions } from "../executor/retry.js";
+import { makePlan, type PlanAttempt } from "../planner/make-plan.js";
+import type { PlanFormat } from "../planner/parsers/parse-plan.js";
+import type { Plan } from "../planner/plan-schema.js";
+import { resolvePrompts, type Prompts } from "../planner/prompts.js";
+import { reusableResults } from "../replan/merge-plan.js";
+import { describeProblem } from "../replan/replan-trigger.js";
+import { answerPhase, type Critic, type PlanVerifier } from "./answer-phase.js";
+import { stepViews } from "./step-views.js";
+import type { PlanStrategyResult } from "./strategy-result.js";
+import { ask, finishStrategy, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+
+export interface PlanAndExecuteOptions extends StrategyOptions {
+  /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
+  planner: Model;
+  /** Runs agent steps; defaults to the planner, so steps can use a cheaper model. */
+  executor?: Model;
+  tools?: readonly Tool[];
+  concurrency?: number;
+  /** New plans allowed after the first; default 3. */
+  maxReplans?: number;
+  /** Times an invalid plan goes back to the planner with its errors; default 2. */
+  maxRepairs?: number;
+  critic?: Critic;
+  verify?: PlanVerifier;
+  /** Sees every step's output; `{ replan: reason }` asks for a new plan (new information). */
+  observe?: Observer;
+  prompts?: Partial<Prompts>;
+  /** How the planner writes plans; default "json". */
+  format?: PlanFormat;
+  retry?: RetryOptions;
+  agentMaxSteps?: number;
+}
+
+/**
+ * Plan-and-Execute (seed 001 §5): the planner writes a dependency graph of steps, the
+ * executor runs it in parallel, and when a step fails, an output contradicts the plan, new
+ * information arrives, or the answer is rejected, the planner writes a new plan that keeps
+ * the results still valid. Then a solver answers from the results.
+ *
+ * @example
+ * const result = await planAndExecute({ task: "Write this week's report", planner, executor: cheapModel, tools });
+ */
+export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult> {
+  const config = readOptions(options);
+  const run = startStrategyRun("plan-and-execute", options);
+  try {
+    return await planLoop(run, config);
+  } finally {
+    run.dispose();
+  }
+}
+
+type Config = ReturnType<typeof readOptions>;
+
+function readOptions(options: PlanAndExecuteOptions) {
+  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
+  if (!options.planner) throw new InvalidOptionsError("planner must be a model");
+  const maxReplans = options.maxReplans ?? 3;
+  const maxRepairs = options.maxRepairs ?? 2;
+  for (const [name, value] of [["maxReplans", maxReplans], ["maxRepairs", maxRepairs]] as const) {
+    if (!Number.isInteger(value) || value < 0) throw new InvalidOptionsError(`${name} must be an integer >= 0`);
+  }
+  return {
+    ...options,
+    tools: options.tools ?? [],
+    executor: options.executor ?? options.planner,
+    maxReplans,
+    maxRepairs,
+    prompts: resolvePrompts(options.prompts),
+    format: options.format ?? ("json" as PlanFormat),
+  };
+}
+
+async function planLoop(run: StrategyRun, config: Config): Promise<PlanStrategyResult> {
+  const versions: Plan[] = [];
+  const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  const first = await plan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format }));
+  if (!first.ok) return finish(run, { versions, replans: 0, ...failure(first) });
+  let current = first.plan;
+  versions.push(current);
+  let reuse = {};
+  for (let replans = 0; ; replans += 1) {
+    const execution = await execute(run, config, current, reuse, versions.length);
+    const stopped = executionStop(run, execution);
+    if (stopped) return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution });
+    let problem = describeProblem(execution);
+    let output: string | undefined;
+    if (problem === undefined) {
+      const answer = await answerPhase(run, { solver: config.planner, prompts: config.prompts, plan: current, steps: execution.steps, ...(config.critic ? { critic: config.critic } : {}), ...(config.verify ? { verify: config.verify } : {}) });
+      if (answer.kind === "stopped") return finish(run, { versions, steps: execution.steps, replans, stop: answer.stop });
+      if (answer.kind === "accepted") return finish(run, { versions, steps: execution.steps, replans, stop: { status: "completed" }, output: answer.output });
+      if (answer.kind === "unverified") {
+        return finish(run, { versions, steps: execution.steps, replans, stop: { status: "unverified", reason: answer.reason }, output: answer.output });
+      }
+      problem = answer.problem;
+      output = answer.output;
+    }
+    if (replans >= config.maxReplans) {
+      const status = output === undefined ? "failed" : "incomplete";
+      const stop: StrategyStop = { status, reason: `${problem} (no replans left after ${replans})` };
+      return finish(run, { versions, steps: execution.steps, replans, stop, ...(output === undefined ? {} : { output }) });
+    }
+    run.events.emit({ type: "replan-start", replans: replans + 1, reason: problem });
+    const messages = config.prompts.replan({ task: run.task, tools: specs, format: config.format, plan: current, results: stepViews(current, execution.steps), problem });
+    const next = await plan(run, config, "replan", messages);
+    if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...failure(next) });
+    reuse = reusableResults(current, execution.steps, next.plan);
+    current = next.plan;
+    versions.push(current);
+  }
+}
+
+function plan(run: StrategyRun, config: Config, purpose: "plan" | "replan", messages: Parameters<typeof makePlan>[0]["messages"]): Promise<PlanAttempt<StrategyStop>> {
+  return makePlan({
+    ask: (conversation) => ask(run, config.planner, purpose, conversation),
+    messages,
+    format: config.format,
+    tools: config.tools,
+    prompts: config.prompts,
+    maxRepairs: config.maxRepairs,
+    onInvalid: (errors, attempt) => run.events.emit({ type: "plan-invalid", attempt, errors }),
+  });
+}
+
+function execute(run: StrategyRun, config: Config, plan: Plan, reuse: PlanRunResult["steps"], version: number): Promise<PlanRunResult> {
+  return executePlan({
+    plan,
+    tools: config.tools,
+    model: config.executor,
+    signal: run.signal,
+    budget: run.budget,
+    onEvent: run.events.relay(),
+    reuse,
+    planVersion: version,
+    clock: run.clock,
+    prompts: config.prompts,
+    ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
+    ...(config.observe ? { observe: config.observe } : {}),
+    ...(config.retry ? { retry: config.retry } : {}),
+    ...(config.agentMaxSteps === undefined ? {} : { agentMaxSteps: config.agentMaxSteps }),
+  });
+}
+
+/** Statuses an execution ends the whole run with; `failed` is left to replanning. */
+function executionStop(run: StrategyRun, execution: PlanRunResult): StrategyStop | undefined {
+  if (execution.status === "completed" || execution.status === "failed") return undefined;
+  if (execution.status === "cancelled" && run.abortCause() === "deadline") return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
+  return { status: execution.status, ...(execution.reason ? { reason: execution.reason } : {}), ...(execution.limit ? { limit: execution.limit } : {}) };
+}
+
+/** The stop for a planning attempt that produced no plan, with the validation errors. */
+function failure(attempt: Exclude<PlanAttempt<StrategyStop>, { ok: true }>): { stop: StrategyStop; errors?: string[] } {
+  if ("stop" in attempt) return { stop: attempt.stop };
+  return { stop: { status: "failed", reason: `the planner did not produce a valid plan: ${attempt.errors.join("; ")}` }, errors: attempt.errors };
+}
+
+interface Ending {
+  versions: Plan[];
+  steps?: PlanRunResult["steps"];
+  replans: number;
+  stop: StrategyStop;
+  errors?: string[];
+  execution?: PlanRunResult;
+  output?: string;
+}
+
+function finish(run: StrategyRun, ending: Ending): PlanStrategyResult {
+  const { versions, stop, output, errors, execution } = ending;
+  return finishStrategy<PlanStrategyResult>(run, {
+    status: stop.status,
+    ...(output === undefined ? {} : { output }),
+    ...(stop.reason === undefined ? {} : { reason: stop.reason }),
+    ...(stop.limit === undefined ? {} : { limit: stop.limit }),
+    ...(execution?.pending ? { pending: execution.pending } : {}),
+    ...(errors ? { errors } : {}),
+    ...(versions.length > 0 ? { plan: versions.at(-1)! } : {}),
+    planVersions: versions,
+    stepResults: ending.steps ?? {},
+    replans: ending.replans,
+    steps: run.trace.filter((event) => event.type === "step-start").length,
+  });
+}

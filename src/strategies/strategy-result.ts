@@ -1,0 +1,49 @@
+import type { BudgetLimit } from "../core/budget.js";
+import type { PlanloopEvent } from "../core/events.js";
+import type { UsageTotals } from "../core/usage.js";
+import type { PlanPendingCall, StepRecord } from "../executor/plan-state.js";
+import type { Plan } from "../planner/plan-schema.js";
+
+export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
+
+/** Why a strategy stopped: the loop's statuses and the executor's, in one union. */
+export type StrategyStatus =
+  | "completed"
+  | "failed"
+  | "cancelled"
+  | "max_steps_exceeded"
+  | "deadline_exceeded"
+  | "budget_exceeded"
+  | "no_progress"
+  | "waiting"
+  | "incomplete"
+  | "unverified";
+
+/**
+ * What every strategy returns, so they can be compared on the same task: the answer, what
+ * it cost, how long it took, and the whole event trace.
+ */
+export interface StrategyResult {
+  strategy: StrategyName;
+  status: StrategyStatus;
+  output?: string;
+  usage: UsageTotals;
+  /** Wall time on the run's clock. */
+  durationMs: number;
+  /** ReAct: model steps. Planning strategies: plan steps that ran. */
+  steps: number;
+  replans: number;
+  trace: PlanloopEvent[];
+  reason?: string;
+  limit?: BudgetLimit;
+  pending?: PlanPendingCall[];
+}
+
+/** The planning strategies add the plans they went through and every step's record. */
+export interface PlanStrategyResult extends StrategyResult {
+  plan?: Plan;
+  planVersions: Plan[];
+  stepResults: Record<string, StepRecord>;
+  /** Plan validation errors, when no valid plan could be made. */
+  errors?: string[];
+}

@@ -1,0 +1,102 @@
+import { Budget, type BudgetLimits } from "../core/budget.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import { errorMessage } from "../core/errors.js";
+import { EventHub, type EventListener, type PlanloopEvent } from "../core/events.js";
+import type { Message } from "../core/messages.js";
+import type { Model, ModelPurpose } from "../core/model.js";
+import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
+import { requestText } from "../core/text-call.js";
+import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
+
+/** Options every strategy takes, so the same task runs the same way under each. */
+export interface StrategyOptions {
+  task: string;
+  budget?: BudgetLimits | Budget;
+  signal?: AbortSignal;
+  onEvent?: EventListener;
+  clock?: Clock;
+}
+
+/** How a strategy ended, before it becomes a result. */
+export interface StrategyStop {
+  status: StrategyStatus;
+  reason?: string;
+  limit?: StrategyResult["limit"];
+}
+
+/** The shared machinery of one strategy run: budget, signal, events and their trace. */
+export interface StrategyRun {
+  strategy: StrategyName;
+  task: string;
+  budget: Budget;
+  events: EventHub;
+  trace: PlanloopEvent[];
+  signal: AbortSignal;
+  abortCause(): AbortCause | undefined;
+  clock: Clock;
+  startedAt: number;
+  callerSignal: AbortSignal | undefined;
+  dispose(): void;
+}
+
+export function startStrategyRun(strategy: StrategyName, options: StrategyOptions): StrategyRun {
+  const clock = options.clock ?? systemClock;
+  const budget = options.budget instanceof Budget ? options.budget.child() : new Budget(options.budget, { clock });
+  const runSignal = createRunSignal({ signal: options.signal, clock, remainingMs: budget.remainingMs() });
+  const trace: PlanloopEvent[] = [];
+  const events = new EventHub({ clock, listener: (event) => trace.push(event) });
+  if (options.onEvent) events.on(options.onEvent);
+  return {
+    strategy,
+    task: options.task,
+    budget,
+    events,
+    trace,
+    signal: runSignal.signal,
+    abortCause: runSignal.cause,
+    clock,
+    startedAt: clock.now(),
+    callerSignal: options.signal,
+    dispose: runSignal.dispose,
+  };
+}
+
+/** The stop for a run whose signal aborted, or whose budget cannot pay for more; else undefined. */
+export function checkStop(run: StrategyRun): StrategyStop | undefined {
+  const cause = run.abortCause();
+  if (cause === "cancelled") return { status: "cancelled", reason: cancelReason(run.callerSignal) };
+  if (cause === "deadline") return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
+  const breach = run.budget.breach();
+  if (breach) return { status: breach.limit === "deadlineMs" ? "deadline_exceeded" : "budget_exceeded", limit: breach.limit, reason: breach.message };
+  return undefined;
+}
+
+export type AskResult = { ok: true; text: string } | { ok: false; stop: StrategyStop };
+
+/**
+ * A text call (plan, replan, solve, critic, join) that first checks the run may go on, and
+ * turns a failing model into a `failed` stop instead of an exception.
+ */
+export async function ask(run: StrategyRun, model: Model, purpose: ModelPurpose, messages: Message[]): Promise<AskResult> {
+  const stop = checkStop(run);
+  if (stop) return { ok: false, stop };
+  try {
+    const text = await requestText({ model, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock }, purpose, messages);
+    return { ok: true, text };
+  } catch (error) {
+    return { ok: false, stop: checkStop(run) ?? { status: "failed", reason: errorMessage(error) } };
+  }
+}
+
+export function finishStrategy<T extends StrategyResult>(run: StrategyRun, result: Omit<T, "strategy" | "usage" | "durationMs" | "trace">): T {
+  const durationMs = run.clock.now() - run.startedAt;
+  run.events.emit({
+    type: "strategy-end",
+    strategy: run.strategy,
+    status: result.status,
+    usage: run.budget.spent,
+    durationMs,
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
+  });
+  return { ...result, strategy: run.strategy, usage: run.budget.spent, durationMs, trace: run.trace } as T;
+}
