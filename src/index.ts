@@ -67,3 +67,7 @@ export { parsePlanText } from "./planner/parsers/parse-plan.js";
 export type { PlanFormat } from "./planner/parsers/parse-plan.js";
 export type { TextStreamPart } from "./core/model.js";
 export type { StrategyEventBody } from "./core/events.js";
+export { react } from "./strategies/react.js";
+export type { ReactOptions } from "./strategies/react.js";
+export { rewoo } from "./strategies/rewoo.js";
+export type { RewooOptions } from "./strategies/rewoo.js";

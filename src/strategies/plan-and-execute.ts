@@ -1,20 +1,19 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import { executePlan } from "../executor/execute-plan.js";
 import type { Observer } from "../executor/plan-options.js";
-import type { PlanRunResult } from "../executor/plan-result.js";
 import type { RetryOptions } from "../executor/retry.js";
-import { makePlan, type PlanAttempt } from "../planner/make-plan.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../planner/plan-schema.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import { reusableResults } from "../replan/merge-plan.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { answerPhase, type Critic, type PlanVerifier } from "./answer-phase.js";
+import { executionStop, runExecution } from "./execution.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, finishStrategy, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { failure, finishPlanStrategy as finish, requestPlan } from "./planning.js";
+import { startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 export interface PlanAndExecuteOptions extends StrategyOptions {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
@@ -81,13 +80,13 @@ function readOptions(options: PlanAndExecuteOptions) {
 async function planLoop(run: StrategyRun, config: Config): Promise<PlanStrategyResult> {
   const versions: Plan[] = [];
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-  const first = await plan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format }));
+  const first = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format }));
   if (!first.ok) return finish(run, { versions, replans: 0, ...failure(first) });
   let current = first.plan;
   versions.push(current);
   let reuse = {};
   for (let replans = 0; ; replans += 1) {
-    const execution = await execute(run, config, current, reuse, versions.length);
+    const execution = await runExecution(run, { ...config, model: config.executor, plan: current, reuse, version: versions.length });
     const stopped = executionStop(run, execution);
     if (stopped) return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution });
     let problem = describeProblem(execution);
@@ -109,7 +108,7 @@ async function planLoop(run: StrategyRun, config: Config): Promise<PlanStrategyR
     }
     run.events.emit({ type: "replan-start", replans: replans + 1, reason: problem });
     const messages = config.prompts.replan({ task: run.task, tools: specs, format: config.format, plan: current, results: stepViews(current, execution.steps), problem });
-    const next = await plan(run, config, "replan", messages);
+    const next = await requestPlan(run, config, "replan", messages);
     if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...failure(next) });
     reuse = reusableResults(current, execution.steps, next.plan);
     current = next.plan;
@@ -117,73 +116,3 @@ async function planLoop(run: StrategyRun, config: Config): Promise<PlanStrategyR
   }
 }
 
-function plan(run: StrategyRun, config: Config, purpose: "plan" | "replan", messages: Parameters<typeof makePlan>[0]["messages"]): Promise<PlanAttempt<StrategyStop>> {
-  return makePlan({
-    ask: (conversation) => ask(run, config.planner, purpose, conversation),
-    messages,
-    format: config.format,
-    tools: config.tools,
-    prompts: config.prompts,
-    maxRepairs: config.maxRepairs,
-    onInvalid: (errors, attempt) => run.events.emit({ type: "plan-invalid", attempt, errors }),
-  });
-}
-
-function execute(run: StrategyRun, config: Config, plan: Plan, reuse: PlanRunResult["steps"], version: number): Promise<PlanRunResult> {
-  return executePlan({
-    plan,
-    tools: config.tools,
-    model: config.executor,
-    signal: run.signal,
-    budget: run.budget,
-    onEvent: run.events.relay(),
-    reuse,
-    planVersion: version,
-    clock: run.clock,
-    prompts: config.prompts,
-    ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
-    ...(config.observe ? { observe: config.observe } : {}),
-    ...(config.retry ? { retry: config.retry } : {}),
-    ...(config.agentMaxSteps === undefined ? {} : { agentMaxSteps: config.agentMaxSteps }),
-  });
-}
-
-/** Statuses an execution ends the whole run with; `failed` is left to replanning. */
-function executionStop(run: StrategyRun, execution: PlanRunResult): StrategyStop | undefined {
-  if (execution.status === "completed" || execution.status === "failed") return undefined;
-  if (execution.status === "cancelled" && run.abortCause() === "deadline") return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
-  return { status: execution.status, ...(execution.reason ? { reason: execution.reason } : {}), ...(execution.limit ? { limit: execution.limit } : {}) };
-}
-
-/** The stop for a planning attempt that produced no plan, with the validation errors. */
-function failure(attempt: Exclude<PlanAttempt<StrategyStop>, { ok: true }>): { stop: StrategyStop; errors?: string[] } {
-  if ("stop" in attempt) return { stop: attempt.stop };
-  return { stop: { status: "failed", reason: `the planner did not produce a valid plan: ${attempt.errors.join("; ")}` }, errors: attempt.errors };
-}
-
-interface Ending {
-  versions: Plan[];
-  steps?: PlanRunResult["steps"];
-  replans: number;
-  stop: StrategyStop;
-  errors?: string[];
-  execution?: PlanRunResult;
-  output?: string;
-}
-
-function finish(run: StrategyRun, ending: Ending): PlanStrategyResult {
-  const { versions, stop, output, errors, execution } = ending;
-  return finishStrategy<PlanStrategyResult>(run, {
-    status: stop.status,
-    ...(output === undefined ? {} : { output }),
-    ...(stop.reason === undefined ? {} : { reason: stop.reason }),
-    ...(stop.limit === undefined ? {} : { limit: stop.limit }),
-    ...(execution?.pending ? { pending: execution.pending } : {}),
-    ...(errors ? { errors } : {}),
-    ...(versions.length > 0 ? { plan: versions.at(-1)! } : {}),
-    planVersions: versions,
-    stepResults: ending.steps ?? {},
-    replans: ending.replans,
-    steps: run.trace.filter((event) => event.type === "step-start").length,
-  });
-}

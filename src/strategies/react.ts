@@ -1,0 +1,59 @@
+import { errorMessage, InvalidOptionsError } from "../core/errors.js";
+import type { Model } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import type { AgentResult } from "../react/agent-result.js";
+import type { Verifier } from "../react/completion-check.js";
+import type { NoProgressSettings } from "../react/no-progress.js";
+import { runAgent } from "../react/run-agent.js";
+import type { StrategyResult } from "./strategy-result.js";
+import { checkStop, finishStrategy, startStrategyRun, type StrategyOptions } from "./strategy-run.js";
+
+export interface ReactOptions extends StrategyOptions {
+  model: Model;
+  tools?: readonly Tool[];
+  /** Model calls allowed; default 8. */
+  maxSteps?: number;
+  verify?: Verifier;
+  noProgress?: false | Partial<NoProgressSettings>;
+}
+
+/**
+ * ReAct as a strategy: `runAgent` on the task, reported in the shape every strategy shares,
+ * so it can stand beside Plan-and-Execute, ReWOO and LLMCompiler in a comparison.
+ */
+export async function react(options: ReactOptions): Promise<StrategyResult> {
+  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
+  const run = startStrategyRun("react", options);
+  try {
+    let result: AgentResult;
+    try {
+      result = await runAgent({
+        model: options.model,
+        tools: options.tools ?? [],
+        task: options.task,
+        budget: run.budget,
+        signal: run.signal,
+        clock: run.clock,
+        onEvent: run.events.relay(),
+        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+        ...(options.verify ? { verify: options.verify } : {}),
+        ...(options.noProgress === undefined ? {} : { noProgress: options.noProgress }),
+      });
+    } catch (error) {
+      if (error instanceof TypeError) throw error;
+      const stop = checkStop(run) ?? { status: "failed" as const, reason: errorMessage(error) };
+      return finishStrategy<StrategyResult>(run, { ...stop, steps: 0, replans: 0 });
+    }
+    const cancelledByDeadline = result.status === "cancelled" && run.abortCause() === "deadline";
+    return finishStrategy<StrategyResult>(run, {
+      status: cancelledByDeadline ? "deadline_exceeded" : result.status,
+      steps: result.steps,
+      replans: 0,
+      ...(result.output === undefined ? {} : { output: result.output }),
+      ...(result.reason === undefined ? {} : { reason: result.reason }),
+      ...(result.limit === undefined ? {} : { limit: result.limit }),
+    });
+  } finally {
+    run.dispose();
+  }
+}

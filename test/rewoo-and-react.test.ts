@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, react, rewoo } from "planloop";
+import { ScriptedModel } from "planloop/testing";
+
+function lookupTools() {
+  const calls: string[] = [];
+  const population: Record<string, number> = { Paris: 2.1, Berlin: 3.6, Madrid: 3.3, Rome: 2.8 };
+  const lookup = defineTool({
+    name: "population",
+    description: "Population of a city in millions",
+    input: z.object({ city: z.string() }),
+    execute: ({ city }) => {
+      calls.push(city);
+      if (!(city in population)) throw new Error(`unknown city ${city}`);
+      return population[city];
+    },
+  });
+  const sum = defineTool({
+    name: "sum",
+    description: "Add numbers",
+    input: z.object({ values: z.array(z.number()) }),
+    execute: ({ values }) => (calls.push("sum"), values.reduce((a, b) => a + b, 0)),
+  });
+  return { calls, tools: [lookup, sum] };
+}
+
+const rewooPlan = [
+  "Plan: Look up each city.",
+  "#E1 = population[Paris]",
+  "#E2 = population[Berlin]",
+  "#E3 = population[Madrid]",
+  "#E4 = population[Rome]",
+  "Plan: Add them up.",
+  '#E5 = sum[{"values": ["#E1", "#E2", "#E3", "#E4"]}]',
+].join("\n");
+
+describe("rewoo", () => {
+  it("makes exactly two model calls for a plan of five tool steps", async () => {
+    const { calls, tools } = lookupTools();
+    const planner = new ScriptedModel([
+      { purpose: "plan", reply: { type: "final", content: rewooPlan, usage: { inputTokens: 300, outputTokens: 80 } } },
+      { purpose: "solve", reply: { type: "final", content: "11.8 million", usage: { inputTokens: 200, outputTokens: 5 } } },
+    ]);
+    const result = await rewoo({ task: "Total population of four capitals?", planner, tools });
+    expect(result).toMatchObject({ strategy: "rewoo", status: "completed", output: "11.8 million", steps: 5, replans: 0 });
+    expect(result.usage).toMatchObject({ modelCalls: 2, inputTokens: 500, outputTokens: 85, toolCalls: 5 });
+    expect(result.stepResults["5"]?.output).toBeCloseTo(11.8);
+    expect(calls.slice(0, 4).sort()).toEqual(["Berlin", "Madrid", "Paris", "Rome"]);
+    expect(planner.requests[1]!.messages.at(-1)).toMatchObject({ content: expect.stringContaining("11.8") });
+    planner.assertDone();
+  });
+
+  it("does not replan: a step that meets a surprise fails the run, with the solver's best answer", async () => {
+    const { tools } = lookupTools();
+    const planner = new ScriptedModel([
+      { type: "final", content: "#E1 = population[Atlantis]\n#E2 = population[Rome]" },
+      { type: "final", content: "Rome has 2.8 million; Atlantis is unknown" },
+    ]);
+    const result = await rewoo({ task: "Atlantis and Rome?", planner, tools, retry: { maxAttempts: 1 } });
+    expect(result).toMatchObject({ status: "failed", output: "Rome has 2.8 million; Atlantis is unknown", reason: expect.stringContaining("unknown city Atlantis") });
+  });
+});
+
+describe("react as a strategy", () => {
+  it("reports the shared result shape", async () => {
+    const { tools } = lookupTools();
+    const model = new ScriptedModel([
+      { type: "tool_calls", calls: [{ id: 1, name: "population", arguments: { city: "Paris" } }], usage: { inputTokens: 100, outputTokens: 10 } },
+      { type: "final", content: "2.1 million", usage: { inputTokens: 130, outputTokens: 4 } },
+    ]);
+    const result = await react({ task: "Population of Paris?", model, tools });
+    expect(result).toMatchObject({ strategy: "react", status: "completed", output: "2.1 million", steps: 2, replans: 0 });
+    expect(result.usage).toEqual({ modelCalls: 2, inputTokens: 230, outputTokens: 14, costUsd: 0, toolCalls: 1 });
+    expect(result.trace.map((event) => event.type)).toContain("tool-call-end");
+    expect(result.trace.at(-1)).toMatchObject({ type: "strategy-end", strategy: "react" });
+  });
+
+  it("turns a failing model into a failed result", async () => {
+    const result = await react({ task: "x", model: () => Promise.reject(new Error("503")), tools: [] });
+    expect(result).toMatchObject({ status: "failed", reason: expect.stringContaining("503") });
+  });
+});
