@@ -3,7 +3,7 @@ import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
 import { finishPlanRun } from "./plan-outcome.js";
 import type { PlanRunResult } from "./plan-result.js";
 import { startPlanRun, type PlanRun } from "./plan-run.js";
-import { schedule } from "./scheduler.js";
+import { createScheduler, type SchedulerHooks } from "./scheduler.js";
 import { runStep } from "./step-lifecycle.js";
 
 /**
@@ -27,27 +27,38 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
   const run = startPlanRun(readPlanOptions(options));
   try {
     announcePlan(run);
-    await schedule({
-      graph: run.graph,
-      priorities: remainingPathLengths(run.graph, run.steps.map((step) => estimateOf(run, step))),
-      concurrency: run.config.concurrency,
-      succeeded: run.records.map((record) => record.status === "succeeded"),
-      settled: run.records.map((record) => record.status !== undefined && record.status !== "succeeded"),
-      toolOf: (index) => run.steps[index]!.tool,
-      toolLimit: (name) => run.config.toolsByName.get(name)?.concurrency ?? Infinity,
-      mayStart: () => mayStart(run),
-      onReady: (index) => {
-        if (run.events.active) run.events.emit({ type: "step-ready", stepId: run.steps[index]!.id }, { stepId: run.steps[index]!.id });
-      },
-      run: (index) => runStep(run, index),
-    });
+    const priorities = remainingPathLengths(run.graph, run.steps.map((step) => estimateOf(run, step)));
+    const scheduler = createScheduler(schedulerHooks(run, (index) => priorities[index]!));
+    run.steps.forEach((_, index) => scheduler.add(index));
+    scheduler.close();
+    await scheduler.done;
     return finishPlanRun(run);
   } finally {
     run.dispose();
   }
 }
 
-function announcePlan(run: PlanRun): void {
+/** Wires the scheduler to a plan run: its records, budget, tools, events and step runner. */
+export function schedulerHooks(run: PlanRun, priority: (index: number) => number): SchedulerHooks {
+  return {
+    graph: run.graph,
+    priority,
+    concurrency: run.config.concurrency,
+    initially: (index) => {
+      const status = run.records[index]!.status;
+      return status === undefined ? "open" : status === "succeeded" ? "succeeded" : "settled";
+    },
+    toolOf: (index) => run.steps[index]!.tool,
+    toolLimit: (name) => run.config.toolsByName.get(name)?.concurrency ?? Infinity,
+    mayStart: () => mayStart(run),
+    onReady: (index) => {
+      if (run.events.active) run.events.emit({ type: "step-ready", stepId: run.steps[index]!.id }, { stepId: run.steps[index]!.id });
+    },
+    run: (index) => runStep(run, index),
+  };
+}
+
+export function announcePlan(run: PlanRun): void {
   run.events.emit({
     type: "plan-created",
     version: run.config.planVersion,

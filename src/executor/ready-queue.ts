@@ -5,7 +5,7 @@
 export class ReadyQueue {
   private readonly heap: number[] = [];
 
-  constructor(private readonly priority: readonly number[]) {}
+  constructor(private readonly priority: (step: number) => number) {}
 
   get size(): number {
     return this.heap.length;
@@ -43,7 +43,7 @@ export class ReadyQueue {
   }
 
   private before(a: number, b: number): boolean {
-    const difference = this.priority[a]! - this.priority[b]!;
+    const difference = this.priority(a) - this.priority(b);
     return difference > 0 || (difference === 0 && a < b);
   }
 }

@@ -2,14 +2,13 @@ import type { PlanGraph } from "../planner/plan-graph.js";
 import { ReadyQueue } from "./ready-queue.js";
 
 export interface SchedulerHooks {
+  /** The plan's graph; a streamed plan grows it before each `add`. */
   graph: PlanGraph;
   /** Higher runs first among ready steps (the remaining path length). */
-  priorities: readonly number[];
+  priority(step: number): number;
   concurrency: number;
-  /** Steps already finished before this run (a resumed run); only `true` entries count as succeeded. */
-  succeeded: readonly boolean[];
-  /** Steps not to start at all (finished with another status before a resume). */
-  settled: readonly boolean[];
+  /** A step finished before this run (a resume): `succeeded` counts as met, `settled` never starts. */
+  initially(step: number): "open" | "succeeded" | "settled";
   /** The tool a step calls and how many steps of that tool may run at once. */
   toolOf(step: number): string | undefined;
   toolLimit(tool: string): number;
@@ -20,21 +19,32 @@ export interface SchedulerHooks {
   run(step: number): Promise<boolean>;
 }
 
+export interface Scheduler {
+  /** Takes a step whose dependencies are already in the graph. */
+  add(step: number): void;
+  /** No more steps will be added; `done` resolves once nothing runs and nothing can start. */
+  close(): void;
+  done: Promise<void>;
+}
+
 /**
  * The ready queue: a step starts the moment its own dependencies have succeeded and a slot
- * is free, not when a whole level has finished. Among ready steps the longest remaining
- * path goes first; a step whose tool is at its own limit waits aside without holding a
- * slot. Resolves when nothing runs and nothing more can start.
+ * is free, not when a whole level has finished. Among ready steps the highest priority goes
+ * first; a step whose tool is at its own limit waits aside without holding a slot. Steps may
+ * be added while others run (a plan that is still being written).
  */
-export function schedule(hooks: SchedulerHooks): Promise<void> {
+export function createScheduler(hooks: SchedulerHooks): Scheduler {
   const { graph } = hooks;
-  const unmet = graph.dependencies.map((needs) => needs.filter((need) => !hooks.succeeded[need]).length);
-  const queue = new ReadyQueue(hooks.priorities);
+  const unmet: number[] = [];
+  const succeeded: boolean[] = [];
+  const queue = new ReadyQueue(hooks.priority);
   const parkedByTool = new Map<string, number[]>();
   const runningByTool = new Map<string, number>();
   let running = 0;
+  let closed = false;
+  let pumpQueued = false;
   let finish!: () => void;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const done = new Promise<void>((resolve) => (finish = resolve));
 
   const makeReady = (step: number) => {
     hooks.onReady(step);
@@ -42,6 +52,7 @@ export function schedule(hooks: SchedulerHooks): Promise<void> {
   };
 
   const pump = () => {
+    pumpQueued = false;
     while (running < hooks.concurrency && queue.size > 0 && hooks.mayStart()) {
       const step = queue.pop()!;
       const tool = hooks.toolOf(step);
@@ -51,32 +62,53 @@ export function schedule(hooks: SchedulerHooks): Promise<void> {
       }
       start(step, tool);
     }
-    if (running === 0) finish();
+    if (closed && running === 0) finish();
+  };
+
+  // Adds made in one go (a whole plan) are pumped once, so priorities see every ready step.
+  const schedulePump = () => {
+    if (pumpQueued) return;
+    pumpQueued = true;
+    queueMicrotask(pump);
   };
 
   const start = (step: number, tool: string | undefined) => {
     running += 1;
     if (tool !== undefined) runningByTool.set(tool, (runningByTool.get(tool) ?? 0) + 1);
-    void hooks.run(step).then((succeeded) => {
+    void hooks.run(step).then((ok) => {
       running -= 1;
+      succeeded[step] = ok;
       if (tool !== undefined) {
         runningByTool.set(tool, runningByTool.get(tool)! - 1);
         for (const parked of parkedByTool.get(tool) ?? []) queue.push(parked);
         parkedByTool.delete(tool);
       }
-      if (succeeded) {
+      if (ok) {
         for (const next of graph.dependents[step]!) {
-          unmet[next]! -= 1;
-          if (unmet[next] === 0 && !hooks.settled[next] && !hooks.succeeded[next]) makeReady(next);
+          if (unmet[next] === undefined) continue;
+          unmet[next] -= 1;
+          if (unmet[next] === 0) makeReady(next);
         }
       }
       pump();
     });
   };
 
-  graph.keys.forEach((_, step) => {
-    if (unmet[step] === 0 && !hooks.settled[step] && !hooks.succeeded[step]) makeReady(step);
-  });
-  pump();
-  return finished;
+  return {
+    add(step) {
+      const initial = hooks.initially(step);
+      if (initial !== "open") {
+        succeeded[step] = initial === "succeeded";
+        return;
+      }
+      unmet[step] = graph.dependencies[step]!.filter((need) => !succeeded[need]).length;
+      if (unmet[step] === 0) makeReady(step);
+      schedulePump();
+    },
+    close() {
+      closed = true;
+      schedulePump();
+    },
+    done,
+  };
 }
