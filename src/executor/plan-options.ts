@@ -90,12 +90,16 @@ export class InvalidPlanError extends PlanloopError {
   }
 }
 
-export function readPlanOptions(options: ExecutePlanOptions): PlanConfig {
+/**
+ * Checks the options and the plan. A streamed plan passes `streamed`: its steps arrive
+ * later and are checked one by one as they come.
+ */
+export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: Plan; graph: PlanGraph }): PlanConfig {
   if (typeof options !== "object" || options === null) throw new InvalidOptionsError("executePlan needs an options object");
   const tools = options.tools ?? [];
   const guard = guardTools(tools);
   const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
-  const checked = checkPlan(resume?.plan ?? options.plan, { tools });
+  const checked = streamed ? { ok: true as const, ...streamed } : checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");

@@ -15,7 +15,8 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   const stop = stopReason(run);
   settleLeftovers(run, stop?.reason);
   const records = run.records as StepRecord[];
-  const status = stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : records.every((record) => record.status === "succeeded") ? "completed" : "failed");
+  const allSucceeded = records.every((record) => record.status === "succeeded") && run.streamProblems.length === 0;
+  const status = stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
   const steps = Object.fromEntries(run.graph.keys.map((key, index) => [key, records[index]!]));
   const result: PlanRunResult = {
     status,
@@ -78,7 +79,7 @@ function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined
   if (status === "completed") return undefined;
   const failed = run.records.flatMap((record, index) => (record.status === "failed" ? [`step ${run.steps[index]!.id}: ${record.error}`] : []));
   const requests = run.replanRequests.map((request) => `step ${request.stepId} asked for a replan: ${request.reason}`);
-  if (status === "failed") return [...failed, ...requests].join("; ");
+  if (status === "failed") return [...run.streamProblems, ...failed, ...requests].join("; ");
   return `waiting for ${run.waiting.size} step(s)`;
 }
 

@@ -32,6 +32,8 @@ export interface PlanRun {
   budgetBreach: BudgetBreach | undefined;
   /** Steps whose output asked for a replan, with the reason. */
   replanRequests: Array<{ stepId: string | number; reason: string }>;
+  /** Streamed steps that could not join the plan, and a stream that broke. */
+  streamProblems: string[];
   toolCallCounts: Record<string, number>;
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
@@ -63,6 +65,7 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     abortCause: runSignal.cause,
     budgetBreach: undefined,
     replanRequests: [],
+    streamProblems: [],
     toolCallCounts: { ...saved?.toolCallCounts },
     elapsed: () => budget.elapsedMs(),
     dispose: runSignal.dispose,

@@ -1,0 +1,79 @@
+import { errorMessage } from "../core/errors.js";
+import { buildPlanGraph } from "../planner/plan-graph.js";
+import { planStepSchema, stepKey, type PlanInput } from "../planner/plan-schema.js";
+import { describeIssues } from "../core/tools/tool-guard.js";
+import { checkPlan } from "../planner/validate-plan.js";
+import { announcePlan, schedulerHooks } from "./execute-plan.js";
+import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
+import { finishPlanRun } from "./plan-outcome.js";
+import type { PlanRunResult } from "./plan-result.js";
+import { startPlanRun, type PlanRun } from "./plan-run.js";
+import { createScheduler, type Scheduler } from "./scheduler.js";
+import { endStep } from "./step-lifecycle.js";
+
+type StepInput = PlanInput["steps"][number];
+
+export interface ExecutePlanStreamOptions extends Omit<ExecutePlanOptions, "plan" | "resume" | "reuse"> {
+  /** Steps as a planner writes them; a step may only depend on steps that came before it. */
+  steps: AsyncIterable<StepInput>;
+}
+
+/**
+ * Runs a plan while it is still being written (LLMCompiler's Task Fetching Unit): each
+ * step is checked as it arrives and starts as soon as its dependencies are done, while the
+ * planner goes on writing. A step that fails its checks fails alone, skipping its
+ * dependents; if the stream itself breaks, what arrived still runs and the result says why.
+ */
+export async function executePlanStream(options: ExecutePlanStreamOptions): Promise<PlanRunResult> {
+  const empty = { steps: [] };
+  const config = readPlanOptions({ ...options, plan: empty }, { plan: empty, graph: buildPlanGraph(empty) });
+  const run = startPlanRun(config);
+  const scheduler = createScheduler(schedulerHooks(run, () => 0));
+
+  try {
+    try {
+      for await (const input of options.steps) {
+        if (run.signal.aborted) break;
+        addStep(run, scheduler, input);
+      }
+    } catch (error) {
+      run.streamProblems.push(`the plan stream broke: ${errorMessage(error)}`);
+    }
+    scheduler.close();
+    await scheduler.done;
+    run.graph.sinks = run.graph.keys.flatMap((_, index) => (run.graph.dependents[index]!.length === 0 ? [index] : []));
+    announcePlan(run);
+    return finishPlanRun(run);
+  } finally {
+    run.dispose();
+  }
+}
+
+function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
+  const parsed = planStepSchema.safeParse(input);
+  const taken = parsed.success && run.graph.indexOf.has(stepKey(parsed.data.id));
+  if (!parsed.success || taken) {
+    // A malformed step, or one whose id is taken, cannot join the graph at all.
+    const error = parsed.success ? `step id ${parsed.data.id} is used twice` : `a step has the wrong shape: ${describeIssues(parsed.error)}`;
+    run.events.emit({ type: "plan-invalid", attempt: 1, errors: [error] });
+    run.streamProblems.push(error);
+    return;
+  }
+  const step = parsed.data;
+  const key = stepKey(step.id);
+  const checked = checkPlan({ steps: [...run.steps, step] }, { tools: run.config.tools });
+  const problems = checked.ok ? [] : checked.errors.filter((error) => error.stepId !== undefined && stepKey(error.stepId) === key);
+  const index = run.steps.length;
+  run.steps.push(step);
+  run.graph.keys.push(key);
+  run.graph.indexOf.set(key, index);
+  const needs = [...new Set(step.depends_on.map((id) => run.graph.indexOf.get(stepKey(id))).filter((need): need is number => need !== undefined))];
+  run.graph.dependencies.push(needs);
+  run.graph.dependents.push([]);
+  for (const need of needs) run.graph.dependents[need]!.push(index);
+  run.records.push({ attempts: 0 });
+  const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");
+  if (problems.length > 0) endStep(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });
+  else if (blocked !== undefined) endStep(run, index, { status: "skipped", error: `step ${run.steps[blocked]!.id} did not succeed` });
+  scheduler.add(index);
+}
