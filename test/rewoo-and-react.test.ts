@@ -81,3 +81,22 @@ describe("react as a strategy", () => {
     expect(result).toMatchObject({ status: "failed", reason: expect.stringContaining("503") });
   });
 });
+
+describe("runStrategy", () => {
+  it("runs the same task through every strategy and returns one shape", async () => {
+    const { runStrategy, strategyNames } = await import("planloop");
+    const scripts: Record<string, Array<{ type: "final"; content: string } | { type: "tool_calls"; calls: Array<{ id: number; name: string; arguments: unknown }> }>> = {
+      react: [{ type: "tool_calls", calls: [{ id: 1, name: "population", arguments: { city: "Rome" } }] }, { type: "final", content: "2.8" }],
+      "plan-and-execute": [{ type: "final", content: '{"steps": [{"id": 1, "task": "rome", "tool": "population", "args": {"city": "Rome"}}]}' }, { type: "final", content: "2.8" }],
+      rewoo: [{ type: "final", content: "#E1 = population[Rome]" }, { type: "final", content: "2.8" }],
+      "llm-compiler": [{ type: "final", content: '1. population("Rome")\n2. join()' }, { type: "final", content: "FINISH: 2.8" }],
+    };
+    for (const name of strategyNames) {
+      const { tools } = lookupTools();
+      const result = await runStrategy(name, { task: "Population of Rome?", model: new ScriptedModel(scripts[name]!), tools });
+      expect(result).toMatchObject({ strategy: name, status: "completed", output: "2.8", usage: { modelCalls: 2, toolCalls: 1 } });
+      expect(Object.keys(result)).toEqual(expect.arrayContaining(["status", "output", "usage", "durationMs", "steps", "replans", "trace"]));
+    }
+    await expect(runStrategy("magic" as never, { task: "x", model: () => ({ type: "final", content: "" }), tools: [] })).rejects.toThrow(/unknown strategy/);
+  });
+});

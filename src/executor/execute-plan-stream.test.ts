@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { executePlan } from "planloop";
+import { executePlan, type PlanInput } from "planloop";
 import { FakeClock } from "planloop/testing";
 import { workStep, workTool } from "../../test/helpers/timed-tools.js";
 import { executePlanStream } from "./execute-plan-stream.js";
@@ -36,7 +36,7 @@ describe("executePlanStream", () => {
   it("fails a step that fails its checks, skips what depends on it, and runs the rest", async () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
-    const steps = arriving(clock, [
+    const steps = arriving<PlanInput["steps"][number]>(clock, [
       { at: 0, item: { id: 1, task: "t", tool: "nope", args: {} } },
       { at: 0, item: workStep(2, 5, [1]) },
       { at: 0, item: workStep(3, 5) },

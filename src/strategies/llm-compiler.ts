@@ -1,0 +1,108 @@
+import { InvalidOptionsError } from "../core/errors.js";
+import type { Message } from "../core/messages.js";
+import type { Model } from "../core/model.js";
+import { streamText } from "../core/text-call.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { executePlanStream } from "../executor/execute-plan-stream.js";
+import type { PlanRunResult } from "../executor/plan-result.js";
+import type { RetryOptions } from "../executor/retry.js";
+import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
+import type { Plan, PlanStep } from "../planner/plan-schema.js";
+import { resolvePrompts, type Prompts } from "../planner/prompts.js";
+import { executionStop } from "./execution.js";
+import { finishPlanStrategy } from "./planning.js";
+import { stepViews } from "./step-views.js";
+import type { PlanStrategyResult } from "./strategy-result.js";
+import { ask, checkStop, startStrategyRun, type StrategyOptions, type StrategyRun } from "./strategy-run.js";
+
+export interface LlmCompilerOptions extends StrategyOptions {
+  /** Writes the plan as `1. tool(args)` lines; streamed when the adapter can stream text. */
+  planner: Model;
+  /** Decides finish or replan from the results (purpose "join"); defaults to the planner. */
+  joiner?: Model;
+  tools: readonly Tool[];
+  concurrency?: number;
+  /** New plans the joiner may ask for; default 2. */
+  maxReplans?: number;
+  prompts?: Partial<Prompts>;
+  retry?: RetryOptions;
+}
+
+/**
+ * LLMCompiler: the planner writes a graph of tool calls (`$1` refers to task 1's result)
+ * and each task is dispatched the moment its line is complete and its dependencies are
+ * done, while the planner is still writing (the Task Fetching Unit). A joiner then
+ * answers, or asks for a new plan.
+ */
+export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStrategyResult> {
+  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
+  if (!options.planner) throw new InvalidOptionsError("planner must be a model");
+  const maxReplans = options.maxReplans ?? 2;
+  if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
+  const prompts = resolvePrompts(options.prompts);
+  const run = startStrategyRun("llm-compiler", options);
+  try {
+    const specs = options.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    const versions: Plan[] = [];
+    let messages = prompts.plan({ task: run.task, tools: specs, format: "llm-compiler" });
+    for (let replans = 0; ; replans += 1) {
+      const stop = checkStop(run);
+      if (stop) return finishPlanStrategy(run, { versions, replans, stop });
+      const execution = await executePlanStream({
+        steps: streamedSteps(run, options, messages, replans === 0 ? "plan" : "replan"),
+        tools: options.tools,
+        signal: run.signal,
+        budget: run.budget,
+        onEvent: run.events.relay(),
+        clock: run.clock,
+        planVersion: replans + 1,
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(options.retry ? { retry: options.retry } : {}),
+      });
+      versions.push(execution.plan);
+      const ending = { versions, steps: execution.steps, replans };
+      const stopped = executionStop(run, execution);
+      if (stopped) return finishPlanStrategy(run, { ...ending, stop: stopped, execution });
+      if (execution.plan.steps.length === 0) return finishPlanStrategy(run, { ...ending, stop: { status: "failed", reason: execution.reason ?? "the planner wrote no tasks" } });
+      const results = stepViews(execution.plan, execution.steps);
+      const joined = await ask(run, options.joiner ?? options.planner, "join", prompts.join({ task: run.task, results }));
+      if (!joined.ok) return finishPlanStrategy(run, { ...ending, stop: joined.stop });
+      const decision = readJoinText(joined.text);
+      if ("answer" in decision) return finishPlanStrategy(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
+      if (replans >= maxReplans) return finishPlanStrategy(run, { ...ending, stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` } });
+      run.events.emit({ type: "replan-start", replans: replans + 1, reason: decision.replan });
+      messages = prompts.replan({ task: run.task, tools: specs, format: "llm-compiler", plan: execution.plan, results, problem: describeFailures(execution, decision.replan) });
+    }
+  } finally {
+    run.dispose();
+  }
+}
+
+/** The planner's text, read line by line into steps as it streams in; ends at `join()`. */
+async function* streamedSteps(run: StrategyRun, options: LlmCompilerOptions, messages: Message[], purpose: "plan" | "replan"): AsyncGenerator<PlanStep> {
+  const reader = new CompilerPlanReader(options.tools);
+  const context = { model: options.planner, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock };
+  let joined = false;
+  const take = function* (lines: ReturnType<CompilerPlanReader["push"]>) {
+    for (const line of lines) {
+      if (joined) return;
+      if (line.kind === "join") joined = true;
+      else if (line.kind === "task") yield line.step;
+      else if (line.kind === "error") throw new Error(line.error);
+    }
+  };
+  for await (const chunk of streamText(context, purpose, messages)) yield* take(reader.push(chunk));
+  yield* take(reader.end());
+}
+
+/** `FINISH: answer` or `REPLAN: reason` (also `Finish(answer)`); other text is taken as the answer. */
+export function readJoinText(text: string): { answer: string } | { replan: string } {
+  const replan = /^\s*(?:action\s*:\s*)?replan\s*[:(]\s*([\s\S]*?)\)?\s*$/i.exec(text);
+  if (replan) return { replan: replan[1]!.trim() || "the joiner asked for a new plan" };
+  const finish = /^\s*(?:action\s*:\s*)?finish\s*[:(]\s*([\s\S]*?)\)?\s*$/i.exec(text);
+  return { answer: (finish ? finish[1]! : text).trim() };
+}
+
+function describeFailures(execution: PlanRunResult, reason: string): string {
+  return execution.reason ? `${reason}; ${execution.reason}` : reason;
+}

@@ -1,0 +1,46 @@
+import { InvalidOptionsError } from "../core/errors.js";
+import type { Model } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { llmCompiler } from "./llm-compiler.js";
+import { planAndExecute } from "./plan-and-execute.js";
+import { react } from "./react.js";
+import { rewoo } from "./rewoo.js";
+import type { StrategyName, StrategyResult } from "./strategy-result.js";
+import type { StrategyOptions } from "./strategy-run.js";
+
+export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
+
+/** The options all four strategies share, for running one task through each. */
+export interface SharedStrategyOptions extends StrategyOptions {
+  /** Acts (ReAct), runs agent steps, and plans unless `planner` is given. */
+  model: Model;
+  planner?: Model;
+  tools: readonly Tool[];
+  concurrency?: number;
+  /** ReAct's model calls; default 8. */
+  maxSteps?: number;
+  maxReplans?: number;
+}
+
+/**
+ * Runs the task with the named strategy, every one with the same model, tools, budget and
+ * signal, and returns the shared result shape.
+ *
+ * @example
+ * for (const name of strategyNames) console.log(name, (await runStrategy(name, options)).usage);
+ */
+export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
+  const { model, planner = model, maxSteps, maxReplans, ...shared } = options;
+  switch (name) {
+    case "react":
+      return react({ ...shared, model, ...(maxSteps === undefined ? {} : { maxSteps }) });
+    case "plan-and-execute":
+      return planAndExecute({ ...shared, planner, executor: model, ...(maxReplans === undefined ? {} : { maxReplans }) });
+    case "rewoo":
+      return rewoo({ ...shared, planner });
+    case "llm-compiler":
+      return llmCompiler({ ...shared, planner, ...(maxReplans === undefined ? {} : { maxReplans }) });
+    default:
+      throw new InvalidOptionsError(`unknown strategy "${String(name)}"; use one of ${strategyNames.join(", ")}`);
+  }
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, llmCompiler } from "planloop";
+import { FakeClock, ScriptedModel } from "planloop/testing";
+import { workTool } from "./helpers/timed-tools.js";
+
+function tools(clock: FakeClock) {
+  const { tool: work, log } = workTool(clock);
+  const combine = defineTool({
+    name: "combine",
+    description: "Combine two results",
+    input: z.object({ left: z.unknown(), right: z.unknown() }),
+    execute: ({ left, right }) => (log.started.push({ step: "combine", at: clock.now() }), [left, right]),
+  });
+  return { log, tools: [work, combine] };
+}
+
+describe("llmCompiler", () => {
+  it("starts task 1 while the planner is still writing the plan", async () => {
+    const clock = new FakeClock();
+    const { log, tools: all } = tools(clock);
+    const planner = new ScriptedModel(
+      [
+        { purpose: "plan", stream: ['Thought: fetch both\n1. work("a", 30)\n', '2. work("b", 30)\n', "3. combine($1, $2)\n", "4. join()"], delayMs: 50 },
+        { purpose: "join", reply: { type: "final", content: "FINISH: a and b combined" } },
+      ],
+      { clock },
+    );
+    const result = await clock.run(llmCompiler({ task: "combine a and b", planner, tools: all, clock }));
+    expect(result).toMatchObject({ strategy: "llm-compiler", status: "completed", output: "a and b combined", steps: 3 });
+    const planEnd = result.trace.find((event) => event.type === "model-call-end" && event.purpose === "plan")!;
+    expect(planEnd.time).toBe(150);
+    expect(log.started).toEqual([
+      { step: "a", at: 0 },
+      { step: "b", at: 50 },
+      { step: "combine", at: 100 },
+    ]);
+    expect(result.stepResults["3"]?.output).toEqual([{ step: "a", at: 30 }, { step: "b", at: 80 }]);
+    expect(result.stepResults["1"]?.startedAt).toBeLessThan(planEnd.time);
+    planner.assertDone();
+  });
+
+  it("replans when the joiner asks, then finishes", async () => {
+    const clock = new FakeClock();
+    const { tools: all } = tools(clock);
+    const planner = new ScriptedModel([
+      { purpose: "plan", reply: { type: "final", content: '1. work("a", 5)\n2. join()' } },
+      { purpose: "join", reply: { type: "final", content: "REPLAN: b is missing" } },
+      { purpose: "replan", reply: { type: "final", content: '1. work("b", 5)\n2. join()' } },
+      { purpose: "join", reply: { type: "final", content: "Finish(a and b)" } },
+    ]);
+    const result = await clock.run(llmCompiler({ task: "a and b", planner, tools: all, clock }));
+    expect(result).toMatchObject({ status: "completed", output: "a and b", replans: 1 });
+    expect(result.planVersions).toHaveLength(2);
+    expect(planner.requests[2]!.messages.at(-1)).toMatchObject({ content: expect.stringContaining("b is missing") });
+  });
+
+  it("fails after the joiner's replans run out, and when the planner writes nothing", async () => {
+    const clock = new FakeClock();
+    const { tools: all } = tools(clock);
+    const stubborn = new ScriptedModel([
+      { type: "final", content: '1. work("a", 5)' },
+      { type: "final", content: "REPLAN: not enough" },
+    ]);
+    const result = await clock.run(llmCompiler({ task: "t", planner: stubborn, tools: all, clock, maxReplans: 0 }));
+    expect(result).toMatchObject({ status: "failed", reason: expect.stringContaining("no replans left") });
+    const silent = await clock.run(llmCompiler({ task: "t", planner: new ScriptedModel([{ type: "final", content: "I will not plan." }]), tools: all, clock }));
+    expect(silent).toMatchObject({ status: "failed", reason: "the planner wrote no tasks" });
+  });
+});
