@@ -155,3 +155,27 @@ describe("planAndExecute: seed 001's weekly report", () => {
     expect(broken).toMatchObject({ status: "unverified", output: "draft", reason: expect.stringContaining("checker down") });
   });
 });
+
+describe("planAndExecute prompts", () => {
+  it("puts tool descriptions and JSON Schemas in the planning prompt, and takes overrides", async () => {
+    const { tools } = weeklyReportTools();
+    const planner = new ScriptedModel([json({ steps: [firstPlan.steps[0]] }), text("2 orders")]);
+    await planAndExecute({ task: "count orders", planner, tools, prompts: { solve: ({ task }) => [{ role: "user", content: `SOLVE ${task}` }] } });
+    const system = planner.requests[0]!.messages[0]!;
+    expect(system.role).toBe("system");
+    expect(system.role === "system" && system.content).toContain("sql: Run `select <column|*> from <table>` against the shop database");
+    expect(system.role === "system" && system.content).toContain('"required":["query"]');
+    expect(planner.requests[1]!.messages).toEqual([{ role: "user", content: "SOLVE count orders" }]);
+  });
+
+  it("uses the executor model for agent steps and the planner for planning", async () => {
+    const { tools } = weeklyReportTools();
+    const planner = new ScriptedModel([json({ steps: [{ id: 1, task: "summarise the week" }] }), text("summary")]);
+    const executor = new ScriptedModel([{ purpose: "act", reply: text("a quiet week") }]);
+    const result = await planAndExecute({ task: "summary", planner, executor, tools });
+    expect(result.status).toBe("completed");
+    expect(result.stepResults["1"]?.output).toBe("a quiet week");
+    executor.assertDone();
+    planner.assertDone();
+  });
+});
