@@ -72,15 +72,20 @@ export function remainingPathLengths(graph: PlanGraph, estimates: readonly numbe
   return lengths;
 }
 
-/** Every step reachable from `start` through dependents, `start` excluded. */
-export function descendantsOf(graph: PlanGraph, start: number): number[] {
+/** Every step reachable from `start` along `edges`, `start` excluded. */
+export function reachableFrom(edges: readonly number[][], start: number): number[] {
   const seen = new Set<number>();
-  const stack = [...graph.dependents[start]!];
+  const stack = [...edges[start]!];
   while (stack.length > 0) {
     const next = stack.pop()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    stack.push(...graph.dependents[next]!);
+    stack.push(...edges[next]!);
   }
   return [...seen];
+}
+
+/** Every step that (transitively) depends on `start`. */
+export function descendantsOf(graph: PlanGraph, start: number): number[] {
+  return reachableFrom(graph.dependents, start);
 }

@@ -2,7 +2,7 @@ import { Graph, alg } from "@dagrejs/graphlib";
 import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders } from "./placeholders.js";
-import { buildPlanGraph, type PlanGraph } from "./plan-graph.js";
+import { buildPlanGraph, reachableFrom, type PlanGraph } from "./plan-graph.js";
 import { planSchema, stepKey, type Plan, type PlanStep } from "./plan-schema.js";
 
 export type PlanErrorCode =
@@ -211,13 +211,5 @@ function stepErrors(
 }
 
 function ancestorsOf(graph: PlanGraph, start: number): Set<string> {
-  const seen = new Set<number>();
-  const stack = [...graph.dependencies[start]!];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    stack.push(...graph.dependencies[next]!);
-  }
-  return new Set([...seen].map((index) => graph.keys[index]!));
+  return new Set(reachableFrom(graph.dependencies, start).map((index) => graph.keys[index]!));
 }

@@ -16,17 +16,20 @@ const looping = (args: (step: number) => unknown = (step) => ({ q: `q${step}` })
   usage: { inputTokens: 100 + step * 50, outputTokens: 10, costUsd: 0.01 },
 });
 
+/** A model function that counts its calls. */
+function counted(model: ReturnType<typeof looping>) {
+  const wrapped = Object.assign((request: { step: number }) => {
+    wrapped.calls += 1;
+    return model(request);
+  }, { calls: 0 });
+  return wrapped;
+}
+
 describe("stop conditions", () => {
   it("max_steps_exceeded after exactly maxSteps model calls", async () => {
-    let calls = 0;
-    const result = await runAgent({
-      model: (request) => {
-        calls += 1;
-        return looping()(request);
-      },
-      tools: [lookup],
-      maxSteps: 3,
-    });
+    const model = counted(looping());
+    const result = await runAgent({ model, tools: [lookup], maxSteps: 3 });
+    const calls = model.calls;
     expect(result).toMatchObject({ status: "max_steps_exceeded", steps: 3 });
     expect(calls).toBe(3);
     expect(result.reason).toContain("3 steps");
@@ -96,16 +99,9 @@ describe("stop conditions", () => {
   });
 
   it("budget_exceeded on tokens before a call the budget cannot pay for", async () => {
-    let calls = 0;
-    const result = await runAgent({
-      model: (request) => {
-        calls += 1;
-        return looping()(request);
-      },
-      tools: [lookup],
-      maxSteps: 50,
-      budget: { maxTokens: 400 },
-    });
+    const model = counted(looping());
+    const result = await runAgent({ model, tools: [lookup], maxSteps: 50, budget: { maxTokens: 400 } });
+    const calls = model.calls;
     // Call 1 uses 110 tokens, call 2 uses 160: 270 spent. The next prompt holds the last one
     // (160), so 270 + 160 > 400 and the third call is never started.
     expect(calls).toBe(2);

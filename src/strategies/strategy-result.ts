@@ -3,21 +3,13 @@ import type { PlanloopEvent } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { PlanPendingCall, StepRecord } from "../executor/plan-state.js";
 import type { Plan } from "../planner/plan-schema.js";
+import type { AgentStatus } from "../react/agent-status.js";
+import type { PlanRunStatus } from "../executor/plan-result.js";
 
 export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
 
 /** Why a strategy stopped: the loop's statuses and the executor's, in one union. */
-export type StrategyStatus =
-  | "completed"
-  | "failed"
-  | "cancelled"
-  | "max_steps_exceeded"
-  | "deadline_exceeded"
-  | "budget_exceeded"
-  | "no_progress"
-  | "waiting"
-  | "incomplete"
-  | "unverified";
+export type StrategyStatus = AgentStatus | PlanRunStatus;
 
 /**
  * What every strategy returns, so they can be compared on the same task: the answer, what
