@@ -21,7 +21,7 @@ export async function runStep(run: PlanRun, index: number): Promise<boolean> {
   } catch (error) {
     outcome = { status: "failed", error: `unexpected error in the executor: ${String(error)}` };
   }
-  const concern = outcome.status === "succeeded" ? await observe(run, index, outcome.output) : undefined;
+  const concern = outcome.status === "succeeded" && watched(run, index) ? await observe(run, index, outcome.output) : undefined;
   endStep(run, index, outcome);
   if (concern !== undefined) {
     run.replanRequests.push({ stepId: step.id, reason: concern });
@@ -38,6 +38,12 @@ function skipAfter(run: PlanRun, index: number, reason: string): void {
   for (const dependent of descendantsOf(run.graph, index)) {
     if (run.records[dependent]!.status === undefined) endStep(run, dependent, { status: "skipped", error: reason });
   }
+}
+
+/** Whether anything looks at this step's output; most runs skip the check entirely. */
+function watched(run: PlanRun, index: number): boolean {
+  const tool = run.steps[index]!.tool;
+  return run.config.observe !== undefined || (tool !== undefined && run.config.toolsByName.get(tool)?.check !== undefined);
 }
 
 /** The tool's `check` and the run's `observe` hook; a throwing check counts as a concern. */
