@@ -77,3 +77,8 @@ export { executePlanStream } from "./executor/execute-plan-stream.js";
 export type { ExecutePlanStreamOptions } from "./executor/execute-plan-stream.js";
 export { runStrategy, strategyNames } from "./strategies/run-strategy.js";
 export type { SharedStrategyOptions } from "./strategies/run-strategy.js";
+export { openAICompatible } from "./models/openai-compatible.js";
+export type { OpenAICompatibleOptions } from "./models/openai-compatible.js";
+export { ModelHttpError } from "./models/http-request.js";
+export { defaultPrices, priceOf, withCost } from "./models/prices.js";
+export type { ModelPrice, PriceTable } from "./models/prices.js";

@@ -3,6 +3,11 @@ export interface ToolCall {
   id: string | number;
   name: string;
   arguments?: unknown;
+  /**
+   * Set by a model adapter when the model's arguments were not valid JSON: the raw text.
+   * The call is not run; the model is asked to send the arguments again.
+   */
+  invalidArguments?: string;
 }
 
 export interface SystemMessage {

@@ -54,6 +54,10 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Stop
 }
 
 async function decideCall(run: AgentRun, call: ToolCall, round: OpenRound): Promise<Verdict> {
+  if (call.invalidArguments !== undefined) {
+    const raw = call.invalidArguments.length > 200 ? `${call.invalidArguments.slice(0, 200)}…` : call.invalidArguments;
+    return { outcome: failure("invalid_arguments", `the arguments for "${call.name}" are not valid JSON (${raw}); send the call again with a JSON object`) };
+  }
   const waiting = round.pending.find((pending) => pending.callId === call.id);
   let approved = false;
   if (waiting?.kind === "input") {

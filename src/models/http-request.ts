@@ -1,0 +1,122 @@
+import { sleep } from "../core/clock.js";
+import { PlanloopError } from "../core/errors.js";
+
+/** An HTTP answer that no retry will fix, with what to check. */
+export class ModelHttpError extends PlanloopError {
+  readonly status: number | undefined;
+  readonly body: string;
+
+  constructor(message: string, details: { status?: number; body?: string; cause?: unknown }) {
+    super(message, { cause: details.cause });
+    this.name = "ModelHttpError";
+    this.status = details.status;
+    this.body = details.body ?? "";
+  }
+}
+
+export interface HttpOptions {
+  url: string;
+  body: unknown;
+  headers: Record<string, string>;
+  fetch: typeof fetch;
+  /** Per attempt; a request that takes longer is aborted and retried. */
+  timeoutMs: number;
+  maxRetries: number;
+  /** First backoff; it doubles each retry, with jitter, unless the server says Retry-After. */
+  retryDelayMs: number;
+  signal: AbortSignal | undefined;
+  /** What the model is called, for error messages. */
+  model: string;
+}
+
+const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
+
+/**
+ * POSTs JSON and returns the successful response. 429, 5xx, dropped connections and
+ * timeouts are retried with exponential backoff and jitter, honouring `Retry-After`; the
+ * caller's signal aborts at once, also between attempts. Other failures throw a
+ * `ModelHttpError` that says what to check.
+ */
+export async function postWithRetries(options: HttpOptions): Promise<Response> {
+  for (let attempt = 0; ; attempt += 1) {
+    const outcome = await attemptOnce(options);
+    if (outcome.response) return outcome.response;
+    if (!outcome.retryable || attempt >= options.maxRetries) throw outcome.error;
+    await sleep(outcome.retryAfterMs ?? backoff(options.retryDelayMs, attempt), options.signal ? { signal: options.signal } : {});
+  }
+}
+
+type Attempt = { response: Response } | { response?: undefined; error: Error; retryable: boolean; retryAfterMs?: number };
+
+async function attemptOnce(options: HttpOptions): Promise<Attempt> {
+  options.signal?.throwIfAborted();
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await options.fetch(options.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...options.headers },
+      body: JSON.stringify(options.body),
+      signal,
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const timedOut = timeout.aborted;
+    const message = timedOut ? `no answer from ${options.url} within ${options.timeoutMs} ms` : `could not reach ${options.url}: ${describe(error)}`;
+    return { error: new ModelHttpError(message, { cause: error }), retryable: true };
+  }
+  if (response.ok) return { response };
+  const body = await response.text().catch(() => "");
+  const error = new ModelHttpError(explain(response.status, body, options), { status: response.status, body });
+  const retryAfterMs = retryAfter(response.headers);
+  return { error, retryable: retryableStatuses.has(response.status), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+}
+
+function explain(status: number, body: string, options: HttpOptions): string {
+  const detail = serverMessage(body);
+  const said = detail ? `: ${detail}` : "";
+  switch (status) {
+    case 401:
+      return `the server at ${options.url} rejected the API key (401)${said}. Check apiKey`;
+    case 403:
+      return `the API key may not use model "${options.model}" (403)${said}. Check the key's permissions and the model name`;
+    case 404:
+      return `not found (404)${said}. Check the model name "${options.model}" and the base URL (${options.url})`;
+    case 400:
+      return `the server rejected the request (400)${said}. Check the model "${options.model}" supports tools and these messages`;
+    default:
+      return `the server answered ${status}${said}`;
+  }
+}
+
+function serverMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+    const error = parsed.error;
+    return (typeof error === "string" ? error : error?.message) ?? parsed.message ?? "";
+  } catch {
+    return body.slice(0, 300);
+  }
+}
+
+/** `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date; capped at a minute. */
+export function retryAfter(headers: Headers): number | undefined {
+  const ms = Number(headers.get("retry-after-ms"));
+  if (headers.has("retry-after-ms") && Number.isFinite(ms)) return Math.min(ms, 60_000);
+  const value = headers.get("retry-after");
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  const delay = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(delay) ? Math.min(Math.max(0, delay), 60_000) : undefined;
+}
+
+function backoff(baseMs: number, attempt: number): number {
+  const exponential = baseMs * 2 ** attempt;
+  return Math.min(exponential, 30_000) * (0.5 + Math.random() * 0.5);
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,119 @@
+import { InvalidOptionsError } from "../core/errors.js";
+import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
+import type { Usage } from "../core/usage.js";
+import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
+import { decisionFromChoice, toChatMessages, toChatTools } from "./chat-wire-format.js";
+import { ModelHttpError, postWithRetries } from "./http-request.js";
+import { resolvePrices, withCost, type PriceTable } from "./prices.js";
+import { readEvents } from "./server-sent-events.js";
+import { estimatePromptTokens, estimateTextTokens } from "./token-estimate.js";
+
+export interface OpenAICompatibleOptions {
+  /** The API root, e.g. `https://api.openai.com/v1` or Ollama's `http://127.0.0.1:11434/v1`. */
+  baseURL: string;
+  apiKey?: string;
+  model: string;
+  headers?: Record<string, string>;
+  /** Per request attempt; default 60 s. */
+  timeoutMs?: number;
+  /** Retries after 429, 5xx, a dropped connection or a timeout; default 2. */
+  maxRetries?: number;
+  /** First backoff delay; default 500 ms, doubling, with jitter. */
+  retryDelayMs?: number;
+  /** Stream every answer (tool calls are put back together from their chunks); default false. */
+  stream?: boolean;
+  /** Prices to add to or override the built-in table, for `usage.costUsd`. */
+  prices?: PriceTable;
+  /** Extra fields for every request body (temperature, seed, ...). */
+  body?: Record<string, unknown>;
+  fetch?: typeof fetch;
+}
+
+/**
+ * A model speaking the Chat Completions format: OpenAI, and everything that copies its API
+ * (Ollama, vLLM, llama.cpp's server, LM Studio, DeepSeek, OpenRouter). Use it wherever
+ * planloop takes a model; it streams text for the LLMCompiler planner.
+ *
+ * @example
+ * const model = openAICompatible({ baseURL: "https://api.openai.com/v1", apiKey: process.env.OPENAI_API_KEY, model: "gpt-4o-mini" });
+ * const local = openAICompatible({ baseURL: "http://127.0.0.1:11434/v1", model: "qwen2.5:7b" });
+ */
+export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter & { readonly modelId: string } {
+  const settings = readOptions(options);
+  const post = (request: ModelRequest, stream: boolean) =>
+    postWithRetries({
+      url: settings.url,
+      body: {
+        ...options.body,
+        model: options.model,
+        messages: toChatMessages(request.messages),
+        ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
+        ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+      },
+      headers: settings.headers,
+      fetch: settings.fetch,
+      timeoutMs: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+      retryDelayMs: settings.retryDelayMs,
+      signal: request.signal,
+      model: options.model,
+    });
+
+  const usageOf = (request: ModelRequest, reported: StreamChunk["usage"], answer: string): Usage => {
+    const usage: Usage =
+      reported && typeof reported.prompt_tokens === "number"
+        ? { inputTokens: reported.prompt_tokens, outputTokens: reported.completion_tokens ?? 0 }
+        : { inputTokens: estimatePromptTokens(request.messages, request.tools), outputTokens: estimateTextTokens(answer), estimated: true };
+    return withCost(usage, options.model, settings.prices);
+  };
+
+  async function generate(request: ModelRequest): Promise<ModelDecision> {
+    if (settings.stream) {
+      const assembler = new ChatStreamAssembler();
+      const response = await post(request, true);
+      for await (const chunk of readEvents(response.body!, request.signal)) assembler.add(chunk as StreamChunk);
+      const decision = assembler.decision();
+      return { ...decision, usage: usageOf(request, assembler.usage, answerText(decision)) };
+    }
+    const response = await post(request, false);
+    const json = (await response.json()) as { choices?: Array<{ message?: Parameters<typeof decisionFromChoice>[0] }>; usage?: StreamChunk["usage"] };
+    if (!json.choices?.length) throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
+    const decision = decisionFromChoice(json.choices[0]!.message);
+    return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
+  }
+
+  async function* streamText(request: ModelRequest): AsyncGenerator<TextStreamPart> {
+    const assembler = new ChatStreamAssembler();
+    const response = await post(request, true);
+    let text = "";
+    for await (const chunk of readEvents(response.body!, request.signal)) {
+      const delta = assembler.add(chunk as StreamChunk);
+      text += delta;
+      if (delta) yield { type: "text", text: delta };
+    }
+    yield { type: "usage", usage: usageOf(request, assembler.usage, text) };
+  }
+
+  return { modelId: options.model, generate, streamText };
+}
+
+function readOptions(options: OpenAICompatibleOptions) {
+  if (typeof options?.baseURL !== "string" || !/^https?:\/\//.test(options.baseURL)) {
+    throw new InvalidOptionsError("baseURL must be an http(s) URL, e.g. https://api.openai.com/v1");
+  }
+  if (typeof options.model !== "string" || options.model === "") throw new InvalidOptionsError("model must name the model, e.g. gpt-4o-mini");
+  return {
+    url: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
+    headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers },
+    fetch: options.fetch ?? globalThis.fetch,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxRetries: options.maxRetries ?? 2,
+    retryDelayMs: options.retryDelayMs ?? 500,
+    stream: options.stream ?? false,
+    prices: resolvePrices(options.prices),
+  };
+}
+
+function answerText(decision: ModelDecision): string {
+  return decision.type === "final" ? decision.content : `${decision.content ?? ""}${JSON.stringify(decision.calls)}`;
+}

@@ -1,0 +1,32 @@
+import { countTokens } from "gpt-tokenizer";
+import type { Message } from "../core/messages.js";
+import type { ToolSpec } from "../core/model.js";
+
+/**
+ * Token counts with a real tokenizer (o200k, GPT-4o's), for servers that report no usage
+ * and for the offline model. Every message costs a few tokens of framing, as in the chat
+ * format.
+ */
+export function estimatePromptTokens(messages: readonly Message[], tools: readonly ToolSpec[] = []): number {
+  let total = 3;
+  for (const message of messages) {
+    total += 4 + countTokens(messageText(message));
+  }
+  for (const tool of tools) total += countTokens(`${tool.name} ${tool.description} ${JSON.stringify(tool.inputSchema)}`);
+  return total;
+}
+
+export function estimateTextTokens(text: string): number {
+  return countTokens(text);
+}
+
+function messageText(message: Message): string {
+  switch (message.role) {
+    case "assistant":
+      return `${message.content ?? ""}${message.toolCalls ? JSON.stringify(message.toolCalls) : ""}`;
+    case "tool":
+      return typeof message.content === "string" ? message.content : (JSON.stringify(message.content) ?? "");
+    default:
+      return message.content;
+  }
+}
