@@ -82,3 +82,5 @@ export type { OpenAICompatibleOptions } from "./models/openai-compatible.js";
 export { ModelHttpError } from "./models/http-request.js";
 export { defaultPrices, priceOf, withCost } from "./models/prices.js";
 export type { ModelPrice, PriceTable } from "./models/prices.js";
+export { fromAISDK } from "./models/ai-sdk.js";
+export type { AISDKLanguageModel } from "./models/ai-sdk.js";

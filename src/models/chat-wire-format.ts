@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ModelDecision, ToolSpec } from "../core/model.js";
+import { withArguments } from "./tool-call-arguments.js";
 
 /** A message as the Chat Completions API takes it. */
 export type ChatMessage =
@@ -49,16 +50,7 @@ export function toChatTools(tools: readonly ToolSpec[]): Array<{ type: "function
 
 /** Tool calls as planloop reads them; arguments that are not JSON are kept raw and flagged. */
 export function fromChatToolCalls(calls: ReadonlyArray<{ id?: string; function?: { name?: string; arguments?: string } }>): ToolCall[] {
-  return calls.map((call, index) => {
-    const raw = call.function?.arguments ?? "";
-    const toolCall: ToolCall = { id: call.id ?? `call_${index}`, name: call.function?.name ?? "" };
-    try {
-      toolCall.arguments = raw.trim() === "" ? {} : JSON.parse(raw);
-    } catch {
-      toolCall.invalidArguments = raw;
-    }
-    return toolCall;
-  });
+  return calls.map((call, index) => withArguments({ id: call.id ?? `call_${index}`, name: call.function?.name ?? "" }, call.function?.arguments ?? ""));
 }
 
 /** A non-streamed response's first choice as a decision (usage is added by the caller). */

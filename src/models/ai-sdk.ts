@@ -1,0 +1,114 @@
+import { InvalidOptionsError } from "../core/errors.js";
+import type { Message, ToolCall } from "../core/messages.js";
+import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
+import type { Usage } from "../core/usage.js";
+import { resolvePrices, withCost, type PriceTable } from "./prices.js";
+import { withArguments } from "./tool-call-arguments.js";
+
+/**
+ * The part of the AI SDK's provider specification (LanguageModelV2 in `ai` 5, V3 in `ai` 6)
+ * that planloop uses. Declared here so `ai` stays an optional peer dependency.
+ */
+export interface AISDKLanguageModel {
+  readonly specificationVersion: string;
+  readonly modelId: string;
+  readonly provider?: string;
+  doGenerate(options: Record<string, unknown>): PromiseLike<{ content: AISDKContent[]; usage?: AISDKUsage }>;
+  doStream?(options: Record<string, unknown>): PromiseLike<{ stream: ReadableStream<AISDKStreamPart> }>;
+}
+
+type AISDKContent = { type: string; text?: string; toolCallId?: string; toolName?: string; input?: string };
+type AISDKUsage = { inputTokens?: number | { total?: number }; outputTokens?: number | { total?: number } };
+type AISDKStreamPart = { type: string; delta?: string; textDelta?: string; usage?: AISDKUsage };
+
+/**
+ * Wraps any Vercel AI SDK language model (`openai("gpt-4o")`, `anthropic(...)`, `google(...)`,
+ * Bedrock, Mistral, ...) as a planloop model, streaming where the provider streams.
+ *
+ * @example
+ * import { anthropic } from "@ai-sdk/anthropic";
+ * const model = fromAISDK(anthropic("claude-sonnet-4-0"));
+ */
+export function fromAISDK(languageModel: AISDKLanguageModel, options: { prices?: PriceTable; callOptions?: Record<string, unknown> } = {}): ModelAdapter & { readonly modelId: string } {
+  if (typeof languageModel?.doGenerate !== "function") {
+    throw new InvalidOptionsError("fromAISDK needs an AI SDK language model (an object with doGenerate), e.g. openai('gpt-4o')");
+  }
+  const prices = resolvePrices(options.prices);
+  const callOptions = (request: ModelRequest) => ({
+    ...options.callOptions,
+    prompt: toPrompt(request.messages),
+    ...(request.tools.length > 0
+      ? { tools: request.tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description, inputSchema: tool.inputSchema })) }
+      : {}),
+    abortSignal: request.signal,
+  });
+  const priced = (usage: AISDKUsage | undefined): Usage =>
+    withCost({ inputTokens: count(usage?.inputTokens), outputTokens: count(usage?.outputTokens) }, languageModel.modelId, prices);
+
+  const adapter: ModelAdapter & { readonly modelId: string } = {
+    modelId: languageModel.modelId,
+    async generate(request) {
+      const result = await languageModel.doGenerate(callOptions(request));
+      return { ...toDecision(result.content), usage: priced(result.usage) };
+    },
+  };
+  const doStream = languageModel.doStream;
+  if (typeof doStream === "function") {
+    adapter.streamText = async function* (request: ModelRequest): AsyncGenerator<TextStreamPart> {
+      const { stream } = await doStream.call(languageModel, callOptions(request));
+      const reader = stream.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          if (value.type === "text-delta") yield { type: "text", text: value.delta ?? value.textDelta ?? "" };
+          else if (value.type === "finish") yield { type: "usage", usage: priced(value.usage) };
+          else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    };
+  }
+  return adapter;
+}
+
+/** planloop's history in the provider format; consecutive tool results share one tool message. */
+function toPrompt(messages: readonly Message[]): unknown[] {
+  const prompt: Array<{ role: string; content: unknown }> = [];
+  for (const message of messages) {
+    if (message.role === "system") prompt.push({ role: "system", content: message.content });
+    else if (message.role === "user") prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+    else if (message.role === "assistant") {
+      const parts: unknown[] = message.content ? [{ type: "text", text: message.content }] : [];
+      for (const call of message.toolCalls ?? []) parts.push({ type: "tool-call", toolCallId: String(call.id), toolName: call.name, input: call.arguments ?? {} });
+      prompt.push({ role: "assistant", content: parts });
+    } else {
+      const output = message.error
+        ? { type: "error-text", value: String(message.content) }
+        : typeof message.content === "string"
+          ? { type: "text", value: message.content }
+          : { type: "json", value: message.content ?? null };
+      const part = { type: "tool-result", toolCallId: String(message.toolCallId), toolName: message.name, output };
+      const last = prompt.at(-1);
+      if (last?.role === "tool") (last.content as unknown[]).push(part);
+      else prompt.push({ role: "tool", content: [part] });
+    }
+  }
+  return prompt;
+}
+
+function toDecision(content: readonly AISDKContent[]): ModelDecision {
+  const text = content.filter((part) => part.type === "text").map((part) => part.text ?? "").join("");
+  const calls: ToolCall[] = content
+    .filter((part) => part.type === "tool-call")
+    .map((part, index) => withArguments({ id: part.toolCallId ?? `call_${index}`, name: part.toolName ?? "" }, part.input));
+  if (calls.length > 0) return { type: "tool_calls", calls, ...(text ? { content: text } : {}) };
+  return { type: "final", content: text };
+}
+
+/** V2 reports a number, V3 `{ total }`. */
+function count(value: number | { total?: number } | undefined): number {
+  const total = typeof value === "number" ? value : value?.total;
+  return typeof total === "number" && Number.isFinite(total) ? total : 0;
+}

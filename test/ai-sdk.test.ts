@@ -1,0 +1,58 @@
+import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, fromAISDK, llmCompiler, runAgent } from "planloop";
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: output, text: output, reasoning: undefined },
+});
+const finish = { unified: "stop", raw: undefined } as const;
+const weather = defineTool({ name: "weather", description: "Weather", input: z.object({ city: z.string() }), execute: ({ city }) => `${city}: 18°C` });
+
+describe("fromAISDK", () => {
+  it("runs a ReAct loop on an AI SDK model: tools out, tool results back, usage and cost", async () => {
+    const mock = new MockLanguageModelV3({
+      modelId: "gpt-4o",
+      doGenerate: [
+        { content: [{ type: "tool-call", toolCallId: "t1", toolName: "weather", input: '{"city":"Paris"}' }], finishReason: finish, usage: usage(100, 20), warnings: [] },
+        { content: [{ type: "text", text: "It is 18°C in Paris." }], finishReason: finish, usage: usage(140, 8), warnings: [] },
+      ],
+    });
+    const result = await runAgent({ model: fromAISDK(mock), tools: [weather], task: "Paris?" });
+    expect(result).toMatchObject({ status: "completed", output: "It is 18°C in Paris.", usage: { inputTokens: 240, outputTokens: 28, toolCalls: 1 } });
+    expect(result.usage.costUsd).toBeCloseTo((240 * 2.5 + 28 * 10) / 1e6, 12);
+    const [first, second] = mock.doGenerateCalls;
+    expect(first!.tools).toEqual([{ type: "function", name: "weather", description: "Weather", inputSchema: expect.objectContaining({ required: ["city"] }) }]);
+    expect(second!.prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: "Paris?" }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "t1", toolName: "weather", input: { city: "Paris" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "t1", toolName: "weather", output: { type: "text", value: "Paris: 18°C" } }] },
+    ]);
+  });
+
+  it("streams text where the provider streams, for llmCompiler", async () => {
+    const mock = new MockLanguageModelV3({
+      modelId: "claude-sonnet-4-0",
+      doStream: {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: "text-start", id: "1" },
+            { type: "text-delta", id: "1", delta: '1. weather("Paris")\n' },
+            { type: "text-delta", id: "1", delta: "2. join()" },
+            { type: "text-end", id: "1" },
+            { type: "finish", finishReason: finish, usage: usage(300, 15) },
+          ],
+        }),
+      },
+      doGenerate: { content: [{ type: "text", text: "FINISH: 18°C" }], finishReason: finish, usage: usage(200, 5), warnings: [] },
+    });
+    const result = await llmCompiler({ task: "Paris?", planner: fromAISDK(mock), tools: [weather] });
+    expect(result).toMatchObject({ status: "completed", output: "18°C", usage: { modelCalls: 2, inputTokens: 500, outputTokens: 20 } });
+    expect(mock.doStreamCalls).toHaveLength(1);
+  });
+
+  it("refuses something that is not a language model", () => {
+    expect(() => fromAISDK({} as never)).toThrow(TypeError);
+  });
+});
