@@ -84,3 +84,6 @@ export { defaultPrices, priceOf, withCost } from "./models/prices.js";
 export type { ModelPrice, PriceTable } from "./models/prices.js";
 export { fromAISDK } from "./models/ai-sdk.js";
 export type { AISDKLanguageModel } from "./models/ai-sdk.js";
+export { offlineModel, offlineNotice } from "./models/offline/offline-model.js";
+export type { OfflineModelOptions } from "./models/offline/offline-model.js";
+export type { OfflineTask } from "./models/offline/offline-task.js";
