@@ -148,3 +148,15 @@ describe("openAICompatible", () => {
     expect(() => openAICompatible({ baseURL: "http://127.0.0.1:1/v1", model: "" })).toThrow(/model must name/);
   });
 });
+
+describe("cost budgets with a real adapter", () => {
+  it("stops before a call the cost budget cannot pay for", async () => {
+    const reply = () => completion({ content: null, tool_calls: [toolCall(`c${Math.random()}`, "weather", '{"city":"Paris"}')] }, { prompt_tokens: 100_000, completion_tokens: 1_000 });
+    server = await startChatServer([reply(), reply(), reply(), reply()]);
+    const model = openAICompatible({ baseURL: server.baseURL, model: "gpt-4o" });
+    const result = await runAgent({ model, tools: [weather], task: "loop", budget: { maxCostUsd: 0.6 }, noProgress: false });
+    // Each call costs 100k * $2.50/M + 1k * $10/M = $0.26: two fit in $0.60, a third would not.
+    expect(result).toMatchObject({ status: "budget_exceeded", limit: "maxCostUsd", usage: { modelCalls: 2 } });
+    expect(server.requests).toHaveLength(2);
+  });
+});
