@@ -2,7 +2,7 @@
 // package (dist/), as users run it. Run: npm run bench:scheduler
 import { z } from "zod";
 import { defineTool, executePlan, type PlanInput } from "../dist/index.js";
-import { seededRandom } from "./random.js";
+import { seededRandom } from "../src/core/seeded-random.js";
 
 const sleepTool = defineTool({
   name: "sleep",

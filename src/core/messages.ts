@@ -31,6 +31,8 @@ export interface AssistantMessage {
 export interface ToolError {
   kind: ToolErrorKind;
   message: string;
+  /** False when the tool said trying again cannot help (it threw an error with `retryable: false`). */
+  retryable?: boolean;
 }
 
 export type ToolErrorKind =

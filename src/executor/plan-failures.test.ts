@@ -111,3 +111,21 @@ describe("executePlan failures and stops", () => {
     await flush();
   });
 });
+
+describe("errors a tool marks as final", () => {
+  it("are not retried", async () => {
+    let calls = 0;
+    const strict = defineTool({
+      name: "strict",
+      description: "fails for good",
+      input: z.object({}),
+      execute: () => {
+        calls += 1;
+        throw Object.assign(new Error("syntax error in query"), { retryable: false });
+      },
+    });
+    const result = await executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "strict" }] }, tools: [strict], retry: { maxAttempts: 3 } });
+    expect(result.steps["1"]).toMatchObject({ status: "failed", attempts: 1, error: expect.stringContaining("syntax error") });
+    expect(calls).toBe(1);
+  });
+});

@@ -25,7 +25,10 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
 }
 
-/** Tool errors worth another attempt: the tool timed out or threw. Refusals are final. */
-export function isRetryable(kind: string): boolean {
-  return kind === "timeout" || kind === "execution_failed";
+/**
+ * Tool errors worth another attempt: the tool timed out or threw, unless it marked the error
+ * `retryable: false` (a syntax error in a query will not go away). Refusals are final.
+ */
+export function isRetryable(error: { kind: string; retryable?: boolean }): boolean {
+  return error.retryable !== false && (error.kind === "timeout" || error.kind === "execution_failed");
 }

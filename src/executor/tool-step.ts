@@ -93,5 +93,5 @@ async function attemptCall(run: PlanRun, stepId: string | number, call: ToolCall
   const outcome = await runAdmittedCall(call, admission, { signal: run.signal, step: 0, clock: run.config.clock, maxOutputChars: Infinity });
   if (!outcome.error) return { status: "succeeded", output: outcome.content };
   if (outcome.error.kind === "cancelled") return { status: "cancelled", error: outcome.error.message };
-  return isRetryable(outcome.error.kind) ? { status: "retry", error: outcome.error.message } : { status: "failed", error: outcome.error.message };
+  return isRetryable(outcome.error) ? { status: "retry", error: outcome.error.message } : { status: "failed", error: outcome.error.message };
 }

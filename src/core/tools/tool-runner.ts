@@ -71,7 +71,9 @@ export async function runAdmittedCall(
     if (timedOut) {
       return failure("timeout", `"${call.name}" did not finish within ${admission.timeoutMs} ms and was aborted`);
     }
-    return failure("execution_failed", `"${call.name}" failed: ${errorMessage(error)}`);
+    const outcome = failure("execution_failed", `"${call.name}" failed: ${errorMessage(error)}`);
+    if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
+    return outcome;
   } finally {
     if (timer !== undefined) options.clock.clearTimeout(timer);
     if (controller) options.signal.removeEventListener("abort", onRunAbort);

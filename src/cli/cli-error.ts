@@ -1,0 +1,23 @@
+import { readFileSync } from "node:fs";
+
+/** Bad input on the command line: printed as one line, exit code 2, never a stack trace. */
+export class CliError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+export function readJsonFile(path: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new CliError(`cannot read ${what} ${path}: no such file (check the path)`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${what} ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,45 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { runDemo } from "../../demo/run-demo.js";
+import { CliError } from "../cli-error.js";
+import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import { createProgress } from "../progress.js";
+import type { CliIo } from "../program.js";
+
+export function demoCommand(program: Command, io: CliIo): void {
+  program
+    .command("demo")
+    .description("Run seed 001's weekly report over a local SQLite database: parallel queries, two replans, a report")
+    .option("--dir <folder>", "where to write the database, report, events and trace (default: a new temp folder)")
+    .option("--model <spec>", "a real model: openai:<name>, or <name> with --base-url")
+    .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
+    .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
+    .option("--latency <ms>", "the offline model's thinking time per call", "300")
+    .option("--query-latency <ms>", "each SQL query's simulated round trip", "200")
+    .action(async (flags: ModelFlags & { dir?: string; latency: string; queryLatency: string }) => {
+      const model = modelFromFlags(flags);
+      const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "planloop-demo-"));
+      io.out(model ? `planloop demo with ${flags.model}` : "planloop demo with the OFFLINE model (deterministic; pass --model to use a real one)");
+      const progress = createProgress(io.stdout);
+      const { result, files } = await runDemo({
+        dir,
+        ...(model ? { model } : {}),
+        latencyMs: milliseconds(flags.latency, "--latency"),
+        queryLatencyMs: milliseconds(flags.queryLatency, "--query-latency"),
+        onEvent: progress.listener,
+        onNotice: (notice) => io.err(notice),
+      });
+      progress.stop();
+      io.out(`\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`);
+      io.out(`report:   ${files.report}\nevents:   ${files.events}\ntrace:    ${files.trace}\ndatabase: ${files.database}`);
+      io.exitCode(result.status === "completed" ? 0 : 1);
+    });
+}
+
+function milliseconds(value: string, flag: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 0) throw new CliError(`${flag} must be a number of milliseconds >= 0`);
+  return ms;
+}

@@ -1,0 +1,65 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Command } from "commander";
+import type { Tool } from "../../core/tools/define-tool.js";
+import { executePlan } from "../../executor/execute-plan.js";
+import { validatePlan } from "../../planner/validate-plan.js";
+import { CliError, readJsonFile } from "../cli-error.js";
+import { createProgress } from "../progress.js";
+import type { CliIo } from "../program.js";
+
+export function planCommands(program: Command, io: CliIo): void {
+  program
+    .command("validate")
+    .description("Check a plan (JSON) and print every problem")
+    .argument("<plan.json>", "the plan: { steps: [{ id, task, depends_on, tool?, args? }] }")
+    .option("--tools <module>", "a JavaScript module exporting the tools, to check tool names and arguments")
+    .action(async (path: string, flags: { tools?: string }) => {
+      const plan = readJsonFile(path, "plan");
+      const tools = flags.tools ? await loadTools(flags.tools) : undefined;
+      const checked = validatePlan(plan, tools ? { tools } : {});
+      if (checked.ok) {
+        io.out(`valid: ${checked.plan.steps.length} steps`);
+        return;
+      }
+      for (const error of checked.errors) io.out(`- ${error.message}`);
+      io.exitCode(1);
+    });
+
+  program
+    .command("run")
+    .description("Execute a fixed plan with the tools a module exports")
+    .argument("<plan.json>", "the plan to run")
+    .requiredOption("--tools <module>", "a JavaScript module exporting the tools (an array `tools`, or tools as named exports)")
+    .option("--concurrency <n>", "steps running at once", "4")
+    .option("--json", "print the whole result as JSON")
+    .action(async (path: string, flags: { tools: string; concurrency: string; json?: boolean }) => {
+      const plan = readJsonFile(path, "plan");
+      const tools = await loadTools(flags.tools);
+      const checked = validatePlan(plan, { tools });
+      if (!checked.ok) throw new CliError(`the plan is invalid: ${checked.errors.map((error) => error.message).join("; ")}`);
+      const concurrency = Number(flags.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");
+      const progress = createProgress(io.stdout);
+      const result = await executePlan({ plan: checked.plan, tools, concurrency, onEvent: progress.listener });
+      progress.stop();
+      if (flags.json) io.out(JSON.stringify(result, null, 2));
+      else io.out(`${result.status}${result.reason ? `: ${result.reason}` : ""}`);
+      io.exitCode(result.status === "completed" ? 0 : 1);
+    });
+}
+
+/** The tools a module exports: an array named `tools` or the default export, or every export made with defineTool. */
+export async function loadTools(modulePath: string): Promise<Tool[]> {
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new CliError(`cannot load tools from ${modulePath}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  }
+  const isTool = (value: unknown): value is Tool => typeof value === "object" && value !== null && "inputSchema" in value && "name" in value;
+  const listed = [exports.tools, exports.default].find(Array.isArray) as unknown[] | undefined;
+  const tools = (listed ?? Object.values(exports)).filter(isTool);
+  if (tools.length === 0) throw new CliError(`${modulePath} exports no tools: export an array \`tools\` of tools made with defineTool`);
+  return tools;
+}

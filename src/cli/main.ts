@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+import { runCli } from "./program.js";
+
+const code = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  exitCode: () => {},
+});
+process.exitCode = code;

@@ -1,0 +1,47 @@
+import { Command, CommanderError } from "commander";
+import { demoCommand } from "./commands/demo-command.js";
+import { planCommands } from "./commands/plan-commands.js";
+import { traceCommand } from "./commands/trace-command.js";
+import { CliError } from "./cli-error.js";
+import { PlanloopError } from "../core/errors.js";
+
+/** Where the CLI writes, so tests can run it in-process. */
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  out(line: string): void;
+  err(line: string): void;
+  exitCode(code: number): void;
+}
+
+export function createProgram(io: CliIo): Command {
+  const program = new Command("planloop")
+    .description("Plan a dependency graph of steps, run them in parallel, observe and replan")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.err(text.trimEnd()) });
+  demoCommand(program, io);
+  planCommands(program, io);
+  traceCommand(program, io);
+  return program;
+}
+
+/**
+ * Runs the CLI on `argv` (without node and the script) and returns the exit code: 0 when the
+ * run completed, 1 when it ended otherwise, 2 for bad input. Errors are one line, no stack.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let code = 0;
+  const program = createProgram({ ...io, exitCode: (value) => (code = value) });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CliError || error instanceof TypeError || PlanloopError.isInstance(error)) {
+      io.err(`planloop: ${(error as Error).message.split("\n").join(" ")}`);
+      return 2;
+    }
+    io.err(`planloop: unexpected error: ${error instanceof Error ? error.message : String(error)} (set PLANLOOP_DEBUG=1 for the stack)`);
+    if (process.env.PLANLOOP_DEBUG) io.err(String((error as Error).stack));
+    return 1;
+  }
+}

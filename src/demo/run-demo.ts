@@ -1,0 +1,75 @@
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EventListener, PlanloopEvent } from "../core/events.js";
+import type { Model } from "../core/model.js";
+import { offlineModel } from "../models/offline/offline-model.js";
+import { planAndExecute } from "../strategies/plan-and-execute.js";
+import type { PlanStrategyResult } from "../strategies/strategy-result.js";
+import { renderTraceHtml } from "../trace/trace-html.js";
+import { generateDemoData } from "./demo-data.js";
+import { createDemoDatabase } from "./demo-database.js";
+import { reportTools } from "./report-tools.js";
+import { sqlTools } from "./sql-tools.js";
+import { weeklyReportTask, weeklyReportTaskText } from "./weekly-report-task.js";
+
+export interface DemoOptions {
+  /** Where the database, report, events and trace go. */
+  dir: string;
+  /** A real model; by default the offline model plans and answers. */
+  model?: Model;
+  /** The offline model's thinking time per call; default 300 ms, so the run can be watched. */
+  latencyMs?: number;
+  /** Each SQL query's simulated round trip; default 200 ms. */
+  queryLatencyMs?: number;
+  onEvent?: EventListener;
+  onNotice?: (notice: string) => void;
+}
+
+export interface DemoFiles {
+  database: string;
+  report: string;
+  events: string;
+  trace: string;
+}
+
+/**
+ * Seed 001's weekly report, for real: a SQLite database with a week of orders, refunds and
+ * tickets (the refunds' amount column was renamed; some refunds are in USD), SQL tools,
+ * and Plan-and-Execute that replans around both surprises. Writes the report, the events
+ * as JSONL, and an HTML trace.
+ */
+export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrategyResult; files: DemoFiles }> {
+  mkdirSync(options.dir, { recursive: true });
+  const files: DemoFiles = {
+    database: join(options.dir, "shop.sqlite"),
+    report: join(options.dir, "weekly-report.md"),
+    events: join(options.dir, "events.jsonl"),
+    trace: join(options.dir, "trace.html"),
+  };
+  writeFileSync(files.events, "");
+  const db = createDemoDatabase(files.database, generateDemoData());
+  const events: PlanloopEvent[] = [];
+  try {
+    const model =
+      options.model ??
+      offlineModel({ tasks: [weeklyReportTask], latencyMs: options.latencyMs ?? 300, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+    const result = await planAndExecute({
+      task: weeklyReportTaskText,
+      planner: model,
+      tools: [...sqlTools(db, { latencyMs: options.queryLatencyMs ?? 200 }), ...reportTools()],
+      concurrency: 4,
+      maxReplans: 3,
+      onEvent: (event) => {
+        events.push(event);
+        appendFileSync(files.events, `${JSON.stringify(event)}\n`);
+        options.onEvent?.(event);
+      },
+    });
+    const report = result.output ?? `# Weekly report not written\n\nThe run ended ${result.status}: ${result.reason ?? "no reason given"}.\n`;
+    writeFileSync(files.report, report.endsWith("\n") ? report : `${report}\n`);
+    writeFileSync(files.trace, renderTraceHtml(events, { title: "planloop demo: the weekly report" }));
+    return { result, files };
+  } finally {
+    db.close();
+  }
+}

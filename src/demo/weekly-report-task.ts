@@ -1,0 +1,59 @@
+import type { OfflineTask } from "../models/offline/offline-task.js";
+import { demoWeek } from "./demo-data.js";
+
+const week = `${demoWeek.start} to ${demoWeek.end}`;
+const during = `created_at BETWEEN '${demoWeek.start}' AND '${demoWeek.end} 23:59:59'`;
+
+/** What the demo asks for. */
+export const weeklyReportTaskText = `Write the weekly report for ${week} from the shop database: order count and revenue, refunds and the refund rate (in CNY), and support tickets with the most common complaint.`;
+
+const orders = { id: 1, task: "query this week's orders", tool: "sql", args: { query: `SELECT id, total_cny FROM orders WHERE ${during}` } };
+const tickets = { id: 3, task: "query this week's support tickets", tool: "sql", args: { query: `SELECT id, category FROM tickets WHERE ${during}` } };
+const report = { id: 5, task: "write the weekly report", tool: "write_report", args: { metrics: "$4", week }, depends_on: [4] };
+const schema = { id: 6, task: "read the refunds table's columns", tool: "describe_table", args: { table: "refunds" } };
+const refunds = {
+  id: 2,
+  task: "query this week's refunds with the renamed amount column",
+  tool: "sql",
+  args: { query: `SELECT id, refund_amount, currency FROM refunds WHERE ${during}` },
+  depends_on: [6],
+};
+
+/**
+ * The demo as the offline model solves it (seed 001 §5): the first plan queries a refunds
+ * column that was renamed; the replan reads the schema and queries the new column; the
+ * refunds turn out to include USD, so the next plan adds a conversion before the metrics.
+ */
+export const weeklyReportTask: OfflineTask = {
+  name: "weekly report",
+  match: /weekly report for 2026-11-16 to 2026-11-22/,
+  plan: [
+    orders,
+    { id: 2, task: "query this week's refunds", tool: "sql", args: { query: `SELECT id, amount, currency FROM refunds WHERE ${during}` } },
+    tickets,
+    { id: 4, task: "compute the metrics", tool: "compute_metrics", args: { orders: "$1", refunds: "$2", tickets: "$3" }, depends_on: [1, 2, 3] },
+    report,
+  ],
+  replan: (problem) => {
+    if (/not CNY|USD/.test(problem)) {
+      return [
+        orders,
+        schema,
+        refunds,
+        tickets,
+        { id: 7, task: "convert the USD refunds to CNY", tool: "convert_currency", args: { rows: "$2", amount_field: "refund_amount", currency_field: "currency", to: "CNY" }, depends_on: [2] },
+        { id: 4, task: "compute the metrics", tool: "compute_metrics", args: { orders: "$1", refunds: "$7", tickets: "$3" }, depends_on: [1, 7, 3] },
+        report,
+      ];
+    }
+    if (/no such column/.test(problem)) {
+      return [orders, schema, refunds, tickets, { id: 4, task: "compute the metrics", tool: "compute_metrics", args: { orders: "$1", refunds: "$2", tickets: "$3" }, depends_on: [1, 2, 3] }, report];
+    }
+    return undefined;
+  },
+  answer: (outputs) => {
+    const written = outputs["5"] as { markdown?: unknown } | undefined;
+    if (typeof written?.markdown !== "string") throw new Error("the report was not written");
+    return written.markdown;
+  },
+};
