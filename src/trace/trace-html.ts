@@ -99,7 +99,7 @@ function stepTable(bars: readonly TraceBar[]): string {
       (bar) =>
         `<tr><td>${escape(bar.stepId)}</td><td>${bar.version}</td><td>${escape(bar.task)}</td><td>${bar.status}</td><td>${Math.round(bar.startedAt)}</td><td>${Math.round(bar.endedAt - bar.startedAt)}</td><td>${bar.attempts}</td><td>${bar.toolCalls.length}</td><td>${escape(bar.error ?? "")}</td></tr>`,
     );
-  return `<table class="steps"><tr><th>step</th><th>plan</th><th>task</th><th>status</th><th>start (ms)</th><th>took (ms)</th><th>attempts</th><th>tool calls</th><th>error</th></tr>${rows.join("")}</table>`;
+  return `<table class="steps"><tr><th>step</th><th>plan</th><th>task</th><th>status</th><th>start (ms)</th><th>took (ms)</th><th>attempts</th><th>inner tool calls</th><th>error</th></tr>${rows.join("")}</table>`;
 }
 
 function escape(text: string): string {

@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/program.js";
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
+  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  const code = await runCli(argv, { stdout, out: (line) => out.push(`${line}\n`), err: (line) => err.push(`${line}\n`), exitCode: () => {} });
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+const file = (name: string, content: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+};
+const toolsModule = join(import.meta.dirname, "fixtures", "plan-tools.ts");
+
+describe("planloop CLI", () => {
+  it("validate: 0 for a valid plan, 1 with every problem, 2 for a missing file or bad JSON", async () => {
+    const good = file("good.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] });
+    expect(await cli("validate", good, "--tools", toolsModule)).toMatchObject({ code: 0, out: "valid: 1 steps\n" });
+    const bad = file("bad.json", { steps: [{ id: 1, task: "a", depends_on: [2] }, { id: 3, task: "b", tool: "triple" }] });
+    const checked = await cli("validate", bad, "--tools", toolsModule);
+    expect(checked.code).toBe(1);
+    expect(checked.out).toContain("- step 1 depends on step 2, which is not in the plan");
+    expect(checked.out).toContain('- step 3 uses tool "triple", which does not exist; available tools: double, fail');
+    expect(await cli("validate", join(dir, "missing.json"))).toMatchObject({ code: 2, err: expect.stringMatching(/^planloop: cannot read plan .*missing\.json: no such file/) });
+    const broken = await cli("validate", file("broken.json", "{ steps: "));
+    expect(broken).toMatchObject({ code: 2, err: expect.stringContaining("is not valid JSON") });
+    expect(broken.err).not.toContain("    at ");
+  });
+
+  it("run: executes a plan with a tools module; the exit code follows the status", async () => {
+    const plan = file("run.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }, { id: 2, task: "again", tool: "double", args: { value: "$1" }, depends_on: [1] }] });
+    const done = await cli("run", plan, "--tools", toolsModule, "--json");
+    expect(done.code).toBe(0);
+    expect(done.out).toContain("plan v1: 2 steps");
+    expect(JSON.parse(done.out.slice(done.out.indexOf("{")))).toMatchObject({ status: "completed", output: 84 });
+    const failing = file("fail.json", { steps: [{ id: 1, task: "fail", tool: "fail" }] });
+    expect(await cli("run", failing, "--tools", toolsModule)).toMatchObject({ code: 1, out: expect.stringContaining("failed: step 1:") });
+    expect(await cli("run", failing, "--tools", join(dir, "nope.js"))).toMatchObject({ code: 2, err: expect.stringContaining("cannot load tools") });
+    expect(await cli("run", file("unknown.json", { steps: [{ id: 1, task: "x", tool: "triple" }] }), "--tools", toolsModule)).toMatchObject({ code: 2, err: expect.stringContaining('tool "triple"') });
+  });
+
+  it("demo and trace: the demo writes its files; trace turns events into a page", async () => {
+    const demoDir = join(dir, "demo");
+    const demo = await cli("demo", "--dir", demoDir, "--latency", "0", "--query-latency", "0");
+    expect(demo.code).toBe(0);
+    expect(demo.out).toContain("OFFLINE model");
+    expect(demo.out).toContain("replan 2:");
+    expect(demo.out).toMatch(/completed: 2 replans/);
+    for (const name of ["weekly-report.md", "events.jsonl", "trace.html", "shop.sqlite"]) expect(existsSync(join(demoDir, name))).toBe(true);
+    const traced = await cli("trace", join(demoDir, "events.jsonl"), "--out", join(dir, "again.html"));
+    expect(traced.code).toBe(0);
+    expect(readFileSync(join(dir, "again.html"), "utf8")).toContain("<svg");
+    expect(await cli("trace", file("bad.jsonl", "{}\nnot json\n"))).toMatchObject({ code: 2, err: expect.stringContaining("line 2 is not JSON") });
+    expect(await cli("demo", "--model", "claude")).toMatchObject({ code: 2, err: expect.stringContaining("openai:<name>") });
+  });
+
+  it("--help works for every command and unknown commands fail with 2", async () => {
+    for (const command of ["demo", "run", "validate", "trace"]) expect((await cli(command, "--help")).code).toBe(0);
+    expect((await cli("frobnicate")).code).toBe(2);
+  });
+});

@@ -1,0 +1,38 @@
+// The demo's HTML trace in a real browser: Debian's chromium driven by playwright-core.
+import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { runDemo } from "../src/demo/run-demo.js";
+
+const executablePath = "/usr/bin/chromium";
+// CI installs chromium (.ci/run); elsewhere the test is skipped when it is missing.
+const available = existsSync(executablePath) || process.env.CI === "true";
+
+describe.skipIf(!available)("the trace page in headless Chromium", () => {
+  it("draws every step of the demo's run and can be screenshotted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-trace-"));
+    const { result, files } = await runDemo({ dir, latencyMs: 20, queryLatencyMs: 40, onNotice: () => {} });
+    const started = result.trace.filter((event) => event.type === "step-start").map((event) => String(event.stepId));
+    const browser = await chromium.launch({
+      executablePath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      await page.goto(pathToFileURL(files.trace).href);
+      const drawn = await page.locator("g.step").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-step-id")));
+      expect(drawn.sort()).toEqual([...started].sort());
+      expect(await page.locator("g.replan").count()).toBe(2);
+      expect(await page.locator("g.model-call").count()).toBe(result.usage.modelCalls);
+      expect(await page.locator("table.summary").innerText()).toContain("completed");
+      const screenshot = join(dir, "trace.png");
+      await page.screenshot({ path: screenshot, fullPage: true });
+      expect(statSync(screenshot).size).toBeGreaterThan(5_000);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
