@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests import "planloop" exactly as a user would; here it resolves to the source.
     alias: [
       { find: /^planloop\/testing$/, replacement: source("./src/testing/index.ts") },
+      { find: /^planloop\/demo$/, replacement: source("./src/demo/index.ts") },
       { find: /^planloop$/, replacement: source("./src/index.ts") },
     ],
   },

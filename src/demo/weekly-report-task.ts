@@ -35,7 +35,7 @@ export const weeklyReportTask: OfflineTask = {
     report,
   ],
   replan: (problem) => {
-    if (/not CNY|USD/.test(problem)) {
+    if (/USD|not (in )?CNY/.test(problem)) {
       return [
         orders,
         schema,

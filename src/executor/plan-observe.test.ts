@@ -54,3 +54,14 @@ describe("observing outputs", () => {
     expect(seen).toEqual(["t"]);
   });
 });
+
+describe("acknowledged concerns", () => {
+  it("do not stop the steps after a check that raises them again", async () => {
+    calls.length = 0;
+    const plan = { steps: [{ id: 1, task: "refunds", tool: "refunds" }, { id: 2, task: "sum", tool: "sum", args: { rows: "$1" }, depends_on: [1] }] };
+    const result = await executePlan({ plan, tools: [refunds, sum], acknowledged: ["some refunds are not in CNY"] });
+    expect(result.status).toBe("completed");
+    expect(result.replanRequests).toEqual([]);
+    expect(calls).toEqual(["refunds", "sum"]);
+  });
+});

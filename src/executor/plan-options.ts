@@ -41,6 +41,11 @@ export interface ExecutePlanOptions {
    * branches go on), and the result lists the request in `replanRequests`.
    */
   observe?: Observer;
+  /**
+   * Concerns the plan already deals with (a planner replanned for them): when a check or
+   * `observe` raises one of these again, it is not a reason to stop the steps after it.
+   */
+  acknowledged?: readonly string[];
   /** The plan's version number, for events (a planner counts its replans). Default 1. */
   planVersion?: number;
   /** Replaces the agent-step prompt (see `Prompts`). */
@@ -72,6 +77,7 @@ export interface PlanConfig {
   resume: PlanRunState | undefined;
   reuse: Record<string, StepRecord>;
   observe: Observer | undefined;
+  acknowledged: readonly string[];
   planVersion: number;
   prompts: Prompts;
   approvals: Record<string, ApprovalDecision>;
@@ -132,6 +138,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
     resume,
     reuse: options.reuse ?? {},
     observe: options.observe,
+    acknowledged: options.acknowledged ?? [],
     planVersion: options.planVersion ?? 1,
     prompts: resolvePrompts(options.prompts),
     approvals: options.approvals ?? {},

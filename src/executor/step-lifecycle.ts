@@ -51,10 +51,8 @@ async function observe(run: PlanRun, index: number, output: unknown): Promise<st
   const step = run.steps[index]!;
   const check = step.tool ? run.config.toolsByName.get(step.tool)?.check : undefined;
   try {
-    const contradiction = check?.(output);
-    if (contradiction) return contradiction;
-    const verdict = await run.config.observe?.({ step, output });
-    return verdict?.replan || undefined;
+    const concern = check?.(output) || (await run.config.observe?.({ step, output }))?.replan || undefined;
+    return concern !== undefined && run.config.acknowledged.includes(concern) ? undefined : concern;
   } catch (error) {
     return `checking the output failed: ${String(error)}`;
   }

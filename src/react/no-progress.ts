@@ -1,4 +1,5 @@
 import { canonicalJson } from "../core/canonical-json.js";
+import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 
@@ -37,7 +38,7 @@ export function recordRound(
     const count = (state.calls[signature] ?? 0) + 1;
     state.calls[signature] = count;
     if (count >= settings.maxRepeats) {
-      stall ??= `"${call.name}" was called ${count} times with the same arguments ${canonicalJson(call.arguments ?? {})}`;
+      stall ??= `"${call.name}" was called ${count} times with the same arguments ${previewOf(canonicalJson(call.arguments ?? {}), 200)}`;
     }
     const error = outcome.error;
     if (!error) {
@@ -47,7 +48,7 @@ export function recordRound(
       const errorSignature = `${call.name}: ${error.message}`;
       state.errorStreak = errorSignature === state.lastError ? state.errorStreak + 1 : 1;
       state.lastError = errorSignature;
-      if (state.errorStreak >= settings.maxRepeats) stall ??= `the same error ${state.errorStreak} times in a row: ${errorSignature}`;
+      if (state.errorStreak >= settings.maxRepeats) stall ??= `the same error ${state.errorStreak} times in a row: ${previewOf(errorSignature, 300)}`;
     }
   }
   return stall;

@@ -20,6 +20,7 @@ export function runExecution(
     prompts?: Prompts;
     concurrency?: number;
     observe?: Observer;
+    acknowledged?: readonly string[];
     retry?: RetryOptions;
     agentMaxSteps?: number;
   },
@@ -37,6 +38,7 @@ export function runExecution(
     ...(input.prompts ? { prompts: input.prompts } : {}),
     ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
     ...(input.observe ? { observe: input.observe } : {}),
+    ...(input.acknowledged ? { acknowledged: input.acknowledged } : {}),
     ...(input.retry ? { retry: input.retry } : {}),
     ...(input.agentMaxSteps === undefined ? {} : { agentMaxSteps: input.agentMaxSteps }),
   });

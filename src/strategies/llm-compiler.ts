@@ -45,6 +45,7 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
     const specs = options.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
     const versions: Plan[] = [];
     let messages = prompts.plan({ task: run.task, tools: specs, format: "llm-compiler" });
+    const acknowledged: string[] = [];
     for (let replans = 0; ; replans += 1) {
       const stop = checkStop(run);
       if (stop) return finishPlanStrategy(run, { versions, replans, stop });
@@ -56,6 +57,7 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
         onEvent: run.events.relay(),
         clock: run.clock,
         planVersion: replans + 1,
+        acknowledged,
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.retry ? { retry: options.retry } : {}),
       });
@@ -71,6 +73,7 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
       if ("answer" in decision) return finishPlanStrategy(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
       if (replans >= maxReplans) return finishPlanStrategy(run, { ...ending, stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` } });
       run.events.emit({ type: "replan-start", replans: replans + 1, reason: decision.replan });
+      acknowledged.push(...execution.replanRequests.map((request) => request.reason));
       messages = prompts.replan({ task: run.task, tools: specs, format: "llm-compiler", plan: execution.plan, results, problem: describeFailures(execution, decision.replan) });
     }
   } finally {

@@ -85,8 +85,9 @@ async function planLoop(run: StrategyRun, config: Config): Promise<PlanStrategyR
   let current = first.plan;
   versions.push(current);
   let reuse = {};
+  const acknowledged: string[] = [];
   for (let replans = 0; ; replans += 1) {
-    const execution = await runExecution(run, { ...config, model: config.executor, plan: current, reuse, version: versions.length });
+    const execution = await runExecution(run, { ...config, model: config.executor, plan: current, reuse, version: versions.length, acknowledged });
     const stopped = executionStop(run, execution);
     if (stopped) return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution });
     let problem = describeProblem(execution);
@@ -107,6 +108,7 @@ async function planLoop(run: StrategyRun, config: Config): Promise<PlanStrategyR
       return finish(run, { versions, steps: execution.steps, replans, stop, ...(output === undefined ? {} : { output }) });
     }
     run.events.emit({ type: "replan-start", replans: replans + 1, reason: problem });
+    acknowledged.push(...execution.replanRequests.map((request) => request.reason));
     const messages = config.prompts.replan({ task: run.task, tools: specs, format: config.format, plan: current, results: stepViews(current, execution.steps), problem });
     const next = await requestPlan(run, config, "replan", messages);
     if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...failure(next) });
