@@ -69,3 +69,18 @@ describe("planloop CLI", () => {
     expect((await cli("frobnicate")).code).toBe(2);
   });
 });
+
+describe("planloop bench", () => {
+  it("writes the report and prints the table and the targets", async () => {
+    const out = join(dir, "bench");
+    const result = await cli("bench", "--suite", "replan", "--strategies", "plan-and-execute,rewoo", "--model-latency", "0", "--latency-scale", "0", "--out", out);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("| plan-and-execute | 100% |");
+    expect(result.out).toContain("| rewoo | 0% |");
+    expect(result.out).toContain("target plan-and-execute succeeds where rewoo fails: met");
+    expect(result.out).toContain("[##############################] 16/16 runs");
+    for (const name of ["report.md", "report.html", "results.json"]) expect(existsSync(join(out, name))).toBe(true);
+    expect((await cli("bench", "--suite", "nope")).err).toContain('unknown suite "nope"');
+    expect((await cli("bench", "--strategies", "magic")).err).toContain("unknown strategies: magic");
+  }, 60_000);
+});

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { benchCommand } from "./commands/bench-command.js";
 import { demoCommand } from "./commands/demo-command.js";
 import { planCommands } from "./commands/plan-commands.js";
 import { traceCommand } from "./commands/trace-command.js";
@@ -21,6 +22,7 @@ export function createProgram(io: CliIo): Command {
   demoCommand(program, io);
   planCommands(program, io);
   traceCommand(program, io);
+  benchCommand(program, io);
   return program;
 }
 

@@ -1,0 +1,97 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { benchHtml, benchMarkdown, statsTable, targetLines } from "../../bench/bench-report.js";
+import { strategyStats } from "../../bench/bench-stats.js";
+import { loadSuite, suiteNames } from "../../bench/load-suites.js";
+import { runBench } from "../../bench/run-bench.js";
+import { strategyNames } from "../../strategies/run-strategy.js";
+import type { StrategyName } from "../../strategies/strategy-result.js";
+import { CliError } from "../cli-error.js";
+import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import type { CliIo } from "../program.js";
+
+interface BenchFlags extends ModelFlags {
+  suite: string;
+  strategies: string;
+  runs: string;
+  concurrency: string;
+  out: string;
+  modelLatency: string;
+  latencyScale: string;
+}
+
+export function benchCommand(program: Command, io: CliIo): void {
+  program
+    .command("bench")
+    .description("Run ReAct, Plan-and-Execute, ReWOO and LLMCompiler on the same tasks and compare them")
+    .option("--suite <names>", `suites, comma-separated: ${suiteNames.join(", ")}, or all`, "all")
+    .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
+    .option("--model <spec>", "a real model: openai:<name>, or <name> with --base-url (default: the offline model)")
+    .option("--base-url <url>", "an OpenAI-compatible server")
+    .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
+    .option("--runs <n>", "runs of every task and strategy", "1")
+    .option("--concurrency <n>", "runs at the same time", "4")
+    .option("--out <dir>", "where to write report.md, report.html and results.json", "bench-results")
+    .option("--model-latency <ms>", "the offline model's time per call", "300")
+    .option("--latency-scale <x>", "multiplies the simulated services' latency", "1")
+    .action(async (flags: BenchFlags) => {
+      const suites = (flags.suite === "all" ? [...suiteNames] : flags.suite.split(",")).map((name) => loadSuite(name.trim()));
+      const strategies = flags.strategies.split(",").map((name) => name.trim()) as StrategyName[];
+      const unknown = strategies.filter((name) => !strategyNames.includes(name));
+      if (unknown.length > 0) throw new CliError(`unknown strategies: ${unknown.join(", ")}; use ${strategyNames.join(", ")}`);
+      const model = modelFromFlags(flags);
+      const label = model ? (flags.model ?? "model") : "planloop offline model";
+      const bar = progressBar(io);
+      const records = await runBench({
+        suites,
+        strategies,
+        ...(model ? { model } : {}),
+        runs: whole(flags.runs, "--runs"),
+        concurrency: whole(flags.concurrency, "--concurrency"),
+        modelLatencyMs: number(flags.modelLatency, "--model-latency"),
+        latencyScale: number(flags.latencyScale, "--latency-scale"),
+        onRecord: (_record, done, total) => bar(done, total),
+      });
+      const out = resolve(flags.out);
+      mkdirSync(out, { recursive: true });
+      const options = { model: label, offline: !model };
+      writeFileSync(join(out, "report.md"), benchMarkdown(records, options));
+      writeFileSync(join(out, "report.html"), benchHtml(records, options));
+      writeFileSync(join(out, "results.json"), JSON.stringify(records, null, 1));
+      for (const suite of suites) io.out(`\n${suite.name}\n${statsTable(strategyStats(records.filter((record) => record.suite === suite.name)))}`);
+      for (const line of targetLines(records)) io.out(line);
+      if (!model) io.out("\nOffline numbers measure orchestration cost, not model quality.");
+      io.out(`\nreport: ${join(out, "report.md")}\npage:   ${join(out, "report.html")}`);
+    });
+}
+
+/** A bar redrawn in place on a terminal, a line every tenth of the way otherwise. */
+function progressBar(io: CliIo): (done: number, total: number) => void {
+  let lastTenth = -1;
+  return (done, total) => {
+    const filled = Math.round((done / total) * 30);
+    const text = `[${"#".repeat(filled)}${"-".repeat(30 - filled)}] ${done}/${total} runs`;
+    if (io.stdout.isTTY) {
+      io.stdout.write(`\r${text}${done === total ? "\n" : ""}`);
+      return;
+    }
+    const tenth = Math.floor((done / total) * 10);
+    if (tenth !== lastTenth) {
+      lastTenth = tenth;
+      io.out(text);
+    }
+  };
+}
+
+function number(value: string, flag: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new CliError(`${flag} must be a number >= 0`);
+  return parsed;
+}
+
+function whole(value: string, flag: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new CliError(`${flag} must be a whole number >= 1`);
+  return parsed;
+}
