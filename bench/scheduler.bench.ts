@@ -3,6 +3,10 @@
 import { z } from "zod";
 import { defineTool, executePlan, type PlanInput } from "../dist/index.js";
 import { seededRandom } from "../src/core/seeded-random.js";
+import { runWithLangGraph } from "./langgraph-runner.js";
+
+// `--compare` runs every workload through LangGraph.js too, in the same process.
+const compare = process.argv.includes("--compare");
 
 const sleepTool = defineTool({
   name: "sleep",
@@ -40,6 +44,14 @@ function layeredDag(seed: number, options: { estimates: boolean }): { plan: Plan
  * Makespan over two lower bounds: from the nominal latencies, and from the durations the
  * steps really took (real timers fire late; that lateness is not the scheduler's doing).
  */
+/** LangGraph's makespan on the same DAG, over the nominal lower bound. */
+async function langGraphRatio(seed: number): Promise<number> {
+  const { plan, lowerBound } = layeredDag(seed, { estimates: true });
+  const started = performance.now();
+  await runWithLangGraph(plan, (step) => new Promise((resolve) => setTimeout(resolve, (step.args as { ms: number }).ms)), 8);
+  return (performance.now() - started) / lowerBound;
+}
+
 async function makespanRatios(seed: number, estimates: boolean): Promise<{ nominal: number; measured: number }> {
   const { plan, lowerBound } = layeredDag(seed, { estimates });
   const started = performance.now();
@@ -66,9 +78,9 @@ function chain(size: number): PlanInput {
 }
 
 /** The median of five runs, so one garbage collection does not decide the number. */
-async function overhead(plan: PlanInput): Promise<{ micros: number; peakMb: number }> {
+async function overhead(plan: PlanInput, engine: "planloop" | "langgraph" = "planloop", repeats = 5): Promise<{ micros: number; peakMb: number }> {
   const runs = [];
-  for (let run = 0; run < 5; run += 1) runs.push(await overheadOnce(plan));
+  for (let run = 0; run < repeats; run += 1) runs.push(engine === "planloop" ? await overheadOnce(plan) : await langGraphOverhead(plan));
   runs.sort((a, b) => a.micros - b.micros);
   return runs[2]!;
 }
@@ -99,6 +111,12 @@ for (const [label, estimates] of [["longest remaining path first", true], ["FIFO
   );
 }
 
+if (compare) {
+  const ratios = [];
+  for (const seed of [1, 2, 3]) ratios.push(await langGraphRatio(seed));
+  console.log(`LangGraph.js (supersteps): nominal ${ratios.map((ratio) => ratio.toFixed(3)).join(", ")} (mean ${(ratios.reduce((a, b) => a + b) / ratios.length).toFixed(3)})`);
+}
+
 console.log("\n# Zero-work steps, concurrency 8 (µs per step, peak heap growth)");
 await overhead(fanOut(1_000));
 for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
@@ -109,4 +127,24 @@ for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as c
     `${shape}: 1,000 steps ${small.micros.toFixed(2)} µs/step (${small.peakMb.toFixed(1)} MB); ` +
       `10,000 steps ${large.micros.toFixed(2)} µs/step (${large.peakMb.toFixed(1)} MB); 10x steps cost ${growth.toFixed(1)}x time`,
   );
+}
+
+async function langGraphOverhead(plan: PlanInput): Promise<{ micros: number; peakMb: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const baseline = process.memoryUsage().heapUsed;
+  const started = process.hrtime.bigint();
+  const done = await runWithLangGraph(plan, () => {}, 8);
+  const elapsed = Number(process.hrtime.bigint() - started) / 1000;
+  if (done !== plan.steps.length) throw new Error(`LangGraph ran ${done} of ${plan.steps.length} steps`);
+  return { micros: elapsed / plan.steps.length, peakMb: (process.memoryUsage().heapUsed - baseline) / 2 ** 20 };
+}
+
+if (compare) {
+  console.log("\n# The same zero-work workloads through LangGraph.js (median of 3; 10,000 steps once)");
+  for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
+    const small = await overhead(build(1_000), "langgraph", 3);
+    const large = await overhead(build(10_000), "langgraph", 1);
+    const growth = (large.micros * 10_000) / (small.micros * 1_000);
+    console.log(`${shape}: 1,000 steps ${small.micros.toFixed(2)} µs/step; 10,000 steps ${large.micros.toFixed(2)} µs/step; 10x steps cost ${growth.toFixed(1)}x time`);
+  }
 }

@@ -1,0 +1,32 @@
+// The same plans through LangGraph.js, for `npm run bench:scheduler -- --compare`.
+// A dependency is an edge; a step with several dependencies joins them (addEdge([a, b], c)),
+// and LangGraph runs ready nodes superstep by superstep.
+import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import type { PlanInput } from "../dist/index.js";
+
+const State = Annotation.Root({ done: Annotation<number>({ reducer: (count, added) => count + added, default: () => 0 }) });
+
+export async function runWithLangGraph(plan: PlanInput, work: (step: PlanInput["steps"][number]) => Promise<void> | void, concurrency: number): Promise<number> {
+  const graph = new StateGraph(State) as unknown as {
+    addNode(name: string, action: () => Promise<{ done: number }>): void;
+    addEdge(from: string | string[], to: string): void;
+    compile(): { invoke(input: object, config: object): Promise<{ done: number }> };
+  };
+  const name = (id: string | number) => `step_${id}`;
+  const dependents = new Set<string>();
+  for (const step of plan.steps) {
+    graph.addNode(name(step.id), async () => {
+      await work(step);
+      return { done: 1 };
+    });
+    for (const dependency of step.depends_on ?? []) dependents.add(String(dependency));
+  }
+  for (const step of plan.steps) {
+    const needs = (step.depends_on ?? []).map(name);
+    if (needs.length === 0) graph.addEdge(START, name(step.id));
+    else graph.addEdge(needs.length === 1 ? needs[0]! : needs, name(step.id));
+    if (!dependents.has(String(step.id))) graph.addEdge(name(step.id), END);
+  }
+  const result = await graph.compile().invoke({}, { recursionLimit: plan.steps.length + 10, maxConcurrency: concurrency });
+  return result.done;
+}
