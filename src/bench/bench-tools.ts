@@ -37,55 +37,49 @@ export function benchTools(suite: BenchSuite, options: { latencyScale?: number }
     const ms = callLatency(tool, args, suite.seed) * scale;
     if (ms > 0) await sleep(ms, { signal });
   };
-  const cityFacts = defineTool({
+  /** A lookup service over one table of the facts, answering `{ name, ...row }`. */
+  const factService = <Row extends object>(spec: {
+    name: string;
+    description: string;
+    key: "city" | "country" | "person";
+    table: Record<string, Row>;
+    estimateMs: number;
+    refuse?: (key: string) => string | undefined;
+    pick?: (row: Row) => object;
+  }) =>
+    defineTool({
+      name: spec.name,
+      description: spec.description,
+      input: z.object({ [spec.key]: z.string() }) as z.ZodType<Record<string, string>>,
+      estimateMs: spec.estimateMs,
+      execute: async (args, { signal }) => {
+        const key = args[spec.key]!;
+        await wait(spec.name, { [spec.key]: key }, signal);
+        const refusal = spec.refuse?.(key);
+        if (refusal) throw final(refusal);
+        const row = spec.table[key];
+        if (!row) throw final(`no ${spec.key} called ${key}`);
+        return { name: key, ...(spec.pick ? spec.pick(row) : row) };
+      },
+    });
+  const cityFacts = factService({
     name: "city_facts",
     description: "Facts about a city: population in millions, area in square kilometres, country",
-    input: z.object({ city: z.string() }),
+    key: "city",
+    table: facts.cities,
     estimateMs: 120,
-    execute: async ({ city }, { signal }) => {
-      await wait("city_facts", { city }, signal);
-      if (suite.unavailable.includes(city)) throw final(`the facts service has no data for ${city}; census_lookup has every city's population`);
-      const found = facts.cities[city];
-      if (!found) throw final(`no city called ${city}`);
-      return { name: city, ...found };
-    },
+    refuse: (city) => (suite.unavailable.includes(city) ? `the facts service has no data for ${city}; census_lookup has every city's population` : undefined),
   });
-  const census = defineTool({
+  const census = factService({
     name: "census_lookup",
     description: "The census population of a city, in millions (slower, but covers every city)",
-    input: z.object({ city: z.string() }),
+    key: "city",
+    table: facts.cities,
     estimateMs: 190,
-    execute: async ({ city }, { signal }) => {
-      await wait("census_lookup", { city }, signal);
-      const found = facts.cities[city];
-      if (!found) throw final(`no city called ${city}`);
-      return { name: city, population_m: found.population_m };
-    },
+    pick: (row) => ({ population_m: row.population_m }),
   });
-  const countryFacts = defineTool({
-    name: "country_facts",
-    description: "Facts about a country: its capital and currency",
-    input: z.object({ country: z.string() }),
-    estimateMs: 80,
-    execute: async ({ country }, { signal }) => {
-      await wait("country_facts", { country }, signal);
-      const found = facts.countries[country];
-      if (!found) throw final(`no country called ${country}`);
-      return { name: country, ...found };
-    },
-  });
-  const personFacts = defineTool({
-    name: "person_facts",
-    description: "Facts about a person: the city where they were born",
-    input: z.object({ person: z.string() }),
-    estimateMs: 100,
-    execute: async ({ person }, { signal }) => {
-      await wait("person_facts", { person }, signal);
-      const found = facts.people[person];
-      if (!found) throw final(`no person called ${person}`);
-      return { name: person, ...found };
-    },
-  });
+  const countryFacts = factService({ name: "country_facts", description: "Facts about a country: its capital and currency", key: "country", table: facts.countries, estimateMs: 80 });
+  const personFacts = factService({ name: "person_facts", description: "Facts about a person: the city where they were born", key: "person", table: facts.people, estimateMs: 100 });
   const sumNumbers = defineTool({
     name: "sum_numbers",
     description: "Add numbers",
