@@ -82,7 +82,7 @@ async function overhead(plan: PlanInput, engine: "planloop" | "langgraph" = "pla
   const runs = [];
   for (let run = 0; run < repeats; run += 1) runs.push(engine === "planloop" ? await overheadOnce(plan) : await langGraphOverhead(plan));
   runs.sort((a, b) => a.micros - b.micros);
-  return runs[2]!;
+  return runs[Math.floor(runs.length / 2)]!;
 }
 
 async function overheadOnce(plan: PlanInput): Promise<{ micros: number; peakMb: number }> {
