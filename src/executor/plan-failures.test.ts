@@ -129,3 +129,20 @@ describe("errors a tool marks as final", () => {
     expect(calls).toBe(1);
   });
 });
+
+describe("argument parsing", () => {
+  it("parses a tool step's plain arguments once, when the plan is checked", async () => {
+    let parses = 0;
+    const counted = defineTool({
+      name: "counted",
+      description: "counts parses",
+      input: z.object({ n: z.number().transform((value) => (parses += 1, value * 10)) }),
+      execute: ({ n }) => n,
+    });
+    const result = await executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "counted", args: { n: 4 } }, { id: 2, task: "u", tool: "counted", args: { n: "$1" }, depends_on: [1] }] }, tools: [counted] });
+    expect(result.steps["1"]?.output).toBe(40);
+    expect(result.steps["2"]?.output).toBe(400);
+    // Step 1: once at plan time. Step 2 holds a placeholder: parsed once, at run time.
+    expect(parses).toBe(2);
+  });
+});

@@ -7,7 +7,7 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
 import type { Plan, PlanInput, PlanStep } from "../planner/plan-schema.js";
-import { checkPlan, type PlanError } from "../planner/validate-plan.js";
+import { checkPlan, type CheckedPlan, type PlanError } from "../planner/validate-plan.js";
 import type { PlanGraph } from "../planner/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision } from "../react/agent-options.js";
@@ -64,6 +64,8 @@ export type Observer = (observation: { step: PlanStep; output: unknown }) => Obs
 export interface PlanConfig {
   plan: Plan;
   graph: PlanGraph;
+  /** Tool arguments the plan check already parsed, by step index. */
+  parsedArgs: CheckedPlan["parsedArgs"];
   tools: readonly Tool[];
   toolsByName: Map<string, Tool>;
   guard: ToolRunner;
@@ -105,7 +107,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
   const tools = options.tools ?? [];
   const guard = guardTools(tools);
   const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
-  const checked = streamed ? { ok: true as const, ...streamed } : checkPlan(resume?.plan ?? options.plan, { tools });
+  const checked = streamed ? { ok: true as const, ...streamed, parsedArgs: [] } : checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
@@ -125,6 +127,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
   return {
     plan: checked.plan,
     graph: checked.graph,
+    parsedArgs: checked.parsedArgs,
     tools,
     toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
     guard,

@@ -31,9 +31,11 @@ export async function runToolStep(run: PlanRun, index: number): Promise<StepOutc
   const call: ToolCall = { id: toolStepCallId(step.id), name: step.tool!, arguments: args };
   const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : { approved: false };
   if ("outcome" in decided) return decided.outcome;
+  // Arguments without placeholders were parsed when the plan was checked: not parsed twice.
+  const parsed = paused ? undefined : run.config.parsedArgs[index];
   for (let attempt = 1; ; attempt += 1) {
     run.records[index]!.attempts += 1;
-    const outcome = await attemptCall(run, step.id, call, decided.approved);
+    const outcome = await attemptCall(run, { stepId: step.id, call, approved: decided.approved, parsed });
     if (outcome.status !== "retry") return outcome;
     if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
     const delayMs = backoffDelay(run.config.retry, attempt);
@@ -67,7 +69,11 @@ function waitingFor(pending: PlanPendingCall): StepOutcome {
 
 type Attempt = StepOutcome | { status: "retry"; error: string };
 
-async function attemptCall(run: PlanRun, stepId: string | number, call: ToolCall, approved: boolean): Promise<Attempt> {
+async function attemptCall(
+  run: PlanRun,
+  attempt: { stepId: string | number; call: ToolCall; approved: boolean; parsed: { value: unknown } | undefined },
+): Promise<Attempt> {
+  const { stepId, call, approved, parsed } = attempt;
   const name = call.name;
   let admission: Admission;
   try {
@@ -76,6 +82,7 @@ async function attemptCall(run: PlanRun, stepId: string | number, call: ToolCall
       signal: run.signal,
       callsSoFar: run.toolCallCounts[name] ?? 0,
       approved,
+      ...(parsed ? { parsed } : {}),
     });
   } catch (error) {
     return { status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` };

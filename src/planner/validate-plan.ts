@@ -39,11 +39,17 @@ export function validatePlan(plan: unknown, options: { tools?: readonly Tool[] }
   return checked.ok ? { ok: true, plan: checked.plan } : checked;
 }
 
-/** `validatePlan`, also handing back the indexed graph so the executor need not build it again. */
-export function checkPlan(
-  plan: unknown,
-  options: { tools?: readonly Tool[] } = {},
-): { ok: true; plan: Plan; graph: PlanGraph } | { ok: false; errors: PlanError[] } {
+/** A valid plan with what checking it produced, so the executor need not compute it again. */
+export interface CheckedPlan {
+  ok: true;
+  plan: Plan;
+  graph: PlanGraph;
+  /** Per step: the tool arguments as the tool's schema parsed them, when they hold no placeholder. */
+  parsedArgs: Array<{ value: unknown } | undefined>;
+}
+
+/** `validatePlan`, also handing back the graph and the parsed arguments. */
+export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = {}): CheckedPlan | { ok: false; errors: PlanError[] } {
   const parsed = planSchema.safeParse(plan);
   if (!parsed.success) {
     return { ok: false, errors: [{ code: "invalid_shape", message: `the plan's shape is wrong: ${describeIssues(parsed.error)}` }] };
@@ -52,8 +58,9 @@ export function checkPlan(
   const graph = buildPlanGraph(parsed.data);
   const errors: PlanError[] = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(graph)];
   const toolsByName = new Map(options.tools?.map((tool) => [tool.name, tool]));
-  for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, { tools: options.tools, toolsByName, errors });
-  return errors.length === 0 ? { ok: true, plan: parsed.data, graph } : { ok: false, errors };
+  const parsedArgs: CheckedPlan["parsedArgs"] = new Array(steps.length);
+  for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, { tools: options.tools, toolsByName, errors, parsedArgs });
+  return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs } : { ok: false, errors };
 }
 
 function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
@@ -170,7 +177,7 @@ function stepErrors(
   step: PlanStep,
   index: number,
   graph: PlanGraph,
-  context: { tools: readonly Tool[] | undefined; toolsByName: Map<string, Tool>; errors: PlanError[] },
+  context: { tools: readonly Tool[] | undefined; toolsByName: Map<string, Tool>; errors: PlanError[]; parsedArgs: CheckedPlan["parsedArgs"] },
 ): void {
   const { tools, errors } = context;
   const id = stepKey(step.id);
@@ -200,7 +207,8 @@ function stepErrors(
     });
   } else if (references.length === 0) {
     const checked = tool.input.safeParse(step.args ?? {});
-    if (!checked.success) {
+    if (checked.success) context.parsedArgs[index] = { value: checked.data };
+    else {
       errors.push({
         code: "invalid_arguments",
         stepId: step.id,

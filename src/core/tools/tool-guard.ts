@@ -23,7 +23,7 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   async function admit(call: ToolCall, context: AdmitContext): Promise<Admission> {
     const tool = byName.get(call.name);
     if (!tool) return reject(failure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
-    const parsed = tool.input.safeParse(call.arguments ?? {});
+    const parsed = context.parsed ? { success: true as const, data: context.parsed.value } : tool.input.safeParse(call.arguments ?? {});
     if (!parsed.success) {
       return reject(
         failure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`),

@@ -19,6 +19,8 @@ export interface AdmitContext {
   callsSoFar: number;
   /** A human approved this call already: skip the approval check. */
   approved: boolean;
+  /** The arguments, already parsed by this tool's schema (a plan's checked step): not parsed again. */
+  parsed?: { value: unknown };
 }
 
 /** What the loop calls tools through: guarded `defineTool` tools or a seed-style executor. */
