@@ -3,10 +3,10 @@
 import { z } from "zod";
 import { defineTool, executePlan, type PlanInput } from "../dist/index.js";
 import { seededRandom } from "../src/core/seeded-random.js";
-import { runWithLangGraph } from "./langgraph-runner.js";
-
-// `--compare` runs every workload through LangGraph.js too, in the same process.
+// `--compare` runs every workload through LangGraph.js too, in the same process. It is loaded
+// only then: LangGraph's async context tracking slows every promise in the process.
 const compare = process.argv.includes("--compare");
+const { runWithLangGraph } = compare ? await import("./langgraph-runner.js") : { runWithLangGraph: undefined as never };
 
 const sleepTool = defineTool({
   name: "sleep",
