@@ -60,6 +60,7 @@ export type { PlanAndExecuteOptions } from "./strategies/plan-and-execute.js";
 export type { Critic, CriticVerdict, PlanVerifier } from "./strategies/answer-phase.js";
 export type { StrategyName, StrategyStatus, StrategyResult, PlanStrategyResult } from "./strategies/strategy-result.js";
 export type { StrategyOptions } from "./strategies/strategy-run.js";
+export type { PlanningOptions } from "./strategies/planning.js";
 export type { Observer, ObservationVerdict } from "./executor/plan-options.js";
 export { defaultPrompts } from "./planner/prompts.js";
 export type { Prompts, StepView } from "./planner/prompts.js";

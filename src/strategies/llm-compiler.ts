@@ -2,30 +2,23 @@ import { InvalidOptionsError } from "../core/errors.js";
 import type { Message } from "../core/messages.js";
 import type { Model } from "../core/model.js";
 import { streamText } from "../core/text-call.js";
-import type { Tool } from "../core/tools/define-tool.js";
 import { executePlanStream } from "../executor/execute-plan-stream.js";
 import type { PlanRunResult } from "../executor/plan-result.js";
-import type { RetryOptions } from "../executor/retry.js";
 import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
 import type { Plan, PlanStep } from "../planner/plan-schema.js";
-import { resolvePrompts, type Prompts } from "../planner/prompts.js";
+import { resolvePrompts } from "../planner/prompts.js";
 import { executionStop } from "./execution.js";
-import { finishPlanStrategy } from "./planning.js";
+import { finishPlanStrategy, type PlanningOptions } from "./planning.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, checkStop, startStrategyRun, type StrategyOptions, type StrategyRun } from "./strategy-run.js";
+import { ask, checkStop, checkStrategyOptions, startStrategyRun, type StrategyRun } from "./strategy-run.js";
 
-export interface LlmCompilerOptions extends StrategyOptions {
-  /** Writes the plan as `1. tool(args)` lines; streamed when the adapter can stream text. */
-  planner: Model;
+/** `planner` writes the plan as `1. tool(args)` lines, streamed when the adapter can stream text. */
+export interface LlmCompilerOptions extends PlanningOptions {
   /** Decides finish or replan from the results (purpose "join"); defaults to the planner. */
   joiner?: Model;
-  tools: readonly Tool[];
-  concurrency?: number;
   /** New plans the joiner may ask for; default 2. */
   maxReplans?: number;
-  prompts?: Partial<Prompts>;
-  retry?: RetryOptions;
 }
 
 /**
@@ -35,8 +28,7 @@ export interface LlmCompilerOptions extends StrategyOptions {
  * answers, or asks for a new plan.
  */
 export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStrategyResult> {
-  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
-  if (!options.planner) throw new InvalidOptionsError("planner must be a model");
+  checkStrategyOptions(options, { planner: true });
   const maxReplans = options.maxReplans ?? 2;
   if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
   const prompts = resolvePrompts(options.prompts);

@@ -13,7 +13,7 @@ import { executionStop, runExecution } from "./execution.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { failure, finishPlanStrategy as finish, requestPlan } from "./planning.js";
-import { startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { checkStrategyOptions, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 export interface PlanAndExecuteOptions extends StrategyOptions {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
@@ -59,8 +59,7 @@ export async function planAndExecute(options: PlanAndExecuteOptions): Promise<Pl
 type Config = ReturnType<typeof readOptions>;
 
 function readOptions(options: PlanAndExecuteOptions) {
-  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
-  if (!options.planner) throw new InvalidOptionsError("planner must be a model");
+  checkStrategyOptions(options, { planner: true });
   const maxReplans = options.maxReplans ?? 3;
   const maxRepairs = options.maxRepairs ?? 2;
   for (const [name, value] of [["maxReplans", maxReplans], ["maxRepairs", maxRepairs]] as const) {

@@ -6,8 +6,19 @@ import { makePlan, type PlanAttempt } from "../planner/make-plan.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
+import type { RetryOptions } from "../executor/retry.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, finishStrategy, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { ask, finishStrategy, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+
+/** What ReWOO and LLMCompiler share: a planner, the tools the plan may call, and how steps run. */
+export interface PlanningOptions extends StrategyOptions {
+  planner: Model;
+  tools: readonly Tool[];
+  /** Steps running at once; default 4. */
+  concurrency?: number;
+  prompts?: Partial<Prompts>;
+  retry?: RetryOptions;
+}
 
 /** Asks the planner for a plan and validates it, sending invalid plans back for repair. */
 export function requestPlan(

@@ -1,4 +1,4 @@
-import { errorMessage, InvalidOptionsError } from "../core/errors.js";
+import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { AgentResult } from "../react/agent-result.js";
@@ -6,7 +6,7 @@ import type { Verifier } from "../react/completion-check.js";
 import type { NoProgressSettings } from "../react/no-progress.js";
 import { runAgent } from "../react/run-agent.js";
 import type { StrategyResult } from "./strategy-result.js";
-import { checkStop, finishStrategy, startStrategyRun, type StrategyOptions } from "./strategy-run.js";
+import { checkStop, checkStrategyOptions, finishStrategy, startStrategyRun, type StrategyOptions } from "./strategy-run.js";
 
 export interface ReactOptions extends StrategyOptions {
   model: Model;
@@ -22,7 +22,7 @@ export interface ReactOptions extends StrategyOptions {
  * so it can stand beside Plan-and-Execute, ReWOO and LLMCompiler in a comparison.
  */
 export async function react(options: ReactOptions): Promise<StrategyResult> {
-  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
+  checkStrategyOptions(options, { planner: false });
   const run = startStrategyRun("react", options);
   try {
     let result: AgentResult;

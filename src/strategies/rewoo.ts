@@ -1,25 +1,18 @@
-import { InvalidOptionsError } from "../core/errors.js";
 import type { Model } from "../core/model.js";
-import type { Tool } from "../core/tools/define-tool.js";
-import type { RetryOptions } from "../executor/retry.js";
-import { resolvePrompts, type Prompts } from "../planner/prompts.js";
+import { resolvePrompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { executionStop, runExecution } from "./execution.js";
-import { failure, finishPlanStrategy, requestPlan } from "./planning.js";
+import { failure, finishPlanStrategy, requestPlan, type PlanningOptions } from "./planning.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, startStrategyRun, type StrategyOptions } from "./strategy-run.js";
+import { ask, checkStrategyOptions, startStrategyRun } from "./strategy-run.js";
 
-export interface RewooOptions extends StrategyOptions {
-  /** Writes the whole plan at once, `#E1 = tool[input]` lines (purpose "plan"). */
-  planner: Model;
+/** `planner` writes the whole plan at once as `#E1 = tool[input]` lines (purpose "plan"). */
+export interface RewooOptions extends PlanningOptions {
   /** Writes the answer from the evidence (purpose "solve"); defaults to the planner. */
   solver?: Model;
-  tools: readonly Tool[];
-  concurrency?: number;
+  /** Times an invalid plan goes back to the planner with its errors; default 2. */
   maxRepairs?: number;
-  prompts?: Partial<Prompts>;
-  retry?: RetryOptions;
 }
 
 /**
@@ -29,8 +22,7 @@ export interface RewooOptions extends StrategyOptions {
  * a plan that meets a surprise fails.
  */
 export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult> {
-  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
-  if (!options.planner) throw new InvalidOptionsError("planner must be a model");
+  checkStrategyOptions(options, { planner: true });
   const config = { ...options, prompts: resolvePrompts(options.prompts), format: "rewoo" as const, maxRepairs: options.maxRepairs ?? 2 };
   const run = startStrategyRun("rewoo", options);
   try {

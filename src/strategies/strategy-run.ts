@@ -1,9 +1,9 @@
 import { Budget, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
-import { errorMessage } from "../core/errors.js";
+import { errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { EventHub, type EventListener, type PlanloopEvent } from "../core/events.js";
 import type { Message } from "../core/messages.js";
-import type { Model, ModelPurpose } from "../core/model.js";
+import { toModelFunction, type Model, type ModelPurpose } from "../core/model.js";
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import { requestText } from "../core/text-call.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
@@ -37,6 +37,12 @@ export interface StrategyRun {
   startedAt: number;
   callerSignal: AbortSignal | undefined;
   dispose(): void;
+}
+
+/** Checks what every strategy needs: a task, and for the planning ones a planner model. */
+export function checkStrategyOptions(options: StrategyOptions & { planner?: unknown }, needs: { planner: boolean }): void {
+  if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
+  if (needs.planner && !toModelFunction(options.planner)) throw new InvalidOptionsError("planner must be a model (a function or an object with generate)");
 }
 
 export function startStrategyRun(strategy: StrategyName, options: StrategyOptions): StrategyRun {
