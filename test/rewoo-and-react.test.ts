@@ -100,3 +100,14 @@ describe("runStrategy", () => {
     await expect(runStrategy("magic" as never, { task: "x", model: () => ({ type: "final", content: "" }), tools: [] })).rejects.toThrow(/unknown strategy/);
   });
 });
+
+describe("strategy options", () => {
+  it("reject a missing task or planner with a TypeError", async () => {
+    const { planAndExecute, llmCompiler: compiler } = await import("planloop");
+    const model = new ScriptedModel([]);
+    await expect(react({ task: " ", model, tools: [] })).rejects.toThrow(/task must be a non-empty string/);
+    await expect(rewoo({ task: "x", planner: undefined as never, tools: [] })).rejects.toThrow(TypeError);
+    await expect(planAndExecute({ task: "x", planner: "gpt" as never })).rejects.toThrow(/planner must be a model/);
+    await expect(compiler({ task: "x", planner: model, tools: [], maxReplans: -1 })).rejects.toThrow(/maxReplans/);
+  });
+});
