@@ -24,7 +24,7 @@ export async function runToolStep(run: PlanRun, index: number): Promise<StepOutc
   if (paused?.kind === "tool") {
     args = paused.pending.arguments;
   } else {
-    const substituted = substitutePlaceholders(step.args ?? {}, (key) => outputOf(run, key));
+    const substituted = substitutePlaceholders(step.args ?? {}, (key) => outputOf(run, key), { isStep: (key) => run.graph.indexOf.has(key) });
     if (!substituted.ok) return { status: "failed", error: substituted.error };
     args = substituted.value;
   }

@@ -60,3 +60,14 @@ describe("findPlaceholders", () => {
     ]);
   });
 });
+
+describe("quoted keys in paths", () => {
+  it("follow keys that are not identifiers", () => {
+    const rates = (step: string) => (step === "7" ? { found: true, value: { "Ask Price": 7.1, data: [{ "x-y": 2 }] } } : { found: false });
+    expect(substitutePlaceholders('$7["Ask Price"]', rates)).toEqual({ ok: true, value: 7.1 });
+    expect(substitutePlaceholders('rate ${7}.data[0]["x-y"]!', rates)).toEqual({ ok: true, value: "rate 2!" });
+    const missing = substitutePlaceholders('$7["Bid Price"]', rates);
+    expect(!missing.ok && missing.error).toContain('$7["Bid Price"] does not exist');
+    expect(findPlaceholders({ a: '$7["Ask Price"]' })).toEqual([{ step: "7", path: ["Ask Price"], text: '$7["Ask Price"]' }]);
+  });
+});

@@ -2,13 +2,22 @@ import type { StepId } from "./plan-schema.js";
 
 /**
  * A reference to an earlier step's output: `#E3` (ReWOO), `$3` or `${3}` (LLMCompiler),
- * optionally followed by a path into it: `$3.rows[0].total`. Digits are taken greedily, so
- * `#E1` never matches inside `#E10`.
+ * optionally followed by a path into it: `$3.rows[0].total`, or `${3}["Ask Price"]` for a
+ * key that is not an identifier. Digits are taken greedily, so `#E1` never matches inside
+ * `#E10`.
  */
-const placeholderPattern =
-  /#E(\d+)((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)|\$(\d+)((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)|\$\{([A-Za-z0-9_-]+)\}((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)/g;
+const pathPart = String.raw`(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*`;
+const placeholderPattern = new RegExp(String.raw`#E(\d+)(${pathPart})|\$(\d+)(${pathPart})|\$\{([A-Za-z0-9_-]+)\}(${pathPart})`, "g");
 /** The same grammar, matching only a string that is exactly one placeholder. */
 const wholePattern = new RegExp(`^(?:${placeholderPattern.source})$`);
+
+/**
+ * Which ids name a step of the plan. A bare `$100` that names none is text (a price, "$100"),
+ * not a reference; `#E100` and `${100}` are always references.
+ */
+export interface PlaceholderOptions {
+  isStep?: (id: string) => boolean;
+}
 
 export interface PlaceholderReference {
   /** The step named, as text. */
@@ -19,26 +28,38 @@ export interface PlaceholderReference {
   text: string;
 }
 
+/** A bare `$N` whose N names no step is text, when the caller says which ids are steps. */
+function isText(match: RegExpExecArray | string[], options: PlaceholderOptions): boolean {
+  return match[3] !== undefined && options.isStep !== undefined && !options.isStep(match[3]);
+}
+
 function parseMatch(match: RegExpExecArray | string[]): PlaceholderReference {
   const step = (match[1] ?? match[3] ?? match[5])!;
   const rawPath = match[2] ?? match[4] ?? match[6] ?? "";
   const path: Array<string | number> = [];
-  for (const part of rawPath.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)) {
-    path.push(part[1] !== undefined ? part[1] : Number(part[2]));
+  for (const part of rawPath.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
+    if (part[1] !== undefined) path.push(part[1]);
+    else if (part[2] !== undefined) path.push(Number(part[2]));
+    else path.push(JSON.parse(part[3]!) as string);
   }
   return { step, path, text: match[0]! };
 }
 
 /** Every placeholder anywhere in `value` (strings inside objects and arrays included). */
-export function findPlaceholders(value: unknown, found: PlaceholderReference[] = []): PlaceholderReference[] {
+export function findPlaceholders(value: unknown, options: PlaceholderOptions = {}): PlaceholderReference[] {
+  const found: PlaceholderReference[] = [];
+  collect(value, options, found);
+  return found;
+}
+
+function collect(value: unknown, options: PlaceholderOptions, found: PlaceholderReference[]): void {
   if (typeof value === "string") {
     if (value.includes("$") || value.includes("#E")) {
-      for (const match of value.matchAll(new RegExp(placeholderPattern))) found.push(parseMatch(match));
+      for (const match of value.matchAll(new RegExp(placeholderPattern))) if (!isText(match, options)) found.push(parseMatch(match));
     }
   } else if (typeof value === "object" && value !== null) {
-    for (const item of Array.isArray(value) ? value : Object.values(value)) findPlaceholders(item, found);
+    for (const item of Array.isArray(value) ? value : Object.values(value)) collect(item, options, found);
   }
-  return found;
 }
 
 export type Substitution = { ok: true; value: unknown } | { ok: false; error: string };
@@ -49,9 +70,13 @@ export type Substitution = { ok: true; value: unknown } | { ok: false; error: st
  * placeholder inside longer text is replaced by the value's text. Inserted text is never
  * scanned again. Pure.
  */
-export function substitutePlaceholders(args: unknown, outputOf: (step: string) => { found: boolean; value?: unknown }): Substitution {
+export function substitutePlaceholders(
+  args: unknown,
+  outputOf: (step: string) => { found: boolean; value?: unknown },
+  options: PlaceholderOptions = {},
+): Substitution {
   try {
-    return { ok: true, value: substitute(args, outputOf) };
+    return { ok: true, value: substitute(args, (text) => substituteText(text, outputOf, options)) };
   } catch (error) {
     if (error instanceof PlaceholderProblem) return { ok: false, error: error.message };
     throw error;
@@ -61,16 +86,16 @@ export function substitutePlaceholders(args: unknown, outputOf: (step: string) =
 class PlaceholderProblem extends Error {}
 
 /** Returns `value` itself when nothing in it changed, so plain arguments are never copied. */
-function substitute(value: unknown, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {
-  if (typeof value === "string") return substituteText(value, outputOf);
+function substitute(value: unknown, text: (value: string) => unknown): unknown {
+  if (typeof value === "string") return text(value);
   if (Array.isArray(value)) {
-    const items = value.map((item) => substitute(item, outputOf));
+    const items = value.map((item) => substitute(item, text));
     return items.some((item, index) => item !== value[index]) ? items : value;
   }
   if (typeof value === "object" && value !== null) {
     let copy: Record<string, unknown> | undefined;
     for (const [key, item] of Object.entries(value)) {
-      const replaced = substitute(item, outputOf);
+      const replaced = substitute(item, text);
       if (replaced !== item) copy ??= { ...value };
       if (copy) copy[key] = replaced;
     }
@@ -79,11 +104,11 @@ function substitute(value: unknown, outputOf: (step: string) => { found: boolean
   return value;
 }
 
-function substituteText(text: string, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {
+function substituteText(text: string, outputOf: (step: string) => { found: boolean; value?: unknown }, options: PlaceholderOptions): unknown {
   if (!text.includes("$") && !text.includes("#E")) return text;
   const whole = wholePattern.exec(text);
-  if (whole) return resolve(parseMatch(whole), outputOf);
-  return text.replace(placeholderPattern, (...match: string[]) => asText(resolve(parseMatch(match), outputOf)));
+  if (whole && !isText(whole, options)) return resolve(parseMatch(whole), outputOf);
+  return text.replace(placeholderPattern, (...match: string[]) => (isText(match, options) ? match[0]! : asText(resolve(parseMatch(match), outputOf))));
 }
 
 function resolve(reference: PlaceholderReference, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {
@@ -92,7 +117,7 @@ function resolve(reference: PlaceholderReference, outputOf: (step: string) => { 
   let current = output.value;
   let walked = reference.text.slice(0, reference.text.length - pathText(reference).length);
   for (const part of reference.path) {
-    const next = typeof part === "number" ? `${walked}[${part}]` : `${walked}.${part}`;
+    const next = `${walked}${partText(part)}`;
     if (!hasPart(current, part)) {
       throw new PlaceholderProblem(`${reference.text}: ${next} does not exist (${walked} is ${describe(current)})`);
     }
@@ -103,7 +128,12 @@ function resolve(reference: PlaceholderReference, outputOf: (step: string) => { 
 }
 
 function pathText(reference: PlaceholderReference): string {
-  return reference.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("");
+  return reference.path.map(partText).join("");
+}
+
+function partText(part: string | number): string {
+  if (typeof part === "number") return `[${part}]`;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`;
 }
 
 function hasPart(value: unknown, part: string | number): boolean {

@@ -184,7 +184,7 @@ function stepErrors(
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
-  const references = findPlaceholders(step.args);
+  const references = findPlaceholders(step.args, { isStep: (key) => graph.indexOf.has(key) });
   let ancestors: Set<string> | undefined;
   for (const reference of references) {
     if (graph.dependencies[index]!.some((need) => graph.keys[need] === reference.step)) continue;

@@ -52,7 +52,8 @@ export class CompilerPlanReader {
     const tool = this.tools.find((candidate) => candidate.name === name);
     const parsed = parseArguments(argumentText!, argumentNames(tool).names);
     if (!parsed.ok) return { kind: "error", error: `task ${id}: ${parsed.error}` };
-    const depends = [...new Set(findPlaceholders(parsed.args).map((reference) => Number(reference.step)))];
+    // Tasks refer only to earlier tasks: "$100" in "under $100" is a price, not task 100.
+    const depends = [...new Set(findPlaceholders(parsed.args, { isStep: (key) => Number(key) < Number(id) }).map((reference) => Number(reference.step)))];
     const task = this.thought || `${name}(${argumentText})`;
     this.thought = "";
     return { kind: "task", step: { id: Number(id), task, tool: name!, args: parsed.args, depends_on: depends } };
