@@ -21,6 +21,8 @@ export type CompilerLine =
 export class CompilerPlanReader {
   private buffer = "";
   private thought = "";
+  /** Ids of the tasks read so far: a task may refer only to those. */
+  private readonly written = new Set<string>();
 
   constructor(private readonly tools: readonly Tool[] = []) {}
 
@@ -52,8 +54,9 @@ export class CompilerPlanReader {
     const tool = this.tools.find((candidate) => candidate.name === name);
     const parsed = parseArguments(argumentText!, argumentNames(tool).names);
     if (!parsed.ok) return { kind: "error", error: `task ${id}: ${parsed.error}` };
-    // Tasks refer only to earlier tasks: "$100" in "under $100" is a price, not task 100.
-    const depends = [...new Set(findPlaceholders(parsed.args, { isStep: (key) => Number(key) < Number(id) }).map((reference) => Number(reference.step)))];
+    // Tasks refer only to tasks written before them: "$100" in "under $100" is a price, not task 100.
+    const depends = [...new Set(findPlaceholders(parsed.args, { isStep: (key) => this.written.has(key) }).map((reference) => Number(reference.step)))];
+    this.written.add(String(Number(id)));
     const task = this.thought || `${name}(${argumentText})`;
     this.thought = "";
     return { kind: "task", step: { id: Number(id), task, tool: name!, args: parsed.args, depends_on: depends } };
