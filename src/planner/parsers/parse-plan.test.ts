@@ -103,10 +103,10 @@ describe("parsePlanText", () => {
 
 describe("prices are not references", () => {
   it("reads $100 in an LLMCompiler task as text unless a task 100 was written before", () => {
-    const read = parseCompilerPlan('1. search("laptops under $100")\n2. compare($1, "$2 off")', tools);
+    const read = parseCompilerPlan('1. search("laptops under $100")\n2. compare($1, "$5 off")', tools);
     expect(read).toMatchObject({
       ok: true,
-      plan: { steps: [{ id: 1, args: { query: "laptops under $100" }, depends_on: [] }, { id: 2, args: { left: "$1", right: "$2 off" }, depends_on: [1] }] },
+      plan: { steps: [{ id: 1, args: { query: "laptops under $100" }, depends_on: [] }, { id: 2, args: { left: "$1", right: "$5 off" }, depends_on: [1] }] },
     });
   });
 });
