@@ -179,3 +179,28 @@ describe("planAndExecute prompts", () => {
     planner.assertDone();
   });
 });
+
+describe("planAndExecute waiting for approval", () => {
+  it("returns waiting with a state, and resumes without planning again or re-running steps", async () => {
+    const { calls, tools } = weeklyReportTools();
+    const sql = tools.find((tool) => tool.name === "sql")!;
+    const guarded = { ...sql, name: "sql_admin", needsApproval: true };
+    const plan = {
+      steps: [
+        { id: 1, task: "orders", tool: "sql", args: { query: "select * from orders" } },
+        { id: 2, task: "tickets (needs approval)", tool: "sql_admin", args: { query: "select * from tickets" }, depends_on: [1] },
+      ],
+    };
+    const planner = new ScriptedModel([{ purpose: "plan", reply: json(plan) }, { purpose: "solve", reply: text("2 orders, 3 tickets") }]);
+    const paused = await planAndExecute({ task: "count", planner, tools: [...tools, guarded] });
+    expect(paused.status).toBe("waiting");
+    expect(paused.pending).toEqual([expect.objectContaining({ callId: "step:2", name: "sql_admin" })]);
+    const state = JSON.parse(JSON.stringify(paused.state));
+    const resumed = await planAndExecute({ task: "count", planner, tools: [...tools, guarded], resume: state, approvals: { "step:2": { approved: true } } });
+    expect(resumed).toMatchObject({ status: "completed", output: "2 orders, 3 tickets", replans: 0 });
+    expect(calls).toEqual(["sql select * from orders", "sql select * from tickets"]);
+    expect(resumed.usage.toolCalls).toBe(2);
+    planner.assertDone();
+    await expect(planAndExecute({ task: "count", planner, tools, resume: { kind: "other" } as never })).rejects.toThrow(/not a planAndExecute state/);
+  });
+});

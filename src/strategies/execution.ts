@@ -4,6 +4,8 @@ import { executePlan } from "../executor/execute-plan.js";
 import type { Observer } from "../executor/plan-options.js";
 import type { PlanRunResult } from "../executor/plan-result.js";
 import type { RetryOptions } from "../executor/retry.js";
+import type { PlanRunState } from "../executor/plan-state.js";
+import type { ApprovalDecision } from "../react/agent-options.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { StrategyRun, StrategyStop } from "./strategy-run.js";
@@ -22,6 +24,8 @@ export function runExecution(
     observe?: Observer;
     acknowledged?: readonly string[];
     retry?: RetryOptions;
+    /** A paused execution to continue, with the human's decisions. */
+    paused?: { state: PlanRunState; approvals?: Record<string, ApprovalDecision>; answers?: Record<string, string> };
     agentMaxSteps?: number;
   },
 ): Promise<PlanRunResult> {
@@ -39,6 +43,7 @@ export function runExecution(
     ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
     ...(input.observe ? { observe: input.observe } : {}),
     ...(input.acknowledged ? { acknowledged: input.acknowledged } : {}),
+    ...(input.paused ? { resume: input.paused.state, approvals: input.paused.approvals ?? {}, answers: input.paused.answers ?? {} } : {}),
     ...(input.retry ? { retry: input.retry } : {}),
     ...(input.agentMaxSteps === undefined ? {} : { agentMaxSteps: input.agentMaxSteps }),
   });

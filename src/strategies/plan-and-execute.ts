@@ -3,6 +3,7 @@ import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { Observer } from "../executor/plan-options.js";
 import type { RetryOptions } from "../executor/retry.js";
+import type { ApprovalDecision } from "../react/agent-options.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../planner/plan-schema.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
@@ -10,6 +11,7 @@ import { reusableResults } from "../replan/merge-plan.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { answerPhase, type Critic, type PlanVerifier } from "./answer-phase.js";
 import { executionStop, runExecution } from "./execution.js";
+import { createPlanAndExecuteState, readPlanAndExecuteState, type PlanAndExecuteState } from "./plan-and-execute-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { failure, finishPlanStrategy as finish, requestPlan } from "./planning.js";
@@ -35,6 +37,12 @@ export interface PlanAndExecuteOptions extends StrategyOptions {
   format?: PlanFormat;
   retry?: RetryOptions;
   agentMaxSteps?: number;
+  /** `result.state` of a run that ended `waiting`, to continue it. */
+  resume?: PlanAndExecuteState;
+  /** Decisions on the pending calls of a resumed run, by call id. */
+  approvals?: Record<string, ApprovalDecision>;
+  /** Answers to pending questions of a resumed run, by call id. */
+  answers?: Record<string, string>;
 }
 
 /**
@@ -48,9 +56,10 @@ export interface PlanAndExecuteOptions extends StrategyOptions {
  */
 export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult> {
   const config = readOptions(options);
-  const run = startStrategyRun("plan-and-execute", options);
+  const saved = config.resume === undefined ? undefined : readPlanAndExecuteState(config.resume);
+  const run = startStrategyRun("plan-and-execute", options, saved);
   try {
-    return await planLoop(run, config);
+    return await planLoop(run, config, saved);
   } finally {
     run.dispose();
   }
@@ -76,19 +85,37 @@ function readOptions(options: PlanAndExecuteOptions) {
   };
 }
 
-async function planLoop(run: StrategyRun, config: Config): Promise<PlanStrategyResult> {
-  const versions: Plan[] = [];
+async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteState | undefined): Promise<PlanStrategyResult> {
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-  const first = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format }));
-  if (!first.ok) return finish(run, { versions, replans: 0, ...failure(first) });
-  let current = first.plan;
-  versions.push(current);
+  const versions: Plan[] = [...(saved?.planVersions ?? [])];
+  if (!saved) {
+    const first = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format }));
+    if (!first.ok) return finish(run, { versions, replans: 0, ...failure(first) });
+    versions.push(first.plan);
+  }
+  let current = versions.at(-1)!;
   let reuse = {};
-  const acknowledged: string[] = [];
-  for (let replans = 0; ; replans += 1) {
-    const execution = await runExecution(run, { ...config, model: config.executor, plan: current, reuse, version: versions.length, acknowledged });
+  const acknowledged: string[] = [...(saved?.acknowledged ?? [])];
+  let paused = saved ? { state: saved.execution, approvals: config.approvals ?? {}, answers: config.answers ?? {} } : undefined;
+  for (let replans = saved?.replans ?? 0; ; replans += 1) {
+    const execution = await runExecution(run, {
+      ...config,
+      model: config.executor,
+      plan: current,
+      reuse,
+      version: versions.length,
+      acknowledged,
+      ...(paused ? { paused } : {}),
+    });
+    paused = undefined;
     const stopped = executionStop(run, execution);
-    if (stopped) return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution });
+    if (stopped) {
+      const state =
+        execution.status === "waiting" && execution.state
+          ? createPlanAndExecuteState({ planVersions: versions, replans, acknowledged, execution: execution.state, usage: run.budget.spent, elapsedMs: run.budget.elapsedMs() })
+          : undefined;
+      return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution, ...(state ? { state } : {}) });
+    }
     let problem = describeProblem(execution);
     let output: string | undefined;
     if (problem === undefined) {

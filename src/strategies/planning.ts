@@ -7,6 +7,7 @@ import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { RetryOptions } from "../executor/retry.js";
+import type { PlanAndExecuteState } from "./plan-and-execute-state.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { ask, finishStrategy, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
@@ -52,6 +53,8 @@ export interface Ending {
   errors?: string[];
   execution?: PlanRunResult;
   output?: string;
+  /** For `waiting`: what `resume` needs. */
+  state?: PlanAndExecuteState;
 }
 
 /** The result of a planning strategy from how it ended. */
@@ -64,6 +67,7 @@ export function finishPlanStrategy(run: StrategyRun, ending: Ending): PlanStrate
     ...(stop.limit === undefined ? {} : { limit: stop.limit }),
     ...(execution?.pending ? { pending: execution.pending } : {}),
     ...(errors ? { errors } : {}),
+    ...(ending.state ? { state: ending.state } : {}),
     ...(versions.length > 0 ? { plan: versions.at(-1)! } : {}),
     planVersions: versions,
     stepResults: ending.steps ?? {},

@@ -4,6 +4,7 @@ import type { UsageTotals } from "../core/usage.js";
 import type { PlanPendingCall, StepRecord } from "../executor/plan-state.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { AgentStatus } from "../react/agent-status.js";
+import type { PlanAndExecuteState } from "./plan-and-execute-state.js";
 import type { PlanRunStatus } from "../executor/plan-result.js";
 
 export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
@@ -38,4 +39,6 @@ export interface PlanStrategyResult extends StrategyResult {
   stepResults: Record<string, StepRecord>;
   /** Plan validation errors, when no valid plan could be made. */
   errors?: string[];
+  /** For `waiting` (Plan-and-Execute): pass it back as `resume` with the approvals. JSON-safe. */
+  state?: PlanAndExecuteState;
 }

@@ -6,6 +6,7 @@ import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelPurpose } from "../core/model.js";
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import { requestText } from "../core/text-call.js";
+import type { UsageTotals } from "../core/usage.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
@@ -45,9 +46,13 @@ export function checkStrategyOptions(options: StrategyOptions & { planner?: unkn
   if (needs.planner && !toModelFunction(options.planner)) throw new InvalidOptionsError("planner must be a model (a function or an object with generate)");
 }
 
-export function startStrategyRun(strategy: StrategyName, options: StrategyOptions): StrategyRun {
+/** `saved`: what a resumed run had already spent, so its budget and totals continue. */
+export function startStrategyRun(strategy: StrategyName, options: StrategyOptions, saved?: { usage: UsageTotals; elapsedMs: number }): StrategyRun {
   const clock = options.clock ?? systemClock;
-  const budget = options.budget instanceof Budget ? options.budget.child() : new Budget(options.budget, { clock });
+  const budget =
+    options.budget instanceof Budget
+      ? options.budget.child()
+      : new Budget(options.budget, { clock, ...(saved ? { spent: saved.usage, elapsedMs: saved.elapsedMs } : {}) });
   const runSignal = createRunSignal({ signal: options.signal, clock, remainingMs: budget.remainingMs() });
   const trace: PlanloopEvent[] = [];
   const events = new EventHub({ clock, listener: (event) => trace.push(event) });
