@@ -64,7 +64,7 @@ const icons: Record<string, string> = { succeeded: "✓", failed: "✗", skipped
 
 /** The lines of the live display at time `now`. Pure. */
 export function renderProgress(state: ProgressState, now: number): string[] {
-  const header = [`plan v${state.version}`, `replans ${state.replans}`];
+  const header = [state.version === 0 ? "planning" : `plan v${state.version}`, `replans ${state.replans}`];
   if (state.modelCall) header.push(`model: ${state.modelCall}…`);
   if (state.done) header.push(`done: ${state.done}`);
   const lines = [header.join(" · ")];

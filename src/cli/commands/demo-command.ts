@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { runDemo } from "../../demo/run-demo.js";
+import { offlineNotice } from "../../models/offline/offline-model.js";
 import { CliError } from "../cli-error.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
 import { createProgress } from "../progress.js";
@@ -22,6 +23,8 @@ export function demoCommand(program: Command, io: CliIo): void {
       const model = modelFromFlags(flags);
       const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "planloop-demo-"));
       io.out(model ? `planloop demo with ${flags.model}` : "planloop demo with the OFFLINE model (deterministic; pass --model to use a real one)");
+      // Said before the live display starts, so it does not break the display's redraws.
+      if (!model) io.err(offlineNotice);
       const progress = createProgress(io.stdout);
       const { result, files } = await runDemo({
         dir,
@@ -29,7 +32,7 @@ export function demoCommand(program: Command, io: CliIo): void {
         latencyMs: milliseconds(flags.latency, "--latency"),
         queryLatencyMs: milliseconds(flags.queryLatency, "--query-latency"),
         onEvent: progress.listener,
-        onNotice: (notice) => io.err(notice),
+        onNotice: () => {},
       });
       progress.stop();
       io.out(`\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`);
