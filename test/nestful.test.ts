@@ -45,7 +45,8 @@ describe.skipIf(!existsSync(dir) && process.env.CI !== "true")("NESTFUL plans", 
           name,
           description: name,
           input: z.record(z.string(), z.unknown()),
-          execute: (args, { callId }) => {
+          // Async, like a real service: calls that do not depend on each other overlap.
+          execute: async (args, { callId }) => {
             const id = String(callId).replace(/^step:/, "");
             seen.set(id, args);
             return outputs.get(id) ?? { done: id };

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { z } from "zod";
-import { defineTool } from "planloop";
+import { defineTool, sleep } from "planloop";
 
 export interface CorpusDocument {
   id: string;
@@ -27,7 +27,9 @@ export function loadCorpus(root: string): CorpusDocument[] {
   );
 }
 
-export function researchTools(corpus: readonly CorpusDocument[]) {
+/** `latencyMs` stands for the round trip to each remote source (default 30 ms). */
+export function researchTools(corpus: readonly CorpusDocument[], options: { latencyMs?: number } = {}) {
+  const latency = options.latencyMs ?? 30;
   const indexes = new Map(
     sources.map((source) => {
       const index = new MiniSearch<CorpusDocument>({ fields: ["title", "text"], storeFields: ["title", "text"], searchOptions: { boost: { title: 2 }, fuzzy: 0.2, prefix: true } });
@@ -40,15 +42,15 @@ export function researchTools(corpus: readonly CorpusDocument[]) {
     description: `Full-text search in one source of the research corpus (${sources.join(", ")}); returns the best hits with a snippet`,
     input: z.object({ source: z.enum(sources), query: z.string().min(1), limit: z.number().int().positive().max(10).optional() }),
     estimateMs: 30,
-    execute: ({ source, query, limit }) => ({
-      source,
-      query,
-      hits: indexes
-        .get(source)!
-        .search(query)
-        .slice(0, limit ?? 3)
-        .map((hit) => ({ id: String(hit.id), title: String(hit.title), score: Math.round(hit.score * 100) / 100, snippet: String(hit.text).slice(0, 160) })),
-    }),
+    execute: async ({ source, query, limit }, { signal }) => {
+      await sleep(latency, { signal });
+      const hits = indexes.get(source)!.search(query).slice(0, limit ?? 3);
+      return {
+        source,
+        query,
+        hits: hits.map((hit) => ({ id: String(hit.id), title: String(hit.title), score: Math.round(hit.score * 100) / 100, snippet: String(hit.text).slice(0, 160) })),
+      };
+    },
   });
   const read = defineTool({
     name: "read",

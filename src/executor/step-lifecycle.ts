@@ -1,3 +1,4 @@
+import { isPromiseLike } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
 import { descendantsOf } from "../planner/plan-graph.js";
@@ -17,7 +18,9 @@ export async function runStep(run: PlanRun, index: number): Promise<boolean> {
   }
   let outcome: StepOutcome;
   try {
-    outcome = step.tool ? await runToolStep(run, index) : await runAgentStep(run, index);
+    // A synchronous tool step is not awaited: no extra promise per step.
+    const pending = step.tool ? runToolStep(run, index) : runAgentStep(run, index);
+    outcome = isPromiseLike(pending) ? await pending : pending;
   } catch (error) {
     outcome = { status: "failed", error: `unexpected error in the executor: ${String(error)}` };
   }

@@ -1,6 +1,7 @@
 import { sleep } from "../core/clock.js";
 import { errorMessage } from "../core/errors.js";
 import type { ToolCall } from "../core/messages.js";
+import { andThen, type MaybePromise } from "../core/maybe-async.js";
 import { runAdmittedCall, type Admission } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../planner/placeholders.js";
 import type { PlanPendingCall } from "./plan-result.js";
@@ -14,9 +15,10 @@ export function toolStepCallId(stepId: string | number): string {
 
 /**
  * Runs a tool step: placeholders in its args are replaced by earlier outputs, the call goes
- * through the guard, and a timeout or thrown error is retried with exponential backoff.
+ * through the guard, and a timeout or thrown error is retried with exponential backoff. A
+ * step whose checks and tool are synchronous finishes synchronously.
  */
-export async function runToolStep(run: PlanRun, index: number): Promise<StepOutcome> {
+export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutcome> {
   const step = run.steps[index]!;
   const paused = run.waiting.get(index);
   run.waiting.delete(index);
@@ -33,19 +35,21 @@ export async function runToolStep(run: PlanRun, index: number): Promise<StepOutc
   if ("outcome" in decided) return decided.outcome;
   // Arguments without placeholders were parsed when the plan was checked: not parsed twice.
   const parsed = paused ? undefined : run.config.parsedArgs[index];
-  for (let attempt = 1; ; attempt += 1) {
-    run.records[index]!.attempts += 1;
-    const outcome = await attemptCall(run, { stepId: step.id, call, approved: decided.approved, parsed });
+  return attemptUntilDone(run, index, { stepId: step.id, call, approved: decided.approved, parsed }, 1);
+}
+
+function attemptUntilDone(run: PlanRun, index: number, request: CallRequest, attempt: number): MaybePromise<StepOutcome> {
+  run.records[index]!.attempts += 1;
+  return andThen(attemptCall(run, request), (outcome) => {
     if (outcome.status !== "retry") return outcome;
     if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
     const delayMs = backoffDelay(run.config.retry, attempt);
-    run.events.emit({ type: "step-retry", stepId: step.id, attempt, delayMs, error: outcome.error }, { stepId: step.id });
-    try {
-      await sleep(delayMs, { clock: run.config.clock, signal: run.signal });
-    } catch {
-      return { status: "cancelled", error: "the run stopped while the step waited to retry" };
-    }
-  }
+    run.events.emit({ type: "step-retry", stepId: request.stepId, attempt, delayMs, error: outcome.error }, { stepId: request.stepId });
+    return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
+      () => attemptUntilDone(run, index, request, attempt + 1),
+      (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
+    );
+  });
 }
 
 /** A resumed step that waited: the human's decision, or still waiting. */
@@ -68,25 +72,29 @@ function waitingFor(pending: PlanPendingCall): StepOutcome {
 }
 
 type Attempt = StepOutcome | { status: "retry"; error: string };
+type CallRequest = { stepId: string | number; call: ToolCall; approved: boolean; parsed: { value: unknown } | undefined };
 
-async function attemptCall(
-  run: PlanRun,
-  attempt: { stepId: string | number; call: ToolCall; approved: boolean; parsed: { value: unknown } | undefined },
-): Promise<Attempt> {
-  const { stepId, call, approved, parsed } = attempt;
-  const name = call.name;
-  let admission: Admission;
+function attemptCall(run: PlanRun, request: CallRequest): MaybePromise<Attempt> {
+  const name = request.call.name;
+  const checkFailed = (error: unknown): Attempt => ({ status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` });
+  let admission: MaybePromise<Admission>;
   try {
-    admission = await run.config.guard.admit(call, {
+    admission = run.config.guard.admit(request.call, {
       step: 0,
       signal: run.signal,
       callsSoFar: run.toolCallCounts[name] ?? 0,
-      approved,
-      ...(parsed ? { parsed } : {}),
+      approved: request.approved,
+      ...(request.parsed ? { parsed: request.parsed } : {}),
     });
   } catch (error) {
-    return { status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` };
+    return checkFailed(error);
   }
+  return andThen(admission, (admitted) => callAdmitted(run, request, admitted), checkFailed);
+}
+
+function callAdmitted(run: PlanRun, request: CallRequest, admission: Admission): MaybePromise<Attempt> {
+  const { call, stepId } = request;
+  const name = call.name;
   if (admission.kind === "reject") return { status: "failed", error: admission.error.message };
   if (admission.kind === "pending") {
     const pending: PlanPendingCall = { stepId, callId: call.id, name, arguments: call.arguments, kind: admission.reason };
@@ -97,8 +105,10 @@ async function attemptCall(
   run.toolCallCounts[name] = (run.toolCallCounts[name] ?? 0) + 1;
   run.budget.charge({ toolCalls: 1 });
   // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
-  const outcome = await runAdmittedCall(call, admission, { signal: run.signal, step: 0, clock: run.config.clock, maxOutputChars: Infinity });
-  if (!outcome.error) return { status: "succeeded", output: outcome.content };
-  if (outcome.error.kind === "cancelled") return { status: "cancelled", error: outcome.error.message };
-  return isRetryable(outcome.error) ? { status: "retry", error: outcome.error.message } : { status: "failed", error: outcome.error.message };
+  const outcome = runAdmittedCall(call, admission, { signal: run.signal, step: 0, clock: run.config.clock, maxOutputChars: Infinity });
+  return andThen(outcome, (settled): Attempt => {
+    if (!settled.error) return { status: "succeeded", output: settled.content };
+    if (settled.error.kind === "cancelled") return { status: "cancelled", error: settled.error.message };
+    return isRetryable(settled.error) ? { status: "retry", error: settled.error.message } : { status: "failed", error: settled.error.message };
+  });
 }

@@ -3,6 +3,7 @@ import { errorMessage, InvalidOptionsError } from "../errors.js";
 import type { ToolCall } from "../messages.js";
 import type { ToolSpec } from "../model.js";
 import type { Authorization, Tool } from "./define-tool.js";
+import { andThen, type MaybePromise } from "../maybe-async.js";
 import { failure, type Admission, type AdmitContext, type ToolRunner } from "./tool-runner.js";
 
 /**
@@ -20,7 +21,7 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   }));
   const names = tools.map((tool) => tool.name).join(", ") || "none";
 
-  async function admit(call: ToolCall, context: AdmitContext): Promise<Admission> {
+  function admit(call: ToolCall, context: AdmitContext): MaybePromise<Admission> {
     const tool = byName.get(call.name);
     if (!tool) return reject(failure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
     const parsed = context.parsed ? { success: true as const, data: context.parsed.value } : tool.input.safeParse(call.arguments ?? {});
@@ -35,21 +36,24 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
         failure("call_limit", `"${tool.name}" reached its limit of ${tool.maxCalls} calls in this run; do not call it again`),
       );
     }
-    const toolContext = { signal: context.signal, callId: call.id, step: context.step };
-    if (tool.authorize) {
-      const denial = await checkAuthorization(() => tool.authorize!(args, toolContext));
-      if (denial !== undefined) return reject(failure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`));
-    }
-    if (tool.needsInput) {
-      const question = (args as { question?: unknown }).question;
-      return { kind: "pending", reason: "input", ...(typeof question === "string" ? { question } : {}) };
-    }
-    if (!context.approved && (await needsApproval(tool, args))) return { kind: "pending", reason: "approval" };
-    return {
-      kind: "run",
-      execute: (runContext) => tool.execute!(args, runContext),
-      ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
+    const afterAuthorization = (): MaybePromise<Admission> => {
+      if (tool.needsInput) {
+        const question = (args as { question?: unknown }).question;
+        return { kind: "pending", reason: "input", ...(typeof question === "string" ? { question } : {}) };
+      }
+      const run: Admission = {
+        kind: "run",
+        execute: (runContext) => tool.execute!(args, runContext),
+        ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
+      };
+      if (context.approved) return run;
+      return andThen(needsApproval(tool, args), (needed): Admission => (needed ? { kind: "pending", reason: "approval" } : run));
     };
+    if (!tool.authorize) return afterAuthorization();
+    const toolContext = { signal: context.signal, callId: call.id, step: context.step };
+    return andThen(checkAuthorization(() => tool.authorize!(args, toolContext)), (denial) =>
+      denial === undefined ? afterAuthorization() : reject(failure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`)),
+    );
   }
 
   return { specs, admit };
@@ -81,21 +85,26 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /** Undefined when allowed, otherwise the reason to show. A throwing check denies. */
-async function checkAuthorization(check: () => Authorization | Promise<Authorization>): Promise<string | undefined> {
-  let verdict: Authorization;
+function checkAuthorization(check: () => Authorization | Promise<Authorization>): MaybePromise<string | undefined> {
+  const failed = (error: unknown) => `the authorization check failed (${errorMessage(error)})`;
+  let verdict: MaybePromise<Authorization>;
   try {
-    verdict = await check();
+    verdict = check();
   } catch (error) {
-    return `the authorization check failed (${errorMessage(error)})`;
+    return failed(error);
   }
+  return andThen(verdict, denialOf, failed);
+}
+
+function denialOf(verdict: Authorization): string | undefined {
   if (verdict === true) return undefined;
   if (verdict === false) return "access denied";
   if (typeof verdict === "object" && verdict !== null && verdict.allowed === true) return undefined;
   return (typeof verdict === "object" && verdict?.reason) || "access denied";
 }
 
-async function needsApproval(tool: Tool, args: unknown): Promise<boolean> {
+function needsApproval(tool: Tool, args: unknown): MaybePromise<boolean> {
   const rule = tool.needsApproval;
-  if (typeof rule === "function") return (await rule(args)) === true;
+  if (typeof rule === "function") return andThen(rule(args), (needed) => needed === true);
   return rule === true;
 }

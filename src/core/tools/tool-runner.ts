@@ -1,4 +1,5 @@
 import { raceAbort } from "../abort.js";
+import { isPromiseLike, type MaybePromise } from "../maybe-async.js";
 import type { Clock } from "../clock.js";
 import { errorMessage } from "../errors.js";
 import type { ToolCall, ToolError } from "../messages.js";
@@ -26,7 +27,8 @@ export interface AdmitContext {
 /** What the loop calls tools through: guarded `defineTool` tools or a seed-style executor. */
 export interface ToolRunner {
   readonly specs: readonly ToolSpec[];
-  admit(call: ToolCall, context: AdmitContext): Promise<Admission>;
+  /** Synchronous when every check is; a promise when an authorization or approval rule is async. */
+  admit(call: ToolCall, context: AdmitContext): MaybePromise<Admission>;
 }
 
 /** The result of one call as the model will read it: content, plus the error if it failed. */
@@ -39,49 +41,60 @@ export function failure(kind: ToolError["kind"], message: string): ToolOutcome {
   return { content: `Error: ${message}`, error: { kind, message } };
 }
 
+type RunOptions = { signal: AbortSignal; step: number; clock: Clock; maxOutputChars: number };
+
 /**
  * Runs an admitted call under the run's signal and the tool's timeout, and turns every way
  * it can end into an outcome. Never throws; returns as soon as the signal aborts, even if
- * the tool ignores its signal.
+ * the tool ignores its signal. A tool without a timeout that answers synchronously gets a
+ * synchronous outcome: no promise is made (thousands of plan steps add up).
  */
-export async function runAdmittedCall(
-  call: ToolCall,
-  admission: Extract<Admission, { kind: "run" }>,
-  options: { signal: AbortSignal; step: number; clock: Clock; maxOutputChars: number },
-): Promise<ToolOutcome> {
-  // A call without a timeout can use the run's signal as it is: no controller to allocate.
-  const controller = admission.timeoutMs === undefined ? undefined : new AbortController();
-  const signal = controller?.signal ?? options.signal;
-  const onRunAbort = () => controller?.abort(options.signal.reason);
-  if (controller) options.signal.addEventListener("abort", onRunAbort, { once: true });
+export function runAdmittedCall(call: ToolCall, admission: Extract<Admission, { kind: "run" }>, options: RunOptions): MaybePromise<ToolOutcome> {
+  // A cancelled run starts no tool.
+  if (options.signal.aborted) return outcomeOfError(call, undefined, { aborted: true, timedOut: false });
+  if (admission.timeoutMs !== undefined) return runWithTimeout(call, admission, options);
+  let returned: unknown;
+  try {
+    returned = admission.execute({ signal: options.signal, callId: call.id, step: options.step });
+  } catch (error) {
+    return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut: false });
+  }
+  if (!isPromiseLike(returned)) return { content: limitOutput(returned, options.maxOutputChars) };
+  return raceAbort(returned, options.signal).then(
+    (output) => ({ content: limitOutput(output, options.maxOutputChars) }),
+    (error: unknown) => outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut: false }),
+  );
+}
+
+async function runWithTimeout(call: ToolCall, admission: Extract<Admission, { kind: "run" }>, options: RunOptions): Promise<ToolOutcome> {
+  const controller = new AbortController();
+  const onRunAbort = () => controller.abort(options.signal.reason);
+  options.signal.addEventListener("abort", onRunAbort, { once: true });
   let timedOut = false;
   const timer =
-    controller === undefined
+    admission.timeoutMs === undefined
       ? undefined
       : options.clock.setTimeout(() => {
           timedOut = true;
           controller.abort(new Error(`timed out after ${admission.timeoutMs} ms`));
-        }, admission.timeoutMs!);
+        }, admission.timeoutMs);
   try {
-    const context = { signal, callId: call.id, step: options.step };
-    const returned = admission.execute(context);
-    // A tool that answered synchronously needs no race against the signal.
-    const output = isThenable(returned) ? await raceAbort(returned, signal) : returned;
+    const returned = admission.execute({ signal: controller.signal, callId: call.id, step: options.step });
+    const output = isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned;
     return { content: limitOutput(output, options.maxOutputChars) };
   } catch (error) {
-    if (options.signal.aborted) return failure("cancelled", `the run stopped before "${call.name}" finished`);
-    if (timedOut) {
-      return failure("timeout", `"${call.name}" did not finish within ${admission.timeoutMs} ms and was aborted`);
-    }
-    const outcome = failure("execution_failed", `"${call.name}" failed: ${errorMessage(error)}`);
-    if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
-    return outcome;
+    return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut, ...(admission.timeoutMs === undefined ? {} : { timeoutMs: admission.timeoutMs }) });
   } finally {
     if (timer !== undefined) options.clock.clearTimeout(timer);
-    if (controller) options.signal.removeEventListener("abort", onRunAbort);
+    options.signal.removeEventListener("abort", onRunAbort);
   }
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
+/** Cancelled, timed out, or failed (final when the tool said `retryable: false`). */
+function outcomeOfError(call: ToolCall, error: unknown, how: { aborted: boolean; timedOut: boolean; timeoutMs?: number }): ToolOutcome {
+  if (how.aborted) return failure("cancelled", `the run stopped before "${call.name}" finished`);
+  if (how.timedOut) return failure("timeout", `"${call.name}" did not finish within ${how.timeoutMs} ms and was aborted`);
+  const outcome = failure("execution_failed", `"${call.name}" failed: ${errorMessage(error)}`);
+  if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
+  return outcome;
 }

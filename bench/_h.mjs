@@ -1,0 +1,17 @@
+import { Session } from "node:inspector/promises";
+import { z } from "zod";
+import { defineTool, executePlan } from "../dist/index.js";
+const noop = defineTool({ name: "noop", description: "x", input: z.object({}), execute: () => 1 });
+const n = 10000;
+const chain = Array.from({ length: n }, (_, index) => ({ id: index, task: "n", tool: "noop", args: {}, depends_on: index === 0 ? [] : [index - 1] }));
+for (let r = 0; r < 5; r++) await executePlan({ plan: { steps: chain }, tools: [noop], concurrency: 8 });
+const session = new Session(); session.connect();
+await session.post("HeapProfiler.startSampling", { samplingInterval: 1024, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+for (let r = 0; r < 5; r++) await executePlan({ plan: { steps: chain }, tools: [noop], concurrency: 8 });
+const { profile } = await session.post("HeapProfiler.stopSampling");
+const self = new Map();
+const walk = (node, stack) => { const k = node.callFrame.functionName + " " + node.callFrame.url.split("/").slice(-2).join("/") + ":" + node.callFrame.lineNumber; self.set(k, (self.get(k) || 0) + node.selfSize); node.children.forEach((c) => walk(c, stack)); };
+walk(profile.head, []);
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+console.log("total MB per run", (total / 5 / 2 ** 20).toFixed(1), "bytes/step", Math.round(total / 5 / n));
+console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${(v / 5 / n).toFixed(0)} B/step ${k}`).join("\n"));
