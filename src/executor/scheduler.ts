@@ -1,4 +1,5 @@
 import type { PlanGraph } from "../planner/plan-graph.js";
+import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { ReadyQueue } from "./ready-queue.js";
 
 export interface SchedulerHooks {
@@ -15,8 +16,8 @@ export interface SchedulerHooks {
   /** False once the run must stop starting steps (cancelled, deadline, budget). */
   mayStart(): boolean;
   onReady(step: number): void;
-  /** Runs the step; resolves true when it succeeded. Must not reject. */
-  run(step: number): Promise<boolean>;
+  /** Runs the step; true when it succeeded (at once, or as a promise). Must not throw or reject. */
+  run(step: number): MaybePromise<boolean>;
 }
 
 export interface Scheduler {
@@ -51,9 +52,29 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     queue.push(step);
   };
 
+  // Steps that finished synchronously, handled by the pump's loop rather than by recursion,
+  // so a long chain of instant steps does not grow the stack.
+  const finishedNow: Array<[number, string | undefined, boolean]> = [];
+  let pumping = false;
+  let sinceYield = 0;
+
   const pump = () => {
     pumpQueued = false;
-    while (running < hooks.concurrency && queue.size > 0 && hooks.mayStart()) {
+    if (pumping) return;
+    pumping = true;
+    for (;;) {
+      while (finishedNow.length > 0) {
+        const [step, tool, ok] = finishedNow.shift()!;
+        complete(step, tool, ok);
+      }
+      if (running >= hooks.concurrency || queue.size === 0 || !hooks.mayStart()) break;
+      // Give timers and abort signals a turn now and then during a burst of instant steps.
+      if (++sinceYield >= 512) {
+        sinceYield = 0;
+        pumping = false;
+        setImmediate(pump);
+        return;
+      }
       const step = queue.pop()!;
       const tool = hooks.toolOf(step);
       if (tool !== undefined && (runningByTool.get(tool) ?? 0) >= hooks.toolLimit(tool)) {
@@ -62,7 +83,8 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       }
       start(step, tool);
     }
-    if (closed && running === 0) finish();
+    pumping = false;
+    if (closed && running === 0 && finishedNow.length === 0) finish();
   };
 
   // Adds made in one go (a whole plan) are pumped once, so priorities see every ready step.
@@ -75,23 +97,32 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
   const start = (step: number, tool: string | undefined) => {
     running += 1;
     if (tool !== undefined) runningByTool.set(tool, (runningByTool.get(tool) ?? 0) + 1);
-    void hooks.run(step).then((ok) => {
-      running -= 1;
-      succeeded[step] = ok;
-      if (tool !== undefined) {
-        runningByTool.set(tool, runningByTool.get(tool)! - 1);
-        for (const parked of parkedByTool.get(tool) ?? []) queue.push(parked);
-        parkedByTool.delete(tool);
+    const result = hooks.run(step);
+    if (isPromiseLike(result)) {
+      void Promise.resolve(result).then((ok) => {
+        complete(step, tool, ok);
+        pump();
+      });
+    } else {
+      finishedNow.push([step, tool, result]);
+    }
+  };
+
+  const complete = (step: number, tool: string | undefined, ok: boolean) => {
+    running -= 1;
+    succeeded[step] = ok;
+    if (tool !== undefined) {
+      runningByTool.set(tool, runningByTool.get(tool)! - 1);
+      for (const parked of parkedByTool.get(tool) ?? []) queue.push(parked);
+      parkedByTool.delete(tool);
+    }
+    if (ok) {
+      for (const next of graph.dependents[step]!) {
+        if (unmet[next] === undefined) continue;
+        unmet[next] -= 1;
+        if (unmet[next] === 0) makeReady(next);
       }
-      if (ok) {
-        for (const next of graph.dependents[step]!) {
-          if (unmet[next] === undefined) continue;
-          unmet[next] -= 1;
-          if (unmet[next] === 0) makeReady(next);
-        }
-      }
-      pump();
-    });
+    }
   };
 
   return {
@@ -101,7 +132,9 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
         succeeded[step] = initial === "succeeded";
         return;
       }
-      unmet[step] = graph.dependencies[step]!.filter((need) => !succeeded[need]).length;
+      let waiting = 0;
+      for (const need of graph.dependencies[step]!) if (!succeeded[need]) waiting += 1;
+      unmet[step] = waiting;
       if (unmet[step] === 0) makeReady(step);
       schedulePump();
     },

@@ -1,4 +1,4 @@
-import { isPromiseLike } from "../core/maybe-async.js";
+import { andThen, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
 import { descendantsOf } from "../planner/plan-graph.js";
@@ -8,23 +8,32 @@ import { runToolStep } from "./tool-step.js";
 /**
  * Runs one step and records how it ended. A step that failed or was cancelled skips every
  * step after it, each with the reason. Never rejects: the scheduler only learns success.
+ * Synchronous from start to end when the step's tool and checks are.
  */
-export async function runStep(run: PlanRun, index: number): Promise<boolean> {
+export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
   const step = run.steps[index]!;
   const record = run.records[index]!;
   record.startedAt = run.elapsed();
   if (run.events.active) {
     run.events.emit({ type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 }, { stepId: step.id });
   }
-  let outcome: StepOutcome;
+  const unexpected = (error: unknown): StepOutcome => ({ status: "failed", error: `unexpected error in the executor: ${String(error)}` });
+  let pending: MaybePromise<StepOutcome>;
   try {
-    // A synchronous tool step is not awaited: no extra promise per step.
-    const pending = step.tool ? runToolStep(run, index) : runAgentStep(run, index);
-    outcome = isPromiseLike(pending) ? await pending : pending;
+    pending = step.tool ? runToolStep(run, index) : runAgentStep(run, index);
   } catch (error) {
-    outcome = { status: "failed", error: `unexpected error in the executor: ${String(error)}` };
+    pending = unexpected(error);
   }
-  const concern = outcome.status === "succeeded" && watched(run, index) ? await observe(run, index, outcome.output) : undefined;
+  return andThen(pending, (outcome) => concludeStep(run, index, outcome), (error) => concludeStep(run, index, unexpected(error)));
+}
+
+function concludeStep(run: PlanRun, index: number, outcome: StepOutcome): MaybePromise<boolean> {
+  if (outcome.status !== "succeeded" || !watched(run, index)) return recordEnd(run, index, outcome, undefined);
+  return observe(run, index, outcome.output).then((concern) => recordEnd(run, index, outcome, concern));
+}
+
+function recordEnd(run: PlanRun, index: number, outcome: StepOutcome, concern: string | undefined): boolean {
+  const step = run.steps[index]!;
   endStep(run, index, outcome);
   if (concern !== undefined) {
     run.replanRequests.push({ stepId: step.id, reason: concern });

@@ -22,19 +22,19 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   const step = run.steps[index]!;
   const paused = run.waiting.get(index);
   run.waiting.delete(index);
-  let args: unknown;
+  // Arguments the plan check parsed held no placeholder: there is nothing to substitute.
+  const parsed = paused ? undefined : run.config.parsedArgs[index];
+  let args: unknown = step.args ?? {};
   if (paused?.kind === "tool") {
     args = paused.pending.arguments;
-  } else {
-    const substituted = substitutePlaceholders(step.args ?? {}, (key) => outputOf(run, key), { isStep: (key) => run.graph.indexOf.has(key) });
+  } else if (!parsed) {
+    const substituted = substitutePlaceholders(args, (key) => outputOf(run, key), { isStep: (key) => run.graph.indexOf.has(key) });
     if (!substituted.ok) return { status: "failed", error: substituted.error };
     args = substituted.value;
   }
   const call: ToolCall = { id: toolStepCallId(step.id), name: step.tool!, arguments: args };
   const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : { approved: false };
   if ("outcome" in decided) return decided.outcome;
-  // Arguments without placeholders were parsed when the plan was checked: not parsed twice.
-  const parsed = paused ? undefined : run.config.parsedArgs[index];
   return attemptUntilDone(run, index, { stepId: step.id, call, approved: decided.approved, parsed }, 1);
 }
 

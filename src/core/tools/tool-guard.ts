@@ -46,7 +46,7 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
         execute: (runContext) => tool.execute!(args, runContext),
         ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
       };
-      if (context.approved) return run;
+      if (context.approved || tool.needsApproval === undefined || tool.needsApproval === false) return run;
       return andThen(needsApproval(tool, args), (needed): Admission => (needed ? { kind: "pending", reason: "approval" } : run));
     };
     if (!tool.authorize) return afterAuthorization();
