@@ -120,8 +120,9 @@ if (compare) {
 console.log("\n# Zero-work steps, concurrency 8 (µs per step, peak heap growth)");
 await overhead(fanOut(1_000));
 for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
-  const small = await overhead(build(1_000));
-  const large = await overhead(build(10_000));
+  // A 1,000-step run takes a few milliseconds: more repeats keep its median steady.
+  const small = await overhead(build(1_000), "planloop", 21);
+  const large = await overhead(build(10_000), "planloop", 7);
   const growth = (large.micros * 10_000) / (small.micros * 1_000);
   console.log(
     `${shape}: 1,000 steps ${small.micros.toFixed(2)} µs/step (${small.peakMb.toFixed(1)} MB); ` +
