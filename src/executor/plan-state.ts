@@ -1,4 +1,5 @@
 import { InvalidOptionsError } from "../core/errors.js";
+import { readSavedState } from "../core/saved-state.js";
 import type { StepStatus } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { Plan } from "../planner/plan-schema.js";
@@ -49,13 +50,7 @@ export function createPlanState(fields: Omit<PlanRunState, "kind" | "version">):
 }
 
 export function readPlanState(value: unknown): PlanRunState {
-  const state = value as Partial<PlanRunState> | null;
-  if (typeof state !== "object" || state === null || state.kind !== stateKind) {
-    throw new InvalidOptionsError("resume is not a plan-run state; pass the state from an executePlan result");
-  }
-  if (state.version !== stateVersion) {
-    throw new InvalidOptionsError(`resume state has version ${String(state.version)}; this planloop reads version ${stateVersion}`);
-  }
+  const state = readSavedState<PlanRunState>(value, { kind: stateKind, version: stateVersion, what: "executePlan" });
   if (typeof state.steps !== "object" || typeof state.waiting !== "object" || typeof state.usage !== "object") {
     throw new InvalidOptionsError("resume state is damaged: steps, waiting or usage are missing");
   }

@@ -1,4 +1,5 @@
 import { InvalidOptionsError } from "../core/errors.js";
+import { readSavedState } from "../core/saved-state.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { UsageTotals } from "../core/usage.js";
@@ -45,14 +46,7 @@ export function createState(fields: Omit<AgentState, "kind" | "version">): Agent
 
 /** Checks a `resume` value enough to fail early with a message that says what is wrong. */
 export function readState(value: unknown): AgentState {
-  if (typeof value !== "object" || value === null) throw new InvalidOptionsError("resume must be a state from an earlier result");
-  const state = value as Partial<AgentState>;
-  if (state.kind !== stateKind) {
-    throw new InvalidOptionsError(`resume is not a runAgent state (kind ${JSON.stringify(state.kind)}); pass result.state`);
-  }
-  if (state.version !== stateVersion) {
-    throw new InvalidOptionsError(`resume state has version ${String(state.version)}; this planloop reads version ${stateVersion}`);
-  }
+  const state = readSavedState<AgentState>(value, { kind: stateKind, version: stateVersion, what: "runAgent" });
   const valid =
     Array.isArray(state.messages) &&
     Number.isInteger(state.steps) &&

@@ -1,4 +1,5 @@
 import { InvalidOptionsError } from "../core/errors.js";
+import { readSavedState } from "../core/saved-state.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { PlanRunState } from "../executor/plan-state.js";
 import type { Plan } from "../planner/plan-schema.js";
@@ -26,11 +27,7 @@ export function createPlanAndExecuteState(fields: Omit<PlanAndExecuteState, "kin
 }
 
 export function readPlanAndExecuteState(value: unknown): PlanAndExecuteState {
-  const state = value as Partial<PlanAndExecuteState> | null;
-  if (typeof state !== "object" || state === null || state.kind !== stateKind) {
-    throw new InvalidOptionsError("resume is not a planAndExecute state; pass the state from a waiting result");
-  }
-  if (state.version !== stateVersion) throw new InvalidOptionsError(`resume state has version ${String(state.version)}; this planloop reads version ${stateVersion}`);
+  const state = readSavedState<PlanAndExecuteState>(value, { kind: stateKind, version: stateVersion, what: "planAndExecute" });
   if (!Array.isArray(state.planVersions) || state.planVersions.length === 0 || typeof state.execution !== "object") {
     throw new InvalidOptionsError("resume state is damaged: the plans or the paused execution are missing");
   }

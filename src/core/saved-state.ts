@@ -1,0 +1,16 @@
+import { InvalidOptionsError } from "./errors.js";
+
+/**
+ * The common check of every saved state planloop reads back: an object of the right kind
+ * and version. `what` names the function whose result it must come from.
+ */
+export function readSavedState<T>(value: unknown, expected: { kind: string; version: number; what: string }): Partial<T> {
+  const state = value as { kind?: unknown; version?: unknown } | null;
+  if (typeof state !== "object" || state === null || state.kind !== expected.kind) {
+    throw new InvalidOptionsError(`resume is not a ${expected.what} state (kind ${JSON.stringify(state?.kind)}); pass result.state from ${expected.what}`);
+  }
+  if (state.version !== expected.version) {
+    throw new InvalidOptionsError(`resume state has version ${String(state.version)}; this planloop reads version ${expected.version}`);
+  }
+  return state as Partial<T>;
+}
