@@ -1,6 +1,7 @@
 import { errorMessage } from "../core/errors.js";
 import { buildPlanGraph } from "../planner/plan-graph.js";
-import { planStepSchema, stepKey, type PlanInput } from "../planner/plan-schema.js";
+import { stepKey, type PlanInput } from "../planner/plan-schema.js";
+import { readPlanStep } from "../planner/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { checkPlan } from "../planner/validate-plan.js";
 import { announcePlan, schedulerHooks } from "./execute-plan.js";
@@ -50,7 +51,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
 }
 
 function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
-  const parsed = planStepSchema.safeParse(input);
+  const parsed = readPlanStep(input);
   const taken = parsed.success && run.graph.indexOf.has(stepKey(parsed.data.id));
   if (!parsed.success || taken) {
     // A malformed step, or one whose id is taken, cannot join the graph at all.

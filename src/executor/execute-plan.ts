@@ -59,11 +59,11 @@ export function schedulerHooks(run: PlanRun, priority: (index: number) => number
 }
 
 export function announcePlan(run: PlanRun): void {
-  run.events.emit({
+  run.events.emit(() => ({
     type: "plan-created",
     version: run.config.planVersion,
     steps: run.steps.map((step) => ({ id: step.id, task: step.task, depends_on: step.depends_on, ...(step.tool ? { tool: step.tool } : {}) })),
-  });
+  }));
 }
 
 function estimateOf(run: PlanRun, step: PlanRun["steps"][number]): number {

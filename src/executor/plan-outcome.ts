@@ -26,7 +26,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
     usage: run.budget.spent,
     replans: 0,
     replanRequests: run.replanRequests,
-    timeline: buildTimeline(records.map((record, index) => ({ stepId: run.graph.keys[index]!, ...record }))),
+    timeline: buildTimeline(records, (index) => run.graph.keys[index]!),
   };
   const output = planOutput(run);
   if (output.found) result.output = output.value;

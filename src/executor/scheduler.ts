@@ -54,7 +54,11 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
 
   // Steps that finished synchronously, handled by the pump's loop rather than by recursion,
   // so a long chain of instant steps does not grow the stack.
-  const finishedNow: Array<[number, string | undefined, boolean]> = [];
+  // (A plain list of step numbers that is never shrunk: no allocation per step.)
+  const finishedNow: number[] = [];
+  const finishedOk: boolean[] = [];
+  let finishedCount = 0;
+  let nextFinished = 0;
   let pumping = false;
   let sinceYield = 0;
 
@@ -63,10 +67,11 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     if (pumping) return;
     pumping = true;
     for (;;) {
-      while (finishedNow.length > 0) {
-        const [step, tool, ok] = finishedNow.shift()!;
-        complete(step, tool, ok);
+      while (nextFinished < finishedCount) {
+        const step = finishedNow[nextFinished++]!;
+        complete(step, hooks.toolOf(step), finishedOk[step]!);
       }
+      finishedCount = nextFinished = 0;
       if (running >= hooks.concurrency || queue.size === 0 || !hooks.mayStart()) break;
       // Give timers and abort signals a turn now and then during a burst of instant steps.
       if (++sinceYield >= 512) {
@@ -84,7 +89,7 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       start(step, tool);
     }
     pumping = false;
-    if (closed && running === 0 && finishedNow.length === 0) finish();
+    if (closed && running === 0 && finishedCount === 0) finish();
   };
 
   // Adds made in one go (a whole plan) are pumped once, so priorities see every ready step.
@@ -104,7 +109,8 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
         pump();
       });
     } else {
-      finishedNow.push([step, tool, result]);
+      finishedOk[step] = result;
+      finishedNow[finishedCount++] = step;
     }
   };
 
@@ -113,8 +119,11 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     succeeded[step] = ok;
     if (tool !== undefined) {
       runningByTool.set(tool, runningByTool.get(tool)! - 1);
-      for (const parked of parkedByTool.get(tool) ?? []) queue.push(parked);
-      parkedByTool.delete(tool);
+      const parked = parkedByTool.get(tool);
+      if (parked) {
+        for (const waiting of parked) queue.push(waiting);
+        parkedByTool.delete(tool);
+      }
     }
     if (ok) {
       for (const next of graph.dependents[step]!) {

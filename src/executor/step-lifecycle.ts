@@ -1,4 +1,4 @@
-import { andThen, type MaybePromise } from "../core/maybe-async.js";
+import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
 import { descendantsOf } from "../planner/plan-graph.js";
@@ -17,14 +17,22 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
   if (run.events.active) {
     run.events.emit({ type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 }, { stepId: step.id });
   }
-  const unexpected = (error: unknown): StepOutcome => ({ status: "failed", error: `unexpected error in the executor: ${String(error)}` });
   let pending: MaybePromise<StepOutcome>;
   try {
     pending = step.tool ? runToolStep(run, index) : runAgentStep(run, index);
   } catch (error) {
     pending = unexpected(error);
   }
-  return andThen(pending, (outcome) => concludeStep(run, index, outcome), (error) => concludeStep(run, index, unexpected(error)));
+  // Written out rather than with `andThen`: no closures for the many steps that end at once.
+  if (!isPromiseLike(pending)) return concludeStep(run, index, pending);
+  return Promise.resolve(pending).then(
+    (outcome) => concludeStep(run, index, outcome),
+    (error: unknown) => concludeStep(run, index, unexpected(error)),
+  );
+}
+
+function unexpected(error: unknown): StepOutcome {
+  return { status: "failed", error: `unexpected error in the executor: ${String(error)}` };
 }
 
 function concludeStep(run: PlanRun, index: number, outcome: StepOutcome): MaybePromise<boolean> {
@@ -79,6 +87,7 @@ export function endStep(run: PlanRun, index: number, outcome: StepOutcome | { st
   if (outcome.status === "succeeded") record.output = outcome.output;
   else record.error = outcome.error;
   if (outcome.status === "waiting") run.waiting.set(index, outcome.waiting);
+  if (!run.events.active) return;
   run.events.emit(
     () => ({
       type: "step-end",

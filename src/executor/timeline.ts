@@ -9,18 +9,27 @@ export interface TimelineEntry {
   attempts: number;
 }
 
-/** Assigns lanes so that steps running at the same time never share one. Pure. */
-export function buildTimeline(
-  steps: ReadonlyArray<{ stepId: string; startedAt?: number; endedAt?: number; status: string; attempts: number }>,
-): TimelineEntry[] {
-  const ran = steps
-    .filter((step): step is typeof step & { startedAt: number; endedAt: number } => step.startedAt !== undefined && step.endedAt !== undefined)
-    .sort((a, b) => a.startedAt - b.startedAt);
+type Bar = { startedAt?: number | undefined; endedAt?: number | undefined; status: string; attempts: number };
+
+/**
+ * Assigns lanes so that steps running at the same time never share one; steps that never
+ * ran have no bar. `idOf` names the bar at each index. Pure.
+ */
+export function buildTimeline(bars: readonly Bar[], idOf: (index: number) => string): TimelineEntry[] {
+  const ran: number[] = [];
+  for (let index = 0; index < bars.length; index += 1) {
+    if (bars[index]!.startedAt !== undefined && bars[index]!.endedAt !== undefined) ran.push(index);
+  }
+  ran.sort((a, b) => bars[a]!.startedAt! - bars[b]!.startedAt!);
   const laneFreeAt: number[] = [];
-  return ran.map((step) => {
-    let lane = laneFreeAt.findIndex((freeAt) => freeAt <= step.startedAt);
-    if (lane === -1) lane = laneFreeAt.length;
-    laneFreeAt[lane] = step.endedAt;
-    return { stepId: step.stepId, lane, startedAt: step.startedAt, endedAt: step.endedAt, status: step.status, attempts: step.attempts };
-  });
+  const entries: TimelineEntry[] = new Array(ran.length);
+  for (let position = 0; position < ran.length; position += 1) {
+    const index = ran[position]!;
+    const bar = bars[index]!;
+    let lane = 0;
+    while (lane < laneFreeAt.length && laneFreeAt[lane]! > bar.startedAt!) lane += 1;
+    laneFreeAt[lane] = bar.endedAt!;
+    entries[position] = { stepId: idOf(index), lane, startedAt: bar.startedAt!, endedAt: bar.endedAt!, status: bar.status, attempts: bar.attempts };
+  }
+  return entries;
 }

@@ -1,8 +1,8 @@
 import { sleep } from "../core/clock.js";
 import { errorMessage } from "../core/errors.js";
 import type { ToolCall } from "../core/messages.js";
-import { andThen, type MaybePromise } from "../core/maybe-async.js";
-import { runAdmittedCall, type Admission } from "../core/tools/tool-runner.js";
+import { andThen, isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
+import { runAdmittedCall, type Admission, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../planner/placeholders.js";
 import type { PlanPendingCall } from "./plan-result.js";
 import { outputOf, type PlanRun, type StepOutcome } from "./plan-run.js";
@@ -33,23 +33,30 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     args = substituted.value;
   }
   const call: ToolCall = { id: toolStepCallId(step.id), name: step.tool!, arguments: args };
-  const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : { approved: false };
+  const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : notApproved;
   if ("outcome" in decided) return decided.outcome;
   return attemptUntilDone(run, index, { stepId: step.id, call, approved: decided.approved, parsed }, 1);
 }
 
+const notApproved = { approved: false };
+
 function attemptUntilDone(run: PlanRun, index: number, request: CallRequest, attempt: number): MaybePromise<StepOutcome> {
   run.records[index]!.attempts += 1;
-  return andThen(attemptCall(run, request), (outcome) => {
-    if (outcome.status !== "retry") return outcome;
-    if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
-    const delayMs = backoffDelay(run.config.retry, attempt);
-    run.events.emit({ type: "step-retry", stepId: request.stepId, attempt, delayMs, error: outcome.error }, { stepId: request.stepId });
-    return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
-      () => attemptUntilDone(run, index, request, attempt + 1),
-      (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
-    );
-  });
+  const attempted = attemptCall(run, request);
+  // No closure for the common case, an attempt that ended at once.
+  if (!isPromiseLike(attempted)) return afterAttempt(run, index, request, { attempt, outcome: attempted });
+  return Promise.resolve(attempted).then((outcome) => afterAttempt(run, index, request, { attempt, outcome }));
+}
+
+function afterAttempt(run: PlanRun, index: number, request: CallRequest, { attempt, outcome }: { attempt: number; outcome: Attempt }): MaybePromise<StepOutcome> {
+  if (outcome.status !== "retry") return outcome;
+  if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
+  const delayMs = backoffDelay(run.config.retry, attempt);
+  run.events.emit({ type: "step-retry", stepId: request.stepId, attempt, delayMs, error: outcome.error }, { stepId: request.stepId });
+  return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
+    () => attemptUntilDone(run, index, request, attempt + 1),
+    (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
+  );
 }
 
 /** A resumed step that waited: the human's decision, or still waiting. */
@@ -76,7 +83,6 @@ type CallRequest = { stepId: string | number; call: ToolCall; approved: boolean;
 
 function attemptCall(run: PlanRun, request: CallRequest): MaybePromise<Attempt> {
   const name = request.call.name;
-  const checkFailed = (error: unknown): Attempt => ({ status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` });
   let admission: MaybePromise<Admission>;
   try {
     admission = run.config.guard.admit(request.call, {
@@ -84,12 +90,20 @@ function attemptCall(run: PlanRun, request: CallRequest): MaybePromise<Attempt> 
       signal: run.signal,
       callsSoFar: run.toolCallCounts[name] ?? 0,
       approved: request.approved,
-      ...(request.parsed ? { parsed: request.parsed } : {}),
+      parsed: request.parsed,
     });
   } catch (error) {
-    return checkFailed(error);
+    return checkFailed(name, error);
   }
-  return andThen(admission, (admitted) => callAdmitted(run, request, admitted), checkFailed);
+  if (!isPromiseLike(admission)) return callAdmitted(run, request, admission);
+  return Promise.resolve(admission).then(
+    (admitted) => callAdmitted(run, request, admitted),
+    (error: unknown) => checkFailed(name, error),
+  );
+}
+
+function checkFailed(name: string, error: unknown): Attempt {
+  return { status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` };
 }
 
 function callAdmitted(run: PlanRun, request: CallRequest, admission: Admission): MaybePromise<Attempt> {
@@ -106,9 +120,11 @@ function callAdmitted(run: PlanRun, request: CallRequest, admission: Admission):
   run.budget.charge({ toolCalls: 1 });
   // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
   const outcome = runAdmittedCall(call, admission, { signal: run.signal, step: 0, clock: run.config.clock, maxOutputChars: Infinity });
-  return andThen(outcome, (settled): Attempt => {
-    if (!settled.error) return { status: "succeeded", output: settled.content };
-    if (settled.error.kind === "cancelled") return { status: "cancelled", error: settled.error.message };
-    return isRetryable(settled.error) ? { status: "retry", error: settled.error.message } : { status: "failed", error: settled.error.message };
-  });
+  return andThen(outcome, attemptOf);
+}
+
+function attemptOf(settled: ToolOutcome): Attempt {
+  if (!settled.error) return { status: "succeeded", output: settled.content };
+  if (settled.error.kind === "cancelled") return { status: "cancelled", error: settled.error.message };
+  return isRetryable(settled.error) ? { status: "retry", error: settled.error.message } : { status: "failed", error: settled.error.message };
 }

@@ -1,4 +1,4 @@
-import { countTokens } from "gpt-tokenizer";
+import { createRequire } from "node:module";
 import type { Message } from "../core/messages.js";
 import type { ToolSpec } from "../core/model.js";
 
@@ -18,6 +18,18 @@ export function estimatePromptTokens(messages: readonly Message[], tools: readon
 
 export function estimateTextTokens(text: string): number {
   return countTokens(text);
+}
+
+let tokenCounter: ((text: string) => number) | undefined;
+
+/**
+ * The tokenizer's tables take about 20 MB of heap and a noticeable load time: they are loaded
+ * on the first count (synchronously, from the package's CommonJS build), not when planloop is
+ * imported, so programs that never estimate tokens never pay for them.
+ */
+function countTokens(text: string): number {
+  tokenCounter ??= (createRequire(import.meta.url)("gpt-tokenizer") as typeof import("gpt-tokenizer")).countTokens;
+  return tokenCounter(text);
 }
 
 function messageText(message: Message): string {

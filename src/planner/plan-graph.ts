@@ -21,26 +21,37 @@ export function buildPlanGraph(plan: Plan): PlanGraph {
     indexOf.set(key, index);
   }
   const dependencies: number[][] = new Array(count);
-  const dependents: number[][] = new Array(count);
-  for (let index = 0; index < count; index += 1) dependents[index] = [];
+  const dependents: Array<number[] | undefined> = new Array(count);
   // lastListedBy[need] === index means `need` is already in step index's list: O(1) dedupe,
   // so a join over 10,000 steps stays linear.
   const lastListedBy = new Int32Array(count).fill(-1);
   for (let index = 0; index < count; index += 1) {
-    const needs: number[] = [];
+    let needs: number[] | undefined;
     for (const id of plan.steps[index]!.depends_on) {
       const need = indexOf.get(stepKey(id));
       if (need !== undefined && need !== index && lastListedBy[need] !== index) {
         lastListedBy[need] = index;
-        needs.push(need);
-        dependents[need]!.push(index);
+        needs = append(needs, need);
+        dependents[need] = append(dependents[need], index);
       }
     }
-    dependencies[index] = needs;
+    dependencies[index] = needs ?? [];
   }
   const sinks: number[] = [];
-  for (let index = 0; index < count; index += 1) if (dependents[index]!.length === 0) sinks.push(index);
-  return { keys, indexOf, dependencies, dependents, sinks };
+  for (let index = 0; index < count; index += 1) {
+    if (dependents[index] === undefined) {
+      dependents[index] = [];
+      sinks.push(index);
+    }
+  }
+  return { keys, indexOf, dependencies, dependents: dependents as number[][], sinks };
+}
+
+/** Most lists hold one entry: a literal of one takes a sixth of what `[]` and a push grow to. */
+function append(list: number[] | undefined, value: number): number[] {
+  if (list === undefined) return [value];
+  list.push(value);
+  return list;
 }
 
 /** Kahn's algorithm; the plan was validated, so every step appears. */

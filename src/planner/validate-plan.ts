@@ -3,7 +3,8 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders } from "./placeholders.js";
 import { buildPlanGraph, reachableFrom, type PlanGraph } from "./plan-graph.js";
-import { planSchema, stepKey, type Plan, type PlanStep } from "./plan-schema.js";
+import { stepKey, type Plan, type PlanStep } from "./plan-schema.js";
+import { readPlan } from "./read-plan.js";
 
 export type PlanErrorCode =
   | "invalid_shape"
@@ -50,7 +51,7 @@ export interface CheckedPlan {
 
 /** `validatePlan`, also handing back the graph and the parsed arguments. */
 export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = {}): CheckedPlan | { ok: false; errors: PlanError[] } {
-  const parsed = planSchema.safeParse(plan);
+  const parsed = readPlan(plan);
   if (!parsed.success) {
     return { ok: false, errors: [{ code: "invalid_shape", message: `the plan's shape is wrong: ${describeIssues(parsed.error)}` }] };
   }

@@ -96,7 +96,7 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
     }
   }
   // Lanes come from the shared timeline layout; bars are matched back by position.
-  const lanes = buildTimeline(ran.map((bar, index) => ({ ...bar, stepId: String(index) })));
+  const lanes = buildTimeline(ran, String);
   const bars = lanes.map((entry) => ({ ...ran[Number(entry.stepId)]!, lane: entry.lane }));
   const last = events.at(-1)?.time ?? startedAt;
   return { startedAt, durationMs: last - startedAt, status, usage, bars, modelCalls, replans, lanes: Math.max(0, ...bars.map((bar) => bar.lane + 1)) };

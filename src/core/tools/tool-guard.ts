@@ -36,27 +36,28 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
         failure("call_limit", `"${tool.name}" reached its limit of ${tool.maxCalls} calls in this run; do not call it again`),
       );
     }
-    const afterAuthorization = (): MaybePromise<Admission> => {
-      if (tool.needsInput) {
-        const question = (args as { question?: unknown }).question;
-        return { kind: "pending", reason: "input", ...(typeof question === "string" ? { question } : {}) };
-      }
-      const run: Admission = {
-        kind: "run",
-        execute: (runContext) => tool.execute!(args, runContext),
-        ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
-      };
-      if (context.approved || tool.needsApproval === undefined || tool.needsApproval === false) return run;
-      return andThen(needsApproval(tool, args), (needed): Admission => (needed ? { kind: "pending", reason: "approval" } : run));
-    };
-    if (!tool.authorize) return afterAuthorization();
+    if (!tool.authorize) return admitAuthorized(tool, args, context);
     const toolContext = { signal: context.signal, callId: call.id, step: context.step };
     return andThen(checkAuthorization(() => tool.authorize!(args, toolContext)), (denial) =>
-      denial === undefined ? afterAuthorization() : reject(failure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`)),
+      denial === undefined
+        ? admitAuthorized(tool, args, context)
+        : reject(failure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`)),
     );
   }
 
   return { specs, admit };
+}
+
+/** After authorization: a question for the user, an approval to wait for, or a call to run. */
+function admitAuthorized(tool: Tool, args: unknown, context: AdmitContext): MaybePromise<Admission> {
+  if (tool.needsInput) {
+    const question = (args as { question?: unknown }).question;
+    return { kind: "pending", reason: "input", ...(typeof question === "string" ? { question } : {}) };
+  }
+  const run: Admission = { kind: "run", execute: (runContext) => tool.execute!(args, runContext) };
+  if (tool.timeoutMs !== undefined) run.timeoutMs = tool.timeoutMs;
+  if (context.approved || tool.needsApproval === undefined || tool.needsApproval === false) return run;
+  return andThen(needsApproval(tool, args), (needed): Admission => (needed ? { kind: "pending", reason: "approval" } : run));
 }
 
 function checkToolList(tools: readonly Tool[]): void {

@@ -21,7 +21,7 @@ export interface AdmitContext {
   /** A human approved this call already: skip the approval check. */
   approved: boolean;
   /** The arguments, already parsed by this tool's schema (a plan's checked step): not parsed again. */
-  parsed?: { value: unknown };
+  parsed?: { value: unknown } | undefined;
 }
 
 /** What the loop calls tools through: guarded `defineTool` tools or a seed-style executor. */
