@@ -20,7 +20,10 @@ export function buildTimeline(bars: readonly Bar[], idOf: (index: number) => str
   for (let index = 0; index < bars.length; index += 1) {
     if (bars[index]!.startedAt !== undefined && bars[index]!.endedAt !== undefined) ran.push(index);
   }
-  ran.sort((a, b) => bars[a]!.startedAt! - bars[b]!.startedAt!);
+  // Steps usually start in plan order: sort only when they did not.
+  let inOrder = true;
+  for (let position = 1; position < ran.length && inOrder; position += 1) inOrder = bars[ran[position - 1]!]!.startedAt! <= bars[ran[position]!]!.startedAt!;
+  if (!inOrder) ran.sort((a, b) => bars[a]!.startedAt! - bars[b]!.startedAt!);
   const laneFreeAt: number[] = [];
   const entries: TimelineEntry[] = new Array(ran.length);
   for (let position = 0; position < ran.length; position += 1) {

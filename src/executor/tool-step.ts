@@ -117,11 +117,13 @@ function callAdmitted(run: PlanRun, request: CallRequest, admission: Admission):
   }
   if (run.budget.remainingToolCalls() < 1) return { status: "failed", error: `the run's tool-call budget is used up; "${name}" was not called` };
   run.toolCallCounts[name] = (run.toolCallCounts[name] ?? 0) + 1;
-  run.budget.charge({ toolCalls: 1 });
+  run.budget.charge(oneToolCall);
   // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
   const outcome = runAdmittedCall(call, admission, { signal: run.signal, step: 0, clock: run.config.clock, maxOutputChars: Infinity });
   return andThen(outcome, attemptOf);
 }
+
+const oneToolCall = { toolCalls: 1 } as const;
 
 function attemptOf(settled: ToolOutcome): Attempt {
   if (!settled.error) return { status: "succeeded", output: settled.content };

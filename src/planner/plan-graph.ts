@@ -1,9 +1,10 @@
 import { stepKey, type Plan } from "./plan-schema.js";
+import { StepIndex } from "./step-index.js";
 
 /** A validated plan indexed by position, for the scheduler's hot path. Pure. */
 export interface PlanGraph {
   keys: string[];
-  indexOf: Map<string, number>;
+  indexOf: StepIndex;
   dependencies: number[][];
   dependents: number[][];
   /** Steps no other step depends on: their outputs are the plan's output. */
@@ -14,7 +15,7 @@ export interface PlanGraph {
 export function buildPlanGraph(plan: Plan): PlanGraph {
   const count = plan.steps.length;
   const keys: string[] = new Array(count);
-  const indexOf = new Map<string, number>();
+  const indexOf = new StepIndex();
   for (let index = 0; index < count; index += 1) {
     const key = stepKey(plan.steps[index]!.id);
     keys[index] = key;

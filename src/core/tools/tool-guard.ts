@@ -24,13 +24,17 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   function admit(call: ToolCall, context: AdmitContext): MaybePromise<Admission> {
     const tool = byName.get(call.name);
     if (!tool) return reject(failure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
-    const parsed = context.parsed ? { success: true as const, data: context.parsed.value } : tool.input.safeParse(call.arguments ?? {});
-    if (!parsed.success) {
-      return reject(
-        failure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`),
-      );
+    let args: unknown;
+    if (context.parsed) args = context.parsed.value;
+    else {
+      const parsed = tool.input.safeParse(call.arguments ?? {});
+      if (!parsed.success) {
+        return reject(
+          failure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`),
+        );
+      }
+      args = parsed.data;
     }
-    const args = parsed.data;
     if (tool.maxCalls !== undefined && context.callsSoFar >= tool.maxCalls) {
       return reject(
         failure("call_limit", `"${tool.name}" reached its limit of ${tool.maxCalls} calls in this run; do not call it again`),
