@@ -41,12 +41,14 @@ export function checkBudgetLimits(limits: unknown, label = "budget"): BudgetLimi
   return limits as BudgetLimits;
 }
 
+const nothingMore: NextCallEstimate = { tokens: 0, costUsd: 0 };
+
 /** The first limit that spending has reached, or that the next call would pass. Pure. */
 export function findBreach(
   limits: BudgetLimits,
   spent: UsageTotals,
   elapsedMs: number,
-  next: NextCallEstimate = { tokens: 0, costUsd: 0 },
+  next: NextCallEstimate = nothingMore,
 ): BudgetBreach | undefined {
   const { maxTokens, maxCostUsd, maxToolCalls, deadlineMs } = limits;
   if (deadlineMs !== undefined && elapsedMs >= deadlineMs) {
@@ -85,12 +87,14 @@ export class Budget {
   private readonly parent: Budget | undefined;
   private readonly startedAt: number;
   private totals: UsageTotals;
+  private readonly unlimited: boolean;
 
   constructor(
     limits: BudgetLimits = {},
     options: { clock?: Clock; parent?: Budget; spent?: UsageTotals; elapsedMs?: number } = {},
   ) {
     this.limits = { ...checkBudgetLimits(limits) };
+    this.unlimited = Object.values(this.limits).every((value) => value === undefined);
     this.clock = options.clock ?? options.parent?.clock ?? systemClock;
     this.parent = options.parent;
     this.startedAt = this.clock.now() - (options.elapsedMs ?? 0);
@@ -111,7 +115,9 @@ export class Budget {
   }
 
   breach(next?: NextCallEstimate): BudgetBreach | undefined {
-    return findBreach(this.limits, this.totals, this.elapsedMs(), next) ?? this.parent?.breach(next);
+    // Most runs set no limit: they skip reading the clock (the executor asks before every step).
+    const own = this.unlimited ? undefined : findBreach(this.limits, this.totals, this.elapsedMs(), next);
+    return own ?? this.parent?.breach(next);
   }
 
   /** Milliseconds until the nearest deadline in this budget or its parents; undefined if none. */
