@@ -8,7 +8,7 @@ import { announcePlan, schedulerHooks } from "./execute-plan.js";
 import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
 import { finishPlanRun } from "./plan-outcome.js";
 import type { PlanRunResult } from "./plan-result.js";
-import { startPlanRun, type PlanRun } from "./plan-run.js";
+import { liveRecord, startPlanRun, type PlanRun } from "./plan-run.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
 import { endStep } from "./step-lifecycle.js";
 
@@ -72,7 +72,7 @@ function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   run.graph.dependencies.push(needs);
   run.graph.dependents.push([]);
   for (const need of needs) run.graph.dependents[need]!.push(index);
-  run.records.push({ attempts: 0 });
+  run.records.push(liveRecord());
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");
   if (problems.length > 0) endStep(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });
   else if (blocked !== undefined) endStep(run, index, { status: "skipped", error: `step ${run.steps[blocked]!.id} did not succeed` });

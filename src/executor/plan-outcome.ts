@@ -2,7 +2,7 @@ import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../planner/plan-schema.js";
 import { endStep } from "./step-lifecycle.js";
 import type { PlanPendingCall, PlanRunResult, PlanRunStatus, StepRecord } from "./plan-result.js";
-import type { PlanRun } from "./plan-run.js";
+import { finalRecord, type PlanRun } from "./plan-run.js";
 import { createPlanState, type WaitingStep } from "./plan-state.js";
 import { buildTimeline } from "./timeline.js";
 
@@ -14,7 +14,7 @@ import { buildTimeline } from "./timeline.js";
 export function finishPlanRun(run: PlanRun): PlanRunResult {
   const stop = stopReason(run);
   settleLeftovers(run, stop?.reason);
-  const records = run.records as StepRecord[];
+  const records = run.records.map(finalRecord);
   const allSucceeded = records.every((record) => record.status === "succeeded") && run.streamProblems.length === 0;
   const status = stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
   const steps = Object.fromEntries(run.graph.keys.map((key, index) => [key, records[index]!]));

@@ -7,8 +7,44 @@ import type { PlanConfig } from "./plan-options.js";
 import type { StepRecord } from "./plan-result.js";
 import type { WaitingStep } from "./plan-state.js";
 
-/** A step's record while the run goes on: no status until it ends. */
-export type LiveRecord = Omit<StepRecord, "status"> & { status?: StepRecord["status"] };
+/**
+ * A step's record while the run goes on: no status until it ends. Every field exists from
+ * the start (undefined until set), so the record is one object of a fixed shape instead of
+ * one that grows as the step starts and ends; `finalRecord` hands out the plain record.
+ */
+export interface LiveRecord {
+  status: StepRecord["status"] | undefined;
+  output: unknown;
+  error: string | undefined;
+  attempts: number;
+  startedAt: number | undefined;
+  endedAt: number | undefined;
+}
+
+export function liveRecord(saved?: StepRecord): LiveRecord {
+  return {
+    status: saved?.status,
+    output: saved?.output,
+    error: saved?.error,
+    attempts: saved?.attempts ?? 0,
+    startedAt: saved?.startedAt,
+    endedAt: saved?.endedAt,
+  };
+}
+
+/** The record as results show it: only the fields that have a value. */
+export function finalRecord(record: LiveRecord): StepRecord {
+  const { status, output, error, attempts, startedAt, endedAt } = record;
+  if (status === "succeeded" && startedAt !== undefined && endedAt !== undefined && error === undefined) {
+    return { status, output, attempts, startedAt, endedAt };
+  }
+  const final: StepRecord = { status: status ?? "skipped", attempts };
+  if (output !== undefined) final.output = output;
+  if (error !== undefined) final.error = error;
+  if (startedAt !== undefined) final.startedAt = startedAt;
+  if (endedAt !== undefined) final.endedAt = endedAt;
+  return final;
+}
 
 /** How a step ended, as its runner reports it. */
 export type StepOutcome =
@@ -79,8 +115,10 @@ function reused(record: StepRecord | undefined): StepRecord | undefined {
 
 /** Succeeded and failed steps are final; any other step runs again when a run resumes. */
 function restoredRecord(saved: StepRecord | undefined): LiveRecord {
-  if (saved && (saved.status === "succeeded" || saved.status === "failed")) return { ...saved };
-  return { attempts: saved?.attempts ?? 0 };
+  if (saved && (saved.status === "succeeded" || saved.status === "failed")) return liveRecord(saved);
+  const record = liveRecord();
+  record.attempts = saved?.attempts ?? 0;
+  return record;
 }
 
 export function outputOf(run: PlanRun, key: string): { found: boolean; value?: unknown } {

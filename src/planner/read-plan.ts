@@ -35,37 +35,36 @@ function quickPlan(input: unknown): Plan | undefined {
   return { steps };
 }
 
-const optionalKeys = ["tool", "args", "budget", "estimateMs"] as const;
-
 function quickStep(input: unknown): PlanStep | undefined {
   if (!isObject(input)) return undefined;
   const source = input as Record<string, unknown>;
-  const { id, task } = source;
+  const { id, task, tool, args, budget, estimateMs } = source;
   if (!isStepId(id) || typeof task !== "string") return undefined;
   const dependsOn = quickDependencies(source.depends_on);
   if (!dependsOn) return undefined;
-  const step: PlanStep = { id, task, depends_on: dependsOn };
-  for (const key of optionalKeys) {
-    const value = source[key];
-    // Zod keeps a key given as `undefined`; rare enough to leave to zod.
-    if (value === undefined) {
-      if (key in source) return undefined;
-      continue;
-    }
-    if (key === "tool") {
-      if (typeof value !== "string" || value.length === 0) return undefined;
-      step.tool = value;
-    } else if (key === "args") {
-      step.args = value;
-    } else if (key === "budget") {
-      const budget = quickBudget(value);
-      if (!budget) return undefined;
-      step.budget = budget;
-    } else {
-      if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return undefined;
-      step.estimateMs = value;
-    }
+  // Zod keeps a key given as `undefined`; rare enough to leave to zod.
+  if (
+    (tool === undefined && "tool" in source) ||
+    (args === undefined && "args" in source) ||
+    (budget === undefined && "budget" in source) ||
+    (estimateMs === undefined && "estimateMs" in source)
+  ) {
+    return undefined;
   }
+  if (tool !== undefined && (typeof tool !== "string" || tool.length === 0)) return undefined;
+  if (estimateMs !== undefined && (typeof estimateMs !== "number" || !Number.isFinite(estimateMs) || estimateMs < 0)) return undefined;
+  const stepBudget = budget === undefined ? undefined : quickBudget(budget);
+  if (budget !== undefined && !stepBudget) return undefined;
+  // The usual shapes are built whole: an object that grows key by key takes more memory.
+  if (stepBudget === undefined && estimateMs === undefined) {
+    if (tool !== undefined && args !== undefined) return { id, task, depends_on: dependsOn, tool, args };
+    if (tool === undefined && args === undefined) return { id, task, depends_on: dependsOn };
+  }
+  const step: PlanStep = { id, task, depends_on: dependsOn };
+  if (tool !== undefined) step.tool = tool;
+  if (args !== undefined) step.args = args;
+  if (stepBudget !== undefined) step.budget = stepBudget;
+  if (estimateMs !== undefined) step.estimateMs = estimateMs;
   return step;
 }
 
