@@ -1,5 +1,6 @@
 // The plan executor's scheduling quality and overhead, on real timers, against the built
 // package (dist/), as users run it. Run: npm run bench:scheduler
+import { PerformanceObserver } from "node:perf_hooks";
 import { z } from "zod";
 import { defineTool, executePlan, toolStepCallId, type PlanInput } from "../dist/index.js";
 import { seededRandom } from "../src/core/seeded-random.js";
@@ -102,22 +103,36 @@ async function runOnce(plan: PlanInput, engine: Engine): Promise<void> {
   if (result.status !== "completed") throw new Error(result.status);
 }
 
+// Garbage collection time, added up while `collections.counting` is set.
+const collections = { counting: false, ms: 0 };
+new PerformanceObserver((list) => {
+  if (collections.counting) for (const entry of list.getEntries()) collections.ms += entry.duration;
+}).observe({ entryTypes: ["gc"] });
+
 /**
  * Microseconds per step: the median of back-to-back runs after a warm-up, as a process that
- * runs plans sees it (collections happen as they come). With `coldHeap`, each run follows a
- * forced full collection instead, which hands memory back to the system and shrinks the young
- * generation: the next run pays for getting it back, so that figure is printed beside.
+ * runs plans sees it (collections happen as they come), and the mean share of that spent in
+ * garbage collection. With `coldHeap`, each run follows a forced full collection instead,
+ * which hands memory back to the system and shrinks the young generation: the next run pays
+ * for getting it back, so that figure is printed beside.
  */
-async function microsPerStep(plan: PlanInput, options: { engine: Engine; repeats: number; coldHeap?: boolean }): Promise<number> {
+async function microsPerStep(plan: PlanInput, options: { engine: Engine; repeats: number; coldHeap?: boolean }): Promise<{ micros: number; gcMicros: number }> {
   const times: number[] = [];
+  let collecting = 0;
   for (let run = 0; run < options.repeats; run += 1) {
     if (options.coldHeap) (globalThis as { gc?: () => void }).gc?.();
+    // Entries of earlier collections arrive late: let them land before counting starts.
+    await new Promise((resolve) => setImmediate(resolve));
+    Object.assign(collections, { counting: true, ms: 0 });
     const started = process.hrtime.bigint();
     await runOnce(plan, options.engine);
     times.push(Number(process.hrtime.bigint() - started) / 1000 / plan.steps.length);
+    await new Promise((resolve) => setImmediate(resolve));
+    collections.counting = false;
+    collecting += collections.ms;
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return { micros: times[Math.floor(times.length / 2)]!, gcMicros: (collecting * 1000) / (options.repeats * plan.steps.length) };
 }
 
 /** Peak heap growth of one run that starts after a full collection, sampled every 5 ms. */
@@ -138,14 +153,16 @@ async function overheadReport(shape: string, build: (size: number) => PlanInput,
   const small = build(1_000);
   const large = build(10_000);
   await microsPerStep(small, { engine, repeats: 3 });
-  const smallMicros = await microsPerStep(small, { engine, repeats: options.small });
-  const largeMicros = await microsPerStep(large, { engine, repeats: options.large });
-  const growth = (largeMicros * 10) / smallMicros;
+  const smallRuns = await microsPerStep(small, { engine, repeats: options.small });
+  const largeRuns = await microsPerStep(large, { engine, repeats: options.large });
+  const growth = (largeRuns.micros * 10) / smallRuns.micros;
+  const size = (label: string, runs: { micros: number; gcMicros: number }) =>
+    `${label} ${runs.micros.toFixed(2)} µs/step (collections ${runs.gcMicros.toFixed(2)})`;
   const detail = options.detail
-    ? ` (${(await microsPerStep(large, { engine, repeats: 7, coldHeap: true })).toFixed(2)} after a forced full GC before each run; ` +
-      `peak heap ${(await peakHeapMb(large, engine)).toFixed(1)} MB)`
+    ? ` [${(await microsPerStep(large, { engine, repeats: 7, coldHeap: true })).micros.toFixed(2)} µs/step after a forced full GC before each run; ` +
+      `peak heap ${(await peakHeapMb(large, engine)).toFixed(1)} MB]`
     : "";
-  return `${shape}: 1,000 steps ${smallMicros.toFixed(2)} µs/step; 10,000 steps ${largeMicros.toFixed(2)} µs/step${detail}; 10x steps cost ${growth.toFixed(1)}x time`;
+  return `${shape}: ${size("1,000 steps", smallRuns)}; ${size("10,000 steps", largeRuns)}${detail}; 10x steps cost ${growth.toFixed(1)}x time`;
 }
 
 console.log("# Random layered DAG: 200 steps, 5-100 ms, concurrency 8");
@@ -168,7 +185,7 @@ if (compare) {
   console.log(`LangGraph.js (supersteps): nominal ${ratios.map((ratio) => ratio.toFixed(3)).join(", ")} (mean ${(ratios.reduce((a, b) => a + b) / ratios.length).toFixed(3)})`);
 }
 
-console.log("\n# Zero-work steps, concurrency 8 (median µs per step of back-to-back runs after a warm-up)");
+console.log("\n# Zero-work steps, concurrency 8: median µs per step of back-to-back runs after a warm-up (mean µs per step in garbage collection)");
 for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
   // A 1,000-step run takes a few milliseconds: more repeats keep its median steady.
   console.log(await overheadReport(shape, build, { engine: "planloop", small: 41, large: 15, detail: true }));
