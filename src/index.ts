@@ -57,7 +57,7 @@ export type { PlaceholderReference, Substitution } from "./planner/placeholders.
 
 export { planAndExecute } from "./strategies/plan-and-execute.js";
 export type { PlanAndExecuteOptions } from "./strategies/plan-and-execute.js";
-export type { PlanAndExecuteState } from "./strategies/plan-and-execute-state.js";
+export type { PlanAndExecuteState, RewooState, LlmCompilerState, PlanStrategyState } from "./strategies/plan-strategy-state.js";
 export type { Critic, CriticVerdict, PlanVerifier } from "./strategies/answer-phase.js";
 export type { StrategyName, StrategyStatus, StrategyResult, PlanStrategyResult } from "./strategies/strategy-result.js";
 export type { StrategyOptions } from "./strategies/strategy-run.js";

@@ -7,8 +7,9 @@ import type { PlanRunResult } from "../executor/plan-result.js";
 import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
 import type { Plan, PlanStep } from "../planner/plan-schema.js";
 import { resolvePrompts } from "../planner/prompts.js";
-import { executionStop } from "./execution.js";
-import { finishPlanStrategy, type PlanningOptions } from "./planning.js";
+import { executionStop, runExecution } from "./execution.js";
+import { readPlanStrategyState, type LlmCompilerState } from "./plan-strategy-state.js";
+import { finishPlanStrategy, pausedState, type PlanningOptions } from "./planning.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { ask, checkStop, checkStrategyOptions, startStrategyRun, type StrategyRun } from "./strategy-run.js";
@@ -19,6 +20,8 @@ export interface LlmCompilerOptions extends PlanningOptions {
   joiner?: Model;
   /** New plans the joiner may ask for; default 2. */
   maxReplans?: number;
+  /** `result.state` of a run that ended `waiting`, to continue it without planning again. */
+  resume?: LlmCompilerState;
 }
 
 /**
@@ -27,43 +30,55 @@ export interface LlmCompilerOptions extends PlanningOptions {
  * done, while the planner is still writing (the Task Fetching Unit). A joiner then
  * answers, or asks for a new plan.
  */
-export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStrategyResult> {
+export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStrategyResult<LlmCompilerState>> {
   checkStrategyOptions(options, { planner: true });
   const maxReplans = options.maxReplans ?? 2;
   if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
   const prompts = resolvePrompts(options.prompts);
-  const run = startStrategyRun("llm-compiler", options);
+  const saved = options.resume === undefined ? undefined : readPlanStrategyState("llm-compiler", options.resume);
+  const run = startStrategyRun("llm-compiler", options, saved);
   try {
     const specs = options.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-    const versions: Plan[] = [];
+    const versions: Plan[] = [...(saved?.planVersions ?? [])];
     let messages = prompts.plan({ task: run.task, tools: specs, format: "llm-compiler" });
-    const acknowledged: string[] = [];
-    for (let replans = 0; ; replans += 1) {
+    const acknowledged: string[] = [...(saved?.acknowledged ?? [])];
+    // A resumed run first finishes the paused plan, which was written in full before it paused.
+    let paused = saved ? { state: saved.execution, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : undefined;
+    for (let replans = saved?.replans ?? 0; ; replans += 1) {
       const stop = checkStop(run);
-      if (stop) return finishPlanStrategy(run, { versions, replans, stop });
-      const execution = await executePlanStream({
-        steps: streamedSteps(run, options, messages, replans === 0 ? "plan" : "replan"),
+      if (stop) return finishPlanStrategy<LlmCompilerState>(run, { versions, replans, stop });
+      const shared = {
         tools: options.tools,
-        signal: run.signal,
-        budget: run.budget,
-        onEvent: run.events.relay(),
-        clock: run.clock,
         planVersion: replans + 1,
         acknowledged,
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.retry ? { retry: options.retry } : {}),
-      });
-      versions.push(execution.plan);
+      };
+      const execution = paused
+        ? await runExecution(run, { ...shared, plan: versions.at(-1)!, version: shared.planVersion, paused })
+        : await executePlanStream({
+            ...shared,
+            steps: streamedSteps(run, options, messages, replans === 0 ? "plan" : "replan"),
+            signal: run.signal,
+            budget: run.budget,
+            onEvent: run.events.relay(),
+            clock: run.clock,
+          });
+      if (!paused) versions.push(execution.plan);
+      paused = undefined;
       const ending = { versions, steps: execution.steps, replans };
       const stopped = executionStop(run, execution);
-      if (stopped) return finishPlanStrategy(run, { ...ending, stop: stopped, execution });
-      if (execution.plan.steps.length === 0) return finishPlanStrategy(run, { ...ending, stop: { status: "failed", reason: execution.reason ?? "the planner wrote no tasks" } });
+      if (stopped) {
+        const state = pausedState(run, "llm-compiler", { versions, replans, acknowledged, execution });
+        return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: stopped, execution, ...(state ? { state } : {}) });
+      }
+      if (execution.plan.steps.length === 0) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "failed", reason: execution.reason ?? "the planner wrote no tasks" } });
       const results = stepViews(execution.plan, execution.steps);
       const joined = await ask(run, options.joiner ?? options.planner, "join", prompts.join({ task: run.task, results }));
-      if (!joined.ok) return finishPlanStrategy(run, { ...ending, stop: joined.stop });
+      if (!joined.ok) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: joined.stop });
       const decision = readJoinText(joined.text);
-      if ("answer" in decision) return finishPlanStrategy(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
-      if (replans >= maxReplans) return finishPlanStrategy(run, { ...ending, stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` } });
+      if ("answer" in decision) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
+      if (replans >= maxReplans) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` } });
       run.events.emit({ type: "replan-start", replans: replans + 1, reason: decision.replan });
       acknowledged.push(...execution.replanRequests.map((request) => request.reason));
       messages = prompts.replan({ task: run.task, tools: specs, format: "llm-compiler", plan: execution.plan, results, problem: describeFailures(execution, decision.replan) });

@@ -11,10 +11,10 @@ import { reusableResults } from "../replan/merge-plan.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { answerPhase, type Critic, type PlanVerifier } from "./answer-phase.js";
 import { executionStop, runExecution } from "./execution.js";
-import { createPlanAndExecuteState, readPlanAndExecuteState, type PlanAndExecuteState } from "./plan-and-execute-state.js";
+import { readPlanStrategyState, type PlanAndExecuteState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { failure, finishPlanStrategy as finish, requestPlan } from "./planning.js";
+import { failure, finishPlanStrategy as finish, pausedState, requestPlan } from "./planning.js";
 import { checkStrategyOptions, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 export interface PlanAndExecuteOptions extends StrategyOptions {
@@ -54,9 +54,9 @@ export interface PlanAndExecuteOptions extends StrategyOptions {
  * @example
  * const result = await planAndExecute({ task: "Write this week's report", planner, executor: cheapModel, tools });
  */
-export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult> {
+export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult<PlanAndExecuteState>> {
   const config = readOptions(options);
-  const saved = config.resume === undefined ? undefined : readPlanAndExecuteState(config.resume);
+  const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume);
   const run = startStrategyRun("plan-and-execute", options, saved);
   try {
     return await planLoop(run, config, saved);
@@ -85,7 +85,7 @@ function readOptions(options: PlanAndExecuteOptions) {
   };
 }
 
-async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteState | undefined): Promise<PlanStrategyResult> {
+async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteState | undefined): Promise<PlanStrategyResult<PlanAndExecuteState>> {
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   const versions: Plan[] = [...(saved?.planVersions ?? [])];
   if (!saved) {
@@ -110,10 +110,7 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
     paused = undefined;
     const stopped = executionStop(run, execution);
     if (stopped) {
-      const state =
-        execution.status === "waiting" && execution.state
-          ? createPlanAndExecuteState({ planVersions: versions, replans, acknowledged, execution: execution.state, usage: run.budget.spent, elapsedMs: run.budget.elapsedMs() })
-          : undefined;
+      const state = pausedState(run, "plan-and-execute", { versions, replans, acknowledged, execution });
       return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution, ...(state ? { state } : {}) });
     }
     let problem = describeProblem(execution);

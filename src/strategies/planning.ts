@@ -7,7 +7,8 @@ import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { RetryOptions } from "../executor/retry.js";
-import type { PlanAndExecuteState } from "./plan-and-execute-state.js";
+import { createPlanStrategyState, type PlanningStrategyName, type PlanStrategyState } from "./plan-strategy-state.js";
+import type { ApprovalDecision } from "../react/agent-options.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { ask, finishStrategy, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
@@ -19,6 +20,10 @@ export interface PlanningOptions extends StrategyOptions {
   concurrency?: number;
   prompts?: Partial<Prompts>;
   retry?: RetryOptions;
+  /** Decisions on the pending calls of a resumed run, by call id. */
+  approvals?: Record<string, ApprovalDecision>;
+  /** Answers to pending questions of a resumed run, by call id. */
+  answers?: Record<string, string>;
 }
 
 /** Asks the planner for a plan and validates it, sending invalid plans back for repair. */
@@ -45,7 +50,7 @@ export function failure(attempt: Exclude<PlanAttempt<StrategyStop>, { ok: true }
   return { stop: { status: "failed", reason: `the planner did not produce a valid plan: ${attempt.errors.join("; ")}` }, errors: attempt.errors };
 }
 
-export interface Ending {
+export interface Ending<State extends PlanStrategyState = PlanStrategyState> {
   versions: Plan[];
   steps?: PlanRunResult["steps"];
   replans: number;
@@ -54,13 +59,13 @@ export interface Ending {
   execution?: PlanRunResult;
   output?: string;
   /** For `waiting`: what `resume` needs. */
-  state?: PlanAndExecuteState;
+  state?: State;
 }
 
 /** The result of a planning strategy from how it ended. */
-export function finishPlanStrategy(run: StrategyRun, ending: Ending): PlanStrategyResult {
+export function finishPlanStrategy<State extends PlanStrategyState>(run: StrategyRun, ending: Ending<State>): PlanStrategyResult<State> {
   const { versions, stop, output, errors, execution } = ending;
-  return finishStrategy<PlanStrategyResult>(run, {
+  return finishStrategy<PlanStrategyResult<State>>(run, {
     status: stop.status,
     ...(output === undefined ? {} : { output }),
     ...(stop.reason === undefined ? {} : { reason: stop.reason }),
@@ -73,5 +78,23 @@ export function finishPlanStrategy(run: StrategyRun, ending: Ending): PlanStrate
     stepResults: ending.steps ?? {},
     replans: ending.replans,
     steps: run.trace.filter((event) => event.type === "step-start").length,
+  });
+}
+
+/** What `resume` needs when an execution paused for a human; undefined for any other stop. */
+export function pausedState<Strategy extends PlanningStrategyName>(
+  run: StrategyRun,
+  strategy: Strategy,
+  paused: { versions: Plan[]; replans: number; acknowledged: string[]; execution: PlanRunResult },
+): PlanStrategyState<Strategy> | undefined {
+  const { execution } = paused;
+  if (execution.status !== "waiting" || !execution.state) return undefined;
+  return createPlanStrategyState(strategy, {
+    planVersions: paused.versions,
+    replans: paused.replans,
+    acknowledged: paused.acknowledged,
+    execution: execution.state,
+    usage: run.budget.spent,
+    elapsedMs: run.budget.elapsedMs(),
   });
 }

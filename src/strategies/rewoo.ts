@@ -2,7 +2,8 @@ import type { Model } from "../core/model.js";
 import { resolvePrompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { executionStop, runExecution } from "./execution.js";
-import { failure, finishPlanStrategy, requestPlan, type PlanningOptions } from "./planning.js";
+import { failure, finishPlanStrategy, pausedState, requestPlan, type PlanningOptions } from "./planning.js";
+import { readPlanStrategyState, type RewooState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { ask, checkStrategyOptions, startStrategyRun } from "./strategy-run.js";
@@ -13,6 +14,8 @@ export interface RewooOptions extends PlanningOptions {
   solver?: Model;
   /** Times an invalid plan goes back to the planner with its errors; default 2. */
   maxRepairs?: number;
+  /** `result.state` of a run that ended `waiting`, to continue it without planning again. */
+  resume?: RewooState;
 }
 
 /**
@@ -21,27 +24,36 @@ export interface RewooOptions extends PlanningOptions {
  * answers from the evidence. Two model calls for any number of tools, and no replanning:
  * a plan that meets a surprise fails.
  */
-export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult> {
+export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<RewooState>> {
   checkStrategyOptions(options, { planner: true });
   const config = { ...options, prompts: resolvePrompts(options.prompts), format: "rewoo" as const, maxRepairs: options.maxRepairs ?? 2 };
-  const run = startStrategyRun("rewoo", options);
+  const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume);
+  const run = startStrategyRun("rewoo", options, saved);
   try {
-    const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-    const planned = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: "rewoo" }));
-    if (!planned.ok) return finishPlanStrategy(run, { versions: [], replans: 0, ...failure(planned) });
-    const versions = [planned.plan];
+    let plan = saved?.planVersions.at(-1);
+    if (!plan) {
+      const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+      const planned = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: "rewoo" }));
+      if (!planned.ok) return finishPlanStrategy<RewooState>(run, { versions: [], replans: 0, ...failure(planned) });
+      plan = planned.plan;
+    }
+    const versions = [plan];
     const execution = await runExecution(run, {
-      plan: planned.plan,
+      plan,
       tools: config.tools,
       ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
       ...(config.retry ? { retry: config.retry } : {}),
+      ...(saved ? { paused: { state: saved.execution, approvals: config.approvals ?? {}, answers: config.answers ?? {} } } : {}),
     });
     const stopped = executionStop(run, execution);
-    if (stopped) return finishPlanStrategy(run, { versions, steps: execution.steps, replans: 0, stop: stopped, execution });
-    const solved = await ask(run, config.solver ?? config.planner, "solve", config.prompts.solve({ task: run.task, results: stepViews(planned.plan, execution.steps) }));
-    if (!solved.ok) return finishPlanStrategy(run, { versions, steps: execution.steps, replans: 0, stop: solved.stop });
+    if (stopped) {
+      const state = pausedState(run, "rewoo", { versions, replans: 0, acknowledged: [], execution });
+      return finishPlanStrategy<RewooState>(run, { versions, steps: execution.steps, replans: 0, stop: stopped, execution, ...(state ? { state } : {}) });
+    }
+    const solved = await ask(run, config.solver ?? config.planner, "solve", config.prompts.solve({ task: run.task, results: stepViews(plan, execution.steps) }));
+    if (!solved.ok) return finishPlanStrategy<RewooState>(run, { versions, steps: execution.steps, replans: 0, stop: solved.stop });
     const problem = describeProblem(execution);
-    return finishPlanStrategy(run, {
+    return finishPlanStrategy<RewooState>(run, {
       versions,
       steps: execution.steps,
       replans: 0,

@@ -4,7 +4,7 @@ import type { UsageTotals } from "../core/usage.js";
 import type { PlanPendingCall, StepRecord } from "../executor/plan-state.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { AgentStatus } from "../react/agent-status.js";
-import type { PlanAndExecuteState } from "./plan-and-execute-state.js";
+import type { PlanStrategyState } from "./plan-strategy-state.js";
 import type { PlanRunStatus } from "../executor/plan-result.js";
 
 export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
@@ -33,12 +33,12 @@ export interface StrategyResult {
 }
 
 /** The planning strategies add the plans they went through and every step's record. */
-export interface PlanStrategyResult extends StrategyResult {
+export interface PlanStrategyResult<State extends PlanStrategyState = PlanStrategyState> extends StrategyResult {
   plan?: Plan;
   planVersions: Plan[];
   stepResults: Record<string, StepRecord>;
   /** Plan validation errors, when no valid plan could be made. */
   errors?: string[];
-  /** For `waiting` (Plan-and-Execute): pass it back as `resume` with the approvals. JSON-safe. */
-  state?: PlanAndExecuteState;
+  /** For `waiting`: pass it back as `resume`, with the approvals, to the same strategy. JSON-safe. */
+  state?: State;
 }

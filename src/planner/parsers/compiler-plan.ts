@@ -79,6 +79,8 @@ type Parsed = { ok: true; args: Record<string, unknown> } | { ok: false; error: 
 function parseArguments(text: string, names: readonly string[]): Parsed {
   const args: Record<string, unknown> = {};
   const items = splitTopLevel(text);
+  const whole = items.length === 1 ? argumentsObject(items[0]!, names) : undefined;
+  if (whole) return { ok: true, args: whole };
   for (const [position, item] of items.entries()) {
     const named = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([\s\S]*)$/.exec(item);
     const key = named ? named[1]! : names[position];
@@ -86,6 +88,18 @@ function parseArguments(text: string, names: readonly string[]): Parsed {
     args[key] = readValue(named ? named[2]! : item);
   }
   return { ok: true, args };
+}
+
+/**
+ * `search({"query": "a"})`: one JSON object whose keys are all the tool's own parameters is
+ * the arguments themselves, not the value of the first parameter.
+ */
+function argumentsObject(item: string, names: readonly string[]): Record<string, unknown> | undefined {
+  if (!item.trim().startsWith("{")) return undefined;
+  const value = readValue(item);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => names.includes(key)) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** Splits on commas outside quotes and brackets. */

@@ -87,6 +87,14 @@ describe("parseCompilerPlan", () => {
     expect(reader.end()).toEqual([{ kind: "join" }]);
   });
 
+  it("takes one JSON object of the tool's own parameter names as the arguments themselves", () => {
+    const text = '1. compare({"left": 1, "right": "$0", "unit": "m"})\n2. compare({"other": 1})';
+    const steps = (parseCompilerPlan(text, tools) as { plan: { steps: Array<{ args: unknown }> } }).plan.steps;
+    expect(steps[0]!.args).toEqual({ left: 1, right: "$0", unit: "m" });
+    // Keys that are not the tool's parameters: the object is the first parameter's value.
+    expect(steps[1]!.args).toEqual({ left: { other: 1 } });
+  });
+
   it("says which argument has no parameter", () => {
     expect(parseCompilerPlan('1. search("a", "b")', tools)).toMatchObject({ ok: false, error: expect.stringContaining("argument 2") });
   });

@@ -1,0 +1,51 @@
+import { InvalidOptionsError } from "../core/errors.js";
+import { readSavedState } from "../core/saved-state.js";
+import type { UsageTotals } from "../core/usage.js";
+import type { PlanRunState } from "../executor/plan-state.js";
+import type { Plan } from "../planner/plan-schema.js";
+
+/** The strategies that plan, each of which can pause for a human and be resumed. */
+export type PlanningStrategyName = "plan-and-execute" | "rewoo" | "llm-compiler";
+
+const stateVersion = 1;
+
+/**
+ * A planning strategy's run paused for a human: its plans so far, its replans, and the
+ * paused execution. Plain JSON; pass it back as `resume` (with `approvals` or `answers`) to
+ * the strategy that wrote it.
+ */
+export interface PlanStrategyState<Strategy extends PlanningStrategyName = PlanningStrategyName> {
+  kind: `planloop/${Strategy}-state`;
+  version: typeof stateVersion;
+  planVersions: Plan[];
+  replans: number;
+  acknowledged: string[];
+  execution: PlanRunState;
+  usage: UsageTotals;
+  elapsedMs: number;
+}
+
+export type PlanAndExecuteState = PlanStrategyState<"plan-and-execute">;
+export type RewooState = PlanStrategyState<"rewoo">;
+export type LlmCompilerState = PlanStrategyState<"llm-compiler">;
+
+type StateFields = Omit<PlanStrategyState, "kind" | "version">;
+
+export function createPlanStrategyState<Strategy extends PlanningStrategyName>(strategy: Strategy, fields: StateFields): PlanStrategyState<Strategy> {
+  return { kind: `planloop/${strategy}-state`, version: stateVersion, ...fields };
+}
+
+/** Checks a state handed back as `resume`: its kind (the strategy that wrote it), version and parts. */
+export function readPlanStrategyState<Strategy extends PlanningStrategyName>(strategy: Strategy, value: unknown): PlanStrategyState<Strategy> {
+  const state = readSavedState<PlanStrategyState<Strategy>>(value, { kind: `planloop/${strategy}-state`, version: stateVersion, what: strategyFunction[strategy] });
+  if (!Array.isArray(state.planVersions) || state.planVersions.length === 0 || typeof state.execution !== "object" || state.execution === null) {
+    throw new InvalidOptionsError("resume state is damaged: the plans or the paused execution are missing");
+  }
+  return state as PlanStrategyState<Strategy>;
+}
+
+const strategyFunction: Record<PlanningStrategyName, string> = {
+  "plan-and-execute": "planAndExecute",
+  rewoo: "rewoo",
+  "llm-compiler": "llmCompiler",
+};
