@@ -24,13 +24,17 @@ function refundTools() {
 
 const text = (content: string) => ({ type: "final" as const, content });
 
+/** A ReWOO planner: look the order up, refund its amount (needs approval), then `solution`. */
+const rewooPlanner = (solution: string) =>
+  new ScriptedModel([
+    { purpose: "plan", reply: text('#E1 = order[{"id": "A7"}]\n#E2 = refund[{"amount": "#E1.amount"}]') },
+    { purpose: "solve", reply: text(solution) },
+  ]);
+
 describe("resuming ReWOO", () => {
   it("pauses at the approval, then runs the rest without planning again or repeating a call", async () => {
     const { calls, tools } = refundTools();
-    const planner = new ScriptedModel([
-      { purpose: "plan", reply: text('#E1 = order[{"id": "A7"}]\n#E2 = refund[{"amount": "#E1.amount"}]') },
-      { purpose: "solve", reply: text("Refunded 120 for A7") },
-    ]);
+    const planner = rewooPlanner("Refunded 120 for A7");
     const paused = await rewoo({ task: "refund A7", planner, tools });
     expect(paused).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:2", name: "refund", arguments: { amount: 120 } })] });
     expect(paused.state?.kind).toBe("planloop/rewoo-state");
@@ -45,10 +49,7 @@ describe("resuming ReWOO", () => {
 
   it("reports a denied call as a failed plan, and refuses another strategy's state", async () => {
     const { calls, tools } = refundTools();
-    const planner = new ScriptedModel([
-      { purpose: "plan", reply: text('#E1 = order[{"id": "A7"}]\n#E2 = refund[{"amount": "#E1.amount"}]') },
-      { purpose: "solve", reply: text("Could not refund A7") },
-    ]);
+    const planner = rewooPlanner("Could not refund A7");
     const paused = await rewoo({ task: "refund A7", planner, tools });
     const denied = await rewoo({ task: "refund A7", planner, tools, resume: paused.state, approvals: { "step:2": { approved: false, reason: "over the limit" } } });
     expect(denied.status).toBe("failed");
