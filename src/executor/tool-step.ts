@@ -23,7 +23,7 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   const paused = run.waiting.get(index);
   run.waiting.delete(index);
   // Arguments the plan check parsed held no placeholder: there is nothing to substitute.
-  const parsed = paused ? undefined : run.config.parsedArgs[index];
+  const parsed = paused || !(index in run.config.parsedArgs) ? undefined : { value: run.config.parsedArgs[index] };
   let args: unknown = step.args ?? {};
   if (paused?.kind === "tool") {
     args = paused.pending.arguments;

@@ -36,7 +36,7 @@ export function buildPlanGraph(plan: Plan): PlanGraph {
         dependents[need] = append(dependents[need], index);
       }
     }
-    dependencies[index] = needs ?? [];
+    dependencies[index] = needs ?? noDependencies;
   }
   const sinks: number[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -47,6 +47,9 @@ export function buildPlanGraph(plan: Plan): PlanGraph {
   }
   return { keys, indexOf, dependencies, dependents: dependents as number[][], sinks };
 }
+
+/** Shared by every step without dependencies; frozen, since nothing may add to it. */
+const noDependencies: number[] = Object.freeze([]) as unknown as number[];
 
 /** Most lists hold one entry: a literal of one takes a sixth of what `[]` and a push grow to. */
 function append(list: number[] | undefined, value: number): number[] {

@@ -45,8 +45,11 @@ export interface CheckedPlan {
   ok: true;
   plan: Plan;
   graph: PlanGraph;
-  /** Per step: the tool arguments as the tool's schema parsed them, when they hold no placeholder. */
-  parsedArgs: Array<{ value: unknown } | undefined>;
+  /**
+   * Per step: the tool arguments as the tool's schema parsed them, when they hold no
+   * placeholder; other steps have no entry (`index in parsedArgs` is false).
+   */
+  parsedArgs: unknown[];
 }
 
 /** `validatePlan`, also handing back the graph and the parsed arguments. */
@@ -208,7 +211,7 @@ function stepErrors(
     });
   } else if (references.length === 0) {
     const checked = tool.input.safeParse(step.args ?? {});
-    if (checked.success) context.parsedArgs[index] = { value: checked.data };
+    if (checked.success) context.parsedArgs[index] = checked.data;
     else {
       errors.push({
         code: "invalid_arguments",
