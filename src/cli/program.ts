@@ -5,14 +5,9 @@ import { planCommands } from "./commands/plan-commands.js";
 import { traceCommand } from "./commands/trace-command.js";
 import { CliError } from "./cli-error.js";
 import { PlanloopError } from "../core/errors.js";
+import type { CliIo } from "./cli-io.js";
 
-/** Where the CLI writes, so tests can run it in-process. */
-export interface CliIo {
-  stdout: NodeJS.WriteStream;
-  out(line: string): void;
-  err(line: string): void;
-  exitCode(code: number): void;
-}
+export type { CliIo };
 
 export function createProgram(io: CliIo): Command {
   const program = new Command("planloop")

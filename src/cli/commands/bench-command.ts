@@ -9,7 +9,7 @@ import { strategyNames } from "../../strategies/run-strategy.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
-import type { CliIo } from "../program.js";
+import type { CliIo } from "../cli-io.js";
 
 interface BenchFlags extends ModelFlags {
   suite: string;

@@ -7,7 +7,7 @@ import { offlineNotice } from "../../models/offline/offline-model.js";
 import { CliError } from "../cli-error.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
 import { createProgress } from "../progress.js";
-import type { CliIo } from "../program.js";
+import type { CliIo } from "../cli-io.js";
 
 export function demoCommand(program: Command, io: CliIo): void {
   program

@@ -6,7 +6,7 @@ import { executePlan } from "../../executor/execute-plan.js";
 import { validatePlan } from "../../planner/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import { createProgress } from "../progress.js";
-import type { CliIo } from "../program.js";
+import type { CliIo } from "../cli-io.js";
 
 export function planCommands(program: Command, io: CliIo): void {
   program

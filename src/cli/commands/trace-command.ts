@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { PlanloopEvent } from "../../core/events.js";
 import { renderTraceHtml } from "../../trace/trace-html.js";
 import { CliError } from "../cli-error.js";
-import type { CliIo } from "../program.js";
+import type { CliIo } from "../cli-io.js";
 
 export function traceCommand(program: Command, io: CliIo): void {
   program

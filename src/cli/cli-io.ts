@@ -1,0 +1,7 @@
+/** Where the CLI writes, so tests can run it in-process. */
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  out(line: string): void;
+  err(line: string): void;
+  exitCode(code: number): void;
+}
