@@ -159,8 +159,9 @@ async function overheadReport(shape: string, build: (size: number) => PlanInput,
   const smallRuns = await microsPerStep(small, { engine, repeats: options.small });
   const largeRuns = await microsPerStep(large, { engine, repeats: options.large });
   const growth = (largeRuns.micros * 10) / smallRuns.micros;
+  // (Collection time is shown for planloop only: LangGraph's long runs report theirs late.)
   const size = (label: string, runs: { micros: number; gcMicros: number }) =>
-    `${label} ${runs.micros.toFixed(2)} µs/step (collections ${runs.gcMicros.toFixed(2)})`;
+    `${label} ${runs.micros.toFixed(2)} µs/step${options.detail ? ` (collections ${runs.gcMicros.toFixed(2)})` : ""}`;
   const detail = options.detail
     ? ` [${(await microsPerStep(large, { engine, repeats: 7, coldHeap: true })).micros.toFixed(2)} µs/step after a forced full GC before each run; ` +
       `peak heap ${(await peakHeapMb(large, engine)).toFixed(1)} MB]`
