@@ -22,6 +22,27 @@ describe("executePlan failures and stops", () => {
     expect(result.output).toEqual({ other: { step: "other", at: 10 } });
   });
 
+  it("tells onProblem at the moment a step fails, with the records so far, while other steps run on", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const plan = { steps: [workStep("bad", 10, [], { fail: true }), workStep("slow", 100), workStep("quick", 5)] };
+    const heard: Array<{ at: number; stepId: string | number; ended: string[] }> = [];
+    const result = await clock.run(
+      executePlan({
+        plan,
+        tools: [tool],
+        clock,
+        retry: { maxAttempts: 1 },
+        onProblem: (problem) => {
+          heard.push({ at: clock.now(), stepId: problem.stepId, ended: Object.keys(problem.steps).sort() });
+          throw new Error("a broken listener does not stop the run");
+        },
+      }),
+    );
+    expect(heard).toEqual([{ at: 10, stepId: "bad", ended: ["bad", "quick"] }]);
+    expect(result.steps.slow).toMatchObject({ status: "succeeded", endedAt: 100 });
+  });
+
   it("a retry that succeeds ends the step succeeded, with its attempts counted", async () => {
     let calls = 0;
     const flaky = defineTool({

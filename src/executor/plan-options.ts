@@ -46,6 +46,12 @@ export interface ExecutePlanOptions {
    * `observe` raises one of these again, it is not a reason to stop the steps after it.
    */
   acknowledged?: readonly string[];
+  /**
+   * Told the moment a step fails for good or an output asks for a new plan, while other
+   * steps may still run, with every record so far: a planner can start replanning early.
+   * The run itself goes on; a throwing listener is ignored with a warning.
+   */
+  onProblem?: ProblemListener;
   /** The plan's version number, for events (a planner counts its replans). Default 1. */
   planVersion?: number;
   /** Replaces the agent-step prompt (see `Prompts`). */
@@ -56,6 +62,14 @@ export interface ExecutePlanOptions {
   answers?: Record<string, string>;
   clock?: Clock;
 }
+
+/** A problem as `onProblem` hears it: the steps that have ended so far and the replan requests. */
+export interface PlanProblem {
+  stepId: string | number;
+  steps: Record<string, StepRecord>;
+  replanRequests: ReadonlyArray<{ stepId: string | number; reason: string }>;
+}
+export type ProblemListener = (problem: PlanProblem) => void;
 
 /** What an observer says about a step's output. */
 export type ObservationVerdict = { replan: string } | undefined | void;
@@ -79,6 +93,7 @@ export interface PlanConfig {
   resume: PlanRunState | undefined;
   reuse: Record<string, StepRecord>;
   observe: Observer | undefined;
+  onProblem: ProblemListener | undefined;
   acknowledged: readonly string[];
   planVersion: number;
   prompts: Prompts;
@@ -121,7 +136,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${String(concurrency)}`);
   const agentMaxSteps = options.agentMaxSteps ?? 5;
   if (!Number.isInteger(agentMaxSteps) || agentMaxSteps < 1) throw new InvalidOptionsError("agentMaxSteps must be an integer >= 1");
-  for (const name of ["onEvent", "observe"] as const) {
+  for (const name of ["onEvent", "observe", "onProblem"] as const) {
     if (options[name] !== undefined && typeof options[name] !== "function") throw new InvalidOptionsError(`${name} must be a function`);
   }
   return {
@@ -141,6 +156,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
     resume,
     reuse: options.reuse ?? {},
     observe: options.observe,
+    onProblem: options.onProblem,
     acknowledged: options.acknowledged ?? [],
     planVersion: options.planVersion ?? 1,
     prompts: resolvePrompts(options.prompts),

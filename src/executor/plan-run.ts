@@ -121,6 +121,15 @@ function restoredRecord(saved: StepRecord | undefined): LiveRecord {
   return record;
 }
 
+/** The records of the steps that have ended, by id, as results show them. */
+export function endedRecords(run: PlanRun): Record<string, StepRecord> {
+  const ended: Record<string, StepRecord> = {};
+  run.records.forEach((record, index) => {
+    if (record.status !== undefined) ended[run.graph.keys[index]!] = finalRecord(record);
+  });
+  return ended;
+}
+
 export function outputOf(run: PlanRun, key: string): { found: boolean; value?: unknown } {
   const index = run.graph.indexOf.get(key);
   const record = index === undefined ? undefined : run.records[index];

@@ -2,7 +2,7 @@ import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
 import { descendantsOf } from "../planner/plan-graph.js";
-import type { PlanRun, StepOutcome } from "./plan-run.js";
+import { endedRecords, type PlanRun, type StepOutcome } from "./plan-run.js";
 import { runToolStep } from "./tool-step.js";
 
 /**
@@ -46,12 +46,24 @@ function recordEnd(run: PlanRun, index: number, outcome: StepOutcome, concern: s
   if (concern !== undefined) {
     run.replanRequests.push({ stepId: step.id, reason: concern });
     skipAfter(run, index, `step ${step.id} asked for a replan: ${concern}`);
+    tellProblem(run, step.id);
     return false;
   }
   if (outcome.status === "failed" || outcome.status === "cancelled") {
     skipAfter(run, index, `step ${step.id} ${outcome.status === "failed" ? "failed" : "was cancelled"}`);
   }
+  if (outcome.status === "failed") tellProblem(run, step.id);
   return outcome.status === "succeeded";
+}
+
+function tellProblem(run: PlanRun, stepId: string | number): void {
+  const listener = run.config.onProblem;
+  if (!listener) return;
+  try {
+    listener({ stepId, steps: endedRecords(run), replanRequests: [...run.replanRequests] });
+  } catch (error) {
+    process.emitWarning(`planloop: an onProblem listener threw and was ignored: ${String(error)}`);
+  }
 }
 
 function skipAfter(run: PlanRun, index: number, reason: string): void {

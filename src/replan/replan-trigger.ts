@@ -5,7 +5,10 @@ import type { PlanRunResult } from "../executor/plan-result.js";
  * retries, and outputs that contradicted the plan or brought new information. Undefined
  * when the plan ran through. Pure.
  */
-export function describeProblem(execution: PlanRunResult): string | undefined {
+export function describeProblem(execution: {
+  steps: PlanRunResult["steps"];
+  replanRequests: ReadonlyArray<PlanRunResult["replanRequests"][number]>;
+}): string | undefined {
   const failed = Object.entries(execution.steps)
     .filter(([, record]) => record.status === "failed")
     .map(([id, record]) => `step ${id} failed: ${record.error}`);

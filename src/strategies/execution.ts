@@ -1,7 +1,7 @@
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { executePlan } from "../executor/execute-plan.js";
-import type { Observer } from "../executor/plan-options.js";
+import type { Observer, ProblemListener } from "../executor/plan-options.js";
 import type { PlanRunResult } from "../executor/plan-result.js";
 import type { RetryOptions } from "../executor/retry.js";
 import type { PlanRunState } from "../executor/plan-state.js";
@@ -27,6 +27,7 @@ export function runExecution(
     /** A paused execution to continue, with the human's decisions. */
     paused?: { state: PlanRunState; approvals?: Record<string, ApprovalDecision>; answers?: Record<string, string> };
     agentMaxSteps?: number;
+    onProblem?: ProblemListener;
   },
 ): Promise<PlanRunResult> {
   return executePlan({
@@ -46,6 +47,7 @@ export function runExecution(
     ...(input.paused ? { resume: input.paused.state, approvals: input.paused.approvals ?? {}, answers: input.paused.answers ?? {} } : {}),
     ...(input.retry ? { retry: input.retry } : {}),
     ...(input.agentMaxSteps === undefined ? {} : { agentMaxSteps: input.agentMaxSteps }),
+    ...(input.onProblem ? { onProblem: input.onProblem } : {}),
   });
 }
 

@@ -1,7 +1,8 @@
 import { InvalidOptionsError } from "../core/errors.js";
-import type { Model } from "../core/model.js";
+import type { Model, ToolSpec } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { Observer } from "../executor/plan-options.js";
+import type { PlanRunResult } from "../executor/plan-result.js";
 import type { RetryOptions } from "../executor/retry.js";
 import type { ApprovalDecision } from "../react/agent-options.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
@@ -15,6 +16,7 @@ import { readPlanStrategyState, type PlanAndExecuteState } from "./plan-strategy
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { failure, finishPlanStrategy as finish, pausedState, requestPlan } from "./planning.js";
+import { earlyReplanner } from "./early-replan.js";
 import { checkStrategyOptions, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 export interface PlanAndExecuteOptions extends StrategyOptions {
@@ -30,6 +32,13 @@ export interface PlanAndExecuteOptions extends StrategyOptions {
   maxRepairs?: number;
   critic?: Critic;
   verify?: PlanVerifier;
+  /**
+   * Start the replanner the moment a step fails or an output asks for a new plan, while the
+   * independent steps still run, instead of once they have all ended. The early plan is
+   * used if the run ends with exactly that problem; otherwise the planner is asked again
+   * with everything (one model call more). Default false.
+   */
+  replanEarly?: boolean;
   /** Sees every step's output; `{ replan: reason }` asks for a new plan (new information). */
   observe?: Observer;
   prompts?: Partial<Prompts>;
@@ -98,6 +107,7 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
   const acknowledged: string[] = [...(saved?.acknowledged ?? [])];
   let paused = saved ? { state: saved.execution, approvals: config.approvals ?? {}, answers: config.answers ?? {} } : undefined;
   for (let replans = saved?.replans ?? 0; ; replans += 1) {
+    const early = config.replanEarly && replans < config.maxReplans ? earlyReplanner(run, config, { plan: current, specs, replans: replans + 1 }) : undefined;
     const execution = await runExecution(run, {
       ...config,
       model: config.executor,
@@ -106,10 +116,12 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
       version: versions.length,
       acknowledged,
       ...(paused ? { paused } : {}),
+      ...(early ? { onProblem: early.listener } : {}),
     });
     paused = undefined;
     const stopped = executionStop(run, execution);
     if (stopped) {
+      await early?.settle();
       const state = pausedState(run, "plan-and-execute", { versions, replans, acknowledged, execution });
       return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution, ...(state ? { state } : {}) });
     }
@@ -130,10 +142,8 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
       const stop: StrategyStop = { status, reason: `${problem} (no replans left after ${replans})` };
       return finish(run, { versions, steps: execution.steps, replans, stop, ...(output === undefined ? {} : { output }) });
     }
-    run.events.emit({ type: "replan-start", replans: replans + 1, reason: problem });
     acknowledged.push(...execution.replanRequests.map((request) => request.reason));
-    const messages = config.prompts.replan({ task: run.task, tools: specs, format: config.format, plan: current, results: stepViews(current, execution.steps), problem });
-    const next = await requestPlan(run, config, "replan", messages);
+    const next = (await early?.take(problem)) ?? (await replan(run, config, { plan: current, specs, steps: execution.steps, problem, replans: replans + 1 }));
     if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...failure(next) });
     reuse = reusableResults(current, execution.steps, next.plan);
     current = next.plan;
@@ -141,3 +151,15 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
   }
 }
 
+
+/** Asks the planner for a new plan from the settled run's results. */
+function replan(
+  run: StrategyRun,
+  config: Config,
+  context: { plan: Plan; specs: readonly ToolSpec[]; steps: PlanRunResult["steps"]; problem: string; replans: number },
+): ReturnType<typeof requestPlan> {
+  const { plan, specs, steps, problem } = context;
+  run.events.emit({ type: "replan-start", replans: context.replans, reason: problem });
+  const messages = config.prompts.replan({ task: run.task, tools: specs, format: config.format, plan, results: stepViews(plan, steps), problem });
+  return requestPlan(run, config, "replan", messages);
+}

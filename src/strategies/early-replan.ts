@@ -1,0 +1,58 @@
+import type { Model, ToolSpec } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import type { PlanProblem } from "../executor/plan-options.js";
+import type { PlanAttempt } from "../planner/make-plan.js";
+import type { PlanFormat } from "../planner/parsers/parse-plan.js";
+import type { Plan } from "../planner/plan-schema.js";
+import type { Prompts } from "../planner/prompts.js";
+import { describeProblem } from "../replan/replan-trigger.js";
+import { requestPlan } from "./planning.js";
+import { stepViews } from "./step-views.js";
+import type { StrategyRun, StrategyStop } from "./strategy-run.js";
+
+type Attempt = PlanAttempt<StrategyStop>;
+
+export interface EarlyReplanner {
+  /** For `onProblem`: starts the replanner on the first problem, while other steps still run. */
+  listener(problem: PlanProblem): void;
+  /**
+   * Once the run has settled: the early plan when it was told about exactly the problem the
+   * run ended with; undefined when it never started, or saw only part of the problem (its
+   * plan is dropped and the planner is asked again with everything).
+   */
+  take(problem: string): Promise<Attempt | undefined>;
+  /** Waits for a replan still in flight, so nothing runs on after the strategy returns. */
+  settle(): Promise<void>;
+}
+
+/**
+ * Replanning that overlaps the steps still running (`replanEarly`): the moment a step fails
+ * or an output asks for a new plan, the planner starts on the new plan, with the steps not
+ * yet finished shown as such, instead of waiting for every independent branch to end.
+ */
+export function earlyReplanner(
+  run: StrategyRun,
+  config: { planner: Model; format: PlanFormat; tools: readonly Tool[]; prompts: Prompts; maxRepairs: number },
+  context: { plan: Plan; specs: readonly ToolSpec[]; replans: number },
+): EarlyReplanner {
+  let started: { problem: string; attempt: Promise<Attempt> } | undefined;
+  return {
+    listener(found) {
+      if (started) return;
+      const problem = describeProblem(found);
+      if (problem === undefined) return;
+      run.events.emit({ type: "replan-start", replans: context.replans, reason: problem });
+      const results = stepViews(context.plan, found.steps, { unfinished: "not finished yet" });
+      const messages = config.prompts.replan({ task: run.task, tools: context.specs, format: config.format, plan: context.plan, results, problem });
+      started = { problem, attempt: requestPlan(run, config, "replan", messages) };
+    },
+    async take(problem) {
+      if (!started) return undefined;
+      const attempt = await started.attempt;
+      return started.problem === problem ? attempt : undefined;
+    },
+    async settle() {
+      await started?.attempt;
+    },
+  };
+}

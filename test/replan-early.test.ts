@@ -1,0 +1,79 @@
+// planAndExecute({ replanEarly: true }): the replanner starts while independent steps still run.
+import { describe, expect, it } from "vitest";
+import { planAndExecute } from "planloop";
+import { FakeClock, ScriptedModel } from "planloop/testing";
+import { workStep, workTool } from "./helpers/timed-tools.js";
+
+const json = (value: unknown) => ({ type: "final" as const, content: JSON.stringify(value) });
+const text = (content: string) => ({ type: "final" as const, content });
+
+/** Step 1 fails at 10 ms; step 2, independent, takes 300 ms; step 3 needs both. */
+const firstPlan = { steps: [workStep(1, 10, [], { fail: true }), workStep(2, 300, [], { fail: false }), workStep(3, 5, [1, 2])] };
+const fixedPlan = { steps: [workStep("1b", 10), workStep(2, 300, [], { fail: false }), workStep(3, 5, ["1b", 2])] };
+
+function setup() {
+  const clock = new FakeClock();
+  const { tool, log } = workTool(clock);
+  // The planner takes 200 ms to write each new plan.
+  const slowReplan = (plan: unknown) => async () => (await clock.sleep(200), json(plan));
+  return { clock, tool, log, slowReplan };
+}
+
+describe("planAndExecute with replanEarly", () => {
+  it("writes the new plan while the independent step still runs, and reuses that step", async () => {
+    const { clock, tool, log, slowReplan } = setup();
+    const planner = new ScriptedModel(
+      [
+        { purpose: "plan", reply: json(firstPlan) },
+        { purpose: "replan", reply: slowReplan(fixedPlan) },
+        { purpose: "solve", reply: text("done") },
+      ],
+      { clock },
+    );
+    const result = await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }));
+    expect(result).toMatchObject({ status: "completed", output: "done", replans: 1 });
+    // The replan ran from 10 to 210 ms, under step 2 (0-300): the new plan starts at 300, not 500.
+    expect(log.started.filter((entry) => entry.step === "1b")).toEqual([{ step: "1b", at: 300 }]);
+    expect(log.started.filter((entry) => entry.step === "2")).toHaveLength(1);
+    const replanPrompt = String(planner.requests[1]!.messages.at(-1)!.content);
+    expect(replanPrompt).toMatch(/Step 2 \(work: work 2\) — not finished yet/);
+    expect(replanPrompt).toMatch(/step 1 failed: .*1 broke/);
+    planner.assertDone();
+  });
+
+  it("without it, the same run replans only once step 2 has ended", async () => {
+    const { clock, tool, log, slowReplan } = setup();
+    const planner = new ScriptedModel(
+      [
+        { purpose: "plan", reply: json(firstPlan) },
+        { purpose: "replan", reply: slowReplan(fixedPlan) },
+        { purpose: "solve", reply: text("done") },
+      ],
+      { clock },
+    );
+    await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 } }));
+    expect(log.started.filter((entry) => entry.step === "1b")).toEqual([{ step: "1b", at: 500 }]);
+  });
+
+  it("drops the early plan when more went wrong after it started, and asks again with everything", async () => {
+    const { clock, tool, slowReplan } = setup();
+    const bothFail = { steps: [firstPlan.steps[0]!, workStep(2, 300, [], { fail: true }), firstPlan.steps[2]!] };
+    const bothFixed = { steps: [workStep("1b", 10), workStep("2b", 10), workStep(3, 5, ["1b", "2b"])] };
+    const planner = new ScriptedModel(
+      [
+        { purpose: "plan", reply: json(bothFail) },
+        { purpose: "replan", reply: slowReplan(fixedPlan) },
+        { purpose: "replan", reply: json(bothFixed) },
+        { purpose: "solve", reply: text("done") },
+      ],
+      { clock },
+    );
+    const result = await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }));
+    expect(result).toMatchObject({ status: "completed", replans: 1 });
+    expect(result.planVersions.at(-1)).toEqual(expect.objectContaining({ steps: expect.arrayContaining([expect.objectContaining({ id: "2b" })]) }));
+    const second = String(planner.requests[2]!.messages.at(-1)!.content);
+    expect(second).toMatch(/step 1 failed/);
+    expect(second).toMatch(/step 2 failed/);
+    planner.assertDone();
+  });
+});
