@@ -11,25 +11,24 @@ const text = (content: string) => ({ type: "final" as const, content });
 const firstPlan = { steps: [workStep(1, 10, [], { fail: true }), workStep(2, 300, [], { fail: false }), workStep(3, 5, [1, 2])] };
 const fixedPlan = { steps: [workStep("1b", 10), workStep(2, 300, [], { fail: false }), workStep(3, 5, ["1b", 2])] };
 
-function setup() {
+/** A work tool on a fake clock, and a planner whose replans take 200 ms each. */
+function setup(turns: (slowReplan: (plan: unknown) => () => Promise<ReturnType<typeof json>>) => ConstructorParameters<typeof ScriptedModel>[0]) {
   const clock = new FakeClock();
   const { tool, log } = workTool(clock);
-  // The planner takes 200 ms to write each new plan.
   const slowReplan = (plan: unknown) => async () => (await clock.sleep(200), json(plan));
-  return { clock, tool, log, slowReplan };
+  return { clock, tool, log, planner: new ScriptedModel(turns(slowReplan), { clock }) };
 }
+
+/** Plan, a slow replan to `fixedPlan`, then the answer. */
+const oneReplan = (slowReplan: (plan: unknown) => () => Promise<ReturnType<typeof json>>) => [
+  { purpose: "plan" as const, reply: json(firstPlan) },
+  { purpose: "replan" as const, reply: slowReplan(fixedPlan) },
+  { purpose: "solve" as const, reply: text("done") },
+];
 
 describe("planAndExecute with replanEarly", () => {
   it("writes the new plan while the independent step still runs, and reuses that step", async () => {
-    const { clock, tool, log, slowReplan } = setup();
-    const planner = new ScriptedModel(
-      [
-        { purpose: "plan", reply: json(firstPlan) },
-        { purpose: "replan", reply: slowReplan(fixedPlan) },
-        { purpose: "solve", reply: text("done") },
-      ],
-      { clock },
-    );
+    const { clock, tool, log, planner } = setup(oneReplan);
     const result = await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }));
     expect(result).toMatchObject({ status: "completed", output: "done", replans: 1 });
     // The replan ran from 10 to 210 ms, under step 2 (0-300): the new plan starts at 300, not 500.
@@ -42,32 +41,20 @@ describe("planAndExecute with replanEarly", () => {
   });
 
   it("without it, the same run replans only once step 2 has ended", async () => {
-    const { clock, tool, log, slowReplan } = setup();
-    const planner = new ScriptedModel(
-      [
-        { purpose: "plan", reply: json(firstPlan) },
-        { purpose: "replan", reply: slowReplan(fixedPlan) },
-        { purpose: "solve", reply: text("done") },
-      ],
-      { clock },
-    );
+    const { clock, tool, log, planner } = setup(oneReplan);
     await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 } }));
     expect(log.started.filter((entry) => entry.step === "1b")).toEqual([{ step: "1b", at: 500 }]);
   });
 
   it("drops the early plan when more went wrong after it started, and asks again with everything", async () => {
-    const { clock, tool, slowReplan } = setup();
     const bothFail = { steps: [firstPlan.steps[0]!, workStep(2, 300, [], { fail: true }), firstPlan.steps[2]!] };
     const bothFixed = { steps: [workStep("1b", 10), workStep("2b", 10), workStep(3, 5, ["1b", "2b"])] };
-    const planner = new ScriptedModel(
-      [
-        { purpose: "plan", reply: json(bothFail) },
-        { purpose: "replan", reply: slowReplan(fixedPlan) },
-        { purpose: "replan", reply: json(bothFixed) },
-        { purpose: "solve", reply: text("done") },
-      ],
-      { clock },
-    );
+    const { clock, tool, planner } = setup((slowReplan) => [
+      { purpose: "plan", reply: json(bothFail) },
+      { purpose: "replan", reply: slowReplan(fixedPlan) },
+      { purpose: "replan", reply: json(bothFixed) },
+      { purpose: "solve", reply: text("done") },
+    ]);
     const result = await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }));
     expect(result).toMatchObject({ status: "completed", replans: 1 });
     expect(result.planVersions.at(-1)).toEqual(expect.objectContaining({ steps: expect.arrayContaining([expect.objectContaining({ id: "2b" })]) }));
