@@ -11,16 +11,19 @@ const text = (content: string) => ({ type: "final" as const, content });
 const firstPlan = { steps: [workStep(1, 10, [], { fail: true }), workStep(2, 300, [], { fail: false }), workStep(3, 5, [1, 2])] };
 const fixedPlan = { steps: [workStep("1b", 10), workStep(2, 300, [], { fail: false }), workStep(3, 5, ["1b", 2])] };
 
+/** A planner reply that writes `plan` after 200 ms on the clock. */
+type SlowReplan = (plan: unknown) => () => Promise<ReturnType<typeof json>>;
+
 /** A work tool on a fake clock, and a planner whose replans take 200 ms each. */
-function setup(turns: (slowReplan: (plan: unknown) => () => Promise<ReturnType<typeof json>>) => ConstructorParameters<typeof ScriptedModel>[0]) {
+function setup(turns: (slowReplan: SlowReplan) => ConstructorParameters<typeof ScriptedModel>[0]) {
   const clock = new FakeClock();
   const { tool, log } = workTool(clock);
-  const slowReplan = (plan: unknown) => async () => (await clock.sleep(200), json(plan));
+  const slowReplan: SlowReplan = (plan) => async () => (await clock.sleep(200), json(plan));
   return { clock, tool, log, planner: new ScriptedModel(turns(slowReplan), { clock }) };
 }
 
 /** Plan, a slow replan to `fixedPlan`, then the answer. */
-const oneReplan = (slowReplan: (plan: unknown) => () => Promise<ReturnType<typeof json>>) => [
+const oneReplan = (slowReplan: SlowReplan) => [
   { purpose: "plan" as const, reply: json(firstPlan) },
   { purpose: "replan" as const, reply: slowReplan(fixedPlan) },
   { purpose: "solve" as const, reply: text("done") },
