@@ -25,6 +25,8 @@ export interface BenchOptions {
   budget?: BudgetLimits;
   /** ReAct's model calls per task; default 20. */
   maxSteps?: number;
+  /** Plan-and-Execute starts replanning while independent steps still run. Default false. */
+  replanEarly?: boolean;
   onRecord?: (record: BenchRecord, done: number, total: number) => void;
 }
 
@@ -83,6 +85,7 @@ async function runOne(
       tools: benchTools(suite, { latencyScale: options.latencyScale ?? 1 }),
       budget: options.budget ?? { deadlineMs: 120_000 },
       maxSteps: options.maxSteps ?? 20,
+      ...(options.replanEarly ? { replanEarly: true } : {}),
     });
     return {
       ...base,

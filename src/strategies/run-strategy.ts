@@ -20,6 +20,8 @@ export interface SharedStrategyOptions extends StrategyOptions {
   /** ReAct's model calls; default 8. */
   maxSteps?: number;
   maxReplans?: number;
+  /** Plan-and-Execute only: replan while independent steps still run. */
+  replanEarly?: boolean;
 }
 
 /**
@@ -30,12 +32,18 @@ export interface SharedStrategyOptions extends StrategyOptions {
  * for (const name of strategyNames) console.log(name, (await runStrategy(name, options)).usage);
  */
 export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
-  const { model, planner = model, maxSteps, maxReplans, ...shared } = options;
+  const { model, planner = model, maxSteps, maxReplans, replanEarly, ...shared } = options;
   switch (name) {
     case "react":
       return react({ ...shared, model, ...(maxSteps === undefined ? {} : { maxSteps }) });
     case "plan-and-execute":
-      return planAndExecute({ ...shared, planner, executor: model, ...(maxReplans === undefined ? {} : { maxReplans }) });
+      return planAndExecute({
+        ...shared,
+        planner,
+        executor: model,
+        ...(maxReplans === undefined ? {} : { maxReplans }),
+        ...(replanEarly === undefined ? {} : { replanEarly }),
+      });
     case "rewoo":
       return rewoo({ ...shared, planner });
     case "llm-compiler":

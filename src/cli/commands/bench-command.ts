@@ -19,6 +19,7 @@ interface BenchFlags extends ModelFlags {
   out: string;
   modelLatency: string;
   latencyScale: string;
+  replanEarly?: boolean;
 }
 
 export function benchCommand(program: Command, io: CliIo): void {
@@ -35,6 +36,7 @@ export function benchCommand(program: Command, io: CliIo): void {
     .option("--out <dir>", "where to write report.md, report.html and results.json", "bench-results")
     .option("--model-latency <ms>", "the offline model's time per call", "300")
     .option("--latency-scale <x>", "multiplies the simulated services' latency", "1")
+    .option("--replan-early", "plan-and-execute replans while independent steps still run")
     .action(async (flags: BenchFlags) => {
       const suites = (flags.suite === "all" ? [...suiteNames] : flags.suite.split(",")).map((name) => loadSuite(name.trim()));
       const strategies = flags.strategies.split(",").map((name) => name.trim()) as StrategyName[];
@@ -51,6 +53,7 @@ export function benchCommand(program: Command, io: CliIo): void {
         concurrency: whole(flags.concurrency, "--concurrency"),
         modelLatencyMs: number(flags.modelLatency, "--model-latency"),
         latencyScale: number(flags.latencyScale, "--latency-scale"),
+        ...(flags.replanEarly ? { replanEarly: true } : {}),
         onRecord: (_record, done, total) => bar(done, total),
       });
       const out = resolve(flags.out);
