@@ -49,15 +49,15 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
       if (stop) return finishPlanStrategy<LlmCompilerState>(run, { versions, replans, stop });
       const shared = {
         tools: options.tools,
-        planVersion: replans + 1,
         acknowledged,
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.retry ? { retry: options.retry } : {}),
       };
       const execution = paused
-        ? await runExecution(run, { ...shared, plan: versions.at(-1)!, version: shared.planVersion, paused })
+        ? await runExecution(run, { ...shared, plan: versions.at(-1)!, version: replans + 1, paused })
         : await executePlanStream({
             ...shared,
+            planVersion: replans + 1,
             steps: streamedSteps(run, options, messages, replans === 0 ? "plan" : "replan"),
             signal: run.signal,
             budget: run.budget,
