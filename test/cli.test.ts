@@ -30,7 +30,7 @@ describe("planloop CLI", () => {
     const checked = await cli("validate", bad, "--tools", toolsModule);
     expect(checked.code).toBe(1);
     expect(checked.out).toContain("- step 1 depends on step 2, which is not in the plan");
-    expect(checked.out).toContain('- step 3 uses tool "triple", which does not exist; available tools: double, fail');
+    expect(checked.out).toContain('- step 3 uses tool "triple", which does not exist; available tools: double, pay, fail');
     expect(await cli("validate", join(dir, "missing.json"))).toMatchObject({ code: 2, err: expect.stringMatching(/^planloop: cannot read plan .*missing\.json: no such file/) });
     const broken = await cli("validate", file("broken.json", "{ steps: "));
     expect(broken).toMatchObject({ code: 2, err: expect.stringContaining("is not valid JSON") });
@@ -47,6 +47,29 @@ describe("planloop CLI", () => {
     expect(await cli("run", failing, "--tools", toolsModule)).toMatchObject({ code: 1, out: expect.stringContaining("failed: step 1:") });
     expect(await cli("run", failing, "--tools", join(dir, "nope.js"))).toMatchObject({ code: 2, err: expect.stringContaining("cannot load tools") });
     expect(await cli("run", file("unknown.json", { steps: [{ id: 1, task: "x", tool: "triple" }] }), "--tools", toolsModule)).toMatchObject({ code: 2, err: expect.stringContaining('tool "triple"') });
+  });
+
+  it("run: a plan that waits for approval saves its state, exits 3, and resumes with --approve or --deny", async () => {
+    const plan = file("pay.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 60 } }, { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] }] });
+    const paused = await cli("run", plan, "--tools", toolsModule);
+    expect(paused.code).toBe(3);
+    const statePath = join(dir, "pay.state.json");
+    expect(paused.out).toContain('step:2 waits for approval: pay {"amount":120}');
+    expect(paused.out).toContain(`--resume ${statePath} --approve step:2`);
+    expect(JSON.parse(readFileSync(statePath, "utf8"))).toMatchObject({ kind: "planloop/plan-state" });
+
+    const approved = await cli("run", plan, "--tools", toolsModule, "--resume", statePath, "--approve", "step:2", "--json");
+    expect(approved.code).toBe(0);
+    const result = JSON.parse(approved.out.slice(approved.out.indexOf("{")));
+    expect(result).toMatchObject({ status: "completed", output: "paid 120", steps: { 1: { attempts: 1 } } });
+    expect(result.usage.toolCalls).toBe(2); // step 1 ran once, before the pause
+
+    const denied = await cli("run", plan, "--tools", toolsModule, "--resume", statePath, "--deny", "step:2");
+    expect(denied).toMatchObject({ code: 1, out: expect.stringContaining("denied on the command line") });
+    expect(await cli("run", plan, "--tools", toolsModule, "--approve", "step:2")).toMatchObject({ code: 2, err: expect.stringContaining("go with --resume") });
+    const custom = join(dir, "elsewhere.json");
+    expect((await cli("run", plan, "--tools", toolsModule, "--state", custom)).code).toBe(3);
+    expect(existsSync(custom)).toBe(true);
   });
 
   it("demo and trace: the demo writes its files; trace turns events into a page", async () => {
