@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, llmCompiler } from "planloop";
+import { readJoinText } from "../src/strategies/llm-compiler.js";
 import { FakeClock, ScriptedModel } from "planloop/testing";
 import { workTool } from "./helpers/timed-tools.js";
 
@@ -66,5 +67,15 @@ describe("llmCompiler", () => {
     expect(result).toMatchObject({ status: "failed", reason: expect.stringContaining("no replans left") });
     const silent = await clock.run(llmCompiler({ task: "t", planner: new ScriptedModel([{ type: "final", content: "I will not plan." }]), tools: all, clock }));
     expect(silent).toMatchObject({ status: "failed", reason: "the planner wrote no tasks" });
+  });
+});
+
+describe("readJoinText", () => {
+  it("keeps a parenthesis that belongs to the answer, and drops only the call form's own", () => {
+    expect(readJoinText("FINISH: 42 (from the census)")).toEqual({ answer: "42 (from the census)" });
+    expect(readJoinText("Action: Finish(the total (in millions) is 27.6)")).toEqual({ answer: "the total (in millions) is 27.6" });
+    expect(readJoinText("REPLAN: Vellojo is missing (no data)")).toEqual({ replan: "Vellojo is missing (no data)" });
+    expect(readJoinText("Replan()")).toEqual({ replan: "the joiner asked for a new plan" });
+    expect(readJoinText("  just the answer  ")).toEqual({ answer: "just the answer" });
   });
 });

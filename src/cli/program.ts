@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { askCommand } from "./commands/ask-command.js";
 import { benchCommand } from "./commands/bench-command.js";
 import { demoCommand } from "./commands/demo-command.js";
 import { planCommands } from "./commands/plan-commands.js";
@@ -15,6 +16,7 @@ export function createProgram(io: CliIo): Command {
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.err(text.trimEnd()) });
   demoCommand(program, io);
+  askCommand(program, io);
   planCommands(program, io);
   traceCommand(program, io);
   benchCommand(program, io);

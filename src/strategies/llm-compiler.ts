@@ -107,10 +107,23 @@ async function* streamedSteps(run: StrategyRun, options: LlmCompilerOptions, mes
 
 /** `FINISH: answer` or `REPLAN: reason` (also `Finish(answer)`); other text is taken as the answer. */
 export function readJoinText(text: string): { answer: string } | { replan: string } {
-  const replan = /^\s*(?:action\s*:\s*)?replan\s*[:(]\s*([\s\S]*?)\)?\s*$/i.exec(text);
-  if (replan) return { replan: replan[1]!.trim() || "the joiner asked for a new plan" };
-  const finish = /^\s*(?:action\s*:\s*)?finish\s*[:(]\s*([\s\S]*?)\)?\s*$/i.exec(text);
-  return { answer: (finish ? finish[1]! : text).trim() };
+  const replan = joinAction(text, "replan");
+  if (replan !== undefined) return { replan: replan || "the joiner asked for a new plan" };
+  return { answer: joinAction(text, "finish") ?? text.trim() };
+}
+
+/** `ACTION: text`, or `Action(text)`: only the call form has a closing parenthesis to drop (if it is there). */
+const joinForms = {
+  finish: [/^\s*(?:action\s*:\s*)?finish\s*:\s*([\s\S]*?)\s*$/i, /^\s*(?:action\s*:\s*)?finish\s*\(([\s\S]*?)\)?\s*$/i],
+  replan: [/^\s*(?:action\s*:\s*)?replan\s*:\s*([\s\S]*?)\s*$/i, /^\s*(?:action\s*:\s*)?replan\s*\(([\s\S]*?)\)?\s*$/i],
+};
+
+function joinAction(text: string, action: keyof typeof joinForms): string | undefined {
+  for (const form of joinForms[action]) {
+    const match = form.exec(text);
+    if (match) return match[1]!.trim();
+  }
+  return undefined;
 }
 
 function describeFailures(execution: PlanRunResult, reason: string): string {

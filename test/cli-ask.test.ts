@@ -1,0 +1,70 @@
+// `planloop ask`: a task of the user's own, their tools, a real model (here a local
+// Chat Completions server on 127.0.0.1), one strategy or all four side by side.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/program.js";
+import { completion, startChatServer, toolCall, type ChatServer } from "./helpers/chat-server.js";
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
+  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  const code = await runCli(argv, { stdout, out: (line) => out.push(`${line}\n`), err: (line) => err.push(`${line}\n`), exitCode: () => {} });
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+const toolsModule = join(import.meta.dirname, "fixtures", "plan-tools.ts");
+const chunk = (content: string) => ({ choices: [{ index: 0, delta: { content } }] });
+let server: ChatServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("planloop ask", () => {
+  it("runs the task with plan-and-execute by default, and writes the events for planloop trace", async () => {
+    server = await startChatServer([
+      completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double 21", tool: "double", args: { value: 21 } }] }) }),
+      completion({ content: "Twice 21 is 42." }),
+    ]);
+    const events = join(mkdtempSync(join(tmpdir(), "planloop-ask-")), "events.jsonl");
+    const asked = await cli("ask", "What is twice 21?", "--tools", toolsModule, "--base-url", server.baseURL, "--model", "m", "--events", events);
+    expect(asked.code).toBe(0);
+    expect(asked.out).toContain("plan-and-execute: completed — 2 model calls, 1 tool calls");
+    expect(asked.out).toContain("Twice 21 is 42.");
+    const lines = readFileSync(events, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines.map((event) => event.type)).toEqual(expect.arrayContaining(["plan-created", "step-start", "step-end", "strategy-end"]));
+  });
+
+  it("--strategy all runs the four strategies one after another and prints each", async () => {
+    server = await startChatServer([
+      completion({ content: null, tool_calls: [toolCall("c1", "double", '{"value":21}')] }),
+      completion({ content: "42 (react)" }),
+      completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }] }) }),
+      completion({ content: "42 (plan-and-execute)" }),
+      completion({ content: '#E1 = double[{"value": 21}]' }),
+      completion({ content: "42 (rewoo)" }),
+      { sse: [chunk("1. double(21)\n"), chunk("2. join()")] },
+      completion({ content: "FINISH: 42 (llm-compiler)" }),
+    ]);
+    const asked = await cli("ask", "What is twice 21?", "--tools", toolsModule, "--base-url", server.baseURL, "--model", "m", "--strategy", "all");
+    expect(asked.code).toBe(0);
+    for (const name of ["react", "plan-and-execute", "rewoo", "llm-compiler"]) {
+      expect(asked.out).toMatch(new RegExp(`${name}: completed — 2 model calls, 1 tool calls`));
+      expect(asked.out).toContain(`42 (${name})`);
+    }
+  });
+
+  it("refuses to run without a model, with an unknown strategy, or --events with all", async () => {
+    expect(await cli("ask", "anything")).toMatchObject({ code: 2, err: expect.stringContaining("ask needs a model") });
+    expect(await cli("ask", "anything", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--strategy", "magic")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown strategy "magic"'),
+    });
+    expect(await cli("ask", "anything", "--strategy", "all", "--events", "x.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("one strategy") });
+  });
+});
