@@ -3,19 +3,10 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/program.js";
+import { cli } from "./helpers/run-cli.js";
 import { completion, startChatServer, toolCall, type ChatServer } from "./helpers/chat-server.js";
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
-  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
-  const code = await runCli(argv, { stdout, out: (line) => out.push(`${line}\n`), err: (line) => err.push(`${line}\n`), exitCode: () => {} });
-  return { code, out: out.join(""), err: err.join("") };
-}
 
 const toolsModule = join(import.meta.dirname, "fixtures", "plan-tools.ts");
 const chunk = (content: string) => ({ choices: [{ index: 0, delta: { content } }] });

@@ -1,18 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/program.js";
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
-  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
-  const code = await runCli(argv, { stdout, out: (line) => out.push(`${line}\n`), err: (line) => err.push(`${line}\n`), exitCode: () => {} });
-  return { code, out: out.join(""), err: err.join("") };
-}
+import { cli } from "./helpers/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
 const file = (name: string, content: unknown) => {

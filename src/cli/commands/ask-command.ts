@@ -7,6 +7,7 @@ import type { StrategyName, StrategyResult } from "../../strategies/strategy-res
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import { pendingLine } from "../pending-calls.js";
 import { createProgress } from "../progress.js";
 import { loadTools } from "./plan-commands.js";
 
@@ -79,7 +80,7 @@ function summary(result: StrategyResult): string {
       `${usage.toolCalls} tool calls, ${(usage.inputTokens + usage.outputTokens).toLocaleString("en-US")} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
   ];
   if (result.output !== undefined) lines.push(result.output);
-  for (const call of result.pending ?? []) lines.push(`  ${call.callId} waits for ${call.kind === "input" ? "an answer" : "approval"}: ${call.name} ${JSON.stringify(call.arguments)}`);
+  for (const call of result.pending ?? []) lines.push(pendingLine(call));
   if (result.pending?.length) lines.push("  (ask does not keep paused runs: resume them from code, with the strategy's `resume` option)");
   return `${lines.join("\n")}\n`;
 }

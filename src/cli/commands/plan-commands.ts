@@ -9,6 +9,7 @@ import type { PlanRunState } from "../../executor/plan-state.js";
 import type { ApprovalDecision } from "../../react/agent-options.js";
 import { validatePlan } from "../../planner/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
+import { pendingLine } from "../pending-calls.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -57,9 +58,7 @@ export function planCommands(program: Command, io: CliIo): void {
       if (result.status === "waiting" && result.state) {
         const statePath = resolve(flags.state ?? path.replace(/(\.json)?$/i, ".state.json"));
         writeFileSync(statePath, JSON.stringify(result.state));
-        for (const call of result.pending ?? []) {
-          io.out(`  ${call.callId} waits for ${call.kind === "input" ? "an answer" : "approval"}: ${call.name} ${JSON.stringify(call.arguments)}`);
-        }
+        for (const call of result.pending ?? []) io.out(pendingLine(call));
         const first = result.pending?.[0]?.callId ?? "<callId>";
         io.out(`state: ${statePath}\nresume: planloop run ${path} --tools ${flags.tools} --resume ${statePath} --approve ${first}`);
       }
