@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cli } from "./helpers/run-cli.js";
 import { completion, startChatServer, toolCall, type ChatServer } from "./helpers/chat-server.js";
 
-
 const toolsModule = join(import.meta.dirname, "fixtures", "plan-tools.ts");
 const chunk = (content: string) => ({ choices: [{ index: 0, delta: { content } }] });
 let server: ChatServer | undefined;
