@@ -49,6 +49,27 @@ describe("planloop ask", () => {
     }
   });
 
+  it("a run that waits for approval saves its state and exits 3; --resume with --approve finishes it", async () => {
+    server = await startChatServer([
+      completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 60 } }, { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] }] }) }),
+      completion({ content: "Paid 120." }),
+    ]);
+    const state = join(mkdtempSync(join(tmpdir(), "planloop-ask-")), "paused.json");
+    const model = ["--base-url", server.baseURL, "--model", "m"];
+    const paused = await cli("ask", "Pay twice 60", "--tools", toolsModule, ...model, "--state", state);
+    expect(paused.code).toBe(3);
+    expect(paused.out).toContain('step:2 waits for approval: pay {"amount":120}');
+    expect(paused.out).toContain(`resume: planloop ask "Pay twice 60" --model m --base-url ${server.baseURL} --tools ${toolsModule} --resume ${state} --approve step:2`);
+    expect(JSON.parse(readFileSync(state, "utf8")).kind).toBe("planloop/plan-and-execute-state");
+
+    expect(await cli("ask", "Pay twice 60", ...model, "--resume", state, "--strategy", "react")).toMatchObject({ code: 2, err: expect.stringContaining("comes from plan-and-execute, not react") });
+    const resumed = await cli("ask", "Pay twice 60", "--tools", toolsModule, ...model, "--resume", state, "--approve", "step:2");
+    expect(resumed.code).toBe(0);
+    expect(resumed.out).toContain("plan-and-execute: completed — 2 model calls, 2 tool calls");
+    expect(resumed.out).toContain("Paid 120.");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("refuses to run without a model, with an unknown strategy, or --events with all", async () => {
     expect(await cli("ask", "anything")).toMatchObject({ code: 2, err: expect.stringContaining("ask needs a model") });
     expect(await cli("ask", "anything", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--strategy", "magic")).toMatchObject({
@@ -56,5 +77,6 @@ describe("planloop ask", () => {
       err: expect.stringContaining('unknown strategy "magic"'),
     });
     expect(await cli("ask", "anything", "--strategy", "all", "--events", "x.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("one strategy") });
+    expect(await cli("ask", "anything", "--approve", "c1")).toMatchObject({ code: 2, err: expect.stringContaining("go with --resume") });
   });
 });

@@ -1,7 +1,9 @@
 import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
+import type { ApprovalDecision } from "../react/agent-options.js";
 import type { AgentResult } from "../react/agent-result.js";
+import { readState, type AgentState } from "../react/agent-state.js";
 import type { Verifier } from "../react/completion-check.js";
 import type { NoProgressSettings } from "../react/no-progress.js";
 import { runAgent } from "../react/run-agent.js";
@@ -15,15 +17,28 @@ export interface ReactOptions extends StrategyOptions {
   maxSteps?: number;
   verify?: Verifier;
   noProgress?: false | Partial<NoProgressSettings>;
+  /** `result.state` of a run that ended `waiting`, to continue it. */
+  resume?: AgentState;
+  /** Decisions on the pending calls of a resumed run, by call id. */
+  approvals?: Record<string, ApprovalDecision>;
+  /** Answers to pending questions of a resumed run, by call id. */
+  answers?: Record<string, string>;
+}
+
+/** ReAct's result adds the loop's state when it waits for a human. */
+export interface ReactResult extends StrategyResult {
+  /** For `waiting`: pass it back as `resume`, with the approvals. JSON-safe. */
+  state?: AgentState;
 }
 
 /**
  * ReAct as a strategy: `runAgent` on the task, reported in the shape every strategy shares,
  * so it can stand beside Plan-and-Execute, ReWOO and LLMCompiler in a comparison.
  */
-export async function react(options: ReactOptions): Promise<StrategyResult> {
+export async function react(options: ReactOptions): Promise<ReactResult> {
   checkStrategyOptions(options, { planner: false });
-  const run = startStrategyRun("react", options);
+  const saved = options.resume === undefined ? undefined : readState(options.resume);
+  const run = startStrategyRun("react", options, saved);
   try {
     let result: AgentResult;
     try {
@@ -38,20 +53,23 @@ export async function react(options: ReactOptions): Promise<StrategyResult> {
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         ...(options.verify ? { verify: options.verify } : {}),
         ...(options.noProgress === undefined ? {} : { noProgress: options.noProgress }),
+        ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
       });
     } catch (error) {
       if (error instanceof TypeError) throw error;
       const stop = checkStop(run) ?? { status: "failed" as const, reason: errorMessage(error) };
-      return finishStrategy<StrategyResult>(run, { ...stop, steps: 0, replans: 0 });
+      return finishStrategy<ReactResult>(run, { ...stop, steps: 0, replans: 0 });
     }
     const cancelledByDeadline = result.status === "cancelled" && run.abortCause() === "deadline";
-    return finishStrategy<StrategyResult>(run, {
+    return finishStrategy<ReactResult>(run, {
       status: cancelledByDeadline ? "deadline_exceeded" : result.status,
       steps: result.steps,
       replans: 0,
       ...(result.output === undefined ? {} : { output: result.output }),
       ...(result.reason === undefined ? {} : { reason: result.reason }),
       ...(result.limit === undefined ? {} : { limit: result.limit }),
+      ...(result.pending ? { pending: result.pending } : {}),
+      ...(result.status === "waiting" && result.state ? { state: result.state } : {}),
     });
   } finally {
     run.dispose();

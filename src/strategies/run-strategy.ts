@@ -5,7 +5,8 @@ import { llmCompiler } from "./llm-compiler.js";
 import { planAndExecute } from "./plan-and-execute.js";
 import { react } from "./react.js";
 import { rewoo } from "./rewoo.js";
-import type { StrategyName, StrategyResult } from "./strategy-result.js";
+import type { ApprovalDecision } from "../react/agent-options.js";
+import type { StrategyName, StrategyResult, StrategyState } from "./strategy-result.js";
 import type { StrategyOptions } from "./strategy-run.js";
 
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
@@ -22,6 +23,25 @@ export interface SharedStrategyOptions extends StrategyOptions {
   maxReplans?: number;
   /** Plan-and-Execute only: replan while independent steps still run. */
   replanEarly?: boolean;
+  /** A waiting run's `result.state`, to continue it; it must come from the same strategy. */
+  resume?: StrategyState;
+  /** Decisions on the pending calls of a resumed run, by call id. */
+  approvals?: Record<string, ApprovalDecision>;
+  /** Answers to pending questions of a resumed run, by call id. */
+  answers?: Record<string, string>;
+}
+
+const strategyOfKind: Record<string, StrategyName> = {
+  "planloop/agent-state": "react",
+  "planloop/plan-and-execute-state": "plan-and-execute",
+  "planloop/rewoo-state": "rewoo",
+  "planloop/llm-compiler-state": "llm-compiler",
+};
+
+/** The strategy a saved state came from, by its `kind`; undefined for anything else. */
+export function strategyOfState(state: unknown): StrategyName | undefined {
+  const kind = (state as { kind?: unknown } | null)?.kind;
+  return typeof kind === "string" ? strategyOfKind[kind] : undefined;
 }
 
 /**
@@ -32,7 +52,9 @@ export interface SharedStrategyOptions extends StrategyOptions {
  * for (const name of strategyNames) console.log(name, (await runStrategy(name, options)).usage);
  */
 export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
-  const { model, planner = model, maxSteps, maxReplans, replanEarly, ...shared } = options;
+  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, ...rest } = options;
+  // Each strategy checks that the state is its own, and says whose it is when it is not.
+  const shared = { ...rest, ...(resume === undefined ? {} : { resume: resume as never }) };
   switch (name) {
     case "react":
       return react({ ...shared, model, ...(maxSteps === undefined ? {} : { maxSteps }) });

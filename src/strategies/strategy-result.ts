@@ -3,11 +3,15 @@ import type { PlanloopEvent } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { PlanPendingCall, StepRecord } from "../executor/plan-state.js";
 import type { Plan } from "../planner/plan-schema.js";
-import type { AgentStatus } from "../react/agent-status.js";
+import type { AgentState } from "../react/agent-state.js";
+import type { AgentStatus, PendingCall } from "../react/agent-status.js";
 import type { PlanStrategyState } from "./plan-strategy-state.js";
 import type { PlanRunStatus } from "../executor/plan-result.js";
 
 export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
+
+/** What a paused run hands back: ReAct's loop state, or a planning strategy's. */
+export type StrategyState = AgentState | PlanStrategyState;
 
 /** Why a strategy stopped: the loop's statuses and the executor's, in one union. */
 export type StrategyStatus = AgentStatus | PlanRunStatus;
@@ -29,7 +33,10 @@ export interface StrategyResult {
   trace: PlanloopEvent[];
   reason?: string;
   limit?: BudgetLimit;
-  pending?: PlanPendingCall[];
+  /** For `waiting`: the calls a human must decide on (plan steps add their `stepId`). */
+  pending?: PendingCall[];
+  /** For `waiting`: pass it back as `resume`, with the decisions, to the same strategy. JSON-safe. */
+  state?: StrategyState;
 }
 
 /** The planning strategies add the plans they went through and every step's record. */
@@ -37,6 +44,7 @@ export interface PlanStrategyResult<State extends PlanStrategyState = PlanStrate
   plan?: Plan;
   planVersions: Plan[];
   stepResults: Record<string, StepRecord>;
+  pending?: PlanPendingCall[];
   /** Plan validation errors, when no valid plan could be made. */
   errors?: string[];
   /** For `waiting`: pass it back as `resume`, with the approvals, to the same strategy. JSON-safe. */

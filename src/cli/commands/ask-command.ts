@@ -2,77 +2,98 @@ import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { PlanloopEvent } from "../../core/events.js";
 import type { Tool } from "../../core/tools/define-tool.js";
-import { runStrategy, strategyNames } from "../../strategies/run-strategy.js";
+import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions } from "../../strategies/run-strategy.js";
 import type { StrategyName, StrategyResult } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
-import { pendingLine } from "../pending-calls.js";
+import { pauseOptions, resumeFromFlags, savePaused, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { loadTools } from "./plan-commands.js";
 
-interface AskFlags extends ModelFlags {
+interface AskFlags extends ModelFlags, PauseFlags {
   tools?: string;
-  strategy: string;
+  strategy?: string;
   json?: boolean;
   events?: string;
   replanEarly?: boolean;
 }
 
 export function askCommand(program: Command, io: CliIo): void {
-  program
+  const ask = program
     .command("ask")
     .description("Run a task of your own with your tools and a real model, through one strategy or all four")
     .argument("<task>", "what to do, in words")
     .option("--tools <module>", "a JavaScript module exporting the tools")
-    .option("--strategy <name>", `${strategyNames.join(", ")}, or all (side by side)`, "plan-and-execute")
+    .option("--strategy <name>", `${strategyNames.join(", ")}, or all (side by side); default plan-and-execute`)
     .option("--model <spec>", "the model: openai:<name>, or <name> with --base-url")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
-    .option("--json", "print the whole result as JSON")
-    .action(async (task: string, flags: AskFlags) => {
-      const names = strategiesOf(flags.strategy);
-      if (flags.events && names.length > 1) throw new CliError("--events goes with one strategy, not all");
-      // The offline model knows only its own demo and bench tasks: a task of yours needs a real one.
-      const model = modelFromFlags(flags);
-      if (!model) throw new CliError("ask needs a model: --model openai:<name>, or --base-url <url> --model <name>");
-      const tools: Tool[] = flags.tools ? await loadTools(flags.tools) : [];
-      const results: StrategyResult[] = [];
-      for (const name of names) {
-        const events: PlanloopEvent[] = [];
-        const progress = names.length === 1 && !flags.json ? createProgress(io.stdout) : undefined;
-        const result = await runStrategy(name, {
-          task,
-          model,
-          tools,
-          onEvent: (event) => {
-            events.push(event);
-            progress?.listener(event);
-          },
-          ...(flags.replanEarly ? { replanEarly: true } : {}),
-        });
-        progress?.stop();
-        if (flags.events) writeFileSync(flags.events, events.map((event) => JSON.stringify(event)).join("\n") + "\n");
-        results.push(result);
-      }
-      if (flags.json) io.out(JSON.stringify(names.length === 1 ? results[0] : results, null, 2));
-      else for (const result of results) io.out(summary(result));
-      io.exitCode(exitCode(results));
-    });
+    .option("--json", "print the whole result as JSON");
+  pauseOptions(ask, "planloop-<strategy>.state.json").action(async (task: string, flags: AskFlags) => {
+    const resumed = resumeFromFlags(flags);
+    const names = strategiesOf(flags.strategy, resumed.resume);
+    if (names.length > 1 && (flags.events || flags.resume)) throw new CliError("--events and --resume go with one strategy, not all");
+    // The offline model knows only its own demo and bench tasks: a task of yours needs a real one.
+    const model = modelFromFlags(flags);
+    if (!model) throw new CliError("ask needs a model: --model openai:<name>, or --base-url <url> --model <name>");
+    const tools: Tool[] = flags.tools ? await loadTools(flags.tools) : [];
+    const results: StrategyResult[] = [];
+    for (const name of names) {
+      const events: PlanloopEvent[] = [];
+      const progress = names.length === 1 && !flags.json ? createProgress(io.stdout) : undefined;
+      const result = await runStrategy(name, {
+        task,
+        model,
+        tools,
+        onEvent: (event) => {
+          events.push(event);
+          progress?.listener(event);
+        },
+        ...(flags.replanEarly ? { replanEarly: true } : {}),
+        ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
+      });
+      progress?.stop();
+      if (flags.events) writeFileSync(flags.events, events.map((event) => JSON.stringify(event)).join("\n") + "\n");
+      results.push(result);
+    }
+    if (flags.json) io.out(JSON.stringify(names.length === 1 ? results[0] : results, null, 2));
+    else for (const result of results) io.out(summary(result));
+    for (const result of results) {
+      if (result.status !== "waiting" || !result.state) continue;
+      const command = ["planloop ask", JSON.stringify(task), ...modelArguments(flags), ...(flags.tools ? ["--tools", flags.tools] : [])].join(" ");
+      savePaused(io, { state: result.state, pending: result.pending ?? [], statePath: flags.state ?? `planloop-${result.strategy}.state.json`, command });
+    }
+    io.exitCode(exitCode(results));
+  });
 }
 
-function strategiesOf(value: string): StrategyName[] {
-  if (value === "all") return [...strategyNames];
-  if (!strategyNames.includes(value as StrategyName)) throw new CliError(`unknown strategy "${value}"; use ${strategyNames.join(", ")} or all`);
-  return [value as StrategyName];
+/** The model flags again, for the command that resumes a run (the key stays in its variable). */
+function modelArguments(flags: ModelFlags): string[] {
+  return [
+    ...(flags.model ? ["--model", flags.model] : []),
+    ...(flags.baseUrl ? ["--base-url", flags.baseUrl] : []),
+    ...(flags.apiKeyEnv && flags.apiKeyEnv !== "OPENAI_API_KEY" ? ["--api-key-env", flags.apiKeyEnv] : []),
+  ];
 }
 
-/**
- * "plan-and-execute: completed — 2 model calls, 3 tool calls, 1,234 tokens, 2.1 s", then the
- * answer, or the calls a paused run waits for.
- */
+/** The strategies to run: the one a resumed state came from, or the flag's (default plan-and-execute). */
+function strategiesOf(value: string | undefined, resume: unknown): StrategyName[] {
+  if (resume !== undefined) {
+    const saved = strategyOfState(resume);
+    if (!saved) throw new CliError("--resume: the file is not a state saved by planloop ask");
+    if (value !== undefined && value !== saved) throw new CliError(`--resume: the state comes from ${saved}, not ${value}`);
+    return [saved];
+  }
+  const name = value ?? "plan-and-execute";
+  if (name === "all") return [...strategyNames];
+  if (!strategyNames.includes(name as StrategyName)) throw new CliError(`unknown strategy "${name}"; use ${strategyNames.join(", ")} or all`);
+  return [name as StrategyName];
+}
+
+/** "plan-and-execute: completed — 2 model calls, 3 tool calls, 1,234 tokens, 2.1 s", then the answer. */
 function summary(result: StrategyResult): string {
   const { usage } = result;
   const lines = [
@@ -80,8 +101,6 @@ function summary(result: StrategyResult): string {
       `${usage.toolCalls} tool calls, ${(usage.inputTokens + usage.outputTokens).toLocaleString("en-US")} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
   ];
   if (result.output !== undefined) lines.push(result.output);
-  for (const call of result.pending ?? []) lines.push(pendingLine(call));
-  if (result.pending?.length) lines.push("  (ask does not keep paused runs: resume them from code, with the strategy's `resume` option)");
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,7 +1,8 @@
-// ReWOO and LLMCompiler pause for a human like Plan-and-Execute does, and resume from JSON.
+// ReWOO, LLMCompiler and ReAct as a strategy pause for a human like Plan-and-Execute does,
+// and resume from JSON.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, llmCompiler, rewoo } from "planloop";
+import { defineTool, llmCompiler, react, rewoo } from "planloop";
 import { ScriptedModel } from "planloop/testing";
 
 function refundTools() {
@@ -77,5 +78,23 @@ describe("resuming LLMCompiler", () => {
     expect(resumed.planVersions).toHaveLength(2);
     expect(calls).toEqual(["order A7", "refund 120", "order A7"]);
     planner.assertDone();
+  });
+});
+
+describe("resuming ReAct as a strategy", () => {
+  it("hands back the pending call and the loop's state, and continues from them", async () => {
+    const { calls, tools } = refundTools();
+    const model = new ScriptedModel([
+      { type: "tool_calls", calls: [{ id: "c1", name: "refund", arguments: { amount: 120 } }] },
+      text("Refunded 120"),
+    ]);
+    const paused = await react({ task: "refund 120", model, tools });
+    expect(paused).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "c1", name: "refund" })] });
+    expect(paused.state?.kind).toBe("planloop/agent-state");
+    const resumed = await react({ task: "refund 120", model, tools, resume: JSON.parse(JSON.stringify(paused.state)), approvals: { c1: { approved: true } } });
+    expect(resumed).toMatchObject({ status: "completed", output: "Refunded 120" });
+    expect(calls).toEqual(["refund 120"]);
+    expect(resumed.usage.modelCalls).toBe(2);
+    model.assertDone();
   });
 });
