@@ -26,9 +26,14 @@ describe("observing outputs", () => {
         { id: 3, task: "tickets", tool: "tickets" },
       ],
     };
-    const result = await executePlan({ plan, tools: [refunds, sum, tickets] });
+    const heard: unknown[] = [];
+    const result = await executePlan({ plan, tools: [refunds, sum, tickets], onProblem: (problem) => heard.push(problem) });
     expect(result.status).toBe("failed");
     expect(result.replanRequests).toEqual([{ stepId: 1, reason: "some refunds are not in CNY" }]);
+    // onProblem hears the concern with the output that raised it.
+    expect(heard).toEqual([
+      expect.objectContaining({ stepId: 1, replanRequests: [{ stepId: 1, reason: "some refunds are not in CNY" }], steps: expect.objectContaining({ 1: expect.objectContaining({ status: "succeeded" }) }) }),
+    ]);
     expect(result.steps["1"]?.status).toBe("succeeded");
     expect(result.steps["2"]).toMatchObject({ status: "skipped", error: "step 1 asked for a replan: some refunds are not in CNY" });
     expect(result.steps["3"]?.status).toBe("succeeded");
