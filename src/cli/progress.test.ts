@@ -32,6 +32,23 @@ describe("progress display", () => {
     expect(lines.slice(1).map((line) => line.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual(["✓ 1", "· 3"]);
   });
 
+  it("fits a long plan into the terminal: counts by status, the steps worth watching, how many are left out", () => {
+    const state = emptyProgress();
+    const steps = Array.from({ length: 200 }, (_, index) => ({ id: index, task: `step ${index}`, depends_on: [] }));
+    applyEvent(state, stamp(1, 0, { type: "plan-created", version: 1, steps }));
+    for (let id = 0; id < 150; id += 1) applyEvent(state, stamp(2 + id, 0, { type: "step-end", stepId: id, status: "succeeded", attempts: 1, durationMs: 1 }, id));
+    for (let id = 150; id < 160; id += 1) applyEvent(state, stamp(200 + id, 1, { type: "step-start", stepId: id, kind: "tool", attempt: 1 }, id));
+    applyEvent(state, stamp(400, 2, { type: "step-end", stepId: 150, status: "failed", attempts: 2, durationMs: 1, error: "x" }, 150));
+    const lines = renderProgress(state, 10, 8);
+    expect(lines).toHaveLength(8);
+    expect(lines[1]).toBe("  9 running · 40 waiting to start · 150 succeeded · 1 failed");
+    expect(lines[2]).toMatch(/✗ 150 .* failed/);
+    expect(lines.slice(2, 7).every((line) => / (failed|running)/.test(line))).toBe(true);
+    expect(lines[7]).toBe("  … and 5 more");
+    // A plan that fits is shown whole.
+    expect(renderProgress(state, 10, 300)).toHaveLength(201);
+  });
+
   it("writes one plain line per change for logs", () => {
     expect(events.map(progressLine).filter(Boolean)).toEqual([
       "plan v1: 2 steps",

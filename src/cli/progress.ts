@@ -62,19 +62,34 @@ export function applyEvent(state: ProgressState, event: PlanloopEvent): void {
 
 const icons: Record<string, string> = { succeeded: "✓", failed: "✗", skipped: "–", cancelled: "■", waiting: "⏸", running: "▶", "waiting to start": "·" };
 
-/** The lines of the live display at time `now`. Pure. */
-export function renderProgress(state: ProgressState, now: number): string[] {
+/**
+ * The lines of the live display at time `now`, at most `maxLines` (a terminal's height): a
+ * plan too long for it shows counts by status, then the steps worth watching (running,
+ * failed, waiting) and how many are left out. Pure.
+ */
+export function renderProgress(state: ProgressState, now: number, maxLines = Infinity): string[] {
   const header = [state.version === 0 ? "planning" : `plan v${state.version}`, `replans ${state.replans}`];
   if (state.modelCall) header.push(`model: ${state.modelCall}…`);
   if (state.done) header.push(`done: ${state.done}`);
-  const lines = [header.join(" · ")];
-  for (const [id, step] of state.steps) {
+  const stepLine = (id: string, step: StepLine) => {
     const elapsed = step.startedAt === undefined ? "" : ` ${Math.round((step.endedAt ?? now) - step.startedAt)} ms`;
     const retries = step.attempts > 1 ? ` (attempt ${step.attempts})` : "";
-    lines.push(`  ${icons[step.status] ?? "?"} ${id.padEnd(3)} ${step.task.slice(0, 60).padEnd(60)} ${step.status}${elapsed}${retries}`);
-  }
+    return `  ${icons[step.status] ?? "?"} ${id.padEnd(3)} ${step.task.slice(0, 60).padEnd(60)} ${step.status}${elapsed}${retries}`;
+  };
+  if (state.steps.size + 1 <= maxLines) return [header.join(" · "), ...[...state.steps].map(([id, step]) => stepLine(id, step))];
+  const counts = new Map<string, number>(statusOrder.map((status) => [status, 0]));
+  for (const step of state.steps.values()) counts.set(step.status, (counts.get(step.status) ?? 0) + 1);
+  for (const [status, count] of counts) if (count === 0) counts.delete(status);
+  const lines = [header.join(" · "), `  ${[...counts].map(([status, count]) => `${count} ${status}`).join(" · ")}`];
+  const watched = [...state.steps].filter(([, step]) => watchedStatuses.has(step.status));
+  const room = Math.max(0, maxLines - lines.length - 1);
+  for (const [id, step] of watched.slice(0, room)) lines.push(stepLine(id, step));
+  if (watched.length > room) lines.push(`  … and ${watched.length - room} more`);
   return lines;
 }
+
+const statusOrder = ["running", "waiting to start", "succeeded", "failed", "skipped", "cancelled", "waiting"];
+const watchedStatuses = new Set(["running", "failed", "waiting", "cancelled"]);
 
 /** A line for a plain log (CI, pipes), or nothing when the event is not worth a line. */
 export function progressLine(event: PlanloopEvent): string | undefined {
@@ -112,14 +127,23 @@ export function createProgress(stream: NodeJS.WriteStream): { listener: (event: 
   }
   const update = createLogUpdate(stream);
   const state = emptyProgress();
-  const draw = () => update(renderProgress(state, Date.now()).join("\n"));
+  const draw = () => update(renderProgress(state, Date.now(), Math.max(5, (stream.rows ?? 40) - 1)).join("\n"));
   const timer = setInterval(draw, 100);
+  // Events of one burst (a thousand quick steps) are drawn once, not once each.
+  let drawQueued = false;
+  let stopped = false;
   return {
     listener: (event) => {
       applyEvent(state, event);
-      draw();
+      if (drawQueued || stopped) return;
+      drawQueued = true;
+      setImmediate(() => {
+        drawQueued = false;
+        if (!stopped) draw();
+      });
     },
     stop: () => {
+      stopped = true;
       clearInterval(timer);
       draw();
       update.done();
