@@ -70,13 +70,14 @@ describe("planloop ask", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("refuses to run without a model, with an unknown strategy, or --events with all", async () => {
+  it("refuses to run without a model, with an unknown strategy, or --events or --state with all", async () => {
     expect(await cli("ask", "anything")).toMatchObject({ code: 2, err: expect.stringContaining("ask needs a model") });
     expect(await cli("ask", "anything", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--strategy", "magic")).toMatchObject({
       code: 2,
       err: expect.stringContaining('unknown strategy "magic"'),
     });
     expect(await cli("ask", "anything", "--strategy", "all", "--events", "x.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("one strategy") });
+    expect(await cli("ask", "anything", "--strategy", "all", "--state", "x.json")).toMatchObject({ code: 2, err: expect.stringContaining("one strategy") });
     expect(await cli("ask", "anything", "--approve", "c1")).toMatchObject({ code: 2, err: expect.stringContaining("go with --resume") });
   });
 });

@@ -1,6 +1,5 @@
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import type { PlanloopEvent } from "../../core/events.js";
 import type { Tool } from "../../core/tools/define-tool.js";
 import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions } from "../../strategies/run-strategy.js";
 import type { StrategyName, StrategyResult } from "../../strategies/strategy-result.js";
@@ -35,28 +34,24 @@ export function askCommand(program: Command, io: CliIo): void {
   pauseOptions(ask, "planloop-<strategy>.state.json").action(async (task: string, flags: AskFlags) => {
     const resumed = resumeFromFlags(flags);
     const names = strategiesOf(flags.strategy, resumed.resume);
-    if (names.length > 1 && (flags.events || flags.resume)) throw new CliError("--events and --resume go with one strategy, not all");
+    if (names.length > 1 && (flags.events || flags.state)) throw new CliError("--events and --state go with one strategy, not all");
     // The offline model knows only its own demo and bench tasks: a task of yours needs a real one.
     const model = modelFromFlags(flags);
     if (!model) throw new CliError("ask needs a model: --model openai:<name>, or --base-url <url> --model <name>");
     const tools: Tool[] = flags.tools ? await loadTools(flags.tools) : [];
     const results: StrategyResult[] = [];
     for (const name of names) {
-      const events: PlanloopEvent[] = [];
       const progress = names.length === 1 && !flags.json ? createProgress(io.stdout) : undefined;
       const result = await runStrategy(name, {
         task,
         model,
         tools,
-        onEvent: (event) => {
-          events.push(event);
-          progress?.listener(event);
-        },
+        ...(progress ? { onEvent: progress.listener } : {}),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
       });
       progress?.stop();
-      if (flags.events) writeFileSync(flags.events, events.map((event) => JSON.stringify(event)).join("\n") + "\n");
+      if (flags.events) writeFileSync(flags.events, result.trace.map((event) => JSON.stringify(event)).join("\n") + "\n");
       results.push(result);
     }
     if (flags.json) io.out(JSON.stringify(names.length === 1 ? results[0] : results, null, 2));
