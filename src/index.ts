@@ -60,7 +60,7 @@ export type { PlanAndExecuteOptions } from "./strategies/plan-and-execute.js";
 export type { PlanAndExecuteState, RewooState, LlmCompilerState, PlanStrategyState } from "./strategies/plan-strategy-state.js";
 export type { Critic, CriticVerdict, PlanVerifier } from "./strategies/answer-phase.js";
 export type { StrategyName, StrategyStatus, StrategyResult, StrategyState, PlanStrategyResult } from "./strategies/strategy-result.js";
-export type { StrategyOptions } from "./strategies/strategy-run.js";
+export type { HumanDecisions, StrategyOptions } from "./strategies/strategy-run.js";
 export type { PlanningOptions } from "./strategies/planning.js";
 export type { Observer, ObservationVerdict } from "./executor/plan-options.js";
 export { defaultPrompts } from "./planner/prompts.js";

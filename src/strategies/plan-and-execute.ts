@@ -4,7 +4,6 @@ import type { Tool } from "../core/tools/define-tool.js";
 import type { Observer } from "../executor/plan-options.js";
 import type { PlanRunResult } from "../executor/plan-result.js";
 import type { RetryOptions } from "../executor/retry.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../planner/plan-schema.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
@@ -17,9 +16,9 @@ import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { failure, finishPlanStrategy as finish, pausedState, requestPlan } from "./planning.js";
 import { earlyReplanner } from "./early-replan.js";
-import { checkStrategyOptions, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { checkStrategyOptions, type HumanDecisions, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
-export interface PlanAndExecuteOptions extends StrategyOptions {
+export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
   planner: Model;
   /** Runs agent steps; defaults to the planner, so steps can use a cheaper model. */
@@ -48,10 +47,6 @@ export interface PlanAndExecuteOptions extends StrategyOptions {
   agentMaxSteps?: number;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: PlanAndExecuteState;
-  /** Decisions on the pending calls of a resumed run, by call id. */
-  approvals?: Record<string, ApprovalDecision>;
-  /** Answers to pending questions of a resumed run, by call id. */
-  answers?: Record<string, string>;
 }
 
 /**

@@ -8,22 +8,17 @@ import type { Plan } from "../planner/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { RetryOptions } from "../executor/retry.js";
 import { createPlanStrategyState, type PlanningStrategyName, type PlanStrategyState } from "./plan-strategy-state.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, finishStrategy, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { ask, finishStrategy, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 /** What ReWOO and LLMCompiler share: a planner, the tools the plan may call, and how steps run. */
-export interface PlanningOptions extends StrategyOptions {
+export interface PlanningOptions extends StrategyOptions, HumanDecisions {
   planner: Model;
   tools: readonly Tool[];
   /** Steps running at once; default 4. */
   concurrency?: number;
   prompts?: Partial<Prompts>;
   retry?: RetryOptions;
-  /** Decisions on the pending calls of a resumed run, by call id. */
-  approvals?: Record<string, ApprovalDecision>;
-  /** Answers to pending questions of a resumed run, by call id. */
-  answers?: Record<string, string>;
 }
 
 /** Asks the planner for a plan and validates it, sending invalid plans back for repair. */

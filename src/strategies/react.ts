@@ -1,16 +1,15 @@
 import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
 import type { AgentResult } from "../react/agent-result.js";
 import { readState, type AgentState } from "../react/agent-state.js";
 import type { Verifier } from "../react/completion-check.js";
 import type { NoProgressSettings } from "../react/no-progress.js";
 import { runAgent } from "../react/run-agent.js";
 import type { StrategyResult } from "./strategy-result.js";
-import { checkStop, checkStrategyOptions, finishStrategy, startStrategyRun, type StrategyOptions } from "./strategy-run.js";
+import { checkStop, checkStrategyOptions, finishStrategy, startStrategyRun, type HumanDecisions, type StrategyOptions } from "./strategy-run.js";
 
-export interface ReactOptions extends StrategyOptions {
+export interface ReactOptions extends StrategyOptions, HumanDecisions {
   model: Model;
   tools?: readonly Tool[];
   /** Model calls allowed; default 8. */
@@ -19,10 +18,6 @@ export interface ReactOptions extends StrategyOptions {
   noProgress?: false | Partial<NoProgressSettings>;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: AgentState;
-  /** Decisions on the pending calls of a resumed run, by call id. */
-  approvals?: Record<string, ApprovalDecision>;
-  /** Answers to pending questions of a resumed run, by call id. */
-  answers?: Record<string, string>;
 }
 
 /** ReAct's result adds the loop's state when it waits for a human. */

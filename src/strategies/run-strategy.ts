@@ -5,14 +5,13 @@ import { llmCompiler } from "./llm-compiler.js";
 import { planAndExecute } from "./plan-and-execute.js";
 import { react } from "./react.js";
 import { rewoo } from "./rewoo.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
 import type { StrategyName, StrategyResult, StrategyState } from "./strategy-result.js";
-import type { StrategyOptions } from "./strategy-run.js";
+import type { HumanDecisions, StrategyOptions } from "./strategy-run.js";
 
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
 /** The options all four strategies share, for running one task through each. */
-export interface SharedStrategyOptions extends StrategyOptions {
+export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions {
   /** Acts (ReAct), runs agent steps, and plans unless `planner` is given. */
   model: Model;
   planner?: Model;
@@ -25,10 +24,6 @@ export interface SharedStrategyOptions extends StrategyOptions {
   replanEarly?: boolean;
   /** A waiting run's `result.state`, to continue it; it must come from the same strategy. */
   resume?: StrategyState;
-  /** Decisions on the pending calls of a resumed run, by call id. */
-  approvals?: Record<string, ApprovalDecision>;
-  /** Answers to pending questions of a resumed run, by call id. */
-  answers?: Record<string, string>;
 }
 
 const strategyOfKind: Record<string, StrategyName> = {

@@ -7,6 +7,7 @@ import { toModelFunction, type Model, type ModelPurpose } from "../core/model.js
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import { requestText } from "../core/text-call.js";
 import type { UsageTotals } from "../core/usage.js";
+import type { ApprovalDecision } from "../react/agent-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
@@ -16,6 +17,14 @@ export interface StrategyOptions {
   signal?: AbortSignal;
   onEvent?: EventListener;
   clock?: Clock;
+}
+
+/** A human's decisions on the calls a paused run waits for, given when it is resumed. */
+export interface HumanDecisions {
+  /** Decisions on the pending calls of a resumed run, by call id. */
+  approvals?: Record<string, ApprovalDecision>;
+  /** Answers to pending questions of a resumed run, by call id. */
+  answers?: Record<string, string>;
 }
 
 /** How a strategy ended, before it becomes a result. */
