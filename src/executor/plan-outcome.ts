@@ -17,7 +17,8 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   const records = run.records.map(finalRecord);
   const allSucceeded = records.every((record) => record.status === "succeeded") && run.streamProblems.length === 0;
   const status = stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
-  const steps = Object.fromEntries(run.graph.keys.map((key, index) => [key, records[index]!]));
+  const steps: Record<string, StepRecord> = {};
+  for (let index = 0; index < records.length; index += 1) steps[run.graph.keys[index]!] = records[index]!;
   const result: PlanRunResult = {
     status,
     plan: run.config.plan,

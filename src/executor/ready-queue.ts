@@ -1,45 +1,52 @@
 /**
  * A max-heap of ready steps: the highest priority first, and among equals the one that
- * comes first in the plan, so runs are deterministic.
+ * comes first in the plan, so runs are deterministic. The array only grows: popping does
+ * not shrink it, so a plan of ten thousand ready steps is not copied as the queue drains.
  */
 export class ReadyQueue {
   private readonly heap: number[] = [];
+  private count = 0;
 
   constructor(private readonly priority: (step: number) => number) {}
 
   get size(): number {
-    return this.heap.length;
+    return this.count;
   }
 
   push(step: number): void {
     const heap = this.heap;
-    heap.push(step);
-    let child = heap.length - 1;
+    let child = this.count;
+    this.count += 1;
     while (child > 0) {
       const parent = (child - 1) >> 1;
-      if (!this.before(heap[child]!, heap[parent]!)) break;
-      [heap[child], heap[parent]] = [heap[parent]!, heap[child]!];
+      if (!this.before(step, heap[parent]!)) break;
+      heap[child] = heap[parent]!;
       child = parent;
     }
+    heap[child] = step;
   }
 
   pop(): number | undefined {
+    if (this.count === 0) return undefined;
     const heap = this.heap;
-    const top = heap[0];
-    const last = heap.pop();
-    if (heap.length === 0 || last === undefined) return top;
-    heap[0] = last;
+    const top = heap[0]!;
+    this.count -= 1;
+    const count = this.count;
+    if (count === 0) return top;
+    // Sift the last step down from the root, moving better children up into the hole.
+    const last = heap[count]!;
     let parent = 0;
     for (;;) {
       const left = parent * 2 + 1;
+      if (left >= count) break;
       const right = left + 1;
-      let best = parent;
-      if (left < heap.length && this.before(heap[left]!, heap[best]!)) best = left;
-      if (right < heap.length && this.before(heap[right]!, heap[best]!)) best = right;
-      if (best === parent) return top;
-      [heap[parent], heap[best]] = [heap[best]!, heap[parent]!];
-      parent = best;
+      const better = right < count && this.before(heap[right]!, heap[left]!) ? right : left;
+      if (!this.before(heap[better]!, last)) break;
+      heap[parent] = heap[better]!;
+      parent = better;
     }
+    heap[parent] = last;
+    return top;
   }
 
   private before(a: number, b: number): boolean {

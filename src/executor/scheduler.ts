@@ -126,7 +126,9 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       }
     }
     if (ok) {
-      for (const next of graph.dependents[step]!) {
+      const dependents = graph.dependents[step]!;
+      for (let position = 0; position < dependents.length; position += 1) {
+        const next = dependents[position]!;
         if (unmet[next] === undefined) continue;
         unmet[next] -= 1;
         if (unmet[next] === 0) makeReady(next);
@@ -142,7 +144,8 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
         return;
       }
       let waiting = 0;
-      for (const need of graph.dependencies[step]!) if (!succeeded[need]) waiting += 1;
+      const needs = graph.dependencies[step]!;
+      for (let position = 0; position < needs.length; position += 1) if (!succeeded[needs[position]!]) waiting += 1;
       unmet[step] = waiting;
       if (unmet[step] === 0) makeReady(step);
       schedulePump();

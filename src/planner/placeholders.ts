@@ -57,8 +57,10 @@ function collect(value: unknown, options: PlaceholderOptions, found: Placeholder
     if (value.includes("$") || value.includes("#E")) {
       for (const match of value.matchAll(new RegExp(placeholderPattern))) if (!isText(match, options)) found.push(parseMatch(match));
     }
+  } else if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) collect(value[index], options, found);
   } else if (typeof value === "object" && value !== null) {
-    for (const item of Array.isArray(value) ? value : Object.values(value)) collect(item, options, found);
+    for (const key in value) if (Object.hasOwn(value, key)) collect((value as Record<string, unknown>)[key], options, found);
   }
 }
 

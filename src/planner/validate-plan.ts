@@ -1,7 +1,7 @@
 import { Graph, alg } from "@dagrejs/graphlib";
 import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
-import { findPlaceholders } from "./placeholders.js";
+import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } from "./placeholders.js";
 import { buildPlanGraph, reachableFrom, type PlanGraph } from "./plan-graph.js";
 import { stepKey, type Plan, type PlanStep } from "./plan-schema.js";
 import { readPlan } from "./read-plan.js";
@@ -63,7 +63,8 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   const errors: PlanError[] = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(graph)];
   const toolsByName = new Map(options.tools?.map((tool) => [tool.name, tool]));
   const parsedArgs: CheckedPlan["parsedArgs"] = new Array(steps.length);
-  for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, { tools: options.tools, toolsByName, errors, parsedArgs });
+  const context = { tools: options.tools, toolsByName, placeholderOptions: { isStep: (key: string) => graph.indexOf.has(key) }, errors, parsedArgs };
+  for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
   return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs } : { ok: false, errors };
 }
 
@@ -123,33 +124,38 @@ function cycleErrors(graph: PlanGraph): PlanError[] {
  * search is recursive and overflows the stack on it).
  */
 function tangledSubgraph(graph: PlanGraph): Graph {
-  const alive = graph.keys.map(() => true);
+  const count = graph.keys.length;
+  const alive = new Uint8Array(count).fill(1);
+  const living = new Int32Array(count);
+  const queue = new Int32Array(count);
   const peel = (inward: number[][], outward: number[][]) => {
-    const count = inward.map((list) => {
-      let living = 0;
-      for (const other of list) if (alive[other]) living += 1;
-      return living;
-    });
-    const queue: number[] = [];
-    count.forEach((value, index) => {
-      if (value === 0 && alive[index]) queue.push(index);
-    });
-    while (queue.length > 0) {
-      const node = queue.pop()!;
-      alive[node] = false;
-      for (const other of outward[node]!) {
-        if (alive[other] && --count[other]! === 0) queue.push(other);
+    let queued = 0;
+    for (let index = 0; index < count; index += 1) {
+      if (alive[index] === 0) continue;
+      const list = inward[index]!;
+      let value = 0;
+      for (let position = 0; position < list.length; position += 1) value += alive[list[position]!]!;
+      living[index] = value;
+      if (value === 0) queue[queued++] = index;
+    }
+    while (queued > 0) {
+      const node = queue[--queued]!;
+      alive[node] = 0;
+      const list = outward[node]!;
+      for (let position = 0; position < list.length; position += 1) {
+        const other = list[position]!;
+        if (alive[other] === 1 && --living[other]! === 0) queue[queued++] = other;
       }
     }
   };
   peel(graph.dependencies, graph.dependents);
   peel(graph.dependents, graph.dependencies);
   const tangled = new Graph();
-  if (!alive.includes(true)) return tangled;
+  if (!alive.includes(1)) return tangled;
   graph.keys.forEach((key, index) => {
-    if (!alive[index]) return;
+    if (alive[index] === 0) return;
     tangled.setNode(key);
-    for (const need of graph.dependencies[index]!) if (alive[need]) tangled.setEdge(graph.keys[need]!, key);
+    for (const need of graph.dependencies[index]!) if (alive[need] === 1) tangled.setEdge(graph.keys[need]!, key);
   });
   return tangled;
 }
@@ -181,14 +187,20 @@ function stepErrors(
   step: PlanStep,
   index: number,
   graph: PlanGraph,
-  context: { tools: readonly Tool[] | undefined; toolsByName: Map<string, Tool>; errors: PlanError[]; parsedArgs: CheckedPlan["parsedArgs"] },
+  context: {
+    tools: readonly Tool[] | undefined;
+    toolsByName: Map<string, Tool>;
+    placeholderOptions: PlaceholderOptions;
+    errors: PlanError[];
+    parsedArgs: CheckedPlan["parsedArgs"];
+  },
 ): void {
   const { tools, errors } = context;
   const id = stepKey(step.id);
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
-  const references = findPlaceholders(step.args, { isStep: (key) => graph.indexOf.has(key) });
+  const references = step.args === undefined ? noReferences : findPlaceholders(step.args, context.placeholderOptions);
   let ancestors: Set<string> | undefined;
   for (const reference of references) {
     if (graph.dependencies[index]!.some((need) => graph.keys[need] === reference.step)) continue;
@@ -221,6 +233,8 @@ function stepErrors(
     }
   }
 }
+
+const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
 
 function ancestorsOf(graph: PlanGraph, start: number): Set<string> {
   return new Set(reachableFrom(graph.dependencies, start).map((index) => graph.keys[index]!));
