@@ -27,7 +27,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
   const run = startPlanRun(readPlanOptions(options));
   try {
     announcePlan(run);
-    const priorities = remainingPathLengths(run.graph, run.steps.map((step) => estimateOf(run, step)));
+    const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!));
     const scheduler = createScheduler(schedulerHooks(run, (index) => priorities[index]!));
     run.steps.forEach((_, index) => scheduler.add(index));
     scheduler.close();

@@ -1,6 +1,7 @@
 import { Budget, type BudgetBreach } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
+import type { RunOptions } from "../core/tools/tool-runner.js";
 import type { PlanStep } from "../planner/plan-schema.js";
 import type { PlanGraph } from "../planner/plan-graph.js";
 import type { PlanConfig } from "./plan-options.js";
@@ -8,35 +9,37 @@ import type { StepRecord } from "./plan-result.js";
 import type { WaitingStep } from "./plan-state.js";
 
 /**
- * A step's record while the run goes on: no status until it ends. Every field exists from
- * the start (undefined until set), so the record is one object of a fixed shape instead of
- * one that grows as the step starts and ends; `finalRecord` hands out the plain record.
+ * A step's record while the run goes on: no status until it ends. The fields a succeeded
+ * step has exist from the start (undefined until set), so the record keeps one shape as
+ * the step starts and ends; `error` is added only to a step that has one. A succeeded
+ * record is final as it is and is handed out without a copy.
  */
 export interface LiveRecord {
   status: StepRecord["status"] | undefined;
   output: unknown;
-  error: string | undefined;
   attempts: number;
   startedAt: number | undefined;
   endedAt: number | undefined;
+  error?: string;
 }
 
 export function liveRecord(saved?: StepRecord): LiveRecord {
-  return {
+  const record: LiveRecord = {
     status: saved?.status,
     output: saved?.output,
-    error: saved?.error,
     attempts: saved?.attempts ?? 0,
     startedAt: saved?.startedAt,
     endedAt: saved?.endedAt,
   };
+  if (saved?.error !== undefined) record.error = saved.error;
+  return record;
 }
 
 /** The record as results show it: only the fields that have a value. */
 export function finalRecord(record: LiveRecord): StepRecord {
   const { status, output, error, attempts, startedAt, endedAt } = record;
-  if (status === "succeeded" && startedAt !== undefined && endedAt !== undefined && error === undefined) {
-    return { status, output, attempts, startedAt, endedAt };
+  if (status === "succeeded" && startedAt !== undefined && endedAt !== undefined && error === undefined && !("error" in record)) {
+    return record as StepRecord;
   }
   const final: StepRecord = { status: status ?? "skipped", attempts };
   if (output !== undefined) final.output = output;
@@ -71,6 +74,8 @@ export interface PlanRun {
   /** Streamed steps that could not join the plan, and a stream that broke. */
   streamProblems: string[];
   toolCallCounts: Record<string, number>;
+  /** How every tool step's call runs: under the run's signal, its output not cut. */
+  toolCallOptions: RunOptions;
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
   dispose(): void;
@@ -103,6 +108,8 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     replanRequests: [],
     streamProblems: [],
     toolCallCounts: { ...saved?.toolCallCounts },
+    // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
+    toolCallOptions: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
     elapsed: () => budget.elapsedMs(),
     dispose: runSignal.dispose,
   };

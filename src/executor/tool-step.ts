@@ -44,11 +44,11 @@ function attemptUntilDone(run: PlanRun, index: number, request: CallRequest, att
   run.records[index]!.attempts += 1;
   const attempted = attemptCall(run, request);
   // No closure for the common case, an attempt that ended at once.
-  if (!isPromiseLike(attempted)) return afterAttempt(run, index, request, { attempt, outcome: attempted });
-  return Promise.resolve(attempted).then((outcome) => afterAttempt(run, index, request, { attempt, outcome }));
+  if (!isPromiseLike(attempted)) return afterAttempt(run, index, request, attempt, attempted);
+  return Promise.resolve(attempted).then((outcome) => afterAttempt(run, index, request, attempt, outcome));
 }
 
-function afterAttempt(run: PlanRun, index: number, request: CallRequest, { attempt, outcome }: { attempt: number; outcome: Attempt }): MaybePromise<StepOutcome> {
+function afterAttempt(run: PlanRun, index: number, request: CallRequest, attempt: number, outcome: Attempt): MaybePromise<StepOutcome> {
   if (outcome.status !== "retry") return outcome;
   if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
   const delayMs = backoffDelay(run.config.retry, attempt);
@@ -118,8 +118,7 @@ function callAdmitted(run: PlanRun, request: CallRequest, admission: Admission):
   if (run.budget.remainingToolCalls() < 1) return { status: "failed", error: `the run's tool-call budget is used up; "${name}" was not called` };
   run.toolCallCounts[name] = (run.toolCallCounts[name] ?? 0) + 1;
   run.budget.charge(oneToolCall);
-  // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
-  const outcome = runAdmittedCall(call, admission, { signal: run.signal, step: 0, clock: run.config.clock, maxOutputChars: Infinity });
+  const outcome = runAdmittedCall(call, admission, run.toolCallOptions);
   return andThen(outcome, attemptOf);
 }
 

@@ -59,13 +59,20 @@ function append(list: number[] | undefined, value: number): number[] {
 }
 
 /** Kahn's algorithm; the plan was validated, so every step appears. */
-export function topologicalOrder(graph: PlanGraph): number[] {
-  const waiting = graph.dependencies.map((needs) => needs.length);
-  const order = waiting.flatMap((count, index) => (count === 0 ? [index] : []));
-  for (let cursor = 0; cursor < order.length; cursor += 1) {
-    for (const next of graph.dependents[order[cursor]!]!) {
-      waiting[next]! -= 1;
-      if (waiting[next] === 0) order.push(next);
+export function topologicalOrder(graph: PlanGraph): Int32Array {
+  const count = graph.dependencies.length;
+  const waiting = new Int32Array(count);
+  const order = new Int32Array(count);
+  let queued = 0;
+  for (let index = 0; index < count; index += 1) {
+    waiting[index] = graph.dependencies[index]!.length;
+    if (waiting[index] === 0) order[queued++] = index;
+  }
+  for (let cursor = 0; cursor < queued; cursor += 1) {
+    const dependents = graph.dependents[order[cursor]!]!;
+    for (let position = 0; position < dependents.length; position += 1) {
+      const next = dependents[position]!;
+      if (--waiting[next]! === 0) order[queued++] = next;
     }
   }
   return order;
@@ -75,14 +82,15 @@ export function topologicalOrder(graph: PlanGraph): number[] {
  * For each step, its own estimate plus the longest estimated path after it to the end of
  * the plan. Starting the largest first keeps the critical path moving.
  */
-export function remainingPathLengths(graph: PlanGraph, estimates: readonly number[]): number[] {
-  const lengths = estimates.map(() => 0);
+export function remainingPathLengths(graph: PlanGraph, estimateOf: (index: number) => number): Float64Array {
+  const lengths = new Float64Array(graph.dependencies.length);
   const order = topologicalOrder(graph);
   for (let cursor = order.length - 1; cursor >= 0; cursor -= 1) {
     const index = order[cursor]!;
+    const dependents = graph.dependents[index]!;
     let longestAfter = 0;
-    for (const next of graph.dependents[index]!) longestAfter = Math.max(longestAfter, lengths[next]!);
-    lengths[index] = estimates[index]! + longestAfter;
+    for (let position = 0; position < dependents.length; position += 1) longestAfter = Math.max(longestAfter, lengths[dependents[position]!]!);
+    lengths[index] = estimateOf(index) + longestAfter;
   }
   return lengths;
 }

@@ -41,7 +41,7 @@ export function failure(kind: ToolError["kind"], message: string): ToolOutcome {
   return { content: `Error: ${message}`, error: { kind, message } };
 }
 
-type RunOptions = { signal: AbortSignal; step: number; clock: Clock; maxOutputChars: number };
+export type RunOptions = { signal: AbortSignal; step: number; clock: Clock; maxOutputChars: number };
 
 /**
  * Runs an admitted call under the run's signal and the tool's timeout, and turns every way
