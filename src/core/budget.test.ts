@@ -54,6 +54,16 @@ describe("Budget", () => {
     expect(budget.spent.toolCalls).toBe(3);
   });
 
+  it("hands out what it spent as copies that later charges leave alone, and never changes the spending it was given", () => {
+    const saved = spent({ toolCalls: 3, costUsd: 0.25 });
+    const budget = new Budget({}, { spent: saved });
+    const before = budget.spent;
+    budget.charge({ toolCalls: 1, costUsd: 0.5 });
+    expect(before).toEqual(spent({ toolCalls: 3, costUsd: 0.25 }));
+    expect(saved).toEqual(spent({ toolCalls: 3, costUsd: 0.25 }));
+    expect(budget.spent).toEqual(spent({ toolCalls: 4, costUsd: 0.75 }));
+  });
+
   it("rejects limits that are not limits", () => {
     expect(() => new Budget({ maxTokens: -1 })).toThrow(TypeError);
     expect(() => new Budget({ maxTokenz: 5 } as never)).toThrow(/not a budget limit/);

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from "./clock.js";
 import { InvalidOptionsError } from "./errors.js";
-import { addUsage, emptyUsage, type UsageTotals } from "./usage.js";
+import { addUsageInto, emptyUsage, type UsageTotals } from "./usage.js";
 
 /** Limits for a whole run; nested loops draw from the same budget. All are optional. */
 export interface BudgetLimits {
@@ -86,7 +86,7 @@ export class Budget {
   private readonly clock: Clock;
   private readonly parent: Budget | undefined;
   private readonly startedAt: number;
-  private totals: UsageTotals;
+  private readonly totals: UsageTotals;
   private readonly unlimited: boolean;
 
   constructor(
@@ -98,11 +98,13 @@ export class Budget {
     this.clock = options.clock ?? options.parent?.clock ?? systemClock;
     this.parent = options.parent;
     this.startedAt = this.clock.now() - (options.elapsedMs ?? 0);
-    this.totals = options.spent ?? emptyUsage();
+    // Counted in place (a plan of many quick steps charges once per step); read as copies.
+    this.totals = options.spent ? { ...options.spent } : emptyUsage();
   }
 
+  /** What was spent so far: a copy, which later charges do not change. */
   get spent(): UsageTotals {
-    return this.totals;
+    return { ...this.totals };
   }
 
   elapsedMs(): number {
@@ -110,7 +112,7 @@ export class Budget {
   }
 
   charge(delta: Partial<UsageTotals>): void {
-    this.totals = addUsage(this.totals, delta);
+    addUsageInto(this.totals, delta);
     this.parent?.charge(delta);
   }
 

@@ -20,14 +20,19 @@ export function emptyUsage(): UsageTotals {
   return { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, toolCalls: 0 };
 }
 
+/** Adds `delta` to `totals` in place. */
+export function addUsageInto(totals: UsageTotals, delta: Partial<UsageTotals>): void {
+  totals.modelCalls += delta.modelCalls ?? 0;
+  totals.inputTokens += delta.inputTokens ?? 0;
+  totals.outputTokens += delta.outputTokens ?? 0;
+  totals.costUsd += delta.costUsd ?? 0;
+  totals.toolCalls += delta.toolCalls ?? 0;
+}
+
 export function addUsage(totals: UsageTotals, delta: Partial<UsageTotals>): UsageTotals {
-  return {
-    modelCalls: totals.modelCalls + (delta.modelCalls ?? 0),
-    inputTokens: totals.inputTokens + (delta.inputTokens ?? 0),
-    outputTokens: totals.outputTokens + (delta.outputTokens ?? 0),
-    costUsd: totals.costUsd + (delta.costUsd ?? 0),
-    toolCalls: totals.toolCalls + (delta.toolCalls ?? 0),
-  };
+  const sum = { ...totals };
+  addUsageInto(sum, delta);
+  return sum;
 }
 
 /** The totals delta of one model call; a missing or malformed usage counts as zero tokens. */

@@ -1,5 +1,5 @@
 import { errorMessage } from "../core/errors.js";
-import { buildPlanGraph } from "../planner/plan-graph.js";
+import { buildPlanGraph, withEdge } from "../planner/plan-graph.js";
 import { stepKey, type PlanInput } from "../planner/plan-schema.js";
 import { readPlanStep } from "../planner/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
@@ -71,7 +71,7 @@ function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   const needs = [...new Set(step.depends_on.map((id) => run.graph.indexOf.get(stepKey(id))).filter((need): need is number => need !== undefined))];
   run.graph.dependencies.push(needs);
   run.graph.dependents.push([]);
-  for (const need of needs) run.graph.dependents[need]!.push(index);
+  for (const need of needs) run.graph.dependents[need] = withEdge(run.graph.dependents[need]!, index);
   run.records.push(liveRecord());
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");
   if (problems.length > 0) endStep(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });

@@ -36,8 +36,21 @@ export interface Scheduler {
  */
 export function createScheduler(hooks: SchedulerHooks): Scheduler {
   const { graph } = hooks;
-  const unmet: number[] = [];
-  const succeeded: boolean[] = [];
+  // Per step, in arrays outside the JS heap that grow as a streamed plan does: how many of
+  // its dependencies have not succeeded yet (-1: not added, or settled before this run), and
+  // whether it succeeded.
+  let unmet = new Int32Array(Math.max(graph.keys.length, 16)).fill(-1);
+  let succeeded = new Uint8Array(unmet.length);
+  const makeRoom = (step: number) => {
+    if (step < unmet.length) return;
+    const size = Math.max(step + 1, unmet.length * 2);
+    const grownUnmet = new Int32Array(size).fill(-1);
+    grownUnmet.set(unmet);
+    const grownSucceeded = new Uint8Array(size);
+    grownSucceeded.set(succeeded);
+    unmet = grownUnmet;
+    succeeded = grownSucceeded;
+  };
   const queue = new ReadyQueue(hooks.priority);
   const parkedByTool = new Map<string, number[]>();
   const runningByTool = new Map<string, number>();
@@ -54,7 +67,7 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
 
   // Steps that finished synchronously, handled by the pump's loop rather than by recursion,
   // so a long chain of instant steps does not grow the stack.
-  // (A plain list of step numbers that is never shrunk: no allocation per step.)
+  // (Plain lists that are never shrunk: no allocation per step.)
   const finishedNow: number[] = [];
   const finishedOk: boolean[] = [];
   let finishedCount = 0;
@@ -68,8 +81,9 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     pumping = true;
     for (;;) {
       while (nextFinished < finishedCount) {
+        const ok = finishedOk[nextFinished]!;
         const step = finishedNow[nextFinished++]!;
-        complete(step, hooks.toolOf(step), finishedOk[step]!);
+        complete(step, hooks.toolOf(step), ok);
       }
       finishedCount = nextFinished = 0;
       if (running >= hooks.concurrency || queue.size === 0 || !hooks.mayStart()) break;
@@ -109,14 +123,14 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
         pump();
       });
     } else {
-      finishedOk[step] = result;
+      finishedOk[finishedCount] = result;
       finishedNow[finishedCount++] = step;
     }
   };
 
   const complete = (step: number, tool: string | undefined, ok: boolean) => {
     running -= 1;
-    succeeded[step] = ok;
+    succeeded[step] = ok ? 1 : 0;
     if (tool !== undefined) {
       runningByTool.set(tool, runningByTool.get(tool)! - 1);
       const parked = parkedByTool.get(tool);
@@ -129,25 +143,26 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       const dependents = graph.dependents[step]!;
       for (let position = 0; position < dependents.length; position += 1) {
         const next = dependents[position]!;
-        if (unmet[next] === undefined) continue;
-        unmet[next] -= 1;
-        if (unmet[next] === 0) makeReady(next);
+        // Not added yet, settled, or already ready (past the end of the array reads undefined).
+        if (!(unmet[next]! > 0)) continue;
+        if (--unmet[next]! === 0) makeReady(next);
       }
     }
   };
 
   return {
     add(step) {
+      makeRoom(step);
       const initial = hooks.initially(step);
       if (initial !== "open") {
-        succeeded[step] = initial === "succeeded";
+        succeeded[step] = initial === "succeeded" ? 1 : 0;
         return;
       }
       let waiting = 0;
       const needs = graph.dependencies[step]!;
-      for (let position = 0; position < needs.length; position += 1) if (!succeeded[needs[position]!]) waiting += 1;
+      for (let position = 0; position < needs.length; position += 1) if (succeeded[needs[position]!] === 0) waiting += 1;
       unmet[step] = waiting;
-      if (unmet[step] === 0) makeReady(step);
+      if (waiting === 0) makeReady(step);
       schedulePump();
     },
     close() {

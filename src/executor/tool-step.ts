@@ -2,7 +2,7 @@ import { sleep } from "../core/clock.js";
 import { errorMessage } from "../core/errors.js";
 import type { ToolCall } from "../core/messages.js";
 import { andThen, isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
-import { runAdmittedCall, type Admission, type ToolOutcome } from "../core/tools/tool-runner.js";
+import { runAdmittedCall, type Admission, type AdmitContext, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../planner/placeholders.js";
 import type { PlanPendingCall } from "./plan-result.js";
 import { outputOf, type PlanRun, type StepOutcome } from "./plan-run.js";
@@ -35,7 +35,8 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   const call: ToolCall = { id: toolStepCallId(step.id), name: step.tool!, arguments: args };
   const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : notApproved;
   if ("outcome" in decided) return decided.outcome;
-  return attemptUntilDone(run, index, { stepId: step.id, call, approved: decided.approved, parsed }, 1);
+  const request: CallRequest = { stepId: step.id, call, step: 0, signal: run.signal, callsSoFar: 0, approved: decided.approved, parsed };
+  return attemptUntilDone(run, index, request, 1);
 }
 
 const notApproved = { approved: false };
@@ -79,19 +80,15 @@ function waitingFor(pending: PlanPendingCall): StepOutcome {
 }
 
 type Attempt = StepOutcome | { status: "retry"; error: string };
-type CallRequest = { stepId: string | number; call: ToolCall; approved: boolean; parsed: { value: unknown } | undefined };
+/** One step's call; it is also what the guard reads (`callsSoFar` is set before each attempt). */
+type CallRequest = AdmitContext & { stepId: string | number; call: ToolCall };
 
 function attemptCall(run: PlanRun, request: CallRequest): MaybePromise<Attempt> {
   const name = request.call.name;
   let admission: MaybePromise<Admission>;
   try {
-    admission = run.config.guard.admit(request.call, {
-      step: 0,
-      signal: run.signal,
-      callsSoFar: run.toolCallCounts[name] ?? 0,
-      approved: request.approved,
-      parsed: request.parsed,
-    });
+    request.callsSoFar = run.toolCallCounts[name] ?? 0;
+    admission = run.config.guard.admit(request.call, request);
   } catch (error) {
     return checkFailed(name, error);
   }

@@ -11,7 +11,12 @@ export interface PlanGraph {
   sinks: number[];
 }
 
-/** Dependencies that name no step, or the step itself, are left out (validation reports them). */
+/**
+ * Dependencies that name no step, or the step itself, are left out (validation reports them).
+ * Lists of one step are shared and frozen: in a chain, step 2's dependencies and step 0's
+ * dependents are the same `[1]`; in a fan-in, every branch's dependents are one `[join]`.
+ * Add to a list with `withEdge`, which copies a shared one.
+ */
 export function buildPlanGraph(plan: Plan): PlanGraph {
   const count = plan.steps.length;
   const keys: string[] = new Array(count);
@@ -23,17 +28,20 @@ export function buildPlanGraph(plan: Plan): PlanGraph {
   }
   const dependencies: number[][] = new Array(count);
   const dependents: Array<number[] | undefined> = new Array(count);
+  const single: Array<number[] | undefined> = new Array(count);
+  const listOf = (value: number) => (single[value] ??= Object.freeze([value]) as unknown as number[]);
   // lastListedBy[need] === index means `need` is already in step index's list: O(1) dedupe,
   // so a join over 10,000 steps stays linear.
   const lastListedBy = new Int32Array(count).fill(-1);
   for (let index = 0; index < count; index += 1) {
     let needs: number[] | undefined;
-    for (const id of plan.steps[index]!.depends_on) {
-      const need = indexOf.get(stepKey(id));
+    const dependsOn = plan.steps[index]!.depends_on;
+    for (let position = 0; position < dependsOn.length; position += 1) {
+      const need = indexOf.get(stepKey(dependsOn[position]!));
       if (need !== undefined && need !== index && lastListedBy[need] !== index) {
         lastListedBy[need] = index;
-        needs = append(needs, need);
-        dependents[need] = append(dependents[need], index);
+        needs = needs === undefined ? listOf(need) : withEdge(needs, need);
+        dependents[need] = dependents[need] === undefined ? listOf(index) : withEdge(dependents[need], index);
       }
     }
     dependencies[index] = needs ?? noDependencies;
@@ -41,19 +49,19 @@ export function buildPlanGraph(plan: Plan): PlanGraph {
   const sinks: number[] = [];
   for (let index = 0; index < count; index += 1) {
     if (dependents[index] === undefined) {
-      dependents[index] = [];
+      dependents[index] = noDependencies;
       sinks.push(index);
     }
   }
   return { keys, indexOf, dependencies, dependents: dependents as number[][], sinks };
 }
 
-/** Shared by every step without dependencies; frozen, since nothing may add to it. */
+/** Shared by every step without dependencies (or dependents); frozen, like every shared list. */
 const noDependencies: number[] = Object.freeze([]) as unknown as number[];
 
-/** Most lists hold one entry: a literal of one takes a sixth of what `[]` and a push grow to. */
-function append(list: number[] | undefined, value: number): number[] {
-  if (list === undefined) return [value];
+/** `list` with `value` added: in place, or a copy when `list` is shared (frozen). */
+export function withEdge(list: number[], value: number): number[] {
+  if (Object.isFrozen(list)) return [...list, value];
   list.push(value);
   return list;
 }

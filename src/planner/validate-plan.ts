@@ -83,10 +83,15 @@ function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[]
 function dependencyErrors(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
   const ids = graph.indexOf;
   const errors: PlanError[] = [];
-  for (const step of steps) {
+  const uniqueIds = ids.size === steps.length;
+  for (let index = 0; index < steps.length; index += 1) {
+    const step = steps[index]!;
+    // With unique ids, the graph kept every dependency that names another step once: a
+    // step whose list it kept whole has nothing to report.
+    if (uniqueIds && graph.dependencies[index]!.length === step.depends_on.length) continue;
     for (const dependency of step.depends_on) {
       const key = stepKey(dependency);
-      if (key === stepKey(step.id)) {
+      if (key === graph.keys[index]) {
         errors.push({ code: "self_dependency", stepId: step.id, message: `step ${key} depends on itself; remove ${key} from its depends_on` });
       } else if (!ids.has(key)) {
         errors.push({

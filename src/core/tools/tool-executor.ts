@@ -16,6 +16,6 @@ export interface ToolExecutor {
 export function executorRunner(executor: ToolExecutor): ToolRunner {
   return {
     specs: executor.tools ?? [],
-    admit: (call) => ({ kind: "run", execute: (context) => executor.execute(call, context) }),
+    admit: (call) => ({ kind: "run", tool: { execute: (_args, context) => executor.execute(call, context) }, args: call.arguments }),
   };
 }

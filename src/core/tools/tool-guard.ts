@@ -58,8 +58,7 @@ function admitAuthorized(tool: Tool, args: unknown, context: AdmitContext): Mayb
     const question = (args as { question?: unknown }).question;
     return { kind: "pending", reason: "input", ...(typeof question === "string" ? { question } : {}) };
   }
-  const run: Admission = { kind: "run", execute: (runContext) => tool.execute!(args, runContext) };
-  if (tool.timeoutMs !== undefined) run.timeoutMs = tool.timeoutMs;
+  const run: Admission = { kind: "run", tool, args, timeoutMs: tool.timeoutMs };
   if (context.approved || tool.needsApproval === undefined || tool.needsApproval === false) return run;
   return andThen(needsApproval(tool, args), (needed): Admission => (needed ? { kind: "pending", reason: "approval" } : run));
 }

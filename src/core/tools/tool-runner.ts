@@ -4,14 +4,17 @@ import type { Clock } from "../clock.js";
 import { errorMessage } from "../errors.js";
 import type { ToolCall, ToolError } from "../messages.js";
 import type { ToolSpec } from "../model.js";
-import type { ToolContext } from "./define-tool.js";
+import type { Tool } from "./define-tool.js";
 import { limitOutput } from "./tool-output.js";
 
 /** The verdict on a call before anything runs. */
 export type Admission =
-  | { kind: "run"; execute: (context: ToolContext) => unknown; timeoutMs?: number }
+  | { kind: "run"; tool: CallTarget; args: unknown; timeoutMs?: number | undefined }
   | { kind: "reject"; error: ToolError }
   | { kind: "pending"; reason: "approval" | "input"; question?: string };
+
+/** What runs an admitted call: the tool itself, called as `tool.execute(args, context)`. */
+export type CallTarget = Pick<Tool, "execute">;
 
 export interface AdmitContext {
   step: number;
@@ -55,7 +58,7 @@ export function runAdmittedCall(call: ToolCall, admission: Extract<Admission, { 
   if (admission.timeoutMs !== undefined) return runWithTimeout(call, admission, options);
   let returned: unknown;
   try {
-    returned = admission.execute({ signal: options.signal, callId: call.id, step: options.step });
+    returned = admission.tool.execute!(admission.args, { signal: options.signal, callId: call.id, step: options.step });
   } catch (error) {
     return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut: false });
   }
@@ -79,7 +82,7 @@ async function runWithTimeout(call: ToolCall, admission: Extract<Admission, { ki
           controller.abort(new Error(`timed out after ${admission.timeoutMs} ms`));
         }, admission.timeoutMs);
   try {
-    const returned = admission.execute({ signal: controller.signal, callId: call.id, step: options.step });
+    const returned = admission.tool.execute!(admission.args, { signal: controller.signal, callId: call.id, step: options.step });
     const output = isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned;
     return { content: limitOutput(output, options.maxOutputChars) };
   } catch (error) {
