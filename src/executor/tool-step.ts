@@ -23,19 +23,29 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   const paused = run.waiting.get(index);
   run.waiting.delete(index);
   // Arguments the plan check parsed held no placeholder: there is nothing to substitute.
-  const parsed = paused || !(index in run.config.parsedArgs) ? undefined : { value: run.config.parsedArgs[index] };
+  const argsParsed = !paused && index in run.config.parsedArgs;
   let args: unknown = step.args ?? {};
   if (paused?.kind === "tool") {
     args = paused.pending.arguments;
-  } else if (!parsed) {
+  } else if (!argsParsed) {
     const substituted = substitutePlaceholders(args, (key) => outputOf(run, key), { isStep: (key) => run.graph.indexOf.has(key) });
     if (!substituted.ok) return { status: "failed", error: substituted.error };
     args = substituted.value;
   }
-  const call: ToolCall = { id: toolStepCallId(step.id), name: step.tool!, arguments: args };
   const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : notApproved;
   if ("outcome" in decided) return decided.outcome;
-  const request: CallRequest = { stepId: step.id, call, step: 0, signal: run.signal, callsSoFar: 0, approved: decided.approved, parsed };
+  const request: CallRequest = {
+    id: toolStepCallId(step.id),
+    name: step.tool!,
+    arguments: args,
+    stepId: step.id,
+    step: 0,
+    signal: run.signal,
+    callsSoFar: 0,
+    approved: decided.approved,
+    argsParsed,
+    parsedArgs: argsParsed ? run.config.parsedArgs[index] : undefined,
+  };
   return attemptUntilDone(run, index, request, 1);
 }
 
@@ -80,15 +90,18 @@ function waitingFor(pending: PlanPendingCall): StepOutcome {
 }
 
 type Attempt = StepOutcome | { status: "retry"; error: string };
-/** One step's call; it is also what the guard reads (`callsSoFar` is set before each attempt). */
-type CallRequest = AdmitContext & { stepId: string | number; call: ToolCall };
+/**
+ * One step's call, in one object that is both the call and what the guard reads about it
+ * (`callsSoFar` is set before each attempt): a plan of many quick steps makes one per step.
+ */
+type CallRequest = ToolCall & AdmitContext & { stepId: string | number };
 
 function attemptCall(run: PlanRun, request: CallRequest): MaybePromise<Attempt> {
-  const name = request.call.name;
+  const name = request.name;
   let admission: MaybePromise<Admission>;
   try {
     request.callsSoFar = run.toolCallCounts[name] ?? 0;
-    admission = run.config.guard.admit(request.call, request);
+    admission = run.config.guard.admit(request, request);
   } catch (error) {
     return checkFailed(name, error);
   }
@@ -104,8 +117,8 @@ function checkFailed(name: string, error: unknown): Attempt {
 }
 
 function callAdmitted(run: PlanRun, request: CallRequest, admission: Admission): MaybePromise<Attempt> {
-  const { call, stepId } = request;
-  const name = call.name;
+  const call = request;
+  const { name, stepId } = request;
   if (admission.kind === "reject") return { status: "failed", error: admission.error.message };
   if (admission.kind === "pending") {
     const pending: PlanPendingCall = { stepId, callId: call.id, name, arguments: call.arguments, kind: admission.reason };

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../core/tools/define-tool.js";
-import { validatePlan } from "./validate-plan.js";
+import { buildPlanGraph } from "./plan-graph.js";
+import { readPlan } from "./read-plan.js";
+import { checkPlan, streamedStepErrors, validatePlan } from "./validate-plan.js";
 
 const sql = defineTool({ name: "sql", description: "Run SQL", input: z.object({ query: z.string() }), execute: () => [] });
 const weeklyReport = {
@@ -100,3 +102,32 @@ describe("validatePlan", () => {
     expect(validatePlan("plan").ok).toBe(false);
   });
 });
+
+describe("streamedStepErrors", () => {
+  it("finds what checkPlan finds about the newest step of a plan that arrives step by step", () => {
+    const steps = [
+      { id: 1, task: "orders", tool: "sql", args: { query: "select 1" }, depends_on: [] },
+      { id: 2, task: "self", tool: "sql", args: { query: "x" }, depends_on: [2] },
+      { id: 3, task: "later", tool: "sql", args: { query: "x" }, depends_on: [9] },
+      { id: 4, task: "bad args", tool: "sql", args: { query: 7 }, depends_on: [1] },
+      { id: 5, task: "no tool", tool: "mail", args: {}, depends_on: [] },
+      { id: 6, task: "undeclared", tool: "sql", args: { query: "$1" }, depends_on: [] },
+      { id: 7, task: "through an ancestor", tool: "sql", args: { query: "#E1" }, depends_on: [4] },
+      { id: 8, task: " ", depends_on: [1, 1] },
+    ];
+    const codes: string[] = [];
+    for (let index = 0; index < steps.length; index += 1) {
+      const arrived = { steps: steps.slice(0, index + 1).map((step) => ({ ...step })) };
+      const whole = checkPlan(arrived, { tools: [sql] });
+      const expected = whole.ok ? [] : whole.errors.filter((error) => error.stepId === steps[index]!.id);
+      const read = readPlan(arrived);
+      if (!read.success) throw new Error("the test's steps have the plan's shape");
+      const found = streamedStepErrors(read.data.steps[index]!, index, buildPlanGraph(read.data), [sql]);
+      expect(found).toEqual(expected);
+      codes.push(...found.map((error) => error.code));
+    }
+    // (Step 7 reaches step 1 through step 4: no problem.)
+    expect(codes).toEqual(["self_dependency", "unknown_dependency", "invalid_arguments", "unknown_tool", "undeclared_reference", "missing_task"]);
+  });
+});
+

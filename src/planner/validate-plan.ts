@@ -81,27 +81,43 @@ function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[]
 }
 
 function dependencyErrors(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
-  const ids = graph.indexOf;
   const errors: PlanError[] = [];
-  const uniqueIds = ids.size === steps.length;
+  const uniqueIds = graph.indexOf.size === steps.length;
   for (let index = 0; index < steps.length; index += 1) {
-    const step = steps[index]!;
     // With unique ids, the graph kept every dependency that names another step once: a
     // step whose list it kept whole has nothing to report.
-    if (uniqueIds && graph.dependencies[index]!.length === step.depends_on.length) continue;
-    for (const dependency of step.depends_on) {
-      const key = stepKey(dependency);
-      if (key === graph.keys[index]) {
-        errors.push({ code: "self_dependency", stepId: step.id, message: `step ${key} depends on itself; remove ${key} from its depends_on` });
-      } else if (!ids.has(key)) {
-        errors.push({
-          code: "unknown_dependency",
-          stepId: step.id,
-          message: `step ${stepKey(step.id)} depends on step ${key}, which is not in the plan; existing ids: ${listIds(graph.keys)}`,
-        });
-      }
+    if (uniqueIds && graph.dependencies[index]!.length === steps[index]!.depends_on.length) continue;
+    stepDependencyErrors(steps[index]!, index, graph, errors);
+  }
+  return errors;
+}
+
+function stepDependencyErrors(step: PlanStep, index: number, graph: PlanGraph, errors: PlanError[]): void {
+  for (const dependency of step.depends_on) {
+    const key = stepKey(dependency);
+    if (key === graph.keys[index]) {
+      errors.push({ code: "self_dependency", stepId: step.id, message: `step ${key} depends on itself; remove ${key} from its depends_on` });
+    } else if (!graph.indexOf.has(key)) {
+      errors.push({
+        code: "unknown_dependency",
+        stepId: step.id,
+        message: `step ${graph.keys[index]} depends on step ${key}, which is not in the plan; existing ids: ${listIds(graph.keys)}`,
+      });
     }
   }
+}
+
+/**
+ * The problems of one step of a plan that arrives step by step, once `graph` holds it and
+ * the steps before it: the checks `checkPlan` makes, without checking earlier steps again.
+ * (A step may depend only on steps before it, so it cannot close a cycle.)
+ */
+export function streamedStepErrors(step: PlanStep, index: number, graph: PlanGraph, tools: readonly Tool[] | undefined): PlanError[] {
+  const errors: PlanError[] = [];
+  stepDependencyErrors(step, index, graph, errors);
+  const toolsByName = new Map(tools?.map((tool) => [tool.name, tool]));
+  const placeholderOptions = { isStep: (key: string) => graph.indexOf.has(key) };
+  stepErrors(step, index, graph, { tools, toolsByName, placeholderOptions, errors, parsedArgs: [] });
   return errors;
 }
 

@@ -25,7 +25,7 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
     const tool = byName.get(call.name);
     if (!tool) return reject(failure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
     let args: unknown;
-    if (context.parsed) args = context.parsed.value;
+    if (context.argsParsed === true) args = context.parsedArgs;
     else {
       const parsed = tool.input.safeParse(call.arguments ?? {});
       if (!parsed.success) {

@@ -23,8 +23,9 @@ export interface AdmitContext {
   callsSoFar: number;
   /** A human approved this call already: skip the approval check. */
   approved: boolean;
-  /** The arguments, already parsed by this tool's schema (a plan's checked step): not parsed again. */
-  parsed?: { value: unknown } | undefined;
+  /** True when `parsedArgs` holds the arguments already parsed by this tool's schema (a plan's checked step): not parsed again. */
+  argsParsed?: boolean;
+  parsedArgs?: unknown;
 }
 
 /** What the loop calls tools through: guarded `defineTool` tools or a seed-style executor. */
