@@ -115,27 +115,38 @@ new PerformanceObserver((list) => {
 /**
  * Microseconds per step: the median of back-to-back runs after a warm-up, as a process that
  * runs plans sees it (collections happen as they come), and the mean share of that spent in
- * garbage collection. With `coldHeap`, each run follows a forced full collection instead,
- * which hands memory back to the system and shrinks the young generation: the next run pays
- * for getting it back, so that figure is printed beside.
+ * garbage collection. Several plans are taken in turns (`perRound` runs of each per round),
+ * so that every size samples the same moments of a noisy machine. With `coldHeap`, each run
+ * follows a forced full collection instead, which hands memory back to the system and
+ * shrinks the young generation: the next run pays for getting it back, so that figure is
+ * printed beside.
  */
-async function microsPerStep(plan: PlanInput, options: { engine: Engine; repeats: number; coldHeap?: boolean }): Promise<{ micros: number; gcMicros: number }> {
-  const times: number[] = [];
-  let collecting = 0;
-  for (let run = 0; run < options.repeats; run += 1) {
-    if (options.coldHeap) (globalThis as { gc?: () => void }).gc?.();
-    // Entries of earlier collections arrive late: let them land before counting starts.
-    await new Promise((resolve) => setImmediate(resolve));
-    Object.assign(collections, { counting: true, ms: 0 });
-    const started = process.hrtime.bigint();
-    await runOnce(plan, options.engine);
-    times.push(Number(process.hrtime.bigint() - started) / 1000 / plan.steps.length);
-    await new Promise((resolve) => setImmediate(resolve));
-    collections.counting = false;
-    collecting += collections.ms;
+async function microsPerStep(
+  plans: Array<{ plan: PlanInput; perRound: number }>,
+  options: { engine: Engine; rounds: number; coldHeap?: boolean },
+): Promise<Array<{ micros: number; gcMicros: number }>> {
+  const times: number[][] = plans.map(() => []);
+  const collecting = plans.map(() => 0);
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const [which, { plan, perRound }] of plans.entries()) {
+      for (let run = 0; run < perRound; run += 1) {
+        if (options.coldHeap) (globalThis as { gc?: () => void }).gc?.();
+        // Entries of earlier collections arrive late: let them land before counting starts.
+        await new Promise((resolve) => setImmediate(resolve));
+        Object.assign(collections, { counting: true, ms: 0 });
+        const started = process.hrtime.bigint();
+        await runOnce(plan, options.engine);
+        times[which]!.push(Number(process.hrtime.bigint() - started) / 1000 / plan.steps.length);
+        await new Promise((resolve) => setImmediate(resolve));
+        collections.counting = false;
+        collecting[which]! += collections.ms;
+      }
+    }
   }
-  times.sort((a, b) => a - b);
-  return { micros: times[Math.floor(times.length / 2)]!, gcMicros: (collecting * 1000) / (options.repeats * plan.steps.length) };
+  return plans.map(({ plan, perRound }, which) => {
+    const sorted = times[which]!.sort((a, b) => a - b);
+    return { micros: sorted[Math.floor(sorted.length / 2)]!, gcMicros: (collecting[which]! * 1000) / (options.rounds * perRound * plan.steps.length) };
+  });
 }
 
 /** Peak heap growth of one run that starts after a full collection, sampled every 5 ms. */
@@ -150,23 +161,30 @@ async function peakHeapMb(plan: PlanInput, engine: Engine): Promise<number> {
   return (peak - baseline) / 2 ** 20;
 }
 
-/** One line per shape; `detail` adds the cold-heap time and the peak heap (too slow for LangGraph). */
-async function overheadReport(shape: string, build: (size: number) => PlanInput, options: { engine: Engine; small: number; large: number; detail: boolean }): Promise<string> {
+/**
+ * One line per shape: 1,000 and 10,000 steps taken in turns (`rounds` rounds of `smallPerRound`
+ * small runs, then one large run). `detail` adds the cold-heap time and the peak heap (too
+ * slow for LangGraph).
+ */
+async function overheadReport(
+  shape: string,
+  build: (size: number) => PlanInput,
+  options: { engine: Engine; rounds: number; smallPerRound: number; detail: boolean },
+): Promise<string> {
   const { engine } = options;
   const small = build(1_000);
   const large = build(10_000);
-  await microsPerStep(small, { engine, repeats: 3 });
-  const smallRuns = await microsPerStep(small, { engine, repeats: options.small });
-  const largeRuns = await microsPerStep(large, { engine, repeats: options.large });
-  const growth = (largeRuns.micros * 10) / smallRuns.micros;
+  await microsPerStep([{ plan: small, perRound: 3 }, { plan: large, perRound: 1 }], { engine, rounds: 1 });
+  const [smallRuns, largeRuns] = await microsPerStep([{ plan: small, perRound: options.smallPerRound }, { plan: large, perRound: 1 }], { engine, rounds: options.rounds });
+  const growth = (largeRuns!.micros * 10) / smallRuns!.micros;
   // (Collection time is shown for planloop only: LangGraph's long runs report theirs late.)
   const size = (label: string, runs: { micros: number; gcMicros: number }) =>
     `${label} ${runs.micros.toFixed(2)} µs/step${options.detail ? ` (collections ${runs.gcMicros.toFixed(2)})` : ""}`;
   const detail = options.detail
-    ? ` [${(await microsPerStep(large, { engine, repeats: 7, coldHeap: true })).micros.toFixed(2)} µs/step after a forced full GC before each run; ` +
+    ? ` [${(await microsPerStep([{ plan: large, perRound: 7 }], { engine, rounds: 1, coldHeap: true }))[0]!.micros.toFixed(2)} µs/step after a forced full GC before each run; ` +
       `peak heap ${(await peakHeapMb(large, engine)).toFixed(1)} MB]`
     : "";
-  return `${shape}: ${size("1,000 steps", smallRuns)}; ${size("10,000 steps", largeRuns)}${detail}; 10x steps cost ${growth.toFixed(1)}x time`;
+  return `${shape}: ${size("1,000 steps", smallRuns!)}; ${size("10,000 steps", largeRuns!)}${detail}; 10x steps cost ${growth.toFixed(1)}x time`;
 }
 
 // With PLANLOOP_BENCH_PART=overhead only the zero-work part runs: the bench starts itself
@@ -198,11 +216,11 @@ if (!overheadOnly) {
 console.log(
   overheadOnly
     ? `\n# The same in a Node started with ${youngGeneration}: a 10,000-step run's records fit in the young generation`
-    : "\n# Zero-work steps, concurrency 8: median µs per step of back-to-back runs after a warm-up (mean µs per step in garbage collection)",
+    : "\n# Zero-work steps, concurrency 8: median µs per step of back-to-back runs after a warm-up, the two sizes in turns (mean µs per step in garbage collection)",
 );
 for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
-  // A 1,000-step run takes a few milliseconds: more repeats keep its median steady.
-  console.log(await overheadReport(shape, build, { engine: "planloop", small: 41, large: 15, detail: true }));
+  // 15 rounds of ten 1,000-step runs and one 10,000-step run.
+  console.log(await overheadReport(shape, build, { engine: "planloop", rounds: 15, smallPerRound: 10, detail: true }));
 }
 
 if (!overheadOnly) {
@@ -216,6 +234,6 @@ if (!overheadOnly) {
 if (compare) {
   console.log("\n# The same zero-work workloads through LangGraph.js (1,000 steps: median of 3; 10,000 steps: one run)");
   for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
-    console.log(await overheadReport(shape, build, { engine: "langgraph", small: 3, large: 1, detail: false }));
+    console.log(await overheadReport(shape, build, { engine: "langgraph", rounds: 1, smallPerRound: 3, detail: false }));
   }
 }
