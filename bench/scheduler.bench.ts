@@ -219,8 +219,8 @@ console.log(
     : "\n# Zero-work steps, concurrency 8: median µs per step of back-to-back runs after a warm-up, the two sizes in turns (mean µs per step in garbage collection)",
 );
 for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
-  // 15 rounds of ten 1,000-step runs and one 10,000-step run.
-  console.log(await overheadReport(shape, build, { engine: "planloop", rounds: 15, smallPerRound: 10, detail: true }));
+  // 30 rounds of ten 1,000-step runs and one 10,000-step run.
+  console.log(await overheadReport(shape, build, { engine: "planloop", rounds: 30, smallPerRound: 10, detail: true }));
 }
 
 if (!overheadOnly) {
