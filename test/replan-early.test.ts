@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { planAndExecute } from "planloop";
 import { FakeClock, ScriptedModel } from "planloop/testing";
+import { summarizeTrace } from "../src/trace/trace-model.js";
 import { workStep, workTool } from "./helpers/timed-tools.js";
 
 const json = (value: unknown) => ({ type: "final" as const, content: JSON.stringify(value) });
@@ -60,6 +61,10 @@ describe("planAndExecute with replanEarly", () => {
     ]);
     const result = await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }));
     expect(result).toMatchObject({ status: "completed", replans: 1 });
+    // The trace tells the early, dropped replan from the one whose plan ran: one replan in all.
+    const starts = result.trace.filter((event) => event.type === "replan-start");
+    expect(starts.map((event) => event.type === "replan-start" && [event.replans, event.early === true])).toEqual([[1, true], [1, false]]);
+    expect(summarizeTrace(result.trace).replans.map((replan) => replan.dropped === true)).toEqual([true, false]);
     expect(result.planVersions.at(-1)).toEqual(expect.objectContaining({ steps: expect.arrayContaining([expect.objectContaining({ id: "2b" })]) }));
     const second = String(planner.requests[2]!.messages.at(-1)!.content);
     expect(second).toMatch(/step 1 failed/);

@@ -103,7 +103,7 @@ export function progressLine(event: PlanloopEvent): string | undefined {
     case "step-end":
       return `  ${icons[event.status] ?? "?"} step ${event.stepId} ${event.status} in ${Math.round(event.durationMs)} ms${event.error ? `: ${event.error}` : ""}`;
     case "replan-start":
-      return `replan ${event.replans}: ${event.reason}`;
+      return `replan ${event.replans}${event.early ? " (started early)" : ""}: ${event.reason}`;
     case "strategy-end":
       return `run ${event.status} in ${Math.round(event.durationMs)} ms`;
     default:

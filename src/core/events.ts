@@ -53,7 +53,12 @@ export type PlanEventBody =
 /** Events of a planning strategy around its executions. */
 export type StrategyEventBody =
   | { type: "plan-invalid"; attempt: number; errors: string[] }
-  | { type: "replan-start"; replans: number; reason: string }
+  /**
+   * `early`: started while independent steps still ran (`replanEarly`). A later
+   * `replan-start` with the same number means that early plan was dropped and the planner
+   * was asked again.
+   */
+  | { type: "replan-start"; replans: number; reason: string; early?: boolean }
   | { type: "critic-end"; approved: boolean; feedback?: string }
   | { type: "strategy-end"; strategy: string; status: string; usage: UsageTotals; durationMs: number; reason?: string };
 

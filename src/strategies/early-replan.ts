@@ -41,7 +41,7 @@ export function earlyReplanner(
       if (started) return;
       const problem = describeProblem(found);
       if (problem === undefined) return;
-      run.events.emit({ type: "replan-start", replans: context.replans, reason: problem });
+      run.events.emit({ type: "replan-start", replans: context.replans, reason: problem, early: true });
       const results = stepViews(context.plan, found.steps, { unfinished: "not finished yet" });
       const messages = config.prompts.replan({ task: run.task, tools: context.specs, format: config.format, plan: context.plan, results, problem });
       started = { problem, attempt: requestPlan(run, config, "replan", messages) };

@@ -44,7 +44,7 @@ function summaryTable(trace: TraceSummary): string {
     ["status", `<span class="status">${escape(trace.status)}</span>`],
     ["wall time", `${Math.round(trace.durationMs)} ms`],
     ["steps run", String(trace.bars.length)],
-    ["replans", String(trace.replans.length)],
+    ["replans", String(trace.replans.filter((replan) => !replan.dropped).length)],
   ];
   if (usage) {
     rows.push(
@@ -73,8 +73,10 @@ function chart(trace: TraceSummary): string {
   for (let lane = 0; lane < trace.lanes; lane += 1) parts.push(`<text x="4" y="${lanesTop + lane * laneHeight + 17}">lane ${lane + 1}</text>`);
   for (const bar of trace.bars) parts.push(stepBar(bar, x, lanesTop + bar.lane * laneHeight));
   for (const replan of trace.replans) {
+    const color = replan.dropped ? "#959da5" : "#e36209";
+    const label = `replan ${replan.replans}${replan.dropped ? " (early, dropped)" : ""}`;
     parts.push(
-      `<g class="replan"><line x1="${x(replan.at)}" x2="${x(replan.at)}" y1="10" y2="${height - 20}" stroke="#e36209" stroke-dasharray="4 3"/><text x="${x(replan.at) + 3}" y="12" fill="#e36209">replan ${replan.replans}</text><title>${escape(replan.reason)}</title></g>`,
+      `<g class="replan"><line x1="${x(replan.at)}" x2="${x(replan.at)}" y1="10" y2="${height - 20}" stroke="${color}" stroke-dasharray="4 3"/><text x="${x(replan.at) + 3}" y="12" fill="${color}">${label}</text><title>${escape(replan.reason)}</title></g>`,
     );
   }
   parts.push(`<text x="${left}" y="${height - 6}">0 ms</text><text x="${width - 70}" y="${height - 6}">${Math.round(duration)} ms</text>`);

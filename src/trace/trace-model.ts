@@ -20,7 +20,8 @@ export interface TraceSummary {
   bars: TraceBar[];
   /** Planner, solver, critic and joiner calls, outside any step. */
   modelCalls: Array<{ purpose: string; startedAt: number; endedAt: number }>;
-  replans: Array<{ at: number; reason: string; replans: number }>;
+  /** `dropped`: an early replan whose plan was not used (the planner was asked again). */
+  replans: Array<{ at: number; reason: string; replans: number; dropped?: boolean }>;
   lanes: number;
 }
 
@@ -82,9 +83,12 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         if (call) modelCalls.push({ purpose: call.purpose, startedAt: call.start, endedAt: at(event.time) });
         break;
       }
-      case "replan-start":
+      case "replan-start": {
+        const previous = replans.at(-1);
+        if (!event.early && previous?.replans === event.replans) previous.dropped = true;
         replans.push({ at: at(event.time), reason: event.reason, replans: event.replans });
         break;
+      }
       case "run-end":
       case "agent-end":
       case "strategy-end":
