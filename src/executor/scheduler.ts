@@ -28,6 +28,9 @@ export interface Scheduler {
   done: Promise<void>;
 }
 
+/** How long a burst of steps that finish at once may hold the event loop. */
+const burstMs = 5;
+
 /**
  * The ready queue: a step starts the moment its own dependencies have succeeded and a slot
  * is free, not when a whole level has finished. Among ready steps the highest priority goes
@@ -73,12 +76,14 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
   let finishedCount = 0;
   let nextFinished = 0;
   let pumping = false;
-  let sinceYield = 0;
+  let sinceCheck = 0;
 
   const pump = () => {
     pumpQueued = false;
     if (pumping) return;
     pumping = true;
+    // When this burst reached its first time check (the clock is read every 64 starts).
+    let burstStartedAt = -1;
     for (;;) {
       while (nextFinished < finishedCount) {
         const ok = finishedOk[nextFinished]!;
@@ -87,12 +92,18 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       }
       finishedCount = nextFinished = 0;
       if (running >= hooks.concurrency || queue.size === 0 || !hooks.mayStart()) break;
-      // Give timers and abort signals a turn now and then during a burst of instant steps.
-      if (++sinceYield >= 512) {
-        sinceYield = 0;
-        pumping = false;
-        setImmediate(pump);
-        return;
+      // Give timers and abort signals a turn during a long burst of instant steps: after a
+      // few milliseconds of it, not after so many steps, so that a short burst runs through
+      // without waiting on the event loop (nor on the collections that wait for a turn).
+      if (++sinceCheck >= 64) {
+        sinceCheck = 0;
+        const now = performance.now();
+        if (burstStartedAt < 0) burstStartedAt = now;
+        else if (now - burstStartedAt >= burstMs) {
+          pumping = false;
+          setImmediate(pump);
+          return;
+        }
       }
       const step = queue.pop()!;
       const tool = hooks.toolOf(step);
