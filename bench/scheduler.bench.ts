@@ -222,6 +222,18 @@ for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as c
   // 30 rounds of ten 1,000-step runs and one 10,000-step run.
   console.log(await overheadReport(shape, build, { engine: "planloop", rounds: 30, smallPerRound: 10, detail: true }));
 }
+console.log(await sizeCurve(chain, [500, 2_000, 5_000, 10_000, 20_000, 50_000]));
+
+/**
+ * Where the cost per step turns up: chains of every size in turns, about 20,000 steps of
+ * each per round. It stays flat while a run's allocations fit in the young generation.
+ */
+async function sizeCurve(build: (size: number) => PlanInput, sizes: number[]): Promise<string> {
+  const plans = sizes.map((size) => ({ plan: build(size), perRound: Math.max(1, Math.round(20_000 / size)) }));
+  await microsPerStep(plans, { engine: "planloop", rounds: 1 });
+  const medians = await microsPerStep(plans, { engine: "planloop", rounds: 10 });
+  return `chain, µs/step by size: ${sizes.map((size, index) => `${size.toLocaleString("en-US")}: ${medians[index]!.micros.toFixed(2)}`).join(" · ")}`;
+}
 
 if (!overheadOnly) {
   const child = spawnSync(process.execPath, [...process.execArgv, youngGeneration, ...process.argv.slice(1)], {
