@@ -28,7 +28,8 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   if (paused?.kind === "tool") {
     args = paused.pending.arguments;
   } else if (!argsParsed) {
-    const substituted = substitutePlaceholders(args, (key) => outputOf(run, key), { isStep: (key) => run.graph.indexOf.has(key) });
+    const options = { isStep: (key: string) => run.graph.indexOf.has(key), self: run.graph.keys[index] };
+    const substituted = substitutePlaceholders(args, (key) => outputOf(run, key), options);
     if (!substituted.ok) return { status: "failed", error: substituted.error };
     args = substituted.value;
   }

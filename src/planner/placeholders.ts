@@ -17,6 +17,12 @@ const wholePattern = new RegExp(`^(?:${placeholderPattern.source})$`);
  */
 export interface PlaceholderOptions {
   isStep?: (id: string) => boolean;
+  /**
+   * The step whose arguments these are. A bare `$2` in step 2's own arguments is text too
+   * ("$2 off"): a step cannot use its own output, and LLMCompiler's reader, which knows
+   * only the steps written before, reads it so.
+   */
+  self?: string | undefined;
 }
 
 export interface PlaceholderReference {
@@ -28,9 +34,11 @@ export interface PlaceholderReference {
   text: string;
 }
 
-/** A bare `$N` whose N names no step is text, when the caller says which ids are steps. */
+/** A bare `$N` is text when N names no step (the caller says which ids are steps) or the step itself. */
 function isText(match: RegExpExecArray | string[], options: PlaceholderOptions): boolean {
-  return match[3] !== undefined && options.isStep !== undefined && !options.isStep(match[3]);
+  const id = match[3];
+  if (id === undefined) return false;
+  return id === options.self || (options.isStep !== undefined && !options.isStep(id));
 }
 
 function parseMatch(match: RegExpExecArray | string[]): PlaceholderReference {

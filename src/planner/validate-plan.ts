@@ -63,7 +63,8 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   const errors: PlanError[] = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(graph)];
   const toolsByName = new Map(options.tools?.map((tool) => [tool.name, tool]));
   const parsedArgs: CheckedPlan["parsedArgs"] = new Array(steps.length);
-  const context = { tools: options.tools, toolsByName, placeholderOptions: { isStep: (key: string) => graph.indexOf.has(key) }, errors, parsedArgs };
+  const placeholderOptions: PlaceholderOptions = { isStep: (key) => graph.indexOf.has(key), self: undefined };
+  const context = { tools: options.tools, toolsByName, placeholderOptions, errors, parsedArgs };
   for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
   return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs } : { ok: false, errors };
 }
@@ -116,7 +117,7 @@ export function streamedStepErrors(step: PlanStep, index: number, graph: PlanGra
   const errors: PlanError[] = [];
   stepDependencyErrors(step, index, graph, errors);
   const toolsByName = new Map(tools?.map((tool) => [tool.name, tool]));
-  const placeholderOptions = { isStep: (key: string) => graph.indexOf.has(key) };
+  const placeholderOptions: PlaceholderOptions = { isStep: (key) => graph.indexOf.has(key), self: undefined };
   stepErrors(step, index, graph, { tools, toolsByName, placeholderOptions, errors, parsedArgs: [] });
   return errors;
 }
@@ -221,6 +222,7 @@ function stepErrors(
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
+  context.placeholderOptions.self = id;
   const references = step.args === undefined ? noReferences : findPlaceholders(step.args, context.placeholderOptions);
   let ancestors: Set<string> | undefined;
   for (const reference of references) {

@@ -5,6 +5,7 @@ import { CompilerPlanReader, parseCompilerPlan } from "./compiler-plan.js";
 import { parseJsonPlan } from "./json-plan.js";
 import { detectFormat, parsePlanText } from "./parse-plan.js";
 import { parseRewooPlan } from "./rewoo-plan.js";
+import { validatePlan } from "../validate-plan.js";
 
 const search = defineTool({ name: "search", description: "web search", input: z.object({ query: z.string() }), execute: () => "" });
 const compare = defineTool({
@@ -110,6 +111,12 @@ describe("parsePlanText", () => {
 });
 
 describe("prices are not references", () => {
+  it("reads a task's own number as a price, as the plan check does", () => {
+    const read = parsePlanText('1. search("x")\n2. search("$2 off")', { tools });
+    expect(read).toMatchObject({ ok: true, plan: { steps: [{ id: 1 }, { id: 2, args: { query: "$2 off" }, depends_on: [] }] } });
+    expect(read.ok && validatePlan(read.plan, { tools }).ok).toBe(true);
+  });
+
   it("reads $100 in an LLMCompiler task as text unless a task 100 was written before", () => {
     const read = parseCompilerPlan('1. search("laptops under $100")\n2. compare($1, "$5 off")', tools);
     expect(read).toMatchObject({
