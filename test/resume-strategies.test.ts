@@ -58,6 +58,15 @@ describe("resuming ReWOO", () => {
     expect(calls).toEqual(["order A7"]);
     await expect(llmCompiler({ task: "refund A7", planner, tools, resume: paused.state as never })).rejects.toThrow(/not a llmCompiler state/);
   });
+
+  it("refuses to resume with tools the paused plan no longer fits, and names the missing tool", async () => {
+    const { tools } = refundTools();
+    const paused = await rewoo({ task: "refund A7", planner: rewooPlanner("unused"), tools });
+    const withoutRefund = tools.filter((tool) => tool.name !== "refund");
+    await expect(rewoo({ task: "refund A7", planner: rewooPlanner("unused"), tools: withoutRefund, resume: paused.state, approvals: { "step:2": { approved: true } } })).rejects.toThrow(
+      /resume: the paused plan does not fit the tools given.*"refund", which does not exist/,
+    );
+  });
 });
 
 describe("resuming LLMCompiler", () => {

@@ -35,7 +35,7 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
   const maxReplans = options.maxReplans ?? 2;
   if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
   const prompts = resolvePrompts(options.prompts);
-  const saved = options.resume === undefined ? undefined : readPlanStrategyState("llm-compiler", options.resume);
+  const saved = options.resume === undefined ? undefined : readPlanStrategyState("llm-compiler", options.resume, options.tools ?? []);
   const run = startStrategyRun("llm-compiler", options, saved);
   try {
     const specs = options.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));

@@ -60,7 +60,7 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions {
  */
 export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult<PlanAndExecuteState>> {
   const config = readOptions(options);
-  const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume);
+  const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume, config.tools);
   const run = startStrategyRun("plan-and-execute", options, saved);
   try {
     return await planLoop(run, config, saved);

@@ -2,7 +2,9 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { readSavedState } from "../core/saved-state.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { PlanRunState } from "../executor/plan-state.js";
+import type { Tool } from "../core/tools/define-tool.js";
 import type { Plan } from "../planner/plan-schema.js";
+import { validatePlan } from "../planner/validate-plan.js";
 
 /** The strategies that plan, each of which can pause for a human and be resumed. */
 export type PlanningStrategyName = "plan-and-execute" | "rewoo" | "llm-compiler";
@@ -35,11 +37,25 @@ export function createPlanStrategyState<Strategy extends PlanningStrategyName>(s
   return { kind: `planloop/${strategy}-state`, version: stateVersion, ...fields };
 }
 
-/** Checks a state handed back as `resume`: its kind (the strategy that wrote it), version and parts. */
-export function readPlanStrategyState<Strategy extends PlanningStrategyName>(strategy: Strategy, value: unknown): PlanStrategyState<Strategy> {
+/**
+ * Checks a state handed back as `resume`: its kind (the strategy that wrote it), version and
+ * parts, and that its paused plan still fits the `tools` given (a tool renamed or left out
+ * since the run paused is named in the error).
+ */
+export function readPlanStrategyState<Strategy extends PlanningStrategyName>(
+  strategy: Strategy,
+  value: unknown,
+  tools: readonly Tool[],
+): PlanStrategyState<Strategy> {
   const state = readSavedState<PlanStrategyState<Strategy>>(value, { kind: `planloop/${strategy}-state`, version: stateVersion, what: strategyFunction[strategy] });
-  if (!Array.isArray(state.planVersions) || state.planVersions.length === 0 || typeof state.execution !== "object" || state.execution === null) {
+  const execution: { plan?: unknown } | null = typeof state.execution === "object" ? state.execution : null;
+  if (!Array.isArray(state.planVersions) || state.planVersions.length === 0 || execution === null || typeof execution.plan !== "object" || execution.plan === null) {
     throw new InvalidOptionsError("resume state is damaged: the plans or the paused execution are missing");
+  }
+  const checked = validatePlan(execution.plan, { tools });
+  if (!checked.ok) {
+    const problems = checked.errors.map((error) => error.message).join("; ");
+    throw new InvalidOptionsError(`resume: the paused plan does not fit the tools given; pass the tools the run started with (${problems})`);
   }
   return state as PlanStrategyState<Strategy>;
 }

@@ -27,7 +27,7 @@ export interface RewooOptions extends PlanningOptions {
 export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<RewooState>> {
   checkStrategyOptions(options, { planner: true });
   const config = { ...options, prompts: resolvePrompts(options.prompts), format: "rewoo" as const, maxRepairs: options.maxRepairs ?? 2 };
-  const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume);
+  const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume, config.tools);
   const run = startStrategyRun("rewoo", options, saved);
   try {
     let plan = saved?.planVersions.at(-1);
