@@ -66,7 +66,7 @@ export function withEdge(list: number[], value: number): number[] {
   return list;
 }
 
-/** Kahn's algorithm; the plan was validated, so every step appears. */
+/** Kahn's algorithm. Steps on or after a cycle never become free: they are left out. */
 export function topologicalOrder(graph: PlanGraph): Int32Array {
   const count = graph.dependencies.length;
   const waiting = new Int32Array(count);
@@ -83,7 +83,7 @@ export function topologicalOrder(graph: PlanGraph): Int32Array {
       if (--waiting[next]! === 0) order[queued++] = next;
     }
   }
-  return order;
+  return queued === count ? order : order.subarray(0, queued);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { Graph, alg } from "@dagrejs/graphlib";
 import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } from "./placeholders.js";
+import { findCycles } from "./cycles.js";
 import { buildPlanGraph, reachableFrom, type PlanGraph } from "./plan-graph.js";
 import { stepKey, type Plan, type PlanStep } from "./plan-schema.js";
 import { readPlan } from "./read-plan.js";
@@ -60,7 +60,7 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   }
   const steps = parsed.data.steps;
   const graph = buildPlanGraph(parsed.data);
-  const errors: PlanError[] = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(graph)];
+  const errors: PlanError[] = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(steps, graph)];
   const toolsByName = new Map(options.tools?.map((tool) => [tool.name, tool]));
   const parsedArgs: CheckedPlan["parsedArgs"] = new Array(steps.length);
   const placeholderOptions: PlaceholderOptions = { isStep: (key) => graph.indexOf.has(key), self: undefined };
@@ -126,83 +126,18 @@ function listIds(keys: readonly string[]): string {
   return keys.length <= 20 ? keys.join(", ") : `${keys.slice(0, 20).join(", ")} and ${keys.length - 20} more`;
 }
 
-function cycleErrors(graph: PlanGraph): PlanError[] {
-  const tangled = tangledSubgraph(graph);
-  if (tangled.nodeCount() === 0) return [];
-  return alg.findCycles(tangled).map((component) => {
-    const path = cyclePath(tangled, component);
-    return {
-      code: "cycle",
-      stepId: path[0]!,
-      message: `steps form a cycle: ${path.join(" -> ")}; remove one of these dependencies so the plan can start`,
-    };
-  });
+function cycleErrors(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
+  return findCycles(graph).map((cycle) => ({
+    code: "cycle",
+    stepId: steps[cycle[0]!]!.id,
+    message: `steps form a cycle: ${describeCycle(cycle.map((index) => graph.keys[index]!))}; remove one of these dependencies so the plan can start`,
+  }));
 }
 
-/**
- * What is left after repeatedly peeling off steps with no remaining dependencies, then
- * steps with no remaining dependents: only steps on or between cycles, handed to graphlib
- * to name the cycles. Linear and iterative, so a 10,000-step chain is cheap (graphlib's
- * search is recursive and overflows the stack on it).
- */
-function tangledSubgraph(graph: PlanGraph): Graph {
-  const count = graph.keys.length;
-  const alive = new Uint8Array(count).fill(1);
-  const living = new Int32Array(count);
-  const queue = new Int32Array(count);
-  const peel = (inward: number[][], outward: number[][]) => {
-    let queued = 0;
-    for (let index = 0; index < count; index += 1) {
-      if (alive[index] === 0) continue;
-      const list = inward[index]!;
-      let value = 0;
-      for (let position = 0; position < list.length; position += 1) value += alive[list[position]!]!;
-      living[index] = value;
-      if (value === 0) queue[queued++] = index;
-    }
-    while (queued > 0) {
-      const node = queue[--queued]!;
-      alive[node] = 0;
-      const list = outward[node]!;
-      for (let position = 0; position < list.length; position += 1) {
-        const other = list[position]!;
-        if (alive[other] === 1 && --living[other]! === 0) queue[queued++] = other;
-      }
-    }
-  };
-  peel(graph.dependencies, graph.dependents);
-  peel(graph.dependents, graph.dependencies);
-  const tangled = new Graph();
-  if (!alive.includes(1)) return tangled;
-  graph.keys.forEach((key, index) => {
-    if (alive[index] === 0) return;
-    tangled.setNode(key);
-    for (const need of graph.dependencies[index]!) if (alive[need] === 1) tangled.setEdge(graph.keys[need]!, key);
-  });
-  return tangled;
-}
-
-/** The shortest cycle through the component's first node, e.g. ["2", "3", "4", "2"]. */
-function cyclePath(graph: Graph, component: readonly string[]): string[] {
-  const inside = new Set(component);
-  const start = [...component].sort()[0]!;
-  const parent = new Map<string, string>();
-  const queue = [start];
-  for (let index = 0; index < queue.length; index += 1) {
-    const node = queue[index]!;
-    for (const next of (graph.successors(node) ?? []).filter((candidate) => inside.has(candidate)).sort()) {
-      if (next === start) {
-        const path = [node];
-        while (path[0] !== start) path.unshift(parent.get(path[0]!)!);
-        return [...path, start];
-      }
-      if (!parent.has(next)) {
-        parent.set(next, node);
-        queue.push(next);
-      }
-    }
-  }
-  return [...component, start];
+/** "2 -> 3 -> 4 -> 2"; a long cycle shows its first and last steps and counts the rest. */
+function describeCycle(keys: readonly string[]): string {
+  if (keys.length <= 12) return keys.join(" -> ");
+  return `${keys.slice(0, 8).join(" -> ")} -> … ${(keys.length - 11).toLocaleString("en-US")} more steps … -> ${keys.slice(-3).join(" -> ")}`;
 }
 
 function stepErrors(
