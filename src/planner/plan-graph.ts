@@ -103,17 +103,22 @@ export function remainingPathLengths(graph: PlanGraph, estimateOf: (index: numbe
   return lengths;
 }
 
-/** Every step reachable from `start` along `edges`, `start` excluded. */
+/** Every step reachable from `start` along `edges` (`start` itself only on a cycle). */
 export function reachableFrom(edges: readonly number[][], start: number): number[] {
-  const seen = new Set<number>();
-  const stack = [...edges[start]!];
+  const seen = new Uint8Array(edges.length);
+  const found: number[] = [];
+  const stack: number[] = [start];
   while (stack.length > 0) {
-    const next = stack.pop()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    stack.push(...edges[next]!);
+    const list = edges[stack.pop()!]!;
+    for (let position = 0; position < list.length; position += 1) {
+      const next = list[position]!;
+      if (seen[next] === 1) continue;
+      seen[next] = 1;
+      found.push(next);
+      stack.push(next);
+    }
   }
-  return [...seen];
+  return found;
 }
 
 /** Every step that (transitively) depends on `start`. */

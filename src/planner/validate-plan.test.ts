@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../core/tools/define-tool.js";
@@ -128,6 +129,28 @@ describe("streamedStepErrors", () => {
     }
     // (Step 7 reaches step 1 through step 4: no problem.)
     expect(codes).toEqual(["self_dependency", "unknown_dependency", "invalid_arguments", "unknown_tool", "undeclared_reference", "missing_task"]);
+  });
+});
+
+describe("references to earlier outputs", () => {
+  it("are accepted exactly when the step depends on the referenced step, directly or through others", () => {
+    // Step i may depend only on steps before it (no cycles) and uses one step's output.
+    const plans = fc.integer({ min: 2, max: 12 }).chain((count) =>
+      fc.tuple(
+        fc.tuple(...Array.from({ length: count }, (_, step) => fc.subarray(Array.from({ length: step }, (_, need) => need)))),
+        fc.array(fc.nat({ max: count - 1 }), { minLength: count, maxLength: count }),
+      ),
+    );
+    fc.assert(
+      fc.property(plans, ([needs, uses]) => {
+        const steps = needs.map((dependsOn, id) => ({ id, task: "t", args: { input: `#E${uses[id]}` }, depends_on: dependsOn }));
+        const ancestors = (step: number): Set<number> => new Set(needs[step]!.flatMap((need) => [need, ...ancestors(need)]));
+        const expected = steps.filter((_, id) => !ancestors(id).has(uses[id]!)).map((step) => step.id);
+        const result = validatePlan({ steps });
+        const undeclared = result.ok ? [] : result.errors.filter((error) => error.code === "undeclared_reference").map((error) => error.stepId);
+        expect(undeclared).toEqual(expected);
+      }),
+    );
   });
 });
 

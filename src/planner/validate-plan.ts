@@ -64,7 +64,7 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   const toolsByName = new Map(options.tools?.map((tool) => [tool.name, tool]));
   const parsedArgs: CheckedPlan["parsedArgs"] = new Array(steps.length);
   const placeholderOptions: PlaceholderOptions = { isStep: (key) => graph.indexOf.has(key), self: undefined };
-  const context = { tools: options.tools, toolsByName, placeholderOptions, errors, parsedArgs };
+  const context = { tools: options.tools, toolsByName, placeholderOptions, descendants: new Map<number, Uint8Array>(), errors, parsedArgs };
   for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
   return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs } : { ok: false, errors };
 }
@@ -118,7 +118,7 @@ export function streamedStepErrors(step: PlanStep, index: number, graph: PlanGra
   stepDependencyErrors(step, index, graph, errors);
   const toolsByName = new Map(tools?.map((tool) => [tool.name, tool]));
   const placeholderOptions: PlaceholderOptions = { isStep: (key) => graph.indexOf.has(key), self: undefined };
-  stepErrors(step, index, graph, { tools, toolsByName, placeholderOptions, errors, parsedArgs: [] });
+  stepErrors(step, index, graph, { tools, toolsByName, placeholderOptions, descendants: new Map(), errors, parsedArgs: [] });
   return errors;
 }
 
@@ -148,6 +148,8 @@ function stepErrors(
     tools: readonly Tool[] | undefined;
     toolsByName: Map<string, Tool>;
     placeholderOptions: PlaceholderOptions;
+    /** Per referenced step, the steps that depend on it (see `dependsOn`). */
+    descendants: Map<number, Uint8Array>;
     errors: PlanError[];
     parsedArgs: CheckedPlan["parsedArgs"];
   },
@@ -159,11 +161,9 @@ function stepErrors(
   }
   context.placeholderOptions.self = id;
   const references = step.args === undefined ? noReferences : findPlaceholders(step.args, context.placeholderOptions);
-  let ancestors: Set<string> | undefined;
   for (const reference of references) {
-    if (graph.dependencies[index]!.some((need) => graph.keys[need] === reference.step)) continue;
-    ancestors ??= ancestorsOf(graph, index);
-    if (!ancestors.has(reference.step)) {
+    const referenced = graph.indexOf.get(reference.step);
+    if (referenced === undefined || !dependsOn(graph, index, referenced, context.descendants)) {
       errors.push({
         code: "undeclared_reference",
         stepId: step.id,
@@ -194,6 +194,18 @@ function stepErrors(
 
 const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
 
-function ancestorsOf(graph: PlanGraph, start: number): Set<string> {
-  return new Set(reachableFrom(graph.dependencies, start).map((index) => graph.keys[index]!));
+/**
+ * Whether `step` depends on `referenced`, directly or through other steps. Each referenced
+ * step's dependents are walked once per check and kept: a plan of many steps that all use
+ * one early step's output costs one walk, not one per step.
+ */
+function dependsOn(graph: PlanGraph, step: number, referenced: number, descendants: Map<number, Uint8Array>): boolean {
+  if (graph.dependencies[step]!.includes(referenced)) return true;
+  let reached = descendants.get(referenced);
+  if (!reached) {
+    reached = new Uint8Array(graph.keys.length);
+    for (const descendant of reachableFrom(graph.dependents, referenced)) reached[descendant] = 1;
+    descendants.set(referenced, reached);
+  }
+  return reached[step] === 1;
 }
