@@ -22,6 +22,17 @@ describe("executePlan failures and stops", () => {
     expect(result.output).toEqual({ other: { step: "other", at: 10 } });
   });
 
+  it("names the first twenty failures in its reason and counts the rest; every step keeps its own error", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const plan = { steps: Array.from({ length: 30 }, (_, index) => workStep(`s${index}`, 1, [], { fail: true })) };
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock, retry: { maxAttempts: 1 } }));
+    expect(result.status).toBe("failed");
+    expect(result.reason?.split("; ")).toHaveLength(21);
+    expect(result.reason).toMatch(/^step s0: "work" failed: s0 broke; .*step s19: .*; and 10 more \(see each step's error\)$/);
+    expect(result.steps.s29).toMatchObject({ status: "failed", error: '"work" failed: s29 broke' });
+  });
+
   it("tells onProblem at the moment a step fails, with the records so far, while other steps run on", async () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);

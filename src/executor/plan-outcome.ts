@@ -80,8 +80,15 @@ function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined
   if (status === "completed") return undefined;
   const failed = run.records.flatMap((record, index) => (record.status === "failed" ? [`step ${run.steps[index]!.id}: ${record.error}`] : []));
   const requests = run.replanRequests.map((request) => `step ${request.stepId} asked for a replan: ${request.reason}`);
-  if (status === "failed") return [...run.streamProblems, ...failed, ...requests].join("; ");
+  if (status === "failed") return listProblems([...run.streamProblems, ...failed, ...requests]);
   return `waiting for ${run.waiting.size} step(s)`;
+}
+
+/** The first problems in full; past those, how many more (each step's record has its own). */
+function listProblems(problems: readonly string[]): string {
+  const shown = 20;
+  if (problems.length <= shown) return problems.join("; ");
+  return `${problems.slice(0, shown).join("; ")}; and ${problems.length - shown} more (see each step's error)`;
 }
 
 function snapshot(run: PlanRun, steps: Record<string, StepRecord>) {
