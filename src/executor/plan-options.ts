@@ -66,6 +66,7 @@ export interface ExecutePlanOptions {
 /** A problem as `onProblem` hears it: the steps that have ended so far and the replan requests. */
 export interface PlanProblem {
   stepId: string | number;
+  /** The steps that have ended, gathered when first read: read it during the call to see the run as it was then. */
   steps: Record<string, StepRecord>;
   replanRequests: ReadonlyArray<{ stepId: string | number; reason: string }>;
 }

@@ -2,6 +2,7 @@ import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
 import { descendantsOf } from "../planner/plan-graph.js";
+import type { PlanProblem } from "./plan-options.js";
 import { endedRecords, type PlanRun, type StepOutcome } from "./plan-run.js";
 import { runToolStep } from "./tool-step.js";
 
@@ -60,7 +61,16 @@ function tellProblem(run: PlanRun, stepId: string | number): void {
   const listener = run.config.onProblem;
   if (!listener) return;
   try {
-    listener({ stepId, steps: endedRecords(run), replanRequests: [...run.replanRequests] });
+    // The records are gathered only if the listener reads them: a run where thousands of
+    // steps fail would otherwise copy every record for every failure.
+    let steps: PlanProblem["steps"] | undefined;
+    listener({
+      stepId,
+      get steps() {
+        return (steps ??= endedRecords(run));
+      },
+      replanRequests: [...run.replanRequests],
+    });
   } catch (error) {
     process.emitWarning(`planloop: an onProblem listener threw and was ignored: ${String(error)}`);
   }
