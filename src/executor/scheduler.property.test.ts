@@ -46,6 +46,15 @@ describe("scheduler invariants over random DAGs and latencies", () => {
           const ends = events.filter((event) => event.type === "step-end" && event.stepId === step.id);
           expect(ends).toHaveLength(1);
           expect(["succeeded", "failed", "skipped"]).toContain(record.status);
+          // Skipped exactly when a dependency did not succeed; a skipped step never started.
+          const blocked = step.dependsOn.some((dependency) => result.steps[dependency]!.status !== "succeeded");
+          expect(record.status === "skipped").toBe(blocked);
+          if (blocked) {
+            expect(starts.has(step.id)).toBe(false);
+            // Skipped the moment a step before it failed, and saying which.
+            const failedBefore = /^step (.+) failed$/.exec(record.error ?? "")?.[1];
+            expect(failedBefore !== undefined && result.steps[failedBefore]?.status).toBe("failed");
+          }
           if (!starts.has(step.id)) continue;
           for (const dependency of step.dependsOn) {
             expect(result.steps[dependency]!.status).toBe("succeeded");

@@ -1,7 +1,6 @@
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
-import { descendantsOf } from "../planner/plan-graph.js";
 import type { PlanProblem } from "./plan-options.js";
 import { endedRecords, type PlanRun, type StepOutcome } from "./plan-run.js";
 import { runToolStep } from "./tool-step.js";
@@ -76,9 +75,21 @@ function tellProblem(run: PlanRun, stepId: string | number): void {
   }
 }
 
+/**
+ * Skips every step after `index`. A step that has ended already was skipped by an earlier
+ * failure together with everything after it, so the walk stops there: however many steps
+ * fail, each step is skipped once and looked at once per dependency.
+ */
 function skipAfter(run: PlanRun, index: number, reason: string): void {
-  for (const dependent of descendantsOf(run.graph, index)) {
-    if (run.records[dependent]!.status === undefined) endStep(run, dependent, { status: "skipped", error: reason });
+  const stack = [index];
+  while (stack.length > 0) {
+    const dependents = run.graph.dependents[stack.pop()!]!;
+    for (let position = 0; position < dependents.length; position += 1) {
+      const dependent = dependents[position]!;
+      if (run.records[dependent]!.status !== undefined) continue;
+      endStep(run, dependent, { status: "skipped", error: reason });
+      stack.push(dependent);
+    }
   }
 }
 

@@ -121,7 +121,3 @@ export function reachableFrom(edges: readonly number[][], start: number): number
   return found;
 }
 
-/** Every step that (transitively) depends on `start`. */
-export function descendantsOf(graph: PlanGraph, start: number): number[] {
-  return reachableFrom(graph.dependents, start);
-}
