@@ -60,13 +60,10 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   }
   const steps = parsed.data.steps;
   const graph = buildPlanGraph(parsed.data);
-  const errors: PlanError[] = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(steps, graph)];
-  const toolsByName = new Map(options.tools?.map((tool) => [tool.name, tool]));
-  const parsedArgs: CheckedPlan["parsedArgs"] = new Array(steps.length);
-  const placeholderOptions: PlaceholderOptions = { isStep: (key) => graph.indexOf.has(key), self: undefined };
-  const context = { tools: options.tools, toolsByName, placeholderOptions, descendants: new Map<number, Uint8Array>(), errors, parsedArgs };
+  const errors = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(steps, graph)];
+  const context = stepCheck(graph, options.tools, { errors, parsedArgs: new Array(steps.length) });
   for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
-  return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs } : { ok: false, errors };
+  return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs: context.parsedArgs } : { ok: false, errors };
 }
 
 function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
@@ -114,12 +111,32 @@ function stepDependencyErrors(step: PlanStep, index: number, graph: PlanGraph, e
  * (A step may depend only on steps before it, so it cannot close a cycle.)
  */
 export function streamedStepErrors(step: PlanStep, index: number, graph: PlanGraph, tools: readonly Tool[] | undefined): PlanError[] {
-  const errors: PlanError[] = [];
-  stepDependencyErrors(step, index, graph, errors);
-  const toolsByName = new Map(tools?.map((tool) => [tool.name, tool]));
-  const placeholderOptions: PlaceholderOptions = { isStep: (key) => graph.indexOf.has(key), self: undefined };
-  stepErrors(step, index, graph, { tools, toolsByName, placeholderOptions, descendants: new Map(), errors, parsedArgs: [] });
-  return errors;
+  const context = stepCheck(graph, tools, { errors: [], parsedArgs: [] });
+  stepDependencyErrors(step, index, graph, context.errors);
+  stepErrors(step, index, graph, context);
+  return context.errors;
+}
+
+/** What checking each step needs and collects, shared by the steps of one check. */
+interface StepCheck {
+  tools: readonly Tool[] | undefined;
+  toolsByName: Map<string, Tool>;
+  /** `self` is set to each step's key before its arguments are read. */
+  placeholderOptions: PlaceholderOptions;
+  /** Per referenced step, the steps that depend on it (see `dependsOn`). */
+  descendants: Map<number, Uint8Array>;
+  errors: PlanError[];
+  parsedArgs: CheckedPlan["parsedArgs"];
+}
+
+function stepCheck(graph: PlanGraph, tools: readonly Tool[] | undefined, into: Pick<StepCheck, "errors" | "parsedArgs">): StepCheck {
+  return {
+    tools,
+    toolsByName: new Map(tools?.map((tool) => [tool.name, tool])),
+    placeholderOptions: { isStep: (key) => graph.indexOf.has(key), self: undefined },
+    descendants: new Map(),
+    ...into,
+  };
 }
 
 function listIds(keys: readonly string[]): string {
@@ -144,15 +161,7 @@ function stepErrors(
   step: PlanStep,
   index: number,
   graph: PlanGraph,
-  context: {
-    tools: readonly Tool[] | undefined;
-    toolsByName: Map<string, Tool>;
-    placeholderOptions: PlaceholderOptions;
-    /** Per referenced step, the steps that depend on it (see `dependsOn`). */
-    descendants: Map<number, Uint8Array>;
-    errors: PlanError[];
-    parsedArgs: CheckedPlan["parsedArgs"];
-  },
+  context: StepCheck,
 ): void {
   const { tools, errors } = context;
   const id = stepKey(step.id);
