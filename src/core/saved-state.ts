@@ -14,3 +14,19 @@ export function readSavedState<T>(value: unknown, expected: { kind: string; vers
   }
   return state as Partial<T>;
 }
+
+/** A plain object (not null, not an array): what a saved state's maps must be. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Usage totals as results write them: five finite numbers. */
+export function isUsageTotals(value: unknown): boolean {
+  return isRecord(value) && ["modelCalls", "inputTokens", "outputTokens", "costUsd", "toolCalls"].every((field) => Number.isFinite(value[field]));
+}
+
+/** A duration a state carries: a finite number of milliseconds, not negative. */
+export function isElapsedMs(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}
+

@@ -1,5 +1,5 @@
 import { InvalidOptionsError } from "../core/errors.js";
-import { readSavedState } from "../core/saved-state.js";
+import { isElapsedMs, isRecord, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { StepStatus } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { Plan } from "../planner/plan-schema.js";
@@ -51,8 +51,8 @@ export function createPlanState(fields: Omit<PlanRunState, "kind" | "version">):
 
 export function readPlanState(value: unknown): PlanRunState {
   const state = readSavedState<PlanRunState>(value, { kind: stateKind, version: stateVersion, what: "executePlan" });
-  if (typeof state.steps !== "object" || typeof state.waiting !== "object" || typeof state.usage !== "object") {
-    throw new InvalidOptionsError("resume state is damaged: steps, waiting or usage are missing");
+  if (!isRecord(state.steps) || !isRecord(state.waiting) || !isUsageTotals(state.usage) || !isElapsedMs(state.elapsedMs)) {
+    throw new InvalidOptionsError("resume state is damaged: steps, waiting, usage or elapsedMs are missing or malformed");
   }
   return state as PlanRunState;
 }

@@ -1,5 +1,5 @@
 import { InvalidOptionsError } from "../core/errors.js";
-import { readSavedState } from "../core/saved-state.js";
+import { isElapsedMs, isRecord, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { UsageTotals } from "../core/usage.js";
@@ -50,10 +50,10 @@ export function readState(value: unknown): AgentState {
   const valid =
     Array.isArray(state.messages) &&
     Number.isInteger(state.steps) &&
-    typeof state.usage === "object" &&
-    typeof state.elapsedMs === "number" &&
-    typeof state.toolCallCounts === "object" &&
-    typeof state.progress === "object";
+    isUsageTotals(state.usage) &&
+    isElapsedMs(state.elapsedMs) &&
+    isRecord(state.toolCallCounts) &&
+    isRecord(state.progress);
   if (!valid) throw new InvalidOptionsError("resume state is damaged: messages, steps, usage or counters are missing");
   return state as AgentState;
 }

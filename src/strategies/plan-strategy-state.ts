@@ -1,5 +1,5 @@
 import { InvalidOptionsError } from "../core/errors.js";
-import { readSavedState } from "../core/saved-state.js";
+import { isElapsedMs, isRecord, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { PlanRunState } from "../executor/plan-state.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -48,9 +48,17 @@ export function readPlanStrategyState<Strategy extends PlanningStrategyName>(
   tools: readonly Tool[],
 ): PlanStrategyState<Strategy> {
   const state = readSavedState<PlanStrategyState<Strategy>>(value, { kind: `planloop/${strategy}-state`, version: stateVersion, what: strategyFunction[strategy] });
-  const execution: { plan?: unknown } | null = typeof state.execution === "object" ? state.execution : null;
-  if (!Array.isArray(state.planVersions) || state.planVersions.length === 0 || execution === null || typeof execution.plan !== "object" || execution.plan === null) {
-    throw new InvalidOptionsError("resume state is damaged: the plans or the paused execution are missing");
+  const execution = state.execution as unknown;
+  const whole =
+    Array.isArray(state.planVersions) &&
+    state.planVersions.length > 0 &&
+    Number.isInteger(state.replans) &&
+    state.replans! >= 0 &&
+    Array.isArray(state.acknowledged) &&
+    isUsageTotals(state.usage) &&
+    isElapsedMs(state.elapsedMs);
+  if (!whole || !isRecord(execution) || !isRecord(execution.plan)) {
+    throw new InvalidOptionsError("resume state is damaged: its plans, replans, paused execution, usage or elapsedMs are missing or malformed");
   }
   const checked = validatePlan(execution.plan, { tools });
   if (!checked.ok) {
