@@ -1,5 +1,5 @@
 import type { ModelDecision } from "../core/model.js";
-import { fromChatToolCalls } from "./chat-wire-format.js";
+import { fromChatToolCalls, isObject } from "./chat-wire-format.js";
 
 interface ChunkDelta {
   content?: string | null;
@@ -20,20 +20,25 @@ export class ChatStreamAssembler {
   private readonly calls = new Map<number, { id?: string; name: string; arguments: string }>();
   usage: StreamChunk["usage"] = undefined;
 
-  /** Takes one chunk; returns its text delta, if any. */
+  /** Takes one chunk; returns its text delta, if any. Parts of the wrong kind are passed over. */
   add(chunk: StreamChunk): string {
-    if (chunk.usage) this.usage = chunk.usage;
-    const delta = chunk.choices?.[0]?.delta;
-    if (!delta) return "";
-    for (const part of delta.tool_calls ?? []) {
-      const index = part.index ?? this.calls.size;
+    if (!isObject(chunk)) return "";
+    if (isObject(chunk.usage)) this.usage = chunk.usage;
+    const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    const delta: unknown = isObject(choice) ? choice.delta : undefined;
+    if (!isObject(delta)) return "";
+    const parts: unknown = delta.tool_calls;
+    for (const part of Array.isArray(parts) ? parts : []) {
+      if (!isObject(part)) continue;
+      const index = Number.isInteger(part.index) ? (part.index as number) : this.calls.size;
       const call = this.calls.get(index) ?? { name: "", arguments: "" };
-      if (part.id) call.id = part.id;
-      if (part.function?.name) call.name += part.function.name;
-      if (part.function?.arguments) call.arguments += part.function.arguments;
+      if (typeof part.id === "string" && part.id) call.id = part.id;
+      const fn = isObject(part.function) ? part.function : {};
+      if (typeof fn.name === "string") call.name += fn.name;
+      if (typeof fn.arguments === "string") call.arguments += fn.arguments;
       this.calls.set(index, call);
     }
-    const text = delta.content ?? "";
+    const text = typeof delta.content === "string" ? delta.content : "";
     this.text += text;
     return text;
   }

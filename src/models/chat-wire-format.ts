@@ -48,18 +48,40 @@ export function toChatTools(tools: readonly ToolSpec[]): Array<{ type: "function
   });
 }
 
-/** Tool calls as planloop reads them; arguments that are not JSON are kept raw and flagged. */
-export function fromChatToolCalls(calls: ReadonlyArray<{ id?: string; function?: { name?: string; arguments?: string } }>): ToolCall[] {
-  return calls.map((call, index) => withArguments({ id: call.id ?? `call_${index}`, name: call.function?.name ?? "" }, call.function?.arguments ?? ""));
+/**
+ * Tool calls as planloop reads them; arguments that are not JSON are kept raw and flagged.
+ * A malformed entry (not an object, no name) becomes a call without a name, which the
+ * guard answers with the list of tools, rather than an exception.
+ */
+export function fromChatToolCalls(calls: readonly unknown[]): ToolCall[] {
+  return calls.map((entry, index) => {
+    const call = isObject(entry) ? (entry as { id?: unknown; function?: unknown }) : {};
+    const id = typeof call.id === "string" || typeof call.id === "number" ? call.id : `call_${index}`;
+    const fn = isObject(call.function) ? (call.function as { name?: unknown; arguments?: unknown }) : {};
+    return withArguments({ id, name: typeof fn.name === "string" ? fn.name : "" }, fn.arguments ?? "");
+  });
 }
 
 /** A non-streamed response's first choice as a decision (usage is added by the caller). */
-export function decisionFromChoice(message: { content?: string | null; tool_calls?: unknown[] } | undefined): ModelDecision {
-  const calls = (message?.tool_calls ?? []) as Parameters<typeof fromChatToolCalls>[0];
-  if (calls.length > 0) {
-    return { type: "tool_calls", calls: fromChatToolCalls(calls), ...(message?.content ? { content: message.content } : {}) };
+export function decisionFromChoice(message: { content?: unknown; tool_calls?: unknown } | undefined): ModelDecision {
+  const content = textOf(message?.content);
+  const calls = message?.tool_calls;
+  if (Array.isArray(calls) && calls.length > 0) {
+    return { type: "tool_calls", calls: fromChatToolCalls(calls), ...(content ? { content } : {}) };
   }
-  return { type: "final", content: message?.content ?? "" };
+  return { type: "final", content };
+}
+
+/** Message content as text: a string, the text parts of a list of parts, or nothing. */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (content === undefined || content === null) return "";
+  if (Array.isArray(content)) return content.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : "")).join("");
+  return asText(content);
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 function asText(content: unknown): string {
