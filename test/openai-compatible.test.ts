@@ -115,6 +115,16 @@ describe("openAICompatible", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("says the server answered without choices when its JSON is null or its choice is not an object", async () => {
+    server = await startChatServer([{ status: 200, json: null }, { status: 200, json: { choices: [null] } }]);
+    const model = openAICompatible({ baseURL: server.baseURL, model: "gpt-4o" });
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const error = await runAgent({ model, tools: [], task: "hi" }).catch((caught: unknown) => caught);
+      expect(ModelCallError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain("answered without choices");
+    }
+  });
+
   it("times out a hanging request, and the run's signal aborts one at once", async () => {
     server = await startChatServer([{ hang: true }, { hang: true }]);
     const slow = openAICompatible({ baseURL: server.baseURL, model: "gpt-4o", timeoutMs: 200, maxRetries: 0 });

@@ -2,7 +2,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
 import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
-import { decisionFromChoice, toChatMessages, toChatTools } from "./chat-wire-format.js";
+import { decisionFromChoice, isObject, toChatMessages, toChatTools } from "./chat-wire-format.js";
 import { ModelHttpError, postWithRetries } from "./http-request.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
 import { readEvents } from "./server-sent-events.js";
@@ -62,7 +62,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
   const usageOf = (request: ModelRequest, reported: StreamChunk["usage"], answer: string): Usage => {
     const usage: Usage =
       reported && typeof reported.prompt_tokens === "number"
-        ? { inputTokens: reported.prompt_tokens, outputTokens: reported.completion_tokens ?? 0 }
+        ? { inputTokens: reported.prompt_tokens, outputTokens: typeof reported.completion_tokens === "number" ? reported.completion_tokens : 0 }
         : { inputTokens: estimatePromptTokens(request.messages, request.tools), outputTokens: estimateTextTokens(answer), estimated: true };
     return withCost(usage, options.model, settings.prices);
   };
@@ -76,9 +76,10 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
       return { ...decision, usage: usageOf(request, assembler.usage, answerText(decision)) };
     }
     const response = await post(request, false);
-    const json = (await response.json()) as { choices?: Array<{ message?: Parameters<typeof decisionFromChoice>[0] }>; usage?: StreamChunk["usage"] };
-    if (!json.choices?.length) throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
-    const decision = decisionFromChoice(json.choices[0]!.message);
+    const json = (await response.json()) as { choices?: unknown; usage?: StreamChunk["usage"] } | null;
+    const choice: unknown = isObject(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
+    if (!isObject(json) || !isObject(choice)) throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
+    const decision = decisionFromChoice(isObject(choice.message) ? choice.message : undefined);
     return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
   }
 
