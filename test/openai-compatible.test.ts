@@ -70,6 +70,14 @@ describe("openAICompatible", () => {
     expect(server.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
+  it("says which streamed event was not JSON", async () => {
+    server = await startChatServer([{ sse: [{ choices: [{ index: 0, delta: { content: "Hel" } }] }, "lo, not json{"] }]);
+    const model = openAICompatible({ baseURL: server.baseURL, model: "local-model", stream: true });
+    const error = await runAgent({ model, tools: [], task: "hi" }).catch((caught: unknown) => caught);
+    expect(ModelCallError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("the server's stream sent an event that is not JSON: lo, not json{");
+  });
+
   it("streams plan text to llmCompiler", async () => {
     const chunk = (content: string) => ({ choices: [{ index: 0, delta: { content } }] });
     server = await startChatServer([

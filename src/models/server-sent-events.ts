@@ -1,4 +1,5 @@
 import { createParser } from "eventsource-parser";
+import { ModelHttpError } from "./http-request.js";
 
 /**
  * The `data` of each server-sent event in a response body, as parsed JSON, until the body
@@ -18,11 +19,19 @@ export async function* readEvents(body: ReadableStream<Uint8Array>, signal?: Abo
       while (pending.length > 0) {
         const data = pending.shift()!;
         if (data.trim() === "[DONE]") return;
-        yield JSON.parse(data);
+        yield parseEvent(data);
       }
     }
   } finally {
     reader.releaseLock();
     await body.cancel().catch(() => {});
+  }
+}
+
+function parseEvent(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch (error) {
+    throw new ModelHttpError(`the server's stream sent an event that is not JSON: ${data.slice(0, 200)}`, { body: data, cause: error });
   }
 }
