@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from "./clock.js";
-import { InvalidOptionsError } from "./errors.js";
+import { InvalidOptionsError, shown } from "./errors.js";
 import { addUsageInto, emptyUsage, type UsageTotals } from "./usage.js";
 
 /** Limits for a whole run; nested loops draw from the same budget. All are optional. */
@@ -35,7 +35,7 @@ export function checkBudgetLimits(limits: unknown, label = "budget"): BudgetLimi
       throw new InvalidOptionsError(`${label}.${name} is not a budget limit; use ${limitNames.join(", ")}`);
     }
     if (value !== undefined && (typeof value !== "number" || !(value >= 0) || value === Infinity)) {
-      throw new InvalidOptionsError(`${label}.${name} must be a finite number >= 0, got ${String(value)}`);
+      throw new InvalidOptionsError(`${label}.${name} must be a finite number >= 0, got ${shown(value)}`);
     }
   }
   return limits as BudgetLimits;

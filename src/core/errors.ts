@@ -60,8 +60,17 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;
   try {
-    return JSON.stringify(error) ?? String(error);
+    return JSON.stringify(error) ?? shown(error);
   } catch {
-    return String(error);
+    return shown(error);
+  }
+}
+
+/** A value as an error message shows it (`String(value)`), even one whose `toString` is broken. */
+export function shown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
   }
 }

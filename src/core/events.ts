@@ -3,6 +3,7 @@ import { systemClock, type Clock } from "./clock.js";
 import type { ModelPurpose } from "./model.js";
 import type { ToolError } from "./messages.js";
 import type { Usage, UsageTotals } from "./usage.js";
+import { shown } from "./errors.js";
 
 type CallId = string | number;
 
@@ -121,6 +122,6 @@ export class EventHub {
   private reportListenerError(error: unknown): void {
     if (this.warned) return;
     this.warned = true;
-    process.emitWarning(`planloop: an onEvent listener threw and was ignored: ${String(error)}`);
+    process.emitWarning(`planloop: an onEvent listener threw and was ignored: ${shown(error)}`);
   }
 }

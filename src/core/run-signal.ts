@@ -1,4 +1,5 @@
 import type { Clock } from "./clock.js";
+import { shown } from "./errors.js";
 
 /** Why a run's signal aborted: the caller cancelled, or the deadline passed. */
 export type AbortCause = "cancelled" | "deadline";
@@ -41,5 +42,5 @@ export function createRunSignal(options: { signal: AbortSignal | undefined; cloc
 export function cancelReason(signal: AbortSignal | undefined): string {
   const reason = signal?.reason;
   if (reason instanceof Error) return reason.message;
-  return reason === undefined ? "cancelled" : `cancelled: ${String(reason)}`;
+  return reason === undefined ? "cancelled" : `cancelled: ${shown(reason)}`;
 }

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "./errors.js";
+import { InvalidOptionsError, shown } from "./errors.js";
 
 /**
  * The common check of every saved state planloop reads back: an object of the right kind
@@ -10,7 +10,7 @@ export function readSavedState<T>(value: unknown, expected: { kind: string; vers
     throw new InvalidOptionsError(`resume is not a ${expected.what} state (kind ${JSON.stringify(state?.kind)}); pass result.state from ${expected.what}`);
   }
   if (state.version !== expected.version) {
-    throw new InvalidOptionsError(`resume state has version ${String(state.version)}; this planloop reads version ${expected.version}`);
+    throw new InvalidOptionsError(`resume state has version ${shown(state.version)}; this planloop reads version ${expected.version}`);
   }
   return state as Partial<T>;
 }

@@ -69,4 +69,16 @@ describe("acknowledged concerns", () => {
     expect(result.replanRequests).toEqual([]);
     expect(calls).toEqual(["refunds", "sum"]);
   });
+
+  it("count an observer that throws as a concern, even when what it throws cannot be turned into text", async () => {
+    const plan = { steps: [{ id: 1, task: "tickets", tool: "tickets" }, { id: 2, task: "sum", tool: "sum", args: { rows: "$1" }, depends_on: [1] }] };
+    const observe = () => {
+      throw { toString: null };
+    };
+    const result = await executePlan({ plan, tools: [tickets, sum], observe });
+    expect(result.status).toBe("failed");
+    expect(result.replanRequests).toEqual([{ stepId: 1, reason: "checking the output failed: [object Object]" }]);
+    expect(result.steps["2"]).toMatchObject({ status: "skipped" });
+  });
 });
+

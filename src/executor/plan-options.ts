@@ -1,6 +1,6 @@
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
-import { InvalidOptionsError, PlanloopError } from "../core/errors.js";
+import { InvalidOptionsError, PlanloopError, shown } from "../core/errors.js";
 import type { EventListener } from "../core/events.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -134,7 +134,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
     );
   }
   const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${String(concurrency)}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${shown(concurrency)}`);
   const agentMaxSteps = options.agentMaxSteps ?? 5;
   if (!Number.isInteger(agentMaxSteps) || agentMaxSteps < 1) throw new InvalidOptionsError("agentMaxSteps must be an integer >= 1");
   for (const name of ["onEvent", "observe", "onProblem"] as const) {

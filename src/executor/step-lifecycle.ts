@@ -4,6 +4,7 @@ import { runAgentStep } from "./agent-step.js";
 import type { PlanProblem } from "./plan-options.js";
 import { endedRecords, type PlanRun, type StepOutcome } from "./plan-run.js";
 import { runToolStep } from "./tool-step.js";
+import { shown } from "../core/errors.js";
 
 /**
  * Runs one step and records how it ended. A step that failed or was cancelled skips every
@@ -24,15 +25,36 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
     pending = unexpected(error);
   }
   // Written out rather than with `andThen`: no closures for the many steps that end at once.
-  if (!isPromiseLike(pending)) return concludeStep(run, index, pending);
-  return Promise.resolve(pending).then(
-    (outcome) => concludeStep(run, index, outcome),
-    (error: unknown) => concludeStep(run, index, unexpected(error)),
-  );
+  let concluded: MaybePromise<boolean>;
+  try {
+    concluded = isPromiseLike(pending)
+      ? Promise.resolve(pending).then(
+          (outcome) => concludeStep(run, index, outcome),
+          (error: unknown) => concludeStep(run, index, unexpected(error)),
+        )
+      : concludeStep(run, index, pending);
+  } catch (error) {
+    return failLate(run, index, error);
+  }
+  return isPromiseLike(concluded) ? Promise.resolve(concluded).catch((error: unknown) => failLate(run, index, error)) : concluded;
+}
+
+/**
+ * The last resort when recording a step's end threw: the step fails (if it had not ended)
+ * rather than leaving the scheduler waiting for it, so a run never hangs on a bug.
+ */
+function failLate(run: PlanRun, index: number, error: unknown): boolean {
+  if (run.records[index]!.status !== undefined) return run.records[index]!.status === "succeeded";
+  try {
+    return recordEnd(run, index, unexpected(error), undefined);
+  } catch {
+    run.records[index]!.status = "failed";
+    return false;
+  }
 }
 
 function unexpected(error: unknown): StepOutcome {
-  return { status: "failed", error: `unexpected error in the executor: ${String(error)}` };
+  return { status: "failed", error: `unexpected error in the executor: ${shown(error)}` };
 }
 
 function concludeStep(run: PlanRun, index: number, outcome: StepOutcome): MaybePromise<boolean> {
@@ -71,7 +93,7 @@ function tellProblem(run: PlanRun, stepId: string | number): void {
       replanRequests: [...run.replanRequests],
     });
   } catch (error) {
-    process.emitWarning(`planloop: an onProblem listener threw and was ignored: ${String(error)}`);
+    process.emitWarning(`planloop: an onProblem listener threw and was ignored: ${shown(error)}`);
   }
 }
 
@@ -107,7 +129,7 @@ async function observe(run: PlanRun, index: number, output: unknown): Promise<st
     const concern = check?.(output) || (await run.config.observe?.({ step, output }))?.replan || undefined;
     return concern !== undefined && run.config.acknowledged.includes(concern) ? undefined : concern;
   } catch (error) {
-    return `checking the output failed: ${String(error)}`;
+    return `checking the output failed: ${shown(error)}`;
   }
 }
 

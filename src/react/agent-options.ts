@@ -1,6 +1,6 @@
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
-import { InvalidOptionsError } from "../core/errors.js";
+import { InvalidOptionsError, shown } from "../core/errors.js";
 import type { EventListener } from "../core/events.js";
 import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
@@ -72,7 +72,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
   const model = toModelFunction(options.model);
   if (!model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
   const maxSteps = options.maxSteps ?? 8;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidOptionsError(`maxSteps must be an integer >= 1, got ${String(maxSteps)}`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidOptionsError(`maxSteps must be an integer >= 1, got ${shown(maxSteps)}`);
   const messages = options.messages ?? [];
   if (!Array.isArray(messages)) throw new InvalidOptionsError("messages must be an array of messages");
   if (options.task !== undefined && typeof options.task !== "string") throw new InvalidOptionsError("task must be a string");
@@ -118,7 +118,7 @@ function readNoProgress(value: AgentOptions["noProgress"]): NoProgressSettings |
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !(Number.isInteger(value) || value === Infinity) || value < 1) {
-    throw new InvalidOptionsError(`${name} must be a positive integer, got ${String(value)}`);
+    throw new InvalidOptionsError(`${name} must be a positive integer, got ${shown(value)}`);
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "../core/errors.js";
+import { InvalidOptionsError, shown } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { llmCompiler } from "./llm-compiler.js";
@@ -66,6 +66,6 @@ export async function runStrategy(name: StrategyName, options: SharedStrategyOpt
     case "llm-compiler":
       return llmCompiler({ ...shared, planner, ...(maxReplans === undefined ? {} : { maxReplans }) });
     default:
-      throw new InvalidOptionsError(`unknown strategy "${String(name)}"; use one of ${strategyNames.join(", ")}`);
+      throw new InvalidOptionsError(`unknown strategy "${shown(name)}"; use one of ${strategyNames.join(", ")}`);
   }
 }
