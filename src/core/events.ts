@@ -1,9 +1,9 @@
 import { EventEmitter } from "eventemitter3";
 import { systemClock, type Clock } from "./clock.js";
+import { shown } from "./errors.js";
 import type { ModelPurpose } from "./model.js";
 import type { ToolError } from "./messages.js";
 import type { Usage, UsageTotals } from "./usage.js";
-import { shown } from "./errors.js";
 
 type CallId = string | number;
 

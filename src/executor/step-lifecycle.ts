@@ -1,10 +1,10 @@
+import { shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { runAgentStep } from "./agent-step.js";
 import type { PlanProblem } from "./plan-options.js";
 import { endedRecords, type PlanRun, type StepOutcome } from "./plan-run.js";
 import { runToolStep } from "./tool-step.js";
-import { shown } from "../core/errors.js";
 
 /**
  * Runs one step and records how it ended. A step that failed or was cancelled skips every
