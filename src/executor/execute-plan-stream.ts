@@ -72,7 +72,7 @@ function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   run.graph.dependents.push([]);
   for (const need of needs) run.graph.dependents[need] = withEdge(run.graph.dependents[need]!, index);
   run.records.push(liveRecord());
-  const problems = streamedStepErrors(step, index, run.graph, run.config.tools);
+  const problems = streamedStepErrors(step, index, run.graph, run.config.tools, run.config.parsedArgs);
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");
   if (problems.length > 0) endStep(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });
   else if (blocked !== undefined) endStep(run, index, { status: "skipped", error: `step ${run.steps[blocked]!.id} did not succeed` });

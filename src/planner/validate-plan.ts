@@ -108,10 +108,17 @@ function stepDependencyErrors(step: PlanStep, index: number, graph: PlanGraph, e
 /**
  * The problems of one step of a plan that arrives step by step, once `graph` holds it and
  * the steps before it: the checks `checkPlan` makes, without checking earlier steps again.
- * (A step may depend only on steps before it, so it cannot close a cycle.)
+ * (A step may depend only on steps before it, so it cannot close a cycle.) Arguments it
+ * parsed go into `parsedArgs` at the step's index, as `checkPlan` hands them back.
  */
-export function streamedStepErrors(step: PlanStep, index: number, graph: PlanGraph, tools: readonly Tool[] | undefined): PlanError[] {
-  const context = stepCheck(graph, tools, { errors: [], parsedArgs: [] });
+export function streamedStepErrors(
+  step: PlanStep,
+  index: number,
+  graph: PlanGraph,
+  tools: readonly Tool[] | undefined,
+  parsedArgs: CheckedPlan["parsedArgs"] = [],
+): PlanError[] {
+  const context = stepCheck(graph, tools, { errors: [], parsedArgs });
   stepDependencyErrors(step, index, graph, context.errors);
   stepErrors(step, index, graph, context);
   return context.errors;
