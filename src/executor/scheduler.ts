@@ -55,7 +55,9 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     succeeded = grownSucceeded;
   };
   const queue = new ReadyQueue(hooks.priority);
-  const parkedByTool = new Map<string, number[]>();
+  // Ready steps whose tool is at its own limit, by tool, best first: one goes back to the
+  // ready queue each time a step of that tool ends.
+  const parkedByTool = new Map<string, ReadyQueue>();
   const runningByTool = new Map<string, number>();
   let running = 0;
   let closed = false;
@@ -108,7 +110,9 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       const step = queue.pop()!;
       const tool = hooks.toolOf(step);
       if (tool !== undefined && (runningByTool.get(tool) ?? 0) >= hooks.toolLimit(tool)) {
-        parkedByTool.set(tool, [...(parkedByTool.get(tool) ?? []), step]);
+        let parked = parkedByTool.get(tool);
+        if (parked === undefined) parkedByTool.set(tool, (parked = new ReadyQueue(hooks.priority)));
+        parked.push(step);
         continue;
       }
       start(step, tool);
@@ -145,10 +149,7 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     if (tool !== undefined) {
       runningByTool.set(tool, runningByTool.get(tool)! - 1);
       const parked = parkedByTool.get(tool);
-      if (parked) {
-        for (const waiting of parked) queue.push(waiting);
-        parkedByTool.delete(tool);
-      }
+      if (parked !== undefined && parked.size > 0) queue.push(parked.pop()!);
     }
     if (ok) {
       const dependents = graph.dependents[step]!;
