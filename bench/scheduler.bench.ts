@@ -223,6 +223,28 @@ for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as c
   console.log(await overheadReport(shape, build, { engine: "planloop", rounds: 30, smallPerRound: 10, detail: true }));
 }
 console.log(await sizeCurve(chain, [500, 2_000, 5_000, 10_000, 20_000, 50_000]));
+console.log(await limitedToolLine([1_000, 5_000]));
+
+/**
+ * Independent steps through a tool that allows two calls at once (a rate-limited API):
+ * the steps waiting for it must cost no more than the others.
+ */
+async function limitedToolLine(sizes: number[]): Promise<string> {
+  const limited = defineTool({ name: "limited", description: "Two at a time", input: z.object({}), concurrency: 2, execute: () => Promise.resolve(1) });
+  const medians: number[] = [];
+  for (const size of sizes) {
+    const plan: PlanInput = { steps: Array.from({ length: size }, (_, index) => ({ id: index, task: "n", tool: "limited", args: {} })) };
+    const times: number[] = [];
+    for (let run = 0; run < 7; run += 1) {
+      const started = process.hrtime.bigint();
+      const result = await executePlan({ plan, tools: [limited], concurrency: 8 });
+      if (result.status !== "completed") throw new Error(result.status);
+      times.push(Number(process.hrtime.bigint() - started) / 1000 / size);
+    }
+    medians.push(times.sort((a, b) => a - b)[3]!);
+  }
+  return `a tool limited to 2 at a time, async, µs/step: ${sizes.map((size, index) => `${size.toLocaleString("en-US")}: ${medians[index]!.toFixed(2)}`).join(" · ")}`;
+}
 
 /**
  * Where the cost per step turns up: chains of every size in turns, about 20,000 steps of
