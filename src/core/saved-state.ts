@@ -1,4 +1,5 @@
 import { InvalidOptionsError, shown } from "./errors.js";
+import { isRecord } from "./is-record.js";
 
 /**
  * The common check of every saved state planloop reads back: an object of the right kind
@@ -13,11 +14,6 @@ export function readSavedState<T>(value: unknown, expected: { kind: string; vers
     throw new InvalidOptionsError(`resume state has version ${shown(state.version)}; this planloop reads version ${expected.version}`);
   }
   return state as Partial<T>;
-}
-
-/** A plain object (not null, not an array): what a saved state's maps must be. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Usage totals as results write them: five finite numbers. */

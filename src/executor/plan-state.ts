@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
-import { isElapsedMs, isRecord, isUsageTotals, readSavedState } from "../core/saved-state.js";
+import { isRecord } from "../core/is-record.js";
+import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { StepStatus } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { Plan } from "../planner/plan-schema.js";

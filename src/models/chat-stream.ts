@@ -1,5 +1,6 @@
 import type { ModelDecision } from "../core/model.js";
-import { fromChatToolCalls, isObject } from "./chat-wire-format.js";
+import { isRecord } from "../core/is-record.js";
+import { fromChatToolCalls } from "./chat-wire-format.js";
 
 interface ChunkDelta {
   content?: string | null;
@@ -22,18 +23,18 @@ export class ChatStreamAssembler {
 
   /** Takes one chunk; returns its text delta, if any. Parts of the wrong kind are passed over. */
   add(chunk: StreamChunk): string {
-    if (!isObject(chunk)) return "";
-    if (isObject(chunk.usage)) this.usage = chunk.usage;
+    if (!isRecord(chunk)) return "";
+    if (isRecord(chunk.usage)) this.usage = chunk.usage;
     const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-    const delta: unknown = isObject(choice) ? choice.delta : undefined;
-    if (!isObject(delta)) return "";
+    const delta: unknown = isRecord(choice) ? choice.delta : undefined;
+    if (!isRecord(delta)) return "";
     const parts: unknown = delta.tool_calls;
     for (const part of Array.isArray(parts) ? parts : []) {
-      if (!isObject(part)) continue;
+      if (!isRecord(part)) continue;
       const index = Number.isInteger(part.index) ? (part.index as number) : this.calls.size;
       const call = this.calls.get(index) ?? { name: "", arguments: "" };
       if (typeof part.id === "string" && part.id) call.id = part.id;
-      const fn = isObject(part.function) ? part.function : {};
+      const fn = isRecord(part.function) ? part.function : {};
       if (typeof fn.name === "string") call.name += fn.name;
       if (typeof fn.arguments === "string") call.arguments += fn.arguments;
       this.calls.set(index, call);

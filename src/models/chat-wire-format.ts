@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ModelDecision, ToolSpec } from "../core/model.js";
+import { isRecord } from "../core/is-record.js";
 import { withArguments } from "./tool-call-arguments.js";
 
 /** A message as the Chat Completions API takes it. */
@@ -55,9 +56,9 @@ export function toChatTools(tools: readonly ToolSpec[]): Array<{ type: "function
  */
 export function fromChatToolCalls(calls: readonly unknown[]): ToolCall[] {
   return calls.map((entry, index) => {
-    const call = isObject(entry) ? (entry as { id?: unknown; function?: unknown }) : {};
+    const call = isRecord(entry) ? (entry as { id?: unknown; function?: unknown }) : {};
     const id = typeof call.id === "string" || typeof call.id === "number" ? call.id : `call_${index}`;
-    const fn = isObject(call.function) ? (call.function as { name?: unknown; arguments?: unknown }) : {};
+    const fn = isRecord(call.function) ? (call.function as { name?: unknown; arguments?: unknown }) : {};
     return withArguments({ id, name: typeof fn.name === "string" ? fn.name : "" }, fn.arguments ?? "");
   });
 }
@@ -76,13 +77,10 @@ export function decisionFromChoice(message: { content?: unknown; tool_calls?: un
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (content === undefined || content === null) return "";
-  if (Array.isArray(content)) return content.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : "")).join("");
+  if (Array.isArray(content)) return content.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join("");
   return asText(content);
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 function asText(content: unknown): string {
   return typeof content === "string" ? content : (JSON.stringify(content) ?? String(content));

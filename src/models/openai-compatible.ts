@@ -1,8 +1,9 @@
 import { InvalidOptionsError } from "../core/errors.js";
+import { isRecord } from "../core/is-record.js";
 import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
 import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
-import { decisionFromChoice, isObject, toChatMessages, toChatTools } from "./chat-wire-format.js";
+import { decisionFromChoice, toChatMessages, toChatTools } from "./chat-wire-format.js";
 import { ModelHttpError, postWithRetries } from "./http-request.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
 import { readEvents } from "./server-sent-events.js";
@@ -77,9 +78,9 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     }
     const response = await post(request, false);
     const json = (await response.json()) as { choices?: unknown; usage?: StreamChunk["usage"] } | null;
-    const choice: unknown = isObject(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
-    if (!isObject(json) || !isObject(choice)) throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
-    const decision = decisionFromChoice(isObject(choice.message) ? choice.message : undefined);
+    const choice: unknown = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
+    if (!isRecord(json) || !isRecord(choice)) throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
+    const decision = decisionFromChoice(isRecord(choice.message) ? choice.message : undefined);
     return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
   }
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { isRecord } from "../core/is-record.js";
 import { planSchema, planStepSchema, type Plan, type PlanStep, type StepId } from "./plan-schema.js";
 
 type PlanParse = ReturnType<typeof planSchema.safeParse>;
@@ -23,7 +24,7 @@ export function readPlanStep(input: unknown): StepParse {
 }
 
 function quickPlan(input: unknown): Plan | undefined {
-  if (!isObject(input)) return undefined;
+  if (!isRecord(input)) return undefined;
   const source = (input as { steps?: unknown }).steps;
   if (!Array.isArray(source) || source.length === 0) return undefined;
   const steps: PlanStep[] = new Array(source.length);
@@ -36,7 +37,7 @@ function quickPlan(input: unknown): Plan | undefined {
 }
 
 function quickStep(input: unknown): PlanStep | undefined {
-  if (!isObject(input)) return undefined;
+  if (!isRecord(input)) return undefined;
   const source = input as Record<string, unknown>;
   const { id, task, tool, args, budget, estimateMs } = source;
   if (!isStepId(id) || typeof task !== "string") return undefined;
@@ -81,7 +82,7 @@ function quickDependencies(value: unknown): StepId[] | undefined {
 }
 
 function quickBudget(value: unknown): z.output<typeof planStepSchema>["budget"] {
-  if (!isObject(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   const maxSteps = (value as { maxSteps?: unknown }).maxSteps;
   if (maxSteps === undefined) return "maxSteps" in value ? undefined : {};
   return typeof maxSteps === "number" && Number.isSafeInteger(maxSteps) && maxSteps > 0 ? { maxSteps } : undefined;
@@ -89,8 +90,4 @@ function quickBudget(value: unknown): z.output<typeof planStepSchema>["budget"] 
 
 function isStepId(value: unknown): value is StepId {
   return typeof value === "string" ? value.length > 0 : typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
-import { isElapsedMs, isRecord, isUsageTotals, readSavedState } from "../core/saved-state.js";
+import { isRecord } from "../core/is-record.js";
+import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { UsageTotals } from "../core/usage.js";

@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
-import { isElapsedMs, isRecord, isUsageTotals, readSavedState } from "../core/saved-state.js";
+import { isRecord } from "../core/is-record.js";
+import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { PlanRunState } from "../executor/plan-state.js";
 import type { Tool } from "../core/tools/define-tool.js";
