@@ -178,3 +178,25 @@ describe("argument parsing", () => {
     expect(parses).toBe(2);
   });
 });
+
+describe("the guard on plan steps", () => {
+  const plainSteps = (tool: string, count: number) => ({ steps: Array.from({ length: count }, (_, index) => ({ id: index + 1, task: "t", tool, args: { n: index + 1 } })) });
+  const input = z.object({ n: z.number() });
+
+  it("still counts a tool's call limit, asks its authorization and its approval rule when the arguments were parsed at the check", async () => {
+    const limited = defineTool({ name: "limited", description: "x", input, maxCalls: 1, execute: ({ n }) => n });
+    const capped = await executePlan({ plan: plainSteps("limited", 2), tools: [limited], concurrency: 1 });
+    expect(capped.steps["1"]?.status).toBe("succeeded");
+    expect(capped.steps["2"]).toMatchObject({ status: "failed", error: expect.stringContaining("reached its limit of 1 calls") });
+
+    const guarded = defineTool({ name: "guarded", description: "x", input, authorize: ({ n }) => (n === 2 ? { allowed: false, reason: "not step two" } : true), execute: ({ n }) => n });
+    const authorized = await executePlan({ plan: plainSteps("guarded", 2), tools: [guarded] });
+    expect(authorized.steps["1"]?.output).toBe(1);
+    expect(authorized.steps["2"]).toMatchObject({ status: "failed", error: expect.stringContaining("not step two") });
+
+    const approved = defineTool({ name: "approved", description: "x", input, needsApproval: ({ n }) => n > 1, execute: ({ n }) => n });
+    const paused = await executePlan({ plan: plainSteps("approved", 2), tools: [approved] });
+    expect(paused.status).toBe("waiting");
+    expect(paused.pending?.map((call) => call.stepId)).toEqual([2]);
+  });
+});

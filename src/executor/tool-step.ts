@@ -2,7 +2,9 @@ import { sleep } from "../core/clock.js";
 import { errorMessage } from "../core/errors.js";
 import type { ToolCall } from "../core/messages.js";
 import { andThen, isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
-import { runAdmittedCall, type Admission, type AdmitContext, type ToolOutcome } from "../core/tools/tool-runner.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { admitsParsedCalls } from "../core/tools/tool-guard.js";
+import { callTool, type Admission, type AdmitContext, type CallTarget, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../planner/placeholders.js";
 import type { PlanPendingCall } from "./plan-result.js";
 import { outputOf, type PlanRun, type StepOutcome } from "./plan-run.js";
@@ -33,9 +35,16 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     if (!substituted.ok) return { status: "failed", error: substituted.error };
     args = substituted.value;
   }
+  const tool = run.config.toolsByName.get(step.tool!);
+  if (argsParsed && tool !== undefined && admitsParsedCalls(tool)) {
+    // Nothing for the guard to check: the call runs with the arguments the check parsed.
+    const parsed = run.config.parsedArgs[index];
+    const call: StepCall = { id: toolStepCallId(step.id), name: tool.name, arguments: parsed, stepId: step.id, admitted: tool };
+    return attemptUntilDone(run, index, call, 1);
+  }
   const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : notApproved;
   if ("outcome" in decided) return decided.outcome;
-  const request: CallRequest = {
+  const request: GuardedCall = {
     id: toolStepCallId(step.id),
     name: step.tool!,
     arguments: args,
@@ -46,13 +55,14 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     approved: decided.approved,
     argsParsed,
     parsedArgs: argsParsed ? run.config.parsedArgs[index] : undefined,
+    admitted: undefined,
   };
   return attemptUntilDone(run, index, request, 1);
 }
 
 const notApproved = { approved: false };
 
-function attemptUntilDone(run: PlanRun, index: number, request: CallRequest, attempt: number): MaybePromise<StepOutcome> {
+function attemptUntilDone(run: PlanRun, index: number, request: StepCall, attempt: number): MaybePromise<StepOutcome> {
   run.records[index]!.attempts += 1;
   const attempted = attemptCall(run, request);
   // No closure for the common case, an attempt that ended at once.
@@ -60,7 +70,7 @@ function attemptUntilDone(run: PlanRun, index: number, request: CallRequest, att
   return Promise.resolve(attempted).then((outcome) => afterAttempt(run, index, request, attempt, outcome));
 }
 
-function afterAttempt(run: PlanRun, index: number, request: CallRequest, attempt: number, outcome: Attempt): MaybePromise<StepOutcome> {
+function afterAttempt(run: PlanRun, index: number, request: StepCall, attempt: number, outcome: Attempt): MaybePromise<StepOutcome> {
   if (outcome.status !== "retry") return outcome;
   if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
   const delayMs = backoffDelay(run.config.retry, attempt);
@@ -91,18 +101,25 @@ function waitingFor(pending: PlanPendingCall): StepOutcome {
 }
 
 type Attempt = StepOutcome | { status: "retry"; error: string };
-/**
- * One step's call, in one object that is both the call and what the guard reads about it
- * (`callsSoFar` is set before each attempt): a plan of many quick steps makes one per step.
- */
-type CallRequest = ToolCall & AdmitContext & { stepId: string | number };
 
-function attemptCall(run: PlanRun, request: CallRequest): MaybePromise<Attempt> {
+/**
+ * One step's call. `admitted` is the tool when the guard has nothing to check (see
+ * `admitsParsedCalls`); otherwise the call is a `GuardedCall`, one object that is both the
+ * call and what the guard reads about it (`callsSoFar` is set before each attempt). A plan
+ * of many quick steps makes one per step.
+ */
+type StepCall = ToolCall & { stepId: string | number; admitted: Tool | undefined };
+type GuardedCall = StepCall & AdmitContext;
+
+function attemptCall(run: PlanRun, request: StepCall): MaybePromise<Attempt> {
+  const tool = request.admitted;
+  if (tool !== undefined) return runAdmitted(run, request, tool, request.arguments, tool.timeoutMs);
+  const guarded = request as GuardedCall;
   const name = request.name;
   let admission: MaybePromise<Admission>;
   try {
-    request.callsSoFar = run.toolCallCounts[name] ?? 0;
-    admission = run.config.guard.admit(request, request);
+    guarded.callsSoFar = run.toolCallCounts[name] ?? 0;
+    admission = run.config.guard.admit(guarded, guarded);
   } catch (error) {
     return checkFailed(name, error);
   }
@@ -117,20 +134,24 @@ function checkFailed(name: string, error: unknown): Attempt {
   return { status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` };
 }
 
-function callAdmitted(run: PlanRun, request: CallRequest, admission: Admission): MaybePromise<Attempt> {
-  const call = request;
-  const { name, stepId } = request;
+function callAdmitted(run: PlanRun, call: StepCall, admission: Admission): MaybePromise<Attempt> {
+  const { name, stepId } = call;
   if (admission.kind === "reject") return { status: "failed", error: admission.error.message };
   if (admission.kind === "pending") {
     const pending: PlanPendingCall = { stepId, callId: call.id, name, arguments: call.arguments, kind: admission.reason };
     if (admission.question !== undefined) pending.question = admission.question;
     return waitingFor(pending);
   }
+  return runAdmitted(run, call, admission.tool, admission.args, admission.timeoutMs);
+}
+
+/** An admitted call, within the run's tool-call budget. */
+function runAdmitted(run: PlanRun, call: StepCall, tool: CallTarget, args: unknown, timeoutMs: number | undefined): MaybePromise<Attempt> {
+  const name = call.name;
   if (run.budget.remainingToolCalls() < 1) return { status: "failed", error: `the run's tool-call budget is used up; "${name}" was not called` };
   run.toolCallCounts[name] = (run.toolCallCounts[name] ?? 0) + 1;
   run.budget.charge(oneToolCall);
-  const outcome = runAdmittedCall(call, admission, run.toolCallOptions);
-  return andThen(outcome, attemptOf);
+  return andThen(callTool(call, tool, args, timeoutMs, run.toolCallOptions), attemptOf);
 }
 
 const oneToolCall = { toolCalls: 1 } as const;

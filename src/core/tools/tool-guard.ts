@@ -52,6 +52,20 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   return { specs, admit };
 }
 
+/**
+ * Whether the guard has nothing to check of a call to `tool` whose arguments are already
+ * parsed: no call limit, authorization, approval or question. Such a call would be admitted
+ * as it is, so a plan step may run it without asking the guard.
+ */
+export function admitsParsedCalls(tool: Tool): boolean {
+  return (
+    tool.maxCalls === undefined &&
+    tool.authorize === undefined &&
+    tool.needsInput !== true &&
+    (tool.needsApproval === undefined || tool.needsApproval === false)
+  );
+}
+
 /** After authorization: a question for the user, an approval to wait for, or a call to run. */
 function admitAuthorized(tool: Tool, args: unknown, context: AdmitContext): MaybePromise<Admission> {
   if (tool.needsInput) {

@@ -54,12 +54,23 @@ export type RunOptions = { signal: AbortSignal; step: number; clock: Clock; maxO
  * synchronous outcome: no promise is made (thousands of plan steps add up).
  */
 export function runAdmittedCall(call: ToolCall, admission: Extract<Admission, { kind: "run" }>, options: RunOptions): MaybePromise<ToolOutcome> {
+  return callTool(call, admission.tool, admission.args, admission.timeoutMs, options);
+}
+
+/** `runAdmittedCall` with the admission's parts given one by one: a caller that needs no guard makes no admission. */
+export function callTool(
+  call: CallName,
+  tool: CallTarget,
+  args: unknown,
+  timeoutMs: number | undefined,
+  options: RunOptions,
+): MaybePromise<ToolOutcome> {
   // A cancelled run starts no tool.
   if (options.signal.aborted) return outcomeOfError(call, undefined, { aborted: true, timedOut: false });
-  if (admission.timeoutMs !== undefined) return runWithTimeout(call, admission, options);
+  if (timeoutMs !== undefined) return runWithTimeout(call, tool, args, timeoutMs, options);
   let returned: unknown;
   try {
-    returned = admission.tool.execute!(admission.args, { signal: options.signal, callId: call.id, step: options.step });
+    returned = tool.execute!(args, { signal: options.signal, callId: call.id, step: options.step });
   } catch (error) {
     return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut: false });
   }
@@ -70,32 +81,32 @@ export function runAdmittedCall(call: ToolCall, admission: Extract<Admission, { 
   );
 }
 
-async function runWithTimeout(call: ToolCall, admission: Extract<Admission, { kind: "run" }>, options: RunOptions): Promise<ToolOutcome> {
+/** What running a call needs to know of it: the id the tool sees, the name errors quote. */
+export type CallName = Pick<ToolCall, "id" | "name">;
+
+async function runWithTimeout(call: CallName, tool: CallTarget, args: unknown, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {
   const controller = new AbortController();
   const onRunAbort = () => controller.abort(options.signal.reason);
   options.signal.addEventListener("abort", onRunAbort, { once: true });
   let timedOut = false;
-  const timer =
-    admission.timeoutMs === undefined
-      ? undefined
-      : options.clock.setTimeout(() => {
-          timedOut = true;
-          controller.abort(new Error(`timed out after ${admission.timeoutMs} ms`));
-        }, admission.timeoutMs);
+  const timer = options.clock.setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
   try {
-    const returned = admission.tool.execute!(admission.args, { signal: controller.signal, callId: call.id, step: options.step });
+    const returned = tool.execute!(args, { signal: controller.signal, callId: call.id, step: options.step });
     const output = isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned;
     return { content: limitOutput(output, options.maxOutputChars) };
   } catch (error) {
-    return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut, ...(admission.timeoutMs === undefined ? {} : { timeoutMs: admission.timeoutMs }) });
+    return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut, timeoutMs });
   } finally {
-    if (timer !== undefined) options.clock.clearTimeout(timer);
+    options.clock.clearTimeout(timer);
     options.signal.removeEventListener("abort", onRunAbort);
   }
 }
 
 /** Cancelled, timed out, or failed (final when the tool said `retryable: false`). */
-function outcomeOfError(call: ToolCall, error: unknown, how: { aborted: boolean; timedOut: boolean; timeoutMs?: number }): ToolOutcome {
+function outcomeOfError(call: CallName, error: unknown, how: { aborted: boolean; timedOut: boolean; timeoutMs?: number }): ToolOutcome {
   if (how.aborted) return failure("cancelled", `the run stopped before "${call.name}" finished`);
   if (how.timedOut) return failure("timeout", `"${call.name}" did not finish within ${how.timeoutMs} ms and was aborted`);
   const outcome = failure("execution_failed", `"${call.name}" failed: ${errorMessage(error)}`);
