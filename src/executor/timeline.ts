@@ -16,10 +16,12 @@ type Bar = { startedAt?: number | undefined; endedAt?: number | undefined; statu
  * ran have no bar. `idOf` names the bar at each index. Pure.
  */
 export function buildTimeline(bars: readonly Bar[], idOf: (index: number) => string): TimelineEntry[] {
-  const ran: number[] = [];
+  const all = new Int32Array(bars.length);
+  let count = 0;
   for (let index = 0; index < bars.length; index += 1) {
-    if (bars[index]!.startedAt !== undefined && bars[index]!.endedAt !== undefined) ran.push(index);
+    if (bars[index]!.startedAt !== undefined && bars[index]!.endedAt !== undefined) all[count++] = index;
   }
+  const ran = all.subarray(0, count);
   // Steps usually start in plan order: sort only when they did not.
   let inOrder = true;
   for (let position = 1; position < ran.length && inOrder; position += 1) inOrder = bars[ran[position - 1]!]!.startedAt! <= bars[ran[position]!]!.startedAt!;
