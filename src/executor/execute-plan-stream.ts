@@ -29,7 +29,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
   const empty = { steps: [] };
   const config = readPlanOptions({ ...options, plan: empty }, { plan: empty, graph: buildPlanGraph(empty) });
   const run = startPlanRun(config);
-  const scheduler = createScheduler(schedulerHooks(run, () => 0));
+  const scheduler = createScheduler(schedulerHooks(run, undefined));
 
   try {
     try {

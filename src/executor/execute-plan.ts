@@ -28,7 +28,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
   try {
     announcePlan(run);
     const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!));
-    const scheduler = createScheduler(schedulerHooks(run, (index) => priorities[index]!));
+    const scheduler = createScheduler(schedulerHooks(run, priorities));
     run.steps.forEach((_, index) => scheduler.add(index));
     scheduler.close();
     await scheduler.done;
@@ -39,10 +39,10 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
 }
 
 /** Wires the scheduler to a plan run: its records, budget, tools, events and step runner. */
-export function schedulerHooks(run: PlanRun, priority: (index: number) => number): SchedulerHooks {
+export function schedulerHooks(run: PlanRun, priorities: Float64Array | undefined): SchedulerHooks {
   return {
     graph: run.graph,
-    priority,
+    priorities,
     concurrency: run.config.concurrency,
     initially: (index) => {
       const status = run.records[index]!.status;

@@ -8,7 +8,7 @@ describe("ReadyQueue", () => {
     const operations = fc.array(fc.oneof(fc.nat({ max: 60 }), fc.constant(null)), { maxLength: 120 });
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 61, maxLength: 61 }), operations, (priorities, script) => {
-        const queue = new ReadyQueue((step) => priorities[step]!);
+        const queue = new ReadyQueue(Float64Array.from(priorities));
         const model: number[] = [];
         const best = () => model.reduce((a, b) => (priorities[b]! > priorities[a]! || (priorities[b] === priorities[a] && b < a) ? b : a));
         for (const operation of script) {
@@ -24,5 +24,11 @@ describe("ReadyQueue", () => {
         }
       }),
     );
+  });
+
+  it("without priorities, pops steps in plan order", () => {
+    const queue = new ReadyQueue();
+    for (const step of [5, 2, 9, 0, 7]) queue.push(step);
+    expect([queue.pop(), queue.pop(), queue.pop(), queue.pop(), queue.pop(), queue.pop()]).toEqual([0, 2, 5, 7, 9, undefined]);
   });
 });

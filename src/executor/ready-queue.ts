@@ -2,12 +2,14 @@
  * A max-heap of ready steps: the highest priority first, and among equals the one that
  * comes first in the plan, so runs are deterministic. The array only grows: popping does
  * not shrink it, so a plan of ten thousand ready steps is not copied as the queue drains.
+ * Priorities are read from a typed array (a callback returning numbers would box each one).
  */
 export class ReadyQueue {
   private readonly heap: number[] = [];
   private count = 0;
 
-  constructor(private readonly priority: (step: number) => number) {}
+  /** `priorities[step]`, higher first; without them, steps come in plan order. */
+  constructor(private readonly priorities?: Float64Array) {}
 
   get size(): number {
     return this.count;
@@ -50,7 +52,8 @@ export class ReadyQueue {
   }
 
   private before(a: number, b: number): boolean {
-    const difference = this.priority(a) - this.priority(b);
+    const priorities = this.priorities;
+    const difference = priorities === undefined ? 0 : priorities[a]! - priorities[b]!;
     return difference > 0 || (difference === 0 && a < b);
   }
 }

@@ -5,8 +5,8 @@ import { ReadyQueue } from "./ready-queue.js";
 export interface SchedulerHooks {
   /** The plan's graph; a streamed plan grows it before each `add`. */
   graph: PlanGraph;
-  /** Higher runs first among ready steps (the remaining path length). */
-  priority(step: number): number;
+  /** Per step, higher runs first among ready steps (the remaining path length); without, plan order. */
+  priorities: Float64Array | undefined;
   concurrency: number;
   /** A step finished before this run (a resume): `succeeded` counts as met, `settled` never starts. */
   initially(step: number): "open" | "succeeded" | "settled";
@@ -54,7 +54,7 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     unmet = grownUnmet;
     succeeded = grownSucceeded;
   };
-  const queue = new ReadyQueue(hooks.priority);
+  const queue = new ReadyQueue(hooks.priorities);
   // Ready steps whose tool is at its own limit, by tool, best first: one goes back to the
   // ready queue each time a step of that tool ends.
   const parkedByTool = new Map<string, ReadyQueue>();
@@ -111,7 +111,7 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       const tool = hooks.toolOf(step);
       if (tool !== undefined && (runningByTool.get(tool) ?? 0) >= hooks.toolLimit(tool)) {
         let parked = parkedByTool.get(tool);
-        if (parked === undefined) parkedByTool.set(tool, (parked = new ReadyQueue(hooks.priority)));
+        if (parked === undefined) parkedByTool.set(tool, (parked = new ReadyQueue(hooks.priorities)));
         parked.push(step);
         continue;
       }
