@@ -2,7 +2,6 @@ import { sleep } from "../core/clock.js";
 import { errorMessage } from "../core/errors.js";
 import type { ToolCall } from "../core/messages.js";
 import { andThen, isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
-import type { Tool } from "../core/tools/define-tool.js";
 import { admitsParsedCalls } from "../core/tools/tool-guard.js";
 import { callTool, type Admission, type AdmitContext, type CallTarget, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../planner/placeholders.js";
@@ -36,15 +35,11 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     args = substituted.value;
   }
   const tool = run.config.toolsByName.get(step.tool!);
-  if (argsParsed && tool !== undefined && admitsParsedCalls(tool)) {
-    // Nothing for the guard to check: the call runs with the arguments the check parsed.
-    const parsed = run.config.parsedArgs[index];
-    const call: StepCall = { id: toolStepCallId(step.id), name: tool.name, arguments: parsed, stepId: step.id, admitted: tool };
-    return attemptUntilDone(run, index, call, 1);
-  }
+  // Nothing for the guard to check: the call runs as it is, and no request is built.
+  if (argsParsed && tool !== undefined && admitsParsedCalls(tool)) return attemptUntilDone(run, index, undefined, 1);
   const decided = paused?.kind === "tool" ? decidePaused(run, paused.pending) : notApproved;
   if ("outcome" in decided) return decided.outcome;
-  const request: GuardedCall = {
+  const request: CallRequest = {
     id: toolStepCallId(step.id),
     name: step.tool!,
     arguments: args,
@@ -55,26 +50,33 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     approved: decided.approved,
     argsParsed,
     parsedArgs: argsParsed ? run.config.parsedArgs[index] : undefined,
-    admitted: undefined,
   };
   return attemptUntilDone(run, index, request, 1);
 }
 
 const notApproved = { approved: false };
 
-function attemptUntilDone(run: PlanRun, index: number, request: StepCall, attempt: number): MaybePromise<StepOutcome> {
+/** `request` is undefined for a call the guard would admit as it is (see `admitsParsedCalls`). */
+function attemptUntilDone(run: PlanRun, index: number, request: CallRequest | undefined, attempt: number): MaybePromise<StepOutcome> {
   run.records[index]!.attempts += 1;
-  const attempted = attemptCall(run, request);
+  const attempted = request === undefined ? attemptAdmitted(run, index) : attemptCall(run, request);
   // No closure for the common case, an attempt that ended at once.
   if (!isPromiseLike(attempted)) return afterAttempt(run, index, request, attempt, attempted);
   return Promise.resolve(attempted).then((outcome) => afterAttempt(run, index, request, attempt, outcome));
 }
 
-function afterAttempt(run: PlanRun, index: number, request: StepCall, attempt: number, outcome: Attempt): MaybePromise<StepOutcome> {
+function afterAttempt(
+  run: PlanRun,
+  index: number,
+  request: CallRequest | undefined,
+  attempt: number,
+  outcome: Attempt,
+): MaybePromise<StepOutcome> {
   if (outcome.status !== "retry") return outcome;
   if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
   const delayMs = backoffDelay(run.config.retry, attempt);
-  run.events.emit({ type: "step-retry", stepId: request.stepId, attempt, delayMs, error: outcome.error }, { stepId: request.stepId });
+  const stepId = run.steps[index]!.id;
+  run.events.emit({ type: "step-retry", stepId, attempt, delayMs, error: outcome.error }, { stepId });
   return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
     () => attemptUntilDone(run, index, request, attempt + 1),
     (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
@@ -103,23 +105,24 @@ function waitingFor(pending: PlanPendingCall): StepOutcome {
 type Attempt = StepOutcome | { status: "retry"; error: string };
 
 /**
- * One step's call. `admitted` is the tool when the guard has nothing to check (see
- * `admitsParsedCalls`); otherwise the call is a `GuardedCall`, one object that is both the
- * call and what the guard reads about it (`callsSoFar` is set before each attempt). A plan
- * of many quick steps makes one per step.
+ * One step's call, in one object that is both the call and what the guard reads about it
+ * (`callsSoFar` is set before each attempt).
  */
-type StepCall = ToolCall & { stepId: string | number; admitted: Tool | undefined };
-type GuardedCall = StepCall & AdmitContext;
+type CallRequest = ToolCall & AdmitContext & { stepId: string | number };
 
-function attemptCall(run: PlanRun, request: StepCall): MaybePromise<Attempt> {
-  const tool = request.admitted;
-  if (tool !== undefined) return runAdmitted(run, request, tool, request.arguments, tool.timeoutMs);
-  const guarded = request as GuardedCall;
+/** The step's tool with the arguments the check parsed: what the guard would admit as it is. */
+function attemptAdmitted(run: PlanRun, index: number): MaybePromise<Attempt> {
+  const step = run.steps[index]!;
+  const tool = run.config.toolsByName.get(step.tool!)!;
+  return runAdmitted(run, toolStepCallId(step.id), tool.name, tool, run.config.parsedArgs[index], tool.timeoutMs);
+}
+
+function attemptCall(run: PlanRun, request: CallRequest): MaybePromise<Attempt> {
   const name = request.name;
   let admission: MaybePromise<Admission>;
   try {
-    guarded.callsSoFar = run.toolCallCounts[name] ?? 0;
-    admission = run.config.guard.admit(guarded, guarded);
+    request.callsSoFar = run.toolCallCounts[name] ?? 0;
+    admission = run.config.guard.admit(request, request);
   } catch (error) {
     return checkFailed(name, error);
   }
@@ -134,7 +137,7 @@ function checkFailed(name: string, error: unknown): Attempt {
   return { status: "failed", error: `checking the call to "${name}" failed: ${errorMessage(error)}` };
 }
 
-function callAdmitted(run: PlanRun, call: StepCall, admission: Admission): MaybePromise<Attempt> {
+function callAdmitted(run: PlanRun, call: CallRequest, admission: Admission): MaybePromise<Attempt> {
   const { name, stepId } = call;
   if (admission.kind === "reject") return { status: "failed", error: admission.error.message };
   if (admission.kind === "pending") {
@@ -142,16 +145,15 @@ function callAdmitted(run: PlanRun, call: StepCall, admission: Admission): Maybe
     if (admission.question !== undefined) pending.question = admission.question;
     return waitingFor(pending);
   }
-  return runAdmitted(run, call, admission.tool, admission.args, admission.timeoutMs);
+  return runAdmitted(run, call.id, name, admission.tool, admission.args, admission.timeoutMs);
 }
 
 /** An admitted call, within the run's tool-call budget. */
-function runAdmitted(run: PlanRun, call: StepCall, tool: CallTarget, args: unknown, timeoutMs: number | undefined): MaybePromise<Attempt> {
-  const name = call.name;
+function runAdmitted(run: PlanRun, callId: ToolCall["id"], name: string, tool: CallTarget, args: unknown, timeoutMs: number | undefined): MaybePromise<Attempt> {
   if (run.budget.remainingToolCalls() < 1) return { status: "failed", error: `the run's tool-call budget is used up; "${name}" was not called` };
   run.toolCallCounts[name] = (run.toolCallCounts[name] ?? 0) + 1;
   run.budget.charge(oneToolCall);
-  return andThen(callTool(call, tool, args, timeoutMs, run.toolCallOptions), attemptOf);
+  return andThen(callTool(callId, name, tool, args, timeoutMs, run.toolCallOptions), attemptOf);
 }
 
 const oneToolCall = { toolCalls: 1 } as const;

@@ -54,37 +54,45 @@ export type RunOptions = { signal: AbortSignal; step: number; clock: Clock; maxO
  * synchronous outcome: no promise is made (thousands of plan steps add up).
  */
 export function runAdmittedCall(call: ToolCall, admission: Extract<Admission, { kind: "run" }>, options: RunOptions): MaybePromise<ToolOutcome> {
-  return callTool(call, admission.tool, admission.args, admission.timeoutMs, options);
+  return callTool(call.id, call.name, admission.tool, admission.args, admission.timeoutMs, options);
 }
 
-/** `runAdmittedCall` with the admission's parts given one by one: a caller that needs no guard makes no admission. */
+/**
+ * `runAdmittedCall` with the call and the admission given part by part: a caller that needs
+ * no guard builds neither. `callId` is what the tool sees; `name` is what errors quote.
+ */
 export function callTool(
-  call: CallName,
+  callId: ToolCall["id"],
+  name: string,
   tool: CallTarget,
   args: unknown,
   timeoutMs: number | undefined,
   options: RunOptions,
 ): MaybePromise<ToolOutcome> {
   // A cancelled run starts no tool.
-  if (options.signal.aborted) return outcomeOfError(call, undefined, { aborted: true, timedOut: false });
-  if (timeoutMs !== undefined) return runWithTimeout(call, tool, args, timeoutMs, options);
+  if (options.signal.aborted) return outcomeOfError(name, undefined, { aborted: true, timedOut: false });
+  if (timeoutMs !== undefined) return runWithTimeout(callId, name, tool, args, timeoutMs, options);
   let returned: unknown;
   try {
-    returned = tool.execute!(args, { signal: options.signal, callId: call.id, step: options.step });
+    returned = tool.execute!(args, { signal: options.signal, callId, step: options.step });
   } catch (error) {
-    return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut: false });
+    return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false });
   }
   if (!isPromiseLike(returned)) return { content: limitOutput(returned, options.maxOutputChars) };
   return raceAbort(returned, options.signal).then(
     (output) => ({ content: limitOutput(output, options.maxOutputChars) }),
-    (error: unknown) => outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut: false }),
+    (error: unknown) => outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false }),
   );
 }
 
-/** What running a call needs to know of it: the id the tool sees, the name errors quote. */
-export type CallName = Pick<ToolCall, "id" | "name">;
-
-async function runWithTimeout(call: CallName, tool: CallTarget, args: unknown, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {
+async function runWithTimeout(
+  callId: ToolCall["id"],
+  name: string,
+  tool: CallTarget,
+  args: unknown,
+  timeoutMs: number,
+  options: RunOptions,
+): Promise<ToolOutcome> {
   const controller = new AbortController();
   const onRunAbort = () => controller.abort(options.signal.reason);
   options.signal.addEventListener("abort", onRunAbort, { once: true });
@@ -94,11 +102,11 @@ async function runWithTimeout(call: CallName, tool: CallTarget, args: unknown, t
     controller.abort(new Error(`timed out after ${timeoutMs} ms`));
   }, timeoutMs);
   try {
-    const returned = tool.execute!(args, { signal: controller.signal, callId: call.id, step: options.step });
+    const returned = tool.execute!(args, { signal: controller.signal, callId, step: options.step });
     const output = isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned;
     return { content: limitOutput(output, options.maxOutputChars) };
   } catch (error) {
-    return outcomeOfError(call, error, { aborted: options.signal.aborted, timedOut, timeoutMs });
+    return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut, timeoutMs });
   } finally {
     options.clock.clearTimeout(timer);
     options.signal.removeEventListener("abort", onRunAbort);
@@ -106,10 +114,10 @@ async function runWithTimeout(call: CallName, tool: CallTarget, args: unknown, t
 }
 
 /** Cancelled, timed out, or failed (final when the tool said `retryable: false`). */
-function outcomeOfError(call: CallName, error: unknown, how: { aborted: boolean; timedOut: boolean; timeoutMs?: number }): ToolOutcome {
-  if (how.aborted) return failure("cancelled", `the run stopped before "${call.name}" finished`);
-  if (how.timedOut) return failure("timeout", `"${call.name}" did not finish within ${how.timeoutMs} ms and was aborted`);
-  const outcome = failure("execution_failed", `"${call.name}" failed: ${errorMessage(error)}`);
+function outcomeOfError(name: string, error: unknown, how: { aborted: boolean; timedOut: boolean; timeoutMs?: number }): ToolOutcome {
+  if (how.aborted) return failure("cancelled", `the run stopped before "${name}" finished`);
+  if (how.timedOut) return failure("timeout", `"${name}" did not finish within ${how.timeoutMs} ms and was aborted`);
+  const outcome = failure("execution_failed", `"${name}" failed: ${errorMessage(error)}`);
   if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
   return outcome;
 }
