@@ -13,7 +13,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
   const paused = run.waiting.get(index);
   run.waiting.delete(index);
   run.records[index]!.attempts += 1;
-  const dependencies = run.graph.dependencies[index]!.map((need) => ({ step: run.steps[need]!, output: run.records[need]!.output }));
+  const dependencies = run.graph.dependencies.list(index).map((need) => ({ step: run.steps[need]!, output: run.records[need]!.output }));
   let result: AgentResult;
   try {
     result = await runAgent({

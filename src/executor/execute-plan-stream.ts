@@ -1,5 +1,5 @@
 import { errorMessage } from "../core/errors.js";
-import { buildPlanGraph, withEdge } from "../planner/plan-graph.js";
+import { buildPlanGraph } from "../planner/plan-graph.js";
 import { stepKey, type PlanInput } from "../planner/plan-schema.js";
 import { readPlanStep } from "../planner/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
@@ -42,7 +42,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     }
     scheduler.close();
     await scheduler.done;
-    run.graph.sinks = run.graph.keys.flatMap((_, index) => (run.graph.dependents[index]!.length === 0 ? [index] : []));
+    run.graph.sinks = run.graph.keys.flatMap((_, index) => (run.graph.dependents.count(index) === 0 ? [index] : []));
     announcePlan(run);
     return finishPlanRun(run);
   } finally {
@@ -68,9 +68,12 @@ function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   run.graph.indexOf.set(key, index);
   const known = step.depends_on.map((id) => run.graph.indexOf.get(stepKey(id))).filter((need): need is number => need !== undefined && need !== index);
   const needs = [...new Set(known)];
-  run.graph.dependencies.push(needs);
-  run.graph.dependents.push([]);
-  for (const need of needs) run.graph.dependents[need] = withEdge(run.graph.dependents[need]!, index);
+  run.graph.dependencies.addStep();
+  run.graph.dependents.addStep();
+  for (const need of needs) {
+    run.graph.dependencies.add(index, need);
+    run.graph.dependents.add(need, index);
+  }
   run.records.push(liveRecord());
   const problems = streamedStepErrors(step, index, run.graph, run.config.tools, run.config.parsedArgs);
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");

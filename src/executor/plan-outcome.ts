@@ -57,7 +57,7 @@ function stopReason(run: PlanRun): Stop | undefined {
 
 function settleLeftovers(run: PlanRun, stopped: string | undefined): void {
   const blockedBy = (index: number): number | undefined =>
-    run.graph.dependencies[index]!.find((need) => run.records[need]!.status === "waiting");
+    run.graph.dependencies.list(index).find((need) => run.records[need]!.status === "waiting");
   run.records.forEach((record, index) => {
     if (record.status !== undefined) return;
     const waitingOn = blockedBy(index);

@@ -152,9 +152,9 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       if (parked !== undefined && parked.size > 0) queue.push(parked.pop()!);
     }
     if (ok) {
-      const dependents = graph.dependents[step]!;
-      for (let position = 0; position < dependents.length; position += 1) {
-        const next = dependents[position]!;
+      const dependents = graph.dependents;
+      for (let link = dependents.first(step); link !== -1; link = dependents.next(link)) {
+        const next = dependents.target(link);
         // Not added yet, settled, or already ready (past the end of the array reads undefined).
         if (!(unmet[next]! > 0)) continue;
         if (--unmet[next]! === 0) makeReady(next);
@@ -171,8 +171,8 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
         return;
       }
       let waiting = 0;
-      const needs = graph.dependencies[step]!;
-      for (let position = 0; position < needs.length; position += 1) if (succeeded[needs[position]!] === 0) waiting += 1;
+      const needs = graph.dependencies;
+      for (let link = needs.first(step); link !== -1; link = needs.next(link)) if (succeeded[needs.target(link)] === 0) waiting += 1;
       unmet[step] = waiting;
       if (waiting === 0) makeReady(step);
       schedulePump();

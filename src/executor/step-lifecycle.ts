@@ -103,11 +103,11 @@ function tellProblem(run: PlanRun, stepId: string | number): void {
  * fail, each step is skipped once and looked at once per dependency.
  */
 function skipAfter(run: PlanRun, index: number, reason: string): void {
+  const dependents = run.graph.dependents;
   const stack = [index];
   while (stack.length > 0) {
-    const dependents = run.graph.dependents[stack.pop()!]!;
-    for (let position = 0; position < dependents.length; position += 1) {
-      const dependent = dependents[position]!;
+    for (let link = dependents.first(stack.pop()!); link !== -1; link = dependents.next(link)) {
+      const dependent = dependents.target(link);
       if (run.records[dependent]!.status !== undefined) continue;
       endStep(run, dependent, { status: "skipped", error: reason });
       stack.push(dependent);

@@ -46,7 +46,7 @@ describe("findCycles", () => {
           expect(cycle[0]).toBe(cycle.at(-1));
           expect(new Set(cycle.slice(0, -1)).size).toBe(cycle.length - 1);
           for (let position = 1; position < cycle.length; position += 1) {
-            expect(graph.dependents[cycle[position - 1]!]).toContain(cycle[position]);
+            expect(graph.dependents.list(cycle[position - 1]!)).toContain(cycle[position]);
           }
         }
       }),

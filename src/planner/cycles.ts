@@ -24,9 +24,10 @@ function stronglyConnected(graph: PlanGraph): number[][] {
   const lowest = new Int32Array(count);
   const onStack = new Uint8Array(count);
   const stack: number[] = [];
-  // The depth-first path: a step, and how far through its dependents the search has got.
+  // The depth-first path: a step, and its next link to a dependent not yet followed (-1: none left).
   const path: number[] = [];
-  const nextEdge: number[] = [];
+  const nextLink: number[] = [];
+  const dependents = graph.dependents;
   const components: number[][] = [];
   let counter = 0;
   const enter = (step: number) => {
@@ -34,7 +35,7 @@ function stronglyConnected(graph: PlanGraph): number[][] {
     stack.push(step);
     onStack[step] = 1;
     path.push(step);
-    nextEdge.push(0);
+    nextLink.push(dependents.first(step));
   };
   for (let root = 0; root < count; root += 1) {
     if (discovered[root] !== -1) continue;
@@ -42,17 +43,16 @@ function stronglyConnected(graph: PlanGraph): number[][] {
     while (path.length > 0) {
       const top = path.length - 1;
       const step = path[top]!;
-      const edges = graph.dependents[step]!;
-      const position = nextEdge[top]!;
-      if (position < edges.length) {
-        nextEdge[top] = position + 1;
-        const next = edges[position]!;
+      const link = nextLink[top]!;
+      if (link !== -1) {
+        nextLink[top] = dependents.next(link);
+        const next = dependents.target(link);
         if (discovered[next] === -1) enter(next);
         else if (onStack[next] === 1) lowest[step] = Math.min(lowest[step]!, discovered[next]!);
         continue;
       }
       path.pop();
-      nextEdge.pop();
+      nextLink.pop();
       if (path.length > 0) {
         const parent = path[path.length - 1]!;
         lowest[parent] = Math.min(lowest[parent]!, lowest[step]!);
@@ -80,7 +80,7 @@ function shortestCycle(graph: PlanGraph, component: readonly number[]): number[]
   const queue = [start];
   for (let cursor = 0; cursor < queue.length; cursor += 1) {
     const step = queue[cursor]!;
-    for (const next of graph.dependents[step]!.filter((candidate) => inside.has(candidate)).sort(byKey)) {
+    for (const next of graph.dependents.list(step).filter((candidate) => inside.has(candidate)).sort(byKey)) {
       if (next === start) {
         const backwards = [start, step];
         for (let at = step; at !== start; at = parent.get(at)!) backwards.push(parent.get(at)!);

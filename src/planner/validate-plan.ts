@@ -84,7 +84,7 @@ function dependencyErrors(steps: readonly PlanStep[], graph: PlanGraph): PlanErr
   for (let index = 0; index < steps.length; index += 1) {
     // With unique ids, the graph kept every dependency that names another step once: a
     // step whose list it kept whole has nothing to report.
-    if (uniqueIds && graph.dependencies[index]!.length === steps[index]!.depends_on.length) continue;
+    if (uniqueIds && graph.dependencies.count(index) === steps[index]!.depends_on.length) continue;
     stepDependencyErrors(steps[index]!, index, graph, errors);
   }
   return errors;
@@ -216,7 +216,7 @@ const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
  * one early step's output costs one walk, not one per step.
  */
 function dependsOn(graph: PlanGraph, step: number, referenced: number, descendants: Map<number, Uint8Array>): boolean {
-  if (graph.dependencies[step]!.includes(referenced)) return true;
+  if (graph.dependencies.has(step, referenced)) return true;
   let reached = descendants.get(referenced);
   if (!reached) {
     reached = new Uint8Array(graph.keys.length);
