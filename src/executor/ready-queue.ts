@@ -1,24 +1,36 @@
 /**
- * A max-heap of ready steps: the highest priority first, and among equals the one that
- * comes first in the plan, so runs are deterministic. The array only grows: popping does
- * not shrink it, so a plan of ten thousand ready steps is not copied as the queue drains.
- * Priorities are read from a typed array (a callback returning numbers would box each one).
+ * The ready steps, best first: the highest priority, and among equals the one that comes
+ * first in the plan, so runs are deterministic.
+ *
+ * Steps often arrive already in that order (a fan-out's branches, all equal, in plan
+ * order): each one that ranks after the last one in line joins a plain line, taken from the
+ * front at no cost; the others go into a max-heap. The next step is the better of the
+ * line's front and the heap's top. Neither array shrinks, so ten thousand ready steps are
+ * not copied as they drain. Priorities are read from a typed array (a callback returning
+ * numbers would box each one).
  */
 export class ReadyQueue {
+  private readonly line: number[] = [];
+  private lineStart = 0;
+  private lineEnd = 0;
   private readonly heap: number[] = [];
-  private count = 0;
+  private heapCount = 0;
 
   /** `priorities[step]`, higher first; without them, steps come in plan order. */
   constructor(private readonly priorities?: Float64Array) {}
 
   get size(): number {
-    return this.count;
+    return this.lineEnd - this.lineStart + this.heapCount;
   }
 
   push(step: number): void {
+    if (this.lineStart === this.lineEnd || this.before(this.line[this.lineEnd - 1]!, step)) {
+      this.line[this.lineEnd++] = step;
+      return;
+    }
     const heap = this.heap;
-    let child = this.count;
-    this.count += 1;
+    let child = this.heapCount;
+    this.heapCount += 1;
     while (child > 0) {
       const parent = (child - 1) >> 1;
       if (!this.before(step, heap[parent]!)) break;
@@ -29,11 +41,21 @@ export class ReadyQueue {
   }
 
   pop(): number | undefined {
-    if (this.count === 0) return undefined;
+    const inLine = this.lineStart < this.lineEnd;
+    if (inLine && (this.heapCount === 0 || this.before(this.line[this.lineStart]!, this.heap[0]!))) {
+      const step = this.line[this.lineStart++]!;
+      if (this.lineStart === this.lineEnd) this.lineStart = this.lineEnd = 0;
+      return step;
+    }
+    return this.popHeap();
+  }
+
+  private popHeap(): number | undefined {
+    if (this.heapCount === 0) return undefined;
     const heap = this.heap;
     const top = heap[0]!;
-    this.count -= 1;
-    const count = this.count;
+    this.heapCount -= 1;
+    const count = this.heapCount;
     if (count === 0) return top;
     // Sift the last step down from the root, moving better children up into the hole.
     const last = heap[count]!;
