@@ -214,8 +214,11 @@ async function overheadReport(
   return `${shape}: ${size("1,000 steps", smallRuns!)}; ${size("10,000 steps", largeRuns!)}${detail}; 10x steps cost ${growth.toFixed(1)}x time`;
 }
 
-// With PLANLOOP_BENCH_PART=overhead only the zero-work part runs: the bench starts itself
-// again that way, in a Node with a larger young generation, to show what V8's default costs.
+// The zero-work part runs in Nodes of its own (PLANLOOP_BENCH_PART=overhead), as JMH forks a
+// JVM per benchmark: what the makespan part leaves behind (code compiled for other plans, V8's
+// choices of which allocations to place straight in the old generation) would otherwise weigh
+// on it. The bench starts itself that way twice: with V8's defaults, and with a larger young
+// generation, to show what the default costs.
 const overheadOnly = process.env.PLANLOOP_BENCH_PART === "overhead";
 
 if (!overheadOnly) {
@@ -244,17 +247,19 @@ if (!overheadOnly) {
   }
 }
 
-console.log(
-  overheadOnly
-    ? `\n# The same in a Node started with ${youngGeneration}: a 10,000-step run's records fit in the young generation`
-    : "\n# Zero-work steps, concurrency 8: median µs per step of back-to-back runs after a warm-up, the two sizes in turns (mean µs per step in garbage collection)",
-);
-for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
-  // 30 rounds of ten 1,000-step runs and one 10,000-step run.
-  console.log(await overheadReport(shape, build, { engine: "planloop", rounds: 30, smallPerRound: 10, detail: true }));
+if (overheadOnly) {
+  console.log(
+    process.execArgv.includes(youngGeneration)
+      ? `\n# The same in a Node started with ${youngGeneration}: a 10,000-step run's records fit in the young generation`
+      : "\n# Zero-work steps, concurrency 8, in a Node of their own: median µs per step of back-to-back runs after a warm-up, the two sizes in turns (mean µs per step in garbage collection)",
+  );
+  for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
+    // 30 rounds of ten 1,000-step runs and one 10,000-step run.
+    console.log(await overheadReport(shape, build, { engine: "planloop", rounds: 30, smallPerRound: 10, detail: true }));
+  }
+  console.log(await sizeCurve(chain, [500, 2_000, 5_000, 10_000, 20_000, 50_000]));
+  console.log(await limitedToolLine([1_000, 5_000]));
 }
-console.log(await sizeCurve(chain, [500, 2_000, 5_000, 10_000, 20_000, 50_000]));
-console.log(await limitedToolLine([1_000, 5_000]));
 
 /**
  * Independent steps through a tool that allows two calls at once (a rate-limited API):
@@ -292,11 +297,13 @@ async function sizeCurve(build: (size: number) => PlanInput, sizes: number[]): P
 }
 
 if (!overheadOnly) {
-  const child = spawnSync(process.execPath, [...process.execArgv, youngGeneration, ...process.argv.slice(1)], {
-    env: { ...process.env, PLANLOOP_BENCH_PART: "overhead" },
-    stdio: "inherit",
-  });
-  if (child.status !== 0) throw new Error(`the ${youngGeneration} run failed`);
+  for (const flags of [[], [youngGeneration]]) {
+    const child = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], {
+      env: { ...process.env, PLANLOOP_BENCH_PART: "overhead" },
+      stdio: "inherit",
+    });
+    if (child.status !== 0) throw new Error(`the zero-work run${flags.length > 0 ? ` with ${flags.join(" ")}` : ""} failed`);
+  }
 }
 
 if (compare) {
