@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import { guardTools } from "./tool-guard.js";
+import { admitsParsedCalls, guardTools } from "./tool-guard.js";
 import type { AdmitContext } from "./tool-runner.js";
 
 const context: AdmitContext = { step: 0, signal: new AbortController().signal, callsSoFar: 0, approved: false };
@@ -69,5 +69,29 @@ describe("guardTools", () => {
     const call = { id: 1, name: "refund", arguments: { order_id: "A", amount: 70 } };
     expect(await guard.admit(call, context)).toEqual({ kind: "pending", reason: "approval" });
     expect((await guard.admit(call, { ...context, approved: true })).kind).toBe("run");
+  });
+
+  it("clears for plan steps only tools whose parsed calls it would admit as they are", async () => {
+    const input = z.object({ n: z.number() });
+    const execute = ({ n }: { n: number }) => n;
+    const rules = {
+      plain: {},
+      timed: { timeoutMs: 5 },
+      limited: { maxCalls: 1 },
+      authorized: { authorize: () => ({ allowed: false, reason: "no" }) },
+      approved: { needsApproval: true },
+      asked: { needsApproval: () => false },
+    };
+    const cleared: string[] = [];
+    for (const [name, rule] of Object.entries(rules)) {
+      const tool = defineTool({ name, description: name, input, execute, ...rule });
+      const admission = await guardTools([tool]).admit({ id: 1, name, arguments: { n: 1 } }, { ...context, callsSoFar: 1, argsParsed: true, parsedArgs: { n: 2 } });
+      if (!admitsParsedCalls(tool)) continue;
+      cleared.push(name);
+      expect(admission).toEqual({ kind: "run", tool, args: { n: 2 }, timeoutMs: tool.timeoutMs });
+    }
+    const question = defineTool({ name: "ask", description: "asks", input: z.object({ question: z.string() }), needsInput: true });
+    expect(admitsParsedCalls(question)).toBe(false);
+    expect(cleared).toEqual(["plain", "timed"]);
   });
 });
