@@ -27,7 +27,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
   const run = startPlanRun(readPlanOptions(options));
   try {
     announcePlan(run);
-    const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!));
+    const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!), run.config.order);
     const scheduler = createScheduler(schedulerHooks(run, priorities));
     run.steps.forEach((_, index) => scheduler.add(index));
     scheduler.close();

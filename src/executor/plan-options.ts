@@ -81,6 +81,8 @@ export interface PlanConfig {
   graph: PlanGraph;
   /** Tool arguments the plan check already parsed, by step index. */
   parsedArgs: CheckedPlan["parsedArgs"];
+  /** The plan check's topological order; none for a streamed plan. */
+  order: Int32Array | undefined;
   tools: readonly Tool[];
   toolsByName: Map<string, Tool>;
   guard: ToolRunner;
@@ -123,7 +125,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
   const tools = options.tools ?? [];
   const guard = guardTools(tools);
   const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
-  const checked = streamed ? { ok: true as const, ...streamed, parsedArgs: [] } : checkPlan(resume?.plan ?? options.plan, { tools });
+  const checked = streamed ? { ok: true as const, ...streamed, parsedArgs: [], order: undefined } : checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
@@ -144,6 +146,7 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
     plan: checked.plan,
     graph: checked.graph,
     parsedArgs: checked.parsedArgs,
+    order: checked.order,
     tools,
     toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
     guard,

@@ -7,11 +7,12 @@ import { topologicalOrder, type PlanGraph } from "./plan-graph.js";
  * "2 -> 3 -> 4 -> 2". Following the arrows, each step is one its predecessor waits for.
  *
  * Without recursion (Tarjan's algorithm on an explicit stack), so a cycle through 100,000
- * steps is found like one through three. A plan without cycles costs one topological pass.
+ * steps is found like one through three. A plan without cycles costs one topological pass
+ * (none when the caller hands over the `order` it has).
  */
-export function findCycles(graph: PlanGraph): number[][] {
+export function findCycles(graph: PlanGraph, order: Int32Array = topologicalOrder(graph)): number[][] {
   const count = graph.keys.length;
-  if (topologicalOrder(graph).length === count) return [];
+  if (order.length === count) return [];
   return stronglyConnected(graph)
     .filter((component) => component.length > 1)
     .map((component) => shortestCycle(graph, component));

@@ -78,10 +78,13 @@ export function topologicalOrder(graph: PlanGraph): Int32Array {
  * For each step, its own estimate plus the longest estimated path after it to the end of
  * the plan. Starting the largest first keeps the critical path moving.
  */
-export function remainingPathLengths(graph: PlanGraph, estimateOf: (index: number) => number): Float64Array {
+export function remainingPathLengths(
+  graph: PlanGraph,
+  estimateOf: (index: number) => number,
+  order: Int32Array = topologicalOrder(graph),
+): Float64Array {
   const dependents = graph.dependents;
   const lengths = new Float64Array(dependents.size);
-  const order = topologicalOrder(graph);
   for (let cursor = order.length - 1; cursor >= 0; cursor -= 1) {
     const index = order[cursor]!;
     let longestAfter = 0;

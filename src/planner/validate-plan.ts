@@ -2,7 +2,7 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } from "./placeholders.js";
 import { findCycles } from "./cycles.js";
-import { buildPlanGraph, reachableFrom, type PlanGraph } from "./plan-graph.js";
+import { buildPlanGraph, reachableFrom, topologicalOrder, type PlanGraph } from "./plan-graph.js";
 import { stepKey, type Plan, type PlanStep } from "./plan-schema.js";
 import { readPlan } from "./read-plan.js";
 
@@ -50,6 +50,8 @@ export interface CheckedPlan {
    * placeholder; other steps have no entry (`index in parsedArgs` is false).
    */
   parsedArgs: unknown[];
+  /** Every step after its dependencies: the order the check found while ruling out cycles. */
+  order: Int32Array;
 }
 
 /** `validatePlan`, also handing back the graph and the parsed arguments. */
@@ -60,10 +62,11 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   }
   const steps = parsed.data.steps;
   const graph = buildPlanGraph(parsed.data);
-  const errors = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(steps, graph)];
+  const order = topologicalOrder(graph);
+  const errors = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(steps, graph, order)];
   const context = stepCheck(graph, options.tools, { errors, parsedArgs: new Array(steps.length) });
   for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
-  return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs: context.parsedArgs } : { ok: false, errors };
+  return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs: context.parsedArgs, order } : { ok: false, errors };
 }
 
 function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
@@ -150,8 +153,8 @@ function listIds(keys: readonly string[]): string {
   return keys.length <= 20 ? keys.join(", ") : `${keys.slice(0, 20).join(", ")} and ${keys.length - 20} more`;
 }
 
-function cycleErrors(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {
-  return findCycles(graph).map((cycle) => ({
+function cycleErrors(steps: readonly PlanStep[], graph: PlanGraph, order: Int32Array): PlanError[] {
+  return findCycles(graph, order).map((cycle) => ({
     code: "cycle",
     stepId: steps[cycle[0]!]!.id,
     message: `steps form a cycle: ${describeCycle(cycle.map((index) => graph.keys[index]!))}; remove one of these dependencies so the plan can start`,
