@@ -10,6 +10,8 @@ const pathPart = String.raw`(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\["(?:[^"\\]|\\.
 const placeholderPattern = new RegExp(String.raw`#E(\d+)(${pathPart})|\$(\d+)(${pathPart})|\$\{([A-Za-z0-9_-]+)\}(${pathPart})`, "g");
 /** The same grammar, matching only a string that is exactly one placeholder. */
 const wholePattern = new RegExp(`^(?:${placeholderPattern.source})$`);
+/** The pattern's own copy for `collect`, which scans with `lastIndex` (no iterator per string). */
+const scanPattern = new RegExp(placeholderPattern);
 
 /**
  * Which ids name a step of the plan. A bare `$100` that names none is text (a price, "$100"),
@@ -45,6 +47,7 @@ function parseMatch(match: RegExpExecArray | string[]): PlaceholderReference {
   const step = (match[1] ?? match[3] ?? match[5])!;
   const rawPath = match[2] ?? match[4] ?? match[6] ?? "";
   const path: Array<string | number> = [];
+  if (rawPath === "") return { step, path, text: match[0]! };
   for (const part of rawPath.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
     if (part[1] !== undefined) path.push(part[1]);
     else if (part[2] !== undefined) path.push(Number(part[2]));
@@ -63,7 +66,10 @@ export function findPlaceholders(value: unknown, options: PlaceholderOptions = {
 function collect(value: unknown, options: PlaceholderOptions, found: PlaceholderReference[]): void {
   if (typeof value === "string") {
     if (value.includes("$") || value.includes("#E")) {
-      for (const match of value.matchAll(new RegExp(placeholderPattern))) if (!isText(match, options)) found.push(parseMatch(match));
+      scanPattern.lastIndex = 0;
+      for (let match = scanPattern.exec(value); match !== null; match = scanPattern.exec(value)) {
+        if (!isText(match, options)) found.push(parseMatch(match));
+      }
     }
   } else if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index += 1) collect(value[index], options, found);
@@ -104,7 +110,9 @@ function substitute(value: unknown, text: (value: string) => unknown): unknown {
   }
   if (typeof value === "object" && value !== null) {
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const item = (value as Record<string, unknown>)[key];
       const replaced = substitute(item, text);
       if (replaced !== item) copy ??= { ...value };
       if (copy) copy[key] = replaced;
@@ -124,6 +132,7 @@ function substituteText(text: string, outputOf: (step: string) => { found: boole
 function resolve(reference: PlaceholderReference, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {
   const output = outputOf(reference.step);
   if (!output.found) throw new PlaceholderProblem(`${reference.text} refers to step ${reference.step}, which has no output`);
+  if (reference.path.length === 0) return output.value;
   let current = output.value;
   let walked = reference.text.slice(0, reference.text.length - pathText(reference).length);
   for (const part of reference.path) {
