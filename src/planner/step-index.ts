@@ -1,12 +1,14 @@
+import { TextTable } from "./text-table.js";
+
 /**
- * Step key → position in the plan, with the reading part of a `Map`'s interface. Plans mostly
- * number their steps; those keys ("0", "17") are kept in an array, because a `Map` of ten
- * thousand entries costs V8 about ten times more per entry to build than one of a thousand,
- * and a plan's overhead should grow with its size, not faster. Other keys go in a `Map`.
+ * Step key → position in the plan, with the reading part of a `Map`'s interface. A `Map` of
+ * ten thousand entries costs V8 about seven times more per entry to build than one of a
+ * thousand, and a plan's overhead should grow with its size, not faster. Plans mostly number
+ * their steps: those keys ("0", "17") are kept in an array; other keys in a `TextTable`.
  */
 export class StepIndex {
   private readonly byNumber: number[] = [];
-  private readonly byText = new Map<string, number>();
+  private readonly byText = new TextTable();
   private count = 0;
 
   get size(): number {
@@ -25,7 +27,7 @@ export class StepIndex {
   set(key: string, index: number): this {
     const number = smallNumber(key);
     if (number === undefined) {
-      if (!this.byText.has(key)) this.count += 1;
+      if (this.byText.get(key) === undefined) this.count += 1;
       this.byText.set(key, index);
     } else {
       if (this.byNumber[number] === undefined) this.count += 1;
