@@ -93,6 +93,20 @@ describe("validatePlan", () => {
     expect(result.ok).toBe(true);
   });
 
+  it("checks the references of a join over many steps: every direct one accepted, the one it does not depend on named", () => {
+    // Forty branches (past the length at which a step's dependencies are marked, not searched),
+    // a join that uses each of them, and a step after the join that uses one branch through it.
+    const branches = Array.from({ length: 40 }, (_, index) => ({ id: `b${index}`, task: "branch" }));
+    const outsider = { id: "outsider", task: "not a dependency" };
+    const join = { id: "join", task: "join", tool: "sql", args: { query: [...branches.map((step) => `\${${step.id}}`), "${outsider}"].join(" ") }, depends_on: branches.map((step) => step.id) };
+    const after = { id: "after", task: "after", tool: "sql", args: { query: "${b7}" }, depends_on: ["join"] };
+    const result = validatePlan({ steps: [...branches, outsider, join, after] }, { tools: [sql] });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors.map((error) => error.message)).toEqual([
+      "step join uses ${outsider} but does not depend on step outsider; add outsider to its depends_on",
+    ]);
+  });
+
   it("explains a wrong shape with the field's path", () => {
     const result = validatePlan({ steps: [{ id: 1.5, depends_on: "none" }] });
     expect(result.ok).toBe(false);

@@ -135,6 +135,10 @@ interface StepCheck {
   placeholderOptions: PlaceholderOptions;
   /** Per referenced step, the steps that depend on it (see `dependsOn`). */
   descendants: Map<number, Uint8Array>;
+  /** `directOf[need] === step`: `need` is among the direct dependencies of `step` (see `dependsOn`). */
+  directOf: Int32Array | undefined;
+  /** The step whose direct dependencies `directOf` marks. */
+  marked: number;
   errors: PlanError[];
   parsedArgs: CheckedPlan["parsedArgs"];
 }
@@ -145,6 +149,8 @@ function stepCheck(graph: PlanGraph, tools: readonly Tool[] | undefined, into: P
     toolsByName: new Map(tools?.map((tool) => [tool.name, tool])),
     placeholderOptions: { isStep: (key) => graph.indexOf.has(key), self: undefined },
     descendants: new Map(),
+    directOf: undefined,
+    marked: -1,
     ...into,
   };
 }
@@ -182,7 +188,7 @@ function stepErrors(
   const references = step.args === undefined ? noReferences : findPlaceholders(step.args, context.placeholderOptions);
   for (const reference of references) {
     const referenced = graph.indexOf.get(reference.step);
-    if (referenced === undefined || !dependsOn(graph, index, referenced, context.descendants)) {
+    if (referenced === undefined || !dependsOn(graph, index, referenced, context)) {
       errors.push({
         code: "undeclared_reference",
         stepId: step.id,
@@ -218,13 +224,29 @@ const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
  * step's dependents are walked once per check and kept: a plan of many steps that all use
  * one early step's output costs one walk, not one per step.
  */
-function dependsOn(graph: PlanGraph, step: number, referenced: number, descendants: Map<number, Uint8Array>): boolean {
-  if (graph.dependencies.has(step, referenced)) return true;
-  let reached = descendants.get(referenced);
+function dependsOn(graph: PlanGraph, step: number, referenced: number, context: StepCheck): boolean {
+  if (isDirectDependency(graph, step, referenced, context)) return true;
+  let reached = context.descendants.get(referenced);
   if (!reached) {
     reached = new Uint8Array(graph.keys.length);
     for (const descendant of reachableFrom(graph.dependents, referenced)) reached[descendant] = 1;
-    descendants.set(referenced, reached);
+    context.descendants.set(referenced, reached);
   }
   return reached[step] === 1;
+}
+
+/**
+ * A short list of dependencies is searched; a long one is marked once per step, so a join
+ * over ten thousand steps that uses every one of their outputs does not search its list
+ * once per reference.
+ */
+function isDirectDependency(graph: PlanGraph, step: number, referenced: number, context: StepCheck): boolean {
+  const dependencies = graph.dependencies;
+  if (dependencies.count(step) <= 32) return dependencies.has(step, referenced);
+  if (context.marked !== step) {
+    const directOf = (context.directOf ??= new Int32Array(graph.keys.length).fill(-1));
+    for (let link = dependencies.first(step); link !== -1; link = dependencies.next(link)) directOf[dependencies.target(link)] = step;
+    context.marked = step;
+  }
+  return context.directOf![referenced] === step;
 }
