@@ -39,4 +39,17 @@ describe("reusableResults", () => {
     expect(Object.keys(reusableResults(oldPlan, allDone, same)).sort()).toEqual(["1", "2", "3", "4"]);
     expect(Object.keys(reusableResults(oldPlan, records, same)).sort()).toEqual(["1", "3"]);
   });
+
+  it("keeps a long chain listed last step first, and nothing on a cycle", () => {
+    const chain = plan(Array.from({ length: 20_000 }, (_, index) => ({ id: index, task: "t", tool: "sql", args: { index }, depends_on: index === 0 ? [] : [index - 1] })).reverse());
+    const chainRecords = Object.fromEntries(chain.steps.map((step) => [String(step.id), done(step.id)]));
+    expect(Object.keys(reusableResults(chain, chainRecords, chain))).toHaveLength(20_000);
+
+    const cycle = plan([
+      { id: "a", task: "a", tool: "sql", args: {}, depends_on: ["b"] },
+      { id: "b", task: "b", tool: "sql", args: {}, depends_on: ["a"] },
+      { id: "c", task: "c", tool: "sql", args: {} },
+    ]);
+    expect(Object.keys(reusableResults(cycle, { a: done(1), b: done(2), c: done(3) }, cycle))).toEqual(["c"]);
+  });
 });

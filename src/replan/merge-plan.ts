@@ -1,35 +1,35 @@
 import { canonicalJson } from "../core/canonical-json.js";
 import type { StepRecord } from "../executor/plan-state.js";
+import { buildPlanGraph, topologicalOrder } from "../planner/plan-graph.js";
 import { stepKey, type Plan, type PlanStep } from "../planner/plan-schema.js";
 
 /**
  * Which results of the old plan the new plan can keep: a step that succeeded, has the same
  * id in the new plan, is unchanged (same tool and arguments; for an agent step, the same
- * task), and whose dependencies are all kept as well. Pure.
+ * task), and whose dependencies are all kept as well. Decided in the new plan's topological
+ * order, without recursion, so a long chain listed last step first is no deeper than a
+ * short one; steps on a cycle are never kept. Pure.
  */
 export function reusableResults(oldPlan: Plan, records: Record<string, StepRecord>, newPlan: Plan): Record<string, StepRecord> {
   const oldSteps = new Map(oldPlan.steps.map((step) => [stepKey(step.id), step]));
+  const graph = buildPlanGraph(newPlan);
+  const keptAt = new Uint8Array(newPlan.steps.length);
   const kept: Record<string, StepRecord> = {};
-  const decided = new Map<string, boolean>();
-  const newSteps = new Map(newPlan.steps.map((step) => [stepKey(step.id), step]));
-
-  const keep = (key: string, visiting: Set<string>): boolean => {
-    const known = decided.get(key);
-    if (known !== undefined) return known;
-    const step = newSteps.get(key);
+  for (const index of topologicalOrder(graph)) {
+    const step = newPlan.steps[index]!;
+    const key = graph.keys[index]!;
     const before = oldSteps.get(key);
     const record = records[key];
-    let ok = step !== undefined && before !== undefined && record?.status === "succeeded" && unchanged(before, step) && !visiting.has(key);
-    if (ok) {
-      visiting.add(key);
-      ok = step!.depends_on.every((dependency) => keep(stepKey(dependency), visiting));
-      visiting.delete(key);
-    }
-    decided.set(key, ok);
-    if (ok) kept[key] = record!;
-    return ok;
-  };
-  for (const key of newSteps.keys()) keep(key, new Set());
+    if (before === undefined || record?.status !== "succeeded" || !unchanged(before, step)) continue;
+    // Every dependency it names must be a step of the new plan that is kept (not itself).
+    const inputsKept = step.depends_on.every((dependency) => {
+      const at = graph.indexOf.get(stepKey(dependency));
+      return at !== undefined && keptAt[at] === 1;
+    });
+    if (!inputsKept) continue;
+    keptAt[index] = 1;
+    kept[key] = record;
+  }
   return kept;
 }
 
