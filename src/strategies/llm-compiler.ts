@@ -80,7 +80,7 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
       if ("answer" in decision) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
       if (replans >= maxReplans) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` } });
       run.events.emit({ type: "replan-start", replans: replans + 1, reason: decision.replan });
-      acknowledged.push(...execution.replanRequests.map((request) => request.reason));
+      for (const request of execution.replanRequests) acknowledged.push(request.reason);
       messages = prompts.replan({ task: run.task, tools: specs, format: "llm-compiler", plan: execution.plan, results, problem: describeFailures(execution, decision.replan) });
     }
   } finally {

@@ -137,7 +137,7 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
       const stop: StrategyStop = { status, reason: `${problem} (no replans left after ${replans})` };
       return finish(run, { versions, steps: execution.steps, replans, stop, ...(output === undefined ? {} : { output }) });
     }
-    acknowledged.push(...execution.replanRequests.map((request) => request.reason));
+    for (const request of execution.replanRequests) acknowledged.push(request.reason);
     const next = (await early?.take(problem)) ?? (await replan(run, config, { plan: current, specs, steps: execution.steps, problem, replans: replans + 1 }));
     if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...failure(next) });
     reuse = reusableResults(current, execution.steps, next.plan);

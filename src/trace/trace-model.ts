@@ -103,5 +103,8 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   const lanes = buildTimeline(ran, String);
   const bars = lanes.map((entry) => ({ ...ran[Number(entry.stepId)]!, lane: entry.lane }));
   const last = events.at(-1)?.time ?? startedAt;
-  return { startedAt, durationMs: last - startedAt, status, usage, bars, modelCalls, replans, lanes: Math.max(0, ...bars.map((bar) => bar.lane + 1)) };
+  // A loop, not Math.max(...bars): spreading a few hundred thousand bars overflows the stack.
+  let laneCount = 0;
+  for (const bar of bars) laneCount = Math.max(laneCount, bar.lane + 1);
+  return { startedAt, durationMs: last - startedAt, status, usage, bars, modelCalls, replans, lanes: laneCount };
 }
