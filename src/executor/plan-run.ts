@@ -104,7 +104,7 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     config,
     steps: config.plan.steps,
     graph,
-    records: graph.keys.map((key) => restoredRecord(saved?.steps[key] ?? reused(config.reuse[key]))),
+    records: startingRecords(graph.keys, saved?.steps, config.reuse),
     waiting,
     budget,
     events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
@@ -121,6 +121,17 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     dispose: runSignal.dispose,
   };
   return run;
+}
+
+/**
+ * Each step's record as the run starts: from the resumed state, or reused from before a
+ * replan, else empty. Without either, no key is looked up: a lookup by a step id that is not
+ * a number costs V8 a search of its string table, per step.
+ */
+function startingRecords(keys: readonly string[], saved: Record<string, StepRecord> | undefined, reuse: Record<string, StepRecord>): LiveRecord[] {
+  const reusing = Object.keys(reuse).length > 0;
+  if (saved === undefined && !reusing) return keys.map(() => liveRecord());
+  return keys.map((key) => restoredRecord(saved?.[key] ?? (reusing ? reused(reuse[key]) : undefined)));
 }
 
 function reused(record: StepRecord | undefined): StepRecord | undefined {
