@@ -2,7 +2,6 @@ import { Budget, type BudgetBreach } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { RunOptions } from "../core/tools/tool-runner.js";
-import type { OutputOf, PlaceholderOptions } from "../planner/placeholders.js";
 import type { PlanStep } from "../planner/plan-schema.js";
 import type { PlanGraph } from "../planner/plan-graph.js";
 import type { PlanConfig } from "./plan-options.js";
@@ -77,11 +76,6 @@ export interface PlanRun {
   toolCallCounts: Record<string, number>;
   /** How every tool step's call runs: under the run's signal, its output not cut. */
   toolCallOptions: RunOptions;
-  /**
-   * How tool steps fill placeholders: which keys name steps, and their outputs. One for the
-   * run; `self` is set to each step's key before its arguments are filled.
-   */
-  placeholders: { options: PlaceholderOptions; outputOf: OutputOf };
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
   dispose(): void;
@@ -116,7 +110,6 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     toolCallCounts: { ...saved?.toolCallCounts },
     // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
     toolCallOptions: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
-    placeholders: { options: { isStep: (key) => graph.indexOf.has(key), self: undefined }, outputOf: (key) => outputOf(run, key) },
     elapsed: () => budget.elapsedMs(),
     dispose: runSignal.dispose,
   };
@@ -155,7 +148,7 @@ export function endedRecords(run: PlanRun): Record<string, StepRecord> {
   return ended;
 }
 
-function outputOf(run: PlanRun, key: string): { found: boolean; value?: unknown } {
+export function outputOf(run: PlanRun, key: string): { found: boolean; value?: unknown } {
   const index = run.graph.indexOf.get(key);
   const record = index === undefined ? undefined : run.records[index];
   return record?.status === "succeeded" ? { found: true, value: record.output } : { found: false };

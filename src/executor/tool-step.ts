@@ -6,7 +6,7 @@ import { admitsParsedCalls } from "../core/tools/tool-guard.js";
 import { callTool, type Admission, type AdmitContext, type CallTarget, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../planner/placeholders.js";
 import type { PlanPendingCall } from "./plan-result.js";
-import type { PlanRun, StepOutcome } from "./plan-run.js";
+import { outputOf, type PlanRun, type StepOutcome } from "./plan-run.js";
 import { backoffDelay, isRetryable } from "./retry.js";
 
 /** The call id of a tool step, the key to approve it with. */
@@ -29,9 +29,8 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   if (paused?.kind === "tool") {
     args = paused.pending.arguments;
   } else if (!argsParsed) {
-    const { options, outputOf } = run.placeholders;
-    options.self = run.graph.keys[index];
-    const substituted = substitutePlaceholders(args, outputOf, options);
+    const options = { isStep: (key: string) => run.graph.indexOf.has(key), self: run.graph.keys[index] };
+    const substituted = substitutePlaceholders(args, (key) => outputOf(run, key), options);
     if (!substituted.ok) return { status: "failed", error: substituted.error };
     args = substituted.value;
   }

@@ -80,9 +80,6 @@ function collect(value: unknown, options: PlaceholderOptions, found: Placeholder
 
 export type Substitution = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** An earlier step's output by the step's key; `found` is false when it has none. */
-export type OutputOf = (step: string) => { found: boolean; value?: unknown };
-
 /**
  * Replaces placeholders in `args` with earlier outputs. A string that is exactly one
  * placeholder becomes the referenced value itself (an object stays an object); a
@@ -91,11 +88,11 @@ export type OutputOf = (step: string) => { found: boolean; value?: unknown };
  */
 export function substitutePlaceholders(
   args: unknown,
-  outputOf: OutputOf,
+  outputOf: (step: string) => { found: boolean; value?: unknown },
   options: PlaceholderOptions = {},
 ): Substitution {
   try {
-    return { ok: true, value: substitute(args, outputOf, options) };
+    return { ok: true, value: substitute(args, (text) => substituteText(text, outputOf, options)) };
   } catch (error) {
     if (error instanceof PlaceholderProblem) return { ok: false, error: error.message };
     throw error;
@@ -105,10 +102,10 @@ export function substitutePlaceholders(
 class PlaceholderProblem extends Error {}
 
 /** Returns `value` itself when nothing in it changed, so plain arguments are never copied. */
-function substitute(value: unknown, outputOf: OutputOf, options: PlaceholderOptions): unknown {
-  if (typeof value === "string") return substituteText(value, outputOf, options);
+function substitute(value: unknown, text: (value: string) => unknown): unknown {
+  if (typeof value === "string") return text(value);
   if (Array.isArray(value)) {
-    const items = value.map((item) => substitute(item, outputOf, options));
+    const items = value.map((item) => substitute(item, text));
     return items.some((item, index) => item !== value[index]) ? items : value;
   }
   if (typeof value === "object" && value !== null) {
@@ -116,7 +113,7 @@ function substitute(value: unknown, outputOf: OutputOf, options: PlaceholderOpti
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
       const item = (value as Record<string, unknown>)[key];
-      const replaced = substitute(item, outputOf, options);
+      const replaced = substitute(item, text);
       if (replaced !== item) copy ??= { ...value };
       if (copy) copy[key] = replaced;
     }
@@ -125,14 +122,14 @@ function substitute(value: unknown, outputOf: OutputOf, options: PlaceholderOpti
   return value;
 }
 
-function substituteText(text: string, outputOf: OutputOf, options: PlaceholderOptions): unknown {
+function substituteText(text: string, outputOf: (step: string) => { found: boolean; value?: unknown }, options: PlaceholderOptions): unknown {
   if (!text.includes("$") && !text.includes("#E")) return text;
   const whole = wholePattern.exec(text);
   if (whole && !isText(whole, options)) return resolve(parseMatch(whole), outputOf);
   return text.replace(placeholderPattern, (...match: string[]) => (isText(match, options) ? match[0]! : asText(resolve(parseMatch(match), outputOf))));
 }
 
-function resolve(reference: PlaceholderReference, outputOf: OutputOf): unknown {
+function resolve(reference: PlaceholderReference, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {
   const output = outputOf(reference.step);
   if (!output.found) throw new PlaceholderProblem(`${reference.text} refers to step ${reference.step}, which has no output`);
   if (reference.path.length === 0) return output.value;
