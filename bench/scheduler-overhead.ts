@@ -1,7 +1,7 @@
 // The executor's cost per zero-work step, in a Node process of its own (bench/scheduler.bench.ts
 // starts it, once with V8's defaults and once with a larger young generation). Run on its own:
 // npm run build && node --expose-gc --import tsx bench/scheduler-overhead.ts
-import { chain, fanOut, limitedToolLine, overheadReport, runWithPlanloop, sizeCurve, youngGeneration } from "./zero-work.js";
+import { chain, fanOut, limitedToolLine, overheadReport, placeholderChain, runPlaceholderChain, runWithPlanloop, sizeCurve, youngGeneration } from "./zero-work.js";
 
 console.log(
   process.execArgv.includes(youngGeneration)
@@ -14,3 +14,6 @@ for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as c
 }
 console.log(await sizeCurve(chain, [500, 2_000, 5_000, 10_000, 20_000, 50_000]));
 console.log(await limitedToolLine([1_000, 5_000]));
+// Last, so that its plans (text ids, placeholders) do not shape the code the lines above use:
+// text ids and a placeholder per step, as pipelines write plans.
+console.log(await overheadReport("chain of text ids, each step reading the last output", placeholderChain, { run: runPlaceholderChain, rounds: 30, smallPerRound: 10, detail: false }));

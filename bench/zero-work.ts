@@ -12,11 +12,31 @@ export const youngGeneration = "--max-semi-space-size=32";
 export type RunPlan = (plan: PlanInput) => Promise<void>;
 
 const noop = defineTool({ name: "noop", description: "Returns at once", input: z.object({}), execute: () => 1 });
+const next = defineTool({ name: "next", description: "Adds one", input: z.object({ value: z.number() }), execute: ({ value }) => value + 1 });
 
 export const runWithPlanloop: RunPlan = async (plan) => {
   const result = await executePlan({ plan, tools: [noop], concurrency: 8 });
   if (result.status !== "completed") throw new Error(result.status);
 };
+
+/** Runs `placeholderChain` plans. */
+export const runPlaceholderChain: RunPlan = async (plan) => {
+  const result = await executePlan({ plan, tools: [next], concurrency: 8 });
+  if (result.status !== "completed") throw new Error(result.status);
+};
+
+/** A chain as pipelines write one: text ids, each step reading the one before through a placeholder. */
+export function placeholderChain(size: number): PlanInput {
+  return {
+    steps: Array.from({ length: size }, (_, index) => ({
+      id: `step-${index}`,
+      task: "add one",
+      tool: "next",
+      args: { value: index === 0 ? 0 : `\${step-${index - 1}}` },
+      depends_on: index === 0 ? [] : [`step-${index - 1}`],
+    })),
+  };
+}
 
 export function fanOut(size: number): PlanInput {
   const steps: PlanInput["steps"] = Array.from({ length: size - 1 }, (_, index) => ({ id: index, task: "n", tool: "noop", args: {} }));
