@@ -74,3 +74,11 @@ export function shown(value: unknown): string {
     return Object.prototype.toString.call(value);
   }
 }
+
+/**
+ * The first `limit` items of a list of problems, then one item that counts the rest (worded
+ * by `rest`): a message about ten thousand failed steps stays a few lines long.
+ */
+export function cappedList(items: readonly string[], rest: (count: number) => string, limit = 20): string[] {
+  return items.length <= limit ? [...items] : [...items.slice(0, limit), rest(items.length - limit)];
+}

@@ -132,6 +132,16 @@ describe("executePlan failures and stops", () => {
     expect(result.steps["3"]).toMatchObject({ status: "skipped", error: expect.stringContaining("tool-call budget") });
   });
 
+  it("words an invalid plan of many problems in a few lines, with every problem in `errors`", async () => {
+    const steps = Array.from({ length: 30 }, (_, index) => ({ id: index, task: "t", depends_on: [`missing-${index}`] }));
+    const error = (await executePlan({ plan: { steps } }).catch((caught) => caught)) as InvalidPlanError;
+    expect(error.errors).toHaveLength(30);
+    const lines = error.message.split("\n");
+    expect(lines).toHaveLength(22);
+    expect(lines[20]).toContain("missing-19");
+    expect(lines[21]).toBe("- and 10 more (see the error's `errors`)");
+  });
+
   it("rejects an invalid plan with every problem, and agent steps without a model", async () => {
     const error = await executePlan({ plan: { steps: [{ id: 1, task: "a", depends_on: [2] }, { id: 1, task: "b" }] } }).catch((caught) => caught);
     expect(InvalidPlanError.isInstance(error)).toBe(true);

@@ -1,6 +1,6 @@
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
-import { InvalidOptionsError, PlanloopError, shown } from "../core/errors.js";
+import { cappedList, InvalidOptionsError, PlanloopError, shown } from "../core/errors.js";
 import type { EventListener } from "../core/events.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -110,7 +110,11 @@ export class InvalidPlanError extends PlanloopError {
   readonly errors: PlanError[];
 
   constructor(errors: PlanError[]) {
-    super(`the plan is invalid:\n${errors.map((error) => `- ${error.message}`).join("\n")}`);
+    const lines = cappedList(
+      errors.map((error) => `- ${error.message}`),
+      (count) => `- and ${count} more (see the error's \`errors\`)`,
+    );
+    super(`the plan is invalid:\n${lines.join("\n")}`);
     this.name = "InvalidPlanError";
     this.errors = errors;
   }

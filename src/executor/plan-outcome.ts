@@ -1,3 +1,4 @@
+import { cappedList } from "../core/errors.js";
 import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../planner/plan-schema.js";
 import { endStep } from "./step-lifecycle.js";
@@ -86,9 +87,7 @@ function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined
 
 /** The first problems in full; past those, how many more (each step's record has its own). */
 function listProblems(problems: readonly string[]): string {
-  const shown = 20;
-  if (problems.length <= shown) return problems.join("; ");
-  return `${problems.slice(0, shown).join("; ")}; and ${problems.length - shown} more (see each step's error)`;
+  return cappedList(problems, (count) => `and ${count} more (see each step's error)`).join("; ");
 }
 
 function snapshot(run: PlanRun, steps: Record<string, StepRecord>) {

@@ -1,3 +1,4 @@
+import { cappedList } from "../core/errors.js";
 import type { Message } from "../core/messages.js";
 import type { ToolSpec } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
@@ -84,7 +85,15 @@ export const defaultPrompts: Prompts = {
   plan: ({ task, tools, format }) => [planner(tools, format), { role: "user", content: `Task: ${task}` }],
 
   repair: ({ errors, format }) =>
-    ["That plan cannot run:", ...errors.map((error) => `- ${error}`), "", `Write the whole plan again. ${formats[format].split("\n")[0]}`].join("\n"),
+    [
+      "That plan cannot run:",
+      ...cappedList(
+        errors.map((error) => `- ${error}`),
+        (count) => `- and ${count} more problems of these kinds`,
+      ),
+      "",
+      `Write the whole plan again. ${formats[format].split("\n")[0]}`,
+    ].join("\n"),
 
   replan: ({ task, tools, format, plan, results, problem }) => [
     planner(tools, format),

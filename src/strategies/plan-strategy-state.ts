@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "../core/errors.js";
+import { cappedList, InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { UsageTotals } from "../core/usage.js";
@@ -63,7 +63,10 @@ export function readPlanStrategyState<Strategy extends PlanningStrategyName>(
   }
   const checked = validatePlan(execution.plan, { tools });
   if (!checked.ok) {
-    const problems = checked.errors.map((error) => error.message).join("; ");
+    const problems = cappedList(
+      checked.errors.map((error) => error.message),
+      (count) => `and ${count} more`,
+    ).join("; ");
     throw new InvalidOptionsError(`resume: the paused plan does not fit the tools given; pass the tools the run started with (${problems})`);
   }
   return state as PlanStrategyState<Strategy>;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Command } from "commander";
+import { cappedList } from "../../core/errors.js";
 import type { Tool } from "../../core/tools/define-tool.js";
 import { executePlan } from "../../executor/execute-plan.js";
 import type { ExecutePlanOptions } from "../../executor/plan-options.js";
@@ -39,7 +40,9 @@ export function planCommands(program: Command, io: CliIo): void {
     const plan = readJsonFile(path, "plan");
     const tools = await loadTools(flags.tools);
     const checked = validatePlan(plan, { tools });
-    if (!checked.ok) throw new CliError(`the plan is invalid: ${checked.errors.map((error) => error.message).join("; ")}`);
+    if (!checked.ok) {
+      throw new CliError(`the plan is invalid: ${cappedList(checked.errors.map((error) => error.message), (count) => `and ${count} more`).join("; ")}`);
+    }
     const concurrency = Number(flags.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");
     const resumed = resumeFromFlags(flags) as Pick<ExecutePlanOptions, "resume" | "approvals" | "answers">;
