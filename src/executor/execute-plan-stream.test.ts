@@ -33,6 +33,21 @@ describe("executePlanStream", () => {
     expect(Object.keys(result.output as object)).toEqual(["3", "4"]);
   });
 
+  it("lets a streamed step use the output of a step it depends on through another, and fails one that uses an unrelated step", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const uses = (id: number, reference: string) => ({ id, task: "t", tool: "work", args: { step: reference, ms: 1 }, depends_on: [2] });
+    const steps = arriving<PlanInput["steps"][number]>(clock, [
+      { at: 0, item: workStep(1, 5) },
+      { at: 0, item: workStep(2, 5, [1]) },
+      { at: 0, item: uses(3, "${1}.step") },
+      { at: 0, item: uses(4, "${3}.step") },
+    ]);
+    const result = await clock.run(executePlanStream({ steps, tools: [tool], clock }));
+    expect(result.steps["3"]).toMatchObject({ status: "succeeded", output: { step: "1" } });
+    expect(result.steps["4"]).toMatchObject({ status: "failed", error: "step 4 uses ${3}.step but does not depend on step 3; add 3 to its depends_on" });
+  });
+
   it("fails a step that fails its checks, skips what depends on it, and runs the rest", async () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);

@@ -1,6 +1,7 @@
 import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } from "./placeholders.js";
+import { dependsOnEach, type AncestryQuestion } from "./ancestry.js";
 import { findCycles } from "./cycles.js";
 import { buildPlanGraph, reachableFrom, topologicalOrder, type PlanGraph } from "./plan-graph.js";
 import { stepKey, type Plan, type PlanStep } from "./plan-schema.js";
@@ -66,6 +67,7 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   const errors = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(steps, graph, order)];
   const context = stepCheck(graph, options.tools, { errors, parsedArgs: new Array(steps.length) });
   for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
+  settleReferences(graph, context, order);
   return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs: context.parsedArgs, order } : { ok: false, errors };
 }
 
@@ -124,6 +126,8 @@ export function streamedStepErrors(
   const context = stepCheck(graph, tools, { errors: [], parsedArgs });
   stepDependencyErrors(step, index, graph, context.errors);
   stepErrors(step, index, graph, context);
+  // A streamed step depends only on steps before it: plan order is an order of dependencies.
+  settleReferences(graph, context, undefined);
   return context.errors;
 }
 
@@ -133,8 +137,11 @@ interface StepCheck {
   toolsByName: Map<string, Tool>;
   /** `self` is set to each step's key before its arguments are read. */
   placeholderOptions: PlaceholderOptions;
-  /** Per referenced step, the steps that depend on it (see `dependsOn`). */
-  descendants: Map<number, Uint8Array>;
+  /**
+   * References to steps that are not direct dependencies, each with the error it makes if
+   * the step does not depend on them through others either (see `settleReferences`).
+   */
+  indirect: Array<AncestryQuestion & { error: PlanError }>;
   /** `directOf[need] === step`: `need` is among the direct dependencies of `step` (see `dependsOn`). */
   directOf: Int32Array | undefined;
   /** The step whose direct dependencies `directOf` marks. */
@@ -148,7 +155,7 @@ function stepCheck(graph: PlanGraph, tools: readonly Tool[] | undefined, into: P
     tools,
     toolsByName: new Map(tools?.map((tool) => [tool.name, tool])),
     placeholderOptions: { isStep: (key) => graph.indexOf.has(key), self: undefined },
-    descendants: new Map(),
+    indirect: [],
     directOf: undefined,
     marked: -1,
     ...into,
@@ -188,13 +195,14 @@ function stepErrors(
   const references = step.args === undefined ? noReferences : findPlaceholders(step.args, context.placeholderOptions);
   for (const reference of references) {
     const referenced = graph.indexOf.get(reference.step);
-    if (referenced === undefined || !dependsOn(graph, index, referenced, context)) {
-      errors.push({
-        code: "undeclared_reference",
-        stepId: step.id,
-        message: `step ${id} uses ${reference.text} but does not depend on step ${reference.step}; add ${reference.step} to its depends_on`,
-      });
-    }
+    if (referenced !== undefined && isDirectDependency(graph, index, referenced, context)) continue;
+    const error: PlanError = {
+      code: "undeclared_reference",
+      stepId: step.id,
+      message: `step ${id} uses ${reference.text} but does not depend on step ${reference.step}; add ${reference.step} to its depends_on`,
+    };
+    errors.push(error);
+    if (referenced !== undefined) context.indirect.push({ step: index, on: referenced, error });
   }
   if (tools === undefined || step.tool === undefined) return;
   const tool = context.toolsByName.get(step.tool);
@@ -220,19 +228,22 @@ function stepErrors(
 const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
 
 /**
- * Whether `step` depends on `referenced`, directly or through other steps. Each referenced
- * step's dependents are walked once per check and kept: a plan of many steps that all use
- * one early step's output costs one walk, not one per step.
+ * Takes back the errors of references to steps the step depends on through others. All at
+ * once (see `dependsOnEach`): a walk per reference would cost the whole plan each time. A
+ * plan with a cycle has no order of dependencies; its references are walked one by one.
  */
-function dependsOn(graph: PlanGraph, step: number, referenced: number, context: StepCheck): boolean {
-  if (isDirectDependency(graph, step, referenced, context)) return true;
-  let reached = context.descendants.get(referenced);
-  if (!reached) {
-    reached = new Uint8Array(graph.keys.length);
-    for (const descendant of reachableFrom(graph.dependents, referenced)) reached[descendant] = 1;
-    context.descendants.set(referenced, reached);
-  }
-  return reached[step] === 1;
+function settleReferences(graph: PlanGraph, context: StepCheck, order: Int32Array | undefined): void {
+  const questions = context.indirect;
+  if (questions.length === 0) return;
+  const answers =
+    order === undefined || order.length === graph.keys.length
+      ? dependsOnEach(graph, questions, order)
+      : questions.map((question) => reachableFrom(graph.dependents, question.on).includes(question.step));
+  const declared = new Set(questions.filter((_, index) => answers[index]).map((question) => question.error));
+  if (declared.size === 0) return;
+  let kept = 0;
+  for (const error of context.errors) if (!declared.has(error)) context.errors[kept++] = error;
+  context.errors.length = kept;
 }
 
 /**
