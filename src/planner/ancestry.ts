@@ -14,8 +14,9 @@ export interface AncestryQuestion {
  * steps each, and no pattern costs more than one pass over the plan per 32 steps asked
  * about, where a walk per question can cost the whole plan each time.
  *
- * `order` lists every step after its dependencies (a plan without cycles); without it, plan
- * order is taken to be such an order (a plan whose steps depend only on earlier ones).
+ * `order` lists steps after their dependencies, and the questions are about steps in it (in
+ * a plan with a cycle, the steps before it); without `order`, plan order is taken to be such
+ * an order (a plan whose steps depend only on earlier ones).
  */
 export function dependsOnEach(graph: PlanGraph, questions: readonly AncestryQuestion[], order?: Int32Array): boolean[] {
   const answers = new Array<boolean>(questions.length).fill(false);

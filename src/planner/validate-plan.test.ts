@@ -107,6 +107,27 @@ describe("validatePlan", () => {
     ]);
   });
 
+  it("checks references through others in a plan with a cycle too, before and after it", () => {
+    const step = (id: string, dependsOn: string[], query?: string) => ({ id, task: id, tool: "sql", args: { query: query ?? "select 1" }, depends_on: dependsOn });
+    const result = validatePlan(
+      {
+        steps: [
+          step("a", ["b"]),
+          step("b", ["a"]),
+          step("e", []),
+          step("d", ["e"]),
+          step("c", ["d"], "${e}"),
+          step("f", ["a"]),
+          step("g", ["f"], "${a}"),
+          step("h", ["f"], "${e}"),
+        ],
+      },
+      { tools: [sql] },
+    );
+    expect(!result.ok && result.errors.map((error) => error.code)).toEqual(["cycle", "undeclared_reference"]);
+    expect(!result.ok && result.errors[1]!.message).toBe("step h uses ${e} but does not depend on step e; add e to its depends_on");
+  });
+
   it("explains a wrong shape with the field's path", () => {
     const result = validatePlan({ steps: [{ id: 1.5, depends_on: "none" }] });
     expect(result.ok).toBe(false);

@@ -229,17 +229,25 @@ const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
 
 /**
  * Takes back the errors of references to steps the step depends on through others. All at
- * once (see `dependsOnEach`): a walk per reference would cost the whole plan each time. A
- * plan with a cycle has no order of dependencies; its references are walked one by one.
+ * once (see `dependsOnEach`): a walk per reference would cost the whole plan each time. In a
+ * plan with a cycle, the order of dependencies leaves out the steps on or after it; their
+ * references are walked one by one.
  */
 function settleReferences(graph: PlanGraph, context: StepCheck, order: Int32Array | undefined): void {
   const questions = context.indirect;
   if (questions.length === 0) return;
-  const answers =
-    order === undefined || order.length === graph.keys.length
-      ? dependsOnEach(graph, questions, order)
-      : questions.map((question) => reachableFrom(graph.dependents, question.on).includes(question.step));
-  const declared = new Set(questions.filter((_, index) => answers[index]).map((question) => question.error));
+  const ordered = order === undefined || order.length === graph.keys.length ? undefined : new Uint8Array(graph.keys.length);
+  if (ordered) for (const step of order!) ordered[step] = 1;
+  const inOrder = (step: number) => ordered === undefined || ordered[step] === 1;
+  const orderly = questions.filter((question) => inOrder(question.step) && inOrder(question.on));
+  const answers = new Map<AncestryQuestion, boolean>();
+  dependsOnEach(graph, orderly, order).forEach((answer, index) => answers.set(orderly[index]!, answer));
+  const declared = new Set<PlanError>();
+  for (const question of questions) {
+    // A step in the order has all its dependencies in it: one left out cannot be among them.
+    const answer = answers.get(question) ?? (!inOrder(question.step) && reachableFrom(graph.dependents, question.on).includes(question.step));
+    if (answer) declared.add(question.error);
+  }
   if (declared.size === 0) return;
   let kept = 0;
   for (const error of context.errors) if (!declared.has(error)) context.errors[kept++] = error;
