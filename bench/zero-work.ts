@@ -3,7 +3,7 @@
 // comparison in bench/scheduler.bench.ts.
 import { PerformanceObserver } from "node:perf_hooks";
 import { z } from "zod";
-import { defineTool, executePlan, type PlanInput } from "../dist/index.js";
+import { defineTool, executePlan, type PlanInput, type Tool } from "../dist/index.js";
 
 /** V8's young generation is 16 MB by default; the second overhead pass runs with this. */
 export const youngGeneration = "--max-semi-space-size=32";
@@ -14,16 +14,17 @@ export type RunPlan = (plan: PlanInput) => Promise<void>;
 const noop = defineTool({ name: "noop", description: "Returns at once", input: z.object({}), execute: () => 1 });
 const next = defineTool({ name: "next", description: "Adds one", input: z.object({ value: z.number() }), execute: ({ value }) => value + 1 });
 
-export const runWithPlanloop: RunPlan = async (plan) => {
-  const result = await executePlan({ plan, tools: [noop], concurrency: 8 });
-  if (result.status !== "completed") throw new Error(result.status);
-};
+/** Runs plans through `executePlan` with these tools, each to completion. */
+function runWith(tools: Tool[]): RunPlan {
+  return async (plan) => {
+    const result = await executePlan({ plan, tools, concurrency: 8 });
+    if (result.status !== "completed") throw new Error(result.status);
+  };
+}
 
+export const runWithPlanloop = runWith([noop]);
 /** Runs `placeholderChain` plans. */
-export const runPlaceholderChain: RunPlan = async (plan) => {
-  const result = await executePlan({ plan, tools: [next], concurrency: 8 });
-  if (result.status !== "completed") throw new Error(result.status);
-};
+export const runPlaceholderChain = runWith([next]);
 
 /** A chain as pipelines write one: text ids, each step reading the one before through a placeholder. */
 export function placeholderChain(size: number): PlanInput {
