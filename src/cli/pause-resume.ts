@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { PendingCall } from "../react/agent-status.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { CliError, readJsonFile } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 

@@ -10,7 +10,7 @@ import type { Plan, PlanInput, PlanStep } from "../planner/plan-schema.js";
 import { checkPlan, type CheckedPlan, type PlanError } from "../planner/validate-plan.js";
 import type { PlanGraph } from "../planner/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { readPlanState, type PlanRunState, type StepRecord } from "./plan-state.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 

@@ -1,7 +1,7 @@
 import { Budget, type BudgetBreach } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
-import type { RunOptions } from "../core/tools/tool-runner.js";
+import type { CallScope } from "../core/tools/guarded-call.js";
 import type { PlanStep } from "../planner/plan-schema.js";
 import type { PlanGraph } from "../planner/plan-graph.js";
 import type { PlanConfig } from "./plan-options.js";
@@ -74,8 +74,8 @@ export interface PlanRun {
   /** Streamed steps that could not join the plan, and a stream that broke. */
   streamProblems: string[];
   toolCallCounts: Record<string, number>;
-  /** How every tool step's call runs: under the run's signal, its output not cut. */
-  toolCallOptions: RunOptions;
+  /** What every tool step's call goes through the guarded call with. */
+  callScope: CallScope;
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
   dispose(): void;
@@ -94,6 +94,7 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     const index = graph.indexOf.get(key);
     if (index !== undefined) waiting.set(index, entry);
   }
+  const toolCallCounts: Record<string, number> = { ...saved?.toolCallCounts };
   const run: PlanRun = {
     config,
     steps: config.plan.steps,
@@ -107,9 +108,15 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     budgetBreach: undefined,
     replanRequests: [],
     streamProblems: [],
-    toolCallCounts: { ...saved?.toolCallCounts },
-    // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
-    toolCallOptions: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
+    toolCallCounts,
+    callScope: {
+      guard: config.guard,
+      budget,
+      callCounts: toolCallCounts,
+      humans: { approvals: config.approvals, answers: config.answers },
+      // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
+      execution: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
+    },
     elapsed: () => budget.elapsedMs(),
     dispose: runSignal.dispose,
   };

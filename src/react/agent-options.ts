@@ -5,6 +5,7 @@ import type { EventListener } from "../core/events.js";
 import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
@@ -12,8 +13,7 @@ import { readState, type AgentState } from "./agent-state.js";
 import type { Verifier } from "./completion-check.js";
 import type { NoProgressSettings } from "./no-progress.js";
 
-/** A human's answer to a call that needed approval. */
-export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+export type { ApprovalDecision };
 
 export interface AgentOptions {
   /** A function `(request) => decision`, or an adapter object with `generate(request)`. */

@@ -3,6 +3,7 @@ import { Budget, type NextCallEstimate } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { Message, ToolMessage } from "../core/messages.js";
+import type { CallScope } from "../core/tools/guarded-call.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
 import type { AgentError, AgentResult, Stop } from "./agent-result.js";
@@ -22,6 +23,8 @@ export interface AgentRun {
   abortCause(): AbortCause | undefined;
   limitTools: LimitFunction;
   toolCallCounts: Record<string, number>;
+  /** What every tool call of this loop goes through the guarded call with. */
+  callScope: CallScope;
   progress: NoProgressState;
   lastCall: NextCallEstimate | undefined;
   lastError: AgentError | undefined;
@@ -37,6 +40,8 @@ export function startRun(config: AgentConfig): AgentRun {
       ? config.budget
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs } : {}) });
   const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
+  const toolCallCounts: Record<string, number> = { ...saved?.toolCallCounts };
+  const signal = runSignal.signal;
   const run: AgentRun = {
     config,
     history: saved ? [...saved.messages] : config.initialMessages,
@@ -44,10 +49,17 @@ export function startRun(config: AgentConfig): AgentRun {
     usage: saved?.usage ?? emptyUsage(),
     budget,
     events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
-    signal: runSignal.signal,
+    signal,
     abortCause: runSignal.cause,
     limitTools: pLimit(config.toolConcurrency),
-    toolCallCounts: { ...saved?.toolCallCounts },
+    toolCallCounts,
+    callScope: {
+      guard: config.runner,
+      budget,
+      callCounts: toolCallCounts,
+      humans: { approvals: config.approvals, answers: config.answers },
+      execution: { signal, step: 0, clock: config.clock, maxOutputChars: config.maxToolOutputChars },
+    },
     progress: saved ? structuredClone(saved.progress) : emptyNoProgress(),
     lastCall: saved?.lastCall,
     lastError: undefined,

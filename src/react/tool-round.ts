@@ -1,14 +1,15 @@
-import { errorMessage } from "../core/errors.js";
+import { andThen, type MaybePromise } from "../core/maybe-async.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
-import { failure, runAdmittedCall, type Admission, type ToolOutcome } from "../core/tools/tool-runner.js";
+import { admitCall, runAdmitted, type Admitted, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { PendingCall, Stop } from "./agent-result.js";
 import { abortStop, toolMessage, type AgentRun } from "./agent-run.js";
 import type { OpenRound } from "./agent-state.js";
 import { recordRound } from "./no-progress.js";
 
-type Verdict = { outcome: ToolOutcome } | { pending: PendingCall } | { admission: Extract<Admission, { kind: "run" }> };
+type Verdict = { outcome: ToolOutcome } | { pending: PendingCall } | { options: GuardedCallOptions; verdict: Admitted };
 
 export function openRound(run: AgentRun, decision: ToolCallsDecision): OpenRound {
   run.history.push({
@@ -32,10 +33,10 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Stop
     const startedAt = run.config.clock.now();
     run.events.emit({ type: "tool-call-start", step: round.step, callId: call.id, name: call.name, arguments: call.arguments ?? {} });
     const verdict = await decideCall(run, call, round);
-    if ("admission" in verdict) {
-      const options = { signal: run.signal, step: round.step, clock: run.config.clock, maxOutputChars: run.config.maxToolOutputChars };
-      const admission = verdict.admission;
-      running.push(run.limitTools(async () => record(run, round, index, await runAdmittedCall(call, admission, options), startedAt)));
+    if ("verdict" in verdict) {
+      const { options } = verdict;
+      const admitted = verdict.verdict;
+      running.push(run.limitTools(async () => record(run, round, index, await runAdmitted(options, admitted), startedAt)));
     } else if ("pending" in verdict) {
       pending.push(verdict.pending);
       emitEnd(run, round, call, { status: "pending", startedAt });
@@ -53,50 +54,25 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Stop
   return closeRound(run, round);
 }
 
-async function decideCall(run: AgentRun, call: ToolCall, round: OpenRound): Promise<Verdict> {
-  if (call.invalidArguments !== undefined) {
-    const raw = call.invalidArguments.length > 200 ? `${call.invalidArguments.slice(0, 200)}…` : call.invalidArguments;
-    return { outcome: failure("invalid_arguments", `the arguments for "${call.name}" are not valid JSON (${raw}); send the call again with a JSON object`) };
-  }
+function decideCall(run: AgentRun, call: ToolCall, round: OpenRound): MaybePromise<Verdict> {
   const waiting = round.pending.find((pending) => pending.callId === call.id);
-  let approved = false;
-  if (waiting?.kind === "input") {
-    const answer = run.config.answers[String(call.id)];
-    return typeof answer === "string" ? { outcome: { content: answer } } : { pending: waiting };
-  }
-  if (waiting?.kind === "approval") {
-    const decision = run.config.approvals[String(call.id)];
-    if (decision === undefined) return { pending: waiting };
-    if (!decision.approved) {
-      const because = decision.reason ? `: ${decision.reason}` : "";
-      return { outcome: failure("denied", `the user denied this call to "${call.name}"${because}`) };
+  const options: GuardedCallOptions = {
+    scope: run.callScope,
+    call,
+    step: round.step,
+    waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: String(call.id) },
+  };
+  return andThen(admitCall(options), (verdict): Verdict => {
+    if (verdict.kind === "admitted") {
+      run.usage = { ...run.usage, toolCalls: run.usage.toolCalls + 1 };
+      return { options, verdict };
     }
-    approved = true;
-  }
-  let admission: Admission;
-  try {
-    admission = await run.config.runner.admit(call, {
-      step: round.step,
-      signal: run.signal,
-      callsSoFar: run.toolCallCounts[call.name] ?? 0,
-      approved,
-    });
-  } catch (error) {
-    return { outcome: failure("execution_failed", `checking the call to "${call.name}" failed: ${errorMessage(error)}`) };
-  }
-  if (admission.kind === "reject") return { outcome: { content: `Error: ${admission.error.message}`, error: admission.error } };
-  if (admission.kind === "pending") {
-    const entry: PendingCall = { callId: call.id, name: call.name, arguments: call.arguments ?? {}, kind: admission.reason };
-    if (admission.question !== undefined) entry.question = admission.question;
+    if (verdict.kind !== "pending") return { outcome: verdict.outcome };
+    if (waiting !== undefined) return { pending: waiting };
+    const entry: PendingCall = { callId: call.id, name: call.name, arguments: call.arguments ?? {}, kind: verdict.reason };
+    if (verdict.question !== undefined) entry.question = verdict.question;
     return { pending: entry };
-  }
-  if (run.budget.remainingToolCalls() < 1) {
-    return { outcome: failure("budget_exhausted", `the run's tool-call budget is used up; "${call.name}" was not called`) };
-  }
-  run.toolCallCounts[call.name] = (run.toolCallCounts[call.name] ?? 0) + 1;
-  run.usage = { ...run.usage, toolCalls: run.usage.toolCalls + 1 };
-  run.budget.charge({ toolCalls: 1 });
-  return { admission };
+  });
 }
 
 function record(run: AgentRun, round: OpenRound, index: number, outcome: ToolOutcome, startedAt: number): void {

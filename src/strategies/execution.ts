@@ -5,7 +5,7 @@ import type { Observer, ProblemListener } from "../executor/plan-options.js";
 import type { PlanRunResult } from "../executor/plan-result.js";
 import type { RetryOptions } from "../executor/retry.js";
 import type { PlanRunState } from "../executor/plan-state.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { Plan } from "../planner/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { StrategyRun, StrategyStop } from "./strategy-run.js";

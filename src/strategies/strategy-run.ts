@@ -7,7 +7,7 @@ import { toModelFunction, type Model, type ModelPurpose } from "../core/model.js
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import { requestText } from "../core/text-call.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { ApprovalDecision } from "../react/agent-options.js";
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */

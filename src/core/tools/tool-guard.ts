@@ -22,7 +22,7 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   const names = tools.map((tool) => tool.name).join(", ") || "none";
 
   // Every rule checked here past the arguments must also make `admitsParsedCalls` false:
-  // plan steps whose tool it clears skip this function.
+  // `guardedCall` skips this function for plan steps whose tool it clears.
   function admit(call: ToolCall, context: AdmitContext): MaybePromise<Admission> {
     const tool = byName.get(call.name);
     if (!tool) return reject(failure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));

@@ -1,0 +1,171 @@
+import type { Budget } from "../budget.js";
+import { errorMessage } from "../errors.js";
+import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
+import type { ToolCall } from "../messages.js";
+import type { Tool } from "./define-tool.js";
+import { admitsParsedCalls } from "./tool-guard.js";
+import { callTool, failure, type Admission, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
+
+/** A human's answer to a call that needed approval. */
+export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+
+/** What the humans said about the calls a run paused on, by the key each call was shown with. */
+export interface HumanAnswers {
+  approvals: Record<string, ApprovalDecision>;
+  answers: Record<string, string>;
+}
+
+/** What stays the same for every call of one run (or one loop). */
+export interface CallScope {
+  guard: ToolRunner;
+  budget: Budget;
+  /** Calls made so far, by tool name; a call that runs adds one. */
+  callCounts: Record<string, number>;
+  humans: HumanAnswers;
+  /** The signal, clock and output limit every call of the run gets. */
+  execution: RunOptions;
+}
+
+export interface GuardedCallOptions {
+  scope: CallScope;
+  /** `id` is what the tool sees as `callId`; `name` is what messages quote. */
+  call: ToolCall;
+  /** The model turn (0 for a plan's tool step). */
+  step: number;
+  /**
+   * The arguments were already parsed by the tool's schema (a checked plan step): the guard
+   * does not parse them again, and a tool with nothing else to check is called at once.
+   */
+  parsed?: { tool: Tool; args: unknown } | undefined;
+  /** The run paused on this call before: the human's decision, under `key`, decides it. */
+  waiting?: { kind: "approval" | "input"; key: string } | undefined;
+}
+
+/**
+ * How a call ends, before or after running. `refused`: nothing ran (the guard, a human, or
+ * the budget said no; `outcome.error` says why); `answered`: a human's answer stands in for
+ * the call; `pending`: a human must decide first.
+ */
+export type CallResult =
+  | { kind: "ran"; outcome: ToolOutcome }
+  | { kind: "refused"; outcome: ToolOutcome }
+  | { kind: "answered"; outcome: ToolOutcome }
+  | { kind: "pending"; reason: "approval" | "input"; question?: string };
+
+/** The verdict before anything runs: a call to make, or how it ended without running. */
+export type CallVerdict = Exclude<CallResult, { kind: "ran" }> | Admitted;
+export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind: "run" }> };
+
+/**
+ * The one way a tool is called (seed 001 §2): a human's decision on a paused call, the
+ * guard (name, arguments, call limit, authorization, approval), the run's tool-call budget,
+ * then the call under the run's signal and the tool's timeout, its output cut to the limit.
+ * Every failure is an outcome the caller shows to the model or records on the step; it
+ * never throws. Synchronous when every check and the tool are.
+ */
+export function guardedCall(options: GuardedCallOptions): MaybePromise<CallResult> {
+  const verdict = admitCall(options);
+  if (!isPromiseLike(verdict)) return runVerdict(options, verdict);
+  return Promise.resolve(verdict).then((decided) => runVerdict(options, decided));
+}
+
+/** Runs an admitted verdict; any other verdict is already the result. */
+function runVerdict(options: GuardedCallOptions, verdict: CallVerdict): MaybePromise<CallResult> {
+  if (verdict.kind !== "admitted") return verdict;
+  return andThen(runAdmitted(options, verdict), ranOutcome);
+}
+
+/** The second half of `guardedCall`: the admitted call under the signal and the tool's timeout. */
+export function runAdmitted(options: GuardedCallOptions, verdict: Admitted): MaybePromise<ToolOutcome> {
+  const { admission } = verdict;
+  const { call, scope } = options;
+  const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
+  return callTool(call.id, call.name, admission.tool, admission.args, admission.timeoutMs, execution);
+}
+
+/**
+ * The first half of `guardedCall`: decides a call and, when it may run, counts it and
+ * charges the budget. A loop that runs a round's calls together decides them one by one in
+ * call order with this, then runs the admitted ones with `runAdmitted`.
+ */
+export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict> {
+  const { call, scope, parsed, waiting } = options;
+  if (call.invalidArguments !== undefined) {
+    const raw = call.invalidArguments.length > 200 ? `${call.invalidArguments.slice(0, 200)}…` : call.invalidArguments;
+    return refused(failure("invalid_arguments", `the arguments for "${call.name}" are not valid JSON (${raw}); send the call again with a JSON object`));
+  }
+  let approved = false;
+  if (waiting !== undefined) {
+    const human = humanVerdict(scope.humans, waiting, call.name);
+    if (human !== "approved") return human;
+    approved = true;
+  }
+  // Nothing for the guard to check: the plan check parsed the arguments and the tool has no
+  // rule past them. Keep this in step with `admitsParsedCalls` and the guard's `admit`.
+  if (parsed !== undefined && !approved && admitsParsedCalls(parsed.tool)) {
+    return chargeCall(scope, call.name, { kind: "run", tool: parsed.tool, args: parsed.args, timeoutMs: parsed.tool.timeoutMs });
+  }
+  let admission: MaybePromise<Admission>;
+  try {
+    admission = scope.guard.admit(call, {
+      step: options.step,
+      signal: scope.execution.signal,
+      callsSoFar: scope.callCounts[call.name] ?? 0,
+      approved,
+      ...(parsed === undefined ? {} : { argsParsed: true, parsedArgs: parsed.args }),
+    });
+  } catch (error) {
+    return checkFailed(call.name, error);
+  }
+  return andThen(
+    admission,
+    (admitted) => settleAdmission(scope, call.name, admitted),
+    (error: unknown) => checkFailed(call.name, error),
+  );
+}
+
+function humanVerdict(humans: HumanAnswers, waiting: { kind: "approval" | "input"; key: string }, name: string): CallVerdict | "approved" {
+  if (waiting.kind === "input") {
+    const answer = humans.answers[waiting.key];
+    return typeof answer === "string" ? { kind: "answered", outcome: { content: answer } } : { kind: "pending", reason: "input" };
+  }
+  const decision = humans.approvals[waiting.key];
+  if (decision === undefined) return { kind: "pending", reason: "approval" };
+  if (decision.approved) return "approved";
+  const because = decision.reason ? `: ${decision.reason}` : "";
+  return refused(failure("denied", `the call to "${name}" was denied${because}`));
+}
+
+function settleAdmission(scope: CallScope, name: string, admission: Admission): CallVerdict {
+  if (admission.kind === "reject") return refused({ content: `Error: ${admission.error.message}`, error: admission.error });
+  if (admission.kind === "pending") {
+    return admission.question === undefined
+      ? { kind: "pending", reason: admission.reason }
+      : { kind: "pending", reason: admission.reason, question: admission.question };
+  }
+  return chargeCall(scope, name, admission);
+}
+
+/** An admitted call within the run's tool-call budget is counted and paid for. */
+function chargeCall(scope: CallScope, name: string, admission: Extract<Admission, { kind: "run" }>): CallVerdict {
+  if (scope.budget.remainingToolCalls() < 1) {
+    return refused(failure("budget_exhausted", `the run's tool-call budget is used up; "${name}" was not called`));
+  }
+  scope.callCounts[name] = (scope.callCounts[name] ?? 0) + 1;
+  scope.budget.charge(oneToolCall);
+  return { kind: "admitted", admission };
+}
+
+const oneToolCall = { toolCalls: 1 } as const;
+
+function checkFailed(name: string, error: unknown): CallVerdict {
+  return refused(failure("execution_failed", `checking the call to "${name}" failed: ${errorMessage(error)}`));
+}
+
+function refused(outcome: ToolOutcome): CallVerdict {
+  return { kind: "refused", outcome };
+}
+
+function ranOutcome(outcome: ToolOutcome): CallResult {
+  return { kind: "ran", outcome };
+}
