@@ -10,7 +10,7 @@ import { finishPlanRun } from "./plan-outcome.js";
 import type { PlanRunResult } from "./plan-result.js";
 import { liveRecord, startPlanRun, type PlanRun } from "./plan-run.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
-import { endStep } from "./step-lifecycle.js";
+import { transition } from "./run-step.js";
 
 type StepInput = PlanInput["steps"][number];
 
@@ -77,7 +77,7 @@ function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   run.records.push(liveRecord());
   const problems = streamedStepErrors(step, index, run.graph, run.config.tools, run.config.parsedArgs);
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");
-  if (problems.length > 0) endStep(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });
-  else if (blocked !== undefined) endStep(run, index, { status: "skipped", error: `step ${run.steps[blocked]!.id} did not succeed` });
+  if (problems.length > 0) transition(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });
+  else if (blocked !== undefined) transition(run, index, { status: "skipped", error: `step ${run.steps[blocked]!.id} did not succeed` });
   scheduler.add(index);
 }

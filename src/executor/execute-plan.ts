@@ -4,7 +4,7 @@ import { finishPlanRun } from "./plan-outcome.js";
 import type { PlanRunResult } from "./plan-result.js";
 import { startPlanRun, type PlanRun } from "./plan-run.js";
 import { createScheduler, type SchedulerHooks } from "./scheduler.js";
-import { runStep } from "./step-lifecycle.js";
+import { runStep } from "./run-step.js";
 
 /**
  * Runs a fixed plan (no planner): every step starts as soon as its own dependencies have

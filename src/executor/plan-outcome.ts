@@ -1,7 +1,7 @@
 import { cappedList } from "../core/errors.js";
 import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../planner/plan-schema.js";
-import { endStep } from "./step-lifecycle.js";
+import { transition } from "./run-step.js";
 import type { PlanPendingCall, PlanRunResult, PlanRunStatus, StepRecord } from "./plan-result.js";
 import { finalRecord, type PlanRun } from "./plan-run.js";
 import { createPlanState, type WaitingStep } from "./plan-state.js";
@@ -62,11 +62,9 @@ function settleLeftovers(run: PlanRun, stopped: string | undefined): void {
   run.records.forEach((record, index) => {
     if (record.status !== undefined) return;
     const waitingOn = blockedBy(index);
-    if (stopped !== undefined) endStep(run, index, { status: "skipped", error: `not started: ${stopped}` });
-    else if (waitingOn !== undefined) {
-      record.status = "waiting";
-      record.error = `waits for step ${run.steps[waitingOn]!.id}`;
-    } else endStep(run, index, { status: "skipped", error: "not started: a step it depends on did not succeed" });
+    if (stopped !== undefined) transition(run, index, { status: "skipped", error: `not started: ${stopped}` });
+    else if (waitingOn !== undefined) transition(run, index, { status: "waiting", error: `waits for step ${run.steps[waitingOn]!.id}` });
+    else transition(run, index, { status: "skipped", error: "not started: a step it depends on did not succeed" });
   });
 }
 

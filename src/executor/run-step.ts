@@ -1,10 +1,26 @@
-import { shown } from "../core/errors.js";
+import { errorMessage, shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
-import { runAgentStep } from "./agent-step.js";
+import type { AgentResult } from "../react/agent-result.js";
+import { runAgent } from "../react/run-agent.js";
 import type { PlanProblem } from "./plan-options.js";
 import { endedRecords, type PlanRun, type StepOutcome } from "./plan-run.js";
 import { runToolStep } from "./tool-step.js";
+
+/*
+ * A plan step's life, all in this file. A step has no status until it ends; it starts
+ * (`runStep`: `startedAt`, a `step-start` event), its tool step or agent step runs (each
+ * attempt counted), and `transition` gives it exactly one of:
+ *   succeeded  its tool or agent returned (and no check asked for a replan)
+ *   failed     its call was refused or failed for good, its agent stopped short, its
+ *              arguments could not be filled, or the executor hit a bug
+ *   cancelled  the run stopped while it ran, or its agent ran out of time
+ *   waiting    it paused for a human (approval or answer), or it never started because a
+ *              step it depends on waits (`settleLeftovers`)
+ *   skipped    a step it depends on failed, was cancelled or asked for a replan, or the
+ *              run stopped before it started
+ * A resumed run starts every step that is not succeeded or failed again.
+ */
 
 /**
  * Runs one step and records how it ended. A step that failed or was cancelled skips every
@@ -64,7 +80,7 @@ function concludeStep(run: PlanRun, index: number, outcome: StepOutcome): MaybeP
 
 function recordEnd(run: PlanRun, index: number, outcome: StepOutcome, concern: string | undefined): boolean {
   const step = run.steps[index]!;
-  endStep(run, index, outcome);
+  transition(run, index, outcome);
   if (concern !== undefined) {
     run.replanRequests.push({ stepId: step.id, reason: concern });
     skipAfter(run, index, `step ${step.id} asked for a replan: ${concern}`);
@@ -109,7 +125,7 @@ function skipAfter(run: PlanRun, index: number, reason: string): void {
     for (let link = dependents.first(stack.pop()!); link !== -1; link = dependents.next(link)) {
       const dependent = dependents.target(link);
       if (run.records[dependent]!.status !== undefined) continue;
-      endStep(run, dependent, { status: "skipped", error: reason });
+      transition(run, dependent, { status: "skipped", error: reason });
       stack.push(dependent);
     }
   }
@@ -133,11 +149,22 @@ async function observe(run: PlanRun, index: number, output: unknown): Promise<st
   }
 }
 
-/** Records a step's end (skipped steps included) and announces it. */
-export function endStep(run: PlanRun, index: number, outcome: StepOutcome | { status: "skipped"; error: string }): void {
+/** How a step's record changes: a runner's outcome, or a step that never ran. */
+export type StepTransition = StepOutcome | { status: "skipped"; error: string } | { status: "waiting"; error: string; waiting?: undefined };
+
+/**
+ * Records a step's end and announces it with a `step-end` event. The one exception is a step
+ * held back by a waiting dependency (`waiting` without a paused call): it never started, so
+ * it is recorded as waiting and not announced.
+ */
+export function transition(run: PlanRun, index: number, outcome: StepTransition): void {
   const step = run.steps[index]!;
   const record = run.records[index]!;
   record.status = outcome.status;
+  if (outcome.status === "waiting" && outcome.waiting === undefined) {
+    record.error = outcome.error;
+    return;
+  }
   if (record.startedAt !== undefined) record.endedAt = run.elapsed();
   if (outcome.status === "succeeded") record.output = outcome.output;
   else record.error = outcome.error;
@@ -154,4 +181,51 @@ export function endStep(run: PlanRun, index: number, outcome: StepOutcome | { st
     }),
     { stepId: step.id },
   );
+}
+
+/**
+ * Runs an agent step: an inner ReAct loop with the step's own step budget, drawing tokens,
+ * cost, tool calls and time from the run's budget. Its events carry the step's id.
+ */
+export async function runAgentStep(run: PlanRun, index: number): Promise<StepOutcome> {
+  const step = run.steps[index]!;
+  const paused = run.waiting.get(index);
+  run.waiting.delete(index);
+  run.records[index]!.attempts += 1;
+  const dependencies = run.graph.dependencies.list(index).map((need) => ({ step: run.steps[need]!, output: run.records[need]!.output }));
+  let result: AgentResult;
+  try {
+    result = await runAgent({
+      model: run.config.model!,
+      tools: run.config.tools,
+      task: run.config.prompts.agentStep({ step, dependencies }),
+      maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
+      budget: run.budget.child(),
+      signal: run.signal,
+      clock: run.config.clock,
+      onEvent: run.events.relay({ stepId: step.id }),
+      ...(paused?.kind === "agent"
+        ? { resume: paused.agentState, approvals: run.config.approvals, answers: run.config.answers }
+        : {}),
+    });
+  } catch (error) {
+    return { status: "failed", error: `the step's agent failed: ${errorMessage(error)}` };
+  }
+  switch (result.status) {
+    case "completed":
+      return { status: "succeeded", output: result.output };
+    case "waiting": {
+      const pending = (result.pending ?? []).map((call) => ({ ...call, stepId: step.id }));
+      return { status: "waiting", error: result.reason ?? "waiting", waiting: { kind: "agent", pending, agentState: result.state! } };
+    }
+    case "budget_exceeded":
+      // The step's budget has no limits of its own: the run's budget is what ran out.
+      run.budgetBreach ??= { limit: result.limit ?? "maxTokens", message: result.reason ?? "the run's budget is spent" };
+      return { status: "failed", error: `the step's agent stopped with budget_exceeded: ${result.reason}` };
+    case "cancelled":
+    case "deadline_exceeded":
+      return { status: "cancelled", error: result.reason ?? result.status };
+    default:
+      return { status: "failed", error: `the step's agent stopped with ${result.status}${result.reason ? `: ${result.reason}` : ""}` };
+  }
 }
