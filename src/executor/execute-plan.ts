@@ -3,7 +3,7 @@ import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
 import { finishPlanRun } from "./plan-outcome.js";
 import type { PlanRunResult } from "./plan-result.js";
 import { startPlanRun, type PlanRun } from "./plan-run.js";
-import { createScheduler, type SchedulerHooks } from "./scheduler.js";
+import { createScheduler, eventLoopTurns, type SchedulerHooks } from "./scheduler.js";
 import { runStep } from "./run-step.js";
 
 /**
@@ -55,6 +55,7 @@ export function schedulerHooks(run: PlanRun, priorities: Float64Array | undefine
       if (run.events.active) run.events.emit({ type: "step-ready", stepId: run.steps[index]!.id }, { stepId: run.steps[index]!.id });
     },
     run: (index) => runStep(run, index),
+    ...eventLoopTurns,
   };
 }
 

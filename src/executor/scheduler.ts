@@ -1,5 +1,6 @@
 import type { PlanGraph } from "../planner/plan-graph.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
+import { Readiness, type InitialStanding } from "./readiness.js";
 import { ReadyQueue } from "./ready-queue.js";
 
 export interface SchedulerHooks {
@@ -9,7 +10,7 @@ export interface SchedulerHooks {
   priorities: Float64Array | undefined;
   concurrency: number;
   /** A step finished before this run (a resume): `succeeded` counts as met, `settled` never starts. */
-  initially(step: number): "open" | "succeeded" | "settled";
+  initially(step: number): InitialStanding;
   /** The tool a step calls and how many steps of that tool may run at once. */
   toolOf(step: number): string | undefined;
   toolLimit(tool: string): number;
@@ -18,7 +19,17 @@ export interface SchedulerHooks {
   onReady(step: number): void;
   /** Runs the step; true when it succeeded (at once, or as a promise). Must not throw or reject. */
   run(step: number): MaybePromise<boolean>;
+  /** Milliseconds from any fixed start: how long a burst of instant steps has held the loop. */
+  now(): number;
+  /** Calls `resume` once timers and I/O have had a turn (`setImmediate` in a real run). */
+  yieldTurn(resume: () => void): void;
 }
+
+/** The real clock and turn for a run's scheduler. */
+export const eventLoopTurns: Pick<SchedulerHooks, "now" | "yieldTurn"> = {
+  now: () => performance.now(),
+  yieldTurn: (resume) => setImmediate(resume),
+};
 
 export interface Scheduler {
   /** Takes a step whose dependencies are already in the graph. */
@@ -32,28 +43,14 @@ export interface Scheduler {
 const burstMs = 5;
 
 /**
- * The ready queue: a step starts the moment its own dependencies have succeeded and a slot
- * is free, not when a whole level has finished. Among ready steps the highest priority goes
- * first; a step whose tool is at its own limit waits aside without holding a slot. Steps may
- * be added while others run (a plan that is still being written).
+ * Runs the steps `Readiness` calls ready in slots: a step starts the moment its own
+ * dependencies have succeeded and a slot is free, not when a whole level has finished. Among
+ * ready steps the highest priority goes first; a step whose tool is at its own limit waits
+ * aside without holding a slot. Steps may be added while others run (a plan that is still
+ * being written). Time and event-loop turns come from the hooks.
  */
 export function createScheduler(hooks: SchedulerHooks): Scheduler {
-  const { graph } = hooks;
-  // Per step, in arrays outside the JS heap that grow as a streamed plan does: how many of
-  // its dependencies have not succeeded yet (-1: not added, or settled before this run), and
-  // whether it succeeded.
-  let unmet = new Int32Array(Math.max(graph.keys.length, 16)).fill(-1);
-  let succeeded = new Uint8Array(unmet.length);
-  const makeRoom = (step: number) => {
-    if (step < unmet.length) return;
-    const size = Math.max(step + 1, unmet.length * 2);
-    const grownUnmet = new Int32Array(size).fill(-1);
-    grownUnmet.set(unmet);
-    const grownSucceeded = new Uint8Array(size);
-    grownSucceeded.set(succeeded);
-    unmet = grownUnmet;
-    succeeded = grownSucceeded;
-  };
+  const readiness = new Readiness(hooks.graph);
   const queue = new ReadyQueue(hooks.priorities);
   // Ready steps whose tool is at its own limit, by tool, best first: one goes back to the
   // ready queue each time a step of that tool ends.
@@ -99,11 +96,11 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       // without waiting on the event loop (nor on the collections that wait for a turn).
       if (++sinceCheck >= 64) {
         sinceCheck = 0;
-        const now = performance.now();
+        const now = hooks.now();
         if (burstStartedAt < 0) burstStartedAt = now;
         else if (now - burstStartedAt >= burstMs) {
           pumping = false;
-          setImmediate(pump);
+          hooks.yieldTurn(pump);
           return;
         }
       }
@@ -145,36 +142,18 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
 
   const complete = (step: number, tool: string | undefined, ok: boolean) => {
     running -= 1;
-    succeeded[step] = ok ? 1 : 0;
     if (tool !== undefined) {
       runningByTool.set(tool, runningByTool.get(tool)! - 1);
       const parked = parkedByTool.get(tool);
       if (parked !== undefined && parked.size > 0) queue.push(parked.pop()!);
     }
-    if (ok) {
-      const dependents = graph.dependents;
-      for (let link = dependents.first(step); link !== -1; link = dependents.next(link)) {
-        const next = dependents.target(link);
-        // Not added yet, settled, or already ready (past the end of the array reads undefined).
-        if (!(unmet[next]! > 0)) continue;
-        if (--unmet[next]! === 0) makeReady(next);
-      }
-    }
+    const ready = readiness.complete(step, ok);
+    for (let position = 0; position < ready.length; position += 1) makeReady(ready[position]!);
   };
 
   return {
     add(step) {
-      makeRoom(step);
-      const initial = hooks.initially(step);
-      if (initial !== "open") {
-        succeeded[step] = initial === "succeeded" ? 1 : 0;
-        return;
-      }
-      let waiting = 0;
-      const needs = graph.dependencies;
-      for (let link = needs.first(step); link !== -1; link = needs.next(link)) if (succeeded[needs.target(link)] === 0) waiting += 1;
-      unmet[step] = waiting;
-      if (waiting === 0) makeReady(step);
+      if (readiness.add(step, hooks.initially(step))) makeReady(step);
       schedulePump();
     },
     close() {
