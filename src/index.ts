@@ -41,19 +41,19 @@ export type {
 export type { Usage, UsageTotals } from "./core/usage.js";
 
 export { executePlan } from "./executor/execute-plan.js";
-export { InvalidPlanError } from "./executor/plan-options.js";
-export type { ExecutePlanOptions } from "./executor/plan-options.js";
-export type { PlanRunResult, PlanRunStatus, StepRecord, StepStatus, PlanPendingCall } from "./executor/plan-result.js";
-export type { PlanRunState, WaitingStep } from "./executor/plan-state.js";
+export { InvalidPlanError } from "./plan/invalid-plan-error.js";
+export type { ExecutePlanOptions } from "./executor/execution-options.js";
+export type { PlanRunResult, PlanRunStatus, StepRecord, StepStatus, PlanPendingCall } from "./executor/execution-result.js";
+export type { PlanRunState, WaitingStep } from "./executor/resume-state.js";
 export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./executor/timeline.js";
 export { toolStepCallId } from "./executor/tool-step.js";
-export { validatePlan } from "./planner/validate-plan.js";
-export type { PlanValidation, PlanError, PlanErrorCode } from "./planner/validate-plan.js";
-export { planSchema } from "./planner/plan-schema.js";
-export type { Plan, PlanInput, PlanStep, StepId } from "./planner/plan-schema.js";
-export { substitutePlaceholders, findPlaceholders } from "./planner/placeholders.js";
-export type { PlaceholderReference, Substitution } from "./planner/placeholders.js";
+export { validatePlan } from "./plan/validate-plan.js";
+export type { PlanValidation, PlanError, PlanErrorCode } from "./plan/validate-plan.js";
+export { planSchema } from "./plan/plan-schema.js";
+export type { Plan, PlanInput, PlanStep, StepId } from "./plan/plan-schema.js";
+export { substitutePlaceholders, findPlaceholders } from "./plan/placeholders.js";
+export type { PlaceholderReference, Substitution } from "./plan/placeholders.js";
 
 export { planAndExecute } from "./strategies/plan-and-execute.js";
 export type { PlanAndExecuteOptions } from "./strategies/plan-and-execute.js";
@@ -62,7 +62,7 @@ export type { Critic, CriticVerdict, PlanVerifier } from "./strategies/answer-ph
 export type { StrategyName, StrategyStatus, StrategyResult, StrategyState, PlanStrategyResult } from "./strategies/strategy-result.js";
 export type { HumanDecisions, StrategyOptions } from "./strategies/strategy-run.js";
 export type { PlanningOptions } from "./strategies/planning.js";
-export type { Observer, ObservationVerdict } from "./executor/plan-options.js";
+export type { Observer, ObservationVerdict } from "./executor/execution-options.js";
 export { defaultPrompts } from "./planner/prompts.js";
 export type { Prompts, StepView } from "./planner/prompts.js";
 export { parsePlanText } from "./planner/parsers/parse-plan.js";
@@ -86,6 +86,6 @@ export { defaultPrices, priceOf, withCost } from "./models/prices.js";
 export type { ModelPrice, PriceTable } from "./models/prices.js";
 export { fromAISDK } from "./models/ai-sdk.js";
 export type { AISDKLanguageModel } from "./models/ai-sdk.js";
-export { offlineModel, offlineNotice } from "./models/offline/offline-model.js";
-export type { OfflineModelOptions } from "./models/offline/offline-model.js";
-export type { OfflineTask } from "./models/offline/offline-task.js";
+export { offlineModel, offlineNotice } from "./offline/offline-model.js";
+export type { OfflineModelOptions } from "./offline/offline-model.js";
+export type { OfflineTask } from "./offline/offline-task.js";

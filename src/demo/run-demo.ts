@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EventListener, PlanloopEvent } from "../core/events.js";
 import type { Model } from "../core/model.js";
-import { offlineModel } from "../models/offline/offline-model.js";
+import { offlineModel } from "../offline/offline-model.js";
 import { planAndExecute } from "../strategies/plan-and-execute.js";
 import type { PlanStrategyResult } from "../strategies/strategy-result.js";
 import { renderTraceHtml } from "../trace/trace-html.js";

@@ -1,4 +1,4 @@
-import type { OfflineTask } from "../models/offline/offline-task.js";
+import type { OfflineTask } from "../offline/offline-task.js";
 import { demoWeek } from "./demo-data.js";
 
 const week = `${demoWeek.start} to ${demoWeek.end}`;

@@ -1,14 +1,14 @@
 import { errorMessage } from "../core/errors.js";
-import { buildPlanGraph } from "../planner/plan-graph.js";
-import { stepKey, type PlanInput } from "../planner/plan-schema.js";
-import { readPlanStep } from "../planner/read-plan.js";
+import { addStep, buildPlanGraph, sinksOf } from "../plan/graph/plan-graph.js";
+import { stepKey, type PlanInput } from "../plan/plan-schema.js";
+import { readPlanStep } from "../plan/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
-import { streamedStepErrors } from "../planner/validate-plan.js";
+import { streamedStepErrors } from "../plan/validate-plan.js";
 import { announcePlan, schedulerHooks } from "./execute-plan.js";
-import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
-import { finishPlanRun } from "./plan-outcome.js";
-import type { PlanRunResult } from "./plan-result.js";
-import { liveRecord, startPlanRun, type PlanRun } from "./plan-run.js";
+import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js";
+import { finishPlanRun } from "./finish-run.js";
+import type { PlanRunResult } from "./execution-result.js";
+import { liveRecord, startPlanRun, type PlanRun } from "./live-run.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
 import { transition } from "./run-step.js";
 
@@ -35,14 +35,14 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     try {
       for await (const input of options.steps) {
         if (run.signal.aborted) break;
-        addStep(run, scheduler, input);
+        takeStep(run, scheduler, input);
       }
     } catch (error) {
       run.streamProblems.push(`the plan stream broke: ${errorMessage(error)}`);
     }
     scheduler.close();
     await scheduler.done;
-    run.graph.sinks = run.graph.keys.flatMap((_, index) => (run.graph.dependents.count(index) === 0 ? [index] : []));
+    run.graph.sinks = sinksOf(run.graph);
     announcePlan(run);
     return finishPlanRun(run);
   } finally {
@@ -50,7 +50,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
   }
 }
 
-function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
+function takeStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   const parsed = readPlanStep(input);
   const taken = parsed.success && run.graph.indexOf.has(stepKey(parsed.data.id));
   if (!parsed.success || taken) {
@@ -61,19 +61,9 @@ function addStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
     return;
   }
   const step = parsed.data;
-  const key = stepKey(step.id);
-  const index = run.steps.length;
+  const needs = step.depends_on.map((id) => run.graph.indexOf.get(stepKey(id))).filter((need): need is number => need !== undefined);
+  const index = addStep(run.graph, stepKey(step.id), needs);
   run.steps.push(step);
-  run.graph.keys.push(key);
-  run.graph.indexOf.set(key, index);
-  const known = step.depends_on.map((id) => run.graph.indexOf.get(stepKey(id))).filter((need): need is number => need !== undefined && need !== index);
-  const needs = [...new Set(known)];
-  run.graph.dependencies.addStep();
-  run.graph.dependents.addStep();
-  for (const need of needs) {
-    run.graph.dependencies.add(index, need);
-    run.graph.dependents.add(need, index);
-  }
   run.records.push(liveRecord());
   const problems = streamedStepErrors(step, index, run.graph, run.config.tools, run.config.parsedArgs);
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");

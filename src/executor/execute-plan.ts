@@ -1,8 +1,8 @@
-import { remainingPathLengths } from "../planner/plan-graph.js";
-import { readPlanOptions, type ExecutePlanOptions } from "./plan-options.js";
-import { finishPlanRun } from "./plan-outcome.js";
-import type { PlanRunResult } from "./plan-result.js";
-import { startPlanRun, type PlanRun } from "./plan-run.js";
+import { remainingPathLengths } from "../plan/graph/plan-graph.js";
+import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js";
+import { finishPlanRun } from "./finish-run.js";
+import type { PlanRunResult } from "./execution-result.js";
+import { startPlanRun, type PlanRun } from "./live-run.js";
 import { createScheduler, eventLoopTurns, type SchedulerHooks } from "./scheduler.js";
 import { runStep } from "./run-step.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildPlanGraph } from "../planner/plan-graph.js";
+import { buildPlanGraph } from "../plan/graph/plan-graph.js";
 import { Readiness } from "./readiness.js";
 
 /** A random DAG (each step depends on steps before it), which steps fail, and a random run order. */

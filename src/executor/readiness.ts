@@ -1,4 +1,4 @@
-import type { PlanGraph } from "../planner/plan-graph.js";
+import type { PlanGraph } from "../plan/graph/plan-graph.js";
 
 /** How a step stands when it is added: not run yet, or ended before this run (a resume). */
 export type InitialStanding = "open" | "succeeded" | "settled";

@@ -3,8 +3,8 @@ import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { AgentResult } from "../react/agent-result.js";
 import { runAgent } from "../react/run-agent.js";
-import type { PlanProblem } from "./plan-options.js";
-import { endedRecords, type PlanRun, type StepOutcome } from "./plan-run.js";
+import type { PlanProblem } from "./execution-options.js";
+import { endedRecords, type PlanRun, type StepOutcome } from "./live-run.js";
 import { runToolStep } from "./tool-step.js";
 
 /*

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MaybePromise } from "../core/maybe-async.js";
-import { buildPlanGraph } from "../planner/plan-graph.js";
+import { buildPlanGraph } from "../plan/graph/plan-graph.js";
 import { createScheduler, type SchedulerHooks } from "./scheduler.js";
 
 type StepSpec = { id: string; depends_on?: string[]; tool?: string };

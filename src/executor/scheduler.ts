@@ -1,4 +1,4 @@
-import type { PlanGraph } from "../planner/plan-graph.js";
+import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { Readiness, type InitialStanding } from "./readiness.js";
 import { ReadyQueue } from "./ready-queue.js";

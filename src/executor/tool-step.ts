@@ -2,9 +2,9 @@ import { sleep } from "../core/clock.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { guardedCall, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
-import { substitutePlaceholders } from "../planner/placeholders.js";
-import type { PlanPendingCall } from "./plan-result.js";
-import { outputOf, type PlanRun, type StepOutcome } from "./plan-run.js";
+import { substitutePlaceholders } from "../plan/placeholders.js";
+import type { PlanPendingCall } from "./execution-result.js";
+import { outputOf, type PlanRun, type StepOutcome } from "./live-run.js";
 import { backoffDelay, isRetryable } from "./retry.js";
 
 /** The call id of a tool step, the key to approve it with. */

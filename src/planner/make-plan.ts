@@ -1,9 +1,9 @@
 import type { Message } from "../core/messages.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { parsePlanText, type PlanFormat } from "./parsers/parse-plan.js";
-import type { Plan } from "./plan-schema.js";
+import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "./prompts.js";
-import { checkPlan } from "./validate-plan.js";
+import { checkPlan } from "../plan/validate-plan.js";
 
 export type PlanAttempt<Stop> = { ok: true; plan: Plan } | { ok: false; errors: string[] } | { ok: false; stop: Stop };
 

@@ -3,7 +3,7 @@ import type { Message } from "../core/messages.js";
 import type { ToolSpec } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { PlanFormat } from "./parsers/parse-plan.js";
-import type { Plan, PlanStep } from "./plan-schema.js";
+import type { Plan, PlanStep } from "../plan/plan-schema.js";
 
 /** A step as the planner, solver, critic and joiner see it after it ran. */
 export interface StepView {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StepRecord } from "../executor/plan-state.js";
-import { planSchema } from "../planner/plan-schema.js";
+import type { StepRecord } from "../plan/step-record.js";
+import { planSchema } from "../plan/plan-schema.js";
 import { reusableResults } from "./merge-plan.js";
 
 const done = (output: unknown): StepRecord => ({ status: "succeeded", output, attempts: 1, startedAt: 0, endedAt: 1 });

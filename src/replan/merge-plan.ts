@@ -1,7 +1,7 @@
 import { canonicalJson } from "../core/canonical-json.js";
-import type { StepRecord } from "../executor/plan-state.js";
-import { buildPlanGraph, topologicalOrder } from "../planner/plan-graph.js";
-import { stepKey, type Plan, type PlanStep } from "../planner/plan-schema.js";
+import type { StepRecord } from "../plan/step-record.js";
+import { buildPlanGraph, topologicalOrder } from "../plan/graph/plan-graph.js";
+import { stepKey, type Plan, type PlanStep } from "../plan/plan-schema.js";
 
 /**
  * Which results of the old plan the new plan can keep: a step that succeeded, has the same

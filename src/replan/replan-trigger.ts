@@ -1,4 +1,4 @@
-import type { PlanRunResult } from "../executor/plan-result.js";
+import type { StepRecord } from "../plan/step-record.js";
 
 /**
  * What in an execution calls for a new plan (seed 001 §5): steps that failed after their
@@ -6,8 +6,8 @@ import type { PlanRunResult } from "../executor/plan-result.js";
  * when the plan ran through. Pure.
  */
 export function describeProblem(execution: {
-  steps: PlanRunResult["steps"];
-  replanRequests: ReadonlyArray<PlanRunResult["replanRequests"][number]>;
+  steps: Record<string, StepRecord>;
+  replanRequests: ReadonlyArray<{ stepId: string | number; reason: string }>;
 }): string | undefined {
   const failed = Object.entries(execution.steps)
     .filter(([, record]) => record.status === "failed")

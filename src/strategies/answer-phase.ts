@@ -1,8 +1,8 @@
 import { raceAbort } from "../core/abort.js";
 import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
-import type { StepRecord } from "../executor/plan-state.js";
-import type { Plan } from "../planner/plan-schema.js";
+import type { StepRecord } from "../plan/step-record.js";
+import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts, StepView } from "../planner/prompts.js";
 import type { VerifyResult } from "../react/completion-check.js";
 import { stepViews } from "./step-views.js";

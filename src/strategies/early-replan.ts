@@ -1,9 +1,9 @@
 import type { Model, ToolSpec } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import type { PlanProblem } from "../executor/plan-options.js";
+import type { PlanProblem } from "../executor/execution-options.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
-import type { Plan } from "../planner/plan-schema.js";
+import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { requestPlan } from "./planning.js";

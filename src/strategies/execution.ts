@@ -1,12 +1,12 @@
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { executePlan } from "../executor/execute-plan.js";
-import type { Observer, ProblemListener } from "../executor/plan-options.js";
-import type { PlanRunResult } from "../executor/plan-result.js";
+import type { Observer, ProblemListener } from "../executor/execution-options.js";
+import type { PlanRunResult } from "../executor/execution-result.js";
 import type { RetryOptions } from "../executor/retry.js";
-import type { PlanRunState } from "../executor/plan-state.js";
+import type { PlanRunState } from "../executor/resume-state.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
-import type { Plan } from "../planner/plan-schema.js";
+import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { StrategyRun, StrategyStop } from "./strategy-run.js";
 

@@ -1,11 +1,11 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Model, ToolSpec } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import type { Observer } from "../executor/plan-options.js";
-import type { PlanRunResult } from "../executor/plan-result.js";
+import type { Observer } from "../executor/execution-options.js";
+import type { PlanRunResult } from "../executor/execution-result.js";
 import type { RetryOptions } from "../executor/retry.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
-import type { Plan } from "../planner/plan-schema.js";
+import type { Plan } from "../plan/plan-schema.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import { reusableResults } from "../replan/merge-plan.js";
 import { describeProblem } from "../replan/replan-trigger.js";

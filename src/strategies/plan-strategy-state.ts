@@ -2,10 +2,10 @@ import { cappedList, InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { PlanRunState } from "../executor/plan-state.js";
+import type { PlanRunState } from "../executor/resume-state.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import type { Plan } from "../planner/plan-schema.js";
-import { validatePlan } from "../planner/validate-plan.js";
+import type { Plan } from "../plan/plan-schema.js";
+import { validatePlan } from "../plan/validate-plan.js";
 
 /** The strategies that plan, each of which can pause for a human and be resumed. */
 export type PlanningStrategyName = "plan-and-execute" | "rewoo" | "llm-compiler";

@@ -1,10 +1,10 @@
 import type { Message } from "../core/messages.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import type { PlanRunResult } from "../executor/plan-result.js";
+import type { PlanRunResult } from "../executor/execution-result.js";
 import { makePlan, type PlanAttempt } from "../planner/make-plan.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
-import type { Plan } from "../planner/plan-schema.js";
+import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { RetryOptions } from "../executor/retry.js";
 import { createPlanStrategyState, type PlanningStrategyName, type PlanStrategyState } from "./plan-strategy-state.js";

@@ -1,5 +1,5 @@
-import type { StepRecord } from "../executor/plan-state.js";
-import { stepKey, type Plan } from "../planner/plan-schema.js";
+import type { StepRecord } from "../plan/step-record.js";
+import { stepKey, type Plan } from "../plan/plan-schema.js";
 import type { StepView } from "../planner/prompts.js";
 
 /**

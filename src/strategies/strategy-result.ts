@@ -1,12 +1,12 @@
 import type { BudgetLimit } from "../core/budget.js";
 import type { PlanloopEvent } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { PlanPendingCall, StepRecord } from "../executor/plan-state.js";
-import type { Plan } from "../planner/plan-schema.js";
+import type { PlanPendingCall, StepRecord } from "../executor/resume-state.js";
+import type { Plan } from "../plan/plan-schema.js";
 import type { AgentState } from "../react/agent-state.js";
 import type { AgentStatus, PendingCall } from "../react/agent-status.js";
 import type { PlanStrategyState } from "./plan-strategy-state.js";
-import type { PlanRunStatus } from "../executor/plan-result.js";
+import type { PlanRunStatus } from "../executor/execution-result.js";
 
 export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
 

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { benchHtml, benchMarkdown, statsTable, targetLines } from "../../bench/bench-report.js";
-import { strategyStats } from "../../bench/bench-stats.js";
-import { loadSuite, suiteNames } from "../../bench/load-suites.js";
-import { runBench } from "../../bench/run-bench.js";
+import { benchHtml, benchMarkdown, statsTable, targetLines } from "../../compare/bench-report.js";
+import { strategyStats } from "../../compare/bench-stats.js";
+import { loadSuite, suiteNames } from "../../compare/load-suites.js";
+import { runBench } from "../../compare/run-bench.js";
 import { strategyNames } from "../../strategies/run-strategy.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";

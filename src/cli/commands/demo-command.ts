@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { runDemo } from "../../demo/run-demo.js";
-import { offlineNotice } from "../../models/offline/offline-model.js";
+import { offlineNotice } from "../../offline/offline-model.js";
 import { CliError } from "../cli-error.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
 import { createProgress } from "../progress.js";

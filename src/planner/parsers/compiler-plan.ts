@@ -1,6 +1,6 @@
 import type { Tool } from "../../core/tools/define-tool.js";
-import { findPlaceholders } from "../placeholders.js";
-import type { PlanStep } from "../plan-schema.js";
+import { findPlaceholders } from "../../plan/placeholders.js";
+import type { PlanStep } from "../../plan/plan-schema.js";
 import type { PlanTextResult } from "./json-plan.js";
 import { argumentNames } from "./tool-arguments.js";
 

@@ -5,7 +5,7 @@ import { CompilerPlanReader, parseCompilerPlan } from "./compiler-plan.js";
 import { parseJsonPlan } from "./json-plan.js";
 import { detectFormat, parsePlanText } from "./parse-plan.js";
 import { parseRewooPlan } from "./rewoo-plan.js";
-import { validatePlan } from "../validate-plan.js";
+import { validatePlan } from "../../plan/validate-plan.js";
 
 const search = defineTool({ name: "search", description: "web search", input: z.object({ query: z.string() }), execute: () => "" });
 const compare = defineTool({

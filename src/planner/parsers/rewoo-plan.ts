@@ -1,5 +1,5 @@
 import type { Tool } from "../../core/tools/define-tool.js";
-import { findPlaceholders } from "../placeholders.js";
+import { findPlaceholders } from "../../plan/placeholders.js";
 import type { PlanTextResult } from "./json-plan.js";
 import { argumentsFromText } from "./tool-arguments.js";
 

@@ -1,9 +1,9 @@
-import { sleep, type Clock } from "../../core/clock.js";
-import type { Message, ToolCall, ToolMessage } from "../../core/messages.js";
-import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../../core/model.js";
-import type { Usage } from "../../core/usage.js";
-import { substitutePlaceholders } from "../../planner/placeholders.js";
-import { estimatePromptTokens, estimateTextTokens } from "../token-estimate.js";
+import { sleep, type Clock } from "../core/clock.js";
+import type { Message, ToolCall, ToolMessage } from "../core/messages.js";
+import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
+import type { Usage } from "../core/usage.js";
+import { substitutePlaceholders } from "../plan/placeholders.js";
+import { estimatePromptTokens, estimateTextTokens } from "../models/token-estimate.js";
 import { recognise, type OfflineTask } from "./offline-task.js";
 import { requestedFormat, writePlan } from "./plan-writing.js";
 import { readResults } from "./read-results.js";

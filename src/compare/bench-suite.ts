@@ -1,4 +1,4 @@
-import type { PlanInput } from "../planner/plan-schema.js";
+import type { PlanInput } from "../plan/plan-schema.js";
 import type { BenchFacts } from "./bench-facts.js";
 
 export type SuiteName = "fanout" | "chain" | "replan";

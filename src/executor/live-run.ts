@@ -2,11 +2,11 @@ import { Budget, type BudgetBreach } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
-import type { PlanStep } from "../planner/plan-schema.js";
-import type { PlanGraph } from "../planner/plan-graph.js";
-import type { PlanConfig } from "./plan-options.js";
-import type { StepRecord } from "./plan-result.js";
-import type { WaitingStep } from "./plan-state.js";
+import type { PlanStep } from "../plan/plan-schema.js";
+import type { PlanGraph } from "../plan/graph/plan-graph.js";
+import type { PlanConfig } from "./execution-options.js";
+import type { StepRecord } from "./execution-result.js";
+import type { WaitingStep } from "./resume-state.js";
 
 /**
  * A step's record while the run goes on: no status until it ends. The fields a succeeded

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../core/tools/define-tool.js";
-import { buildPlanGraph } from "./plan-graph.js";
+import { buildPlanGraph } from "./graph/plan-graph.js";
 import { readPlan } from "./read-plan.js";
 import { checkPlan, streamedStepErrors, validatePlan } from "./validate-plan.js";
 

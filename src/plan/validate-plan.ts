@@ -1,9 +1,9 @@
 import type { Tool } from "../core/tools/define-tool.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } from "./placeholders.js";
-import { dependsOnEach, type AncestryQuestion } from "./ancestry.js";
-import { findCycles } from "./cycles.js";
-import { buildPlanGraph, reachableFrom, topologicalOrder, type PlanGraph } from "./plan-graph.js";
+import { dependsOnEach, type AncestryQuestion } from "./graph/ancestry.js";
+import { findCycles } from "./graph/cycles.js";
+import { buildPlanGraph, reachableFrom, topologicalOrder, type PlanGraph } from "./graph/plan-graph.js";
 import { stepKey, type Plan, type PlanStep } from "./plan-schema.js";
 import { readPlan } from "./read-plan.js";
 

@@ -1,17 +1,18 @@
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
-import { cappedList, InvalidOptionsError, PlanloopError, shown } from "../core/errors.js";
+import { InvalidOptionsError, shown } from "../core/errors.js";
+import { InvalidPlanError } from "../plan/invalid-plan-error.js";
 import type { EventListener } from "../core/events.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
-import type { Plan, PlanInput, PlanStep } from "../planner/plan-schema.js";
-import { checkPlan, type CheckedPlan, type PlanError } from "../planner/validate-plan.js";
-import type { PlanGraph } from "../planner/plan-graph.js";
+import type { Plan, PlanInput, PlanStep } from "../plan/plan-schema.js";
+import { checkPlan, type CheckedPlan } from "../plan/validate-plan.js";
+import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
-import { readPlanState, type PlanRunState, type StepRecord } from "./plan-state.js";
+import { readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 
 export interface ExecutePlanOptions {
@@ -103,21 +104,6 @@ export interface PlanConfig {
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
   clock: Clock;
-}
-
-/** The plan failed validation: misuse of `executePlan`, with every problem listed. */
-export class InvalidPlanError extends PlanloopError {
-  readonly errors: PlanError[];
-
-  constructor(errors: PlanError[]) {
-    const lines = cappedList(
-      errors.map((error) => `- ${error.message}`),
-      (count) => `- and ${count} more (see the error's \`errors\`)`,
-    );
-    super(`the plan is invalid:\n${lines.join("\n")}`);
-    this.name = "InvalidPlanError";
-    this.errors = errors;
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parsePlanText } from "../../planner/parsers/parse-plan.js";
-import { defaultPrompts, type StepView } from "../../planner/prompts.js";
+import { parsePlanText } from "../planner/parsers/parse-plan.js";
+import { defaultPrompts, type StepView } from "../planner/prompts.js";
 import { requestedFormat, writePlan } from "./plan-writing.js";
 import { readResults } from "./read-results.js";
 

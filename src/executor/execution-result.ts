@@ -1,8 +1,8 @@
 import type { BudgetLimit } from "../core/budget.js";
 import type { StepStatus } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { Plan } from "../planner/plan-schema.js";
-import type { PlanPendingCall, PlanRunState, StepRecord } from "./plan-state.js";
+import type { Plan } from "../plan/plan-schema.js";
+import type { PlanPendingCall, PlanRunState, StepRecord } from "./resume-state.js";
 import type { TimelineEntry } from "./timeline.js";
 
 export type { StepStatus, StepRecord, PlanPendingCall };

@@ -1,22 +1,14 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
-import type { StepStatus } from "../core/events.js";
+import type { StepRecord } from "../plan/step-record.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { Plan } from "../planner/plan-schema.js";
+import type { Plan } from "../plan/plan-schema.js";
+
+export type { StepRecord };
 import type { AgentState } from "../react/agent-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 
-/** What happened to one step. Times are milliseconds since the run started. */
-export interface StepRecord {
-  status: StepStatus;
-  output?: unknown;
-  /** Why the step failed, was skipped, cancelled, or is waiting. */
-  error?: string;
-  attempts: number;
-  startedAt?: number;
-  endedAt?: number;
-}
 
 /** A call a plan run paused on, with the step it belongs to. Approve it by `callId`. */
 export interface PlanPendingCall extends PendingCall {

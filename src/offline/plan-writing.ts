@@ -1,4 +1,4 @@
-import type { PlanFormat } from "../../planner/parsers/parse-plan.js";
+import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { OfflineTask } from "./offline-task.js";
 
 type Steps = OfflineTask["plan"];

@@ -3,7 +3,7 @@ import type { BudgetLimits } from "../core/budget.js";
 import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { UsageTotals } from "../core/usage.js";
-import { offlineModel } from "../models/offline/offline-model.js";
+import { offlineModel } from "../offline/offline-model.js";
 import { runStrategy } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import { offlineTaskFor } from "./bench-offline.js";

@@ -1,4 +1,4 @@
-import type { PlanInput } from "../../planner/plan-schema.js";
+import type { PlanInput } from "../plan/plan-schema.js";
 
 type StepInput = PlanInput["steps"][number];
 

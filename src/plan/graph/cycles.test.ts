@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findCycles } from "./cycles.js";
 import { buildPlanGraph } from "./plan-graph.js";
-import { validatePlan } from "./validate-plan.js";
+import { validatePlan } from "../validate-plan.js";
 
 /** A plan of `count` steps with the given dependencies (self-dependencies left out). */
 function planOf(count: number, edges: ReadonlyArray<readonly [number, number]>) {

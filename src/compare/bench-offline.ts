@@ -1,4 +1,4 @@
-import type { OfflineTask } from "../models/offline/offline-task.js";
+import type { OfflineTask } from "../offline/offline-task.js";
 import type { BenchTask } from "./bench-suite.js";
 
 /** The offline model's solution of a benchmark task: its plan, its replan, and where the answer is. */

@@ -1,4 +1,4 @@
-import { stepKey, type Plan } from "./plan-schema.js";
+import { stepKey, type Plan } from "../plan-schema.js";
 import { StepIndex } from "./step-index.js";
 import { StepLinks } from "./step-links.js";
 
@@ -72,6 +72,32 @@ export function topologicalOrder(graph: PlanGraph): Int32Array {
     }
   }
   return queued === count ? order : order.subarray(0, queued);
+}
+
+/**
+ * Adds a step after the others (a plan still being written): its key, and links to the
+ * steps it needs, which must already be in the graph; needs that repeat or name the step
+ * itself are left out. Returns the new step's index. Does not update `sinks`.
+ */
+export function addStep(graph: PlanGraph, key: string, needs: readonly number[]): number {
+  const index = graph.keys.length;
+  graph.keys.push(key);
+  graph.indexOf.set(key, index);
+  graph.dependencies.addStep();
+  graph.dependents.addStep();
+  const linked = new Set<number>();
+  for (const need of needs) {
+    if (need === index || linked.has(need)) continue;
+    linked.add(need);
+    graph.dependencies.add(index, need);
+    graph.dependents.add(need, index);
+  }
+  return index;
+}
+
+/** The steps no other step depends on, in plan order. */
+export function sinksOf(graph: PlanGraph): number[] {
+  return graph.keys.flatMap((_, index) => (graph.dependents.count(index) === 0 ? [index] : []));
 }
 
 /**

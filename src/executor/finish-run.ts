@@ -1,10 +1,10 @@
 import { cappedList } from "../core/errors.js";
 import { cancelReason } from "../core/run-signal.js";
-import { stepKey } from "../planner/plan-schema.js";
+import { stepKey } from "../plan/plan-schema.js";
 import { transition } from "./run-step.js";
-import type { PlanPendingCall, PlanRunResult, PlanRunStatus, StepRecord } from "./plan-result.js";
-import { finalRecord, type PlanRun } from "./plan-run.js";
-import { createPlanState, type WaitingStep } from "./plan-state.js";
+import type { PlanPendingCall, PlanRunResult, PlanRunStatus, StepRecord } from "./execution-result.js";
+import { finalRecord, type PlanRun } from "./live-run.js";
+import { createPlanState, type WaitingStep } from "./resume-state.js";
 import { buildTimeline } from "./timeline.js";
 
 /**
