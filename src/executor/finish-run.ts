@@ -42,9 +42,9 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   return result;
 }
 
-type Stop = { status: PlanRunStatus; reason: string; limit?: PlanRunResult["limit"] };
+type RunStop = { status: PlanRunStatus; reason: string; limit?: PlanRunResult["limit"] };
 
-function stopReason(run: PlanRun): Stop | undefined {
+function stopReason(run: PlanRun): RunStop | undefined {
   const cause = run.abortCause();
   if (cause === "cancelled") return { status: "cancelled", reason: cancelReason(run.config.signal) };
   if (cause === "deadline") {

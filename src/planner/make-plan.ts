@@ -5,21 +5,21 @@ import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "./prompts.js";
 import { checkPlan } from "../plan/validate-plan.js";
 
-export type PlanAttempt<Stop> = { ok: true; plan: Plan } | { ok: false; errors: string[] } | { ok: false; stop: Stop };
+export type PlanAttempt<Halt> = { ok: true; plan: Plan } | { ok: false; errors: string[] } | { ok: false; stop: Halt };
 
 /**
  * Asks the model for a plan, reads it in the given format and validates it. A plan that
  * cannot run goes back to the model with every error, up to `maxRepairs` times.
  */
-export async function makePlan<Stop>(input: {
-  ask: (messages: Message[]) => Promise<{ ok: true; text: string } | { ok: false; stop: Stop }>;
+export async function makePlan<Halt>(input: {
+  ask: (messages: Message[]) => Promise<{ ok: true; text: string } | { ok: false; stop: Halt }>;
   messages: Message[];
   format: PlanFormat;
   tools: readonly Tool[];
   prompts: Prompts;
   maxRepairs: number;
   onInvalid?: (errors: string[], attempt: number) => void;
-}): Promise<PlanAttempt<Stop>> {
+}): Promise<PlanAttempt<Halt>> {
   const messages = [...input.messages];
   let errors: string[] = [];
   for (let attempt = 1; attempt <= input.maxRepairs + 1; attempt += 1) {

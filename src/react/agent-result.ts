@@ -35,7 +35,7 @@ export interface AgentResult {
 }
 
 /** How the loop ended, before it is turned into a result. */
-export interface Stop {
+export interface AgentStop {
   status: AgentStatus;
   reason?: string;
   limit?: BudgetLimit;

@@ -6,7 +6,7 @@ import type { Message, ToolMessage } from "../core/messages.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
-import type { AgentError, AgentResult, Stop } from "./agent-result.js";
+import type { AgentError, AgentResult, AgentStop } from "./agent-result.js";
 import { createState, type AgentState, type OpenRound } from "./agent-state.js";
 import { emptyNoProgress, type NoProgressState } from "./no-progress.js";
 
@@ -72,7 +72,7 @@ export function startRun(config: AgentConfig): AgentRun {
 }
 
 /** The stop for an aborted run: the caller's cancellation or the deadline. */
-export function abortStop(run: AgentRun): Stop {
+export function abortStop(run: AgentRun): AgentStop {
   if (run.abortCause() === "deadline") {
     return { status: "deadline_exceeded", limit: "deadlineMs", reason: `the deadline of ${describeDeadline(run)} passed` };
   }
@@ -99,7 +99,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
   });
 }
 
-export function finishRun(run: AgentRun, stop: Stop): AgentResult {
+export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
   const result: AgentResult = {
     status: stop.status,
     messages: withOpenRoundResults(run),

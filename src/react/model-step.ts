@@ -2,7 +2,7 @@ import { raceAbort } from "../core/abort.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import { describeDecisionProblem, type ModelDecision } from "../core/model.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
-import type { Stop } from "./agent-result.js";
+import type { AgentStop } from "./agent-result.js";
 import { abortStop, snapshotState, type AgentRun } from "./agent-run.js";
 
 /**
@@ -10,11 +10,11 @@ import { abortStop, snapshotState, type AgentRun } from "./agent-run.js";
  * deadline, steps left, and a budget that can pay for the next call. A run whose last
  * answer was rejected and cannot afford a fix ends `incomplete`.
  */
-export function checkBeforeModelCall(run: AgentRun): Stop | undefined {
+export function checkBeforeModelCall(run: AgentRun): AgentStop | undefined {
   if (run.signal.aborted) return abortStop(run);
   const breach = run.budget.breach(run.lastCall);
   if (breach?.limit === "deadlineMs") return { status: "deadline_exceeded", limit: breach.limit, reason: breach.message };
-  let stop: Stop | undefined;
+  let stop: AgentStop | undefined;
   if (run.steps >= run.config.maxSteps) {
     stop = { status: "max_steps_exceeded", reason: `all ${run.config.maxSteps} steps were used without a final answer` };
   } else if (breach) {
@@ -34,7 +34,7 @@ export function checkBeforeModelCall(run: AgentRun): Stop | undefined {
  * and its usage charged. A model that throws is infrastructure failure: a `ModelCallError`
  * that carries the state so far.
  */
-export async function callModel(run: AgentRun): Promise<ModelDecision | Stop> {
+export async function callModel(run: AgentRun): Promise<ModelDecision | AgentStop> {
   const step = run.steps;
   run.steps += 1;
   run.events.emit({ type: "agent-step-start", step });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failure } from "../core/tools/tool-runner.js";
+import { toolFailure } from "../core/tools/tool-runner.js";
 import { emptyNoProgress, recordRound } from "./no-progress.js";
 
 const settings = { maxRepeats: 3 };
@@ -24,8 +24,8 @@ describe("recordRound", () => {
 
   it("stops on the same error in a row; a success or a different error resets the streak", () => {
     const state = emptyNoProgress();
-    const down = failure("execution_failed", "db down");
-    const other = failure("execution_failed", "timeout");
+    const down = toolFailure("execution_failed", "db down");
+    const other = toolFailure("execution_failed", "timeout");
     const outcomes = [down, down, ok, down, other, down, down, down];
     const stalls = outcomes.map((outcome, id) => recordRound(state, [{ call: { id, name: "t", arguments: { id } }, outcome }], settings));
     expect(stalls.slice(0, 7).every((stall) => stall === undefined)).toBe(true);
@@ -34,7 +34,7 @@ describe("recordRound", () => {
 
   it("does not count cancelled calls as errors", () => {
     const state = emptyNoProgress();
-    const cancelled = failure("cancelled", "stopped");
+    const cancelled = toolFailure("cancelled", "stopped");
     for (let id = 0; id < 5; id += 1) {
       expect(recordRound(state, [{ call: { id, name: "t", arguments: { id } }, outcome: cancelled }], settings)).toBeUndefined();
     }

@@ -1,6 +1,6 @@
 import { feedbackMessage, checkCompletion } from "./completion-check.js";
 import { readAgentOptions, type AgentOptions } from "./agent-options.js";
-import type { AgentResult, Stop } from "./agent-result.js";
+import type { AgentResult, AgentStop } from "./agent-result.js";
 import { abortStop, finishRun, startRun, type AgentRun } from "./agent-run.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
 import { openRound, settleRound } from "./tool-round.js";
@@ -27,7 +27,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   }
 }
 
-async function nextStep(run: AgentRun): Promise<Stop | undefined> {
+async function nextStep(run: AgentRun): Promise<AgentStop | undefined> {
   const blocked = checkBeforeModelCall(run);
   if (blocked) return blocked;
   const decision = await callModel(run);
@@ -36,7 +36,7 @@ async function nextStep(run: AgentRun): Promise<Stop | undefined> {
   return settleRound(run, openRound(run, decision));
 }
 
-async function acceptAnswer(run: AgentRun, decision: FinalDecision): Promise<Stop | undefined> {
+async function acceptAnswer(run: AgentRun, decision: FinalDecision): Promise<AgentStop | undefined> {
   const output = decision.content;
   run.history.push({ role: "assistant", content: output });
   let verdict;

@@ -4,7 +4,7 @@ import type { ToolCallsDecision } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { admitCall, runAdmitted, type Admitted, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
-import type { PendingCall, Stop } from "./agent-result.js";
+import type { PendingCall, AgentStop } from "./agent-result.js";
 import { abortStop, toolMessage, type AgentRun } from "./agent-run.js";
 import type { OpenRound } from "./agent-state.js";
 import { recordRound } from "./no-progress.js";
@@ -25,7 +25,7 @@ export function openRound(run: AgentRun, decision: ToolCallsDecision): OpenRound
  * ones concurrently under the tool concurrency limit, then appends one tool message per
  * call in call order. A round with calls still awaiting a human stays open: `waiting`.
  */
-export async function settleRound(run: AgentRun, round: OpenRound): Promise<Stop | undefined> {
+export async function settleRound(run: AgentRun, round: OpenRound): Promise<AgentStop | undefined> {
   const pending: PendingCall[] = [];
   const running: Array<Promise<void>> = [];
   for (const [index, call] of round.calls.entries()) {
@@ -103,7 +103,7 @@ function emitEnd(
   });
 }
 
-function closeRound(run: AgentRun, round: OpenRound): Stop | undefined {
+function closeRound(run: AgentRun, round: OpenRound): AgentStop | undefined {
   const results = round.calls.map((call, index) => ({ call, outcome: round.outcomes[index]! }));
   for (const { call, outcome } of results) run.history.push(toolMessage(call, outcome));
   run.openRound = undefined;

@@ -14,7 +14,7 @@ import { executionStop, runExecution } from "./execution.js";
 import { readPlanStrategyState, type PlanAndExecuteState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { failure, finishPlanStrategy as finish, pausedState, requestPlan } from "./planning.js";
+import { planningFailure, finishPlanStrategy as finish, pausedState, requestPlan } from "./planning.js";
 import { earlyReplanner } from "./early-replan.js";
 import { checkStrategyOptions, type HumanDecisions, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
@@ -94,7 +94,7 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
   const versions: Plan[] = [...(saved?.planVersions ?? [])];
   if (!saved) {
     const first = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format }));
-    if (!first.ok) return finish(run, { versions, replans: 0, ...failure(first) });
+    if (!first.ok) return finish(run, { versions, replans: 0, ...planningFailure(first) });
     versions.push(first.plan);
   }
   let current = versions.at(-1)!;
@@ -139,7 +139,7 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
     }
     for (const request of execution.replanRequests) acknowledged.push(request.reason);
     const next = (await early?.take(problem)) ?? (await replan(run, config, { plan: current, specs, steps: execution.steps, problem, replans: replans + 1 }));
-    if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...failure(next) });
+    if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...planningFailure(next) });
     reuse = reusableResults(current, execution.steps, next.plan);
     current = next.plan;
     versions.push(current);

@@ -2,7 +2,7 @@ import type { Model } from "../core/model.js";
 import { resolvePrompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { executionStop, runExecution } from "./execution.js";
-import { failure, finishPlanStrategy, pausedState, requestPlan, type PlanningOptions } from "./planning.js";
+import { planningFailure, finishPlanStrategy, pausedState, requestPlan, type PlanningOptions } from "./planning.js";
 import { readPlanStrategyState, type RewooState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
@@ -34,7 +34,7 @@ export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<R
     if (!plan) {
       const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
       const planned = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: "rewoo" }));
-      if (!planned.ok) return finishPlanStrategy<RewooState>(run, { versions: [], replans: 0, ...failure(planned) });
+      if (!planned.ok) return finishPlanStrategy<RewooState>(run, { versions: [], replans: 0, ...planningFailure(planned) });
       plan = planned.plan;
     }
     const versions = [plan];

@@ -4,7 +4,7 @@ import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
 import type { ToolCall } from "../messages.js";
 import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
-import { callTool, failure, type Admission, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
+import { callTool, toolFailure, type Admission, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
 
 /** A human's answer to a call that needed approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
@@ -60,7 +60,7 @@ export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind:
  * The one way a tool is called (seed 001 §2): a human's decision on a paused call, the
  * guard (name, arguments, call limit, authorization, approval), the run's tool-call budget,
  * then the call under the run's signal and the tool's timeout, its output cut to the limit.
- * Every failure is an outcome the caller shows to the model or records on the step; it
+ * Every toolFailure is an outcome the caller shows to the model or records on the step; it
  * never throws. Synchronous when every check and the tool are.
  */
 export function guardedCall(options: GuardedCallOptions): MaybePromise<CallResult> {
@@ -92,7 +92,7 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
   const { call, scope, parsed, waiting } = options;
   if (call.invalidArguments !== undefined) {
     const raw = call.invalidArguments.length > 200 ? `${call.invalidArguments.slice(0, 200)}…` : call.invalidArguments;
-    return refused(failure("invalid_arguments", `the arguments for "${call.name}" are not valid JSON (${raw}); send the call again with a JSON object`));
+    return refused(toolFailure("invalid_arguments", `the arguments for "${call.name}" are not valid JSON (${raw}); send the call again with a JSON object`));
   }
   let approved = false;
   if (waiting !== undefined) {
@@ -133,7 +133,7 @@ function humanVerdict(humans: HumanAnswers, waiting: { kind: "approval" | "input
   if (decision === undefined) return { kind: "pending", reason: "approval" };
   if (decision.approved) return "approved";
   const because = decision.reason ? `: ${decision.reason}` : "";
-  return refused(failure("denied", `the call to "${name}" was denied${because}`));
+  return refused(toolFailure("denied", `the call to "${name}" was denied${because}`));
 }
 
 function settleAdmission(scope: CallScope, name: string, admission: Admission): CallVerdict {
@@ -149,7 +149,7 @@ function settleAdmission(scope: CallScope, name: string, admission: Admission): 
 /** An admitted call within the run's tool-call budget is counted and paid for. */
 function chargeCall(scope: CallScope, name: string, admission: Extract<Admission, { kind: "run" }>): CallVerdict {
   if (scope.budget.remainingToolCalls() < 1) {
-    return refused(failure("budget_exhausted", `the run's tool-call budget is used up; "${name}" was not called`));
+    return refused(toolFailure("budget_exhausted", `the run's tool-call budget is used up; "${name}" was not called`));
   }
   scope.callCounts[name] = (scope.callCounts[name] ?? 0) + 1;
   scope.budget.charge(oneToolCall);
@@ -159,7 +159,7 @@ function chargeCall(scope: CallScope, name: string, admission: Extract<Admission
 const oneToolCall = { toolCalls: 1 } as const;
 
 function checkFailed(name: string, error: unknown): CallVerdict {
-  return refused(failure("execution_failed", `checking the call to "${name}" failed: ${errorMessage(error)}`));
+  return refused(toolFailure("execution_failed", `checking the call to "${name}" failed: ${errorMessage(error)}`));
 }
 
 function refused(outcome: ToolOutcome): CallVerdict {

@@ -4,7 +4,7 @@ import type { ToolCall } from "../messages.js";
 import type { ToolSpec } from "../model.js";
 import type { Authorization, Tool } from "./define-tool.js";
 import { andThen, type MaybePromise } from "../maybe-async.js";
-import { failure, type Admission, type AdmitContext, type ToolRunner } from "./tool-runner.js";
+import { toolFailure, type Admission, type AdmitContext, type ToolRunner } from "./tool-runner.js";
 
 /**
  * Wraps `defineTool` tools in the guard of seed 001 §2: name, arguments, call limit,
@@ -25,21 +25,21 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   // `guardedCall` skips this function for plan steps whose tool it clears.
   function admit(call: ToolCall, context: AdmitContext): MaybePromise<Admission> {
     const tool = byName.get(call.name);
-    if (!tool) return reject(failure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
+    if (!tool) return reject(toolFailure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
     let args: unknown;
     if (context.argsParsed === true) args = context.parsedArgs;
     else {
       const parsed = tool.input.safeParse(call.arguments ?? {});
       if (!parsed.success) {
         return reject(
-          failure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`),
+          toolFailure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`),
         );
       }
       args = parsed.data;
     }
     if (tool.maxCalls !== undefined && context.callsSoFar >= tool.maxCalls) {
       return reject(
-        failure("call_limit", `"${tool.name}" reached its limit of ${tool.maxCalls} calls in this run; do not call it again`),
+        toolFailure("call_limit", `"${tool.name}" reached its limit of ${tool.maxCalls} calls in this run; do not call it again`),
       );
     }
     if (!tool.authorize) return admitAuthorized(tool, args, context);
@@ -47,7 +47,7 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
     return andThen(checkAuthorization(() => tool.authorize!(args, toolContext)), (denial) =>
       denial === undefined
         ? admitAuthorized(tool, args, context)
-        : reject(failure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`)),
+        : reject(toolFailure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`)),
     );
   }
 
@@ -89,7 +89,7 @@ function checkToolList(tools: readonly Tool[]): void {
   }
 }
 
-function reject(outcome: ReturnType<typeof failure>): Admission {
+function reject(outcome: ReturnType<typeof toolFailure>): Admission {
   return { kind: "reject", error: outcome.error! };
 }
 

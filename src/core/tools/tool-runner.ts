@@ -41,7 +41,7 @@ export interface ToolOutcome {
   error?: ToolError;
 }
 
-export function failure(kind: ToolError["kind"], message: string): ToolOutcome {
+export function toolFailure(kind: ToolError["kind"], message: string): ToolOutcome {
   return { content: `Error: ${message}`, error: { kind, message } };
 }
 
@@ -115,9 +115,9 @@ async function runWithTimeout(
 
 /** Cancelled, timed out, or failed (final when the tool said `retryable: false`). */
 function outcomeOfError(name: string, error: unknown, how: { aborted: boolean; timedOut: boolean; timeoutMs?: number }): ToolOutcome {
-  if (how.aborted) return failure("cancelled", `the run stopped before "${name}" finished`);
-  if (how.timedOut) return failure("timeout", `"${name}" did not finish within ${how.timeoutMs} ms and was aborted`);
-  const outcome = failure("execution_failed", `"${name}" failed: ${errorMessage(error)}`);
+  if (how.aborted) return toolFailure("cancelled", `the run stopped before "${name}" finished`);
+  if (how.timedOut) return toolFailure("timeout", `"${name}" did not finish within ${how.timeoutMs} ms and was aborted`);
+  const outcome = toolFailure("execution_failed", `"${name}" failed: ${errorMessage(error)}`);
   if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
   return outcome;
 }
