@@ -6,7 +6,11 @@ import type { PlanInput } from "../dist/index.js";
 
 const State = Annotation.Root({ done: Annotation<number>({ reducer: (count, added) => count + added, default: () => 0 }) });
 
-export async function runWithLangGraph(plan: PlanInput, work: (step: PlanInput["steps"][number]) => Promise<void> | void, concurrency: number): Promise<number> {
+export async function runWithLangGraph(
+  plan: PlanInput,
+  work: (step: PlanInput["steps"][number]) => Promise<void> | void,
+  concurrency: number,
+): Promise<number> {
   const graph = new StateGraph(State) as unknown as {
     addNode(name: string, action: () => Promise<{ done: number }>): void;
     addEdge(from: string | string[], to: string): void;

@@ -58,7 +58,14 @@ function layeredDag(seed: number, options: { estimates: boolean }): { plan: Plan
           : [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => `L${layer - 1}-${Math.floor(random() * width)}`))];
       totalWork += ms;
       finish.set(id, ms + Math.max(0, ...dependsOn.map((dependency) => finish.get(dependency)!)));
-      steps.push({ id, task: id, tool: "sleep", args: { ms }, depends_on: dependsOn, ...(options.estimates ? { estimateMs: ms } : { estimateMs: 0 }) });
+      steps.push({
+        id,
+        task: id,
+        tool: "sleep",
+        args: { ms },
+        depends_on: dependsOn,
+        ...(options.estimates ? { estimateMs: ms } : { estimateMs: 0 }),
+      });
     }
   }
   return { plan: { steps }, lowerBound: Math.max(Math.max(...finish.values()), totalWork / 8) };
@@ -113,7 +120,10 @@ console.log("# Random layered DAG: 200 steps, 5-100 ms, concurrency 8");
 console.log("# makespan / lower bound, with the bound from nominal latencies | from measured step durations");
 // One run first, so the measured runs do not pay for compiling the executor.
 await makespanRatios(99, true);
-for (const [label, estimates] of [["longest remaining path first", true], ["FIFO (no estimates)", false]] as const) {
+for (const [label, estimates] of [
+  ["longest remaining path first", true],
+  ["FIFO (no estimates)", false],
+] as const) {
   const ratios = [];
   for (const seed of [1, 2, 3, 4, 5]) ratios.push(await makespanRatios(seed, estimates));
   const mean = (values: number[]) => (values.reduce((a, b) => a + b) / values.length).toFixed(3);
@@ -130,7 +140,9 @@ console.log(`the order alone (fake clock, no overhead): ${scheduled.map((ratio) 
 if (compare) {
   const ratios = [];
   for (const seed of [1, 2, 3, 4, 5]) ratios.push(await langGraphRatio(seed));
-  console.log(`LangGraph.js (supersteps): nominal ${ratios.map((ratio) => ratio.toFixed(3)).join(", ")} (mean ${(ratios.reduce((a, b) => a + b) / ratios.length).toFixed(3)})`);
+  console.log(
+    `LangGraph.js (supersteps): nominal ${ratios.map((ratio) => ratio.toFixed(3)).join(", ")} (mean ${(ratios.reduce((a, b) => a + b) / ratios.length).toFixed(3)})`,
+  );
 }
 
 // The zero-work part runs in Node processes of its own, as JMH forks a JVM per benchmark: what
@@ -149,7 +161,10 @@ if (compare) {
     const done = await runWithLangGraph(plan, () => {}, 8);
     if (done !== plan.steps.length) throw new Error(`LangGraph ran ${done} of ${plan.steps.length} steps`);
   };
-  for (const [shape, build] of [["fan-out + join", fanOut], ["chain", chain]] as const) {
+  for (const [shape, build] of [
+    ["fan-out + join", fanOut],
+    ["chain", chain],
+  ] as const) {
     console.log(await overheadReport(shape, build, { run, rounds: 1, smallPerRound: 3, detail: false }));
   }
 }

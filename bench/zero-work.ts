@@ -12,7 +12,12 @@ export const youngGeneration = "--max-semi-space-size=32";
 export type RunPlan = (plan: PlanInput) => Promise<void>;
 
 const noop = defineTool({ name: "noop", description: "Returns at once", input: z.object({}), execute: () => 1 });
-const next = defineTool({ name: "next", description: "Adds one", input: z.object({ value: z.number() }), execute: ({ value }) => value + 1 });
+const next = defineTool({
+  name: "next",
+  description: "Adds one",
+  input: z.object({ value: z.number() }),
+  execute: ({ value }) => value + 1,
+});
 
 /** Runs plans through `executePlan` with these tools, each to completion. */
 function runWith(tools: Tool[]): RunPlan {
@@ -46,7 +51,15 @@ export function fanOut(size: number): PlanInput {
 }
 
 export function chain(size: number): PlanInput {
-  return { steps: Array.from({ length: size }, (_, index) => ({ id: index, task: "n", tool: "noop", args: {}, depends_on: index === 0 ? [] : [index - 1] })) };
+  return {
+    steps: Array.from({ length: size }, (_, index) => ({
+      id: index,
+      task: "n",
+      tool: "noop",
+      args: {},
+      depends_on: index === 0 ? [] : [index - 1],
+    })),
+  };
 }
 
 // Garbage collection time, added up while `collections.counting` is set.
@@ -95,7 +108,10 @@ async function microsPerStep(
   }
   return plans.map(({ plan, perRound }, which) => {
     const sorted = times[which]!.sort((a, b) => a - b);
-    return { micros: sorted[Math.floor(sorted.length / 2)]!, gcMicros: (collecting[which]! * 1000) / (options.rounds * perRound * plan.steps.length) };
+    return {
+      micros: sorted[Math.floor(sorted.length / 2)]!,
+      gcMicros: (collecting[which]! * 1000) / (options.rounds * perRound * plan.steps.length),
+    };
   });
 }
 
@@ -124,8 +140,20 @@ export async function overheadReport(
   const { run } = options;
   const small = build(1_000);
   const large = build(10_000);
-  await microsPerStep([{ plan: small, perRound: 3 }, { plan: large, perRound: 1 }], { run, rounds: 1 });
-  const [smallRuns, largeRuns] = await microsPerStep([{ plan: small, perRound: options.smallPerRound }, { plan: large, perRound: 1 }], { run, rounds: options.rounds });
+  await microsPerStep(
+    [
+      { plan: small, perRound: 3 },
+      { plan: large, perRound: 1 },
+    ],
+    { run, rounds: 1 },
+  );
+  const [smallRuns, largeRuns] = await microsPerStep(
+    [
+      { plan: small, perRound: options.smallPerRound },
+      { plan: large, perRound: 1 },
+    ],
+    { run, rounds: options.rounds },
+  );
   const growth = (largeRuns!.micros * 10) / smallRuns!.micros;
   // (Collection time is shown for planloop only: LangGraph's long runs report theirs late.)
   const size = (label: string, runs: { micros: number; gcMicros: number }) =>
@@ -142,8 +170,16 @@ export async function overheadReport(
  * the steps waiting for it must cost no more than the others.
  */
 export async function limitedToolLine(sizes: number[]): Promise<string> {
-  const limited = defineTool({ name: "limited", description: "Two at a time", input: z.object({}), concurrency: 2, execute: () => Promise.resolve(1) });
-  const plans = sizes.map((size): PlanInput => ({ steps: Array.from({ length: size }, (_, index) => ({ id: index, task: "n", tool: "limited", args: {} })) }));
+  const limited = defineTool({
+    name: "limited",
+    description: "Two at a time",
+    input: z.object({}),
+    concurrency: 2,
+    execute: () => Promise.resolve(1),
+  });
+  const plans = sizes.map((size): PlanInput => ({
+    steps: Array.from({ length: size }, (_, index) => ({ id: index, task: "n", tool: "limited", args: {} })),
+  }));
   const timedRun = async (plan: PlanInput) => {
     const started = process.hrtime.bigint();
     const result = await executePlan({ plan, tools: [limited], concurrency: 8 });

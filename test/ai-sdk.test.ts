@@ -8,26 +8,45 @@ const usage = (input: number, output: number) => ({
   outputTokens: { total: output, text: output, reasoning: undefined },
 });
 const finish = { unified: "stop", raw: undefined } as const;
-const weather = defineTool({ name: "weather", description: "Weather", input: z.object({ city: z.string() }), execute: ({ city }) => `${city}: 18°C` });
+const weather = defineTool({
+  name: "weather",
+  description: "Weather",
+  input: z.object({ city: z.string() }),
+  execute: ({ city }) => `${city}: 18°C`,
+});
 
 describe("fromAISDK", () => {
   it("runs a ReAct loop on an AI SDK model: tools out, tool results back, usage and cost", async () => {
     const mock = new MockLanguageModelV3({
       modelId: "gpt-4o",
       doGenerate: [
-        { content: [{ type: "tool-call", toolCallId: "t1", toolName: "weather", input: '{"city":"Paris"}' }], finishReason: finish, usage: usage(100, 20), warnings: [] },
+        {
+          content: [{ type: "tool-call", toolCallId: "t1", toolName: "weather", input: '{"city":"Paris"}' }],
+          finishReason: finish,
+          usage: usage(100, 20),
+          warnings: [],
+        },
         { content: [{ type: "text", text: "It is 18°C in Paris." }], finishReason: finish, usage: usage(140, 8), warnings: [] },
       ],
     });
     const result = await runAgent({ model: fromAISDK(mock), tools: [weather], task: "Paris?" });
-    expect(result).toMatchObject({ status: "completed", output: "It is 18°C in Paris.", usage: { inputTokens: 240, outputTokens: 28, toolCalls: 1 } });
+    expect(result).toMatchObject({
+      status: "completed",
+      output: "It is 18°C in Paris.",
+      usage: { inputTokens: 240, outputTokens: 28, toolCalls: 1 },
+    });
     expect(result.usage.costUsd).toBeCloseTo((240 * 2.5 + 28 * 10) / 1e6, 12);
     const [first, second] = mock.doGenerateCalls;
-    expect(first!.tools).toEqual([{ type: "function", name: "weather", description: "Weather", inputSchema: expect.objectContaining({ required: ["city"] }) }]);
+    expect(first!.tools).toEqual([
+      { type: "function", name: "weather", description: "Weather", inputSchema: expect.objectContaining({ required: ["city"] }) },
+    ]);
     expect(second!.prompt).toEqual([
       { role: "user", content: [{ type: "text", text: "Paris?" }] },
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "t1", toolName: "weather", input: { city: "Paris" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "t1", toolName: "weather", output: { type: "text", value: "Paris: 18°C" } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "t1", toolName: "weather", output: { type: "text", value: "Paris: 18°C" } }],
+      },
     ]);
   });
 

@@ -32,7 +32,13 @@ describe("cancellation with real timers", () => {
     // Each step answers at once, so the executor runs them back to back; a timer can abort
     // the run only because a long burst gives the event loop a turn every few milliseconds.
     const instant = defineTool({ name: "instant", description: "Returns at once", input: z.object({}), execute: () => 1 });
-    const steps = Array.from({ length: 100_000 }, (_, index) => ({ id: index, task: "n", tool: "instant", args: {}, depends_on: index === 0 ? [] : [index - 1] }));
+    const steps = Array.from({ length: 100_000 }, (_, index) => ({
+      id: index,
+      task: "n",
+      tool: "instant",
+      args: {},
+      depends_on: index === 0 ? [] : [index - 1],
+    }));
     const controller = new AbortController();
     const started = performance.now();
     setTimeout(() => controller.abort(), 20);

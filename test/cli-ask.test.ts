@@ -22,11 +22,25 @@ describe("planloop ask", () => {
       completion({ content: "Twice 21 is 42." }),
     ]);
     const events = join(mkdtempSync(join(tmpdir(), "planloop-ask-")), "events.jsonl");
-    const asked = await cli("ask", "What is twice 21?", "--tools", toolsModule, "--base-url", server.baseURL, "--model", "m", "--events", events);
+    const asked = await cli(
+      "ask",
+      "What is twice 21?",
+      "--tools",
+      toolsModule,
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--events",
+      events,
+    );
     expect(asked.code).toBe(0);
     expect(asked.out).toContain("plan-and-execute: completed — 2 model calls, 1 tool calls");
     expect(asked.out).toContain("Twice 21 is 42.");
-    const lines = readFileSync(events, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const lines = readFileSync(events, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.map((event) => event.type)).toEqual(expect.arrayContaining(["plan-created", "step-start", "step-end", "strategy-end"]));
   });
 
@@ -41,7 +55,18 @@ describe("planloop ask", () => {
       { sse: [chunk("1. double(21)\n"), chunk("2. join()")] },
       completion({ content: "FINISH: 42 (llm-compiler)" }),
     ]);
-    const asked = await cli("ask", "What is twice 21?", "--tools", toolsModule, "--base-url", server.baseURL, "--model", "m", "--strategy", "all");
+    const asked = await cli(
+      "ask",
+      "What is twice 21?",
+      "--tools",
+      toolsModule,
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--strategy",
+      "all",
+    );
     expect(asked.code).toBe(0);
     for (const name of ["react", "plan-and-execute", "rewoo", "llm-compiler"]) {
       expect(asked.out).toMatch(new RegExp(`${name}: completed — 2 model calls, 1 tool calls`));
@@ -51,7 +76,14 @@ describe("planloop ask", () => {
 
   it("a run that waits for approval saves its state and exits 3; --resume with --approve finishes it", async () => {
     server = await startChatServer([
-      completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 60 } }, { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] }] }) }),
+      completion({
+        content: JSON.stringify({
+          steps: [
+            { id: 1, task: "double", tool: "double", args: { value: 60 } },
+            { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] },
+          ],
+        }),
+      }),
       completion({ content: "Paid 120." }),
     ]);
     const state = join(mkdtempSync(join(tmpdir(), "planloop-ask-")), "paused.json");
@@ -59,10 +91,15 @@ describe("planloop ask", () => {
     const paused = await cli("ask", "Pay twice 60", "--tools", toolsModule, ...model, "--state", state);
     expect(paused.code).toBe(3);
     expect(paused.out).toContain('step:2 waits for approval: pay {"amount":120}');
-    expect(paused.out).toContain(`resume: planloop ask "Pay twice 60" --model m --base-url ${server.baseURL} --tools ${toolsModule} --resume ${state} --approve step:2`);
+    expect(paused.out).toContain(
+      `resume: planloop ask "Pay twice 60" --model m --base-url ${server.baseURL} --tools ${toolsModule} --resume ${state} --approve step:2`,
+    );
     expect(JSON.parse(readFileSync(state, "utf8")).kind).toBe("planloop/plan-and-execute-state");
 
-    expect(await cli("ask", "Pay twice 60", ...model, "--resume", state, "--strategy", "react")).toMatchObject({ code: 2, err: expect.stringContaining("comes from plan-and-execute, not react") });
+    expect(await cli("ask", "Pay twice 60", ...model, "--resume", state, "--strategy", "react")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("comes from plan-and-execute, not react"),
+    });
     const resumed = await cli("ask", "Pay twice 60", "--tools", toolsModule, ...model, "--resume", state, "--approve", "step:2");
     expect(resumed.code).toBe(0);
     expect(resumed.out).toContain("plan-and-execute: completed — 2 model calls, 2 tool calls");
@@ -76,8 +113,14 @@ describe("planloop ask", () => {
       code: 2,
       err: expect.stringContaining('unknown strategy "magic"'),
     });
-    expect(await cli("ask", "anything", "--strategy", "all", "--events", "x.jsonl")).toMatchObject({ code: 2, err: expect.stringContaining("one strategy") });
-    expect(await cli("ask", "anything", "--strategy", "all", "--state", "x.json")).toMatchObject({ code: 2, err: expect.stringContaining("one strategy") });
+    expect(await cli("ask", "anything", "--strategy", "all", "--events", "x.jsonl")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("one strategy"),
+    });
+    expect(await cli("ask", "anything", "--strategy", "all", "--state", "x.json")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("one strategy"),
+    });
     expect(await cli("ask", "anything", "--approve", "c1")).toMatchObject({ code: 2, err: expect.stringContaining("go with --resume") });
   });
 });

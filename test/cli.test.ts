@@ -16,31 +16,54 @@ describe("planloop CLI", () => {
   it("validate: 0 for a valid plan, 1 with every problem, 2 for a missing file or bad JSON", async () => {
     const good = file("good.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] });
     expect(await cli("validate", good, "--tools", toolsModule)).toMatchObject({ code: 0, out: "valid: 1 steps\n" });
-    const bad = file("bad.json", { steps: [{ id: 1, task: "a", depends_on: [2] }, { id: 3, task: "b", tool: "triple" }] });
+    const bad = file("bad.json", {
+      steps: [
+        { id: 1, task: "a", depends_on: [2] },
+        { id: 3, task: "b", tool: "triple" },
+      ],
+    });
     const checked = await cli("validate", bad, "--tools", toolsModule);
     expect(checked.code).toBe(1);
     expect(checked.out).toContain("- step 1 depends on step 2, which is not in the plan");
     expect(checked.out).toContain('- step 3 uses tool "triple", which does not exist; available tools: double, pay, fail');
-    expect(await cli("validate", join(dir, "missing.json"))).toMatchObject({ code: 2, err: expect.stringMatching(/^planloop: cannot read plan .*missing\.json: no such file/) });
+    expect(await cli("validate", join(dir, "missing.json"))).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^planloop: cannot read plan .*missing\.json: no such file/),
+    });
     const broken = await cli("validate", file("broken.json", "{ steps: "));
     expect(broken).toMatchObject({ code: 2, err: expect.stringContaining("is not valid JSON") });
     expect(broken.err).not.toContain("    at ");
   });
 
   it("run: executes a plan with a tools module; the exit code follows the status", async () => {
-    const plan = file("run.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }, { id: 2, task: "again", tool: "double", args: { value: "$1" }, depends_on: [1] }] });
+    const plan = file("run.json", {
+      steps: [
+        { id: 1, task: "double", tool: "double", args: { value: 21 } },
+        { id: 2, task: "again", tool: "double", args: { value: "$1" }, depends_on: [1] },
+      ],
+    });
     const done = await cli("run", plan, "--tools", toolsModule, "--json");
     expect(done.code).toBe(0);
     expect(done.out).toContain("plan v1: 2 steps");
     expect(JSON.parse(done.out.slice(done.out.indexOf("{")))).toMatchObject({ status: "completed", output: 84 });
     const failing = file("fail.json", { steps: [{ id: 1, task: "fail", tool: "fail" }] });
     expect(await cli("run", failing, "--tools", toolsModule)).toMatchObject({ code: 1, out: expect.stringContaining("failed: step 1:") });
-    expect(await cli("run", failing, "--tools", join(dir, "nope.js"))).toMatchObject({ code: 2, err: expect.stringContaining("cannot load tools") });
-    expect(await cli("run", file("unknown.json", { steps: [{ id: 1, task: "x", tool: "triple" }] }), "--tools", toolsModule)).toMatchObject({ code: 2, err: expect.stringContaining('tool "triple"') });
+    expect(await cli("run", failing, "--tools", join(dir, "nope.js"))).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("cannot load tools"),
+    });
+    expect(await cli("run", file("unknown.json", { steps: [{ id: 1, task: "x", tool: "triple" }] }), "--tools", toolsModule)).toMatchObject(
+      { code: 2, err: expect.stringContaining('tool "triple"') },
+    );
   });
 
   it("run: a plan that waits for approval saves its state, exits 3, and resumes with --approve or --deny", async () => {
-    const plan = file("pay.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 60 } }, { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] }] });
+    const plan = file("pay.json", {
+      steps: [
+        { id: 1, task: "double", tool: "double", args: { value: 60 } },
+        { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] },
+      ],
+    });
     const paused = await cli("run", plan, "--tools", toolsModule);
     expect(paused.code).toBe(3);
     const statePath = join(dir, "pay.state.json");
@@ -56,7 +79,10 @@ describe("planloop CLI", () => {
 
     const denied = await cli("run", plan, "--tools", toolsModule, "--resume", statePath, "--deny", "step:2");
     expect(denied).toMatchObject({ code: 1, out: expect.stringContaining("denied on the command line") });
-    expect(await cli("run", plan, "--tools", toolsModule, "--approve", "step:2")).toMatchObject({ code: 2, err: expect.stringContaining("go with --resume") });
+    expect(await cli("run", plan, "--tools", toolsModule, "--approve", "step:2")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("go with --resume"),
+    });
     const custom = join(dir, "elsewhere.json");
     expect((await cli("run", plan, "--tools", toolsModule, "--state", custom)).code).toBe(3);
     expect(existsSync(custom)).toBe(true);
@@ -69,11 +95,15 @@ describe("planloop CLI", () => {
     expect(demo.out).toContain("OFFLINE model");
     expect(demo.out).toContain("replan 2:");
     expect(demo.out).toMatch(/completed: 2 replans/);
-    for (const name of ["weekly-report.md", "events.jsonl", "trace.html", "shop.sqlite"]) expect(existsSync(join(demoDir, name))).toBe(true);
+    for (const name of ["weekly-report.md", "events.jsonl", "trace.html", "shop.sqlite"])
+      expect(existsSync(join(demoDir, name))).toBe(true);
     const traced = await cli("trace", join(demoDir, "events.jsonl"), "--out", join(dir, "again.html"));
     expect(traced.code).toBe(0);
     expect(readFileSync(join(dir, "again.html"), "utf8")).toContain("<svg");
-    expect(await cli("trace", file("bad.jsonl", "{}\nnot json\n"))).toMatchObject({ code: 2, err: expect.stringContaining("line 2 is not JSON") });
+    expect(await cli("trace", file("bad.jsonl", "{}\nnot json\n"))).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("line 2 is not JSON"),
+    });
     expect(await cli("demo", "--model", "claude")).toMatchObject({ code: 2, err: expect.stringContaining("openai:<name>") });
   });
 
@@ -86,7 +116,19 @@ describe("planloop CLI", () => {
 describe("planloop bench", () => {
   it("writes the report and prints the table and the targets", async () => {
     const out = join(dir, "bench");
-    const result = await cli("bench", "--suite", "replan", "--strategies", "plan-and-execute,rewoo", "--model-latency", "0", "--latency-scale", "0", "--out", out);
+    const result = await cli(
+      "bench",
+      "--suite",
+      "replan",
+      "--strategies",
+      "plan-and-execute,rewoo",
+      "--model-latency",
+      "0",
+      "--latency-scale",
+      "0",
+      "--out",
+      out,
+    );
     expect(result.code).toBe(0);
     expect(result.out).toContain("| plan-and-execute | 100% |");
     expect(result.out).toContain("| rewoo | 0% |");

@@ -14,14 +14,21 @@ const notElapsed = [null, "1", [], -5];
 
 /** `state` with one field at a time replaced by each of its wrong values. */
 function damaged(state: Record<string, unknown>, wrong: Record<string, unknown[]>): Array<[string, unknown]> {
-  return Object.entries(wrong).flatMap(([field, values]) => values.map((value) => [`${field} = ${JSON.stringify(value)}`, { ...state, [field]: value }] as [string, unknown]));
+  return Object.entries(wrong).flatMap(([field, values]) =>
+    values.map((value) => [`${field} = ${JSON.stringify(value)}`, { ...state, [field]: value }] as [string, unknown]),
+  );
 }
 
 describe("damaged saved states", () => {
   it("executePlan refuses them", async () => {
     const paused = await executePlan({ plan, tools: [approveMe] });
     expect(paused.status).toBe("waiting");
-    for (const [label, state] of damaged(paused.state as never, { steps: notAMap, waiting: notAMap, usage: notUsage, elapsedMs: notElapsed })) {
+    for (const [label, state] of damaged(paused.state as never, {
+      steps: notAMap,
+      waiting: notAMap,
+      usage: notUsage,
+      elapsedMs: notElapsed,
+    })) {
       await expect(executePlan({ plan, tools: [approveMe], resume: state as never }), label).rejects.toThrow(InvalidOptionsError);
     }
   });
@@ -30,7 +37,12 @@ describe("damaged saved states", () => {
     const model = new ScriptedModel([{ purpose: "act", reply: { type: "tool_calls", calls: [{ id: "c1", name: "pay", arguments: {} }] } }]);
     const paused = await runAgent({ model, tools: [approveMe] });
     expect(paused.status).toBe("waiting");
-    for (const [label, state] of damaged(paused.state as never, { usage: notUsage, elapsedMs: notElapsed, toolCallCounts: notAMap, progress: notAMap })) {
+    for (const [label, state] of damaged(paused.state as never, {
+      usage: notUsage,
+      elapsedMs: notElapsed,
+      toolCallCounts: notAMap,
+      progress: notAMap,
+    })) {
       await expect(runAgent({ model, tools: [approveMe], resume: state as never }), label).rejects.toThrow(InvalidOptionsError);
     }
   });

@@ -15,20 +15,26 @@ describe("the demo: seed 001's weekly report over SQLite", () => {
     const queries = result.trace.filter((event) => event.type === "step-start").map((event) => String(event.stepId));
     expect(queries.filter((id) => id === "1")).toHaveLength(1);
     expect(queries.filter((id) => id === "3")).toHaveLength(1);
-    expect(result.trace.filter((event) => event.type === "replan-start").map((event) => event.type === "replan-start" && event.reason)).toEqual([
-      expect.stringContaining("no such column: amount"),
-      expect.stringContaining("USD"),
-    ]);
+    expect(
+      result.trace.filter((event) => event.type === "replan-start").map((event) => event.type === "replan-start" && event.reason),
+    ).toEqual([expect.stringContaining("no such column: amount"), expect.stringContaining("USD")]);
 
     const db = new Database(files.database, { readonly: true });
     const week = "created_at BETWEEN '2026-11-16' AND '2026-11-22 23:59:59'";
-    const orders = db.prepare(`SELECT COUNT(*) AS n, ROUND(SUM(total_cny), 2) AS revenue FROM orders WHERE ${week}`).get() as { n: number; revenue: number };
+    const orders = db.prepare(`SELECT COUNT(*) AS n, ROUND(SUM(total_cny), 2) AS revenue FROM orders WHERE ${week}`).get() as {
+      n: number;
+      revenue: number;
+    };
     const refunds = db
-      .prepare(`SELECT COUNT(*) AS n, SUM(ROUND(refund_amount * (SELECT rate_to_cny FROM fx_rates WHERE fx_rates.currency = refunds.currency), 2)) AS total FROM refunds WHERE ${week}`)
+      .prepare(
+        `SELECT COUNT(*) AS n, SUM(ROUND(refund_amount * (SELECT rate_to_cny FROM fx_rates WHERE fx_rates.currency = refunds.currency), 2)) AS total FROM refunds WHERE ${week}`,
+      )
       .get() as { n: number; total: number };
     const usd = db.prepare(`SELECT COUNT(*) AS n FROM refunds WHERE currency = 'USD' AND ${week}`).get() as { n: number };
     const tickets = db.prepare(`SELECT COUNT(*) AS n FROM tickets WHERE ${week}`).get() as { n: number };
-    const top = db.prepare(`SELECT category, COUNT(*) AS n FROM tickets WHERE ${week} GROUP BY category ORDER BY n DESC, category LIMIT 1`).get() as { category: string; n: number };
+    const top = db
+      .prepare(`SELECT category, COUNT(*) AS n FROM tickets WHERE ${week} GROUP BY category ORDER BY n DESC, category LIMIT 1`)
+      .get() as { category: string; n: number };
     db.close();
     expect(usd.n).toBeGreaterThan(0);
 
@@ -41,7 +47,10 @@ describe("the demo: seed 001's weekly report over SQLite", () => {
     expect(report).toContain(`| support tickets | ${tickets.n} |`);
     expect(report).toContain(`**${top.category}** (${top.n} of ${tickets.n})`);
 
-    const events = readFileSync(files.events, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const events = readFileSync(files.events, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(events).toHaveLength(result.trace.length);
     expect(readFileSync(files.trace, "utf8")).toContain('class="step"');
   });

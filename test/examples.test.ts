@@ -35,14 +35,19 @@ describe("examples", () => {
   it("approval: a second process resumes the saved run; the refund runs exactly once", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-approval-"));
     const script = join(import.meta.dirname, "..", "examples", "approval", "main.ts");
-    const run = (...args: string[]) => promisify(execFile)(process.execPath, ["--import", "tsx", script, ...args], { cwd: join(import.meta.dirname, "..") });
+    const run = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ["--import", "tsx", script, ...args], { cwd: join(import.meta.dirname, "..") });
     const first = await run("start", dir);
     expect(first.stdout).toContain("start: waiting");
     expect(first.stdout).toContain("approve step:2");
     expect(readFileSync(join(dir, "actions.log"), "utf8")).toBe("lookup A123\n");
     const second = await run("resume", dir);
     expect(second.stdout).toContain("resume: completed");
-    expect(readFileSync(join(dir, "actions.log"), "utf8").trim().split("\n")).toEqual(["lookup A123", "refund A123 1280", "notify Li Wei: Your refund of ¥1280 is on its way."]);
+    expect(readFileSync(join(dir, "actions.log"), "utf8").trim().split("\n")).toEqual([
+      "lookup A123",
+      "refund A123 1280",
+      "notify Li Wei: Your refund of ¥1280 is on its way.",
+    ]);
   }, 30_000);
 
   it("approval: a denied refund fails its step and the customer is not told it was refunded", async () => {

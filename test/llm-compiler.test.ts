@@ -22,7 +22,11 @@ describe("llmCompiler", () => {
     const { log, tools: all } = tools(clock);
     const planner = new ScriptedModel(
       [
-        { purpose: "plan", stream: ['Thought: fetch both\n1. work("a", 30)\n', '2. work("b", 30)\n', "3. combine($1, $2)\n", "4. join()"], delayMs: 50 },
+        {
+          purpose: "plan",
+          stream: ['Thought: fetch both\n1. work("a", 30)\n', '2. work("b", 30)\n', "3. combine($1, $2)\n", "4. join()"],
+          delayMs: 50,
+        },
         { purpose: "join", reply: { type: "final", content: "FINISH: a and b combined" } },
       ],
       { clock },
@@ -36,7 +40,10 @@ describe("llmCompiler", () => {
       { step: "b", at: 50 },
       { step: "combine", at: 100 },
     ]);
-    expect(result.stepResults["3"]?.output).toEqual([{ step: "a", at: 30 }, { step: "b", at: 80 }]);
+    expect(result.stepResults["3"]?.output).toEqual([
+      { step: "a", at: 30 },
+      { step: "b", at: 80 },
+    ]);
     expect(result.stepResults["1"]?.startedAt).toBeLessThan(planEnd.time);
     planner.assertDone();
   });
@@ -65,7 +72,9 @@ describe("llmCompiler", () => {
     ]);
     const result = await clock.run(llmCompiler({ task: "t", planner: stubborn, tools: all, clock, maxReplans: 0 }));
     expect(result).toMatchObject({ status: "failed", reason: expect.stringContaining("no replans left") });
-    const silent = await clock.run(llmCompiler({ task: "t", planner: new ScriptedModel([{ type: "final", content: "I will not plan." }]), tools: all, clock }));
+    const silent = await clock.run(
+      llmCompiler({ task: "t", planner: new ScriptedModel([{ type: "final", content: "I will not plan." }]), tools: all, clock }),
+    );
     expect(silent).toMatchObject({ status: "failed", reason: "the planner wrote no tasks" });
   });
 });

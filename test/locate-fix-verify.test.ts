@@ -8,8 +8,18 @@ describe("locate -> fix -> verify", () => {
   it("runs three agent steps, each with its own inner tool loop, in order", async () => {
     const used: string[] = [];
     const tool = (name: string, output: string) =>
-      defineTool({ name, description: name, input: z.object({ target: z.string() }), execute: ({ target }) => (used.push(`${name} ${target}`), output) });
-    const tools = [tool("read_logs", "TypeError at parser.ts:42"), tool("read_file", "const x = input.value"), tool("edit_file", "ok"), tool("run_tests", "12 passed")];
+      defineTool({
+        name,
+        description: name,
+        input: z.object({ target: z.string() }),
+        execute: ({ target }) => (used.push(`${name} ${target}`), output),
+      });
+    const tools = [
+      tool("read_logs", "TypeError at parser.ts:42"),
+      tool("read_file", "const x = input.value"),
+      tool("edit_file", "ok"),
+      tool("run_tests", "12 passed"),
+    ];
     const plan = {
       steps: [
         { id: "locate", task: "find the cause of the API error from the logs", budget: { maxSteps: 4 } },
@@ -17,7 +27,10 @@ describe("locate -> fix -> verify", () => {
         { id: "verify", task: "run the tests to confirm the fix", depends_on: ["fix"], budget: { maxSteps: 3 } },
       ],
     };
-    const call = (id: string, name: string, target: string) => ({ type: "tool_calls" as const, calls: [{ id, name, arguments: { target } }] });
+    const call = (id: string, name: string, target: string) => ({
+      type: "tool_calls" as const,
+      calls: [{ id, name, arguments: { target } }],
+    });
     const planner = new ScriptedModel([
       { purpose: "plan", reply: { type: "final", content: JSON.stringify(plan) } },
       { purpose: "solve", reply: { type: "final", content: "Fixed a null input in parser.ts:42; tests pass." } },

@@ -26,11 +26,12 @@ describe.skipIf(!existsSync(dir) && process.env.CI !== "true")("NESTFUL plans", 
     expect(broken.filter(Boolean).length).toBeLessThan(10);
     for (const checked of checks) {
       if (checked.ok) continue;
-      for (const error of checked.errors) expect(["duplicate_id", "unknown_dependency", "self_dependency", "undeclared_reference"]).toContain(error.code);
+      for (const error of checked.errors)
+        expect(["duplicate_id", "unknown_dependency", "self_dependency", "undeclared_reference"]).toContain(error.code);
     }
   });
 
-  it("read a price like \"$100-$200\" as text, not as a reference to step 100", () => {
+  it('read a price like "$100-$200" as text, not as a reference to step 100', () => {
     const priced = plans.find((plan) => JSON.stringify(plan).includes("$100-$200"))!;
     expect(validatePlan(priced).ok).toBe(true);
   });
@@ -69,7 +70,8 @@ describe.skipIf(!existsSync(dir) && process.env.CI !== "true")("NESTFUL plans", 
         const text = JSON.stringify(seen.get(String(step.id)));
         expect(text).not.toMatch(/\$\{var\d+\}/);
         for (const reference of findPlaceholders(step.args)) {
-          if (reference.path.length > 0) expect(text).toContain(`${reference.step}${reference.text.slice(reference.text.indexOf("}") + 1)}`.replace(/"/g, '\\"'));
+          if (reference.path.length > 0)
+            expect(text).toContain(`${reference.step}${reference.text.slice(reference.text.indexOf("}") + 1)}`.replace(/"/g, '\\"'));
         }
       }
       if (peak > 1) parallel += 1;

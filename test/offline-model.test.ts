@@ -50,7 +50,12 @@ describe("offlineModel", () => {
     for (const name of strategyNames) {
       const { tools, task } = setup();
       const model = offlineModel({ tasks: [task], onNotice: () => {} });
-      const result = await runStrategy(name, { task: "What is the total population of Paris, Rome and Atlantis?", model, tools, maxSteps: 12 });
+      const result = await runStrategy(name, {
+        task: "What is the total population of Paris, Rome and Atlantis?",
+        model,
+        tools,
+        maxSteps: 12,
+      });
       outcomes[name] = [result.status, result.output];
     }
     expect(outcomes).toEqual({

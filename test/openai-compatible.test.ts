@@ -19,7 +19,10 @@ const weather = defineTool({
 describe("openAICompatible", () => {
   it("runs a ReAct loop: parallel tool calls out, tool results back by id, usage and cost", async () => {
     server = await startChatServer([
-      completion({ content: null, tool_calls: [toolCall("c1", "weather", '{"city":"Paris"}'), toolCall("c2", "weather", '{"city":"Rome"}')] }, { prompt_tokens: 120, completion_tokens: 30 }),
+      completion(
+        { content: null, tool_calls: [toolCall("c1", "weather", '{"city":"Paris"}'), toolCall("c2", "weather", '{"city":"Rome"}')] },
+        { prompt_tokens: 120, completion_tokens: 30 },
+      ),
       completion({ content: "Paris 18°C, Rome 21°C" }, { prompt_tokens: 200, completion_tokens: 12 }),
     ]);
     const model = openAICompatible({ baseURL: server.baseURL, apiKey: "sk-test", model: "gpt-4o-mini" });
@@ -33,12 +36,21 @@ describe("openAICompatible", () => {
     expect(first!.body).toMatchObject({
       model: "gpt-4o-mini",
       messages: [{ role: "user", content: "Weather in Paris and Rome?" }],
-      tools: [{ type: "function", function: { name: "weather", description: "Weather in a city", parameters: { type: "object", required: ["city"] } } }],
+      tools: [
+        {
+          type: "function",
+          function: { name: "weather", description: "Weather in a city", parameters: { type: "object", required: ["city"] } },
+        },
+      ],
     });
     expect((first!.body.tools as Array<{ function: { parameters: object } }>)[0]!.function.parameters).not.toHaveProperty("$schema");
     expect(second!.body.messages).toEqual([
       { role: "user", content: "Weather in Paris and Rome?" },
-      { role: "assistant", content: null, tool_calls: [toolCall("c1", "weather", '{"city":"Paris"}'), toolCall("c2", "weather", '{"city":"Rome"}')] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [toolCall("c1", "weather", '{"city":"Paris"}'), toolCall("c2", "weather", '{"city":"Rome"}')],
+      },
       { role: "tool", tool_call_id: "c1", content: '{"city":"Paris","celsius":18}' },
       { role: "tool", tool_call_id: "c2", content: '{"city":"Rome","celsius":21}' },
     ]);
@@ -49,7 +61,10 @@ describe("openAICompatible", () => {
     server = await startChatServer([
       {
         sse: [
-          chunk({ role: "assistant", tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "weather", arguments: "" } }] }),
+          chunk({
+            role: "assistant",
+            tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "weather", arguments: "" } }],
+          }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }),
           chunk({ tool_calls: [{ index: 1, id: "c2", type: "function", function: { name: "weather", arguments: '{"city":' } }] }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Paris"}' } }] }),
@@ -57,7 +72,13 @@ describe("openAICompatible", () => {
           { choices: [], usage: { prompt_tokens: 90, completion_tokens: 20 } },
         ],
       },
-      { sse: [chunk({ content: "Both " }), chunk({ content: "mild." }), { choices: [], usage: { prompt_tokens: 150, completion_tokens: 3 } }] },
+      {
+        sse: [
+          chunk({ content: "Both " }),
+          chunk({ content: "mild." }),
+          { choices: [], usage: { prompt_tokens: 150, completion_tokens: 3 } },
+        ],
+      },
     ]);
     const model = openAICompatible({ baseURL: server.baseURL, model: "local-model", stream: true });
     const result = await runAgent({ model, tools: [weather], task: "Weather?" });
@@ -94,7 +115,13 @@ describe("openAICompatible", () => {
   it("estimates usage with a tokenizer when the server reports none", async () => {
     server = await startChatServer([completion({ content: "Hello there, how can I help?" }, null)]);
     const model = openAICompatible({ baseURL: server.baseURL, model: "gpt-4o" });
-    const decision = await model.generate({ messages: [{ role: "user", content: "hi" }], step: 0, signal: new AbortController().signal, tools: [], purpose: "act" });
+    const decision = await model.generate({
+      messages: [{ role: "user", content: "hi" }],
+      step: 0,
+      signal: new AbortController().signal,
+      tools: [],
+      purpose: "act",
+    });
     expect(decision.usage).toMatchObject({ estimated: true, outputTokens: 8 });
     expect(decision.usage!.inputTokens).toBeGreaterThan(3);
     expect(decision.usage!.costUsd).toBeGreaterThan(0);
@@ -115,7 +142,10 @@ describe("openAICompatible", () => {
   });
 
   it("does not retry a 401 and says to check the key", async () => {
-    server = await startChatServer([{ status: 401, json: { error: { message: "Incorrect API key provided" } } }, completion({ content: "never" })]);
+    server = await startChatServer([
+      { status: 401, json: { error: { message: "Incorrect API key provided" } } },
+      completion({ content: "never" }),
+    ]);
     const model = openAICompatible({ baseURL: server.baseURL, apiKey: "bad", model: "gpt-4o" });
     const error = await runAgent({ model, tools: [], task: "hi" }).catch((caught: unknown) => caught);
     expect(ModelCallError.isInstance(error)).toBe(true);
@@ -124,7 +154,10 @@ describe("openAICompatible", () => {
   });
 
   it("says the server answered without choices when its JSON is null or its choice is not an object", async () => {
-    server = await startChatServer([{ status: 200, json: null }, { status: 200, json: { choices: [null] } }]);
+    server = await startChatServer([
+      { status: 200, json: null },
+      { status: 200, json: { choices: [null] } },
+    ]);
     const model = openAICompatible({ baseURL: server.baseURL, model: "gpt-4o" });
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const error = await runAgent({ model, tools: [], task: "hi" }).catch((caught: unknown) => caught);
@@ -158,7 +191,9 @@ describe("openAICompatible", () => {
     expect(result).toMatchObject({ status: "completed", output: "18°C" });
     const retryPrompt = (server.requests[1]!.body.messages as Array<{ role: string; content: string }>).at(-1)!;
     expect(retryPrompt).toMatchObject({ role: "tool", content: expect.stringContaining("not valid JSON") });
-    expect((server.requests[1]!.body.messages as Array<{ tool_calls?: unknown }>)[1]!.tool_calls).toEqual([toolCall("c1", "weather", '{"city": "Paris"')]);
+    expect((server.requests[1]!.body.messages as Array<{ tool_calls?: unknown }>)[1]!.tool_calls).toEqual([
+      toolCall("c1", "weather", '{"city": "Paris"'),
+    ]);
   });
 
   it("rejects bad options with a TypeError", () => {
@@ -169,7 +204,11 @@ describe("openAICompatible", () => {
 
 describe("cost budgets with a real adapter", () => {
   it("stops before a call the cost budget cannot pay for", async () => {
-    const reply = () => completion({ content: null, tool_calls: [toolCall(`c${Math.random()}`, "weather", '{"city":"Paris"}')] }, { prompt_tokens: 100_000, completion_tokens: 1_000 });
+    const reply = () =>
+      completion(
+        { content: null, tool_calls: [toolCall(`c${Math.random()}`, "weather", '{"city":"Paris"}')] },
+        { prompt_tokens: 100_000, completion_tokens: 1_000 },
+      );
     server = await startChatServer([reply(), reply(), reply(), reply()]);
     const model = openAICompatible({ baseURL: server.baseURL, model: "gpt-4o" });
     const result = await runAgent({ model, tools: [weather], task: "loop", budget: { maxCostUsd: 0.6 }, noProgress: false });

@@ -13,7 +13,13 @@ describe("planAndExecute: seed 001's weekly report", () => {
       steps: [
         firstPlan.steps[0],
         { id: "2a", task: "read the refunds table's schema", tool: "schema", args: { table: "refunds" }, depends_on: [] },
-        { id: 2, task: "query refunds with the new column", tool: "sql", args: { query: "select refund_amount from refunds" }, depends_on: ["2a"] },
+        {
+          id: 2,
+          task: "query refunds with the new column",
+          tool: "sql",
+          args: { query: "select refund_amount from refunds" },
+          depends_on: ["2a"],
+        },
         firstPlan.steps[2],
         firstPlan.steps[3],
       ],
@@ -24,9 +30,20 @@ describe("planAndExecute: seed 001's weekly report", () => {
       { purpose: "solve", reply: text("2 orders, 35 in refunds, 3 tickets") },
     ]);
     const events: PlanloopEvent[] = [];
-    const result = await planAndExecute({ task: "weekly report", planner, tools, retry: { initialDelayMs: 0 }, onEvent: (event) => events.push(event) });
+    const result = await planAndExecute({
+      task: "weekly report",
+      planner,
+      tools,
+      retry: { initialDelayMs: 0 },
+      onEvent: (event) => events.push(event),
+    });
 
-    expect(result).toMatchObject({ strategy: "plan-and-execute", status: "completed", output: "2 orders, 35 in refunds, 3 tickets", replans: 1 });
+    expect(result).toMatchObject({
+      strategy: "plan-and-execute",
+      status: "completed",
+      output: "2 orders, 35 in refunds, 3 tickets",
+      replans: 1,
+    });
     expect(calls.filter((call) => call === "sql select * from orders")).toHaveLength(1);
     expect(calls.filter((call) => call === "sql select * from tickets")).toHaveLength(1);
     expect(calls.filter((call) => call === "sql select amount from refunds")).toHaveLength(2);
@@ -40,8 +57,13 @@ describe("planAndExecute: seed 001's weekly report", () => {
     const replanRequest = planner.requests[1]!.messages.at(-1)!;
     expect(replanRequest.role === "user" && replanRequest.content).toContain("no such column: amount");
     expect(replanRequest.role === "user" && replanRequest.content).toContain('"total":250');
-    expect(events.filter((event) => event.type === "plan-created").map((event) => event.type === "plan-created" && event.version)).toEqual([1, 2]);
-    expect(events.find((event) => event.type === "replan-start")).toMatchObject({ replans: 1, reason: expect.stringContaining("step 2 failed") });
+    expect(events.filter((event) => event.type === "plan-created").map((event) => event.type === "plan-created" && event.version)).toEqual([
+      1, 2,
+    ]);
+    expect(events.find((event) => event.type === "replan-start")).toMatchObject({
+      replans: 1,
+      reason: expect.stringContaining("step 2 failed"),
+    });
     expect(result.trace.at(-1)).toMatchObject({ type: "strategy-end", status: "completed" });
     planner.assertDone();
   });
@@ -52,10 +74,24 @@ describe("planAndExecute: seed 001's weekly report", () => {
     const checkedSql = {
       ...sql,
       check: (rows: unknown) =>
-        Array.isArray(rows) && rows.some((row) => (row as { currency?: string }).currency === "USD") ? "some refunds are in USD; the plan assumed CNY" : undefined,
+        Array.isArray(rows) && rows.some((row) => (row as { currency?: string }).currency === "USD")
+          ? "some refunds are in USD; the plan assumed CNY"
+          : undefined,
     };
-    const convert = { ...sql, name: "convert", description: "convert USD to CNY", execute: ({ query }: { query: string }) => (calls.push(`convert ${query}`), [{ refund_amount: 30 }, { refund_amount: 36 }]) };
-    const plan1 = { steps: [firstPlan.steps[0], { ...firstPlan.steps[1], args: { query: "select refund_amount from refunds" } }, firstPlan.steps[2], firstPlan.steps[3]] };
+    const convert = {
+      ...sql,
+      name: "convert",
+      description: "convert USD to CNY",
+      execute: ({ query }: { query: string }) => (calls.push(`convert ${query}`), [{ refund_amount: 30 }, { refund_amount: 36 }]),
+    };
+    const plan1 = {
+      steps: [
+        firstPlan.steps[0],
+        { ...firstPlan.steps[1], args: { query: "select refund_amount from refunds" } },
+        firstPlan.steps[2],
+        firstPlan.steps[3],
+      ],
+    };
     const plan2 = {
       steps: [
         ...plan1.steps.slice(0, 3),
@@ -74,9 +110,23 @@ describe("planAndExecute: seed 001's weekly report", () => {
 
   it("adds a classification step when the tickets bring new information", async () => {
     const { calls, tools } = weeklyReportTools();
-    const classify = { ...tools[1]!, name: "classify", description: "group tickets by topic", execute: () => (calls.push("classify"), { "late delivery": 2, refund: 1 }) };
-    const plan1 = { steps: [firstPlan.steps[0], { ...firstPlan.steps[1], args: { query: "select refund_amount from refunds" } }, firstPlan.steps[2], firstPlan.steps[3]] };
-    const plan2 = { steps: [...plan1.steps, { id: 6, task: "classify the complaints", tool: "classify", args: { table: "tickets" }, depends_on: [3] }] };
+    const classify = {
+      ...tools[1]!,
+      name: "classify",
+      description: "group tickets by topic",
+      execute: () => (calls.push("classify"), { "late delivery": 2, refund: 1 }),
+    };
+    const plan1 = {
+      steps: [
+        firstPlan.steps[0],
+        { ...firstPlan.steps[1], args: { query: "select refund_amount from refunds" } },
+        firstPlan.steps[2],
+        firstPlan.steps[3],
+      ],
+    };
+    const plan2 = {
+      steps: [...plan1.steps, { id: 6, task: "classify the complaints", tool: "classify", args: { table: "tickets" }, depends_on: [3] }],
+    };
     const planner = new ScriptedModel([json(plan1), json(plan2), text("report with a complaint breakdown")]);
     const result = await planAndExecute({
       task: "weekly report",
@@ -95,7 +145,12 @@ describe("planAndExecute: seed 001's weekly report", () => {
 
   it("sends a plan with a cycle back to the planner with the cycle, and runs the fixed plan", async () => {
     const { tools } = weeklyReportTools();
-    const cyclic = { steps: [{ id: 1, task: "a", tool: "schema", args: { table: "orders" }, depends_on: [2] }, { id: 2, task: "b", tool: "schema", args: { table: "refunds" }, depends_on: [1] }] };
+    const cyclic = {
+      steps: [
+        { id: 1, task: "a", tool: "schema", args: { table: "orders" }, depends_on: [2] },
+        { id: 2, task: "b", tool: "schema", args: { table: "refunds" }, depends_on: [1] },
+      ],
+    };
     const fixed = { steps: [{ ...cyclic.steps[0], depends_on: [] }, cyclic.steps[1]] };
     const planner = new ScriptedModel([json(cyclic), json(fixed), text("done")]);
     const result = await planAndExecute({ task: "columns", planner, tools });
@@ -130,7 +185,9 @@ describe("planAndExecute: seed 001's weekly report", () => {
     const result = await planAndExecute({ task: "report", planner, tools, critic: { model: critic } });
     expect(result).toMatchObject({ status: "completed", output: "orders and tickets", replans: 1 });
     expect(planner.requests[2]!.messages.at(-1)).toMatchObject({ content: expect.stringContaining("the tickets are missing") });
-    expect(result.trace.filter((event) => event.type === "critic-end").map((event) => event.type === "critic-end" && event.approved)).toEqual([false, true]);
+    expect(
+      result.trace.filter((event) => event.type === "critic-end").map((event) => event.type === "critic-end" && event.approved),
+    ).toEqual([false, true]);
   });
 
   it("verify: a rejected answer with no replans left is incomplete; a throwing verifier is unverified", async () => {
@@ -160,7 +217,12 @@ describe("planAndExecute prompts", () => {
   it("puts tool descriptions and JSON Schemas in the planning prompt, and takes overrides", async () => {
     const { tools } = weeklyReportTools();
     const planner = new ScriptedModel([json({ steps: [firstPlan.steps[0]] }), text("2 orders")]);
-    await planAndExecute({ task: "count orders", planner, tools, prompts: { solve: ({ task }) => [{ role: "user", content: `SOLVE ${task}` }] } });
+    await planAndExecute({
+      task: "count orders",
+      planner,
+      tools,
+      prompts: { solve: ({ task }) => [{ role: "user", content: `SOLVE ${task}` }] },
+    });
     const system = planner.requests[0]!.messages[0]!;
     expect(system.role).toBe("system");
     expect(system.role === "system" && system.content).toContain("sql: Run `select <column|*> from <table>` against the shop database");
@@ -191,16 +253,27 @@ describe("planAndExecute waiting for approval", () => {
         { id: 2, task: "tickets (needs approval)", tool: "sql_admin", args: { query: "select * from tickets" }, depends_on: [1] },
       ],
     };
-    const planner = new ScriptedModel([{ purpose: "plan", reply: json(plan) }, { purpose: "solve", reply: text("2 orders, 3 tickets") }]);
+    const planner = new ScriptedModel([
+      { purpose: "plan", reply: json(plan) },
+      { purpose: "solve", reply: text("2 orders, 3 tickets") },
+    ]);
     const paused = await planAndExecute({ task: "count", planner, tools: [...tools, guarded] });
     expect(paused.status).toBe("waiting");
     expect(paused.pending).toEqual([expect.objectContaining({ callId: "step:2", name: "sql_admin" })]);
     const state = JSON.parse(JSON.stringify(paused.state));
-    const resumed = await planAndExecute({ task: "count", planner, tools: [...tools, guarded], resume: state, approvals: { "step:2": { approved: true } } });
+    const resumed = await planAndExecute({
+      task: "count",
+      planner,
+      tools: [...tools, guarded],
+      resume: state,
+      approvals: { "step:2": { approved: true } },
+    });
     expect(resumed).toMatchObject({ status: "completed", output: "2 orders, 3 tickets", replans: 0 });
     expect(calls).toEqual(["sql select * from orders", "sql select * from tickets"]);
     expect(resumed.usage.toolCalls).toBe(2);
     planner.assertDone();
-    await expect(planAndExecute({ task: "count", planner, tools, resume: { kind: "other" } as never })).rejects.toThrow(/not a planAndExecute state/);
+    await expect(planAndExecute({ task: "count", planner, tools, resume: { kind: "other" } as never })).rejects.toThrow(
+      /not a planAndExecute state/,
+    );
   });
 });

@@ -33,7 +33,9 @@ const oneReplan = (slowReplan: SlowReplan) => [
 describe("planAndExecute with replanEarly", () => {
   it("writes the new plan while the independent step still runs, and reuses that step", async () => {
     const { clock, tool, log, planner } = setup(oneReplan);
-    const result = await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }));
+    const result = await clock.run(
+      planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }),
+    );
     expect(result).toMatchObject({ status: "completed", output: "done", replans: 1 });
     // The replan ran from 10 to 210 ms, under step 2 (0-300): the new plan starts at 300, not 500.
     expect(log.started.filter((entry) => entry.step === "1b")).toEqual([{ step: "1b", at: 300 }]);
@@ -59,13 +61,20 @@ describe("planAndExecute with replanEarly", () => {
       { purpose: "replan", reply: json(bothFixed) },
       { purpose: "solve", reply: text("done") },
     ]);
-    const result = await clock.run(planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }));
+    const result = await clock.run(
+      planAndExecute({ task: "report", planner, tools: [tool], clock, retry: { maxAttempts: 1 }, replanEarly: true }),
+    );
     expect(result).toMatchObject({ status: "completed", replans: 1 });
     // The trace tells the early, dropped replan from the one whose plan ran: one replan in all.
     const starts = result.trace.filter((event) => event.type === "replan-start");
-    expect(starts.map((event) => event.type === "replan-start" && [event.replans, event.early === true])).toEqual([[1, true], [1, false]]);
+    expect(starts.map((event) => event.type === "replan-start" && [event.replans, event.early === true])).toEqual([
+      [1, true],
+      [1, false],
+    ]);
     expect(summarizeTrace(result.trace).replans.map((replan) => replan.dropped === true)).toEqual([true, false]);
-    expect(result.planVersions.at(-1)).toEqual(expect.objectContaining({ steps: expect.arrayContaining([expect.objectContaining({ id: "2b" })]) }));
+    expect(result.planVersions.at(-1)).toEqual(
+      expect.objectContaining({ steps: expect.arrayContaining([expect.objectContaining({ id: "2b" })]) }),
+    );
     const second = String(planner.requests[2]!.messages.at(-1)!.content);
     expect(second).toMatch(/step 1 failed/);
     expect(second).toMatch(/step 2 failed/);

@@ -37,7 +37,10 @@ describe("resuming ReWOO", () => {
     const { calls, tools } = refundTools();
     const planner = rewooPlanner("Refunded 120 for A7");
     const paused = await rewoo({ task: "refund A7", planner, tools });
-    expect(paused).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:2", name: "refund", arguments: { amount: 120 } })] });
+    expect(paused).toMatchObject({
+      status: "waiting",
+      pending: [expect.objectContaining({ callId: "step:2", name: "refund", arguments: { amount: 120 } })],
+    });
     expect(paused.state?.kind).toBe("planloop/rewoo-state");
     const state = JSON.parse(JSON.stringify(paused.state));
     const resumed = await rewoo({ task: "refund A7", planner, tools, resume: state, approvals: { "step:2": { approved: true } } });
@@ -52,20 +55,34 @@ describe("resuming ReWOO", () => {
     const { calls, tools } = refundTools();
     const planner = rewooPlanner("Could not refund A7");
     const paused = await rewoo({ task: "refund A7", planner, tools });
-    const denied = await rewoo({ task: "refund A7", planner, tools, resume: paused.state, approvals: { "step:2": { approved: false, reason: "over the limit" } } });
+    const denied = await rewoo({
+      task: "refund A7",
+      planner,
+      tools,
+      resume: paused.state,
+      approvals: { "step:2": { approved: false, reason: "over the limit" } },
+    });
     expect(denied.status).toBe("failed");
     expect(denied.reason).toMatch(/denied: over the limit/);
     expect(calls).toEqual(["order A7"]);
-    await expect(llmCompiler({ task: "refund A7", planner, tools, resume: paused.state as never })).rejects.toThrow(/not a llmCompiler state/);
+    await expect(llmCompiler({ task: "refund A7", planner, tools, resume: paused.state as never })).rejects.toThrow(
+      /not a llmCompiler state/,
+    );
   });
 
   it("refuses to resume with tools the paused plan no longer fits, and names the missing tool", async () => {
     const { tools } = refundTools();
     const paused = await rewoo({ task: "refund A7", planner: rewooPlanner("unused"), tools });
     const withoutRefund = tools.filter((tool) => tool.name !== "refund");
-    await expect(rewoo({ task: "refund A7", planner: rewooPlanner("unused"), tools: withoutRefund, resume: paused.state, approvals: { "step:2": { approved: true } } })).rejects.toThrow(
-      /resume: the paused plan does not fit the tools given.*"refund", which does not exist/,
-    );
+    await expect(
+      rewoo({
+        task: "refund A7",
+        planner: rewooPlanner("unused"),
+        tools: withoutRefund,
+        resume: paused.state,
+        approvals: { "step:2": { approved: true } },
+      }),
+    ).rejects.toThrow(/resume: the paused plan does not fit the tools given.*"refund", which does not exist/);
   });
 });
 
@@ -79,7 +96,10 @@ describe("resuming LLMCompiler", () => {
       { purpose: "join", reply: text("FINISH: refunded 120") },
     ]);
     const paused = await llmCompiler({ task: "refund A7", planner, tools });
-    expect(paused).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:2", arguments: { amount: 120 } })] });
+    expect(paused).toMatchObject({
+      status: "waiting",
+      pending: [expect.objectContaining({ callId: "step:2", arguments: { amount: 120 } })],
+    });
     const state = JSON.parse(JSON.stringify(paused.state));
     expect(state.kind).toBe("planloop/llm-compiler-state");
     const resumed = await llmCompiler({ task: "refund A7", planner, tools, resume: state, approvals: { "step:2": { approved: true } } });
@@ -100,7 +120,13 @@ describe("resuming ReAct as a strategy", () => {
     const paused = await react({ task: "refund 120", model, tools });
     expect(paused).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "c1", name: "refund" })] });
     expect(paused.state?.kind).toBe("planloop/agent-state");
-    const resumed = await react({ task: "refund 120", model, tools, resume: JSON.parse(JSON.stringify(paused.state)), approvals: { c1: { approved: true } } });
+    const resumed = await react({
+      task: "refund 120",
+      model,
+      tools,
+      resume: JSON.parse(JSON.stringify(paused.state)),
+      approvals: { c1: { approved: true } },
+    });
     expect(resumed).toMatchObject({ status: "completed", output: "Refunded 120" });
     expect(calls).toEqual(["refund 120"]);
     expect(resumed.usage.modelCalls).toBe(2);

@@ -58,7 +58,11 @@ describe("rewoo", () => {
       { type: "final", content: "Rome has 2.8 million; Atlantis is unknown" },
     ]);
     const result = await rewoo({ task: "Atlantis and Rome?", planner, tools, retry: { maxAttempts: 1 } });
-    expect(result).toMatchObject({ status: "failed", output: "Rome has 2.8 million; Atlantis is unknown", reason: expect.stringContaining("unknown city Atlantis") });
+    expect(result).toMatchObject({
+      status: "failed",
+      output: "Rome has 2.8 million; Atlantis is unknown",
+      reason: expect.stringContaining("unknown city Atlantis"),
+    });
   });
 });
 
@@ -66,7 +70,11 @@ describe("react as a strategy", () => {
   it("reports the shared result shape", async () => {
     const { tools } = lookupTools();
     const model = new ScriptedModel([
-      { type: "tool_calls", calls: [{ id: 1, name: "population", arguments: { city: "Paris" } }], usage: { inputTokens: 100, outputTokens: 10 } },
+      {
+        type: "tool_calls",
+        calls: [{ id: 1, name: "population", arguments: { city: "Paris" } }],
+        usage: { inputTokens: 100, outputTokens: 10 },
+      },
       { type: "final", content: "2.1 million", usage: { inputTokens: 130, outputTokens: 4 } },
     ]);
     const result = await react({ task: "Population of Paris?", model, tools });
@@ -85,11 +93,26 @@ describe("react as a strategy", () => {
 describe("runStrategy", () => {
   it("runs the same task through every strategy and returns one shape", async () => {
     const { runStrategy, strategyNames } = await import("planloop");
-    const scripts: Record<string, Array<{ type: "final"; content: string } | { type: "tool_calls"; calls: Array<{ id: number; name: string; arguments: unknown }> }>> = {
-      react: [{ type: "tool_calls", calls: [{ id: 1, name: "population", arguments: { city: "Rome" } }] }, { type: "final", content: "2.8" }],
-      "plan-and-execute": [{ type: "final", content: '{"steps": [{"id": 1, "task": "rome", "tool": "population", "args": {"city": "Rome"}}]}' }, { type: "final", content: "2.8" }],
-      rewoo: [{ type: "final", content: "#E1 = population[Rome]" }, { type: "final", content: "2.8" }],
-      "llm-compiler": [{ type: "final", content: '1. population("Rome")\n2. join()' }, { type: "final", content: "FINISH: 2.8" }],
+    const scripts: Record<
+      string,
+      Array<{ type: "final"; content: string } | { type: "tool_calls"; calls: Array<{ id: number; name: string; arguments: unknown }> }>
+    > = {
+      react: [
+        { type: "tool_calls", calls: [{ id: 1, name: "population", arguments: { city: "Rome" } }] },
+        { type: "final", content: "2.8" },
+      ],
+      "plan-and-execute": [
+        { type: "final", content: '{"steps": [{"id": 1, "task": "rome", "tool": "population", "args": {"city": "Rome"}}]}' },
+        { type: "final", content: "2.8" },
+      ],
+      rewoo: [
+        { type: "final", content: "#E1 = population[Rome]" },
+        { type: "final", content: "2.8" },
+      ],
+      "llm-compiler": [
+        { type: "final", content: '1. population("Rome")\n2. join()' },
+        { type: "final", content: "FINISH: 2.8" },
+      ],
     };
     for (const name of strategyNames) {
       const { tools } = lookupTools();
@@ -97,7 +120,9 @@ describe("runStrategy", () => {
       expect(result).toMatchObject({ strategy: name, status: "completed", output: "2.8", usage: { modelCalls: 2, toolCalls: 1 } });
       expect(Object.keys(result)).toEqual(expect.arrayContaining(["status", "output", "usage", "durationMs", "steps", "replans", "trace"]));
     }
-    await expect(runStrategy("magic" as never, { task: "x", model: () => ({ type: "final", content: "" }), tools: [] })).rejects.toThrow(/unknown strategy/);
+    await expect(runStrategy("magic" as never, { task: "x", model: () => ({ type: "final", content: "" }), tools: [] })).rejects.toThrow(
+      /unknown strategy/,
+    );
   });
 });
 

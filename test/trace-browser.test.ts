@@ -18,7 +18,14 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     const started = result.trace.filter((event) => event.type === "step-start").map((event) => String(event.stepId));
     const browser = await chromium.launch({
       executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });

@@ -38,11 +38,21 @@ export const refundPlan = {
   steps: [
     { id: 1, task: "look up the order", tool: "lookup_order", args: { order_id: "A123" } },
     { id: 2, task: "refund the order in full", tool: "issue_refund", args: { order_id: "A123", amount: "$1.total_cny" }, depends_on: [1] },
-    { id: 3, task: "tell the customer", tool: "notify_customer", args: { customer: "$1.customer", message: "Your refund of ¥$1.total_cny is on its way." }, depends_on: [2] },
+    {
+      id: 3,
+      task: "tell the customer",
+      tool: "notify_customer",
+      args: { customer: "$1.customer", message: "Your refund of ¥$1.total_cny is on its way." },
+      depends_on: [2],
+    },
   ],
 };
 
-export async function main(stage: "start" | "resume", dir: string, options: { deny?: boolean; print?: boolean } = {}): Promise<PlanRunResult> {
+export async function main(
+  stage: "start" | "resume",
+  dir: string,
+  options: { deny?: boolean; print?: boolean } = {},
+): Promise<PlanRunResult> {
   mkdirSync(dir, { recursive: true });
   const stateFile = join(dir, "state.json");
   const tools = approvalTools(dir);
@@ -53,12 +63,15 @@ export async function main(stage: "start" | "resume", dir: string, options: { de
           plan: refundPlan,
           tools,
           resume: JSON.parse(readFileSync(stateFile, "utf8")),
-          approvals: { [toolStepCallId(2)]: options.deny ? { approved: false, reason: "refund policy: partial refunds only" } : { approved: true } },
+          approvals: {
+            [toolStepCallId(2)]: options.deny ? { approved: false, reason: "refund policy: partial refunds only" } : { approved: true },
+          },
         });
   if (result.state) writeFileSync(stateFile, JSON.stringify(result.state, null, 2));
   if (options.print !== false) {
     console.log(`${stage}: ${result.status}${result.reason ? ` (${result.reason})` : ""}`);
-    for (const call of result.pending ?? []) console.log(`  waiting for approval: ${call.name} ${JSON.stringify(call.arguments)} — approve ${call.callId}`);
+    for (const call of result.pending ?? [])
+      console.log(`  waiting for approval: ${call.name} ${JSON.stringify(call.arguments)} — approve ${call.callId}`);
   }
   return result;
 }

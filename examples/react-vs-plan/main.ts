@@ -14,7 +14,14 @@ export async function main(options: { print?: boolean; latencyMs?: number } = {}
     const db = createDemoDatabase(join(mkdtempSync(join(tmpdir(), "react-vs-plan-")), "shop.sqlite"), generateDemoData());
     try {
       const model = offlineModel({ tasks: [weeklyReportTask], latencyMs: options.latencyMs ?? 50, onNotice: () => {} });
-      rows.push(await runStrategy(strategy, { task: weeklyReportTaskText, model, tools: [...sqlTools(db, { latencyMs: 20 }), ...reportTools()], maxSteps: 15 }));
+      rows.push(
+        await runStrategy(strategy, {
+          task: weeklyReportTaskText,
+          model,
+          tools: [...sqlTools(db, { latencyMs: 20 }), ...reportTools()],
+          maxSteps: 15,
+        }),
+      );
     } finally {
       db.close();
     }
@@ -28,7 +35,18 @@ export async function main(options: { print?: boolean; latencyMs?: number } = {}
 
 export function table(rows: readonly StrategyResult[]): string {
   const header = ["strategy", "status", "model calls", "input tokens", "output tokens", "tool calls", "replans", "wall ms"];
-  const lines = rows.map((row) => [row.strategy, row.status, row.usage.modelCalls, row.usage.inputTokens, row.usage.outputTokens, row.usage.toolCalls, row.replans, Math.round(row.durationMs)].map(String));
+  const lines = rows.map((row) =>
+    [
+      row.strategy,
+      row.status,
+      row.usage.modelCalls,
+      row.usage.inputTokens,
+      row.usage.outputTokens,
+      row.usage.toolCalls,
+      row.replans,
+      Math.round(row.durationMs),
+    ].map(String),
+  );
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
   const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ");
   return [format(header), format(widths.map((width) => "-".repeat(width))), ...lines.map(format)].join("\n");

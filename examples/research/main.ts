@@ -12,7 +12,9 @@ export async function main(options: { model?: Model; print?: boolean } = {}) {
   const model = options.model ?? offlineModel({ tasks: [researchTask], latencyMs: 100, onNotice: () => {} });
   const result = await planAndExecute({ task: researchQuestion, planner: model, tools: researchTools(corpus), concurrency: 3 });
   if (options.print !== false) {
-    console.log(`${result.status} in ${Math.round(result.durationMs)} ms, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls\n`);
+    console.log(
+      `${result.status} in ${Math.round(result.durationMs)} ms, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls\n`,
+    );
     console.log(result.output);
   }
   return { result, corpus };

@@ -32,7 +32,11 @@ export function researchTools(corpus: readonly CorpusDocument[], options: { late
   const latency = options.latencyMs ?? 30;
   const indexes = new Map(
     sources.map((source) => {
-      const index = new MiniSearch<CorpusDocument>({ fields: ["title", "text"], storeFields: ["title", "text"], searchOptions: { boost: { title: 2 }, fuzzy: 0.2, prefix: true } });
+      const index = new MiniSearch<CorpusDocument>({
+        fields: ["title", "text"],
+        storeFields: ["title", "text"],
+        searchOptions: { boost: { title: 2 }, fuzzy: 0.2, prefix: true },
+      });
       index.addAll(corpus.filter((document) => document.source === source));
       return [source, index] as const;
     }),
@@ -44,11 +48,19 @@ export function researchTools(corpus: readonly CorpusDocument[], options: { late
     estimateMs: 30,
     execute: async ({ source, query, limit }, { signal }) => {
       await sleep(latency, { signal });
-      const hits = indexes.get(source)!.search(query).slice(0, limit ?? 3);
+      const hits = indexes
+        .get(source)!
+        .search(query)
+        .slice(0, limit ?? 3);
       return {
         source,
         query,
-        hits: hits.map((hit) => ({ id: String(hit.id), title: String(hit.title), score: Math.round(hit.score * 100) / 100, snippet: String(hit.text).slice(0, 160) })),
+        hits: hits.map((hit) => ({
+          id: String(hit.id),
+          title: String(hit.title),
+          score: Math.round(hit.score * 100) / 100,
+          snippet: String(hit.text).slice(0, 160),
+        })),
       };
     },
   });

@@ -25,7 +25,11 @@ export function pauseOptions(command: Command, defaultState: string): Command {
 }
 
 /** The saved state and the human's decisions from the command line; nothing without --resume. */
-export function resumeFromFlags(flags: PauseFlags): { resume?: unknown; approvals?: Record<string, ApprovalDecision>; answers?: Record<string, string> } {
+export function resumeFromFlags(flags: PauseFlags): {
+  resume?: unknown;
+  approvals?: Record<string, ApprovalDecision>;
+  answers?: Record<string, string>;
+} {
   const decided = [...(flags.approve ?? []), ...(flags.deny ?? []), ...(flags.answer ?? [])];
   if (!flags.resume) {
     if (decided.length > 0) throw new CliError("--approve, --deny and --answer go with --resume <state file>");
@@ -47,7 +51,10 @@ export function resumeFromFlags(flags: PauseFlags): { resume?: unknown; approval
  * A run that waits for a human: its state goes to a file, and the pending calls and the
  * command that resumes it are printed. `command` is the command line that ran it.
  */
-export function savePaused(io: CliIo, paused: { state: unknown; pending: readonly PendingCall[]; statePath: string; command: string }): void {
+export function savePaused(
+  io: CliIo,
+  paused: { state: unknown; pending: readonly PendingCall[]; statePath: string; command: string },
+): void {
   const statePath = resolve(paused.statePath);
   writeFileSync(statePath, JSON.stringify(paused.state));
   for (const call of paused.pending) io.out(pendingLine(call));

@@ -2,11 +2,19 @@ import { describe, expect, it } from "vitest";
 import type { PlanloopEvent } from "../core/events.js";
 import { applyEvent, emptyProgress, progressLine, renderProgress } from "./progress.js";
 
-const stamp = (seq: number, time: number, body: object, stepId?: string | number) => ({ ...body, seq, time, ...(stepId === undefined ? {} : { stepId }) }) as PlanloopEvent;
+const stamp = (seq: number, time: number, body: object, stepId?: string | number) =>
+  ({ ...body, seq, time, ...(stepId === undefined ? {} : { stepId }) }) as PlanloopEvent;
 
 describe("progress display", () => {
   const events = [
-    stamp(1, 0, { type: "plan-created", version: 1, steps: [{ id: 1, task: "orders", depends_on: [] }, { id: 2, task: "refunds", depends_on: [] }] }),
+    stamp(1, 0, {
+      type: "plan-created",
+      version: 1,
+      steps: [
+        { id: 1, task: "orders", depends_on: [] },
+        { id: 2, task: "refunds", depends_on: [] },
+      ],
+    }),
     stamp(2, 0, { type: "step-start", stepId: 1, kind: "tool", attempt: 1 }, 1),
     stamp(3, 0, { type: "step-start", stepId: 2, kind: "tool", attempt: 1 }, 2),
     stamp(4, 40, { type: "step-retry", stepId: 2, attempt: 1, delayMs: 200, error: "timeout" }, 2),
@@ -26,7 +34,17 @@ describe("progress display", () => {
   it("keeps succeeded steps when a new plan version arrives", () => {
     const state = emptyProgress();
     for (const event of events) applyEvent(state, event);
-    applyEvent(state, stamp(7, 310, { type: "plan-created", version: 2, steps: [{ id: 1, task: "orders", depends_on: [] }, { id: 3, task: "schema", depends_on: [] }] }));
+    applyEvent(
+      state,
+      stamp(7, 310, {
+        type: "plan-created",
+        version: 2,
+        steps: [
+          { id: 1, task: "orders", depends_on: [] },
+          { id: 3, task: "schema", depends_on: [] },
+        ],
+      }),
+    );
     const lines = renderProgress(state, 400);
     expect(lines[0]).toBe("plan v2 · replans 1");
     expect(lines.slice(1).map((line) => line.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual(["✓ 1", "· 3"]);
@@ -36,8 +54,10 @@ describe("progress display", () => {
     const state = emptyProgress();
     const steps = Array.from({ length: 200 }, (_, index) => ({ id: index, task: `step ${index}`, depends_on: [] }));
     applyEvent(state, stamp(1, 0, { type: "plan-created", version: 1, steps }));
-    for (let id = 0; id < 150; id += 1) applyEvent(state, stamp(2 + id, 0, { type: "step-end", stepId: id, status: "succeeded", attempts: 1, durationMs: 1 }, id));
-    for (let id = 150; id < 160; id += 1) applyEvent(state, stamp(200 + id, 1, { type: "step-start", stepId: id, kind: "tool", attempt: 1 }, id));
+    for (let id = 0; id < 150; id += 1)
+      applyEvent(state, stamp(2 + id, 0, { type: "step-end", stepId: id, status: "succeeded", attempts: 1, durationMs: 1 }, id));
+    for (let id = 150; id < 160; id += 1)
+      applyEvent(state, stamp(200 + id, 1, { type: "step-start", stepId: id, kind: "tool", attempt: 1 }, id));
     applyEvent(state, stamp(400, 2, { type: "step-end", stepId: 150, status: "failed", attempts: 2, durationMs: 1, error: "x" }, 150));
     const lines = renderProgress(state, 10, 8);
     expect(lines).toHaveLength(8);

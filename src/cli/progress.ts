@@ -29,11 +29,23 @@ export function applyEvent(state: ProgressState, event: PlanloopEvent): void {
     case "plan-created": {
       const previous = state.steps;
       state.version = event.version;
-      state.steps = new Map(event.steps.map((step) => [String(step.id), previous.get(String(step.id))?.status === "succeeded" ? previous.get(String(step.id))! : { task: step.task, status: "waiting to start", attempts: 0 }]));
+      state.steps = new Map(
+        event.steps.map((step) => [
+          String(step.id),
+          previous.get(String(step.id))?.status === "succeeded"
+            ? previous.get(String(step.id))!
+            : { task: step.task, status: "waiting to start", attempts: 0 },
+        ]),
+      );
       break;
     }
     case "step-start":
-      state.steps.set(id!, { ...(state.steps.get(id!) ?? { task: "", attempts: 0 }), status: "running", startedAt: event.time, attempts: event.attempt });
+      state.steps.set(id!, {
+        ...(state.steps.get(id!) ?? { task: "", attempts: 0 }),
+        status: "running",
+        startedAt: event.time,
+        attempts: event.attempt,
+      });
       break;
     case "step-retry": {
       const step = state.steps.get(id!);
@@ -60,7 +72,15 @@ export function applyEvent(state: ProgressState, event: PlanloopEvent): void {
   }
 }
 
-const icons: Record<string, string> = { succeeded: "✓", failed: "✗", skipped: "–", cancelled: "■", waiting: "⏸", running: "▶", "waiting to start": "·" };
+const icons: Record<string, string> = {
+  succeeded: "✓",
+  failed: "✗",
+  skipped: "–",
+  cancelled: "■",
+  waiting: "⏸",
+  running: "▶",
+  "waiting to start": "·",
+};
 
 /**
  * The lines of the live display at time `now`, at most `maxLines` (a terminal's height): a

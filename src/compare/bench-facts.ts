@@ -7,7 +7,28 @@ export interface BenchFacts {
   people: Record<string, { born_in: string }>;
 }
 
-const syllables = ["ka", "lo", "mi", "ran", "tu", "vel", "sor", "an", "bri", "do", "fen", "gal", "hu", "ir", "jo", "ken", "lu", "mar", "nor", "os"];
+const syllables = [
+  "ka",
+  "lo",
+  "mi",
+  "ran",
+  "tu",
+  "vel",
+  "sor",
+  "an",
+  "bri",
+  "do",
+  "fen",
+  "gal",
+  "hu",
+  "ir",
+  "jo",
+  "ken",
+  "lu",
+  "mar",
+  "nor",
+  "os",
+];
 
 /** A fact table from a fixed seed: 40 cities in 8 countries, 30 people. */
 export function generateFacts(seed: number): BenchFacts {
@@ -39,6 +60,7 @@ export function generateFacts(seed: number): BenchFacts {
     countries[country] = { capital: own[Math.floor(random() * own.length)]!, currency: ["ULX", "KRM", "DAV", "SOL"][index % 4]! };
   });
   const people: BenchFacts["people"] = {};
-  for (let index = 0; index < 30; index += 1) people[`${name(2)} ${name(2)}`] = { born_in: cityNames[Math.floor(random() * cityNames.length)]! };
+  for (let index = 0; index < 30; index += 1)
+    people[`${name(2)} ${name(2)}`] = { born_in: cityNames[Math.floor(random() * cityNames.length)]! };
   return { cities, countries, people };
 }

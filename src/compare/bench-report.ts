@@ -6,7 +6,8 @@ const offlineNote =
 
 /** A Markdown table of per-strategy statistics. */
 export function statsTable(stats: readonly StrategyStats[]): string {
-  const header = "| strategy | success | model calls | input tokens | output tokens | cost | median ms | p95 ms | tool calls | replans | speed vs ReAct | input tokens vs ReAct |";
+  const header =
+    "| strategy | success | model calls | input tokens | output tokens | cost | median ms | p95 ms | tool calls | replans | speed vs ReAct | input tokens vs ReAct |";
   const rows = stats.map((entry) =>
     [
       entry.strategy,
@@ -36,18 +37,24 @@ export function targetLines(records: readonly BenchRecord[]): string[] {
   const rewoo = fanout.find((entry) => entry.strategy === "rewoo");
   if (compiler && react) {
     const met = (compiler.speedupVsReact ?? 0) >= 1.8 && compiler.inputTokens < react.inputTokens;
-    lines.push(`- fanout, width ≥ 3: llm-compiler ${compiler.speedupVsReact?.toFixed(2)}x faster than react (median), ${Math.round(compiler.inputTokens)} vs ${Math.round(react.inputTokens)} input tokens — target ≥ 1.8x with fewer tokens: ${met ? "met" : "NOT met"}`);
+    lines.push(
+      `- fanout, width ≥ 3: llm-compiler ${compiler.speedupVsReact?.toFixed(2)}x faster than react (median), ${Math.round(compiler.inputTokens)} vs ${Math.round(react.inputTokens)} input tokens — target ≥ 1.8x with fewer tokens: ${met ? "met" : "NOT met"}`,
+    );
   }
   if (rewoo && react) {
     const ratio = (react.inputTokens + react.outputTokens) / Math.max(1, rewoo.inputTokens + rewoo.outputTokens);
-    lines.push(`- fanout, width ≥ 3: rewoo uses ${ratio.toFixed(2)}x fewer tokens than react — target fewer: ${ratio > 1 ? "met" : "NOT met"}`);
+    lines.push(
+      `- fanout, width ≥ 3: rewoo uses ${ratio.toFixed(2)}x fewer tokens than react — target fewer: ${ratio > 1 ? "met" : "NOT met"}`,
+    );
   }
   const replan = strategyStats(records.filter((record) => record.suite === "replan"));
   const planner = replan.find((entry) => entry.strategy === "plan-and-execute");
   const fixed = replan.find((entry) => entry.strategy === "rewoo");
   if (planner && fixed) {
     const met = planner.successRate > fixed.successRate;
-    lines.push(`- replan: plan-and-execute succeeds ${Math.round(planner.successRate * 100)}%, rewoo ${Math.round(fixed.successRate * 100)}% — target plan-and-execute succeeds where rewoo fails: ${met ? "met" : "NOT met"}`);
+    lines.push(
+      `- replan: plan-and-execute succeeds ${Math.round(planner.successRate * 100)}%, rewoo ${Math.round(fixed.successRate * 100)}% — target plan-and-execute succeeds where rewoo fails: ${met ? "met" : "NOT met"}`,
+    );
   }
   return lines;
 }
@@ -74,7 +81,16 @@ export function benchHtml(records: readonly BenchRecord[], options: { model: str
   const suites = [...new Set(records.map((record) => record.suite))];
   const charts = suites.map((suite) => {
     const stats = strategyStats(records.filter((record) => record.suite === suite));
-    return `<h2>${escape(suite)}</h2><div class="charts">${bars("median latency (ms)", stats.map((entry) => [entry.strategy, entry.medianMs]))}${bars("tokens per task (input + output)", stats.map((entry) => [entry.strategy, entry.inputTokens + entry.outputTokens]))}${bars("success rate (%)", stats.map((entry) => [entry.strategy, entry.successRate * 100]))}</div>`;
+    return `<h2>${escape(suite)}</h2><div class="charts">${bars(
+      "median latency (ms)",
+      stats.map((entry) => [entry.strategy, entry.medianMs]),
+    )}${bars(
+      "tokens per task (input + output)",
+      stats.map((entry) => [entry.strategy, entry.inputTokens + entry.outputTokens]),
+    )}${bars(
+      "success rate (%)",
+      stats.map((entry) => [entry.strategy, entry.successRate * 100]),
+    )}</div>`;
   });
   const targets = targetLines(records);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>planloop benchmark</title><style>

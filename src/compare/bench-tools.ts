@@ -68,7 +68,8 @@ export function benchTools(suite: BenchSuite, options: { latencyScale?: number }
     key: "city",
     table: facts.cities,
     estimateMs: 120,
-    refuse: (city) => (suite.unavailable.includes(city) ? `the facts service has no data for ${city}; census_lookup has every city's population` : undefined),
+    refuse: (city) =>
+      suite.unavailable.includes(city) ? `the facts service has no data for ${city}; census_lookup has every city's population` : undefined,
   });
   const census = factService({
     name: "census_lookup",
@@ -78,8 +79,20 @@ export function benchTools(suite: BenchSuite, options: { latencyScale?: number }
     estimateMs: 190,
     pick: (row) => ({ population_m: row.population_m }),
   });
-  const countryFacts = factService({ name: "country_facts", description: "Facts about a country: its capital and currency", key: "country", table: facts.countries, estimateMs: 80 });
-  const personFacts = factService({ name: "person_facts", description: "Facts about a person: the city where they were born", key: "person", table: facts.people, estimateMs: 100 });
+  const countryFacts = factService({
+    name: "country_facts",
+    description: "Facts about a country: its capital and currency",
+    key: "country",
+    table: facts.countries,
+    estimateMs: 80,
+  });
+  const personFacts = factService({
+    name: "person_facts",
+    description: "Facts about a person: the city where they were born",
+    key: "person",
+    table: facts.people,
+    estimateMs: 100,
+  });
   const sumNumbers = defineTool({
     name: "sum_numbers",
     description: "Add numbers",

@@ -49,18 +49,42 @@ describe("answer checks and statistics", () => {
     expect(percentile([1, 2, 3, 4], 0.5)).toBe(2.5);
     expect(percentile([10, 20, 30, 40, 50], 0.95)).toBe(48);
     const record = (strategy: BenchRecord["strategy"], durationMs: number, inputTokens: number, correct = true): BenchRecord => ({
-      suite: "s", task: "t", width: 3, strategy, run: 1, status: "completed", correct, durationMs, replans: 0,
+      suite: "s",
+      task: "t",
+      width: 3,
+      strategy,
+      run: 1,
+      status: "completed",
+      correct,
+      durationMs,
+      replans: 0,
       usage: { modelCalls: 1, inputTokens, outputTokens: 0, costUsd: 0, toolCalls: 1 },
     });
-    const stats = strategyStats([record("react", 300, 1000), record("react", 500, 3000), record("llm-compiler", 100, 500), record("llm-compiler", 100, 500, false)]);
-    expect(stats.find((entry) => entry.strategy === "llm-compiler")).toMatchObject({ successRate: 0.5, medianMs: 100, speedupVsReact: 4, inputTokensVsReact: 0.25 });
+    const stats = strategyStats([
+      record("react", 300, 1000),
+      record("react", 500, 3000),
+      record("llm-compiler", 100, 500),
+      record("llm-compiler", 100, 500, false),
+    ]);
+    expect(stats.find((entry) => entry.strategy === "llm-compiler")).toMatchObject({
+      successRate: 0.5,
+      medianMs: 100,
+      speedupVsReact: 4,
+      inputTokensVsReact: 0.25,
+    });
   });
 });
 
 describe("runBench", () => {
   it("runs every strategy on every task, checks answers, and the replan suite separates the strategies", async () => {
     const suites = ["fanout", "chain", "replan"].map(loadSuite).map((suite) => ({ ...suite, tasks: suite.tasks.slice(0, 3) }));
-    const records = await runBench({ suites, strategies: ["react", "plan-and-execute", "rewoo", "llm-compiler"], modelLatencyMs: 0, latencyScale: 0, concurrency: 6 });
+    const records = await runBench({
+      suites,
+      strategies: ["react", "plan-and-execute", "rewoo", "llm-compiler"],
+      modelLatencyMs: 0,
+      latencyScale: 0,
+      concurrency: 6,
+    });
     expect(records).toHaveLength(3 * 3 * 4);
     const wrong = records.filter((record) => !record.correct).map((record) => `${record.suite}/${record.strategy}`);
     expect(wrong).toEqual(["replan/rewoo", "replan/rewoo", "replan/rewoo"]);

@@ -34,7 +34,16 @@ export function fanoutSuite(seed = 101): BenchSuite {
         question: `What is the total population, in millions, of ${list(cities)}?`,
         expected: total,
         width,
-        plan: [...steps, { id: combine, task: "add the populations", tool: "sum_numbers", args: { values: steps.map((step) => `$${step.id}.population_m`) }, depends_on: steps.map((step) => step.id) }],
+        plan: [
+          ...steps,
+          {
+            id: combine,
+            task: "add the populations",
+            tool: "sum_numbers",
+            args: { values: steps.map((step) => `$${step.id}.population_m`) },
+            depends_on: steps.map((step) => step.id),
+          },
+        ],
         answerFrom: { step: combine, field: "total" },
       };
     }
@@ -47,12 +56,25 @@ export function fanoutSuite(seed = 101): BenchSuite {
       width,
       plan: [
         ...steps,
-        { id: combine, task: "pick the largest", tool: "largest", args: { items: steps.map((step) => ({ name: step.args.city, value: `$${step.id}.area_km2` })) }, depends_on: steps.map((step) => step.id) },
+        {
+          id: combine,
+          task: "pick the largest",
+          tool: "largest",
+          args: { items: steps.map((step) => ({ name: step.args.city, value: `$${step.id}.area_km2` })) },
+          depends_on: steps.map((step) => step.id),
+        },
       ],
       answerFrom: { step: combine, field: "name" },
     };
   });
-  return { name: "fanout", seed, description: "Questions that need 2-8 independent lookups and one combination", facts, unavailable: [], tasks };
+  return {
+    name: "fanout",
+    seed,
+    description: "Questions that need 2-8 independent lookups and one combination",
+    facts,
+    unavailable: [],
+    tasks,
+  };
 }
 
 /** Chains: each lookup needs the answer of the one before (nested references). */
@@ -72,7 +94,9 @@ export function chainSuite(seed = 202): BenchSuite {
       const target = countries[Math.floor(random() * countries.length)]!;
       const capital = facts.countries[target]!.capital;
       tasks.push({
-        id, suite: "chain", width: 2,
+        id,
+        suite: "chain",
+        width: 2,
         question: `What is the population, in millions, of the capital of ${target}?`,
         expected: facts.cities[capital]!.population_m,
         plan: [
@@ -83,7 +107,9 @@ export function chainSuite(seed = 202): BenchSuite {
       });
     } else if (kind === 1) {
       tasks.push({
-        id, suite: "chain", width: 2,
+        id,
+        suite: "chain",
+        width: 2,
         question: `What is the area, in square kilometres, of the city where ${person} was born?`,
         expected: facts.cities[born]!.area_km2,
         plan: [
@@ -94,7 +120,9 @@ export function chainSuite(seed = 202): BenchSuite {
       });
     } else if (kind === 2) {
       tasks.push({
-        id, suite: "chain", width: 3,
+        id,
+        suite: "chain",
+        width: 3,
         question: `Which currency is used in the country where ${person} was born?`,
         expected: facts.countries[country]!.currency,
         plan: [
@@ -107,7 +135,9 @@ export function chainSuite(seed = 202): BenchSuite {
     } else {
       const capital = facts.countries[country]!.capital;
       tasks.push({
-        id, suite: "chain", width: 4,
+        id,
+        suite: "chain",
+        width: 4,
         question: `What is the population, in millions, of the capital of the country where ${person} was born?`,
         expected: facts.cities[capital]!.population_m,
         plan: [
@@ -120,7 +150,14 @@ export function chainSuite(seed = 202): BenchSuite {
       });
     }
   }
-  return { name: "chain", seed, description: "Questions whose lookups depend on earlier answers (nested references, as in NESTFUL)", facts, unavailable: [], tasks };
+  return {
+    name: "chain",
+    seed,
+    description: "Questions whose lookups depend on earlier answers (nested references, as in NESTFUL)",
+    facts,
+    unavailable: [],
+    tasks,
+  };
 }
 
 /** Surprises: the facts service has no data for one city; only a plan that adapts succeeds. */
@@ -133,7 +170,13 @@ export function replanSuite(seed = 303): BenchSuite {
     const cities = [...sample(random, available, 2 + (index % 3)), missing];
     const steps = cities.map((city, position) => lookup(position + 1, city));
     const combine = cities.length + 1;
-    const sum = (lookups: typeof steps) => ({ id: combine, task: "add the populations", tool: "sum_numbers", args: { values: lookups.map((step) => `$${step.id}.population_m`) }, depends_on: lookups.map((step) => step.id) });
+    const sum = (lookups: typeof steps) => ({
+      id: combine,
+      task: "add the populations",
+      tool: "sum_numbers",
+      args: { values: lookups.map((step) => `$${step.id}.population_m`) },
+      depends_on: lookups.map((step) => step.id),
+    });
     const replanned = steps.map((step) => (step.args.city === missing ? lookup(step.id, missing, "census_lookup") : step));
     return {
       id: `replan-${index + 1}`,
@@ -146,7 +189,14 @@ export function replanSuite(seed = 303): BenchSuite {
       answerFrom: { step: combine, field: "total" },
     };
   });
-  return { name: "replan", seed, description: "Tasks where a tool fails for one input, so a fixed plan cannot succeed without replanning", facts, unavailable, tasks };
+  return {
+    name: "replan",
+    seed,
+    description: "Tasks where a tool fails for one input, so a fixed plan cannot succeed without replanning",
+    facts,
+    unavailable,
+    tasks,
+  };
 }
 
 export function generateSuites(): BenchSuite[] {

@@ -53,7 +53,9 @@ export interface BenchRecord {
 export async function runBench(options: BenchOptions): Promise<BenchRecord[]> {
   const runs = options.runs ?? 1;
   const jobs = options.suites.flatMap((suite) =>
-    suite.tasks.flatMap((task) => options.strategies.flatMap((strategy) => Array.from({ length: runs }, (_, run) => ({ suite, task, strategy, run: run + 1 })))),
+    suite.tasks.flatMap((task) =>
+      options.strategies.flatMap((strategy) => Array.from({ length: runs }, (_, run) => ({ suite, task, strategy, run: run + 1 }))),
+    ),
   );
   const limit = pLimit(options.concurrency ?? 1);
   let done = 0;
@@ -75,7 +77,8 @@ async function runOne(
   job: { suite: BenchSuite; task: BenchSuite["tasks"][number]; strategy: StrategyName; run: number },
 ): Promise<BenchRecord> {
   const { suite, task, strategy, run } = job;
-  const model = options.model ?? offlineModel({ tasks: suite.tasks.map(offlineTaskFor), latencyMs: options.modelLatencyMs ?? 300, onNotice: () => {} });
+  const model =
+    options.model ?? offlineModel({ tasks: suite.tasks.map(offlineTaskFor), latencyMs: options.modelLatencyMs ?? 300, onNotice: () => {} });
   const base = { suite: suite.name, task: task.id, width: task.width, strategy, run };
   const started = performance.now();
   try {

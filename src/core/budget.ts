@@ -89,10 +89,7 @@ export class Budget {
   private readonly totals: UsageTotals;
   private readonly unlimited: boolean;
 
-  constructor(
-    limits: BudgetLimits = {},
-    options: { clock?: Clock; parent?: Budget; spent?: UsageTotals; elapsedMs?: number } = {},
-  ) {
+  constructor(limits: BudgetLimits = {}, options: { clock?: Clock; parent?: Budget; spent?: UsageTotals; elapsedMs?: number } = {}) {
     this.limits = { ...checkBudgetLimits(limits) };
     this.unlimited = Object.values(this.limits).every((value) => value === undefined);
     this.clock = options.clock ?? options.parent?.clock ?? systemClock;
@@ -132,8 +129,7 @@ export class Budget {
 
   /** How many more tool calls the budget allows; Infinity when unlimited. */
   remainingToolCalls(): number {
-    const own =
-      this.limits.maxToolCalls === undefined ? Infinity : Math.max(0, this.limits.maxToolCalls - this.totals.toolCalls);
+    const own = this.limits.maxToolCalls === undefined ? Infinity : Math.max(0, this.limits.maxToolCalls - this.totals.toolCalls);
     return Math.min(own, this.parent?.remainingToolCalls() ?? Infinity);
   }
 

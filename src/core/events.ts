@@ -115,7 +115,10 @@ export class EventHub {
   relay(context: { stepId?: CallId } = {}): EventListener {
     return (event) => {
       const { seq: _seq, time: _time, ...body } = event;
-      this.emit(body as PlanloopEventBody, context.stepId === undefined ? (event.stepId === undefined ? {} : { stepId: event.stepId }) : context);
+      this.emit(
+        body as PlanloopEventBody,
+        context.stepId === undefined ? (event.stepId === undefined ? {} : { stepId: event.stepId }) : context,
+      );
     };
   }
 

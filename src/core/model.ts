@@ -78,9 +78,7 @@ export function describeDecisionProblem(decision: unknown): string | undefined {
   }
   const candidate = decision as { type?: unknown; content?: unknown; calls?: unknown };
   if (candidate.type === "final") {
-    return candidate.content === undefined || candidate.content === null
-      ? 'a "final" decision needs "content"'
-      : undefined;
+    return candidate.content === undefined || candidate.content === null ? 'a "final" decision needs "content"' : undefined;
   }
   if (candidate.type !== "tool_calls") {
     return `decision type must be "final" or "tool_calls", got ${JSON.stringify(candidate.type)}`;

@@ -28,7 +28,10 @@ export async function requestText(context: TextCallContext, purpose: ModelPurpos
   const startedAt = context.clock.now();
   let decision;
   try {
-    decision = await raceAbort(Promise.resolve().then(() => model(request)), context.signal);
+    decision = await raceAbort(
+      Promise.resolve().then(() => model(request)),
+      context.signal,
+    );
   } catch (error) {
     if (context.signal.aborted) throw error;
     throw new ModelCallError(`the ${purpose} call failed: ${errorMessage(error)}`, { cause: error });

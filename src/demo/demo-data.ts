@@ -11,7 +11,16 @@ export interface DemoData {
 }
 
 const customers = ["Li Wei", "Zhang Min", "Wang Fang", "Chen Jie", "Liu Yang", "Zhao Lei", "Sun Li", "Zhou Tao", "Wu Hui", "Xu Jing"];
-const ticketCategories = ["late delivery", "late delivery", "late delivery", "damaged item", "wrong size", "payment", "late delivery", "refund status"];
+const ticketCategories = [
+  "late delivery",
+  "late delivery",
+  "late delivery",
+  "damaged item",
+  "wrong size",
+  "payment",
+  "late delivery",
+  "refund status",
+];
 const refundReasons = ["damaged item", "wrong size", "changed mind", "late delivery"];
 
 /**
@@ -21,13 +30,19 @@ const refundReasons = ["damaged item", "wrong size", "changed mind", "late deliv
 export function generateDemoData(seed = 20261116): DemoData {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-  const timeOn = (day: string) => `${day} ${String(8 + Math.floor(random() * 14)).padStart(2, "0")}:${String(Math.floor(random() * 60)).padStart(2, "0")}:00`;
+  const timeOn = (day: string) =>
+    `${day} ${String(8 + Math.floor(random() * 14)).padStart(2, "0")}:${String(Math.floor(random() * 60)).padStart(2, "0")}:00`;
   const days = ["2026-11-14", "2026-11-15", ...weekDays(), "2026-11-23"];
   const orders: DemoData["orders"] = [];
   for (const day of days) {
     const count = 14 + Math.floor(random() * 10);
     for (let index = 0; index < count; index += 1) {
-      orders.push({ id: orders.length + 1, customer: pick(customers), total_cny: Math.round((59 + random() * 900) * 100) / 100, created_at: timeOn(day) });
+      orders.push({
+        id: orders.length + 1,
+        customer: pick(customers),
+        total_cny: Math.round((59 + random() * 900) * 100) / 100,
+        created_at: timeOn(day),
+      });
     }
   }
   const refunds: DemoData["refunds"] = [];
@@ -45,9 +60,18 @@ export function generateDemoData(seed = 20261116): DemoData {
         created_at: order.created_at,
       });
     }
-    if (random() < 0.22) tickets.push({ id: tickets.length + 1, order_id: order.id, category: pick(ticketCategories), created_at: order.created_at });
+    if (random() < 0.22)
+      tickets.push({ id: tickets.length + 1, order_id: order.id, category: pick(ticketCategories), created_at: order.created_at });
   }
-  return { orders, refunds, tickets, fxRates: [{ currency: "CNY", rate_to_cny: 1 }, { currency: "USD", rate_to_cny: 7.1 }] };
+  return {
+    orders,
+    refunds,
+    tickets,
+    fxRates: [
+      { currency: "CNY", rate_to_cny: 1 },
+      { currency: "USD", rate_to_cny: 7.1 },
+    ],
+  };
 }
 
 function weekDays(): string[] {

@@ -19,7 +19,9 @@ export function createDemoDatabase(path: string, data: DemoData): DemoDatabase {
   const insert = (table: string, rows: ReadonlyArray<Record<string, unknown>>) => {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
-    const statement = db.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((column) => `@${column}`).join(", ")})`);
+    const statement = db.prepare(
+      `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((column) => `@${column}`).join(", ")})`,
+    );
     db.transaction(() => rows.forEach((row) => statement.run(row)))();
   };
   insert("orders", data.orders);

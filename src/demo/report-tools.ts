@@ -18,7 +18,8 @@ export interface WeeklyMetrics {
 export function reportTools() {
   const computeMetrics = defineTool({
     name: "compute_metrics",
-    description: "Compute order count, revenue, refund total and rate, ticket count and the top ticket category from the week's rows (refunds must be in CNY)",
+    description:
+      "Compute order count, revenue, refund total and rate, ticket count and the top ticket category from the week's rows (refunds must be in CNY)",
     input: z.object({ orders: rows, refunds: rows, tickets: rows }),
     execute: ({ orders, refunds, tickets }): WeeklyMetrics => {
       const foreign = refunds.filter((row) => row.currency !== undefined && row.currency !== "CNY");

@@ -52,7 +52,11 @@ export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrat
   try {
     const model =
       options.model ??
-      offlineModel({ tasks: [weeklyReportTask], latencyMs: options.latencyMs ?? 300, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+      offlineModel({
+        tasks: [weeklyReportTask],
+        latencyMs: options.latencyMs ?? 300,
+        ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      });
     const result = await planAndExecute({
       task: weeklyReportTaskText,
       planner: model,
@@ -65,7 +69,8 @@ export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrat
         options.onEvent?.(event);
       },
     });
-    const report = result.output ?? `# Weekly report not written\n\nThe run ended ${result.status}: ${result.reason ?? "no reason given"}.\n`;
+    const report =
+      result.output ?? `# Weekly report not written\n\nThe run ended ${result.status}: ${result.reason ?? "no reason given"}.\n`;
     writeFileSync(files.report, report.endsWith("\n") ? report : `${report}\n`);
     writeFileSync(files.trace, renderTraceHtml(events, { title: "planloop demo: the weekly report" }));
     return { result, files };

@@ -18,7 +18,8 @@ export function sqlTools(db: DemoDatabase, options: { reportCurrency?: string; l
   const latency = options.latencyMs ?? 0;
   const sql = defineTool({
     name: "sql",
-    description: "Run one read-only SQLite SELECT query against the shop database (tables: orders, refunds, tickets, fx_rates) and get the rows",
+    description:
+      "Run one read-only SQLite SELECT query against the shop database (tables: orders, refunds, tickets, fx_rates) and get the rows",
     input: z.object({ query: z.string().min(1) }),
     estimateMs: 50,
     execute: async ({ query }, { signal }) => {
@@ -34,7 +35,11 @@ export function sqlTools(db: DemoDatabase, options: { reportCurrency?: string; l
     },
     // Seed 001: the plan assumed one currency; rows in another contradict it.
     check: (rows: Array<Record<string, unknown>>) => {
-      const others = new Set((rows as Array<Record<string, unknown>>).map((row) => row.currency).filter((value) => typeof value === "string" && value !== currency));
+      const others = new Set(
+        (rows as Array<Record<string, unknown>>)
+          .map((row) => row.currency)
+          .filter((value) => typeof value === "string" && value !== currency),
+      );
       if (others.size === 0) return undefined;
       const count = (rows as Array<Record<string, unknown>>).filter((row) => others.has(row.currency)).length;
       return `${count} of ${rows.length} rows are in ${[...others].join(", ")}, not ${currency}; convert them before adding amounts up`;
@@ -60,14 +65,25 @@ export function sqlTools(db: DemoDatabase, options: { reportCurrency?: string; l
       to: z.string(),
     }),
     execute: ({ rows, amount_field, currency_field, to }) => {
-      const rates = new Map((db.prepare("SELECT currency, rate_to_cny FROM fx_rates").all() as Array<{ currency: string; rate_to_cny: number }>).map((rate) => [rate.currency, rate.rate_to_cny]));
+      const rates = new Map(
+        (db.prepare("SELECT currency, rate_to_cny FROM fx_rates").all() as Array<{ currency: string; rate_to_cny: number }>).map((rate) => [
+          rate.currency,
+          rate.rate_to_cny,
+        ]),
+      );
       const target = rates.get(to);
       if (target === undefined) throw final(`no exchange rate for ${to}`);
       return rows.map((row) => {
         const rate = rates.get(String(row[currency_field]));
         if (rate === undefined) throw final(`no exchange rate for ${String(row[currency_field])}`);
         const converted = Math.round(((Number(row[amount_field]) * rate) / target) * 100) / 100;
-        return { ...row, [amount_field]: converted, [currency_field]: to, original_amount: row[amount_field], original_currency: row[currency_field] };
+        return {
+          ...row,
+          [amount_field]: converted,
+          [currency_field]: to,
+          original_amount: row[amount_field],
+          original_currency: row[currency_field],
+        };
       });
     },
   });

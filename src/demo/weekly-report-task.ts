@@ -7,8 +7,18 @@ const during = `created_at BETWEEN '${demoWeek.start}' AND '${demoWeek.end} 23:5
 /** What the demo asks for. */
 export const weeklyReportTaskText = `Write the weekly report for ${week} from the shop database: order count and revenue, refunds and the refund rate (in CNY), and support tickets with the most common complaint.`;
 
-const orders = { id: 1, task: "query this week's orders", tool: "sql", args: { query: `SELECT id, total_cny FROM orders WHERE ${during}` } };
-const tickets = { id: 3, task: "query this week's support tickets", tool: "sql", args: { query: `SELECT id, category FROM tickets WHERE ${during}` } };
+const orders = {
+  id: 1,
+  task: "query this week's orders",
+  tool: "sql",
+  args: { query: `SELECT id, total_cny FROM orders WHERE ${during}` },
+};
+const tickets = {
+  id: 3,
+  task: "query this week's support tickets",
+  tool: "sql",
+  args: { query: `SELECT id, category FROM tickets WHERE ${during}` },
+};
 const report = { id: 5, task: "write the weekly report", tool: "write_report", args: { metrics: "$4", week }, depends_on: [4] };
 const schema = { id: 6, task: "read the refunds table's columns", tool: "describe_table", args: { table: "refunds" } };
 const refunds = {
@@ -31,7 +41,13 @@ export const weeklyReportTask: OfflineTask = {
     orders,
     { id: 2, task: "query this week's refunds", tool: "sql", args: { query: `SELECT id, amount, currency FROM refunds WHERE ${during}` } },
     tickets,
-    { id: 4, task: "compute the metrics", tool: "compute_metrics", args: { orders: "$1", refunds: "$2", tickets: "$3" }, depends_on: [1, 2, 3] },
+    {
+      id: 4,
+      task: "compute the metrics",
+      tool: "compute_metrics",
+      args: { orders: "$1", refunds: "$2", tickets: "$3" },
+      depends_on: [1, 2, 3],
+    },
     report,
   ],
   replan: (problem) => {
@@ -41,13 +57,38 @@ export const weeklyReportTask: OfflineTask = {
         schema,
         refunds,
         tickets,
-        { id: 7, task: "convert the USD refunds to CNY", tool: "convert_currency", args: { rows: "$2", amount_field: "refund_amount", currency_field: "currency", to: "CNY" }, depends_on: [2] },
-        { id: 4, task: "compute the metrics", tool: "compute_metrics", args: { orders: "$1", refunds: "$7", tickets: "$3" }, depends_on: [1, 7, 3] },
+        {
+          id: 7,
+          task: "convert the USD refunds to CNY",
+          tool: "convert_currency",
+          args: { rows: "$2", amount_field: "refund_amount", currency_field: "currency", to: "CNY" },
+          depends_on: [2],
+        },
+        {
+          id: 4,
+          task: "compute the metrics",
+          tool: "compute_metrics",
+          args: { orders: "$1", refunds: "$7", tickets: "$3" },
+          depends_on: [1, 7, 3],
+        },
         report,
       ];
     }
     if (/no such column/.test(problem)) {
-      return [orders, schema, refunds, tickets, { id: 4, task: "compute the metrics", tool: "compute_metrics", args: { orders: "$1", refunds: "$2", tickets: "$3" }, depends_on: [1, 2, 3] }, report];
+      return [
+        orders,
+        schema,
+        refunds,
+        tickets,
+        {
+          id: 4,
+          task: "compute the metrics",
+          tool: "compute_metrics",
+          args: { orders: "$1", refunds: "$2", tickets: "$3" },
+          depends_on: [1, 2, 3],
+        },
+        report,
+      ];
     }
     return undefined;
   },

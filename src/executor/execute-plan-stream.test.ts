@@ -45,7 +45,10 @@ describe("executePlanStream", () => {
     ]);
     const result = await clock.run(executePlanStream({ steps, tools: [tool], clock }));
     expect(result.steps["3"]).toMatchObject({ status: "succeeded", output: { step: "1" } });
-    expect(result.steps["4"]).toMatchObject({ status: "failed", error: "step 4 uses ${3}.step but does not depend on step 3; add 3 to its depends_on" });
+    expect(result.steps["4"]).toMatchObject({
+      status: "failed",
+      error: "step 4 uses ${3}.step but does not depend on step 3; add 3 to its depends_on",
+    });
   });
 
   it("fails a step that fails its checks, skips what depends on it, and runs the rest", async () => {
@@ -81,9 +84,19 @@ describe("executePlanStream", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const plan = { steps: [workStep(1, 30), workStep(2, 10), workStep(3, 10, [1, 2])] };
-    const streamed = await clock.run(executePlanStream({ steps: arriving(clock, plan.steps.map((item) => ({ at: 0, item }))), tools: [tool], clock }));
+    const streamed = await clock.run(
+      executePlanStream({
+        steps: arriving(
+          clock,
+          plan.steps.map((item) => ({ at: 0, item })),
+        ),
+        tools: [tool],
+        clock,
+      }),
+    );
     const whole = await clock.run(executePlan({ plan, tools: [tool], clock }));
-    const shape = (result: typeof whole) => Object.fromEntries(Object.entries(result.steps).map(([id, record]) => [id, [record.status, record.endedAt! - record.startedAt!]]));
+    const shape = (result: typeof whole) =>
+      Object.fromEntries(Object.entries(result.steps).map(([id, record]) => [id, [record.status, record.endedAt! - record.startedAt!]]));
     expect(shape(streamed)).toEqual(shape(whole));
   });
 });

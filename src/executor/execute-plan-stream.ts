@@ -55,7 +55,9 @@ function takeStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   const taken = parsed.success && run.graph.indexOf.has(stepKey(parsed.data.id));
   if (!parsed.success || taken) {
     // A malformed step, or one whose id is taken, cannot join the graph at all.
-    const error = parsed.success ? `step id ${parsed.data.id} is used twice` : `a step has the wrong shape: ${describeIssues(parsed.error)}`;
+    const error = parsed.success
+      ? `step id ${parsed.data.id} is used twice`
+      : `a step has the wrong shape: ${describeIssues(parsed.error)}`;
     run.events.emit({ type: "plan-invalid", attempt: 1, errors: [error] });
     run.streamProblems.push(error);
     return;
@@ -65,7 +67,7 @@ function takeStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   const index = addStep(run.graph, stepKey(step.id), needs);
   run.steps.push(step);
   run.records.push(liveRecord());
-  const problems = streamedStepErrors(step, index, run.graph, run.config.tools, run.config.parsedArgs);
+  const problems = streamedStepErrors(step, index, { graph: run.graph, tools: run.config.tools, parsedArgs: run.config.parsedArgs });
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");
   if (problems.length > 0) transition(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });
   else if (blocked !== undefined) transition(run, index, { status: "skipped", error: `step ${run.steps[blocked]!.id} did not succeed` });

@@ -28,7 +28,14 @@ describe("executePlan scheduling", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const plan = {
-      steps: [workStep("a1", 200), workStep("a2", 10, ["a1"]), workStep("a3", 10, ["a2"]), workStep("b1", 10), workStep("b2", 200, ["b1"]), workStep("b3", 10, ["b2"])],
+      steps: [
+        workStep("a1", 200),
+        workStep("a2", 10, ["a1"]),
+        workStep("a3", 10, ["a2"]),
+        workStep("b1", 10),
+        workStep("b2", 200, ["b1"]),
+        workStep("b3", 10, ["b2"]),
+      ],
     };
     const result = await clock.run(executePlan({ plan, tools: [tool], clock }));
     expect(result.status).toBe("completed");

@@ -63,7 +63,12 @@ export function announcePlan(run: PlanRun): void {
   run.events.emit(() => ({
     type: "plan-created",
     version: run.config.planVersion,
-    steps: run.steps.map((step) => ({ id: step.id, task: step.task, depends_on: step.depends_on, ...(step.tool ? { tool: step.tool } : {}) })),
+    steps: run.steps.map((step) => ({
+      id: step.id,
+      task: step.task,
+      depends_on: step.depends_on,
+      ...(step.tool ? { tool: step.tool } : {}),
+    })),
   }));
 }
 

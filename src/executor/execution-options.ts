@@ -115,7 +115,9 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
   const tools = options.tools ?? [];
   const guard = guardTools(tools);
   const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
-  const checked = streamed ? { ok: true as const, ...streamed, parsedArgs: [], order: undefined } : checkPlan(resume?.plan ?? options.plan, { tools });
+  const checked = streamed
+    ? { ok: true as const, ...streamed, parsedArgs: [], order: undefined }
+    : checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
@@ -126,7 +128,8 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
     );
   }
   const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${shown(concurrency)}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${shown(concurrency)}`);
   const agentMaxSteps = options.agentMaxSteps ?? 5;
   if (!Number.isInteger(agentMaxSteps) || agentMaxSteps < 1) throw new InvalidOptionsError("agentMaxSteps must be an integer >= 1");
   for (const name of ["onEvent", "observe", "onProblem"] as const) {

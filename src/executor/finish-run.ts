@@ -17,7 +17,8 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   settleLeftovers(run, stop?.reason);
   const records = run.records.map(finalRecord);
   const allSucceeded = records.every((record) => record.status === "succeeded") && run.streamProblems.length === 0;
-  const status = stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
+  const status =
+    stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
   const steps: Record<string, StepRecord> = {};
   for (let index = 0; index < records.length; index += 1) steps[run.graph.keys[index]!] = records[index]!;
   const result: PlanRunResult = {
@@ -35,7 +36,9 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   const reason = stop?.reason ?? failureSummary(run, status);
   if (reason !== undefined) result.reason = reason;
   if (stop?.limit !== undefined) result.limit = stop.limit;
-  const pending = [...run.waiting.values()].flatMap((entry): PlanPendingCall[] => (entry.kind === "tool" ? [entry.pending] : entry.pending));
+  const pending = [...run.waiting.values()].flatMap((entry): PlanPendingCall[] =>
+    entry.kind === "tool" ? [entry.pending] : entry.pending,
+  );
   if (pending.length > 0) result.pending = pending;
   if (status !== "completed") result.state = snapshot(run, steps);
   run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
@@ -48,7 +51,11 @@ function stopReason(run: PlanRun): RunStop | undefined {
   const cause = run.abortCause();
   if (cause === "cancelled") return { status: "cancelled", reason: cancelReason(run.config.signal) };
   if (cause === "deadline") {
-    return { status: "deadline_exceeded", limit: "deadlineMs", reason: `the run's deadline of ${run.budget.limits.deadlineMs ?? "the enclosing run"} ms passed` };
+    return {
+      status: "deadline_exceeded",
+      limit: "deadlineMs",
+      reason: `the run's deadline of ${run.budget.limits.deadlineMs ?? "the enclosing run"} ms passed`,
+    };
   }
   const breach = run.budgetBreach ?? run.budget.breach();
   const unfinished = run.records.some((record) => record.status !== "succeeded");
@@ -77,7 +84,9 @@ function planOutput(run: PlanRun): { found: boolean; value?: unknown } {
 
 function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined {
   if (status === "completed") return undefined;
-  const failed = run.records.flatMap((record, index) => (record.status === "failed" ? [`step ${run.steps[index]!.id}: ${record.error}`] : []));
+  const failed = run.records.flatMap((record, index) =>
+    record.status === "failed" ? [`step ${run.steps[index]!.id}: ${record.error}`] : [],
+  );
   const requests = run.replanRequests.map((request) => `step ${request.stepId} asked for a replan: ${request.reason}`);
   if (status === "failed") return listProblems([...run.streamProblems, ...failed, ...requests]);
   return `waiting for ${run.waiting.size} step(s)`;

@@ -128,7 +128,11 @@ export function startPlanRun(config: PlanConfig): PlanRun {
  * replan, else empty. Without either, no key is looked up: a lookup by a step id that is not
  * a number costs V8 a search of its string table, per step.
  */
-function startingRecords(keys: readonly string[], saved: Record<string, StepRecord> | undefined, reuse: Record<string, StepRecord>): LiveRecord[] {
+function startingRecords(
+  keys: readonly string[],
+  saved: Record<string, StepRecord> | undefined,
+  reuse: Record<string, StepRecord>,
+): LiveRecord[] {
   const reusing = Object.keys(reuse).length > 0;
   if (saved === undefined && !reusing) return keys.map(() => liveRecord());
   return keys.map((key) => restoredRecord(saved?.[key] ?? (reusing ? reused(reuse[key]) : undefined)));

@@ -58,7 +58,12 @@ describe("agent steps", () => {
       usage: { inputTokens: 100, outputTokens: 0 },
     });
     const result = await executePlan({
-      plan: { steps: [{ id: "a", task: "explore", budget: { maxSteps: 50 } }, { id: "b", task: "more", depends_on: ["a"] }] },
+      plan: {
+        steps: [
+          { id: "a", task: "explore", budget: { maxSteps: 50 } },
+          { id: "b", task: "more", depends_on: ["a"] },
+        ],
+      },
       tools: [tool("lookup")],
       model: looping,
       budget: { maxTokens: 250 },
@@ -72,7 +77,12 @@ describe("agent steps", () => {
   it("a model that throws fails only its step", async () => {
     const { tool } = counters();
     const result = await executePlan({
-      plan: { steps: [{ id: 1, task: "think" }, { id: 2, task: "fetch", tool: "fetch" }] },
+      plan: {
+        steps: [
+          { id: 1, task: "think" },
+          { id: 2, task: "fetch", tool: "fetch" },
+        ],
+      },
       tools: [tool("fetch")],
       model: () => {
         throw new Error("provider down");
@@ -98,7 +108,9 @@ describe("waiting for approval in a plan", () => {
     };
     const paused = await executePlan({ plan, tools });
     expect(paused.status).toBe("waiting");
-    expect(paused.pending).toEqual([{ stepId: 2, callId: toolStepCallId(2), name: "refund", arguments: { order: "A1" }, kind: "approval" }]);
+    expect(paused.pending).toEqual([
+      { stepId: 2, callId: toolStepCallId(2), name: "refund", arguments: { order: "A1" }, kind: "approval" },
+    ]);
     expect(paused.steps["4"]).toMatchObject({ status: "waiting", error: "waits for step 2" });
     expect(calls).toEqual({ orders: 1, tickets: 1 });
     const resumed = await executePlan({ plan, tools, resume: roundTrip(paused.state!), approvals: { "step:2": { approved: true } } });
@@ -110,9 +122,19 @@ describe("waiting for approval in a plan", () => {
   it("a denied call fails its step and skips what depends on it", async () => {
     const { calls, tool } = counters();
     const tools = [tool("refund", { needsApproval: true }), tool("report")];
-    const plan = { steps: [{ id: 1, task: "refund", tool: "refund" }, { id: 2, task: "report", tool: "report", depends_on: [1] }] };
+    const plan = {
+      steps: [
+        { id: 1, task: "refund", tool: "refund" },
+        { id: 2, task: "report", tool: "report", depends_on: [1] },
+      ],
+    };
     const paused = await executePlan({ plan, tools });
-    const resumed = await executePlan({ plan, tools, resume: paused.state!, approvals: { "step:1": { approved: false, reason: "not today" } } });
+    const resumed = await executePlan({
+      plan,
+      tools,
+      resume: paused.state!,
+      approvals: { "step:1": { approved: false, reason: "not today" } },
+    });
     expect(resumed.status).toBe("failed");
     expect(resumed.steps["1"]).toMatchObject({ status: "failed", error: 'the call to "refund" was denied: not today' });
     expect(resumed.steps["2"]?.status).toBe("skipped");
@@ -131,7 +153,14 @@ describe("waiting for approval in a plan", () => {
     const paused = await executePlan({ plan, tools, model, clock });
     expect(paused.status).toBe("waiting");
     expect(paused.pending).toEqual([{ stepId: "fix", callId: "r1", name: "refund", arguments: {}, kind: "approval" }]);
-    const resumed = await executePlan({ plan, tools, model, clock, resume: roundTrip(paused.state!), approvals: { r1: { approved: true } } });
+    const resumed = await executePlan({
+      plan,
+      tools,
+      model,
+      clock,
+      resume: roundTrip(paused.state!),
+      approvals: { r1: { approved: true } },
+    });
     expect(resumed).toMatchObject({ status: "completed", output: "refunded" });
     expect(calls).toEqual({ refund: 1 });
     model.assertDone();

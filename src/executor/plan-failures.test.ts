@@ -9,7 +9,12 @@ describe("executePlan failures and stops", () => {
     const clock = new FakeClock();
     const { tool, log } = workTool(clock);
     const plan = {
-      steps: [workStep("bad", 10, [], { fail: true }), workStep("after", 10, ["bad"]), workStep("last", 10, ["after"]), workStep("other", 10)],
+      steps: [
+        workStep("bad", 10, [], { fail: true }),
+        workStep("after", 10, ["bad"]),
+        workStep("last", 10, ["after"]),
+        workStep("other", 10),
+      ],
     };
     const result = await clock.run(executePlan({ plan, tools: [tool], clock, retry: { maxAttempts: 3, initialDelayMs: 100 } }));
     expect(result.status).toBe("failed");
@@ -75,14 +80,22 @@ describe("executePlan failures and stops", () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
     const slow = { ...tool, timeoutMs: 50 };
-    const timedOut = await clock.run(executePlan({ plan: { steps: [workStep("slow", 80)] }, tools: [slow], clock, retry: { initialDelayMs: 0 } }));
+    const timedOut = await clock.run(
+      executePlan({ plan: { steps: [workStep("slow", 80)] }, tools: [slow], clock, retry: { initialDelayMs: 0 } }),
+    );
     expect(timedOut.steps.slow).toMatchObject({ status: "failed", attempts: 2, error: expect.stringContaining("within 50 ms") });
     const refused = await clock.run(
-      executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "work", args: { step: 5 } }] }, tools: [tool], clock }).catch((error) => error),
+      executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "work", args: { step: 5 } }] }, tools: [tool], clock }).catch(
+        (error) => error,
+      ),
     );
     expect(refused).toBeInstanceOf(InvalidPlanError);
     const later = await clock.run(
-      executePlan({ plan: { steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}", ms: 1 }, depends_on: ["a"] }] }, tools: [tool], clock }),
+      executePlan({
+        plan: { steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}", ms: 1 }, depends_on: ["a"] }] },
+        tools: [tool],
+        clock,
+      }),
     );
     expect(later.steps.b).toMatchObject({ status: "failed", attempts: 1, error: expect.stringContaining("step: Invalid input") });
   });
@@ -90,9 +103,14 @@ describe("executePlan failures and stops", () => {
   it("fails a step whose placeholder path is missing, with a clear error", async () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
-    const plan = { steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}.rows[0]", ms: 1 }, depends_on: ["a"] }] };
+    const plan = {
+      steps: [workStep("a", 1), { id: "b", task: "t", tool: "work", args: { step: "${a}.rows[0]", ms: 1 }, depends_on: ["a"] }],
+    };
     const result = await clock.run(executePlan({ plan, tools: [tool], clock }));
-    expect(result.steps.b).toMatchObject({ status: "failed", error: "${a}.rows[0]: ${a}.rows does not exist (${a} is an object with keys step, at)" });
+    expect(result.steps.b).toMatchObject({
+      status: "failed",
+      error: "${a}.rows[0]: ${a}.rows does not exist (${a} is an object with keys step, at)",
+    });
   });
 
   it("cancellation aborts running steps and skips the rest, without waiting for them", async () => {
@@ -143,7 +161,14 @@ describe("executePlan failures and stops", () => {
   });
 
   it("rejects an invalid plan with every problem, and agent steps without a model", async () => {
-    const error = await executePlan({ plan: { steps: [{ id: 1, task: "a", depends_on: [2] }, { id: 1, task: "b" }] } }).catch((caught) => caught);
+    const error = await executePlan({
+      plan: {
+        steps: [
+          { id: 1, task: "a", depends_on: [2] },
+          { id: 1, task: "b" },
+        ],
+      },
+    }).catch((caught) => caught);
     expect(InvalidPlanError.isInstance(error)).toBe(true);
     expect((error as InvalidPlanError).errors.map((problem) => problem.code)).toEqual(["duplicate_id", "unknown_dependency"]);
     await expect(executePlan({ plan: { steps: [{ id: 1, task: "think" }] } })).rejects.toThrow(/pass executePlan\(\{ model \}\)/);
@@ -166,7 +191,11 @@ describe("errors a tool marks as final", () => {
         throw Object.assign(new Error("syntax error in query"), { retryable: false });
       },
     });
-    const result = await executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "strict" }] }, tools: [strict], retry: { maxAttempts: 3 } });
+    const result = await executePlan({
+      plan: { steps: [{ id: 1, task: "t", tool: "strict" }] },
+      tools: [strict],
+      retry: { maxAttempts: 3 },
+    });
     expect(result.steps["1"]).toMatchObject({ status: "failed", attempts: 1, error: expect.stringContaining("syntax error") });
     expect(calls).toBe(1);
   });
@@ -178,10 +207,18 @@ describe("argument parsing", () => {
     const counted = defineTool({
       name: "counted",
       description: "counts parses",
-      input: z.object({ n: z.number().transform((value) => (parses += 1, value * 10)) }),
+      input: z.object({ n: z.number().transform((value) => ((parses += 1), value * 10)) }),
       execute: ({ n }) => n,
     });
-    const result = await executePlan({ plan: { steps: [{ id: 1, task: "t", tool: "counted", args: { n: 4 } }, { id: 2, task: "u", tool: "counted", args: { n: "$1" }, depends_on: [1] }] }, tools: [counted] });
+    const result = await executePlan({
+      plan: {
+        steps: [
+          { id: 1, task: "t", tool: "counted", args: { n: 4 } },
+          { id: 2, task: "u", tool: "counted", args: { n: "$1" }, depends_on: [1] },
+        ],
+      },
+      tools: [counted],
+    });
     expect(result.steps["1"]?.output).toBe(40);
     expect(result.steps["2"]?.output).toBe(400);
     // Step 1: once at plan time. Step 2 holds a placeholder: parsed once, at run time.
@@ -190,7 +227,9 @@ describe("argument parsing", () => {
 });
 
 describe("the guard on plan steps", () => {
-  const plainSteps = (tool: string, count: number) => ({ steps: Array.from({ length: count }, (_, index) => ({ id: index + 1, task: "t", tool, args: { n: index + 1 } })) });
+  const plainSteps = (tool: string, count: number) => ({
+    steps: Array.from({ length: count }, (_, index) => ({ id: index + 1, task: "t", tool, args: { n: index + 1 } })),
+  });
   const input = z.object({ n: z.number() });
 
   it("still counts a tool's call limit, asks its authorization and its approval rule when the arguments were parsed at the check", async () => {
@@ -199,7 +238,13 @@ describe("the guard on plan steps", () => {
     expect(capped.steps["1"]?.status).toBe("succeeded");
     expect(capped.steps["2"]).toMatchObject({ status: "failed", error: expect.stringContaining("reached its limit of 1 calls") });
 
-    const guarded = defineTool({ name: "guarded", description: "x", input, authorize: ({ n }) => (n === 2 ? { allowed: false, reason: "not step two" } : true), execute: ({ n }) => n });
+    const guarded = defineTool({
+      name: "guarded",
+      description: "x",
+      input,
+      authorize: ({ n }) => (n === 2 ? { allowed: false, reason: "not step two" } : true),
+      execute: ({ n }) => n,
+    });
     const authorized = await executePlan({ plan: plainSteps("guarded", 2), tools: [guarded] });
     expect(authorized.steps["1"]?.output).toBe(1);
     expect(authorized.steps["2"]).toMatchObject({ status: "failed", error: expect.stringContaining("not step two") });

@@ -9,7 +9,6 @@ export type { StepRecord };
 import type { AgentState } from "../react/agent-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 
-
 /** A call a plan run paused on, with the step it belongs to. Approve it by `callId`. */
 export interface PlanPendingCall extends PendingCall {
   stepId: string | number;
@@ -20,8 +19,7 @@ const stateVersion = 1;
 
 /** A step paused for a human: a tool call awaiting approval, or an inner agent that waits. */
 export type WaitingStep =
-  | { kind: "tool"; pending: PlanPendingCall }
-  | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState };
+  { kind: "tool"; pending: PlanPendingCall } | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState };
 
 /**
  * What `executePlan({ resume })` needs to continue a run: the finished steps' records

@@ -13,7 +13,8 @@ export type RetryPolicy = Required<RetryOptions>;
 
 export function readRetry(options: RetryOptions | undefined): RetryPolicy {
   const policy = { maxAttempts: 2, initialDelayMs: 200, maxDelayMs: 10_000, ...options };
-  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) throw new InvalidOptionsError("retry.maxAttempts must be an integer >= 1");
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1)
+    throw new InvalidOptionsError("retry.maxAttempts must be an integer >= 1");
   for (const name of ["initialDelayMs", "maxDelayMs"] as const) {
     if (!(policy[name] >= 0)) throw new InvalidOptionsError(`retry.${name} must be a number >= 0`);
   }

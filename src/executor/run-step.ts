@@ -32,7 +32,10 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
   const record = run.records[index]!;
   record.startedAt = run.elapsed();
   if (run.events.active) {
-    run.events.emit({ type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 }, { stepId: step.id });
+    run.events.emit(
+      { type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 },
+      { stepId: step.id },
+    );
   }
   let pending: MaybePromise<StepOutcome>;
   try {
@@ -204,9 +207,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
       signal: run.signal,
       clock: run.config.clock,
       onEvent: run.events.relay({ stepId: step.id }),
-      ...(paused?.kind === "agent"
-        ? { resume: paused.agentState, approvals: run.config.approvals, answers: run.config.answers }
-        : {}),
+      ...(paused?.kind === "agent" ? { resume: paused.agentState, approvals: run.config.approvals, answers: run.config.answers } : {}),
     });
   } catch (error) {
     return { status: "failed", error: `the step's agent failed: ${errorMessage(error)}` };

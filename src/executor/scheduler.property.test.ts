@@ -13,7 +13,10 @@ const dagArbitrary = fc
       fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: size, maxLength: size }),
       // About one step in ten fails (fast-check leans on edge values, so a fraction drawn from
       // [0, 1] would be 0 far more often than one time in ten).
-      fc.array(fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), { minLength: size, maxLength: size }),
+      fc.array(fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), {
+        minLength: size,
+        maxLength: size,
+      }),
     ),
   )
   .map(([latencies, picks, failing]) =>
@@ -82,17 +85,23 @@ describe("scheduler invariants over random DAGs and latencies", () => {
 
   it("with the tool's own limit too: never more than either limit at once, and every step still ends", async () => {
     await fc.assert(
-      fc.asyncProperty(dagArbitrary, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 3 }), async (dag, concurrency, toolLimit) => {
-        const clock = new FakeClock();
-        const { tool, log } = workTool(clock);
-        const plan = { steps: dag.map((step) => workStep(step.id, step.ms, step.dependsOn, step.fails ? { fail: true } : {})) };
-        const result = await clock.run(executePlan({ plan, tools: [{ ...tool, concurrency: toolLimit }], clock, concurrency, retry: { maxAttempts: 1 } }));
-        expect(log.peak).toBeLessThanOrEqual(Math.min(concurrency, toolLimit));
-        for (const step of dag) expect(["succeeded", "failed", "skipped"]).toContain(result.steps[step.id]!.status);
-        expect(result.status).toBe(dag.some((step) => step.fails) ? "failed" : "completed");
-      }),
+      fc.asyncProperty(
+        dagArbitrary,
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (dag, concurrency, toolLimit) => {
+          const clock = new FakeClock();
+          const { tool, log } = workTool(clock);
+          const plan = { steps: dag.map((step) => workStep(step.id, step.ms, step.dependsOn, step.fails ? { fail: true } : {})) };
+          const result = await clock.run(
+            executePlan({ plan, tools: [{ ...tool, concurrency: toolLimit }], clock, concurrency, retry: { maxAttempts: 1 } }),
+          );
+          expect(log.peak).toBeLessThanOrEqual(Math.min(concurrency, toolLimit));
+          for (const step of dag) expect(["succeeded", "failed", "skipped"]).toContain(result.steps[step.id]!.status);
+          expect(result.status).toBe(dag.some((step) => step.fails) ? "failed" : "completed");
+        },
+      ),
       { numRuns: 150 },
     );
   });
 });
-

@@ -59,7 +59,11 @@ describe("the scheduler's runner, on fake hooks", () => {
   });
 
   it("parks a step whose tool is at its limit without holding a slot, and starts it when that tool frees", async () => {
-    const steps = [{ id: "s1", tool: "slow" }, { id: "s2", tool: "slow" }, { id: "f1", tool: "fast" }];
+    const steps = [
+      { id: "s1", tool: "slow" },
+      { id: "s2", tool: "slow" },
+      { id: "f1", tool: "fast" },
+    ];
     const run = harness(steps, { concurrency: 3, toolLimits: { slow: 1 } });
     await flush();
     expect(run.started).toEqual(["s1", "f1"]);

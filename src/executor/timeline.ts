@@ -24,7 +24,8 @@ export function buildTimeline(bars: readonly Bar[], idOf: (index: number) => str
   const ran = all.subarray(0, count);
   // Steps usually start in plan order: sort only when they did not.
   let inOrder = true;
-  for (let position = 1; position < ran.length && inOrder; position += 1) inOrder = bars[ran[position - 1]!]!.startedAt! <= bars[ran[position]!]!.startedAt!;
+  for (let position = 1; position < ran.length && inOrder; position += 1)
+    inOrder = bars[ran[position - 1]!]!.startedAt! <= bars[ran[position]!]!.startedAt!;
   if (!inOrder) ran.sort((a, b) => bars[a]!.startedAt! - bars[b]!.startedAt!);
   const laneFreeAt: number[] = [];
   const entries: TimelineEntry[] = new Array(ran.length);
@@ -34,7 +35,14 @@ export function buildTimeline(bars: readonly Bar[], idOf: (index: number) => str
     let lane = 0;
     while (lane < laneFreeAt.length && laneFreeAt[lane]! > bar.startedAt!) lane += 1;
     laneFreeAt[lane] = bar.endedAt!;
-    entries[position] = { stepId: idOf(index), lane, startedAt: bar.startedAt!, endedAt: bar.endedAt!, status: bar.status, attempts: bar.attempts };
+    entries[position] = {
+      stepId: idOf(index),
+      lane,
+      startedAt: bar.startedAt!,
+      endedAt: bar.endedAt!,
+      status: bar.status,
+      attempts: bar.attempts,
+    };
   }
   return entries;
 }

@@ -40,19 +40,22 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
     waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: String(paused.pending.callId) } : undefined,
     paused: paused?.kind === "tool" ? paused.pending : undefined,
+    attempt: 0,
   };
-  return attemptUntilDone(run, index, call, 1);
+  return attemptUntilDone(run, index, call);
 }
 
-function attemptUntilDone(run: PlanRun, index: number, call: StepCall, attempt: number): MaybePromise<StepOutcome> {
+function attemptUntilDone(run: PlanRun, index: number, call: StepCall): MaybePromise<StepOutcome> {
   run.records[index]!.attempts += 1;
+  call.attempt += 1;
   const attempted = guardedCall(call);
   // No closure for the common case, an attempt that ended at once.
-  if (!isPromiseLike(attempted)) return afterAttempt(run, index, call, attempt, attempted);
-  return Promise.resolve(attempted).then((result) => afterAttempt(run, index, call, attempt, result));
+  if (!isPromiseLike(attempted)) return afterAttempt(run, index, call, attempted);
+  return Promise.resolve(attempted).then((result) => afterAttempt(run, index, call, result));
 }
 
-function afterAttempt(run: PlanRun, index: number, call: StepCall, attempt: number, result: CallResult): MaybePromise<StepOutcome> {
+function afterAttempt(run: PlanRun, index: number, call: StepCall, result: CallResult): MaybePromise<StepOutcome> {
+  const { attempt } = call;
   const outcome = stepOutcomeOf(run, index, call, result);
   if (outcome.status !== "retry") return outcome;
   if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
@@ -61,13 +64,13 @@ function afterAttempt(run: PlanRun, index: number, call: StepCall, attempt: numb
   run.events.emit({ type: "step-retry", stepId, attempt, delayMs, error: outcome.error }, { stepId });
   // A later attempt is decided afresh: an approval given for this one still holds.
   return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
-    () => attemptUntilDone(run, index, call, attempt + 1),
+    () => attemptUntilDone(run, index, call),
     (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
   );
 }
 
-/** A tool step's call, and the call it paused on before, if it did. */
-type StepCall = GuardedCallOptions & { paused: PlanPendingCall | undefined };
+/** A tool step's call, the call it paused on before (if it did), and the attempts so far. */
+type StepCall = GuardedCallOptions & { paused: PlanPendingCall | undefined; attempt: number };
 
 type Attempt = StepOutcome | { status: "retry"; error: string };
 
@@ -98,5 +101,7 @@ function stepOutcomeOf(run: PlanRun, index: number, call: StepCall, result: Call
 function attemptOf(settled: ToolOutcome): Attempt {
   if (!settled.error) return { status: "succeeded", output: settled.content };
   if (settled.error.kind === "cancelled") return { status: "cancelled", error: settled.error.message };
-  return isRetryable(settled.error) ? { status: "retry", error: settled.error.message } : { status: "failed", error: settled.error.message };
+  return isRetryable(settled.error)
+    ? { status: "retry", error: settled.error.message }
+    : { status: "failed", error: settled.error.message };
 }

@@ -29,7 +29,10 @@ type AISDKStreamPart = { type: string; delta?: string; textDelta?: string; usage
  * import { anthropic } from "@ai-sdk/anthropic";
  * const model = fromAISDK(anthropic("claude-sonnet-4-0"));
  */
-export function fromAISDK(languageModel: AISDKLanguageModel, options: { prices?: PriceTable; callOptions?: Record<string, unknown> } = {}): ModelAdapter & { readonly modelId: string } {
+export function fromAISDK(
+  languageModel: AISDKLanguageModel,
+  options: { prices?: PriceTable; callOptions?: Record<string, unknown> } = {},
+): ModelAdapter & { readonly modelId: string } {
   if (typeof languageModel?.doGenerate !== "function") {
     throw new InvalidOptionsError("fromAISDK needs an AI SDK language model (an object with doGenerate), e.g. openai('gpt-4o')");
   }
@@ -38,7 +41,14 @@ export function fromAISDK(languageModel: AISDKLanguageModel, options: { prices?:
     ...options.callOptions,
     prompt: toPrompt(request.messages),
     ...(request.tools.length > 0
-      ? { tools: request.tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description, inputSchema: tool.inputSchema })) }
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: "function",
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+          })),
+        }
       : {}),
     abortSignal: request.signal,
   });
@@ -81,7 +91,8 @@ function toPrompt(messages: readonly Message[]): unknown[] {
     else if (message.role === "user") prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
     else if (message.role === "assistant") {
       const parts: unknown[] = message.content ? [{ type: "text", text: message.content }] : [];
-      for (const call of message.toolCalls ?? []) parts.push({ type: "tool-call", toolCallId: String(call.id), toolName: call.name, input: call.arguments ?? {} });
+      for (const call of message.toolCalls ?? [])
+        parts.push({ type: "tool-call", toolCallId: String(call.id), toolName: call.name, input: call.arguments ?? {} });
       prompt.push({ role: "assistant", content: parts });
     } else {
       const output = message.error
@@ -99,7 +110,10 @@ function toPrompt(messages: readonly Message[]): unknown[] {
 }
 
 function toDecision(content: readonly AISDKContent[]): ModelDecision {
-  const text = content.filter((part) => part.type === "text").map((part) => part.text ?? "").join("");
+  const text = content
+    .filter((part) => part.type === "text")
+    .map((part) => part.text ?? "")
+    .join("");
   const calls: ToolCall[] = content
     .filter((part) => part.type === "tool-call")
     .map((part, index) => withArguments({ id: part.toolCallId ?? `call_${index}`, name: part.toolName ?? "" }, part.input));

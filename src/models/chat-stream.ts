@@ -47,7 +47,9 @@ export class ChatStreamAssembler {
   decision(): ModelDecision {
     if (this.calls.size === 0) return { type: "final", content: this.text };
     const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-    const calls = fromChatToolCalls(ordered.map((call) => ({ ...(call.id ? { id: call.id } : {}), function: { name: call.name, arguments: call.arguments } })));
+    const calls = fromChatToolCalls(
+      ordered.map((call) => ({ ...(call.id ? { id: call.id } : {}), function: { name: call.name, arguments: call.arguments } })),
+    );
     return { type: "tool_calls", calls, ...(this.text ? { content: this.text } : {}) };
   }
 }

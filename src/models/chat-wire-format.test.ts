@@ -4,7 +4,10 @@ import { decisionFromChoice } from "./chat-wire-format.js";
 
 describe("reading a server's answer", () => {
   it("turns malformed tool calls into calls without a name instead of throwing", () => {
-    const decision = decisionFromChoice({ content: null, tool_calls: [null, { id: 7, function: { name: "search", arguments: '{"q": "x"}' } }, "junk"] });
+    const decision = decisionFromChoice({
+      content: null,
+      tool_calls: [null, { id: 7, function: { name: "search", arguments: '{"q": "x"}' } }, "junk"],
+    });
     expect(decision).toEqual({
       type: "tool_calls",
       calls: [
@@ -16,7 +19,15 @@ describe("reading a server's answer", () => {
   });
 
   it("reads content given as a list of text parts, and tool_calls that is not a list as none", () => {
-    expect(decisionFromChoice({ content: [{ type: "text", text: "Paris " }, { type: "text", text: "it is" }], tool_calls: "none" })).toEqual({ type: "final", content: "Paris it is" });
+    expect(
+      decisionFromChoice({
+        content: [
+          { type: "text", text: "Paris " },
+          { type: "text", text: "it is" },
+        ],
+        tool_calls: "none",
+      }),
+    ).toEqual({ type: "final", content: "Paris it is" });
     expect(decisionFromChoice(undefined)).toEqual({ type: "final", content: "" });
   });
 
@@ -31,6 +42,10 @@ describe("reading a server's answer", () => {
       { choices: [{ delta: { content: { not: "text" }, tool_calls: [{ index: 0, function: { arguments: ' "x"}' } }] } }] },
     ];
     for (const chunk of chunks) assembler.add(chunk as never);
-    expect(assembler.decision()).toEqual({ type: "tool_calls", calls: [{ id: "c1", name: "search", arguments: { q: "x" } }], content: "Let me look. " });
+    expect(assembler.decision()).toEqual({
+      type: "tool_calls",
+      calls: [{ id: "c1", name: "search", arguments: { q: "x" } }],
+      content: "Let me look. ",
+    });
   });
 });

@@ -42,7 +42,9 @@ export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
 }
 
 /** Tools as function definitions; the JSON Schema's `$schema` key is left out (some servers refuse it). */
-export function toChatTools(tools: readonly ToolSpec[]): Array<{ type: "function"; function: { name: string; description: string; parameters: unknown } }> {
+export function toChatTools(
+  tools: readonly ToolSpec[],
+): Array<{ type: "function"; function: { name: string; description: string; parameters: unknown } }> {
   return tools.map((tool) => {
     const { $schema: _schema, ...parameters } = tool.inputSchema;
     return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
@@ -80,7 +82,6 @@ function textOf(content: unknown): string {
   if (Array.isArray(content)) return content.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join("");
   return asText(content);
 }
-
 
 function asText(content: unknown): string {
   return typeof content === "string" ? content : (JSON.stringify(content) ?? String(content));

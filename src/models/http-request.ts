@@ -63,7 +63,9 @@ async function attemptOnce(options: HttpOptions): Promise<Attempt> {
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const timedOut = timeout.aborted;
-    const message = timedOut ? `no answer from ${options.url} within ${options.timeoutMs} ms` : `could not reach ${options.url}: ${describe(error)}`;
+    const message = timedOut
+      ? `no answer from ${options.url} within ${options.timeoutMs} ms`
+      : `could not reach ${options.url}: ${describe(error)}`;
     return { error: new ModelHttpError(message, { cause: error }), retryable: true };
   }
   if (response.ok) return { response };

@@ -63,7 +63,10 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
   const usageOf = (request: ModelRequest, reported: StreamChunk["usage"], answer: string): Usage => {
     const usage: Usage =
       reported && typeof reported.prompt_tokens === "number"
-        ? { inputTokens: reported.prompt_tokens, outputTokens: typeof reported.completion_tokens === "number" ? reported.completion_tokens : 0 }
+        ? {
+            inputTokens: reported.prompt_tokens,
+            outputTokens: typeof reported.completion_tokens === "number" ? reported.completion_tokens : 0,
+          }
         : { inputTokens: estimatePromptTokens(request.messages, request.tools), outputTokens: estimateTextTokens(answer), estimated: true };
     return withCost(usage, options.model, settings.prices);
   };
@@ -79,7 +82,8 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     const response = await post(request, false);
     const json = (await response.json()) as { choices?: unknown; usage?: StreamChunk["usage"] } | null;
     const choice: unknown = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
-    if (!isRecord(json) || !isRecord(choice)) throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
+    if (!isRecord(json) || !isRecord(choice))
+      throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
     const decision = decisionFromChoice(isRecord(choice.message) ? choice.message : undefined);
     return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
   }
@@ -103,7 +107,8 @@ function readOptions(options: OpenAICompatibleOptions) {
   if (typeof options?.baseURL !== "string" || !/^https?:\/\//.test(options.baseURL)) {
     throw new InvalidOptionsError("baseURL must be an http(s) URL, e.g. https://api.openai.com/v1");
   }
-  if (typeof options.model !== "string" || options.model === "") throw new InvalidOptionsError("model must name the model, e.g. gpt-4o-mini");
+  if (typeof options.model !== "string" || options.model === "")
+    throw new InvalidOptionsError("model must name the model, e.g. gpt-4o-mini");
   return {
     url: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
     headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers },

@@ -18,7 +18,7 @@ export const defaultPrices: PriceTable = {
   "gpt-4.1": { input: 2, output: 8 },
   "gpt-4.1-mini": { input: 0.4, output: 1.6 },
   "gpt-4.1-nano": { input: 0.1, output: 0.4 },
-  "o3": { input: 2, output: 8 },
+  o3: { input: 2, output: 8 },
   "o3-mini": { input: 1.1, output: 4.4 },
   "o4-mini": { input: 1.1, output: 4.4 },
   "claude-3-5-haiku": { input: 0.8, output: 4 },

@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import type { Message } from "../core/messages.js";
 import type { ToolSpec } from "../core/model.js";
 
+type GptTokenizer = { countTokens(text: string): number };
+
 /**
  * Token counts with a real tokenizer (o200k, GPT-4o's), for servers that report no usage
  * and for the offline model. Every message costs a few tokens of framing, as in the chat
@@ -28,7 +30,7 @@ let tokenCounter: ((text: string) => number) | undefined;
  * imported, so programs that never estimate tokens never pay for them.
  */
 function countTokens(text: string): number {
-  tokenCounter ??= (createRequire(import.meta.url)("gpt-tokenizer") as typeof import("gpt-tokenizer")).countTokens;
+  tokenCounter ??= (createRequire(import.meta.url)("gpt-tokenizer") as GptTokenizer).countTokens;
   return tokenCounter(text);
 }
 

@@ -35,7 +35,8 @@ export function offlineModel(options: OfflineModelOptions): ModelAdapter & { rea
     noticed = true;
     (options.onNotice ?? ((text: string) => process.stderr.write(`${text}\n`)))(offlineNotice);
   };
-  const think = (request: ModelRequest, ms: number) => (ms > 0 ? sleep(ms, { signal: request.signal, ...(options.clock ? { clock: options.clock } : {}) }) : Promise.resolve());
+  const think = (request: ModelRequest, ms: number) =>
+    ms > 0 ? sleep(ms, { signal: request.signal, ...(options.clock ? { clock: options.clock } : {}) }) : Promise.resolve();
 
   return {
     modelId: "planloop-offline",
@@ -102,7 +103,9 @@ function act(tasks: readonly OfflineTask[], messages: readonly Message[]): Model
   const outputs: Record<string, unknown> = {};
   let problem: string | undefined;
   for (const result of results) {
-    const id = String(result.toolCallId).replace(/^offline-/, "").replace(/-\d+$/, "");
+    const id = String(result.toolCallId)
+      .replace(/^offline-/, "")
+      .replace(/-\d+$/, "");
     if (result.error) problem = `step ${id} failed: ${result.error.message}`;
     else outputs[id] = result.content;
   }

@@ -12,7 +12,10 @@ const steps = [
 describe("offline plan writing", () => {
   it("reads which format the default planning prompt asks for", () => {
     for (const format of ["json", "rewoo", "llm-compiler"] as const) {
-      const prompt = defaultPrompts.plan({ task: "t", tools: [], format }).map((message) => message.content).join("\n");
+      const prompt = defaultPrompts
+        .plan({ task: "t", tools: [], format })
+        .map((message) => message.content)
+        .join("\n");
       expect(requestedFormat(prompt)).toBe(format);
     }
   });
@@ -37,7 +40,10 @@ describe("readResults", () => {
       { id: 2, task: "refunds", tool: "sql", status: "failed", error: "no such column" },
       { id: "x", task: "note", status: "succeeded", output: "plain text" },
     ];
-    const prompt = defaultPrompts.solve({ task: "t", results }).map((message) => message.content).join("\n");
+    const prompt = defaultPrompts
+      .solve({ task: "t", results })
+      .map((message) => message.content)
+      .join("\n");
     expect(readResults(prompt)).toEqual({ outputs: { 1: [{ id: 1 }], x: "plain text" }, failed: ["2"] });
   });
 });

@@ -14,7 +14,9 @@ export function requestedFormat(prompt: string): PlanFormat {
 export function writePlan(steps: Steps, format: PlanFormat): string[] {
   if (format === "json") return [JSON.stringify({ steps: steps.map((step) => ({ depends_on: [], ...step })) }, null, 1)];
   if (format === "rewoo") {
-    return steps.map((step) => `Plan: ${step.task}\n#E${step.id} = ${step.tool}[${JSON.stringify(step.args ?? {}).replace(/\$\{?(\d+)\}?/g, "#E$1")}]\n`);
+    return steps.map(
+      (step) => `Plan: ${step.task}\n#E${step.id} = ${step.tool}[${JSON.stringify(step.args ?? {}).replace(/\$\{?(\d+)\}?/g, "#E$1")}]\n`,
+    );
   }
   const lines = steps.map((step) => {
     const args = Object.entries((step.args ?? {}) as Record<string, unknown>).map(([key, value]) => `${key}=${JSON.stringify(value)}`);

@@ -64,7 +64,11 @@ describe("findPlaceholders", () => {
 describe("a step's own number", () => {
   it("is text as a bare $N (a price), and still a reference in the #E and ${} forms", () => {
     const options = { isStep: () => true, self: "1" };
-    expect(findPlaceholders({ q: "$1 off, then $3 and #E1 and ${1}" }, options).map((reference) => reference.text)).toEqual(["$3", "#E1", "${1}"]);
+    expect(findPlaceholders({ q: "$1 off, then $3 and #E1 and ${1}" }, options).map((reference) => reference.text)).toEqual([
+      "$3",
+      "#E1",
+      "${1}",
+    ]);
     expect(substitutePlaceholders("$1 off in $3.name", outputOf, options)).toEqual({ ok: true, value: "$1 off in refunds" });
   });
 });

@@ -122,11 +122,17 @@ function substitute(value: unknown, text: (value: string) => unknown): unknown {
   return value;
 }
 
-function substituteText(text: string, outputOf: (step: string) => { found: boolean; value?: unknown }, options: PlaceholderOptions): unknown {
+function substituteText(
+  text: string,
+  outputOf: (step: string) => { found: boolean; value?: unknown },
+  options: PlaceholderOptions,
+): unknown {
   if (!text.includes("$") && !text.includes("#E")) return text;
   const whole = wholePattern.exec(text);
   if (whole && !isText(whole, options)) return resolve(parseMatch(whole), outputOf);
-  return text.replace(placeholderPattern, (...match: string[]) => (isText(match, options) ? match[0]! : asText(resolve(parseMatch(match), outputOf))));
+  return text.replace(placeholderPattern, (...match: string[]) =>
+    isText(match, options) ? match[0]! : asText(resolve(parseMatch(match), outputOf)),
+  );
 }
 
 function resolve(reference: PlaceholderReference, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {

@@ -24,8 +24,13 @@ describe("validatePlan", () => {
     expect(result.ok && result.plan.steps[4]?.depends_on).toEqual([4]);
   });
 
-  it("fills in a missing depends_on and treats 1 and \"1\" as the same step", () => {
-    const result = validatePlan({ steps: [{ id: 1, task: "a" }, { id: 2, task: "b", depends_on: ["1"] }] });
+  it('fills in a missing depends_on and treats 1 and "1" as the same step', () => {
+    const result = validatePlan({
+      steps: [
+        { id: 1, task: "a" },
+        { id: 2, task: "b", depends_on: ["1"] },
+      ],
+    });
     expect(result).toMatchObject({ ok: true, plan: { steps: [{ depends_on: [] }, { depends_on: ["1"] }] } });
   });
 
@@ -98,7 +103,13 @@ describe("validatePlan", () => {
     // a join that uses each of them, and a step after the join that uses one branch through it.
     const branches = Array.from({ length: 40 }, (_, index) => ({ id: `b${index}`, task: "branch" }));
     const outsider = { id: "outsider", task: "not a dependency" };
-    const join = { id: "join", task: "join", tool: "sql", args: { query: [...branches.map((step) => `\${${step.id}}`), "${outsider}"].join(" ") }, depends_on: branches.map((step) => step.id) };
+    const join = {
+      id: "join",
+      task: "join",
+      tool: "sql",
+      args: { query: [...branches.map((step) => `\${${step.id}}`), "${outsider}"].join(" ") },
+      depends_on: branches.map((step) => step.id),
+    };
     const after = { id: "after", task: "after", tool: "sql", args: { query: "${b7}" }, depends_on: ["join"] };
     const result = validatePlan({ steps: [...branches, outsider, join, after] }, { tools: [sql] });
     expect(result.ok).toBe(false);
@@ -108,7 +119,13 @@ describe("validatePlan", () => {
   });
 
   it("checks references through others in a plan with a cycle too, before and after it", () => {
-    const step = (id: string, dependsOn: string[], query?: string) => ({ id, task: id, tool: "sql", args: { query: query ?? "select 1" }, depends_on: dependsOn });
+    const step = (id: string, dependsOn: string[], query?: string) => ({
+      id,
+      task: id,
+      tool: "sql",
+      args: { query: query ?? "select 1" },
+      depends_on: dependsOn,
+    });
     const result = validatePlan(
       {
         steps: [
@@ -158,34 +175,44 @@ describe("streamedStepErrors", () => {
       const expected = whole.ok ? [] : whole.errors.filter((error) => error.stepId === steps[index]!.id);
       const read = readPlan(arrived);
       if (!read.success) throw new Error("the test's steps have the plan's shape");
-      const found = streamedStepErrors(read.data.steps[index]!, index, buildPlanGraph(read.data), [sql]);
+      const found = streamedStepErrors(read.data.steps[index]!, index, { graph: buildPlanGraph(read.data), tools: [sql] });
       expect(found).toEqual(expected);
       codes.push(...found.map((error) => error.code));
     }
     // (Step 7 reaches step 1 through step 4: no problem.)
-    expect(codes).toEqual(["self_dependency", "unknown_dependency", "invalid_arguments", "unknown_tool", "undeclared_reference", "missing_task"]);
+    expect(codes).toEqual([
+      "self_dependency",
+      "unknown_dependency",
+      "invalid_arguments",
+      "unknown_tool",
+      "undeclared_reference",
+      "missing_task",
+    ]);
   });
 });
 
 describe("references to earlier outputs", () => {
   it("are accepted exactly when the step depends on the referenced step, directly or through others", () => {
     // Step i may depend only on steps before it (no cycles) and uses one step's output.
-    const plans = fc.integer({ min: 2, max: 12 }).chain((count) =>
-      fc.tuple(
-        fc.tuple(...Array.from({ length: count }, (_, step) => fc.subarray(Array.from({ length: step }, (_, need) => need)))),
-        fc.array(fc.nat({ max: count - 1 }), { minLength: count, maxLength: count }),
-      ),
-    );
+    const plans = fc
+      .integer({ min: 2, max: 12 })
+      .chain((count) =>
+        fc.tuple(
+          fc.tuple(...Array.from({ length: count }, (_, step) => fc.subarray(Array.from({ length: step }, (_, need) => need)))),
+          fc.array(fc.nat({ max: count - 1 }), { minLength: count, maxLength: count }),
+        ),
+      );
     fc.assert(
       fc.property(plans, ([needs, uses]) => {
         const steps = needs.map((dependsOn, id) => ({ id, task: "t", args: { input: `#E${uses[id]}` }, depends_on: dependsOn }));
         const ancestors = (step: number): Set<number> => new Set(needs[step]!.flatMap((need) => [need, ...ancestors(need)]));
         const expected = steps.filter((_, id) => !ancestors(id).has(uses[id]!)).map((step) => step.id);
         const result = validatePlan({ steps });
-        const undeclared = result.ok ? [] : result.errors.filter((error) => error.code === "undeclared_reference").map((error) => error.stepId);
+        const undeclared = result.ok
+          ? []
+          : result.errors.filter((error) => error.code === "undeclared_reference").map((error) => error.stepId);
         expect(undeclared).toEqual(expected);
       }),
     );
   });
 });
-

@@ -77,7 +77,8 @@ function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[]
   const errors: PlanError[] = [];
   for (const step of steps) {
     const key = stepKey(step.id);
-    if (seen.has(key)) errors.push({ code: "duplicate_id", stepId: step.id, message: `step id ${key} is used more than once; give every step its own id` });
+    if (seen.has(key))
+      errors.push({ code: "duplicate_id", stepId: step.id, message: `step id ${key} is used more than once; give every step its own id` });
     seen.add(key);
   }
   return errors;
@@ -99,7 +100,11 @@ function stepDependencyErrors(step: PlanStep, index: number, graph: PlanGraph, e
   for (const dependency of step.depends_on) {
     const key = stepKey(dependency);
     if (key === graph.keys[index]) {
-      errors.push({ code: "self_dependency", stepId: step.id, message: `step ${key} depends on itself; remove ${key} from its depends_on` });
+      errors.push({
+        code: "self_dependency",
+        stepId: step.id,
+        message: `step ${key} depends on itself; remove ${key} from its depends_on`,
+      });
     } else if (!graph.indexOf.has(key)) {
       errors.push({
         code: "unknown_dependency",
@@ -119,10 +124,9 @@ function stepDependencyErrors(step: PlanStep, index: number, graph: PlanGraph, e
 export function streamedStepErrors(
   step: PlanStep,
   index: number,
-  graph: PlanGraph,
-  tools: readonly Tool[] | undefined,
-  parsedArgs: CheckedPlan["parsedArgs"] = [],
+  plan: { graph: PlanGraph; tools: readonly Tool[] | undefined; parsedArgs?: CheckedPlan["parsedArgs"] },
 ): PlanError[] {
+  const { graph, tools, parsedArgs = [] } = plan;
   const context = stepCheck(graph, tools, { errors: [], parsedArgs });
   stepDependencyErrors(step, index, graph, context.errors);
   stepErrors(step, index, graph, context);
@@ -180,12 +184,7 @@ function describeCycle(keys: readonly string[]): string {
   return `${keys.slice(0, 8).join(" -> ")} -> … ${(keys.length - 11).toLocaleString("en-US")} more steps … -> ${keys.slice(-3).join(" -> ")}`;
 }
 
-function stepErrors(
-  step: PlanStep,
-  index: number,
-  graph: PlanGraph,
-  context: StepCheck,
-): void {
+function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: StepCheck): void {
   const { tools, errors } = context;
   const id = stepKey(step.id);
   if (step.tool === undefined && step.task.trim() === "") {
@@ -245,7 +244,8 @@ function settleReferences(graph: PlanGraph, context: StepCheck, order: Int32Arra
   const declared = new Set<PlanError>();
   for (const question of questions) {
     // A step in the order has all its dependencies in it: one left out cannot be among them.
-    const answer = answers.get(question) ?? (!inOrder(question.step) && reachableFrom(graph.dependents, question.on).includes(question.step));
+    const answer =
+      answers.get(question) ?? (!inOrder(question.step) && reachableFrom(graph.dependents, question.on).includes(question.step));
     if (answer) declared.add(question.error);
   }
   if (declared.size === 0) return;

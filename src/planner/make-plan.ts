@@ -30,7 +30,10 @@ export async function makePlan<Halt>(input: {
     if (checked?.ok) return { ok: true, plan: checked.plan };
     errors = read.ok ? (checked && !checked.ok ? checked.errors.map((error) => error.message) : []) : [read.error];
     input.onInvalid?.(errors, attempt);
-    messages.push({ role: "assistant", content: answer.text }, { role: "user", content: input.prompts.repair({ errors, format: input.format }) });
+    messages.push(
+      { role: "assistant", content: answer.text },
+      { role: "user", content: input.prompts.repair({ errors, format: input.format }) },
+    );
   }
   return { ok: false, errors };
 }

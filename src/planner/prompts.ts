@@ -22,7 +22,14 @@ export interface StepView {
 export interface Prompts {
   plan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat }): Message[];
   repair(input: { errors: readonly string[]; format: PlanFormat }): string;
-  replan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat; plan: Plan; results: readonly StepView[]; problem: string }): Message[];
+  replan(input: {
+    task: string;
+    tools: readonly ToolSpec[];
+    format: PlanFormat;
+    plan: Plan;
+    results: readonly StepView[];
+    problem: string;
+  }): Message[];
   solve(input: { task: string; results: readonly StepView[] }): Message[];
   critic(input: { task: string; answer: string; results: readonly StepView[] }): Message[];
   join(input: { task: string; results: readonly StepView[] }): Message[];
@@ -37,7 +44,7 @@ const formats: Record<PlanFormat, string> = {
     'Answer with one JSON object: {"steps": [{"id": 1, "task": "...", "tool": "tool_name", "args": {...}, "depends_on": []}]}.',
     "- A step with a tool calls it with args that match its JSON Schema.",
     "- A step without a tool is done by a helper agent who can use the tools; describe the work in task.",
-    '- depends_on lists the ids of the steps whose results the step needs; steps without dependencies run in parallel.',
+    "- depends_on lists the ids of the steps whose results the step needs; steps without dependencies run in parallel.",
     '- In args, "$2" stands for step 2\'s result and "$2.rows[0].total" for a part of it.',
   ].join("\n"),
   rewoo: [

@@ -72,14 +72,16 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
   const model = toModelFunction(options.model);
   if (!model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
   const maxSteps = options.maxSteps ?? 8;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidOptionsError(`maxSteps must be an integer >= 1, got ${shown(maxSteps)}`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new InvalidOptionsError(`maxSteps must be an integer >= 1, got ${shown(maxSteps)}`);
   const messages = options.messages ?? [];
   if (!Array.isArray(messages)) throw new InvalidOptionsError("messages must be an array of messages");
   if (options.task !== undefined && typeof options.task !== "string") throw new InvalidOptionsError("task must be a string");
   for (const name of ["verify", "onEvent"] as const) {
     if (options[name] !== undefined && typeof options[name] !== "function") throw new InvalidOptionsError(`${name} must be a function`);
   }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidOptionsError("signal must be an AbortSignal");
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw new InvalidOptionsError("signal must be an AbortSignal");
   return {
     model,
     runner: readTools(options),
@@ -103,7 +105,8 @@ function readTools(options: AgentOptions): ToolRunner {
   const { tools, toolExecutor } = options;
   if (tools !== undefined && toolExecutor !== undefined) throw new InvalidOptionsError("pass either tools or toolExecutor, not both");
   if (toolExecutor !== undefined) {
-    if (typeof toolExecutor?.execute !== "function") throw new InvalidOptionsError("toolExecutor must have an execute(call, context) method");
+    if (typeof toolExecutor?.execute !== "function")
+      throw new InvalidOptionsError("toolExecutor must have an execute(call, context) method");
     return executorRunner(toolExecutor);
   }
   if (tools === undefined) throw new InvalidOptionsError("pass tools (made with defineTool) or a toolExecutor");

@@ -15,10 +15,7 @@ export type Verifier = (input: {
   signal: AbortSignal;
 }) => VerifyResult | Promise<VerifyResult>;
 
-export type CompletionVerdict =
-  | { kind: "passed" }
-  | { kind: "rejected"; feedback: string }
-  | { kind: "verifier_failed"; message: string };
+export type CompletionVerdict = { kind: "passed" } | { kind: "rejected"; feedback: string } | { kind: "verifier_failed"; message: string };
 
 export async function checkCompletion(
   verify: Verifier | undefined,
@@ -27,7 +24,10 @@ export async function checkCompletion(
   if (!verify) return { kind: "passed" };
   let verdict: unknown;
   try {
-    verdict = await raceAbort(Promise.resolve().then(() => verify(input)), input.signal);
+    verdict = await raceAbort(
+      Promise.resolve().then(() => verify(input)),
+      input.signal,
+    );
   } catch (error) {
     if (input.signal.aborted) throw error;
     return { kind: "verifier_failed", message: errorMessage(error) };

@@ -43,7 +43,10 @@ export async function callModel(run: AgentRun): Promise<ModelDecision | AgentSto
   const request = { messages: run.history, step, signal: run.signal, tools: run.config.runner.specs, purpose: "act" as const };
   let decision: ModelDecision;
   try {
-    decision = await raceAbort(Promise.resolve().then(() => run.config.model(request)), run.signal);
+    decision = await raceAbort(
+      Promise.resolve().then(() => run.config.model(request)),
+      run.signal,
+    );
   } catch (error) {
     if (run.signal.aborted) return abortStop(run);
     run.steps -= 1;

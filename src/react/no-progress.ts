@@ -48,7 +48,8 @@ export function recordRound(
       const errorSignature = `${call.name}: ${error.message}`;
       state.errorStreak = errorSignature === state.lastError ? state.errorStreak + 1 : 1;
       state.lastError = errorSignature;
-      if (state.errorStreak >= settings.maxRepeats) stall ??= `the same error ${state.errorStreak} times in a row: ${previewOf(errorSignature, 300)}`;
+      if (state.errorStreak >= settings.maxRepeats)
+        stall ??= `the same error ${state.errorStreak} times in a row: ${previewOf(errorSignature, 300)}`;
     }
   }
   return stall;

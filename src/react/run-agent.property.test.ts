@@ -19,7 +19,10 @@ const callArbitrary = fc.record({
 });
 const decisionArbitrary = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ final: true as const, calls: [] }) },
-  { weight: 4, arbitrary: fc.record({ final: fc.constant(false as const), calls: fc.array(callArbitrary, { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ final: fc.constant(false as const), calls: fc.array(callArbitrary, { minLength: 1, maxLength: 3 }) }),
+  },
 );
 
 describe("runAgent invariants over random decision sequences", () => {

@@ -78,11 +78,17 @@ describe("runAgent", () => {
       },
     });
     const calls = [0, 1, 2, 3, 4].map((n) => call(`c${n}`, "wait", { n }));
-    const model = new ScriptedModel([{ type: "tool_calls", calls }, { type: "final", content: "ok" }]);
+    const model = new ScriptedModel([
+      { type: "tool_calls", calls },
+      { type: "final", content: "ok" },
+    ]);
     const pending = runAgent({ model, tools: [wait], toolConcurrency: 2 });
     for (let released = 0; released < 5; released += 1) {
       await new Promise((resolve) => setImmediate(resolve));
-      releases.splice(0).reverse().forEach((release) => release());
+      releases
+        .splice(0)
+        .reverse()
+        .forEach((release) => release());
     }
     const result = await pending;
     expect(peak).toBe(2);
@@ -116,7 +122,10 @@ describe("runAgent", () => {
 
   it("passes signal, call id and step to the seed-style executor", async () => {
     const seen: unknown[] = [];
-    const model = new ScriptedModel([{ type: "tool_calls", calls: [call("a", "x")] }, { type: "final", content: "ok" }]);
+    const model = new ScriptedModel([
+      { type: "tool_calls", calls: [call("a", "x")] },
+      { type: "final", content: "ok" },
+    ]);
     await runAgent({
       model,
       toolExecutor: {
@@ -131,7 +140,10 @@ describe("runAgent", () => {
 
   it("emits numbered, JSON-safe events, and a throwing listener changes nothing", async () => {
     const events: PlanloopEvent[] = [];
-    const model = new ScriptedModel([{ type: "tool_calls", calls: [call(1, "clock")] }, { type: "final", content: "noon" }]);
+    const model = new ScriptedModel([
+      { type: "tool_calls", calls: [call(1, "clock")] },
+      { type: "final", content: "noon" },
+    ]);
     const result = await runAgent({
       model,
       tools: [clock],

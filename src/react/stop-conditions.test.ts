@@ -10,18 +10,23 @@ const lookup = defineTool({
   input: z.object({ q: z.string(), page: z.number().optional() }),
   execute: ({ q }) => `result for ${q}`,
 });
-const looping = (args: (step: number) => unknown = (step) => ({ q: `q${step}` })) => async ({ step }: { step: number }) => ({
-  type: "tool_calls" as const,
-  calls: [call(`c${step}`, "lookup", args(step))],
-  usage: { inputTokens: 100 + step * 50, outputTokens: 10, costUsd: 0.01 },
-});
+const looping =
+  (args: (step: number) => unknown = (step) => ({ q: `q${step}` })) =>
+  async ({ step }: { step: number }) => ({
+    type: "tool_calls" as const,
+    calls: [call(`c${step}`, "lookup", args(step))],
+    usage: { inputTokens: 100 + step * 50, outputTokens: 10, costUsd: 0.01 },
+  });
 
 /** A model function that counts its calls. */
 function counted(model: ReturnType<typeof looping>) {
-  const wrapped = Object.assign((request: { step: number }) => {
-    wrapped.calls += 1;
-    return model(request);
-  }, { calls: 0 });
+  const wrapped = Object.assign(
+    (request: { step: number }) => {
+      wrapped.calls += 1;
+      return model(request);
+    },
+    { calls: 0 },
+  );
   return wrapped;
 }
 
@@ -135,7 +140,11 @@ describe("stop conditions", () => {
   });
 
   it("no_progress: the same call with its arguments in any key order", async () => {
-    const orders = [{ q: "x", page: 1 }, { page: 1, q: "x" }, { q: "x", page: 1 }];
+    const orders = [
+      { q: "x", page: 1 },
+      { page: 1, q: "x" },
+      { q: "x", page: 1 },
+    ];
     const result = await runAgent({ model: looping((step) => orders[step]), tools: [lookup], maxSteps: 10 });
     expect(result).toMatchObject({ status: "no_progress", steps: 3 });
     expect(result.reason).toContain('"lookup" was called 3 times');
@@ -171,7 +180,10 @@ describe("stop conditions", () => {
   });
 
   it("verify feedback goes back to the model and the loop continues", async () => {
-    const model = new ScriptedModel([{ type: "final", content: "draft" }, { type: "final", content: "fixed" }]);
+    const model = new ScriptedModel([
+      { type: "final", content: "draft" },
+      { type: "final", content: "fixed" },
+    ]);
     const result = await runAgent({
       model,
       tools: [],
@@ -182,7 +194,10 @@ describe("stop conditions", () => {
   });
 
   it("incomplete: the answer is rejected and no step is left to fix it", async () => {
-    const model = new ScriptedModel([{ type: "final", content: "draft" }, { type: "final", content: "draft 2" }]);
+    const model = new ScriptedModel([
+      { type: "final", content: "draft" },
+      { type: "final", content: "draft 2" },
+    ]);
     const result = await runAgent({ model, tools: [], maxSteps: 2, verify: () => ({ passed: false, feedback: "tests fail" }) });
     expect(result).toMatchObject({ status: "incomplete", output: "draft 2", steps: 2 });
     expect(result.reason).toContain("tests fail");

@@ -36,12 +36,12 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
     if ("verdict" in verdict) {
       const { options } = verdict;
       const admitted = verdict.verdict;
-      running.push(run.limitTools(async () => record(run, round, index, await runAdmitted(options, admitted), startedAt)));
+      running.push(run.limitTools(async () => record(run, round, { index, startedAt, outcome: await runAdmitted(options, admitted) })));
     } else if ("pending" in verdict) {
       pending.push(verdict.pending);
       emitEnd(run, round, call, { status: "pending", startedAt });
     } else {
-      record(run, round, index, verdict.outcome, startedAt);
+      record(run, round, { index, startedAt, outcome: verdict.outcome });
     }
   }
   await Promise.all(running);
@@ -49,7 +49,10 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
   run.openRound = round;
   if (run.signal.aborted) return abortStop(run);
   if (pending.length > 0) {
-    return { status: "waiting", reason: `waiting for ${pending.map((call) => `${call.kind} of "${call.name}" (${call.callId})`).join(", ")}` };
+    return {
+      status: "waiting",
+      reason: `waiting for ${pending.map((call) => `${call.kind} of "${call.name}" (${call.callId})`).join(", ")}`,
+    };
   }
   return closeRound(run, round);
 }
@@ -75,7 +78,8 @@ function decideCall(run: AgentRun, call: ToolCall, round: OpenRound): MaybePromi
   });
 }
 
-function record(run: AgentRun, round: OpenRound, index: number, outcome: ToolOutcome, startedAt: number): void {
+function record(run: AgentRun, round: OpenRound, ended: { index: number; startedAt: number; outcome: ToolOutcome }): void {
+  const { index, startedAt, outcome } = ended;
   round.outcomes[index] = outcome;
   const call = round.calls[index]!;
   if (outcome.error) {

@@ -113,7 +113,9 @@ describe("waiting and resume", () => {
     const options: AgentOptions = { model, tools: [askUser()] };
     const paused = await runAgent(options);
     expect(paused.status).toBe("waiting");
-    expect(paused.pending).toEqual([{ callId: "q1", name: "ask_user", arguments: { question: "Which week?" }, kind: "input", question: "Which week?" }]);
+    expect(paused.pending).toEqual([
+      { callId: "q1", name: "ask_user", arguments: { question: "Which week?" }, kind: "input", question: "Which week?" },
+    ]);
     const resumed = await runAgent({ ...options, resume: roundTrip(paused.state!), answers: { q1: "week 46" } });
     expect(resumed).toMatchObject({ status: "completed", output: "report for week 46" });
   });

@@ -13,7 +13,12 @@ describe("reusableResults", () => {
     { id: 3, task: "tickets", tool: "sql", args: { query: "select * from tickets" } },
     { id: 4, task: "compute metrics", depends_on: [1, 2, 3] },
   ]);
-  const records = { 1: done("o"), 2: { status: "failed", error: "no column amount", attempts: 2 } as StepRecord, 3: done("t"), 4: done("m") };
+  const records = {
+    1: done("o"),
+    2: { status: "failed", error: "no column amount", attempts: 2 } as StepRecord,
+    3: done("t"),
+    4: done("m"),
+  };
 
   it("keeps unchanged succeeded steps and drops changed ones and their dependents", () => {
     const newPlan = plan([
@@ -41,7 +46,15 @@ describe("reusableResults", () => {
   });
 
   it("keeps a long chain listed last step first, and nothing on a cycle", () => {
-    const chain = plan(Array.from({ length: 20_000 }, (_, index) => ({ id: index, task: "t", tool: "sql", args: { index }, depends_on: index === 0 ? [] : [index - 1] })).reverse());
+    const chain = plan(
+      Array.from({ length: 20_000 }, (_, index) => ({
+        id: index,
+        task: "t",
+        tool: "sql",
+        args: { index },
+        depends_on: index === 0 ? [] : [index - 1],
+      })).reverse(),
+    );
     const chainRecords = Object.fromEntries(chain.steps.map((step) => [String(step.id), done(step.id)]));
     expect(Object.keys(reusableResults(chain, chainRecords, chain))).toHaveLength(20_000);
 

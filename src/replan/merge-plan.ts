@@ -34,7 +34,8 @@ export function reusableResults(oldPlan: Plan, records: Record<string, StepRecor
 }
 
 function unchanged(before: PlanStep, after: PlanStep): boolean {
-  const sameDependencies = canonicalJson([...before.depends_on].map(stepKey).sort()) === canonicalJson([...after.depends_on].map(stepKey).sort());
+  const sameDependencies =
+    canonicalJson([...before.depends_on].map(stepKey).sort()) === canonicalJson([...after.depends_on].map(stepKey).sort());
   if (!sameDependencies || before.tool !== after.tool) return false;
   if (after.tool !== undefined) return canonicalJson(before.args ?? {}) === canonicalJson(after.args ?? {});
   return before.task.trim() === after.task.trim();

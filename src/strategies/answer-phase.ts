@@ -46,7 +46,10 @@ export async function answerPhase(
   if (!input.verify) return { kind: "accepted", output };
   let verdict: VerifyResult;
   try {
-    verdict = await raceAbort(Promise.resolve().then(() => input.verify!({ output, steps: input.steps, signal: run.signal })), run.signal);
+    verdict = await raceAbort(
+      Promise.resolve().then(() => input.verify!({ output, steps: input.steps, signal: run.signal })),
+      run.signal,
+    );
   } catch (error) {
     if (run.signal.aborted) return { kind: "stopped", stop: { status: "cancelled", reason: "stopped during verification" } };
     return { kind: "unverified", output, reason: `the verifier failed: ${errorMessage(error)}` };

@@ -43,7 +43,14 @@ export function earlyReplanner(
       if (problem === undefined) return;
       run.events.emit({ type: "replan-start", replans: context.replans, reason: problem, early: true });
       const results = stepViews(context.plan, found.steps, { unfinished: "not finished yet" });
-      const messages = config.prompts.replan({ task: run.task, tools: context.specs, format: config.format, plan: context.plan, results, problem });
+      const messages = config.prompts.replan({
+        task: run.task,
+        tools: context.specs,
+        format: config.format,
+        plan: context.plan,
+        results,
+        problem,
+      });
       started = { problem, attempt: requestPlan(run, config, "replan", messages) };
     },
     async take(problem) {

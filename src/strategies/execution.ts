@@ -54,6 +54,11 @@ export function runExecution(
 /** Statuses an execution ends the whole run with; `failed` is left to the strategy. */
 export function executionStop(run: StrategyRun, execution: PlanRunResult): StrategyStop | undefined {
   if (execution.status === "completed" || execution.status === "failed") return undefined;
-  if (execution.status === "cancelled" && run.abortCause() === "deadline") return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
-  return { status: execution.status, ...(execution.reason ? { reason: execution.reason } : {}), ...(execution.limit ? { limit: execution.limit } : {}) };
+  if (execution.status === "cancelled" && run.abortCause() === "deadline")
+    return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
+  return {
+    status: execution.status,
+    ...(execution.reason ? { reason: execution.reason } : {}),
+    ...(execution.limit ? { limit: execution.limit } : {}),
+  };
 }

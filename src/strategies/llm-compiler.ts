@@ -72,16 +72,32 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
         const state = pausedState(run, "llm-compiler", { versions, replans, acknowledged, execution });
         return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: stopped, execution, ...(state ? { state } : {}) });
       }
-      if (execution.plan.steps.length === 0) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "failed", reason: execution.reason ?? "the planner wrote no tasks" } });
+      if (execution.plan.steps.length === 0)
+        return finishPlanStrategy<LlmCompilerState>(run, {
+          ...ending,
+          stop: { status: "failed", reason: execution.reason ?? "the planner wrote no tasks" },
+        });
       const results = stepViews(execution.plan, execution.steps);
       const joined = await ask(run, options.joiner ?? options.planner, "join", prompts.join({ task: run.task, results }));
       if (!joined.ok) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: joined.stop });
       const decision = readJoinText(joined.text);
-      if ("answer" in decision) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
-      if (replans >= maxReplans) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` } });
+      if ("answer" in decision)
+        return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
+      if (replans >= maxReplans)
+        return finishPlanStrategy<LlmCompilerState>(run, {
+          ...ending,
+          stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` },
+        });
       run.events.emit({ type: "replan-start", replans: replans + 1, reason: decision.replan });
       for (const request of execution.replanRequests) acknowledged.push(request.reason);
-      messages = prompts.replan({ task: run.task, tools: specs, format: "llm-compiler", plan: execution.plan, results, problem: describeFailures(execution, decision.replan) });
+      messages = prompts.replan({
+        task: run.task,
+        tools: specs,
+        format: "llm-compiler",
+        plan: execution.plan,
+        results,
+        problem: describeFailures(execution, decision.replan),
+      });
     }
   } finally {
     run.dispose();
@@ -89,7 +105,12 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
 }
 
 /** The planner's text, read line by line into steps as it streams in; ends at `join()`. */
-async function* streamedSteps(run: StrategyRun, options: LlmCompilerOptions, messages: Message[], purpose: "plan" | "replan"): AsyncGenerator<PlanStep> {
+async function* streamedSteps(
+  run: StrategyRun,
+  options: LlmCompilerOptions,
+  messages: Message[],
+  purpose: "plan" | "replan",
+): AsyncGenerator<PlanStep> {
   const reader = new CompilerPlanReader(options.tools);
   const context = { model: options.planner, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock };
   let joined = false;

@@ -16,7 +16,14 @@ import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { planningFailure, finishPlanStrategy as finish, pausedState, requestPlan } from "./planning.js";
 import { earlyReplanner } from "./early-replan.js";
-import { checkStrategyOptions, type HumanDecisions, startStrategyRun, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import {
+  checkStrategyOptions,
+  type HumanDecisions,
+  startStrategyRun,
+  type StrategyOptions,
+  type StrategyRun,
+  type StrategyStop,
+} from "./strategy-run.js";
 
 export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
@@ -75,7 +82,10 @@ function readOptions(options: PlanAndExecuteOptions) {
   checkStrategyOptions(options, { planner: true });
   const maxReplans = options.maxReplans ?? 3;
   const maxRepairs = options.maxRepairs ?? 2;
-  for (const [name, value] of [["maxReplans", maxReplans], ["maxRepairs", maxRepairs]] as const) {
+  for (const [name, value] of [
+    ["maxReplans", maxReplans],
+    ["maxRepairs", maxRepairs],
+  ] as const) {
     if (!Number.isInteger(value) || value < 0) throw new InvalidOptionsError(`${name} must be an integer >= 0`);
   }
   return {
@@ -89,7 +99,11 @@ function readOptions(options: PlanAndExecuteOptions) {
   };
 }
 
-async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteState | undefined): Promise<PlanStrategyResult<PlanAndExecuteState>> {
+async function planLoop(
+  run: StrategyRun,
+  config: Config,
+  saved: PlanAndExecuteState | undefined,
+): Promise<PlanStrategyResult<PlanAndExecuteState>> {
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   const versions: Plan[] = [...(saved?.planVersions ?? [])];
   if (!saved) {
@@ -102,7 +116,10 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
   const acknowledged: string[] = [...(saved?.acknowledged ?? [])];
   let paused = saved ? { state: saved.execution, approvals: config.approvals ?? {}, answers: config.answers ?? {} } : undefined;
   for (let replans = saved?.replans ?? 0; ; replans += 1) {
-    const early = config.replanEarly && replans < config.maxReplans ? earlyReplanner(run, config, { plan: current, specs, replans: replans + 1 }) : undefined;
+    const early =
+      config.replanEarly && replans < config.maxReplans
+        ? earlyReplanner(run, config, { plan: current, specs, replans: replans + 1 })
+        : undefined;
     const execution = await runExecution(run, {
       ...config,
       model: config.executor,
@@ -123,11 +140,25 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
     let problem = describeProblem(execution);
     let output: string | undefined;
     if (problem === undefined) {
-      const answer = await answerPhase(run, { solver: config.planner, prompts: config.prompts, plan: current, steps: execution.steps, ...(config.critic ? { critic: config.critic } : {}), ...(config.verify ? { verify: config.verify } : {}) });
+      const answer = await answerPhase(run, {
+        solver: config.planner,
+        prompts: config.prompts,
+        plan: current,
+        steps: execution.steps,
+        ...(config.critic ? { critic: config.critic } : {}),
+        ...(config.verify ? { verify: config.verify } : {}),
+      });
       if (answer.kind === "stopped") return finish(run, { versions, steps: execution.steps, replans, stop: answer.stop });
-      if (answer.kind === "accepted") return finish(run, { versions, steps: execution.steps, replans, stop: { status: "completed" }, output: answer.output });
+      if (answer.kind === "accepted")
+        return finish(run, { versions, steps: execution.steps, replans, stop: { status: "completed" }, output: answer.output });
       if (answer.kind === "unverified") {
-        return finish(run, { versions, steps: execution.steps, replans, stop: { status: "unverified", reason: answer.reason }, output: answer.output });
+        return finish(run, {
+          versions,
+          steps: execution.steps,
+          replans,
+          stop: { status: "unverified", reason: answer.reason },
+          output: answer.output,
+        });
       }
       problem = answer.problem;
       output = answer.output;
@@ -138,14 +169,15 @@ async function planLoop(run: StrategyRun, config: Config, saved: PlanAndExecuteS
       return finish(run, { versions, steps: execution.steps, replans, stop, ...(output === undefined ? {} : { output }) });
     }
     for (const request of execution.replanRequests) acknowledged.push(request.reason);
-    const next = (await early?.take(problem)) ?? (await replan(run, config, { plan: current, specs, steps: execution.steps, problem, replans: replans + 1 }));
+    const next =
+      (await early?.take(problem)) ??
+      (await replan(run, config, { plan: current, specs, steps: execution.steps, problem, replans: replans + 1 }));
     if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...planningFailure(next) });
     reuse = reusableResults(current, execution.steps, next.plan);
     current = next.plan;
     versions.push(current);
   }
 }
-
 
 /** Asks the planner for a new plan from the settled run's results. */
 function replan(
@@ -155,6 +187,13 @@ function replan(
 ): ReturnType<typeof requestPlan> {
   const { plan, specs, steps, problem } = context;
   run.events.emit({ type: "replan-start", replans: context.replans, reason: problem });
-  const messages = config.prompts.replan({ task: run.task, tools: specs, format: config.format, plan, results: stepViews(plan, steps), problem });
+  const messages = config.prompts.replan({
+    task: run.task,
+    tools: specs,
+    format: config.format,
+    plan,
+    results: stepViews(plan, steps),
+    problem,
+  });
   return requestPlan(run, config, "replan", messages);
 }

@@ -34,7 +34,10 @@ export type LlmCompilerState = PlanStrategyState<"llm-compiler">;
 
 type StateFields = Omit<PlanStrategyState, "kind" | "version">;
 
-export function createPlanStrategyState<Strategy extends PlanningStrategyName>(strategy: Strategy, fields: StateFields): PlanStrategyState<Strategy> {
+export function createPlanStrategyState<Strategy extends PlanningStrategyName>(
+  strategy: Strategy,
+  fields: StateFields,
+): PlanStrategyState<Strategy> {
   return { kind: `planloop/${strategy}-state`, version: stateVersion, ...fields };
 }
 
@@ -48,7 +51,11 @@ export function readPlanStrategyState<Strategy extends PlanningStrategyName>(
   value: unknown,
   tools: readonly Tool[],
 ): PlanStrategyState<Strategy> {
-  const state = readSavedState<PlanStrategyState<Strategy>>(value, { kind: `planloop/${strategy}-state`, version: stateVersion, what: strategyFunction[strategy] });
+  const state = readSavedState<PlanStrategyState<Strategy>>(value, {
+    kind: `planloop/${strategy}-state`,
+    version: stateVersion,
+    what: strategyFunction[strategy],
+  });
   const execution = state.execution as unknown;
   const whole =
     Array.isArray(state.planVersions) &&
@@ -59,7 +66,9 @@ export function readPlanStrategyState<Strategy extends PlanningStrategyName>(
     isUsageTotals(state.usage) &&
     isElapsedMs(state.elapsedMs);
   if (!whole || !isRecord(execution) || !isRecord(execution.plan)) {
-    throw new InvalidOptionsError("resume state is damaged: its plans, replans, paused execution, usage or elapsedMs are missing or malformed");
+    throw new InvalidOptionsError(
+      "resume state is damaged: its plans, replans, paused execution, usage or elapsedMs are missing or malformed",
+    );
   }
   const checked = validatePlan(execution.plan, { tools });
   if (!checked.ok) {
@@ -67,7 +76,9 @@ export function readPlanStrategyState<Strategy extends PlanningStrategyName>(
       checked.errors.map((error) => error.message),
       (count) => `and ${count} more`,
     ).join("; ");
-    throw new InvalidOptionsError(`resume: the paused plan does not fit the tools given; pass the tools the run started with (${problems})`);
+    throw new InvalidOptionsError(
+      `resume: the paused plan does not fit the tools given; pass the tools the run started with (${problems})`,
+    );
   }
   return state as PlanStrategyState<Strategy>;
 }

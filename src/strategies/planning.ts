@@ -42,7 +42,10 @@ export function requestPlan(
 /** The stop for a planning attempt that produced no plan, with the validation errors. */
 export function planningFailure(attempt: Exclude<PlanAttempt<StrategyStop>, { ok: true }>): { stop: StrategyStop; errors?: string[] } {
   if ("stop" in attempt) return { stop: attempt.stop };
-  return { stop: { status: "failed", reason: `the planner did not produce a valid plan: ${attempt.errors.join("; ")}` }, errors: attempt.errors };
+  return {
+    stop: { status: "failed", reason: `the planner did not produce a valid plan: ${attempt.errors.join("; ")}` },
+    errors: attempt.errors,
+  };
 }
 
 export interface Ending<State extends PlanStrategyState = PlanStrategyState> {

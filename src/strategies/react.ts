@@ -7,7 +7,14 @@ import type { Verifier } from "../react/completion-check.js";
 import type { NoProgressSettings } from "../react/no-progress.js";
 import { runAgent } from "../react/run-agent.js";
 import type { StrategyResult } from "./strategy-result.js";
-import { checkStop, checkStrategyOptions, finishStrategy, startStrategyRun, type HumanDecisions, type StrategyOptions } from "./strategy-run.js";
+import {
+  checkStop,
+  checkStrategyOptions,
+  finishStrategy,
+  startStrategyRun,
+  type HumanDecisions,
+  type StrategyOptions,
+} from "./strategy-run.js";
 
 export interface ReactOptions extends StrategyOptions, HumanDecisions {
   model: Model;

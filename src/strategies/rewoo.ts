@@ -48,9 +48,21 @@ export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<R
     const stopped = executionStop(run, execution);
     if (stopped) {
       const state = pausedState(run, "rewoo", { versions, replans: 0, acknowledged: [], execution });
-      return finishPlanStrategy<RewooState>(run, { versions, steps: execution.steps, replans: 0, stop: stopped, execution, ...(state ? { state } : {}) });
+      return finishPlanStrategy<RewooState>(run, {
+        versions,
+        steps: execution.steps,
+        replans: 0,
+        stop: stopped,
+        execution,
+        ...(state ? { state } : {}),
+      });
     }
-    const solved = await ask(run, config.solver ?? config.planner, "solve", config.prompts.solve({ task: run.task, results: stepViews(plan, execution.steps) }));
+    const solved = await ask(
+      run,
+      config.solver ?? config.planner,
+      "solve",
+      config.prompts.solve({ task: run.task, results: stepViews(plan, execution.steps) }),
+    );
     if (!solved.ok) return finishPlanStrategy<RewooState>(run, { versions, steps: execution.steps, replans: 0, stop: solved.stop });
     const problem = describeProblem(execution);
     return finishPlanStrategy<RewooState>(run, {
@@ -58,7 +70,10 @@ export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<R
       steps: execution.steps,
       replans: 0,
       output: solved.text,
-      stop: problem === undefined ? { status: "completed" } : { status: "failed", reason: `the plan could not run as written (ReWOO does not replan): ${problem}` },
+      stop:
+        problem === undefined
+          ? { status: "completed" }
+          : { status: "failed", reason: `the plan could not run as written (ReWOO does not replan): ${problem}` },
     });
   } finally {
     run.dispose();

@@ -52,11 +52,16 @@ export interface StrategyRun {
 /** Checks what every strategy needs: a task, and for the planning ones a planner model. */
 export function checkStrategyOptions(options: StrategyOptions & { planner?: unknown }, needs: { planner: boolean }): void {
   if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
-  if (needs.planner && !toModelFunction(options.planner)) throw new InvalidOptionsError("planner must be a model (a function or an object with generate)");
+  if (needs.planner && !toModelFunction(options.planner))
+    throw new InvalidOptionsError("planner must be a model (a function or an object with generate)");
 }
 
 /** `saved`: what a resumed run had already spent, so its budget and totals continue. */
-export function startStrategyRun(strategy: StrategyName, options: StrategyOptions, saved?: { usage: UsageTotals; elapsedMs: number }): StrategyRun {
+export function startStrategyRun(
+  strategy: StrategyName,
+  options: StrategyOptions,
+  saved?: { usage: UsageTotals; elapsedMs: number },
+): StrategyRun {
   const clock = options.clock ?? systemClock;
   const budget =
     options.budget instanceof Budget
@@ -87,7 +92,8 @@ export function checkStop(run: StrategyRun): StrategyStop | undefined {
   if (cause === "cancelled") return { status: "cancelled", reason: cancelReason(run.callerSignal) };
   if (cause === "deadline") return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
   const breach = run.budget.breach();
-  if (breach) return { status: breach.limit === "deadlineMs" ? "deadline_exceeded" : "budget_exceeded", limit: breach.limit, reason: breach.message };
+  if (breach)
+    return { status: breach.limit === "deadlineMs" ? "deadline_exceeded" : "budget_exceeded", limit: breach.limit, reason: breach.message };
   return undefined;
 }
 
@@ -101,14 +107,21 @@ export async function ask(run: StrategyRun, model: Model, purpose: ModelPurpose,
   const stop = checkStop(run);
   if (stop) return { ok: false, stop };
   try {
-    const text = await requestText({ model, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock }, purpose, messages);
+    const text = await requestText(
+      { model, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock },
+      purpose,
+      messages,
+    );
     return { ok: true, text };
   } catch (error) {
     return { ok: false, stop: checkStop(run) ?? { status: "failed", reason: errorMessage(error) } };
   }
 }
 
-export function finishStrategy<T extends StrategyResult>(run: StrategyRun, result: Omit<T, "strategy" | "usage" | "durationMs" | "trace">): T {
+export function finishStrategy<T extends StrategyResult>(
+  run: StrategyRun,
+  result: Omit<T, "strategy" | "usage" | "durationMs" | "trace">,
+): T {
   const durationMs = run.clock.now() - run.startedAt;
   run.events.emit({
     type: "strategy-end",

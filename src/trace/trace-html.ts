@@ -70,7 +70,8 @@ function chart(trace: TraceSummary): string {
       `<g class="model-call"><rect x="${x(call.startedAt)}" y="${plannerTop + 4}" width="${Math.max(2, x(call.endedAt) - x(call.startedAt))}" height="${laneHeight - 8}" fill="#6f42c1" opacity="0.75"><title>${escape(call.purpose)} call, ${Math.round(call.endedAt - call.startedAt)} ms</title></rect><text x="${x(call.startedAt) + 3}" y="${plannerTop + 18}" fill="#fff">${escape(call.purpose)}</text></g>`,
     );
   }
-  for (let lane = 0; lane < trace.lanes; lane += 1) parts.push(`<text x="4" y="${lanesTop + lane * laneHeight + 17}">lane ${lane + 1}</text>`);
+  for (let lane = 0; lane < trace.lanes; lane += 1)
+    parts.push(`<text x="4" y="${lanesTop + lane * laneHeight + 17}">lane ${lane + 1}</text>`);
   for (const bar of trace.bars) parts.push(stepBar(bar, x, lanesTop + bar.lane * laneHeight));
   for (const replan of trace.replans) {
     const color = replan.dropped ? "#959da5" : "#e36209";
@@ -87,9 +88,13 @@ function stepBar(bar: TraceBar, x: (time: number) => number, top: number): strin
   const start = x(bar.startedAt);
   const barWidth = Math.max(3, x(bar.endedAt) - start);
   const label = `step ${bar.stepId}${bar.version > 1 ? ` (plan ${bar.version})` : ""}: ${bar.task}`;
-  const ticks = bar.innerSteps.map((time) => `<line class="inner-step" x1="${x(time)}" x2="${x(time)}" y1="${top + 4}" y2="${top + laneHeight - 4}" stroke="#fff" stroke-width="1"/>`);
+  const ticks = bar.innerSteps.map(
+    (time) =>
+      `<line class="inner-step" x1="${x(time)}" x2="${x(time)}" y1="${top + 4}" y2="${top + laneHeight - 4}" stroke="#fff" stroke-width="1"/>`,
+  );
   const calls = bar.toolCalls.map(
-    (call) => `<circle class="tool-call" cx="${x(call.at)}" cy="${top + laneHeight - 7}" r="2.5" fill="${call.ok ? "#fff" : "#ffb3ab"}"><title>${escape(call.name)}</title></circle>`,
+    (call) =>
+      `<circle class="tool-call" cx="${x(call.at)}" cy="${top + laneHeight - 7}" r="2.5" fill="${call.ok ? "#fff" : "#ffb3ab"}"><title>${escape(call.name)}</title></circle>`,
   );
   return `<g class="step" data-step-id="${escape(bar.stepId)}" data-status="${bar.status}"><rect x="${start}" y="${top + 3}" width="${barWidth}" height="${laneHeight - 6}" rx="3" fill="${colours[bar.status] ?? "#555"}"><title>${escape(label)} — ${bar.status}, ${Math.round(bar.endedAt - bar.startedAt)} ms${bar.error ? `: ${escape(bar.error)}` : ""}</title></rect><text x="${start + 4}" y="${top + 18}" fill="#fff">${escape(String(bar.stepId))}</text>${ticks.join("")}${calls.join("")}</g>`;
 }

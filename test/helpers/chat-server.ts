@@ -4,9 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 export type Reply =
-  | { status?: number; headers?: Record<string, string>; json: unknown }
-  | { sse: unknown[]; delayMs?: number }
-  | { hang: true };
+  { status?: number; headers?: Record<string, string>; json: unknown } | { sse: unknown[]; delayMs?: number } | { hang: true };
 
 export interface ChatServer {
   baseURL: string;
@@ -55,8 +53,18 @@ export async function startChatServer(replies: Reply[]): Promise<ChatServer> {
 }
 
 /** A non-streamed completion. */
-export function completion(message: Record<string, unknown>, usage: Record<string, number> | null = { prompt_tokens: 50, completion_tokens: 10 }) {
-  return { json: { id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: "stop" }], ...(usage ? { usage } : {}) } };
+export function completion(
+  message: Record<string, unknown>,
+  usage: Record<string, number> | null = { prompt_tokens: 50, completion_tokens: 10 },
+) {
+  return {
+    json: {
+      id: "x",
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: "stop" }],
+      ...(usage ? { usage } : {}),
+    },
+  };
 }
 
 export function toolCall(id: string, name: string, args: string) {

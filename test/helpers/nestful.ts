@@ -28,7 +28,8 @@ function convert(value: unknown): unknown {
     });
   }
   if (Array.isArray(value)) return value.map(convert);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, convert(item)]));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, convert(item)]));
   return value;
 }
 

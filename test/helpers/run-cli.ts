@@ -7,6 +7,11 @@ export async function cli(...argv: string[]): Promise<{ code: number; out: strin
   const err: string[] = [];
   const stdout = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
   stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
-  const code = await runCli(argv, { stdout, out: (line) => out.push(`${line}\n`), err: (line) => err.push(`${line}\n`), exitCode: () => {} });
+  const code = await runCli(argv, {
+    stdout,
+    out: (line) => out.push(`${line}\n`),
+    err: (line) => err.push(`${line}\n`),
+    exitCode: () => {},
+  });
   return { code, out: out.join(""), err: err.join("") };
 }

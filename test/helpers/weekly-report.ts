@@ -6,9 +6,19 @@ import { defineTool } from "planloop";
 export function weeklyReportTools() {
   const calls: string[] = [];
   const tables: Record<string, Array<Record<string, unknown>>> = {
-    orders: [{ id: 1, total: 100 }, { id: 2, total: 250 }],
-    refunds: [{ id: 7, refund_amount: 30, currency: "CNY" }, { id: 8, refund_amount: 5, currency: "USD" }],
-    tickets: [{ id: 1, topic: "late delivery" }, { id: 2, topic: "late delivery" }, { id: 3, topic: "refund" }],
+    orders: [
+      { id: 1, total: 100 },
+      { id: 2, total: 250 },
+    ],
+    refunds: [
+      { id: 7, refund_amount: 30, currency: "CNY" },
+      { id: 8, refund_amount: 5, currency: "USD" },
+    ],
+    tickets: [
+      { id: 1, topic: "late delivery" },
+      { id: 2, topic: "late delivery" },
+      { id: 3, topic: "refund" },
+    ],
   };
   const sql = defineTool({
     name: "sql",
@@ -35,7 +45,11 @@ export function weeklyReportTools() {
   const metrics = defineTool({
     name: "metrics",
     description: "Compute order count, refund total and ticket count",
-    input: z.object({ orders: z.array(z.unknown()), refunds: z.array(z.object({ refund_amount: z.number() }).passthrough()), tickets: z.array(z.unknown()) }),
+    input: z.object({
+      orders: z.array(z.unknown()),
+      refunds: z.array(z.object({ refund_amount: z.number() }).passthrough()),
+      tickets: z.array(z.unknown()),
+    }),
     execute: ({ orders, refunds, tickets }) => {
       calls.push("metrics");
       return { orders: orders.length, refundTotal: refunds.reduce((sum, row) => sum + row.refund_amount, 0), tickets: tickets.length };

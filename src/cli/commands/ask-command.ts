@@ -58,8 +58,18 @@ export function askCommand(program: Command, io: CliIo): void {
     else for (const result of results) io.out(summary(result));
     for (const result of results) {
       if (result.status !== "waiting" || !result.state) continue;
-      const command = ["planloop ask", JSON.stringify(task), ...modelArguments(flags), ...(flags.tools ? ["--tools", flags.tools] : [])].join(" ");
-      savePaused(io, { state: result.state, pending: result.pending ?? [], statePath: flags.state ?? `planloop-${result.strategy}.state.json`, command });
+      const command = [
+        "planloop ask",
+        JSON.stringify(task),
+        ...modelArguments(flags),
+        ...(flags.tools ? ["--tools", flags.tools] : []),
+      ].join(" ");
+      savePaused(io, {
+        state: result.state,
+        pending: result.pending ?? [],
+        statePath: flags.state ?? `planloop-${result.strategy}.state.json`,
+        command,
+      });
     }
     io.exitCode(exitCode(results));
   });
@@ -84,7 +94,8 @@ function strategiesOf(value: string | undefined, resume: unknown): StrategyName[
   }
   const name = value ?? "plan-and-execute";
   if (name === "all") return [...strategyNames];
-  if (!strategyNames.includes(name as StrategyName)) throw new CliError(`unknown strategy "${name}"; use ${strategyNames.join(", ")} or all`);
+  if (!strategyNames.includes(name as StrategyName))
+    throw new CliError(`unknown strategy "${name}"; use ${strategyNames.join(", ")} or all`);
   return [name as StrategyName];
 }
 

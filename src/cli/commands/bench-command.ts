@@ -62,7 +62,8 @@ export function benchCommand(program: Command, io: CliIo): void {
       writeFileSync(join(out, "report.md"), benchMarkdown(records, options));
       writeFileSync(join(out, "report.html"), benchHtml(records, options));
       writeFileSync(join(out, "results.json"), JSON.stringify(records, null, 1));
-      for (const suite of suites) io.out(`\n${suite.name}\n${statsTable(strategyStats(records.filter((record) => record.suite === suite.name)))}`);
+      for (const suite of suites)
+        io.out(`\n${suite.name}\n${statsTable(strategyStats(records.filter((record) => record.suite === suite.name)))}`);
       for (const line of targetLines(records)) io.out(line);
       if (!model) io.out("\nOffline numbers measure orchestration cost, not model quality.");
       io.out(`\nreport: ${join(out, "report.md")}\npage:   ${join(out, "report.html")}`);

@@ -22,7 +22,11 @@ export function demoCommand(program: Command, io: CliIo): void {
     .action(async (flags: ModelFlags & { dir?: string; latency: string; queryLatency: string }) => {
       const model = modelFromFlags(flags);
       const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "planloop-demo-"));
-      io.out(model ? `planloop demo with ${flags.model}` : "planloop demo with the OFFLINE model (deterministic; pass --model to use a real one)");
+      io.out(
+        model
+          ? `planloop demo with ${flags.model}`
+          : "planloop demo with the OFFLINE model (deterministic; pass --model to use a real one)",
+      );
       // Said before the live display starts, so it does not break the display's redraws.
       if (!model) io.err(offlineNotice);
       const progress = createProgress(io.stdout);
@@ -35,7 +39,9 @@ export function demoCommand(program: Command, io: CliIo): void {
         onNotice: () => {},
       });
       progress.stop();
-      io.out(`\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`);
+      io.out(
+        `\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`,
+      );
       io.out(`report:   ${files.report}\nevents:   ${files.events}\ntrace:    ${files.trace}\ndatabase: ${files.database}`);
       io.exitCode(result.status === "completed" ? 0 : 1);
     });

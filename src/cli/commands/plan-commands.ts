@@ -41,7 +41,12 @@ export function planCommands(program: Command, io: CliIo): void {
     const tools = await loadTools(flags.tools);
     const checked = validatePlan(plan, { tools });
     if (!checked.ok) {
-      throw new CliError(`the plan is invalid: ${cappedList(checked.errors.map((error) => error.message), (count) => `and ${count} more`).join("; ")}`);
+      throw new CliError(
+        `the plan is invalid: ${cappedList(
+          checked.errors.map((error) => error.message),
+          (count) => `and ${count} more`,
+        ).join("; ")}`,
+      );
     }
     const concurrency = Number(flags.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");
@@ -53,7 +58,12 @@ export function planCommands(program: Command, io: CliIo): void {
     else io.out(`${result.status}${result.reason ? `: ${result.reason}` : ""}`);
     if (result.status === "waiting" && result.state) {
       const statePath = flags.state ?? path.replace(/(\.json)?$/i, ".state.json");
-      savePaused(io, { state: result.state, pending: result.pending ?? [], statePath, command: `planloop run ${path} --tools ${flags.tools}` });
+      savePaused(io, {
+        state: result.state,
+        pending: result.pending ?? [],
+        statePath,
+        command: `planloop run ${path} --tools ${flags.tools}`,
+      });
     }
     io.exitCode(result.status === "completed" ? 0 : result.status === "waiting" ? 3 : 1);
   });
@@ -73,7 +83,8 @@ export async function loadTools(modulePath: string): Promise<Tool[]> {
   } catch (error) {
     throw new CliError(`cannot load tools from ${modulePath}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   }
-  const isTool = (value: unknown): value is Tool => typeof value === "object" && value !== null && "inputSchema" in value && "name" in value;
+  const isTool = (value: unknown): value is Tool =>
+    typeof value === "object" && value !== null && "inputSchema" in value && "name" in value;
   const listed = [exports.tools, exports.default].find(Array.isArray) as unknown[] | undefined;
   const tools = (listed ?? Object.values(exports)).filter(isTool);
   if (tools.length === 0) throw new CliError(`${modulePath} exports no tools: export an array \`tools\` of tools made with defineTool`);

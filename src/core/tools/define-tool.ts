@@ -84,7 +84,8 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionsError(`${where}: needsApproval must be a boolean or a function of the arguments`);
   }
-  if (options.check !== undefined && typeof options.check !== "function") throw new InvalidOptionsError(`${where}: check must be a function`);
+  if (options.check !== undefined && typeof options.check !== "function")
+    throw new InvalidOptionsError(`${where}: check must be a function`);
   if (options.authorize !== undefined && typeof options.authorize !== "function") {
     throw new InvalidOptionsError(`${where}: authorize must be a function`);
   }
@@ -107,8 +108,7 @@ export function askUser(options: { name?: string; description?: string } = {}): 
   return defineTool({
     name: options.name ?? "ask_user",
     description:
-      options.description ??
-      "Ask the user a question when you need information only they have. The run pauses until they answer.",
+      options.description ?? "Ask the user a question when you need information only they have. The run pauses until they answer.",
     input: z.object({ question: z.string().min(1) }),
     needsInput: true,
   });

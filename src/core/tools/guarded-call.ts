@@ -4,7 +4,7 @@ import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
 import type { ToolCall } from "../messages.js";
 import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
-import { callTool, toolFailure, type Admission, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
+import { runAdmittedCall, toolFailure, type Admission, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
 
 /** A human's answer to a call that needed approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
@@ -80,7 +80,7 @@ export function runAdmitted(options: GuardedCallOptions, verdict: Admitted): May
   const { admission } = verdict;
   const { call, scope } = options;
   const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
-  return callTool(call.id, call.name, admission.tool, admission.args, admission.timeoutMs, execution);
+  return runAdmittedCall(call, admission, execution);
 }
 
 /**
@@ -92,7 +92,12 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
   const { call, scope, parsed, waiting } = options;
   if (call.invalidArguments !== undefined) {
     const raw = call.invalidArguments.length > 200 ? `${call.invalidArguments.slice(0, 200)}…` : call.invalidArguments;
-    return refused(toolFailure("invalid_arguments", `the arguments for "${call.name}" are not valid JSON (${raw}); send the call again with a JSON object`));
+    return refused(
+      toolFailure(
+        "invalid_arguments",
+        `the arguments for "${call.name}" are not valid JSON (${raw}); send the call again with a JSON object`,
+      ),
+    );
   }
   let approved = false;
   if (waiting !== undefined) {

@@ -85,7 +85,10 @@ describe("guardTools", () => {
     const cleared: string[] = [];
     for (const [name, rule] of Object.entries(rules)) {
       const tool = defineTool({ name, description: name, input, execute, ...rule });
-      const admission = await guardTools([tool]).admit({ id: 1, name, arguments: { n: 1 } }, { ...context, callsSoFar: 1, argsParsed: true, parsedArgs: { n: 2 } });
+      const admission = await guardTools([tool]).admit(
+        { id: 1, name, arguments: { n: 1 } },
+        { ...context, callsSoFar: 1, argsParsed: true, parsedArgs: { n: 2 } },
+      );
       if (!admitsParsedCalls(tool)) continue;
       cleared.push(name);
       expect(admission).toEqual({ kind: "run", tool, args: { n: 2 }, timeoutMs: tool.timeoutMs });

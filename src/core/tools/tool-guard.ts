@@ -32,7 +32,10 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
       const parsed = tool.input.safeParse(call.arguments ?? {});
       if (!parsed.success) {
         return reject(
-          toolFailure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`),
+          toolFailure(
+            "invalid_arguments",
+            `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`,
+          ),
         );
       }
       args = parsed.data;
@@ -44,10 +47,12 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
     }
     if (!tool.authorize) return admitAuthorized(tool, args, context);
     const toolContext = { signal: context.signal, callId: call.id, step: context.step };
-    return andThen(checkAuthorization(() => tool.authorize!(args, toolContext)), (denial) =>
-      denial === undefined
-        ? admitAuthorized(tool, args, context)
-        : reject(toolFailure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`)),
+    return andThen(
+      checkAuthorization(() => tool.authorize!(args, toolContext)),
+      (denial) =>
+        denial === undefined
+          ? admitAuthorized(tool, args, context)
+          : reject(toolFailure("unauthorized", `"${tool.name}" is not allowed here: ${denial}`)),
     );
   }
 
@@ -83,7 +88,8 @@ function checkToolList(tools: readonly Tool[]): void {
   if (!Array.isArray(tools)) throw new InvalidOptionsError("tools must be an array of tools made with defineTool");
   const names = new Set<string>();
   for (const tool of tools) {
-    if (typeof tool?.name !== "string" || !tool.inputSchema) throw new InvalidOptionsError("every entry of tools must come from defineTool");
+    if (typeof tool?.name !== "string" || !tool.inputSchema)
+      throw new InvalidOptionsError("every entry of tools must come from defineTool");
     if (names.has(tool.name)) throw new InvalidOptionsError(`two tools are named "${tool.name}"`);
     names.add(tool.name);
   }

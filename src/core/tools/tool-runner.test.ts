@@ -17,15 +17,29 @@ function options(clock: FakeClock, signal = new AbortController().signal) {
 describe("runAdmittedCall", () => {
   it("returns the output, cut to the limit with a marker", async () => {
     const clock = new FakeClock();
-    const short = await runAdmittedCall(call, admitted(() => ({ rows: 3 })), options(clock));
+    const short = await runAdmittedCall(
+      call,
+      admitted(() => ({ rows: 3 })),
+      options(clock),
+    );
     expect(short).toEqual({ content: { rows: 3 } });
-    const long = await runAdmittedCall(call, admitted(() => "x".repeat(120)), options(clock));
+    const long = await runAdmittedCall(
+      call,
+      admitted(() => "x".repeat(120)),
+      options(clock),
+    );
     expect(long.content).toBe(`${"x".repeat(50)}\n[truncated: showing 50 of 120 characters]`);
   });
 
   it("turns a throw into an outcome the model reads", async () => {
     const clock = new FakeClock();
-    const outcome = await runAdmittedCall(call, admitted(() => { throw new Error("disk full"); }), options(clock));
+    const outcome = await runAdmittedCall(
+      call,
+      admitted(() => {
+        throw new Error("disk full");
+      }),
+      options(clock),
+    );
     expect(outcome.error).toEqual({ kind: "execution_failed", message: '"slow" failed: disk full' });
     expect(outcome.content).toBe('Error: "slow" failed: disk full');
   });
@@ -35,7 +49,10 @@ describe("runAdmittedCall", () => {
     let toolSignal: AbortSignal | undefined;
     const pending = runAdmittedCall(
       call,
-      admitted(({ signal }) => { toolSignal = signal; return clock.sleep(5000); }, 1000),
+      admitted(({ signal }) => {
+        toolSignal = signal;
+        return clock.sleep(5000);
+      }, 1000),
       options(clock),
     );
     await clock.advance(1000);
@@ -46,7 +63,11 @@ describe("runAdmittedCall", () => {
   it("returns at once on abort even when the tool ignores its signal", async () => {
     const clock = new FakeClock();
     const controller = new AbortController();
-    const pending = runAdmittedCall(call, admitted(() => new Promise(() => {})), options(clock, controller.signal));
+    const pending = runAdmittedCall(
+      call,
+      admitted(() => new Promise(() => {})),
+      options(clock, controller.signal),
+    );
     controller.abort();
     expect((await pending).error?.kind).toBe("cancelled");
   });

@@ -13,6 +13,8 @@ export type Admission =
   | { kind: "reject"; error: ToolError }
   | { kind: "pending"; reason: "approval" | "input"; question?: string };
 
+export type AdmittedCall = Extract<Admission, { kind: "run" }>;
+
 /** What runs an admitted call: the tool itself, called as `tool.execute(args, context)`. */
 export type CallTarget = Pick<Tool, "execute">;
 
@@ -53,25 +55,16 @@ export type RunOptions = { signal: AbortSignal; step: number; clock: Clock; maxO
  * the tool ignores its signal. A tool without a timeout that answers synchronously gets a
  * synchronous outcome: no promise is made (thousands of plan steps add up).
  */
-export function runAdmittedCall(call: ToolCall, admission: Extract<Admission, { kind: "run" }>, options: RunOptions): MaybePromise<ToolOutcome> {
-  return callTool(call.id, call.name, admission.tool, admission.args, admission.timeoutMs, options);
-}
-
-/**
- * `runAdmittedCall` with the call and the admission given part by part: a caller that needs
- * no guard builds neither. `callId` is what the tool sees; `name` is what errors quote.
- */
-export function callTool(
-  callId: ToolCall["id"],
-  name: string,
-  tool: CallTarget,
-  args: unknown,
-  timeoutMs: number | undefined,
+export function runAdmittedCall(
+  call: Pick<ToolCall, "id" | "name">,
+  admission: AdmittedCall,
   options: RunOptions,
 ): MaybePromise<ToolOutcome> {
+  const { id: callId, name } = call;
+  const { tool, args, timeoutMs } = admission;
   // A cancelled run starts no tool.
   if (options.signal.aborted) return outcomeOfError(name, undefined, { aborted: true, timedOut: false });
-  if (timeoutMs !== undefined) return runWithTimeout(callId, name, tool, args, timeoutMs, options);
+  if (timeoutMs !== undefined) return runWithTimeout(call, admission, timeoutMs, options);
   let returned: unknown;
   try {
     returned = tool.execute!(args, { signal: options.signal, callId, step: options.step });
@@ -86,13 +79,13 @@ export function callTool(
 }
 
 async function runWithTimeout(
-  callId: ToolCall["id"],
-  name: string,
-  tool: CallTarget,
-  args: unknown,
+  call: Pick<ToolCall, "id" | "name">,
+  admission: AdmittedCall,
   timeoutMs: number,
   options: RunOptions,
 ): Promise<ToolOutcome> {
+  const { id: callId, name } = call;
+  const { tool, args } = admission;
   const controller = new AbortController();
   const onRunAbort = () => controller.abort(options.signal.reason);
   options.signal.addEventListener("abort", onRunAbort, { once: true });

@@ -43,8 +43,20 @@ describe("dependsOnEach", () => {
 
   it("takes plan order as the order of dependencies when given none", () => {
     // 0 <- 1 <- 2, and 3 alone: every step depends only on earlier ones.
-    const graph = buildPlanGraph({ steps: [{ id: 0, task: "t", depends_on: [] }, { id: 1, task: "t", depends_on: [0] }, { id: 2, task: "t", depends_on: [1] }, { id: 3, task: "t", depends_on: [] }] });
-    const questions = [{ step: 2, on: 0 }, { step: 3, on: 0 }, { step: 0, on: 2 }, { step: 2, on: 2 }];
+    const graph = buildPlanGraph({
+      steps: [
+        { id: 0, task: "t", depends_on: [] },
+        { id: 1, task: "t", depends_on: [0] },
+        { id: 2, task: "t", depends_on: [1] },
+        { id: 3, task: "t", depends_on: [] },
+      ],
+    });
+    const questions = [
+      { step: 2, on: 0 },
+      { step: 3, on: 0 },
+      { step: 0, on: 2 },
+      { step: 2, on: 2 },
+    ];
     expect(dependsOnEach(graph, questions)).toEqual([true, false, false, false]);
   });
 });

@@ -30,9 +30,11 @@ function reachability(count: number, edges: ReadonlyArray<readonly [number, numb
 
 describe("findCycles", () => {
   it("finds one closed path for every knot of mutually dependent steps, and none in a DAG", () => {
-    const graphs = fc.integer({ min: 1, max: 9 }).chain((count) =>
-      fc.tuple(fc.constant(count), fc.array(fc.tuple(fc.nat({ max: count - 1 }), fc.nat({ max: count - 1 })), { maxLength: 20 })),
-    );
+    const graphs = fc
+      .integer({ min: 1, max: 9 })
+      .chain((count) =>
+        fc.tuple(fc.constant(count), fc.array(fc.tuple(fc.nat({ max: count - 1 }), fc.nat({ max: count - 1 })), { maxLength: 20 })),
+      );
     fc.assert(
       fc.property(graphs, ([count, edges]) => {
         const graph = buildPlanGraph(planOf(count, edges));
@@ -40,7 +42,14 @@ describe("findCycles", () => {
         const cycles = findCycles(graph);
         // Steps on a cycle are exactly those that reach themselves; each knot is named once.
         const onCycle = new Set(Array.from({ length: count }, (_, step) => step).filter((step) => reach[step]![step]));
-        const knots = new Set([...onCycle].map((step) => [...onCycle].filter((other) => reach[step]![other] && reach[other]![step]).sort().join(",")));
+        const knots = new Set(
+          [...onCycle].map((step) =>
+            [...onCycle]
+              .filter((other) => reach[step]![other] && reach[other]![step])
+              .sort()
+              .join(","),
+          ),
+        );
         expect(cycles).toHaveLength(knots.size);
         for (const cycle of cycles) {
           expect(cycle[0]).toBe(cycle.at(-1));

@@ -81,7 +81,10 @@ function shortestCycle(graph: PlanGraph, component: readonly number[]): number[]
   const queue = [start];
   for (let cursor = 0; cursor < queue.length; cursor += 1) {
     const step = queue[cursor]!;
-    for (const next of graph.dependents.list(step).filter((candidate) => inside.has(candidate)).sort(byKey)) {
+    for (const next of graph.dependents
+      .list(step)
+      .filter((candidate) => inside.has(candidate))
+      .sort(byKey)) {
       if (next === start) {
         const backwards = [start, step];
         for (let at = step; at !== start; at = parent.get(at)!) backwards.push(parent.get(at)!);

@@ -114,7 +114,8 @@ export function remainingPathLengths(
   for (let cursor = order.length - 1; cursor >= 0; cursor -= 1) {
     const index = order[cursor]!;
     let longestAfter = 0;
-    for (let link = dependents.first(index); link !== -1; link = dependents.next(link)) longestAfter = Math.max(longestAfter, lengths[dependents.target(link)]!);
+    for (let link = dependents.first(index); link !== -1; link = dependents.next(link))
+      longestAfter = Math.max(longestAfter, lengths[dependents.target(link)]!);
     lengths[index] = estimateOf(index) + longestAfter;
   }
   return lengths;
@@ -136,4 +137,3 @@ export function reachableFrom(edges: StepLinks, start: number): number[] {
   }
   return found;
 }
-

@@ -6,11 +6,7 @@ import { argumentNames } from "./tool-arguments.js";
 
 const taskLine = /^\s*(\d+)\s*\.\s*([A-Za-z0-9_-]+)\s*\((.*)\)\s*(?:<END_OF_PLAN>)?\s*$/;
 
-export type CompilerLine =
-  | { kind: "task"; step: PlanStep }
-  | { kind: "join" }
-  | { kind: "thought" }
-  | { kind: "error"; error: string };
+export type CompilerLine = { kind: "task"; step: PlanStep } | { kind: "join" } | { kind: "thought" } | { kind: "error"; error: string };
 
 /**
  * Reads an LLMCompiler plan line by line: `1. search("Paris")`, `2. compare($1, "x")`,
@@ -55,7 +51,9 @@ export class CompilerPlanReader {
     const parsed = parseArguments(argumentText!, argumentNames(tool).names);
     if (!parsed.ok) return { kind: "error", error: `task ${id}: ${parsed.error}` };
     // Tasks refer only to tasks written before them: "$100" in "under $100" is a price, not task 100.
-    const depends = [...new Set(findPlaceholders(parsed.args, { isStep: (key) => this.written.has(key) }).map((reference) => Number(reference.step)))];
+    const depends = [
+      ...new Set(findPlaceholders(parsed.args, { isStep: (key) => this.written.has(key) }).map((reference) => Number(reference.step))),
+    ];
     this.written.add(String(Number(id)));
     const task = this.thought || `${name}(${argumentText})`;
     this.thought = "";
@@ -84,7 +82,8 @@ function parseArguments(text: string, names: readonly string[]): Parsed {
   for (const [position, item] of items.entries()) {
     const named = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([\s\S]*)$/.exec(item);
     const key = named ? named[1]! : names[position];
-    if (key === undefined) return { ok: false, error: `argument ${position + 1} (${item.trim()}) has no parameter to fill; name it as key=value` };
+    if (key === undefined)
+      return { ok: false, error: `argument ${position + 1} (${item.trim()}) has no parameter to fill; name it as key=value` };
     args[key] = readValue(named ? named[2]! : item);
   }
   return { ok: true, args };

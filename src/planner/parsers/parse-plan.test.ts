@@ -36,7 +36,7 @@ describe("parseRewooPlan", () => {
     const text = [
       "Plan: Find the capital of France.",
       "#E1 = search[capital of France]",
-      "Plan: Compare its population with Berlin's. #E2 = compare[{\"left\": \"#E1\", \"right\": \"Berlin\"}]",
+      'Plan: Compare its population with Berlin\'s. #E2 = compare[{"left": "#E1", "right": "Berlin"}]',
       "#E3 = search[weather in #E1 and #E2]",
     ].join("\n");
     expect(parseRewooPlan(text, tools)).toEqual({
@@ -44,7 +44,13 @@ describe("parseRewooPlan", () => {
       plan: {
         steps: [
           { id: 1, task: "Find the capital of France.", tool: "search", args: { query: "capital of France" }, depends_on: [] },
-          { id: 2, task: "Compare its population with Berlin's.", tool: "compare", args: { left: "#E1", right: "Berlin" }, depends_on: [1] },
+          {
+            id: 2,
+            task: "Compare its population with Berlin's.",
+            tool: "compare",
+            args: { left: "#E1", right: "Berlin" },
+            depends_on: [1],
+          },
           { id: 3, task: "search[weather in #E1 and #E2]", tool: "search", args: { query: "weather in #E1 and #E2" }, depends_on: [1, 2] },
         ],
       },
@@ -72,7 +78,13 @@ describe("parseCompilerPlan", () => {
         steps: [
           { id: 1, task: "look up both cities", tool: "search", args: { query: "Paris population" }, depends_on: [] },
           { id: 2, task: "search('Berlin population')", tool: "search", args: { query: "Berlin population" }, depends_on: [] },
-          { id: 3, task: 'compare($1, ${2}, unit="people")', tool: "compare", args: { left: "$1", right: "${2}", unit: "people" }, depends_on: [1, 2] },
+          {
+            id: 3,
+            task: 'compare($1, ${2}, unit="people")',
+            tool: "compare",
+            args: { left: "$1", right: "${2}", unit: "people" },
+            depends_on: [1, 2],
+          },
         ],
       },
     });
@@ -121,7 +133,12 @@ describe("prices are not references", () => {
     const read = parseCompilerPlan('1. search("laptops under $100")\n2. compare($1, "$5 off")', tools);
     expect(read).toMatchObject({
       ok: true,
-      plan: { steps: [{ id: 1, args: { query: "laptops under $100" }, depends_on: [] }, { id: 2, args: { left: "$1", right: "$5 off" }, depends_on: [1] }] },
+      plan: {
+        steps: [
+          { id: 1, args: { query: "laptops under $100" }, depends_on: [] },
+          { id: 2, args: { left: "$1", right: "$5 off" }, depends_on: [1] },
+        ],
+      },
     });
   });
 });

@@ -1,0 +1,66 @@
+// The house rules a reviewer should not have to remember (see ../shared/STYLE.md): small
+// files, few positional parameters, and the arrows between folders that must never exist.
+import tseslint from "typescript-eslint";
+
+/** Every folder of src/, lowest first. */
+const layers = ["core", "plan", "planner", "react", "executor", "replan", "strategies", "models", "offline", "trace", "testing"];
+const harness = ["cli", "demo", "compare"];
+
+/** A rule forbidding relative imports that climb into any of `folders`. */
+function forbid(folders, why) {
+  const pattern = `^(\\.\\./)+(${folders.join("|")})/`;
+  return ["error", { patterns: [{ regex: pattern, message: why }] }];
+}
+
+/** What a folder must not import, and why. */
+const arrows = {
+  core: [layers.filter((folder) => folder !== "core"), "core imports nothing above it"],
+  plan: [[...layers.slice(2), ...harness], "plan/ is the plan language: it imports only core"],
+  planner: [
+    ["react", "executor", "replan", "strategies", "models", "offline", "trace", "testing", ...harness],
+    "planner/ writes plans; it does not run them",
+  ],
+  react: [
+    ["planner", "executor", "replan", "strategies", "models", "offline", "trace", "testing", ...harness],
+    "the ReAct loop stands on core alone",
+  ],
+  executor: [
+    ["replan", "strategies", "models", "offline", "trace", "testing", ...harness],
+    "the executor runs plans; strategies and replanning sit above it",
+  ],
+  replan: [
+    ["executor", "strategies", "models", "offline", "trace", "testing", ...harness],
+    "replan/ is pure policy over plans and step records",
+  ],
+  models: [
+    ["plan", "planner", "react", "executor", "replan", "strategies", "offline", "trace", "testing", ...harness],
+    "models/ are adapters: they import no plan code",
+  ],
+  strategies: [["models", "offline", "trace", "testing", ...harness], "strategies take models as options; they do not pick one"],
+  offline: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
+  trace: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
+  testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
+};
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "bench/suites/**", ".planloop/**", "coverage/**"] },
+  {
+    files: ["**/*.ts", "**/*.mts"],
+    languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: "module" },
+    plugins: { "@typescript-eslint": tseslint.plugin },
+    rules: {
+      "max-lines": ["error", { max: 400 }],
+      "max-params": ["error", { max: 4 }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-var": "error",
+      "prefer-const": "error",
+      eqeqeq: ["error", "always", { null: "ignore" }],
+    },
+  },
+  ...Object.entries(arrows).map(([folder, [forbidden, why]]) => ({
+    files: [`src/${folder}/**/*.ts`],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": forbid(forbidden, why) },
+  })),
+);
