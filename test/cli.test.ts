@@ -13,6 +13,11 @@ const file = (name: string, content: unknown) => {
 const toolsModule = join(import.meta.dirname, "fixtures", "plan-tools.ts");
 
 describe("planloop CLI", () => {
+  it("--version prints the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { version: string };
+    expect(await cli("--version")).toMatchObject({ code: 0, out: `${version}\n` });
+  });
+
   it("validate: 0 for a valid plan, 1 with every problem, 2 for a missing file or bad JSON", async () => {
     const good = file("good.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] });
     expect(await cli("validate", good, "--tools", toolsModule)).toMatchObject({ code: 0, out: "valid: 1 steps\n" });

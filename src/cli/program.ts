@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { askCommand } from "./commands/ask-command.js";
 import { benchCommand } from "./commands/bench-command.js";
@@ -10,9 +11,13 @@ import type { CliIo } from "./cli-io.js";
 
 export type { CliIo };
 
+/** The package's version, from its package.json (two folders up from src/cli and dist/cli alike). */
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
 export function createProgram(io: CliIo): Command {
   const program = new Command("planloop")
     .description("Plan a dependency graph of steps, run them in parallel, observe and replan")
+    .version(version, "-V, --version", "print planloop's version")
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.err(text.trimEnd()) });
   demoCommand(program, io);

@@ -1,13 +1,19 @@
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
+import { loadOptionalPackage } from "../core/optional-package.js";
 import type { DemoData } from "./demo-data.js";
 
-export type DemoDatabase = Database.Database;
+export type DemoDatabase = BetterSqlite3.Database;
 
 /**
  * Creates the demo's SQLite database at `path` (replacing one that is there) and fills it.
  * The refunds table's amount column is called `refund_amount`: it was renamed last month.
  */
 export function createDemoDatabase(path: string, data: DemoData): DemoDatabase {
+  const Database = loadOptionalPackage<typeof BetterSqlite3>({
+    name: "better-sqlite3",
+    neededFor: "the demo's database",
+    install: "better-sqlite3@12",
+  });
   const db = new Database(path);
   db.exec(`
     DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS refunds; DROP TABLE IF EXISTS tickets; DROP TABLE IF EXISTS fx_rates;

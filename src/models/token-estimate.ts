@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import type { Message } from "../core/messages.js";
+import { loadOptionalPackage, MissingPackageError } from "../core/optional-package.js";
 import type { ToolSpec } from "../core/model.js";
 
 type GptTokenizer = { countTokens(text: string): number };
@@ -27,11 +27,22 @@ let tokenCounter: ((text: string) => number) | undefined;
 /**
  * The tokenizer's tables take about 20 MB of heap and a noticeable load time: they are loaded
  * on the first count (synchronously, from the package's CommonJS build), not when planloop is
- * imported, so programs that never estimate tokens never pay for them.
+ * imported, so programs that never estimate tokens never pay for them. `gpt-tokenizer` is an
+ * optional peer: without it, counts are estimated at four characters a token, with a warning.
  */
 function countTokens(text: string): number {
-  tokenCounter ??= (createRequire(import.meta.url)("gpt-tokenizer") as GptTokenizer).countTokens;
+  tokenCounter ??= loadTokenizer();
   return tokenCounter(text);
+}
+
+function loadTokenizer(): (text: string) => number {
+  try {
+    return loadOptionalPackage<GptTokenizer>({ name: "gpt-tokenizer", neededFor: "exact token counts" }).countTokens;
+  } catch (error) {
+    if (!(error instanceof MissingPackageError)) throw error;
+    process.emitWarning(`planloop: ${error.message}; counting four characters a token until then`);
+    return (text) => Math.ceil(text.length / 4);
+  }
 }
 
 function messageText(message: Message): string {

@@ -1,0 +1,56 @@
+// The package as a user gets it: packed, installed into an empty project by an npm that can
+// find no compiler, and imported by name.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const repo = resolve(import.meta.dirname, "..");
+const npmCli = resolve(dirname(process.execPath), "..", "lib", "node_modules", "npm", "bin", "npm-cli.js");
+
+describe("the packed package", () => {
+  it("installs into an empty project with no compiler on PATH, pulls no native driver, and runs executePlan and the CLI", async () => {
+    const work = mkdtempSync(join(tmpdir(), "planloop-pack-"));
+    // The user's PATH holds node and a shell, nothing else: no cc, make or python for a
+    // native build to find.
+    const bin = join(work, "bin");
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, "node"));
+    symlinkSync("/bin/sh", join(bin, "sh"));
+    const quiet = { npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+    const env = { ...process.env, ...quiet, PATH: bin };
+    const npm = (args: string[], cwd: string, environment = env) =>
+      run(process.execPath, [npmCli, ...args], { cwd, env: environment, maxBuffer: 16 << 20 });
+
+    // dist/ as `npm install` (prepare) built it: packing does not build it again under the
+    // feet of tests that run the examples from it.
+    await npm(["pack", "--ignore-scripts", "--pack-destination", work], repo, { ...process.env, ...quiet });
+    const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"))!;
+    const project = join(work, "project");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
+    await npm(["install", "--prefer-offline", join(work, tarball)], project);
+
+    const modules = join(project, "node_modules");
+    expect(existsSync(join(modules, "planloop", "dist", "index.js"))).toBe(true);
+    expect(existsSync(join(modules, "zod"))).toBe(true); // a peer the user shares with planloop
+    for (const optional of ["better-sqlite3", "gpt-tokenizer", "ai"]) expect(existsSync(join(modules, optional))).toBe(false);
+
+    writeFileSync(
+      join(project, "main.js"),
+      `import { z } from "zod";
+import { defineTool, executePlan } from "planloop";
+const double = defineTool({ name: "double", description: "doubles", input: z.object({ value: z.number() }), execute: ({ value }) => value * 2 });
+const result = await executePlan({ plan: { steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }] }, tools: [double] });
+console.log(result.status, result.output);
+`,
+    );
+    const { stdout } = await run(process.execPath, ["main.js"], { cwd: project, env });
+    expect(stdout.trim()).toBe("completed 42");
+    const version = await run(process.execPath, [join(modules, "planloop", "dist", "cli", "main.js"), "--version"], { cwd: project, env });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  }, 180_000);
+});
