@@ -22,7 +22,7 @@ describe("the packed package", () => {
     symlinkSync("/bin/sh", join(bin, "sh"));
     const quiet = { npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
     const env = { ...process.env, ...quiet, PATH: bin };
-    const npm = (args: string[], cwd: string, environment = env) =>
+    const npm = (args: string[], cwd: string, environment: NodeJS.ProcessEnv = env) =>
       run(process.execPath, [npmCli, ...args], { cwd, env: environment, maxBuffer: 16 << 20 });
 
     // dist/ as `npm install` (prepare) built it: packing does not build it again under the
