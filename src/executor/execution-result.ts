@@ -9,7 +9,8 @@ export type { StepStatus, StepRecord, PlanPendingCall };
 
 export type PlanRunStatus = "completed" | "failed" | "cancelled" | "deadline_exceeded" | "budget_exceeded" | "waiting";
 
-export interface PlanRunResult {
+/** Every field a plan run's result may have; `PlanRunResult` says which ones each status has. */
+export interface PlanRunResultFields {
   status: PlanRunStatus;
   /** The output of the plan's final step, or `{ [id]: output }` when it has several. */
   output?: unknown;
@@ -29,3 +30,14 @@ export interface PlanRunResult {
   /** For every status but `completed`: pass back as `resume` to continue. JSON-safe. */
   state?: PlanRunState;
 }
+
+/**
+ * How a plan run ended, discriminated by `status`: every status but `completed` has a
+ * `reason` and a `state` to resume from, `waiting` lists what is `pending`, and the budget
+ * stops name their `limit`.
+ */
+export type PlanRunResult =
+  | (PlanRunResultFields & { status: "completed" })
+  | (PlanRunResultFields & { status: "waiting"; reason: string; pending: PlanPendingCall[]; state: PlanRunState })
+  | (PlanRunResultFields & { status: "budget_exceeded" | "deadline_exceeded"; reason: string; limit: BudgetLimit; state: PlanRunState })
+  | (PlanRunResultFields & { status: "failed" | "cancelled"; reason: string; state: PlanRunState });

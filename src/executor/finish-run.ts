@@ -2,7 +2,7 @@ import { cappedList } from "../core/errors.js";
 import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../plan/plan-schema.js";
 import { transition } from "./run-step.js";
-import type { PlanPendingCall, PlanRunResult, PlanRunStatus, StepRecord } from "./execution-result.js";
+import type { PlanPendingCall, PlanRunResult, PlanRunResultFields, PlanRunStatus, StepRecord } from "./execution-result.js";
 import { finalRecord, type PlanRun } from "./live-run.js";
 import { createPlanState, type WaitingStep } from "./resume-state.js";
 import { buildTimeline } from "./timeline.js";
@@ -21,7 +21,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
     stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
   const steps: Record<string, StepRecord> = {};
   for (let index = 0; index < records.length; index += 1) steps[run.graph.keys[index]!] = records[index]!;
-  const result: PlanRunResult = {
+  const result: PlanRunResultFields = {
     status,
     plan: run.config.plan,
     planVersions: [run.config.plan],
@@ -42,7 +42,8 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   if (pending.length > 0) result.pending = pending;
   if (status !== "completed") result.state = snapshot(run, steps);
   run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
-  return result;
+  // Built field by field above; the status decided which fields are set (see PlanRunResult).
+  return result as PlanRunResult;
 }
 
 type RunStop = { status: PlanRunStatus; reason: string; limit?: PlanRunResult["limit"] };

@@ -15,7 +15,8 @@ export interface AgentError {
   name?: string;
 }
 
-export interface AgentResult {
+/** Every field a loop's result may have; `AgentResult` says which ones each status has. */
+export interface AgentResultFields {
   status: AgentStatus;
   /** Always present when `completed`; the last answer for `incomplete` and `unverified`. */
   output?: string;
@@ -33,6 +34,18 @@ export interface AgentResult {
   /** For every status but `completed`: pass it back as `resume` to continue. JSON-safe. */
   state?: AgentState;
 }
+
+/**
+ * How a loop ended, discriminated by `status`: `if (result.status === "completed")` makes
+ * `output` a string; `waiting` has `pending` and `state`; every stop but `completed` has
+ * `state`, and the budget stops name their `limit`.
+ */
+export type AgentResult =
+  | (AgentResultFields & { status: "completed"; output: string })
+  | (AgentResultFields & { status: "waiting"; pending: PendingCall[]; state: AgentState })
+  | (AgentResultFields & { status: "budget_exceeded" | "deadline_exceeded"; limit: BudgetLimit; state: AgentState })
+  | (AgentResultFields & { status: "incomplete" | "unverified"; output: string; state: AgentState })
+  | (AgentResultFields & { status: "cancelled" | "max_steps_exceeded" | "no_progress"; state: AgentState });
 
 /** How the loop ended, before it is turned into a result. */
 export interface AgentStop {

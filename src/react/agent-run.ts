@@ -6,7 +6,7 @@ import type { Message, ToolMessage } from "../core/messages.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
-import type { AgentError, AgentResult, AgentStop } from "./agent-result.js";
+import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./agent-result.js";
 import { createState, type AgentState, type OpenRound } from "./agent-state.js";
 import { emptyNoProgress, type NoProgressState } from "./no-progress.js";
 
@@ -100,7 +100,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
 }
 
 export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
-  const result: AgentResult = {
+  const result: AgentResultFields = {
     status: stop.status,
     messages: withOpenRoundResults(run),
     steps: run.steps,
@@ -119,7 +119,8 @@ export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
     usage: run.usage,
     ...(stop.reason === undefined ? {} : { reason: stop.reason }),
   });
-  return result;
+  // Built field by field above; the status decided which fields are set (see AgentResult).
+  return result as AgentResult;
 }
 
 /** The history as a reader expects it: results of the calls that already ran in a paused round. */

@@ -6,7 +6,7 @@ import { readState, type AgentState } from "../react/agent-state.js";
 import type { Verifier } from "../react/completion-check.js";
 import type { NoProgressSettings } from "../react/no-progress.js";
 import { runAgent } from "../react/run-agent.js";
-import type { StrategyResult } from "./strategy-result.js";
+import type { ByStatus, StrategyResultFields } from "./strategy-result.js";
 import {
   checkStop,
   checkStrategyOptions,
@@ -28,10 +28,13 @@ export interface ReactOptions extends StrategyOptions, HumanDecisions {
 }
 
 /** ReAct's result adds the loop's state when it waits for a human. */
-export interface ReactResult extends StrategyResult {
+export interface ReactResultFields extends StrategyResultFields {
   /** For `waiting`: pass it back as `resume`, with the approvals. JSON-safe. */
   state?: AgentState;
 }
+
+/** ReAct's result, discriminated by `status` (see `ByStatus`). */
+export type ReactResult = ByStatus<ReactResultFields>;
 
 /**
  * ReAct as a strategy: `runAgent` on the task, reported in the shape every strategy shares,

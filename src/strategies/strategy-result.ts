@@ -20,7 +20,7 @@ export type StrategyStatus = AgentStatus | PlanRunStatus;
  * What every strategy returns, so they can be compared on the same task: the answer, what
  * it cost, how long it took, and the whole event trace.
  */
-export interface StrategyResult {
+export interface StrategyResultFields {
   strategy: StrategyName;
   status: StrategyStatus;
   output?: string;
@@ -40,7 +40,7 @@ export interface StrategyResult {
 }
 
 /** The planning strategies add the plans they went through and every step's record. */
-export interface PlanStrategyResult<State extends PlanStrategyState = PlanStrategyState> extends StrategyResult {
+export interface PlanStrategyResultFields<State extends PlanStrategyState = PlanStrategyState> extends StrategyResultFields {
   plan?: Plan;
   planVersions: Plan[];
   stepResults: Record<string, StepRecord>;
@@ -50,3 +50,18 @@ export interface PlanStrategyResult<State extends PlanStrategyState = PlanStrate
   /** For `waiting`: pass it back as `resume`, with the approvals, to the same strategy. JSON-safe. */
   state?: State;
 }
+
+/**
+ * A strategy's fields narrowed by `status`: `completed` has its `output`; `waiting` has what
+ * is `pending` and the `state` to resume with.
+ */
+export type ByStatus<Fields extends StrategyResultFields> =
+  | (Fields & { status: "completed"; output: string })
+  | (Fields & { status: "waiting"; pending: NonNullable<Fields["pending"]>; state: NonNullable<Fields["state"]> })
+  | (Fields & { status: Exclude<StrategyStatus, "completed" | "waiting"> });
+
+/** What every strategy returns, discriminated by `status` (see `ByStatus`). */
+export type StrategyResult = ByStatus<StrategyResultFields>;
+
+/** What a planning strategy returns, discriminated by `status` (see `ByStatus`). */
+export type PlanStrategyResult<State extends PlanStrategyState = PlanStrategyState> = ByStatus<PlanStrategyResultFields<State>>;
