@@ -27,7 +27,7 @@ export interface ExecutePlanStreamOptions extends Omit<ExecutePlanOptions, "plan
  */
 export async function executePlanStream(options: ExecutePlanStreamOptions): Promise<PlanRunResult> {
   const empty = { steps: [] };
-  const config = readPlanOptions({ ...options, plan: empty }, { plan: empty, graph: buildPlanGraph(empty) });
+  const config = readPlanOptions({ ...options, plan: empty }, { kind: "streamed", plan: empty, graph: buildPlanGraph(empty) });
   const run = startPlanRun(config);
   const scheduler = createScheduler(schedulerHooks(run, undefined));
 

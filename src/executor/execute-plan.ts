@@ -1,5 +1,6 @@
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
-import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js";
+import type { CheckedPlan } from "../plan/validate-plan.js";
+import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
 import { startPlanRun, type PlanRun } from "./live-run.js";
@@ -24,7 +25,19 @@ import { runStep } from "./run-step.js";
  * });
  */
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
-  const run = startPlanRun(readPlanOptions(options));
+  return runPlan(readPlanOptions(options));
+}
+
+/**
+ * `executePlan` for a plan a planner wrote and `checkPlan` passed against the same tools: it
+ * is run as checked, not checked a second time.
+ */
+export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan">, checked: CheckedPlan): Promise<PlanRunResult> {
+  return runPlan(readPlanOptions({ ...options, plan: checked.plan }, { kind: "checked", checked }));
+}
+
+async function runPlan(config: PlanConfig): Promise<PlanRunResult> {
+  const run = startPlanRun(config);
   try {
     announcePlan(run);
     const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!), run.config.order);

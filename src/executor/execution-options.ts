@@ -33,7 +33,7 @@ export interface ExecutePlanOptions {
   /** Model calls allowed to an agent step without its own `budget.maxSteps`; default 5. */
   agentMaxSteps?: number;
   /** `result.state` of a paused or stopped run, to continue it. */
-  resume?: PlanRunState;
+  resume?: PlanRunState | undefined;
   /** Results of steps done before (e.g. before a replan), by step id: succeeded ones are not run again. */
   reuse?: Record<string, StepRecord>;
   /**
@@ -107,17 +107,19 @@ export interface PlanConfig {
 }
 
 /**
- * Checks the options and the plan. A streamed plan passes `streamed`: its steps arrive
- * later and are checked one by one as they come.
+ * How the plan reaches the run besides `options.plan`: already checked (a planner's plan,
+ * checked against the same tools: it is not checked again), or streamed (its steps arrive
+ * later and are checked one by one as they come).
  */
-export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: Plan; graph: PlanGraph }): PlanConfig {
+export type GivenPlan = { kind: "checked"; checked: CheckedPlan } | { kind: "streamed"; plan: Plan; graph: PlanGraph };
+
+/** Checks the options, and the plan unless it comes checked (see `GivenPlan`). */
+export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan): PlanConfig {
   if (typeof options !== "object" || options === null) throw new InvalidOptionsError("executePlan needs an options object");
   const tools = options.tools ?? [];
   const guard = guardTools(tools);
   const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
-  const checked = streamed
-    ? { ok: true as const, ...streamed, parsedArgs: [], order: undefined }
-    : checkPlan(resume?.plan ?? options.plan, { tools });
+  const checked = readGivenPlan(given, { resumed: resume !== undefined, tools }) ?? checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
@@ -161,4 +163,11 @@ export function readPlanOptions(options: ExecutePlanOptions, streamed?: { plan: 
     answers: options.answers ?? {},
     clock: options.clock ?? systemClock,
   };
+}
+
+/** The plan as given, when it needs no check here; undefined when it must be checked. */
+function readGivenPlan(given: GivenPlan | undefined, run: { resumed: boolean; tools: readonly Tool[] }) {
+  if (given?.kind === "streamed") return { ok: true as const, plan: given.plan, graph: given.graph, parsedArgs: [], order: undefined };
+  if (given?.kind === "checked" && !run.resumed && given.checked.tools === run.tools) return given.checked;
+  return undefined;
 }

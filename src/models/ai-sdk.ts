@@ -12,14 +12,22 @@ import { withArguments } from "./tool-call-arguments.js";
 export interface AISDKLanguageModel {
   readonly specificationVersion: string;
   readonly modelId: string;
-  readonly provider?: string;
-  doGenerate(options: Record<string, unknown>): PromiseLike<{ content: AISDKContent[]; usage?: AISDKUsage }>;
+  readonly provider?: string | undefined;
+  doGenerate(options: Record<string, unknown>): PromiseLike<{ content: AISDKContent[]; usage?: AISDKUsage | undefined }>;
   doStream?(options: Record<string, unknown>): PromiseLike<{ stream: ReadableStream<AISDKStreamPart> }>;
 }
 
-type AISDKContent = { type: string; text?: string; toolCallId?: string; toolName?: string; input?: string };
-type AISDKUsage = { inputTokens?: number | { total?: number }; outputTokens?: number | { total?: number } };
-type AISDKStreamPart = { type: string; delta?: string; textDelta?: string; usage?: AISDKUsage };
+// Fields are `| undefined` as well as optional: the AI SDK's own types set them to undefined.
+type AISDKContent = {
+  type: string;
+  text?: string | undefined;
+  toolCallId?: string | undefined;
+  toolName?: string | undefined;
+  input?: string | undefined;
+};
+type AISDKTokens = number | { total?: number | undefined } | undefined;
+type AISDKUsage = { inputTokens?: AISDKTokens; outputTokens?: AISDKTokens };
+type AISDKStreamPart = { type: string; delta?: string | undefined; textDelta?: string | undefined; usage?: AISDKUsage | undefined };
 
 /**
  * Wraps any Vercel AI SDK language model (`openai("gpt-4o")`, `anthropic(...)`, `google(...)`,
@@ -122,7 +130,7 @@ function toDecision(content: readonly AISDKContent[]): ModelDecision {
 }
 
 /** V2 reports a number, V3 `{ total }`. */
-function count(value: number | { total?: number } | undefined): number {
+function count(value: AISDKTokens): number {
   const total = typeof value === "number" ? value : value?.total;
   return typeof total === "number" && Number.isFinite(total) ? total : 0;
 }

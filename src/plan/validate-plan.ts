@@ -53,6 +53,8 @@ export interface CheckedPlan {
   parsedArgs: unknown[];
   /** Every step after its dependencies: the order the check found while ruling out cycles. */
   order: Int32Array;
+  /** The tools the plan was checked against: a run with other tools checks it again. */
+  tools: readonly Tool[] | undefined;
 }
 
 /** `validatePlan`, also handing back the graph and the parsed arguments. */
@@ -68,7 +70,9 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   const context = stepCheck(graph, options.tools, { errors, parsedArgs: new Array(steps.length) });
   for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
   settleReferences(graph, context, order);
-  return errors.length === 0 ? { ok: true, plan: parsed.data, graph, parsedArgs: context.parsedArgs, order } : { ok: false, errors };
+  return errors.length === 0
+    ? { ok: true, plan: parsed.data, graph, parsedArgs: context.parsedArgs, order, tools: options.tools }
+    : { ok: false, errors };
 }
 
 function duplicateIds(steps: readonly PlanStep[], graph: PlanGraph): PlanError[] {

@@ -3,9 +3,11 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { parsePlanText, type PlanFormat } from "./parsers/parse-plan.js";
 import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "./prompts.js";
-import { checkPlan } from "../plan/validate-plan.js";
+import { checkPlan, type CheckedPlan } from "../plan/validate-plan.js";
 
-export type PlanAttempt<Halt> = { ok: true; plan: Plan } | { ok: false; errors: string[] } | { ok: false; stop: Halt };
+/** A plan the model wrote and the check passed (handed on, so it is not checked again), or why there is none. */
+export type PlanAttempt<Halt> =
+  { ok: true; plan: Plan; checked: CheckedPlan } | { ok: false; errors: string[] } | { ok: false; stop: Halt };
 
 /**
  * Asks the model for a plan, reads it in the given format and validates it. A plan that
@@ -27,7 +29,7 @@ export async function makePlan<Halt>(input: {
     if (!answer.ok) return answer;
     const read = parsePlanText(answer.text, { format: input.format, tools: input.tools });
     const checked = read.ok ? checkPlan(read.plan, { tools: input.tools }) : undefined;
-    if (checked?.ok) return { ok: true, plan: checked.plan };
+    if (checked?.ok) return { ok: true, plan: checked.plan, checked };
     errors = read.ok ? (checked && !checked.ok ? checked.errors.map((error) => error.message) : []) : [read.error];
     input.onInvalid?.(errors, attempt);
     messages.push(

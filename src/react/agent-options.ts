@@ -36,7 +36,7 @@ export interface AgentOptions {
   noProgress?: false | Partial<NoProgressSettings>;
   onEvent?: EventListener;
   /** `result.state` of a stopped run, to continue it. */
-  resume?: AgentState;
+  resume?: AgentState | undefined;
   /** For a `waiting` resume: decisions on pending approvals, by call id. */
   approvals?: Record<string, ApprovalDecision>;
   /** For a `waiting` resume: answers to pending questions (`askUser`), by call id. */

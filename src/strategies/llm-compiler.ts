@@ -21,7 +21,7 @@ export interface LlmCompilerOptions extends PlanningOptions {
   /** New plans the joiner may ask for; default 2. */
   maxReplans?: number;
   /** `result.state` of a run that ended `waiting`, to continue it without planning again. */
-  resume?: LlmCompilerState;
+  resume?: LlmCompilerState | undefined;
 }
 
 /**

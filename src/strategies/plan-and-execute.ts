@@ -53,7 +53,7 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions {
   retry?: RetryOptions;
   agentMaxSteps?: number;
   /** `result.state` of a run that ended `waiting`, to continue it. */
-  resume?: PlanAndExecuteState;
+  resume?: PlanAndExecuteState | undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ export interface ReactOptions extends StrategyOptions, HumanDecisions {
   verify?: Verifier;
   noProgress?: false | Partial<NoProgressSettings>;
   /** `result.state` of a run that ended `waiting`, to continue it. */
-  resume?: AgentState;
+  resume?: AgentState | undefined;
 }
 
 /** ReAct's result adds the loop's state when it waits for a human. */

@@ -15,7 +15,7 @@ export interface RewooOptions extends PlanningOptions {
   /** Times an invalid plan goes back to the planner with its errors; default 2. */
   maxRepairs?: number;
   /** `result.state` of a run that ended `waiting`, to continue it without planning again. */
-  resume?: RewooState;
+  resume?: RewooState | undefined;
 }
 
 /**

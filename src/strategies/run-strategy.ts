@@ -23,7 +23,7 @@ export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions {
   /** Plan-and-Execute only: replan while independent steps still run. */
   replanEarly?: boolean;
   /** A waiting run's `result.state`, to continue it; it must come from the same strategy. */
-  resume?: StrategyState;
+  resume?: StrategyState | undefined;
 }
 
 const strategyOfKind: Record<string, StrategyName> = {

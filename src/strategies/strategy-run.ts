@@ -1,4 +1,4 @@
-import { Budget, type BudgetLimits } from "../core/budget.js";
+import { Budget, type BudgetLimit, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
 import { errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { EventHub, type EventListener, type PlanloopEvent } from "../core/events.js";
@@ -31,7 +31,7 @@ export interface HumanDecisions {
 export interface StrategyStop {
   status: StrategyStatus;
   reason?: string;
-  limit?: StrategyResult["limit"];
+  limit?: BudgetLimit;
 }
 
 /** The shared machinery of one strategy run: budget, signal, events and their trace. */
