@@ -68,8 +68,9 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
   const order = topologicalOrder(graph);
   const errors = [...duplicateIds(steps, graph), ...dependencyErrors(steps, graph), ...cycleErrors(steps, graph, order)];
   const context = stepCheck(graph, options.tools, { errors, parsedArgs: new Array(steps.length) });
-  for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
+  for (let index = 0; index < steps.length; index += 1) collectReferences(steps[index]!, index, graph, context);
   settleReferences(graph, context, order);
+  for (let index = 0; index < steps.length; index += 1) stepErrors(steps[index]!, index, graph, context);
   return errors.length === 0
     ? { ok: true, plan: parsed.data, graph, parsedArgs: context.parsedArgs, order, tools: options.tools }
     : { ok: false, errors };
@@ -133,9 +134,10 @@ export function streamedStepErrors(
   const { graph, tools, parsedArgs = [] } = plan;
   const context = stepCheck(graph, tools, { errors: [], parsedArgs });
   stepDependencyErrors(step, index, graph, context.errors);
-  stepErrors(step, index, graph, context);
+  collectReferences(step, index, graph, context);
   // A streamed step depends only on steps before it: plan order is an order of dependencies.
   settleReferences(graph, context, undefined);
+  stepErrors(step, index, graph, context);
   return context.errors;
 }
 
@@ -145,11 +147,14 @@ interface StepCheck {
   toolsByName: Map<string, Tool>;
   /** `self` is set to each step's key before its arguments are read. */
   placeholderOptions: PlaceholderOptions;
-  /**
-   * References to steps that are not direct dependencies, each with the error it makes if
-   * the step does not depend on them through others either (see `settleReferences`).
-   */
-  indirect: Array<AncestryQuestion & { error: PlanError }>;
+  /** Per step (sparse): the placeholders in its arguments, found once. */
+  references: Array<readonly PlaceholderReference[]>;
+  /** References to steps that are not direct dependencies, in step and reference order. */
+  indirect: AncestryQuestion[];
+  /** Per question in `indirect`: whether the step depends on that step through others. */
+  throughOthers: boolean[];
+  /** The next question of `indirect` that `stepErrors` will meet. */
+  nextQuestion: number;
   /** `directOf[need] === step`: `need` is among the direct dependencies of `step` (see `dependsOn`). */
   directOf: Int32Array | undefined;
   /** The step whose direct dependencies `directOf` marks. */
@@ -163,7 +168,10 @@ function stepCheck(graph: PlanGraph, tools: readonly Tool[] | undefined, into: P
     tools,
     toolsByName: new Map(tools?.map((tool) => [tool.name, tool])),
     placeholderOptions: { isStep: (key) => graph.indexOf.has(key), self: undefined },
+    references: [],
     indirect: [],
+    throughOthers: [],
+    nextQuestion: 0,
     directOf: undefined,
     marked: -1,
     ...into,
@@ -188,24 +196,43 @@ function describeCycle(keys: readonly string[]): string {
   return `${keys.slice(0, 8).join(" -> ")} -> … ${(keys.length - 11).toLocaleString("en-US")} more steps … -> ${keys.slice(-3).join(" -> ")}`;
 }
 
+/**
+ * Finds a step's placeholders, and asks about each one that names a step it does not depend
+ * on directly: it may depend on it through others (decided for all steps at once, in
+ * `settleReferences`, before any error is written).
+ */
+function collectReferences(step: PlanStep, index: number, graph: PlanGraph, context: StepCheck): void {
+  if (step.args === undefined) return;
+  context.placeholderOptions.self = stepKey(step.id);
+  const references = findPlaceholders(step.args, context.placeholderOptions);
+  if (references.length === 0) return;
+  context.references[index] = references;
+  for (const reference of references) {
+    const referenced = graph.indexOf.get(reference.step);
+    if (referenced !== undefined && !isDirectDependency(graph, index, referenced, context)) {
+      context.indirect.push({ step: index, on: referenced });
+    }
+  }
+}
+
+/** A step's errors, in the order a reader fixes them, once every reference is settled. */
 function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: StepCheck): void {
   const { tools, errors } = context;
   const id = stepKey(step.id);
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
-  context.placeholderOptions.self = id;
-  const references = step.args === undefined ? noReferences : findPlaceholders(step.args, context.placeholderOptions);
+  const references = context.references[index] ?? noReferences;
   for (const reference of references) {
     const referenced = graph.indexOf.get(reference.step);
     if (referenced !== undefined && isDirectDependency(graph, index, referenced, context)) continue;
-    const error: PlanError = {
+    // The questions come up here in the order `collectReferences` asked them.
+    if (referenced !== undefined && context.throughOthers[context.nextQuestion++] === true) continue;
+    errors.push({
       code: "undeclared_reference",
       stepId: step.id,
       message: `step ${id} uses ${reference.text} but does not depend on step ${reference.step}; add ${reference.step} to its depends_on`,
-    };
-    errors.push(error);
-    if (referenced !== undefined) context.indirect.push({ step: index, on: referenced, error });
+    });
   }
   if (tools === undefined || step.tool === undefined) return;
   const tool = context.toolsByName.get(step.tool);
@@ -231,10 +258,10 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: St
 const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
 
 /**
- * Takes back the errors of references to steps the step depends on through others. All at
- * once (see `dependsOnEach`): a walk per reference would cost the whole plan each time. In a
- * plan with a cycle, the order of dependencies leaves out the steps on or after it; their
- * references are walked one by one.
+ * Decides, for every reference to a step that is not a direct dependency, whether the step
+ * depends on it through others. All at once (see `dependsOnEach`): a walk per reference
+ * would cost the whole plan each time. In a plan with a cycle, the order of dependencies
+ * leaves out the steps on or after it; their references are walked one by one.
  */
 function settleReferences(graph: PlanGraph, context: StepCheck, order: Int32Array | undefined): void {
   const questions = context.indirect;
@@ -245,17 +272,11 @@ function settleReferences(graph: PlanGraph, context: StepCheck, order: Int32Arra
   const orderly = questions.filter((question) => inOrder(question.step) && inOrder(question.on));
   const answers = new Map<AncestryQuestion, boolean>();
   dependsOnEach(graph, orderly, order).forEach((answer, index) => answers.set(orderly[index]!, answer));
-  const declared = new Set<PlanError>();
-  for (const question of questions) {
+  context.throughOthers = questions.map(
     // A step in the order has all its dependencies in it: one left out cannot be among them.
-    const answer =
-      answers.get(question) ?? (!inOrder(question.step) && reachableFrom(graph.dependents, question.on).includes(question.step));
-    if (answer) declared.add(question.error);
-  }
-  if (declared.size === 0) return;
-  let kept = 0;
-  for (const error of context.errors) if (!declared.has(error)) context.errors[kept++] = error;
-  context.errors.length = kept;
+    (question) =>
+      answers.get(question) ?? (!inOrder(question.step) && reachableFrom(graph.dependents, question.on).includes(question.step)),
+  );
 }
 
 /**
