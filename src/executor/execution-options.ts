@@ -11,57 +11,61 @@ import type { Plan, PlanInput, PlanStep } from "../plan/plan-schema.js";
 import { checkPlan, type CheckedPlan } from "../plan/validate-plan.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
-import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-call.js";
 import { readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 
-export interface ExecutePlanOptions {
+/** How a plan's steps run: declared once, for `executePlan` and every planning strategy. */
+export interface ExecutionSettings {
+  /** Steps running at once; default 4. */
+  concurrency?: number | undefined;
+  /** Retries of tool steps that timed out or threw. */
+  retry?: RetryOptions | undefined;
+  /** Model calls allowed to an agent step without its own `budget.maxSteps`; default 5. */
+  agentMaxSteps?: number | undefined;
+  /** Replaces prompts (see `Prompts`); `executePlan` uses the agent-step prompt. */
+  prompts?: Partial<Prompts> | undefined;
+}
+
+/** What every run takes: its cancellation, its budget, its events and its clock. */
+export interface RunSettings {
+  signal?: AbortSignal | undefined;
+  /** One budget for the whole run; nested loops (agent steps) draw from it too. */
+  budget?: BudgetLimits | Budget | undefined;
+  onEvent?: EventListener | undefined;
+  clock?: Clock | undefined;
+}
+
+export interface ExecutePlanOptions extends ExecutionSettings, RunSettings, HumanDecisions {
   /** The steps and their `depends_on`; validated before anything runs. */
   plan: PlanInput;
   /** Tools for tool steps, and for the inner loops of agent steps. */
-  tools?: readonly Tool[];
+  tools?: readonly Tool[] | undefined;
   /** Runs agent steps (steps without a `tool`). Required when the plan has any. */
-  model?: Model;
-  /** Steps running at once; default 4. */
-  concurrency?: number;
-  signal?: AbortSignal;
-  /** One budget for the whole run; agent steps draw from it too. */
-  budget?: BudgetLimits | Budget;
-  onEvent?: EventListener;
-  /** Retries of tool steps that timed out or threw. */
-  retry?: RetryOptions;
-  /** Model calls allowed to an agent step without its own `budget.maxSteps`; default 5. */
-  agentMaxSteps?: number;
+  model?: Model | undefined;
   /** `result.state` of a paused or stopped run, to continue it. */
   resume?: PlanRunState | undefined;
   /** Results of steps done before (e.g. before a replan), by step id: succeeded ones are not run again. */
-  reuse?: Record<string, StepRecord>;
+  reuse?: Record<string, StepRecord> | undefined;
   /**
    * Sees every step's output as it arrives; returning `{ replan: reason }` marks the plan as
    * contradicted or outdated: the steps after this one are not started (the run's other
    * branches go on), and the result lists the request in `replanRequests`.
    */
-  observe?: Observer;
+  observe?: Observer | undefined;
   /**
    * Concerns the plan already deals with (a planner replanned for them): when a check or
    * `observe` raises one of these again, it is not a reason to stop the steps after it.
    */
-  acknowledged?: readonly string[];
+  acknowledged?: readonly string[] | undefined;
   /**
    * Told the moment a step fails for good or an output asks for a new plan, while other
    * steps may still run, with every record so far: a planner can start replanning early.
    * The run itself goes on; a throwing listener is ignored with a warning.
    */
-  onProblem?: ProblemListener;
+  onProblem?: ProblemListener | undefined;
   /** The plan's version number, for events (a planner counts its replans). Default 1. */
-  planVersion?: number;
-  /** Replaces the agent-step prompt (see `Prompts`). */
-  prompts?: Partial<Prompts>;
-  /** Decisions on pending calls, by `callId` (see `result.pending`). */
-  approvals?: Record<string, ApprovalDecision>;
-  /** Answers to pending questions, by `callId`. */
-  answers?: Record<string, string>;
-  clock?: Clock;
+  planVersion?: number | undefined;
 }
 
 /** A problem as `onProblem` hears it: the steps that have ended so far and the replan requests. */

@@ -1,54 +1,53 @@
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import { executePlan } from "../executor/execute-plan.js";
-import type { Observer, ProblemListener } from "../executor/execution-options.js";
+import type { HumanDecisions } from "../core/tools/guarded-call.js";
+import { executeCheckedPlan, executePlan } from "../executor/execute-plan.js";
+import type { ExecutePlanOptions, ExecutionSettings, Observer, ProblemListener } from "../executor/execution-options.js";
 import type { PlanRunResult } from "../executor/execution-result.js";
-import type { RetryOptions } from "../executor/retry.js";
 import type { PlanRunState } from "../executor/resume-state.js";
-import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { Plan } from "../plan/plan-schema.js";
-import type { Prompts } from "../planner/prompts.js";
+import type { CheckedPlan } from "../plan/validate-plan.js";
 import type { StrategyRun, StrategyStop } from "./strategy-run.js";
 
+/** What one execution inside a strategy run needs besides the run itself. */
+export interface ExecutionInput extends ExecutionSettings {
+  plan: Plan;
+  /** The plan as the planner's check passed it: not checked again. */
+  checked?: CheckedPlan | undefined;
+  tools: readonly Tool[];
+  model?: Model | undefined;
+  reuse?: PlanRunResult["steps"] | undefined;
+  version: number;
+  observe?: Observer | undefined;
+  acknowledged: readonly string[];
+  /** A paused execution to continue, with the human's decisions. */
+  paused?: ({ state: PlanRunState } & HumanDecisions) | undefined;
+  onProblem?: ProblemListener | undefined;
+}
+
 /** One execution of a plan inside a strategy run: its budget, signal, clock and events. */
-export function runExecution(
-  run: StrategyRun,
-  input: {
-    plan: Plan;
-    tools: readonly Tool[];
-    model?: Model;
-    reuse?: PlanRunResult["steps"];
-    version?: number;
-    prompts?: Prompts;
-    concurrency?: number;
-    observe?: Observer;
-    acknowledged?: readonly string[];
-    retry?: RetryOptions;
-    /** A paused execution to continue, with the human's decisions. */
-    paused?: { state: PlanRunState; approvals?: Record<string, ApprovalDecision>; answers?: Record<string, string> };
-    agentMaxSteps?: number;
-    onProblem?: ProblemListener;
-  },
-): Promise<PlanRunResult> {
-  return executePlan({
-    plan: input.plan,
+export function runExecution(run: StrategyRun, input: ExecutionInput): Promise<PlanRunResult> {
+  const options: Omit<ExecutePlanOptions, "plan"> = {
     tools: input.tools,
+    model: input.model,
+    concurrency: input.concurrency,
+    retry: input.retry,
+    agentMaxSteps: input.agentMaxSteps,
+    prompts: input.prompts,
+    reuse: input.reuse,
+    planVersion: input.version,
+    observe: input.observe,
+    acknowledged: input.acknowledged,
+    onProblem: input.onProblem,
+    resume: input.paused?.state,
+    approvals: input.paused?.approvals,
+    answers: input.paused?.answers,
     signal: run.signal,
     budget: run.budget,
     onEvent: run.events.relay(),
     clock: run.clock,
-    ...(input.model ? { model: input.model } : {}),
-    ...(input.reuse ? { reuse: input.reuse } : {}),
-    ...(input.version === undefined ? {} : { planVersion: input.version }),
-    ...(input.prompts ? { prompts: input.prompts } : {}),
-    ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
-    ...(input.observe ? { observe: input.observe } : {}),
-    ...(input.acknowledged ? { acknowledged: input.acknowledged } : {}),
-    ...(input.paused ? { resume: input.paused.state, approvals: input.paused.approvals ?? {}, answers: input.paused.answers ?? {} } : {}),
-    ...(input.retry ? { retry: input.retry } : {}),
-    ...(input.agentMaxSteps === undefined ? {} : { agentMaxSteps: input.agentMaxSteps }),
-    ...(input.onProblem ? { onProblem: input.onProblem } : {}),
-  });
+  };
+  return input.checked === undefined ? executePlan({ ...options, plan: input.plan }) : executeCheckedPlan(options, input.checked);
 }
 
 /** Statuses an execution ends the whole run with; `failed` is left to the strategy. */
@@ -56,9 +55,8 @@ export function executionStop(run: StrategyRun, execution: PlanRunResult): Strat
   if (execution.status === "completed" || execution.status === "failed") return undefined;
   if (execution.status === "cancelled" && run.abortCause() === "deadline")
     return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
-  return {
-    status: execution.status,
-    ...(execution.reason ? { reason: execution.reason } : {}),
-    ...(execution.limit ? { limit: execution.limit } : {}),
-  };
+  const stop: StrategyStop = { status: execution.status };
+  if (execution.reason !== undefined) stop.reason = execution.reason;
+  if (execution.limit !== undefined) stop.limit = execution.limit;
+  return stop;
 }

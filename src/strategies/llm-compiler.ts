@@ -5,11 +5,12 @@ import { streamText } from "../core/text-call.js";
 import { executePlanStream } from "../executor/execute-plan-stream.js";
 import type { PlanRunResult } from "../executor/execution-result.js";
 import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
-import type { Plan, PlanStep } from "../plan/plan-schema.js";
-import { resolvePrompts } from "../planner/prompts.js";
-import { executionStop, runExecution } from "./execution.js";
+import type { PlanStep } from "../plan/plan-schema.js";
+import { resolvePrompts, type StepView } from "../planner/prompts.js";
+import { runExecution } from "./execution.js";
 import { readPlanStrategyState, type LlmCompilerState } from "./plan-strategy-state.js";
-import { finishPlanStrategy, pausedState, type PlanningOptions } from "./planning.js";
+import type { PlanningOptions } from "./planning.js";
+import { runPlanningLoop, type Planned, type PlanningStrategy } from "./planning-loop.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { ask, checkStop, checkStrategyOptions, startStrategyRun, type StrategyRun } from "./strategy-run.js";
@@ -34,74 +35,76 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
   checkStrategyOptions(options, { planner: true });
   const maxReplans = options.maxReplans ?? 2;
   if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
-  const prompts = resolvePrompts(options.prompts);
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("llm-compiler", options.resume, options.tools ?? []);
   const run = startStrategyRun("llm-compiler", options, saved);
   try {
-    const specs = options.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-    const versions: Plan[] = [...(saved?.planVersions ?? [])];
-    let messages = prompts.plan({ task: run.task, tools: specs, format: "llm-compiler" });
-    const acknowledged: string[] = [...(saved?.acknowledged ?? [])];
+    const decisions = { approvals: options.approvals ?? {}, answers: options.answers ?? {} };
     // A resumed run first finishes the paused plan, which was written in full before it paused.
-    let paused = saved ? { state: saved.execution, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : undefined;
-    for (let replans = saved?.replans ?? 0; ; replans += 1) {
-      const stop = checkStop(run);
-      if (stop) return finishPlanStrategy<LlmCompilerState>(run, { versions, replans, stop });
-      const shared = {
+    return await runPlanningLoop(run, compilerSteps(run, { ...options, maxReplans }), saved ? { saved, decisions } : undefined);
+  } finally {
+    run.dispose();
+  }
+}
+
+/**
+ * LLMCompiler's parts: the source of each execution is what the planner is asked, and the
+ * plan is read from its answer as it streams; the joiner answers or asks for a new plan.
+ */
+function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxReplans: number }): PlanningStrategy<Message[]> {
+  const prompts = resolvePrompts(options.prompts);
+  const specs = options.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  let purpose: "plan" | "replan" = "plan";
+  let results: StepView[] = [];
+  const stopped = (): Planned<Message[]> | undefined => {
+    const stop = checkStop(run);
+    return stop ? { ok: false, stop } : undefined;
+  };
+  return {
+    name: "llm-compiler",
+    maxReplans: options.maxReplans,
+    async plan() {
+      return stopped() ?? { ok: true, source: prompts.plan({ task: run.task, tools: specs, format: "llm-compiler" }) };
+    },
+    execute({ source, paused, version, acknowledged }) {
+      if (paused) return runExecution(run, { ...options, prompts, acknowledged, plan: paused.plan, version, paused });
+      return executePlanStream({
         tools: options.tools,
+        concurrency: options.concurrency,
+        retry: options.retry,
+        agentMaxSteps: options.agentMaxSteps,
+        prompts,
         acknowledged,
-        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-        ...(options.retry ? { retry: options.retry } : {}),
-      };
-      const execution = paused
-        ? await runExecution(run, { ...shared, plan: versions.at(-1)!, version: replans + 1, paused })
-        : await executePlanStream({
-            ...shared,
-            planVersion: replans + 1,
-            steps: streamedSteps(run, options, messages, replans === 0 ? "plan" : "replan"),
-            signal: run.signal,
-            budget: run.budget,
-            onEvent: run.events.relay(),
-            clock: run.clock,
-          });
-      if (!paused) versions.push(execution.plan);
-      paused = undefined;
-      const ending = { versions, steps: execution.steps, replans };
-      const stopped = executionStop(run, execution);
-      if (stopped) {
-        const state = pausedState(run, "llm-compiler", { versions, replans, acknowledged, execution });
-        return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: stopped, execution, ...(state ? { state } : {}) });
-      }
+        planVersion: version,
+        steps: streamedSteps(run, options, source!, purpose),
+        signal: run.signal,
+        budget: run.budget,
+        onEvent: run.events.relay(),
+        clock: run.clock,
+      });
+    },
+    async judge(execution) {
       if (execution.plan.steps.length === 0)
-        return finishPlanStrategy<LlmCompilerState>(run, {
-          ...ending,
-          stop: { status: "failed", reason: execution.reason ?? "the planner wrote no tasks" },
-        });
-      const results = stepViews(execution.plan, execution.steps);
+        return { kind: "stop", stop: { status: "failed", reason: execution.reason ?? "the planner wrote no tasks" } };
+      results = stepViews(execution.plan, execution.steps);
       const joined = await ask(run, options.joiner ?? options.planner, "join", prompts.join({ task: run.task, results }));
-      if (!joined.ok) return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: joined.stop });
+      if (!joined.ok) return { kind: "stop", stop: joined.stop };
       const decision = readJoinText(joined.text);
-      if ("answer" in decision)
-        return finishPlanStrategy<LlmCompilerState>(run, { ...ending, stop: { status: "completed" }, output: decision.answer });
-      if (replans >= maxReplans)
-        return finishPlanStrategy<LlmCompilerState>(run, {
-          ...ending,
-          stop: { status: "failed", reason: `${decision.replan} (no replans left after ${replans})` },
-        });
-      run.events.emit({ type: "replan-start", replans: replans + 1, reason: decision.replan });
-      for (const request of execution.replanRequests) acknowledged.push(request.reason);
-      messages = prompts.replan({
+      return "answer" in decision ? { kind: "answer", output: decision.answer } : { kind: "replan", problem: decision.replan };
+    },
+    async replan({ execution, problem, replans }) {
+      run.events.emit({ type: "replan-start", replans, reason: problem });
+      purpose = "replan";
+      const messages = prompts.replan({
         task: run.task,
         tools: specs,
         format: "llm-compiler",
         plan: execution.plan,
         results,
-        problem: describeFailures(execution, decision.replan),
+        problem: describeFailures(execution, problem),
       });
-    }
-  } finally {
-    run.dispose();
-  }
+      return stopped() ?? { ok: true, source: messages };
+    },
+  };
 }
 
 /** The planner's text, read line by line into steps as it streams in; ends at `join()`. */

@@ -14,8 +14,11 @@ import { executionStop, runExecution } from "./execution.js";
 import { readPlanStrategyState, type PlanAndExecuteState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { planningFailure, finishPlanStrategy as finish, pausedState, requestPlan } from "./planning.js";
-import { earlyReplanner } from "./early-replan.js";
+import { requestPlan } from "./planning.js";
+import { runPlanningLoop, type Planned, type PlanningStrategy } from "./planning-loop.js";
+import { earlyReplanner, type EarlyReplanner } from "./early-replan.js";
+import type { PlanAttempt } from "../planner/make-plan.js";
+import type { CheckedPlan } from "../plan/validate-plan.js";
 import {
   checkStrategyOptions,
   type HumanDecisions,
@@ -70,7 +73,8 @@ export async function planAndExecute(options: PlanAndExecuteOptions): Promise<Pl
   const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume, config.tools);
   const run = startStrategyRun("plan-and-execute", options, saved);
   try {
-    return await planLoop(run, config, saved);
+    const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
+    return await runPlanningLoop(run, planAndExecuteSteps(run, config), saved ? { saved, decisions } : undefined);
   } finally {
     run.dispose();
   }
@@ -99,84 +103,67 @@ function readOptions(options: PlanAndExecuteOptions) {
   };
 }
 
-async function planLoop(
-  run: StrategyRun,
-  config: Config,
-  saved: PlanAndExecuteState | undefined,
-): Promise<PlanStrategyResult<PlanAndExecuteState>> {
+/** Plan-and-Execute's parts: plans from the planner, results kept across replans, a solver and a critic. */
+function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy<CheckedPlan> {
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-  const versions: Plan[] = [...(saved?.planVersions ?? [])];
-  if (!saved) {
-    const first = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format }));
-    if (!first.ok) return finish(run, { versions, replans: 0, ...planningFailure(first) });
-    versions.push(first.plan);
-  }
-  let current = versions.at(-1)!;
-  let reuse = {};
-  const acknowledged: string[] = [...(saved?.acknowledged ?? [])];
-  let paused = saved ? { state: saved.execution, approvals: config.approvals ?? {}, answers: config.answers ?? {} } : undefined;
-  for (let replans = saved?.replans ?? 0; ; replans += 1) {
-    const early =
-      config.replanEarly && replans < config.maxReplans
-        ? earlyReplanner(run, config, { plan: current, specs, replans: replans + 1 })
-        : undefined;
-    const execution = await runExecution(run, {
-      ...config,
-      model: config.executor,
-      plan: current,
-      reuse,
-      version: versions.length,
-      acknowledged,
-      ...(paused ? { paused } : {}),
-      ...(early ? { onProblem: early.listener } : {}),
-    });
-    paused = undefined;
-    const stopped = executionStop(run, execution);
-    if (stopped) {
-      await early?.settle();
-      const state = pausedState(run, "plan-and-execute", { versions, replans, acknowledged, execution });
-      return finish(run, { versions, steps: execution.steps, replans, stop: stopped, execution, ...(state ? { state } : {}) });
-    }
-    let problem = describeProblem(execution);
-    let output: string | undefined;
-    if (problem === undefined) {
+  let reuse: PlanRunResult["steps"] = {};
+  let current: Plan | undefined;
+  let early: EarlyReplanner | undefined;
+  let replans = 0;
+  const planned = (attempt: PlanAttempt<StrategyStop>): Planned<CheckedPlan> =>
+    attempt.ok ? { ok: true, source: attempt.checked } : attempt;
+  return {
+    name: "plan-and-execute",
+    maxReplans: config.maxReplans,
+    async plan() {
+      return planned(await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format })));
+    },
+    async execute({ source, paused, version, acknowledged }) {
+      current = source?.plan ?? paused!.plan;
+      replans = version - 1;
+      early =
+        config.replanEarly && replans < config.maxReplans
+          ? earlyReplanner(run, config, { plan: current, specs, replans: replans + 1 })
+          : undefined;
+      const execution = await runExecution(run, {
+        ...config,
+        model: config.executor,
+        plan: current,
+        checked: source,
+        reuse,
+        version,
+        acknowledged,
+        paused,
+        onProblem: early?.listener,
+      });
+      if (executionStop(run, execution)) await early?.settle();
+      return execution;
+    },
+    async judge(execution) {
+      const problem = describeProblem(execution);
+      if (problem !== undefined) return { kind: "replan", problem };
       const answer = await answerPhase(run, {
         solver: config.planner,
         prompts: config.prompts,
-        plan: current,
+        plan: current!,
         steps: execution.steps,
         ...(config.critic ? { critic: config.critic } : {}),
         ...(config.verify ? { verify: config.verify } : {}),
       });
-      if (answer.kind === "stopped") return finish(run, { versions, steps: execution.steps, replans, stop: answer.stop });
-      if (answer.kind === "accepted")
-        return finish(run, { versions, steps: execution.steps, replans, stop: { status: "completed" }, output: answer.output });
-      if (answer.kind === "unverified") {
-        return finish(run, {
-          versions,
-          steps: execution.steps,
-          replans,
-          stop: { status: "unverified", reason: answer.reason },
-          output: answer.output,
-        });
-      }
-      problem = answer.problem;
-      output = answer.output;
-    }
-    if (replans >= config.maxReplans) {
-      const status = output === undefined ? "failed" : "incomplete";
-      const stop: StrategyStop = { status, reason: `${problem} (no replans left after ${replans})` };
-      return finish(run, { versions, steps: execution.steps, replans, stop, ...(output === undefined ? {} : { output }) });
-    }
-    for (const request of execution.replanRequests) acknowledged.push(request.reason);
-    const next =
-      (await early?.take(problem)) ??
-      (await replan(run, config, { plan: current, specs, steps: execution.steps, problem, replans: replans + 1 }));
-    if (!next.ok) return finish(run, { versions, steps: execution.steps, replans: replans + 1, ...planningFailure(next) });
-    reuse = reusableResults(current, execution.steps, next.plan);
-    current = next.plan;
-    versions.push(current);
-  }
+      if (answer.kind === "stopped") return { kind: "stop", stop: answer.stop };
+      if (answer.kind === "accepted") return { kind: "answer", output: answer.output };
+      if (answer.kind === "unverified")
+        return { kind: "stop", stop: { status: "unverified", reason: answer.reason }, output: answer.output };
+      return { kind: "replan", problem: answer.problem, output: answer.output };
+    },
+    async replan({ execution, problem, replans: count }) {
+      const next =
+        (await early?.take(problem)) ??
+        (await replan(run, config, { plan: current!, specs, steps: execution.steps, problem, replans: count }));
+      if (next.ok) reuse = reusableResults(current!, execution.steps, next.plan);
+      return planned(next);
+    },
+  };
 }
 
 /** Asks the planner for a new plan from the settled run's results. */

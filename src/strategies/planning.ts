@@ -6,19 +6,15 @@ import { makePlan, type PlanAttempt } from "../planner/make-plan.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
-import type { RetryOptions } from "../executor/retry.js";
+import type { ExecutionSettings } from "../executor/execution-options.js";
 import { createPlanStrategyState, type PlanningStrategyName, type PlanStrategyState } from "./plan-strategy-state.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { ask, finishStrategy, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 /** What ReWOO and LLMCompiler share: a planner, the tools the plan may call, and how steps run. */
-export interface PlanningOptions extends StrategyOptions, HumanDecisions {
+export interface PlanningOptions extends StrategyOptions, HumanDecisions, ExecutionSettings {
   planner: Model;
   tools: readonly Tool[];
-  /** Steps running at once; default 4. */
-  concurrency?: number;
-  prompts?: Partial<Prompts>;
-  retry?: RetryOptions;
 }
 
 /** Asks the planner for a plan and validates it, sending invalid plans back for repair. */

@@ -1,12 +1,16 @@
 import type { Model } from "../core/model.js";
 import { resolvePrompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
-import { executionStop, runExecution } from "./execution.js";
-import { planningFailure, finishPlanStrategy, pausedState, requestPlan, type PlanningOptions } from "./planning.js";
+import type { Plan } from "../plan/plan-schema.js";
+import type { CheckedPlan } from "../plan/validate-plan.js";
+import type { Prompts } from "../planner/prompts.js";
+import { runExecution } from "./execution.js";
+import { requestPlan, type PlanningOptions } from "./planning.js";
+import { runPlanningLoop, type PlanningStrategy } from "./planning-loop.js";
 import { readPlanStrategyState, type RewooState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, checkStrategyOptions, startStrategyRun } from "./strategy-run.js";
+import { ask, checkStrategyOptions, startStrategyRun, type StrategyRun } from "./strategy-run.js";
 
 /** `planner` writes the whole plan at once as `#E1 = tool[input]` lines (purpose "plan"). */
 export interface RewooOptions extends PlanningOptions {
@@ -30,52 +34,42 @@ export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<R
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume, config.tools);
   const run = startStrategyRun("rewoo", options, saved);
   try {
-    let plan = saved?.planVersions.at(-1);
-    if (!plan) {
-      const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-      const planned = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: "rewoo" }));
-      if (!planned.ok) return finishPlanStrategy<RewooState>(run, { versions: [], replans: 0, ...planningFailure(planned) });
-      plan = planned.plan;
-    }
-    const versions = [plan];
-    const execution = await runExecution(run, {
-      plan,
-      tools: config.tools,
-      ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
-      ...(config.retry ? { retry: config.retry } : {}),
-      ...(saved ? { paused: { state: saved.execution, approvals: config.approvals ?? {}, answers: config.answers ?? {} } } : {}),
-    });
-    const stopped = executionStop(run, execution);
-    if (stopped) {
-      const state = pausedState(run, "rewoo", { versions, replans: 0, acknowledged: [], execution });
-      return finishPlanStrategy<RewooState>(run, {
-        versions,
-        steps: execution.steps,
-        replans: 0,
-        stop: stopped,
-        execution,
-        ...(state ? { state } : {}),
-      });
-    }
-    const solved = await ask(
-      run,
-      config.solver ?? config.planner,
-      "solve",
-      config.prompts.solve({ task: run.task, results: stepViews(plan, execution.steps) }),
-    );
-    if (!solved.ok) return finishPlanStrategy<RewooState>(run, { versions, steps: execution.steps, replans: 0, stop: solved.stop });
-    const problem = describeProblem(execution);
-    return finishPlanStrategy<RewooState>(run, {
-      versions,
-      steps: execution.steps,
-      replans: 0,
-      output: solved.text,
-      stop:
-        problem === undefined
-          ? { status: "completed" }
-          : { status: "failed", reason: `the plan could not run as written (ReWOO does not replan): ${problem}` },
-    });
+    const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
+    return await runPlanningLoop(run, rewooSteps(run, config), saved ? { saved, decisions } : undefined);
   } finally {
     run.dispose();
   }
+}
+
+/** ReWOO's parts: one plan, run as written; a solver answers from the evidence, even when some is missing. */
+function rewooSteps(
+  run: StrategyRun,
+  config: RewooOptions & { prompts: Prompts; format: "rewoo"; maxRepairs: number },
+): PlanningStrategy<CheckedPlan> {
+  let current: Plan | undefined;
+  return {
+    name: "rewoo",
+    maxReplans: 0,
+    async plan() {
+      const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+      const planned = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: "rewoo" }));
+      return planned.ok ? { ok: true, source: planned.checked } : planned;
+    },
+    execute({ source, paused, version, acknowledged }) {
+      current = source?.plan ?? paused!.plan;
+      return runExecution(run, { ...config, plan: current, checked: source, version, acknowledged, paused });
+    },
+    async judge(execution) {
+      const results = stepViews(current!, execution.steps);
+      const solved = await ask(run, config.solver ?? config.planner, "solve", config.prompts.solve({ task: run.task, results }));
+      if (!solved.ok) return { kind: "stop", stop: solved.stop };
+      const problem = describeProblem(execution);
+      if (problem === undefined) return { kind: "answer", output: solved.text };
+      const reason = `the plan could not run as written (ReWOO does not replan): ${problem}`;
+      return { kind: "stop", stop: { status: "failed", reason }, output: solved.text };
+    },
+    replan() {
+      throw new Error("ReWOO does not replan");
+    },
+  };
 }

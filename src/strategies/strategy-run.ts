@@ -7,7 +7,7 @@ import { toModelFunction, type Model, type ModelPurpose } from "../core/model.js
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import { requestText } from "../core/text-call.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
@@ -19,13 +19,7 @@ export interface StrategyOptions {
   clock?: Clock;
 }
 
-/** A human's decisions on the calls a paused run waits for, given when it is resumed. */
-export interface HumanDecisions {
-  /** Decisions on the pending calls of a resumed run, by call id. */
-  approvals?: Record<string, ApprovalDecision>;
-  /** Answers to pending questions of a resumed run, by call id. */
-  answers?: Record<string, string>;
-}
+export type { HumanDecisions };
 
 /** How a strategy ended, before it becomes a result. */
 export interface StrategyStop {

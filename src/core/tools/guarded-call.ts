@@ -9,6 +9,14 @@ import { runAdmittedCall, toolFailure, type Admission, type RunOptions, type Too
 /** A human's answer to a call that needed approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
 
+/** A human's decisions on the calls a paused run waits for, given when it is resumed. */
+export interface HumanDecisions {
+  /** Decisions on pending approvals, by the pending call's id (see `pending`). */
+  approvals?: Record<string, ApprovalDecision> | undefined;
+  /** Answers to pending questions (`askUser`), by the pending call's id. */
+  answers?: Record<string, string> | undefined;
+}
+
 /** What the humans said about the calls a run paused on, by the key each call was shown with. */
 export interface HumanAnswers {
   approvals: Record<string, ApprovalDecision>;
