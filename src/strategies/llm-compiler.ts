@@ -20,7 +20,7 @@ export interface LlmCompilerOptions extends PlanningOptions {
   /** Decides finish or replan from the results (purpose "join"); defaults to the planner. */
   joiner?: Model;
   /** New plans the joiner may ask for; default 2. */
-  maxReplans?: number;
+  maxReplans?: number | undefined;
   /** `result.state` of a run that ended `waiting`, to continue it without planning again. */
   resume?: LlmCompilerState | undefined;
 }

@@ -1,12 +1,11 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Model, ToolSpec } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import type { Observer } from "../executor/execution-options.js";
+import type { ExecutionSettings, Observer } from "../executor/execution-options.js";
 import type { PlanRunResult } from "../executor/execution-result.js";
-import type { RetryOptions } from "../executor/retry.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../plan/plan-schema.js";
-import { resolvePrompts, type Prompts } from "../planner/prompts.js";
+import { resolvePrompts } from "../planner/prompts.js";
 import { reusableResults } from "../replan/merge-plan.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { answerPhase, type Critic, type PlanVerifier } from "./answer-phase.js";
@@ -28,15 +27,14 @@ import {
   type StrategyStop,
 } from "./strategy-run.js";
 
-export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions {
+export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, ExecutionSettings {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
   planner: Model;
   /** Runs agent steps; defaults to the planner, so steps can use a cheaper model. */
   executor?: Model;
   tools?: readonly Tool[];
-  concurrency?: number;
   /** New plans allowed after the first; default 3. */
-  maxReplans?: number;
+  maxReplans?: number | undefined;
   /** Times an invalid plan goes back to the planner with its errors; default 2. */
   maxRepairs?: number;
   critic?: Critic;
@@ -47,14 +45,11 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions {
    * used if the run ends with exactly that problem; otherwise the planner is asked again
    * with everything (one model call more). Default false.
    */
-  replanEarly?: boolean;
+  replanEarly?: boolean | undefined;
   /** Sees every step's output; `{ replan: reason }` asks for a new plan (new information). */
   observe?: Observer;
-  prompts?: Partial<Prompts>;
   /** How the planner writes plans; default "json". */
   format?: PlanFormat;
-  retry?: RetryOptions;
-  agentMaxSteps?: number;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: PlanAndExecuteState | undefined;
 }

@@ -20,7 +20,7 @@ export interface ReactOptions extends StrategyOptions, HumanDecisions {
   model: Model;
   tools?: readonly Tool[];
   /** Model calls allowed; default 8. */
-  maxSteps?: number;
+  maxSteps?: number | undefined;
   verify?: Verifier;
   noProgress?: false | Partial<NoProgressSettings>;
   /** `result.state` of a run that ended `waiting`, to continue it. */

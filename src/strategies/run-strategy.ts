@@ -6,22 +6,22 @@ import { planAndExecute } from "./plan-and-execute.js";
 import { react } from "./react.js";
 import { rewoo } from "./rewoo.js";
 import type { StrategyName, StrategyResult, StrategyState } from "./strategy-result.js";
+import type { ExecutionSettings } from "../executor/execution-options.js";
 import type { HumanDecisions, StrategyOptions } from "./strategy-run.js";
 
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
 /** The options all four strategies share, for running one task through each. */
-export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions {
+export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, Pick<ExecutionSettings, "concurrency"> {
   /** Acts (ReAct), runs agent steps, and plans unless `planner` is given. */
   model: Model;
   planner?: Model;
   tools: readonly Tool[];
-  concurrency?: number;
   /** ReAct's model calls; default 8. */
-  maxSteps?: number;
-  maxReplans?: number;
+  maxSteps?: number | undefined;
+  maxReplans?: number | undefined;
   /** Plan-and-Execute only: replan while independent steps still run. */
-  replanEarly?: boolean;
+  replanEarly?: boolean | undefined;
   /** A waiting run's `result.state`, to continue it; it must come from the same strategy. */
   resume?: StrategyState | undefined;
 }
@@ -49,22 +49,16 @@ export function strategyOfState(state: unknown): StrategyName | undefined {
 export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
   const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, ...rest } = options;
   // Each strategy checks that the state is its own, and says whose it is when it is not.
-  const shared = { ...rest, ...(resume === undefined ? {} : { resume: resume as never }) };
+  const shared = { ...rest, resume: resume as never };
   switch (name) {
     case "react":
-      return react({ ...shared, model, ...(maxSteps === undefined ? {} : { maxSteps }) });
+      return react({ ...shared, model, maxSteps });
     case "plan-and-execute":
-      return planAndExecute({
-        ...shared,
-        planner,
-        executor: model,
-        ...(maxReplans === undefined ? {} : { maxReplans }),
-        ...(replanEarly === undefined ? {} : { replanEarly }),
-      });
+      return planAndExecute({ ...shared, planner, executor: model, maxReplans, replanEarly });
     case "rewoo":
       return rewoo({ ...shared, planner });
     case "llm-compiler":
-      return llmCompiler({ ...shared, planner, ...(maxReplans === undefined ? {} : { maxReplans }) });
+      return llmCompiler({ ...shared, planner, maxReplans });
     default:
       throw new InvalidOptionsError(`unknown strategy "${shown(name)}"; use one of ${strategyNames.join(", ")}`);
   }

@@ -1,22 +1,19 @@
-import { Budget, type BudgetLimit, type BudgetLimits } from "../core/budget.js";
+import { Budget, type BudgetLimit } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
 import { errorMessage, InvalidOptionsError } from "../core/errors.js";
-import { EventHub, type EventListener, type PlanloopEvent } from "../core/events.js";
+import { EventHub, type PlanloopEvent } from "../core/events.js";
 import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelPurpose } from "../core/model.js";
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import { requestText } from "../core/text-call.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
+import type { RunSettings } from "../executor/execution-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
-export interface StrategyOptions {
+export interface StrategyOptions extends RunSettings {
   task: string;
-  budget?: BudgetLimits | Budget;
-  signal?: AbortSignal;
-  onEvent?: EventListener;
-  clock?: Clock;
 }
 
 export type { HumanDecisions };
