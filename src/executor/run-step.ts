@@ -125,8 +125,7 @@ function skipAfter(run: PlanRun, index: number, reason: string): void {
   const dependents = run.graph.dependents;
   const stack = [index];
   while (stack.length > 0) {
-    for (let link = dependents.first(stack.pop()!); link !== -1; link = dependents.next(link)) {
-      const dependent = dependents.target(link);
+    for (const dependent of dependents.linked(stack.pop()!)) {
       if (run.records[dependent]!.status !== undefined) continue;
       transition(run, dependent, { status: "skipped", error: reason });
       stack.push(dependent);

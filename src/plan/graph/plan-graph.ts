@@ -127,8 +127,7 @@ export function reachableFrom(edges: StepLinks, start: number): number[] {
   const found: number[] = [];
   const stack: number[] = [start];
   while (stack.length > 0) {
-    for (let link = edges.first(stack.pop()!); link !== -1; link = edges.next(link)) {
-      const next = edges.target(link);
+    for (const next of edges.linked(stack.pop()!)) {
       if (seen[next] === 1) continue;
       seen[next] = 1;
       found.push(next);

@@ -1,14 +1,12 @@
-import { TextTable } from "./text-table.js";
-
 /**
- * Step key → position in the plan, with the reading part of a `Map`'s interface. A `Map` of
- * ten thousand entries costs V8 about seven times more per entry to build than one of a
- * thousand, and a plan's overhead should grow with its size, not faster. Plans mostly number
- * their steps: those keys ("0", "17") are kept in an array; other keys in a `TextTable`.
+ * Step key → position in the plan, with the reading part of a `Map`'s interface. Plans
+ * mostly number their steps: those keys ("0", "17") are kept in an array, other keys in a
+ * `Map`. With every key in a `Map`, a 10,000-step chain's cost grew 11.7-12.8x from 1,000
+ * steps (the target is 12x); with the array, 10.9-11.5x (bench:scheduler, chain line).
  */
 export class StepIndex {
   private readonly byNumber: number[] = [];
-  private readonly byText = new TextTable();
+  private readonly byText = new Map<string, number>();
   private count = 0;
 
   get size(): number {

@@ -27,6 +27,7 @@ describe("StepLinks", () => {
           const walked: number[] = [];
           for (let link = graph.first(step); link !== -1; link = graph.next(link)) walked.push(graph.target(link));
           expect(walked).toEqual(targets);
+          expect([...graph.linked(step)]).toEqual(targets);
           for (let other = 0; other < model.length; other += 1) expect(graph.has(step, other)).toBe(targets.includes(other));
         });
       }),

@@ -2,7 +2,9 @@
  * Every step's links in one direction (its dependencies, or its dependents), in a few typed
  * arrays that grow as steps and links are added: no array per step, so a plan of ten
  * thousand steps does not make ten thousand small lists for V8 to copy and collect. A step's
- * links come back in the order they were added. Walk them with
+ * links come back in the order they were added. Code that runs once per plan or per failure
+ * walks them plainly, `for (const target of links.linked(step))`; the scheduler's and the
+ * check's per-step loops walk the links without an iterator:
  *
  *     for (let link = links.first(step); link !== -1; link = links.next(link)) use(links.target(link));
  */
@@ -81,6 +83,11 @@ export class StepLinks {
   has(step: number, target: number): boolean {
     for (let link = this.heads[step]!; link !== -1; link = this.nexts[link]!) if (this.targets[link] === target) return true;
     return false;
+  }
+
+  /** The steps `step` links to, in order. */
+  *linked(step: number): IterableIterator<number> {
+    for (let link = this.heads[step]!; link !== -1; link = this.nexts[link]!) yield this.targets[link]!;
   }
 
   /** The steps `step` links to, as a new array. */
