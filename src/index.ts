@@ -72,7 +72,7 @@ export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall
 export type { PlanRunState, WaitingStep } from "./executor/resume-state.js";
 export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./executor/timeline.js";
-export { toolStepCallId } from "./executor/tool-step.js";
+export { toolStepCallId } from "./executor/run-step.js";
 
 // planner/: how a model writes a plan
 export { defaultPrompts } from "./planner/prompts.js";

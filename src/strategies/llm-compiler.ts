@@ -7,7 +7,7 @@ import type { PlanRunResult } from "../executor/execution-result.js";
 import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import { resolvePrompts, type StepView } from "../planner/prompts.js";
-import { runExecution } from "./execution.js";
+import { runExecution } from "./planning-loop.js";
 import { readPlanStrategyState, type LlmCompilerState } from "./plan-strategy-state.js";
 import type { PlanningOptions } from "./planning.js";
 import { runPlanningLoop, type Planned, type PlanningStrategy } from "./planning-loop.js";

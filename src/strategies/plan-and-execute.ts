@@ -9,7 +9,7 @@ import { resolvePrompts } from "../planner/prompts.js";
 import { reusableResults } from "../replan/merge-plan.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { answerPhase, type Critic, type PlanVerifier } from "./answer-phase.js";
-import { executionStop, runExecution } from "./execution.js";
+import { executionStop, runExecution } from "./planning-loop.js";
 import { readPlanStrategyState, type PlanAndExecuteState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";

@@ -1,13 +1,16 @@
+import type { Model } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import type { HumanDecisions } from "../core/tools/guarded-call.js";
+import { executeCheckedPlan, executePlan } from "../executor/execute-plan.js";
+import type { ExecutePlanOptions, ExecutionSettings, Observer, ProblemListener } from "../executor/execution-options.js";
 import type { PlanRunResult } from "../executor/execution-result.js";
 import type { PlanRunState } from "../executor/resume-state.js";
-import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
 import type { Plan } from "../plan/plan-schema.js";
-import { executionStop } from "./execution.js";
-import type { PlanningStrategyName, PlanStrategyState } from "./plan-strategy-state.js";
-import { finishPlanStrategy, pausedState, planningFailure, type Ending } from "./planning.js";
+import type { CheckedPlan } from "../plan/validate-plan.js";
+import { createPlanStrategyState, type PlanningStrategyName, type PlanStrategyState } from "./plan-strategy-state.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import type { StrategyRun, StrategyStop } from "./strategy-run.js";
+import { finishStrategy, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 /**
  * What a planning strategy does after a plan ran to its end: answer, ask for a new plan
@@ -97,4 +100,114 @@ export async function runPlanningLoop<Source, State extends PlanStrategyState>(
     if (!next.ok) return finish({ steps: execution.steps, ...planningFailure(next) });
     source = next.source;
   }
+}
+
+/** What one execution inside a strategy run needs besides the run itself. */
+export interface ExecutionInput extends ExecutionSettings {
+  plan: Plan;
+  /** The plan as the planner's check passed it: not checked again. */
+  checked?: CheckedPlan | undefined;
+  tools: readonly Tool[];
+  model?: Model | undefined;
+  reuse?: PlanRunResult["steps"] | undefined;
+  version: number;
+  observe?: Observer | undefined;
+  acknowledged: readonly string[];
+  /** A paused execution to continue, with the human's decisions. */
+  paused?: ({ state: PlanRunState } & HumanDecisions) | undefined;
+  onProblem?: ProblemListener | undefined;
+}
+
+/** One execution of a plan inside a strategy run: its budget, signal, clock and events. */
+export function runExecution(run: StrategyRun, input: ExecutionInput): Promise<PlanRunResult> {
+  const options: Omit<ExecutePlanOptions, "plan"> = {
+    tools: input.tools,
+    model: input.model,
+    concurrency: input.concurrency,
+    retry: input.retry,
+    agentMaxSteps: input.agentMaxSteps,
+    prompts: input.prompts,
+    reuse: input.reuse,
+    planVersion: input.version,
+    observe: input.observe,
+    acknowledged: input.acknowledged,
+    onProblem: input.onProblem,
+    resume: input.paused?.state,
+    approvals: input.paused?.approvals,
+    answers: input.paused?.answers,
+    signal: run.signal,
+    budget: run.budget,
+    onEvent: run.events.relay(),
+    clock: run.clock,
+  };
+  return input.checked === undefined ? executePlan({ ...options, plan: input.plan }) : executeCheckedPlan(options, input.checked);
+}
+
+/** Statuses an execution ends the whole run with; `failed` is left to the strategy. */
+export function executionStop(run: StrategyRun, execution: PlanRunResult): StrategyStop | undefined {
+  if (execution.status === "completed" || execution.status === "failed") return undefined;
+  if (execution.status === "cancelled" && run.abortCause() === "deadline")
+    return { status: "deadline_exceeded", limit: "deadlineMs", reason: "the run's deadline passed" };
+  const stop: StrategyStop = { status: execution.status };
+  if (execution.reason !== undefined) stop.reason = execution.reason;
+  if (execution.limit !== undefined) stop.limit = execution.limit;
+  return stop;
+}
+
+/** The stop for a planning attempt that produced no plan, with the validation errors. */
+export function planningFailure(attempt: Exclude<PlanAttempt<StrategyStop>, { ok: true }>): { stop: StrategyStop; errors?: string[] } {
+  if ("stop" in attempt) return { stop: attempt.stop };
+  return {
+    stop: { status: "failed", reason: `the planner did not produce a valid plan: ${attempt.errors.join("; ")}` },
+    errors: attempt.errors,
+  };
+}
+
+export interface Ending<State extends PlanStrategyState = PlanStrategyState> {
+  versions: Plan[];
+  steps?: PlanRunResult["steps"];
+  replans: number;
+  stop: StrategyStop;
+  errors?: string[];
+  execution?: PlanRunResult;
+  output?: string;
+  /** For `waiting`: what `resume` needs. */
+  state?: State;
+}
+
+/** The result of a planning strategy from how it ended. */
+export function finishPlanStrategy<State extends PlanStrategyState>(run: StrategyRun, ending: Ending<State>): PlanStrategyResult<State> {
+  const { versions, stop, output, errors, execution } = ending;
+  return finishStrategy<PlanStrategyResult<State>>(run, {
+    status: stop.status,
+    ...(output === undefined ? {} : { output }),
+    ...(stop.reason === undefined ? {} : { reason: stop.reason }),
+    ...(stop.limit === undefined ? {} : { limit: stop.limit }),
+    ...(execution?.pending ? { pending: execution.pending } : {}),
+    ...(errors ? { errors } : {}),
+    ...(ending.state ? { state: ending.state } : {}),
+    ...(versions.length > 0 ? { plan: versions.at(-1)! } : {}),
+    planVersions: versions,
+    stepResults: ending.steps ?? {},
+    replans: ending.replans,
+    steps: run.trace.filter((event) => event.type === "step-start").length,
+  });
+}
+
+/** What `resume` needs when an execution paused for a human; undefined for any other stop. */
+export function pausedState<Strategy extends PlanningStrategyName>(
+  run: StrategyRun,
+  strategy: Strategy,
+  paused: { versions: Plan[]; replans: number; acknowledged: string[]; execution: PlanRunResult },
+): PlanStrategyState<Strategy> | undefined {
+  const { execution } = paused;
+  if (execution.status !== "waiting" || !execution.state) return undefined;
+  return createPlanStrategyState(strategy, {
+    planVersions: paused.versions,
+    replans: paused.replans,
+    acknowledged: paused.acknowledged,
+    execution: execution.state,
+    usage: run.budget.spent,
+    elapsedMs: run.budget.elapsedMs(),
+  });
 }

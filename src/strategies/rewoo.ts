@@ -4,7 +4,7 @@ import { describeProblem } from "../replan/replan-trigger.js";
 import type { Plan } from "../plan/plan-schema.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import type { Prompts } from "../planner/prompts.js";
-import { runExecution } from "./execution.js";
+import { runExecution } from "./planning-loop.js";
 import { requestPlan, type PlanningOptions } from "./planning.js";
 import { runPlanningLoop, type PlanningStrategy } from "./planning-loop.js";
 import { readPlanStrategyState, type RewooState } from "./plan-strategy-state.js";
