@@ -5,6 +5,7 @@ import type { PendingCall } from "../react/agent-status.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { CliError, readJsonFile } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
+import { textKeyed } from "../core/records.js";
 
 /** The flags of a command whose run can wait for a human and be resumed. */
 export interface PauseFlags {
@@ -35,10 +36,10 @@ export function resumeFromFlags(flags: PauseFlags): {
     if (decided.length > 0) throw new CliError("--approve, --deny and --answer go with --resume <state file>");
     return {};
   }
-  const approvals: Record<string, ApprovalDecision> = {};
+  const approvals = textKeyed<ApprovalDecision>();
   for (const callId of flags.approve ?? []) approvals[callId] = { approved: true };
   for (const callId of flags.deny ?? []) approvals[callId] = { approved: false, reason: "denied on the command line" };
-  const answers: Record<string, string> = {};
+  const answers = textKeyed<string>();
   for (const entry of flags.answer ?? []) {
     const split = entry.indexOf("=");
     if (split <= 0) throw new CliError(`--answer takes callId=text, got "${entry}"`);

@@ -6,6 +6,7 @@ import type { PlanPendingCall, PlanRunResult, PlanRunResultFields, PlanRunStatus
 import { finalRecord, type PlanRun } from "./live-run.js";
 import { createPlanState, type WaitingStep } from "./resume-state.js";
 import { buildTimeline } from "./timeline.js";
+import { copyTextKeyed, textKeyed } from "../core/records.js";
 
 /**
  * Ends the run: every step that never started gets its status and reason, the run's status
@@ -19,7 +20,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   const allSucceeded = records.every((record) => record.status === "succeeded") && run.streamProblems.length === 0;
   const status =
     stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
-  const steps: Record<string, StepRecord> = {};
+  const steps = textKeyed<StepRecord>();
   for (let index = 0; index < records.length; index += 1) steps[run.graph.keys[index]!] = records[index]!;
   const result: PlanRunResultFields = {
     status,
@@ -99,7 +100,7 @@ function listProblems(problems: readonly string[]): string {
 }
 
 function snapshot(run: PlanRun, steps: Record<string, StepRecord>) {
-  const waiting: Record<string, WaitingStep> = {};
+  const waiting = textKeyed<WaitingStep>();
   for (const [index, entry] of run.waiting) waiting[stepKey(run.steps[index]!.id)] = entry;
   return createPlanState({
     plan: run.config.plan,
@@ -107,6 +108,6 @@ function snapshot(run: PlanRun, steps: Record<string, StepRecord>) {
     waiting,
     usage: run.budget.spent,
     elapsedMs: run.elapsed(),
-    toolCallCounts: { ...run.toolCallCounts },
+    toolCallCounts: copyTextKeyed(run.toolCallCounts),
   });
 }

@@ -7,6 +7,7 @@ import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import type { PlanConfig } from "./execution-options.js";
 import type { StepRecord } from "./execution-result.js";
 import type { WaitingStep } from "./resume-state.js";
+import { copyTextKeyed, ownValue, textKeyed } from "../core/records.js";
 
 /**
  * A step's record while the run goes on: no status until it ends. The fields a succeeded
@@ -94,7 +95,7 @@ export function startPlanRun(config: PlanConfig): PlanRun {
     const index = graph.indexOf.get(key);
     if (index !== undefined) waiting.set(index, entry);
   }
-  const toolCallCounts: Record<string, number> = { ...saved?.toolCallCounts };
+  const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
   const run: PlanRun = {
     config,
     steps: config.plan.steps,
@@ -135,7 +136,7 @@ function startingRecords(
 ): LiveRecord[] {
   const reusing = Object.keys(reuse).length > 0;
   if (saved === undefined && !reusing) return keys.map(() => liveRecord());
-  return keys.map((key) => restoredRecord(saved?.[key] ?? (reusing ? reused(reuse[key]) : undefined)));
+  return keys.map((key) => restoredRecord(ownValue(saved, key) ?? (reusing ? reused(ownValue(reuse, key)) : undefined)));
 }
 
 function reused(record: StepRecord | undefined): StepRecord | undefined {
@@ -152,7 +153,7 @@ function restoredRecord(saved: StepRecord | undefined): LiveRecord {
 
 /** The records of the steps that have ended, by id, as results show them. */
 export function endedRecords(run: PlanRun): Record<string, StepRecord> {
-  const ended: Record<string, StepRecord> = {};
+  const ended = textKeyed<StepRecord>();
   run.records.forEach((record, index) => {
     if (record.status !== undefined) ended[run.graph.keys[index]!] = finalRecord(record);
   });

@@ -1,3 +1,4 @@
+import { textKeyed } from "../core/records.js";
 import { sleep, type Clock } from "../core/clock.js";
 import type { Message, ToolCall, ToolMessage } from "../core/messages.js";
 import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
@@ -100,7 +101,7 @@ function act(tasks: readonly OfflineTask[], messages: readonly Message[]): Model
   const task = recognise(tasks, taskText(messages));
   if (!task) return { type: "final", content: cannotHelp(taskText(messages)) };
   const results = messages.filter((message): message is ToolMessage => message.role === "tool");
-  const outputs: Record<string, unknown> = {};
+  const outputs = textKeyed<unknown>();
   let problem: string | undefined;
   for (const result of results) {
     const id = String(result.toolCallId)

@@ -1,9 +1,10 @@
+import { textKeyed } from "../core/records.js";
 /**
  * The step outputs shown in a solve, join or replan prompt (the default prompts' "Step <id>
  * (...) — <status>" blocks), by step id. Outputs that are JSON come back as values.
  */
 export function readResults(prompt: string): { outputs: Record<string, unknown>; failed: string[] } {
-  const outputs: Record<string, unknown> = {};
+  const outputs = textKeyed<unknown>();
   const failed: string[] = [];
   const blocks = prompt.split(/\n(?=Step \S+ \()/);
   for (const block of blocks) {

@@ -9,6 +9,7 @@ import type { AgentConfig } from "./agent-options.js";
 import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./agent-result.js";
 import { createState, type AgentState, type OpenRound } from "./agent-state.js";
 import { emptyNoProgress, type NoProgressState } from "./no-progress.js";
+import { copyTextKeyed } from "../core/records.js";
 
 /** The mutable record of one loop invocation. Only the loop's named steps change it. */
 export interface AgentRun {
@@ -40,7 +41,7 @@ export function startRun(config: AgentConfig): AgentRun {
       ? config.budget
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs } : {}) });
   const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
-  const toolCallCounts: Record<string, number> = { ...saved?.toolCallCounts };
+  const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
   const signal = runSignal.signal;
   const run: AgentRun = {
     config,
@@ -91,7 +92,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
     steps: run.steps,
     usage: run.usage,
     elapsedMs: run.budget.elapsedMs(),
-    toolCallCounts: { ...run.toolCallCounts },
+    toolCallCounts: copyTextKeyed(run.toolCallCounts),
     progress: structuredClone(run.progress),
     ...(run.lastCall ? { lastCall: run.lastCall } : {}),
     ...(run.rejectedAnswer ? { rejectedAnswer: run.rejectedAnswer } : {}),

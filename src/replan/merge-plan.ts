@@ -2,6 +2,7 @@ import { canonicalJson } from "../core/canonical-json.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { buildPlanGraph, topologicalOrder } from "../plan/graph/plan-graph.js";
 import { stepKey, type Plan, type PlanStep } from "../plan/plan-schema.js";
+import { ownValue, textKeyed } from "../core/records.js";
 
 /**
  * Which results of the old plan the new plan can keep: a step that succeeded, has the same
@@ -14,12 +15,12 @@ export function reusableResults(oldPlan: Plan, records: Record<string, StepRecor
   const oldSteps = new Map(oldPlan.steps.map((step) => [stepKey(step.id), step]));
   const graph = buildPlanGraph(newPlan);
   const keptAt = new Uint8Array(newPlan.steps.length);
-  const kept: Record<string, StepRecord> = {};
+  const kept = textKeyed<StepRecord>();
   for (const index of topologicalOrder(graph)) {
     const step = newPlan.steps[index]!;
     const key = graph.keys[index]!;
     const before = oldSteps.get(key);
-    const record = records[key];
+    const record = ownValue(records, key);
     if (before === undefined || record?.status !== "succeeded" || !unchanged(before, step)) continue;
     // Every dependency it names must be a step of the new plan that is kept (not itself).
     const inputsKept = step.depends_on.every((dependency) => {

@@ -1,3 +1,4 @@
+import { ownValue } from "../core/records.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -36,7 +37,7 @@ const strategyOfKind: Record<string, StrategyName> = {
 /** The strategy a saved state came from, by its `kind`; undefined for anything else. */
 export function strategyOfState(state: unknown): StrategyName | undefined {
   const kind = (state as { kind?: unknown } | null)?.kind;
-  return typeof kind === "string" ? strategyOfKind[kind] : undefined;
+  return typeof kind === "string" ? ownValue(strategyOfKind, kind) : undefined;
 }
 
 /**

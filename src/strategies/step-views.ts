@@ -1,3 +1,4 @@
+import { ownValue } from "../core/records.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { stepKey, type Plan } from "../plan/plan-schema.js";
 import type { StepView } from "../planner/prompts.js";
@@ -8,7 +9,7 @@ import type { StepView } from "../planner/prompts.js";
  */
 export function stepViews(plan: Plan, records: Record<string, StepRecord>, options: { unfinished?: string } = {}): StepView[] {
   return plan.steps.map((step) => {
-    const record = records[stepKey(step.id)];
+    const record = ownValue(records, stepKey(step.id));
     const view: StepView = { id: step.id, task: step.task, status: record?.status ?? options.unfinished ?? "not run" };
     if (step.tool !== undefined) view.tool = step.tool;
     if (record?.status === "succeeded") view.output = record.output;

@@ -7,6 +7,7 @@ import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
 import { limitOutput } from "./tool-output.js";
 import { toolFailure, type Admission, type AdmittedCall, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
+import { ownValue } from "../records.js";
 
 /** A human's answer to a call that needed approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
@@ -125,7 +126,7 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
     admission = scope.guard.admit(call, {
       step: options.step,
       signal: scope.execution.signal,
-      callsSoFar: scope.callCounts[call.name] ?? 0,
+      callsSoFar: ownValue(scope.callCounts, call.name) ?? 0,
       approved,
       ...(parsed === undefined ? {} : { argsParsed: true, parsedArgs: parsed.args }),
     });
@@ -141,10 +142,10 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
 
 function humanVerdict(humans: HumanAnswers, waiting: { kind: "approval" | "input"; key: string }, name: string): CallVerdict | "approved" {
   if (waiting.kind === "input") {
-    const answer = humans.answers[waiting.key];
+    const answer = ownValue(humans.answers, waiting.key);
     return typeof answer === "string" ? { kind: "answered", outcome: { content: answer } } : { kind: "pending", reason: "input" };
   }
-  const decision = humans.approvals[waiting.key];
+  const decision = ownValue(humans.approvals, waiting.key);
   if (decision === undefined) return { kind: "pending", reason: "approval" };
   if (decision.approved) return "approved";
   const because = decision.reason ? `: ${decision.reason}` : "";
@@ -166,7 +167,7 @@ function chargeCall(scope: CallScope, name: string, admission: Extract<Admission
   if (scope.budget.remainingToolCalls() < 1) {
     return refused(toolFailure("budget_exhausted", `the run's tool-call budget is used up; "${name}" was not called`));
   }
-  scope.callCounts[name] = (scope.callCounts[name] ?? 0) + 1;
+  scope.callCounts[name] = (ownValue(scope.callCounts, name) ?? 0) + 1;
   scope.budget.charge(oneToolCall);
   return { kind: "admitted", admission };
 }
