@@ -34,6 +34,8 @@ export interface PlaceholderReference {
   path: Array<string | number>;
   /** The placeholder as written, e.g. `$3.rows[0]`. */
   text: string;
+  /** Why the placeholder cannot be read (a quoted key that is not a JSON string): a plan error. */
+  problem?: string;
 }
 
 /** A bare `$N` is text when N names no step (the caller says which ids are steps) or the step itself. */
@@ -51,9 +53,23 @@ function parseMatch(match: RegExpExecArray | string[]): PlaceholderReference {
   for (const part of rawPath.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
     if (part[1] !== undefined) path.push(part[1]);
     else if (part[2] !== undefined) path.push(Number(part[2]));
-    else path.push(JSON.parse(part[3]!) as string);
+    else {
+      const key = readQuotedKey(part[3]!);
+      if (key === undefined)
+        return { step, path, text: match[0]!, problem: `${match[0]} has a key that is not a valid JSON string: ${part[3]}` };
+      path.push(key);
+    }
   }
   return { step, path, text: match[0]! };
+}
+
+/** A quoted key as JSON reads it (`"Ask Price"`, `"a\"b"`); undefined for an escape JSON does not know (`"\q"`). */
+function readQuotedKey(quoted: string): string | undefined {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every placeholder anywhere in `value` (strings inside objects and arrays included). */
@@ -136,6 +152,7 @@ function substituteText(
 }
 
 function resolve(reference: PlaceholderReference, outputOf: (step: string) => { found: boolean; value?: unknown }): unknown {
+  if (reference.problem !== undefined) throw new PlaceholderProblem(reference.problem);
   const output = outputOf(reference.step);
   if (!output.found) throw new PlaceholderProblem(`${reference.text} refers to step ${reference.step}, which has no output`);
   if (reference.path.length === 0) return output.value;

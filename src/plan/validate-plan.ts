@@ -1,4 +1,5 @@
 import type { Tool } from "../core/tools/define-tool.js";
+import { maxNesting, nestsDeeperThan } from "../core/json-safe.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } from "./placeholders.js";
 import { dependsOnEach, type AncestryQuestion } from "./graph/ancestry.js";
@@ -16,7 +17,8 @@ export type PlanErrorCode =
   | "unknown_tool"
   | "invalid_arguments"
   | "missing_task"
-  | "undeclared_reference";
+  | "undeclared_reference"
+  | "invalid_placeholder";
 
 /** One problem with a plan, worded so that a planner model reading it can fix the plan. */
 export interface PlanError {
@@ -202,12 +204,14 @@ function describeCycle(keys: readonly string[]): string {
  * `settleReferences`, before any error is written).
  */
 function collectReferences(step: PlanStep, index: number, graph: PlanGraph, context: StepCheck): void {
-  if (step.args === undefined) return;
+  // Arguments nested past the limit are an error of their own (see `stepErrors`), not walked.
+  if (step.args === undefined || nestsDeeperThan(step.args, maxNesting)) return;
   context.placeholderOptions.self = stepKey(step.id);
   const references = findPlaceholders(step.args, context.placeholderOptions);
   if (references.length === 0) return;
   context.references[index] = references;
   for (const reference of references) {
+    if (reference.problem !== undefined) continue;
     const referenced = graph.indexOf.get(reference.step);
     if (referenced !== undefined && !isDirectDependency(graph, index, referenced, context)) {
       context.indirect.push({ step: index, on: referenced });
@@ -222,8 +226,24 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: St
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
+  if (step.args !== undefined && nestsDeeperThan(step.args, maxNesting)) {
+    errors.push({
+      code: "invalid_arguments",
+      stepId: step.id,
+      message: `step ${id} has args nested deeper than ${maxNesting} levels; flatten them`,
+    });
+    return;
+  }
   const references = context.references[index] ?? noReferences;
   for (const reference of references) {
+    if (reference.problem !== undefined) {
+      errors.push({
+        code: "invalid_placeholder",
+        stepId: step.id,
+        message: `step ${id}: ${reference.problem}; write the key as a JSON string`,
+      });
+      continue;
+    }
     const referenced = graph.indexOf.get(reference.step);
     if (referenced !== undefined && isDirectDependency(graph, index, referenced, context)) continue;
     // The questions come up here in the order `collectReferences` asked them.

@@ -1,4 +1,5 @@
 import { raceAbort } from "../core/abort.js";
+import { maxNesting, nestedTooDeep, nestsDeeperThan } from "../core/json-safe.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import { describeDecisionProblem, type ModelDecision } from "../core/model.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
@@ -59,6 +60,14 @@ export async function callModel(run: AgentRun): Promise<ModelDecision | AgentSto
       decision,
       state: snapshotState(run, "failed"),
     });
+  }
+  // Arguments nested past the limit are not kept: the guard refuses them, and nothing that
+  // writes the history as JSON meets them.
+  if (decision.type === "tool_calls" && decision.calls.some((call) => nestsDeeperThan(call.arguments, maxNesting))) {
+    const calls = decision.calls.map((call) =>
+      nestsDeeperThan(call.arguments, maxNesting) ? { ...call, arguments: nestedTooDeep } : call,
+    );
+    decision = { ...decision, calls };
   }
   const delta = modelCallDelta(decision.usage);
   run.usage = addUsage(run.usage, delta);

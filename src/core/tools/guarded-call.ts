@@ -1,6 +1,7 @@
 import { raceAbort } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
+import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
 import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
 import type { ToolCall } from "../messages.js";
 import type { Tool } from "./define-tool.js";
@@ -110,6 +111,14 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
       ),
     );
   }
+  if (call.arguments === nestedTooDeep) {
+    return refused(
+      toolFailure(
+        "invalid_arguments",
+        `the arguments for "${call.name}" nest deeper than ${maxNesting} levels; send them with less nesting`,
+      ),
+    );
+  }
   let approved = false;
   if (waiting !== undefined) {
     const human = humanVerdict(scope.humans, waiting, call.name);
@@ -208,9 +217,9 @@ export function runAdmittedCall(
   } catch (error) {
     return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false });
   }
-  if (!isPromiseLike(returned)) return { content: limitOutput(returned, options.maxOutputChars) };
+  if (!isPromiseLike(returned)) return { content: limitOutput(jsonSafe(returned), options.maxOutputChars) };
   return raceAbort(returned, options.signal).then(
-    (output) => ({ content: limitOutput(output, options.maxOutputChars) }),
+    (output) => ({ content: limitOutput(jsonSafe(output), options.maxOutputChars) }),
     (error: unknown) => outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false }),
   );
 }
@@ -234,7 +243,7 @@ async function runWithTimeout(
   try {
     const returned = tool.execute!(args, { signal: controller.signal, callId, step: options.step });
     const output = isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned;
-    return { content: limitOutput(output, options.maxOutputChars) };
+    return { content: limitOutput(jsonSafe(output), options.maxOutputChars) };
   } catch (error) {
     return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut, timeoutMs });
   } finally {
