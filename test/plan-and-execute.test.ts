@@ -190,6 +190,38 @@ describe("planAndExecute: seed 001's weekly report", () => {
     ).toEqual([false, true]);
   });
 
+  it("a critic's 'NO' rejects the answer and an empty critic reply leaves it unverified", async () => {
+    const { tools } = weeklyReportTools();
+    const plan1 = { steps: [firstPlan.steps[0]] };
+    const no = await planAndExecute({
+      task: "report",
+      planner: new ScriptedModel([json(plan1), text("draft")]),
+      tools,
+      maxReplans: 0,
+      critic: { model: new ScriptedModel([{ purpose: "critic", reply: text("NO") }]) },
+    });
+    expect(no).toMatchObject({
+      status: "incomplete",
+      output: "draft",
+      reason: expect.stringContaining("the critic rejected the answer: NO"),
+    });
+    const silent = await planAndExecute({
+      task: "report",
+      planner: new ScriptedModel([json(plan1), text("draft")]),
+      tools,
+      critic: { model: new ScriptedModel([{ purpose: "critic", reply: text("") }]) },
+    });
+    expect(silent).toMatchObject({ status: "unverified", output: "draft", reason: "the critic's reply was empty" });
+    const odd = await planAndExecute({
+      task: "report",
+      planner: new ScriptedModel([json(plan1), text("draft")]),
+      tools,
+      maxReplans: 0,
+      critic: { review: () => "yes" as never },
+    });
+    expect(odd).toMatchObject({ status: "incomplete", reason: expect.stringContaining("not { approved: boolean }") });
+  });
+
   it("verify: a rejected answer with no replans left is incomplete; a throwing verifier is unverified", async () => {
     const { tools } = weeklyReportTools();
     const plan1 = { steps: [firstPlan.steps[0]] };

@@ -1,5 +1,5 @@
 import { raceAbort } from "../core/abort.js";
-import { errorMessage } from "../core/errors.js";
+import { errorMessage, shown } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { StepRecord } from "../plan/step-record.js";
 import type { Plan } from "../plan/plan-schema.js";
@@ -40,6 +40,7 @@ export async function answerPhase(
   if (input.critic) {
     const verdict = await review(run, input.critic, input.prompts, { task: run.task, answer: output, results });
     if ("stop" in verdict) return { kind: "stopped", stop: verdict.stop };
+    if ("unreadable" in verdict) return { kind: "unverified", output, reason: verdict.unreadable };
     run.events.emit({ type: "critic-end", approved: verdict.approved, ...(verdict.approved ? {} : { feedback: verdict.feedback }) });
     if (!verdict.approved) return { kind: "rejected", output, problem: `the critic rejected the answer: ${verdict.feedback}` };
   }
@@ -62,31 +63,44 @@ async function review(
   critic: Critic,
   prompts: Prompts,
   input: { task: string; answer: string; results: readonly StepView[] },
-): Promise<CriticVerdict | { stop: StrategyStop }> {
+): Promise<CriticVerdict | { stop: StrategyStop } | { unreadable: string }> {
   if ("review" in critic) {
     try {
-      return await critic.review(input);
+      const verdict: unknown = await critic.review(input);
+      if ((verdict as CriticVerdict | null)?.approved === true) return { approved: true };
+      if ((verdict as CriticVerdict | null)?.approved === false) return verdict as CriticVerdict;
+      return { approved: false, feedback: `the critic returned ${shown(verdict)}, not { approved: boolean }` };
     } catch (error) {
       return { approved: false, feedback: `the critic failed: ${errorMessage(error)}` };
     }
   }
   const answer = await ask(run, critic.model, "critic", prompts.critic(input));
-  return answer.ok ? readCriticText(answer.text) : { stop: answer.stop };
+  if (!answer.ok) return { stop: answer.stop };
+  return readCriticText(answer.text);
 }
 
-/** `{"approved": false, "feedback": "..."}`, or text starting with APPROVE / REVISE: ... */
-export function readCriticText(text: string): CriticVerdict {
-  const found = /\{[\s\S]*"approved"[\s\S]*\}/.exec(text);
+/**
+ * Reads a critic model's reply; it fails closed. Only an unambiguous approval approves:
+ * `{"approved": true}` (the default prompt's form), or a reply that is just APPROVE(D) or
+ * starts `APPROVE:`. `{"approved": false, "feedback": ...}` and `REVISE: ...` / `REJECT: ...`
+ * reject with their feedback; any other text ("NO", "Not approved: ...", a cut-off JSON
+ * object) rejects with the text itself as feedback. An empty reply cannot be read at all.
+ */
+export function readCriticText(text: string): CriticVerdict | { unreadable: string } {
+  const trimmed = text.trim();
+  if (trimmed === "") return { unreadable: "the critic's reply was empty" };
+  const found = /\{[\s\S]*"approved"[\s\S]*\}/.exec(trimmed);
   if (found) {
     try {
       const value = JSON.parse(found[0]) as { approved?: unknown; feedback?: unknown };
       if (value.approved === true) return { approved: true };
       if (value.approved === false) return { approved: false, feedback: String(value.feedback ?? "no reason given") };
     } catch {
-      // fall through to the text forms
+      // not JSON after all: read as text below
     }
   }
-  const revise = /^\s*(?:revise|reject)\s*:?\s*([\s\S]*)$/i.exec(text);
+  if (/^approved?\s*(?:[.!]\s*)?$/i.test(trimmed) || /^approved?\s*:/i.test(trimmed)) return { approved: true };
+  const revise = /^(?:revise|reject)\s*:?\s*([\s\S]*)$/i.exec(trimmed);
   if (revise) return { approved: false, feedback: revise[1]!.trim() || "no reason given" };
-  return { approved: true };
+  return { approved: false, feedback: trimmed };
 }
