@@ -32,7 +32,48 @@ let tokenCounter: ((text: string) => number) | undefined;
  */
 function countTokens(text: string): number {
   tokenCounter ??= loadTokenizer();
-  return tokenCounter(text);
+  if (text.length <= pieceChars && !hasLongRun(text)) return tokenCounter(text);
+  let total = 0;
+  for (const piece of piecesForCounting(text)) total += tokenCounter(piece);
+  return total;
+}
+
+/** Text is counted in pieces of about this many characters, cut at white space. */
+const pieceChars = 4_096;
+/** Longer runs without white space are cut: BPE on one long run takes time quadratic in its length. */
+const longestRun = 64;
+
+function hasLongRun(text: string): boolean {
+  let run = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    run = isSpace(text.charCodeAt(index)) ? 0 : run + 1;
+    if (run > longestRun) return true;
+  }
+  return false;
+}
+
+/**
+ * Cuts text for counting so that the whole count takes time linear in its length: at white
+ * space once a piece is long, and inside any run of more than `longestRun` characters
+ * without white space (a cut there may count a token or two more than the whole would).
+ */
+export function* piecesForCounting(text: string): Generator<string> {
+  let start = 0;
+  let run = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const space = isSpace(text.charCodeAt(index));
+    run = space ? 0 : run + 1;
+    if (run > longestRun || (space && index - start >= pieceChars)) {
+      yield text.slice(start, index);
+      start = index;
+      run = space ? 0 : 1;
+    }
+  }
+  if (start < text.length) yield text.slice(start);
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 9 || code === 13;
 }
 
 function loadTokenizer(): (text: string) => number {

@@ -25,9 +25,18 @@ export class CompilerPlanReader {
   /** Feeds streamed text; returns the lines completed by it. */
   push(text: string): CompilerLine[] {
     this.buffer += text;
+    // Split only when a line ended: a long line streamed in small pieces is not split again
+    // with every piece (that would be quadratic in its length).
+    if (!text.includes("\n")) return [];
     const lines = this.buffer.split("\n");
     this.buffer = lines.pop()!;
-    return lines.map((line) => this.readLine(line)).filter((line) => line.kind !== "thought");
+    const read: CompilerLine[] = [];
+    for (const line of lines) {
+      if (line.length === 0) continue;
+      const found = this.readLine(line);
+      if (found.kind !== "thought") read.push(found);
+    }
+    return read;
   }
 
   /** The last line, when the text did not end with a newline. */
@@ -39,6 +48,7 @@ export class CompilerPlanReader {
 
   private readLine(line: string): CompilerLine {
     const trimmed = line.trim();
+    if (trimmed === "") return { kind: "thought" };
     if (/^thought\s*:/i.test(trimmed)) {
       this.thought = trimmed.replace(/^thought\s*:\s*/i, "");
       return { kind: "thought" };

@@ -18,7 +18,8 @@ export function parsePlanText(text: string, options: { format?: PlanFormat; tool
 
 export function detectFormat(text: string): PlanFormat {
   if (/#E\d+\s*=\s*[A-Za-z0-9_-]+\s*\[/.test(text)) return "rewoo";
-  if (/^\s*\d+\s*\.\s*[A-Za-z0-9_-]+\s*\(.*\)\s*$/m.test(text) && !/"steps"\s*:/.test(text)) return "llm-compiler";
+  // `[ \t]*`, not `\s*`: at each line start, `\s*` would run across every blank line after it.
+  if (/^[ \t]*\d+[ \t]*\.[ \t]*[A-Za-z0-9_-]+[ \t]*\(.*\)[ \t]*$/m.test(text) && !/"steps"\s*:/.test(text)) return "llm-compiler";
   return "json";
 }
 

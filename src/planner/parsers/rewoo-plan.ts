@@ -17,6 +17,7 @@ export function parseRewooPlan(text: string, tools: readonly Tool[] = []): PlanT
   const steps = [];
   let description = "";
   for (const rawLine of text.split("\n")) {
+    if (rawLine.trim() === "") continue;
     const [before, evidence] = splitEvidence(rawLine);
     if (/^\s*Plan\s*:/i.test(before)) description = before.replace(/^\s*Plan\s*:\s*/i, "").trim();
     if (evidence === undefined) continue;
