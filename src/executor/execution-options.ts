@@ -12,7 +12,9 @@ import { checkPlan, type CheckedPlan } from "../plan/validate-plan.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-call.js";
-import { readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
+import { checkSamePlan, pausedCalls, readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
+import { resolveDecisions } from "../core/tools/approvals.js";
+import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 
 /** How a plan's steps run: declared once, for `executePlan` and every planning strategy. */
@@ -27,8 +29,8 @@ export interface ExecutionSettings {
   prompts?: Partial<Prompts> | undefined;
 }
 
-/** What every run takes: its cancellation, its budget, its events and its clock. */
-export interface RunSettings {
+/** What every run takes: its cancellation, its budget, its events, its clock, and how its states are signed. */
+export interface RunSettings extends StateSigning {
   signal?: AbortSignal | undefined;
   /** One budget for the whole run; nested loops (agent steps) draw from it too. */
   budget?: BudgetLimits | Budget | undefined;
@@ -107,6 +109,9 @@ export interface PlanConfig {
   prompts: Prompts;
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
+  /** Decisions used before (by earlier resumes) and by this run. */
+  used: string[];
+  stateSecret: string | undefined;
   clock: Clock;
 }
 
@@ -122,7 +127,10 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   if (typeof options !== "object" || options === null) throw new InvalidOptionsError("executePlan needs an options object");
   const tools = options.tools ?? [];
   const guard = guardTools(tools);
+  checkSecret(options.stateSecret);
+  verifyState(options.resume, options.stateSecret);
   const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
+  if (resume !== undefined) checkSamePlan(resume, given?.kind === "checked" ? given.checked.plan : options.plan);
   const checked = readGivenPlan(given, { resumed: resume !== undefined, tools }) ?? checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
@@ -163,8 +171,8 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     acknowledged: options.acknowledged ?? [],
     planVersion: options.planVersion ?? 1,
     prompts: resolvePrompts(options.prompts),
-    approvals: options.approvals ?? {},
-    answers: options.answers ?? {},
+    ...resolveDecisions(resume === undefined ? [] : pausedCalls(resume), options, resume?.usedApprovals),
+    stateSecret: options.stateSecret,
     clock: options.clock ?? systemClock,
   };
 }

@@ -7,6 +7,7 @@ import { finalRecord, type PlanRun } from "./live-run.js";
 import { createPlanState, type WaitingStep } from "./resume-state.js";
 import { buildTimeline } from "./timeline.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
+import { signState } from "../core/state-signature.js";
 
 /**
  * Ends the run: every step that never started gets its status and reason, the run's status
@@ -41,7 +42,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
     entry.kind === "tool" ? [entry.pending] : entry.pending,
   );
   if (pending.length > 0) result.pending = pending;
-  if (status !== "completed") result.state = snapshot(run, steps);
+  if (status !== "completed") result.state = signState(snapshot(run, steps), run.config.stateSecret);
   run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
   // Built field by field above; the status decided which fields are set (see PlanRunResult).
   return result as PlanRunResult;
@@ -109,5 +110,6 @@ function snapshot(run: PlanRun, steps: Record<string, StepRecord>) {
     usage: run.budget.spent,
     elapsedMs: run.elapsed(),
     toolCallCounts: copyTextKeyed(run.toolCallCounts),
+    ...(run.callScope.humans.used.length > 0 ? { usedApprovals: [...run.callScope.humans.used] } : {}),
   });
 }

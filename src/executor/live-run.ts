@@ -114,7 +114,7 @@ export function startPlanRun(config: PlanConfig): PlanRun {
       guard: config.guard,
       budget,
       callCounts: toolCallCounts,
-      humans: { approvals: config.approvals, answers: config.answers },
+      humans: { approvals: config.approvals, answers: config.answers, used: config.used },
       // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
       execution: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
     },

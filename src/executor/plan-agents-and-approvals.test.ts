@@ -109,7 +109,15 @@ describe("waiting for approval in a plan", () => {
     const paused = await executePlan({ plan, tools });
     expect(paused.status).toBe("waiting");
     expect(paused.pending).toEqual([
-      { stepId: 2, callId: toolStepCallId(2), name: "refund", arguments: { order: "A1" }, kind: "approval" },
+      {
+        id: "step:2",
+        stepId: 2,
+        callId: toolStepCallId(2),
+        name: "refund",
+        arguments: { order: "A1" },
+        kind: "approval",
+        digest: expect.any(String),
+      },
     ]);
     expect(paused.steps["4"]).toMatchObject({ status: "waiting", error: "waits for step 2" });
     expect(calls).toEqual({ orders: 1, tickets: 1 });
@@ -152,7 +160,9 @@ describe("waiting for approval in a plan", () => {
     const clock = new FakeClock();
     const paused = await executePlan({ plan, tools, model, clock });
     expect(paused.status).toBe("waiting");
-    expect(paused.pending).toEqual([{ stepId: "fix", callId: "r1", name: "refund", arguments: {}, kind: "approval" }]);
+    expect(paused.pending).toEqual([
+      { id: "call:0:0@fix", stepId: "fix", callId: "r1", name: "refund", arguments: {}, kind: "approval", digest: expect.any(String) },
+    ]);
     const resumed = await executePlan({
       plan,
       tools,

@@ -1,4 +1,7 @@
+import { canonicalJson } from "../core/canonical-json.js";
 import { InvalidOptionsError } from "../core/errors.js";
+import { callDigest, checkPendingDigest, reactPendingId } from "../core/tools/approvals.js";
+import { readPlan } from "../plan/read-plan.js";
 import { isRecord } from "../core/is-record.js";
 import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { StepRecord } from "../plan/step-record.js";
@@ -34,6 +37,8 @@ export interface PlanRunState {
   usage: UsageTotals;
   elapsedMs: number;
   toolCallCounts: Record<string, number>;
+  /** The ids of the decisions (approvals, answers) this run has used: each is used once. */
+  usedApprovals?: string[];
 }
 
 export function createPlanState(fields: Omit<PlanRunState, "kind" | "version">): PlanRunState {
@@ -45,5 +50,50 @@ export function readPlanState(value: unknown): PlanRunState {
   if (!isRecord(state.steps) || !isRecord(state.waiting) || !isUsageTotals(state.usage) || !isElapsedMs(state.elapsedMs)) {
     throw new InvalidOptionsError("resume state is damaged: steps, waiting, usage or elapsedMs are missing or malformed");
   }
+  for (const [key, entry] of Object.entries(state.waiting as Record<string, WaitingStep>)) checkWaitingStep(key, entry);
   return state as PlanRunState;
+}
+
+/** Every call a saved plan run waits for, tool steps' and agent steps' alike. */
+export function pausedCalls(state: PlanRunState): PlanPendingCall[] {
+  return Object.values(state.waiting).flatMap((entry) => (entry.kind === "tool" ? [entry.pending] : entry.pending));
+}
+
+/**
+ * A waiting tool step's call must be unchanged since it was shown (an agent step's inner loop
+ * checks its own). Calls saved without an id or a digest (by an earlier planloop) get them.
+ */
+function checkWaitingStep(key: string, entry: WaitingStep): void {
+  if (!isRecord(entry) || (entry.kind !== "tool" && entry.kind !== "agent")) {
+    throw new InvalidOptionsError(`resume state is damaged: waiting step ${key} is malformed`);
+  }
+  if (entry.kind === "tool") {
+    const pending = entry.pending;
+    if (!isRecord(pending) || typeof pending.name !== "string")
+      throw new InvalidOptionsError(`resume state is damaged: waiting step ${key} is malformed`);
+    if (pending.id === undefined) {
+      pending.id = String(pending.callId);
+      pending.digest = callDigest(pending.name, pending.arguments);
+    }
+    checkPendingDigest(pending, pending);
+    return;
+  }
+  const round = entry.agentState?.openRound;
+  for (const pending of entry.pending) {
+    if (pending.id !== undefined) continue;
+    const position = round?.calls.findIndex((call) => call.id === pending.callId) ?? -1;
+    pending.id = `${reactPendingId(round?.step ?? 0, position)}@${key}`;
+    pending.digest = callDigest(pending.name, pending.arguments);
+  }
+}
+
+/**
+ * A resumed run continues the plan its state paused with: a plan given beside the state must
+ * be that plan (steps added to a saved plan, or a plan swapped under it, are refused).
+ */
+export function checkSamePlan(state: PlanRunState, given: unknown): void {
+  if (given === undefined) return;
+  const read = readPlan(given);
+  if (read.success && canonicalJson(read.data) === canonicalJson(state.plan)) return;
+  throw new InvalidOptionsError("resume: the plan given is not the plan the saved state paused with; pass the same plan, or none");
 }

@@ -1,7 +1,10 @@
 import { sleep } from "../core/clock.js";
 import { errorMessage, shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
-import { guardedCall, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { callDigest } from "../core/tools/approvals.js";
+import { guardedCall, type ApprovalDecision, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { textKeyed } from "../core/records.js";
+import { stepKey } from "../plan/plan-schema.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../plan/placeholders.js";
@@ -211,7 +214,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
       signal: run.signal,
       clock: run.config.clock,
       onEvent: run.events.relay({ stepId: step.id }),
-      ...(paused?.kind === "agent" ? { resume: paused.agentState, approvals: run.config.approvals, answers: run.config.answers } : {}),
+      ...(paused?.kind === "agent" ? { resume: paused.agentState, ...innerDecisions(run, step.id) } : {}),
     });
   } catch (error) {
     return { status: "failed", error: `the step's agent failed: ${errorMessage(error)}` };
@@ -220,7 +223,8 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
     case "completed":
       return { status: "succeeded", output: result.output };
     case "waiting": {
-      const pending = (result.pending ?? []).map((call) => ({ ...call, stepId: step.id }));
+      const suffix = `@${stepKey(step.id)}`;
+      const pending = (result.pending ?? []).map((call) => ({ ...call, id: `${call.id}${suffix}`, stepId: step.id }));
       return { status: "waiting", error: result.reason ?? "waiting", waiting: { kind: "agent", pending, agentState: result.state! } };
     }
     case "budget_exceeded":
@@ -233,6 +237,23 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
     default:
       return { status: "failed", error: `the step's agent stopped with ${result.status}${result.reason ? `: ${result.reason}` : ""}` };
   }
+}
+
+/**
+ * The decisions meant for the calls an agent step's inner loop waits for: the run's keys are
+ * `<inner id>@<step id>`; the inner loop knows its calls by the inner id.
+ */
+function innerDecisions(
+  run: PlanRun,
+  stepId: string | number,
+): { approvals: Record<string, ApprovalDecision>; answers: Record<string, string> } {
+  const suffix = `@${stepKey(stepId)}`;
+  const inner = <T>(decided: Record<string, T>): Record<string, T> => {
+    const found = textKeyed<T>();
+    for (const key of Object.keys(decided)) if (key.endsWith(suffix)) found[key.slice(0, -suffix.length)] = decided[key]!;
+    return found;
+  };
+  return { approvals: inner(run.config.approvals), answers: inner(run.config.answers) };
 }
 
 /** The call id of a tool step, the key to approve it with. */
@@ -266,7 +287,7 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     call: { id: toolStepCallId(step.id), name: step.tool!, arguments: args },
     step: 0,
     parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
-    waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: String(paused.pending.callId) } : undefined,
+    waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: paused.pending.id } : undefined,
     paused: paused?.kind === "tool" ? paused.pending : undefined,
     attempt: 0,
   };
@@ -287,14 +308,31 @@ function afterAttempt(run: PlanRun, index: number, call: StepCall, result: CallR
   const outcome = stepOutcomeOf(run, index, call, result);
   if (outcome.status !== "retry") return outcome;
   if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
+  // One approval, one call: an approved call that failed runs again only if its tool says a
+  // repeat is harmless, or after a new approval (under a new id, so an old one cannot match).
+  if (call.waiting?.kind === "approval") {
+    if (run.config.toolsByName.get(call.call.name)?.idempotent !== true) return approveAgain(run, index, call, outcome.error);
+    // The approval was taken by the first attempt; the retries of an idempotent call ride on it.
+    call.approved = true;
+  }
   const delayMs = backoffDelay(run.config.retry, attempt);
   const stepId = run.steps[index]!.id;
   run.events.emit({ type: "step-retry", stepId, attempt, delayMs, error: outcome.error }, { stepId });
-  // A later attempt is decided afresh: an approval given for this one still holds.
   return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
     () => attemptUntilDone(run, index, call),
     (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
   );
+}
+
+/** An approved call failed: the step waits for a new approval to try it once more. */
+function approveAgain(run: PlanRun, index: number, call: StepCall, error: string): StepOutcome {
+  // step:2, then step:2#2, step:2#3: the number of the approval asked for.
+  const shown = call.paused!.id;
+  const asked = /#(\d+)$/.exec(shown);
+  const id = `${toolStepCallId(run.steps[index]!.id)}#${asked ? Number(asked[1]) + 1 : 2}`;
+  const pending: PlanPendingCall = { ...call.paused!, id };
+  const reason = `the approved call to "${pending.name}" failed (${error}); it runs again only with a new approval of ${id}`;
+  return { status: "waiting", error: reason, waiting: { kind: "tool", pending } };
 }
 
 /** A tool step's call, the call it paused on before (if it did), and the attempts so far. */
@@ -313,12 +351,16 @@ function stepOutcomeOf(run: PlanRun, index: number, call: StepCall, result: Call
       return { status: "failed", error: result.outcome.error!.message };
     case "pending": {
       const { paused } = call;
+      const { name, id: callId } = call.call;
+      const args = call.call.arguments;
       const pending: PlanPendingCall = paused ?? {
+        id: String(callId),
         stepId: run.steps[index]!.id,
-        callId: call.call.id,
-        name: call.call.name,
-        arguments: call.call.arguments,
+        callId,
+        name,
+        arguments: args,
         kind: result.reason,
+        digest: callDigest(name, args),
       };
       if (paused === undefined && result.question !== undefined) pending.question = result.question;
       return { status: "waiting", error: `waits for ${pending.kind} of "${pending.name}"`, waiting: { kind: "tool", pending } };

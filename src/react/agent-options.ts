@@ -5,6 +5,8 @@ import type { EventListener } from "../core/events.js";
 import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
+import { resolveDecisions } from "../core/tools/approvals.js";
+import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
 import { guardTools } from "../core/tools/tool-guard.js";
@@ -15,7 +17,7 @@ import type { NoProgressSettings } from "./no-progress.js";
 
 export type { ApprovalDecision };
 
-export interface AgentOptions {
+export interface AgentOptions extends StateSigning {
   /** A function `(request) => decision`, or an adapter object with `generate(request)`. */
   model: Model;
   /** Tools made with `defineTool`, run behind the guard. Pass this or `toolExecutor`. */
@@ -62,6 +64,9 @@ export interface AgentConfig {
   resume: AgentState | undefined;
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
+  /** Decisions used before (by earlier resumes) and by this run. */
+  used: string[];
+  stateSecret: string | undefined;
   toolConcurrency: number;
   maxToolOutputChars: number;
   clock: Clock;
@@ -82,6 +87,9 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
   }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     throw new InvalidOptionsError("signal must be an AbortSignal");
+  checkSecret(options.stateSecret);
+  verifyState(options.resume, options.stateSecret);
+  const resume = options.resume === undefined ? undefined : readState(options.resume);
   return {
     model,
     runner: readTools(options),
@@ -92,9 +100,9 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
     verify: options.verify,
     noProgress: readNoProgress(options.noProgress),
     onEvent: options.onEvent,
-    resume: options.resume === undefined ? undefined : readState(options.resume),
-    approvals: options.approvals ?? {},
-    answers: options.answers ?? {},
+    resume,
+    ...resolveDecisions(resume?.openRound?.pending ?? [], options, resume?.usedApprovals),
+    stateSecret: options.stateSecret,
     toolConcurrency: positiveInteger("toolConcurrency", options.toolConcurrency, 4),
     maxToolOutputChars: positiveInteger("maxToolOutputChars", options.maxToolOutputChars, 20_000),
     clock: options.clock ?? systemClock,

@@ -4,6 +4,7 @@ import { EventHub } from "../core/events.js";
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { Message, ToolMessage } from "../core/messages.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
+import { signState } from "../core/state-signature.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
 import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./agent-result.js";
@@ -58,7 +59,7 @@ export function startRun(config: AgentConfig): AgentRun {
       guard: config.runner,
       budget,
       callCounts: toolCallCounts,
-      humans: { approvals: config.approvals, answers: config.answers },
+      humans: { approvals: config.approvals, answers: config.answers, used: config.used },
       execution: { signal, step: 0, clock: config.clock, maxOutputChars: config.maxToolOutputChars },
     },
     progress: saved ? structuredClone(saved.progress) : emptyNoProgress(),
@@ -97,6 +98,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
     ...(run.lastCall ? { lastCall: run.lastCall } : {}),
     ...(run.rejectedAnswer ? { rejectedAnswer: run.rejectedAnswer } : {}),
     ...(run.openRound ? { openRound: run.openRound } : {}),
+    ...(run.callScope.humans.used.length > 0 ? { usedApprovals: [...run.callScope.humans.used] } : {}),
   });
 }
 
@@ -112,7 +114,7 @@ export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
   if (stop.limit !== undefined) result.limit = stop.limit;
   if (run.lastError) result.lastError = run.lastError;
   if (run.openRound?.pending.length) result.pending = run.openRound.pending;
-  if (stop.status !== "completed") result.state = snapshotState(run, stop.status);
+  if (stop.status !== "completed") result.state = signState(snapshotState(run, stop.status), run.config.stateSecret);
   run.events.emit({
     type: "agent-end",
     status: stop.status,

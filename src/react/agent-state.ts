@@ -2,6 +2,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { Message, ToolCall } from "../core/messages.js";
+import { callDigest, checkPendingDigest, reactPendingId } from "../core/tools/approvals.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { AgentStatus, PendingCall } from "./agent-status.js";
@@ -39,6 +40,8 @@ export interface AgentState {
   /** An answer the verifier rejected and the model has not replaced yet. */
   rejectedAnswer?: { output: string; feedback: string };
   openRound?: OpenRound;
+  /** The ids of the decisions (approvals, answers) this run has used: each is used once. */
+  usedApprovals?: string[];
 }
 
 export function createState(fields: Omit<AgentState, "kind" | "version">): AgentState {
@@ -56,5 +59,34 @@ export function readState(value: unknown): AgentState {
     isRecord(state.toolCallCounts) &&
     isRecord(state.progress);
   if (!valid) throw new InvalidOptionsError("resume state is damaged: messages, steps, usage or counters are missing");
+  if (state.openRound !== undefined) checkOpenRound(state.openRound);
   return state as AgentState;
+}
+
+/**
+ * The round a state paused in: every pending call must be the call at its place in the
+ * round, unchanged since it was shown. Pending calls saved without an id or a digest (by an
+ * earlier planloop) get them from their call.
+ */
+function checkOpenRound(round: OpenRound): void {
+  if (!isRecord(round) || !Array.isArray(round.calls) || !Array.isArray(round.pending) || !Number.isInteger(round.step)) {
+    throw new InvalidOptionsError("resume state is damaged: its open round is malformed");
+  }
+  for (const pending of round.pending) {
+    const position =
+      pending.id === undefined ? round.calls.findIndex((call) => call.id === pending.callId) : positionOf(pending.id, round.step);
+    const call = round.calls[position];
+    if (call === undefined)
+      throw new InvalidOptionsError(`resume state is damaged: pending call ${pending.id ?? pending.callId} is not in its round`);
+    if (pending.id === undefined) {
+      pending.id = reactPendingId(round.step, position);
+      pending.digest = callDigest(call.name, call.arguments);
+    }
+    checkPendingDigest(pending, call);
+  }
+}
+
+function positionOf(id: string, turn: number): number {
+  const match = /^call:(\d+):(\d+)$/.exec(id);
+  return match && Number(match[1]) === turn ? Number(match[2]) : -1;
 }

@@ -10,12 +10,4 @@ export type AgentStatus =
   | "incomplete"
   | "unverified";
 
-/** A call the run paused on: a human must approve it, or answer it (`kind: "input"`). */
-export interface PendingCall {
-  callId: string | number;
-  name: string;
-  arguments: unknown;
-  kind: "approval" | "input";
-  /** For `kind: "input"`: the question the model asked. */
-  question?: string;
-}
+export type { PendingCall } from "../core/tools/approvals.js";

@@ -2,6 +2,7 @@ import { andThen, type MaybePromise } from "../core/maybe-async.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
+import { callDigest, reactPendingId } from "../core/tools/approvals.js";
 import { admitCall, runAdmitted, type Admitted, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { PendingCall, AgentStop } from "./agent-result.js";
@@ -32,7 +33,7 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
     if (round.outcomes[index]) continue;
     const startedAt = run.config.clock.now();
     run.events.emit({ type: "tool-call-start", step: round.step, callId: call.id, name: call.name, arguments: call.arguments ?? {} });
-    const verdict = await decideCall(run, call, round);
+    const verdict = await decideCall(run, round, index);
     if ("verdict" in verdict) {
       const { options } = verdict;
       const admitted = verdict.verdict;
@@ -51,19 +52,23 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
   if (pending.length > 0) {
     return {
       status: "waiting",
-      reason: `waiting for ${pending.map((call) => `${call.kind} of "${call.name}" (${call.callId})`).join(", ")}`,
+      reason: `waiting for ${pending.map((call) => `${call.kind} of "${call.name}" (${call.id})`).join(", ")}`,
     };
   }
   return closeRound(run, round);
 }
 
-function decideCall(run: AgentRun, call: ToolCall, round: OpenRound): MaybePromise<Verdict> {
-  const waiting = round.pending.find((pending) => pending.callId === call.id);
+function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromise<Verdict> {
+  const call = round.calls[index]!;
+  // Pending calls are told apart by their place in the round, not by the model's call ids,
+  // which may repeat ("call_0" from every turn of a server that sends none; 1 and "1").
+  const id = reactPendingId(round.step, index);
+  const waiting = round.pending.find((pending) => pending.id === id);
   const options: GuardedCallOptions = {
     scope: run.callScope,
     call,
     step: round.step,
-    waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: String(call.id) },
+    waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: id },
   };
   return andThen(admitCall(options), (verdict): Verdict => {
     if (verdict.kind === "admitted") {
@@ -72,7 +77,15 @@ function decideCall(run: AgentRun, call: ToolCall, round: OpenRound): MaybePromi
     }
     if (verdict.kind !== "pending") return { outcome: verdict.outcome };
     if (waiting !== undefined) return { pending: waiting };
-    const entry: PendingCall = { callId: call.id, name: call.name, arguments: call.arguments ?? {}, kind: verdict.reason };
+    const args = call.arguments ?? {};
+    const entry: PendingCall = {
+      id,
+      callId: call.id,
+      name: call.name,
+      arguments: args,
+      kind: verdict.reason,
+      digest: callDigest(call.name, args),
+    };
     if (verdict.question !== undefined) entry.question = verdict.question;
     return { pending: entry };
   });

@@ -38,7 +38,16 @@ describe("waiting and resume", () => {
     ]);
     const result = await runAgent({ model, tools, task: "refund A" });
     expect(result.status).toBe("waiting");
-    expect(result.pending).toEqual([{ callId: "r1", name: "refund", arguments: { order_id: "A", amount: 250 }, kind: "approval" }]);
+    expect(result.pending).toEqual([
+      {
+        id: "call:0:0",
+        callId: "r1",
+        name: "refund",
+        arguments: { order_id: "A", amount: 250 },
+        kind: "approval",
+        digest: expect.any(String),
+      },
+    ]);
     expect(executed).toEqual(["lookup A"]);
     expect(result.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "l1" });
     expect(roundTrip(result.state)).toEqual(result.state);
@@ -114,7 +123,15 @@ describe("waiting and resume", () => {
     const paused = await runAgent(options);
     expect(paused.status).toBe("waiting");
     expect(paused.pending).toEqual([
-      { callId: "q1", name: "ask_user", arguments: { question: "Which week?" }, kind: "input", question: "Which week?" },
+      {
+        id: "call:0:0",
+        callId: "q1",
+        name: "ask_user",
+        arguments: { question: "Which week?" },
+        kind: "input",
+        question: "Which week?",
+        digest: expect.any(String),
+      },
     ]);
     const resumed = await runAgent({ ...options, resume: roundTrip(paused.state!), answers: { q1: "week 46" } });
     expect(resumed).toMatchObject({ status: "completed", output: "report for week 46" });

@@ -10,6 +10,7 @@ import type { Plan } from "../plan/plan-schema.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import { createPlanStrategyState, type PlanningStrategyName, type PlanStrategyState } from "./plan-strategy-state.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
+import { signState } from "../core/state-signature.js";
 import { finishStrategy, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 /**
@@ -202,7 +203,7 @@ export function pausedState<Strategy extends PlanningStrategyName>(
 ): PlanStrategyState<Strategy> | undefined {
   const { execution } = paused;
   if (execution.status !== "waiting" || !execution.state) return undefined;
-  return createPlanStrategyState(strategy, {
+  const state = createPlanStrategyState(strategy, {
     planVersions: paused.versions,
     replans: paused.replans,
     acknowledged: paused.acknowledged,
@@ -210,4 +211,5 @@ export function pausedState<Strategy extends PlanningStrategyName>(
     usage: run.budget.spent,
     elapsedMs: run.budget.elapsedMs(),
   });
+  return signState(state, run.stateSecret);
 }

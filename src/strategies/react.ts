@@ -58,6 +58,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         ...(options.verify ? { verify: options.verify } : {}),
         ...(options.noProgress === undefined ? {} : { noProgress: options.noProgress }),
+        stateSecret: options.stateSecret,
         ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
       });
     } catch (error) {

@@ -8,6 +8,7 @@ import { cancelReason, createRunSignal, type AbortCause } from "../core/run-sign
 import { requestText } from "../core/text-call.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
+import { checkSecret, verifyState } from "../core/state-signature.js";
 import type { RunSettings } from "../executor/execution-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 
@@ -37,14 +38,21 @@ export interface StrategyRun {
   clock: Clock;
   startedAt: number;
   callerSignal: AbortSignal | undefined;
+  /** Signs the states the run hands back (see `stateSecret`). */
+  stateSecret: string | undefined;
   dispose(): void;
 }
 
 /** Checks what every strategy needs: a task, and for the planning ones a planner model. */
-export function checkStrategyOptions(options: StrategyOptions & { planner?: unknown }, needs: { planner: boolean }): void {
+export function checkStrategyOptions(
+  options: StrategyOptions & { planner?: unknown; resume?: unknown },
+  needs: { planner: boolean },
+): void {
   if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
   if (needs.planner && !toModelFunction(options.planner))
     throw new InvalidOptionsError("planner must be a model (a function or an object with generate)");
+  checkSecret(options.stateSecret);
+  verifyState(options.resume, options.stateSecret);
 }
 
 /** `saved`: what a resumed run had already spent, so its budget and totals continue. */
@@ -73,6 +81,7 @@ export function startStrategyRun(
     clock,
     startedAt: clock.now(),
     callerSignal: options.signal,
+    stateSecret: options.stateSecret,
     dispose: runSignal.dispose,
   };
 }

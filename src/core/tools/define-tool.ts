@@ -27,6 +27,12 @@ export interface ToolOptions<Input, Output> {
   needsApproval?: boolean | ((args: Input) => boolean | Promise<boolean>);
   /** Every call pauses the run and the user's answer becomes the result (see `askUser`). */
   needsInput?: boolean;
+  /**
+   * Calling twice with the same arguments does no more than calling once (a lookup, or an
+   * API that honours an idempotency key). Only such a tool's approved calls are retried
+   * without a new approval when they time out or throw.
+   */
+  idempotent?: boolean;
   /** Checked before every call; a denial reaches the model with its reason. */
   authorize?: (args: Input, context: ToolContext) => Authorization | Promise<Authorization>;
   /** Plan steps calling this tool that may run at once (on top of the run's concurrency). */
@@ -77,6 +83,9 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   checkPositive(where, "timeoutMs", options.timeoutMs, { integer: false });
   checkPositive(where, "maxCalls", options.maxCalls, { integer: true });
   checkPositive(where, "concurrency", options.concurrency, { integer: true });
+  if (options.idempotent !== undefined && typeof options.idempotent !== "boolean") {
+    throw new InvalidOptionsError(`${where}: idempotent must be true or false`);
+  }
   if (options.estimateMs !== undefined && !(typeof options.estimateMs === "number" && options.estimateMs >= 0)) {
     throw new InvalidOptionsError(`${where}: estimateMs must be a number >= 0`);
   }

@@ -88,7 +88,7 @@ describe("guardedCall", () => {
       guard: spied,
       budget: new Budget(limits, { clock }),
       callCounts: {},
-      humans: { approvals: { "step:9": { approved: false, reason: "not today" } }, answers: {} },
+      humans: { approvals: { "step:9": { approved: false, reason: "not today" } }, answers: {}, used: [] },
       execution: { signal: new AbortController().signal, step: 0, clock, maxOutputChars: Infinity },
     };
     return { callScope, admitted };

@@ -21,10 +21,15 @@ export interface HumanDecisions {
   answers?: Record<string, string> | undefined;
 }
 
-/** What the humans said about the calls a run paused on, by the key each call was shown with. */
+/**
+ * What the humans said about the calls a run paused on, by the id each call was shown with.
+ * A decision is used once: when a call takes it, it leaves these records for `used`.
+ */
 export interface HumanAnswers {
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
+  /** The ids of the decisions used so far, in the order they were used. */
+  used: string[];
 }
 
 /** What stays the same for every call of one run (or one loop). */
@@ -51,6 +56,8 @@ export interface GuardedCallOptions {
   parsed?: { tool: Tool; args: unknown } | undefined;
   /** The run paused on this call before: the human's decision, under `key`, decides it. */
   waiting?: { kind: "approval" | "input"; key: string } | undefined;
+  /** A human approved this call for an earlier attempt, and its tool may be called again (idempotent). */
+  approved?: boolean | undefined;
 }
 
 /**
@@ -119,8 +126,8 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
       ),
     );
   }
-  let approved = false;
-  if (waiting !== undefined) {
+  let approved = options.approved === true;
+  if (waiting !== undefined && !approved) {
     const human = humanVerdict(scope.humans, waiting, call.name);
     if (human !== "approved") return human;
     approved = true;
@@ -152,13 +159,23 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
 function humanVerdict(humans: HumanAnswers, waiting: { kind: "approval" | "input"; key: string }, name: string): CallVerdict | "approved" {
   if (waiting.kind === "input") {
     const answer = ownValue(humans.answers, waiting.key);
-    return typeof answer === "string" ? { kind: "answered", outcome: { content: answer } } : { kind: "pending", reason: "input" };
+    if (typeof answer !== "string") return { kind: "pending", reason: "input" };
+    useDecision(humans, waiting.key);
+    return { kind: "answered", outcome: { content: answer } };
   }
   const decision = ownValue(humans.approvals, waiting.key);
   if (decision === undefined) return { kind: "pending", reason: "approval" };
+  useDecision(humans, waiting.key);
   if (decision.approved) return "approved";
   const because = decision.reason ? `: ${decision.reason}` : "";
   return refused(toolFailure("denied", `the call to "${name}" was denied${because}`));
+}
+
+/** A decision is taken by the call it names, once: a retry or a second resume needs a new one. */
+function useDecision(humans: HumanAnswers, key: string): void {
+  delete humans.approvals[key];
+  delete humans.answers[key];
+  humans.used.push(key);
 }
 
 function settleAdmission(scope: CallScope, name: string, admission: Admission): CallVerdict {

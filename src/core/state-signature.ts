@@ -1,0 +1,52 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { canonicalJson } from "./canonical-json.js";
+import { InvalidOptionsError } from "./errors.js";
+import { isRecord } from "./is-record.js";
+
+/**
+ * Saved states signed with a secret (HMAC-SHA256 over the state's canonical JSON), so that a
+ * state edited outside planloop — an amount raised, a step added to the plan — is refused
+ * when it is resumed. An unsigned state is run as it reads: keep it as trusted as your code.
+ */
+export interface StateSigning {
+  /** Signs every state the run hands back and refuses to resume one whose signature is not right. */
+  stateSecret?: string | undefined;
+}
+
+/** The state with its `signature`; the state itself when there is no secret. */
+export function signState<T extends object>(state: T, secret: string | undefined): T {
+  if (secret === undefined) return state;
+  return { ...state, signature: signatureOf(state, secret) };
+}
+
+/**
+ * Refuses a state to resume whose signature does not match (it was changed since it was
+ * signed, signed with another secret, or not signed at all). Without a secret, any state
+ * passes.
+ */
+export function verifyState(value: unknown, secret: string | undefined): void {
+  if (secret === undefined || value === undefined) return;
+  checkSecret(secret);
+  const signature = isRecord(value) ? value.signature : undefined;
+  if (typeof signature !== "string")
+    throw new InvalidOptionsError("resume: the state is not signed, and stateSecret asks for a signed state");
+  const { signature: _, ...unsigned } = value as Record<string, unknown>;
+  const expected = Buffer.from(signatureOf(unsigned, secret), "hex");
+  const given = Buffer.from(signature, "hex");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new InvalidOptionsError(
+      "resume: the state's signature does not match: it was changed after it was saved, or signed with another secret",
+    );
+  }
+}
+
+export function checkSecret(secret: unknown): void {
+  if (secret !== undefined && (typeof secret !== "string" || secret.length < 16)) {
+    throw new InvalidOptionsError("stateSecret must be a string of at least 16 characters");
+  }
+}
+
+function signatureOf(state: object, secret: string): string {
+  const { signature: _, ...unsigned } = state as Record<string, unknown>;
+  return createHmac("sha256", secret).update(canonicalJson(unsigned)).digest("hex");
+}

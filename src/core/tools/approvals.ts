@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../canonical-json.js";
+import { cappedList, InvalidOptionsError } from "../errors.js";
+import { ownValue, textKeyed } from "../records.js";
+import type { ApprovalDecision, HumanAnswers, HumanDecisions } from "./guarded-call.js";
+
+/** A call the run paused on: a human must approve it, or answer it (`kind: "input"`). */
+export interface PendingCall {
+  /**
+   * The key to decide it with, unique within the run: `step:<id>` for a plan's tool step,
+   * `call:<turn>:<position>` for a ReAct call, with `@<step id>` after it inside an agent step.
+   */
+  id: string;
+  /** The call's id as the model wrote it (information; approve by `id`). */
+  callId: string | number;
+  name: string;
+  arguments: unknown;
+  kind: "approval" | "input";
+  /** For `kind: "input"`: the question the model asked. */
+  question?: string;
+  /** Of the tool name and arguments: a decision applies only to the call that was shown. */
+  digest: string;
+}
+
+/** The id of a ReAct call waiting in round `turn` at `position`. */
+export function reactPendingId(turn: number, position: number): string {
+  return `call:${turn}:${position}`;
+}
+
+/** A short hash of a call's tool name and arguments (key order ignored). */
+export function callDigest(name: string, args: unknown): string {
+  return createHash("sha256")
+    .update(canonicalJson([name, args ?? {}]))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+/**
+ * Checks that a paused call is still the call that was shown when the run paused: a saved
+ * state edited since (another amount, another tool) is refused with an error that says so.
+ */
+export function checkPendingDigest(pending: PendingCall, call: { name: string; arguments?: unknown }): void {
+  if (callDigest(call.name, call.arguments) === pending.digest && call.name === pending.name) return;
+  throw new InvalidOptionsError(
+    `resume: the saved state was changed after it paused: the call waiting as ${pending.id} is no longer the call that was shown; ` +
+      "start from an unchanged state (sign states with stateSecret to have such changes refused on reading)",
+  );
+}
+
+/**
+ * The humans' decisions, keyed by the ids of the calls they decide. A key is a pending id,
+ * or a model's call id that exactly one pending call has. A key that matches no pending call
+ * or several, a decision of the wrong kind, or one whose `digest` is not the call's, is an
+ * error naming the pending ids: a decision never goes unused, nor releases more than it names.
+ */
+export function resolveDecisions(pending: readonly PendingCall[], decisions: HumanDecisions, used: readonly string[] = []): HumanAnswers {
+  const resolved: HumanAnswers = { approvals: textKeyed<ApprovalDecision>(), answers: textKeyed<string>(), used: [...used] };
+  for (const [kind, given, into] of [
+    ["approval", decisions.approvals, resolved.approvals],
+    ["input", decisions.answers, resolved.answers],
+  ] as const) {
+    if (given === undefined || given === null) continue;
+    for (const key of Object.keys(given)) {
+      if (used.includes(key) && !pending.some((call) => call.id === key)) {
+        throw new InvalidOptionsError(`the decision for "${key}" was already used by this run; a call runs once per decision`);
+      }
+      const call = pendingFor(pending, key);
+      if (call.kind !== kind) {
+        throw new InvalidOptionsError(
+          `${key} waits for ${call.kind === "input" ? "an answer (pass it in answers)" : "approval (pass it in approvals)"}`,
+        );
+      }
+      const decision = ownValue<unknown>(given, key);
+      const digest = (decision as { digest?: unknown } | null)?.digest;
+      if (digest !== undefined && digest !== call.digest) {
+        throw new InvalidOptionsError(
+          `the decision for ${call.id} names digest ${String(digest)}, but the call waiting there has ${call.digest}`,
+        );
+      }
+      if (ownValue(into as Record<string, unknown>, call.id) !== undefined)
+        throw new InvalidOptionsError(`${call.id} is decided twice (as ${call.id} and as its call id)`);
+      (into as Record<string, unknown>)[call.id] = decision;
+    }
+  }
+  return resolved;
+}
+
+function pendingFor(pending: readonly PendingCall[], key: string): PendingCall {
+  const byId = pending.filter((call) => call.id === key);
+  const matches = byId.length > 0 ? byId : pending.filter((call) => String(call.callId) === key);
+  if (matches.length === 1) return matches[0]!;
+  const ids =
+    pending.length === 0
+      ? "none"
+      : cappedList(
+          pending.map((call) => call.id),
+          (count) => `and ${count} more`,
+        ).join(", ");
+  const why = matches.length === 0 ? "matches no pending call" : `matches ${matches.length} pending calls; decide each by its id`;
+  throw new InvalidOptionsError(`the decision for "${key}" ${why}; the pending calls are: ${ids}`);
+}
