@@ -82,6 +82,17 @@ describe("planloop CLI", () => {
     expect(result).toMatchObject({ status: "completed", output: "paid 120", steps: { 1: { attempts: 1 } } });
     expect(result.usage.toolCalls).toBe(2); // step 1 ran once, before the pause
 
+    // The same resume command again runs nothing: the state file now says the run finished.
+    const again = await cli("run", plan, "--tools", toolsModule, "--resume", statePath, "--approve", "step:2");
+    expect(again).toMatchObject({ code: 0, out: expect.stringContaining("already finished (completed); there is nothing to resume") });
+    expect(again.out).not.toContain("paid");
+
+    expect((await cli("run", plan, "--tools", toolsModule)).code).toBe(3);
+    const unknown = await cli("run", plan, "--tools", toolsModule, "--resume", statePath, "--approve", "step:7");
+    expect(unknown).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('"step:7" matches no pending call; the pending calls are: step:2'),
+    });
     const denied = await cli("run", plan, "--tools", toolsModule, "--resume", statePath, "--deny", "step:2");
     expect(denied).toMatchObject({ code: 1, out: expect.stringContaining("denied on the command line") });
     expect(await cli("run", plan, "--tools", toolsModule, "--approve", "step:2")).toMatchObject({

@@ -48,12 +48,16 @@ describe("examples", () => {
       "refund A123 1280",
       "notify Li Wei: Your refund of ¥1280 is on its way.",
     ]);
+    // The same resume again: the state file says the run finished, and nothing runs.
+    const third = await run("resume", dir);
+    expect(third.stdout).toContain("the run already finished (completed); nothing to resume");
+    expect(readFileSync(join(dir, "actions.log"), "utf8").trim().split("\n")).toHaveLength(3);
   }, 30_000);
 
   it("approval: a denied refund fails its step and the customer is not told it was refunded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-approval-"));
     await approval("start", dir, { print: false });
-    const result = await approval("resume", dir, { deny: true, print: false });
+    const result = (await approval("resume", dir, { deny: true, print: false }))!;
     expect(result.status).toBe("failed");
     expect(result.steps["2"]).toMatchObject({ status: "failed", error: expect.stringContaining("partial refunds only") });
     expect(result.steps["3"]?.status).toBe("skipped");

@@ -1,5 +1,6 @@
 // A run pauses for a human's approval, its state goes to a file, and a second process
 // resumes it: the approved refund runs exactly once, nothing that ran before runs again.
+// Once the run has finished, its state file says so: resuming it again runs nothing.
 // Run: npx tsx examples/approval/main.ts start ./approval-run
 //      npx tsx examples/approval/main.ts resume ./approval-run [deny]
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -48,26 +49,33 @@ export const refundPlan = {
   ],
 };
 
+/** Undefined when the saved run has already finished: nothing is run again. */
 export async function main(
   stage: "start" | "resume",
   dir: string,
   options: { deny?: boolean; print?: boolean } = {},
-): Promise<PlanRunResult> {
+): Promise<PlanRunResult | undefined> {
   mkdirSync(dir, { recursive: true });
   const stateFile = join(dir, "state.json");
   const tools = approvalTools(dir);
+  const saved = stage === "resume" ? JSON.parse(readFileSync(stateFile, "utf8")) : undefined;
+  if (saved?.finished) {
+    if (options.print !== false) console.log(`resume: the run already finished (${saved.finished}); nothing to resume`);
+    return undefined;
+  }
   const result =
     stage === "start"
       ? await executePlan({ plan: refundPlan, tools })
       : await executePlan({
           plan: refundPlan,
           tools,
-          resume: JSON.parse(readFileSync(stateFile, "utf8")),
+          resume: saved,
           approvals: {
             [toolStepCallId(2)]: options.deny ? { approved: false, reason: "refund policy: partial refunds only" } : { approved: true },
           },
         });
-  if (result.state) writeFileSync(stateFile, JSON.stringify(result.state, null, 2));
+  // A run that waits keeps its state; a finished one replaces it with a note that it finished.
+  writeFileSync(stateFile, JSON.stringify(result.state ?? { finished: result.status }, null, 2));
   if (options.print !== false) {
     console.log(`${stage}: ${result.status}${result.reason ? ` (${result.reason})` : ""}`);
     for (const call of result.pending ?? [])
@@ -83,6 +91,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exitCode = 2;
   } else {
     const result = await main(stage, dir, { deny: decision === "deny" });
-    process.exitCode = result.status === "completed" || result.status === "waiting" ? 0 : 1;
+    process.exitCode = result === undefined || result.status === "completed" || result.status === "waiting" ? 0 : 1;
   }
 }

@@ -20,16 +20,21 @@ export function pauseOptions(command: Command, defaultState: string): Command {
   return command
     .option("--state <file>", `where a waiting run saves its state (default: ${defaultState})`)
     .option("--resume <file>", "continue the waiting run saved in this state file")
-    .option("--approve <callIds...>", "approve these pending calls (with --resume)")
-    .option("--deny <callIds...>", "deny these pending calls (with --resume)")
-    .option("--answer <callId=text...>", "answer these pending questions (with --resume)");
+    .option("--approve <ids...>", "approve these pending calls (with --resume); an id that is not pending is an error")
+    .option("--deny <ids...>", "deny these pending calls (with --resume)")
+    .option("--answer <id=text...>", "answer these pending questions (with --resume)");
 }
+
+/** What a state file holds once the run it saved has finished: a second resume runs nothing. */
+const finishedKind = "planloop/finished-run";
 
 /** The saved state and the human's decisions from the command line; nothing without --resume. */
 export function resumeFromFlags(flags: PauseFlags): {
   resume?: unknown;
   approvals?: Record<string, ApprovalDecision>;
   answers?: Record<string, string>;
+  /** The state file holds a run that already finished: nothing is to run. */
+  finished?: string;
 } {
   const decided = [...(flags.approve ?? []), ...(flags.deny ?? []), ...(flags.answer ?? [])];
   if (!flags.resume) {
@@ -45,7 +50,26 @@ export function resumeFromFlags(flags: PauseFlags): {
     if (split <= 0) throw new CliError(`--answer takes callId=text, got "${entry}"`);
     answers[entry.slice(0, split)] = entry.slice(split + 1);
   }
-  return { resume: readJsonFile(flags.resume, "state"), approvals, answers };
+  const saved = readJsonFile(flags.resume, "state") as { kind?: unknown; status?: unknown } | null;
+  if (saved?.kind === finishedKind) {
+    return { finished: `the run saved in ${flags.resume} already finished (${String(saved.status)}); there is nothing to resume` };
+  }
+  return { resume: saved, approvals, answers };
+}
+
+/**
+ * After a resumed run: a run that waits again replaces the state file with its new state
+ * (see `savePaused`); any other end marks the file finished, so that running the same
+ * resume command again runs nothing.
+ */
+export function settleResumedFile(flags: PauseFlags, result: { status: string }): void {
+  if (!flags.resume || result.status === "waiting") return;
+  writeFileSync(resolve(flags.resume), JSON.stringify({ kind: finishedKind, status: result.status, finishedAt: new Date().toISOString() }));
+}
+
+/** Where a waiting run saves its state: `--state`, else the file it resumed from, else the default. */
+export function statePathOf(flags: PauseFlags, fallback: string): string {
+  return flags.state ?? flags.resume ?? fallback;
 }
 
 /**
@@ -59,10 +83,12 @@ export function savePaused(
   const statePath = resolve(paused.statePath);
   writeFileSync(statePath, JSON.stringify(paused.state));
   for (const call of paused.pending) io.out(pendingLine(call));
-  io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath} --approve ${paused.pending[0]?.callId ?? "<callId>"}`);
+  const first = paused.pending[0];
+  const decide = first?.kind === "input" ? `--answer ${first.id}=<your answer>` : `--approve ${first?.id ?? "<id>"}`;
+  io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath} ${decide}`);
 }
 
 /** '  step:2 waits for approval: pay {"amount":120}' */
 export function pendingLine(call: PendingCall): string {
-  return `  ${call.callId} waits for ${call.kind === "input" ? "an answer" : "approval"}: ${call.name} ${JSON.stringify(call.arguments)}`;
+  return `  ${call.id} waits for ${call.kind === "input" ? "an answer" : "approval"}: ${call.name} ${JSON.stringify(call.arguments)}`;
 }

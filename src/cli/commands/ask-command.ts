@@ -6,7 +6,7 @@ import type { StrategyName, StrategyResult } from "../../strategies/strategy-res
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
-import { pauseOptions, resumeFromFlags, savePaused, type PauseFlags } from "../pause-resume.js";
+import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { loadTools } from "./plan-commands.js";
 
@@ -32,7 +32,11 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
     .option("--json", "print the whole result as JSON");
   pauseOptions(ask, "planloop-<strategy>.state.json").action(async (task: string, flags: AskFlags) => {
-    const resumed = resumeFromFlags(flags);
+    const { finished, ...resumed } = resumeFromFlags(flags);
+    if (finished !== undefined) {
+      io.out(finished);
+      return;
+    }
     const names = strategiesOf(flags.strategy, resumed.resume);
     if (names.length > 1 && (flags.events || flags.state)) throw new CliError("--events and --state go with one strategy, not all");
     // The offline model knows only its own demo and bench tasks: a task of yours needs a real one.
@@ -51,6 +55,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
       });
       progress?.stop();
+      settleResumedFile(flags, result);
       if (flags.events) writeFileSync(flags.events, result.trace.map((event) => JSON.stringify(event)).join("\n") + "\n");
       results.push(result);
     }
@@ -67,7 +72,7 @@ export function askCommand(program: Command, io: CliIo): void {
       savePaused(io, {
         state: result.state,
         pending: result.pending ?? [],
-        statePath: flags.state ?? `planloop-${result.strategy}.state.json`,
+        statePath: statePathOf(flags, `planloop-${result.strategy}.state.json`),
         command,
       });
     }

@@ -7,7 +7,7 @@ import { executePlan } from "../../executor/execute-plan.js";
 import type { ExecutePlanOptions } from "../../executor/execution-options.js";
 import { validatePlan } from "../../plan/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
-import { pauseOptions, resumeFromFlags, savePaused, type PauseFlags } from "../pause-resume.js";
+import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -50,14 +50,21 @@ export function planCommands(program: Command, io: CliIo): void {
     }
     const concurrency = Number(flags.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");
-    const resumed = resumeFromFlags(flags) as Pick<ExecutePlanOptions, "resume" | "approvals" | "answers">;
+    const { finished, ...resumed } = resumeFromFlags(flags) as Pick<ExecutePlanOptions, "resume" | "approvals" | "answers"> & {
+      finished?: string;
+    };
+    if (finished !== undefined) {
+      io.out(finished);
+      return;
+    }
     const progress = createProgress(io.stdout);
     const result = await executePlan({ plan: checked.plan, tools, concurrency, onEvent: progress.listener, ...resumed });
     progress.stop();
+    settleResumedFile(flags, result);
     if (flags.json) io.out(JSON.stringify(result, null, 2));
     else io.out(`${result.status}${result.reason ? `: ${result.reason}` : ""}`);
     if (result.status === "waiting" && result.state) {
-      const statePath = flags.state ?? path.replace(/(\.json)?$/i, ".state.json");
+      const statePath = statePathOf(flags, path.replace(/(\.json)?$/i, ".state.json"));
       savePaused(io, {
         state: result.state,
         pending: result.pending ?? [],
