@@ -1,13 +1,23 @@
 // The demo's HTML trace in a real browser: Debian's chromium driven by playwright-core.
-import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runDemo } from "../src/demo/run-demo.js";
+import { renderTraceHtml } from "../src/trace/trace-html.js";
+import { hostileEvents, payload } from "./helpers/hostile-events.js";
 
 const executablePath = "/usr/bin/chromium";
+const launchArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 // CI installs chromium (.ci/run); elsewhere the test is skipped when it is missing.
 const available = existsSync(executablePath) || process.env.CI === "true";
 
@@ -38,6 +48,28 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
       const screenshot = join(dir, "trace.png");
       await page.screenshot({ path: screenshot, fullPage: true });
       expect(statSync(screenshot).size).toBeGreaterThan(5_000);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it("runs no script from a crafted events file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-trace-"));
+    const page = join(dir, "hostile.html");
+    writeFileSync(page, renderTraceHtml(await hostileEvents(), { title: payload }));
+    const browser = await chromium.launch({ executablePath, args: launchArgs });
+    try {
+      const tab = await browser.newPage();
+      const dialogs: string[] = [];
+      tab.on("dialog", (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await tab.goto(pathToFileURL(page).href);
+      await tab.waitForTimeout(200);
+      expect(await tab.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+      expect(dialogs).toEqual([]);
+      expect(await tab.locator("img, script").count()).toBe(0);
     } finally {
       await browser.close();
     }
