@@ -1,3 +1,4 @@
+import { raceAbort } from "../core/abort.js";
 import { errorMessage } from "../core/errors.js";
 import { addStep, buildPlanGraph, sinksOf } from "../plan/graph/plan-graph.js";
 import { stepKey, type PlanInput } from "../plan/plan-schema.js";
@@ -33,10 +34,17 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
 
   try {
     try {
-      for await (const input of options.steps) {
-        if (run.signal.aborted) break;
-        takeStep(run, scheduler, input);
+      // Each read is raced against the run's signal: a stream that stalls cannot outlive the run.
+      const steps = options.steps[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await raceAbort(steps.next(), run.signal).catch((error: unknown) => {
+          if (run.signal.aborted) return { done: true as const, value: undefined };
+          throw error;
+        });
+        if (next.done || run.signal.aborted) break;
+        takeStep(run, scheduler, next.value);
       }
+      if (run.signal.aborted) void steps.return?.()?.then(undefined, () => {});
     } catch (error) {
       run.streamProblems.push(`the plan stream broke: ${errorMessage(error)}`);
     }

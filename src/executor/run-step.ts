@@ -1,3 +1,4 @@
+import { raceAbort } from "../core/abort.js";
 import { sleep } from "../core/clock.js";
 import { errorMessage, shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
@@ -152,11 +153,24 @@ async function observe(run: PlanRun, index: number, output: unknown): Promise<st
   const step = run.steps[index]!;
   const check = step.tool ? run.config.toolsByName.get(step.tool)?.check : undefined;
   try {
-    const concern = check?.(output) || (await run.config.observe?.({ step, output }))?.replan || undefined;
+    const concern = check?.(output) || (await observation(run, { step, output }))?.replan || undefined;
     return concern !== undefined && run.config.acknowledged.includes(concern) ? undefined : concern;
   } catch (error) {
+    // A run that stopped while `observe` looked keeps the step's output, with no concern.
+    if (run.signal.aborted) return undefined;
     return `checking the output failed: ${shown(error)}`;
   }
+}
+
+/** The run's `observe` hook, raced against the run's signal: a hook that never answers cannot outlive the run. */
+function observation(run: PlanRun, seen: { step: PlanRun["steps"][number]; output: unknown }) {
+  const { observe } = run.config;
+  return observe === undefined
+    ? undefined
+    : raceAbort(
+        Promise.resolve().then(() => observe(seen)),
+        run.signal,
+      );
 }
 
 /** How a step's record changes: a runner's outcome, or a step that never ran. */
@@ -348,6 +362,7 @@ function stepOutcomeOf(run: PlanRun, index: number, call: StepCall, result: Call
     case "answered":
       return { status: "succeeded", output: result.outcome.content };
     case "refused":
+      if (result.outcome.error!.kind === "cancelled") return { status: "cancelled", error: result.outcome.error!.message };
       return { status: "failed", error: result.outcome.error!.message };
     case "pending": {
       const { paused } = call;

@@ -6,7 +6,7 @@ import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts, StepView } from "../planner/prompts.js";
 import type { VerifyResult } from "../react/completion-check.js";
 import { stepViews } from "./step-views.js";
-import { ask, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { ask, checkStop, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 export type CriticVerdict = { approved: true } | { approved: false; feedback: string };
 
@@ -66,11 +66,15 @@ async function review(
 ): Promise<CriticVerdict | { stop: StrategyStop } | { unreadable: string }> {
   if ("review" in critic) {
     try {
-      const verdict: unknown = await critic.review(input);
+      const verdict: unknown = await raceAbort(
+        Promise.resolve().then(() => critic.review(input)),
+        run.signal,
+      );
       if ((verdict as CriticVerdict | null)?.approved === true) return { approved: true };
       if ((verdict as CriticVerdict | null)?.approved === false) return verdict as CriticVerdict;
       return { approved: false, feedback: `the critic returned ${shown(verdict)}, not { approved: boolean }` };
     } catch (error) {
+      if (run.signal.aborted) return { stop: checkStop(run) ?? { status: "cancelled", reason: "stopped during the critic's review" } };
       return { approved: false, feedback: `the critic failed: ${errorMessage(error)}` };
     }
   }

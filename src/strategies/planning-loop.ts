@@ -195,14 +195,15 @@ export function finishPlanStrategy<State extends PlanStrategyState>(run: Strateg
   });
 }
 
-/** What `resume` needs when an execution paused for a human; undefined for any other stop. */
+/** What `resume` needs to continue an execution that stopped (waiting, cancelled, out of time or budget); undefined when it ran to its end. */
 export function pausedState<Strategy extends PlanningStrategyName>(
   run: StrategyRun,
   strategy: Strategy,
   paused: { versions: Plan[]; replans: number; acknowledged: string[]; execution: PlanRunResult },
 ): PlanStrategyState<Strategy> | undefined {
   const { execution } = paused;
-  if (execution.status !== "waiting" || !execution.state) return undefined;
+  // Every execution that stopped (waiting, cancelled, out of time or budget) can be continued.
+  if (execution.status === "completed" || execution.status === "failed" || !execution.state) return undefined;
   const state = createPlanStrategyState(strategy, {
     planVersions: paused.versions,
     replans: paused.replans,

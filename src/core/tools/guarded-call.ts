@@ -149,10 +149,16 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
   } catch (error) {
     return checkFailed(call.name, error);
   }
+  const signal = scope.execution.signal;
+  // An authorization or approval rule that never answers cannot outlive the run.
+  if (isPromiseLike(admission)) admission = raceAbort(admission, signal);
   return andThen(
     admission,
     (admitted) => settleAdmission(scope, call.name, admitted),
-    (error: unknown) => checkFailed(call.name, error),
+    (error: unknown) =>
+      signal.aborted
+        ? refused(toolFailure("cancelled", `the run stopped while the call to "${call.name}" was checked`))
+        : checkFailed(call.name, error),
   );
 }
 
