@@ -1,6 +1,7 @@
 import type { ModelDecision } from "../core/model.js";
 import { isRecord } from "../core/is-record.js";
 import { fromChatToolCalls } from "./chat-wire-format.js";
+import { ModelHttpError } from "./http-request.js";
 
 interface ChunkDelta {
   content?: string | null;
@@ -8,8 +9,9 @@ interface ChunkDelta {
 }
 
 export interface StreamChunk {
-  choices?: Array<{ delta?: ChunkDelta }>;
+  choices?: Array<{ delta?: ChunkDelta; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: unknown;
 }
 
 /**
@@ -20,12 +22,19 @@ export class ChatStreamAssembler {
   private text = "";
   private readonly calls = new Map<number, { id?: string; name: string; arguments: string }>();
   usage: StreamChunk["usage"] = undefined;
+  /** The last `finish_reason` the server sent: how the answer ended. */
+  finishReason: string | undefined = undefined;
 
-  /** Takes one chunk; returns its text delta, if any. Parts of the wrong kind are passed over. */
+  /** Takes one chunk; returns its text delta, if any. Parts of the wrong kind are passed over. An error event throws. */
   add(chunk: StreamChunk): string {
     if (!isRecord(chunk)) return "";
+    if (chunk.error !== undefined && chunk.error !== null) {
+      const message = isRecord(chunk.error) && typeof chunk.error.message === "string" ? chunk.error.message : JSON.stringify(chunk.error);
+      throw new ModelHttpError(`the server's stream reported an error: ${message}`, { body: JSON.stringify(chunk) });
+    }
     if (isRecord(chunk.usage)) this.usage = chunk.usage;
     const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (isRecord(choice) && typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
     const delta: unknown = isRecord(choice) ? choice.delta : undefined;
     if (!isRecord(delta)) return "";
     const parts: unknown = delta.tool_calls;
@@ -42,6 +51,19 @@ export class ChatStreamAssembler {
     const text = typeof delta.content === "string" ? delta.content : "";
     this.text += text;
     return text;
+  }
+
+  /**
+   * Throws unless the answer is whole: the server gave a reason it finished (other than the
+   * token limit or a content filter), or at least sent `[DONE]`.
+   */
+  checkComplete(sawDone: boolean): void {
+    const reason = this.finishReason;
+    if (reason === "length") throw new ModelHttpError("the answer was cut off at the token limit (finish_reason: length)", {});
+    if (reason === "content_filter") throw new ModelHttpError("the answer was cut off by the server's content filter", {});
+    if (reason === undefined && !sawDone) {
+      throw new ModelHttpError("the stream ended before the answer was complete (no finish_reason, no [DONE])", {});
+    }
   }
 
   decision(): ModelDecision {

@@ -6,7 +6,7 @@ import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
 import { decisionFromChoice, toChatMessages, toChatTools } from "./chat-wire-format.js";
 import { ModelHttpError, postWithRetries } from "./http-request.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
-import { readEvents } from "./server-sent-events.js";
+import { readBody, readEvents } from "./server-sent-events.js";
 import { estimatePromptTokens, estimateTextTokens } from "./token-estimate.js";
 
 export interface OpenAICompatibleOptions {
@@ -27,6 +27,8 @@ export interface OpenAICompatibleOptions {
   prices?: PriceTable;
   /** Extra fields for every request body (temperature, seed, ...). */
   body?: Record<string, unknown>;
+  /** Largest answer accepted, streamed or not; default 10 MB. A larger one is an error. */
+  maxResponseBytes?: number;
   fetch?: typeof fetch;
 }
 
@@ -71,16 +73,44 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     return withCost(usage, options.model, settings.prices);
   };
 
+  /** One streamed answer, used only if the stream finished as it should. */
+  async function streamedDecision(request: ModelRequest): Promise<ModelDecision> {
+    const assembler = new ChatStreamAssembler();
+    const reading = await openStream(request);
+    for await (const chunk of readEvents(reading.body, reading)) assembler.add(chunk as StreamChunk);
+    assembler.checkComplete(reading.sawDone);
+    const decision = assembler.decision();
+    return { ...decision, usage: usageOf(request, assembler.usage, answerText(decision)) };
+  }
+
+  async function openStream(request: ModelRequest) {
+    const response = await post(request, true);
+    if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+      const body = await readBody(response, settings.maxResponseBytes).catch(() => "");
+      throw new ModelHttpError(`the server at ${settings.url} answered a streaming request without a stream: ${body.slice(0, 300)}`, {
+        body,
+      });
+    }
+    return { body: response.body!, signal: request.signal, maxBytes: settings.maxResponseBytes, sawDone: false };
+  }
+
   async function generate(request: ModelRequest): Promise<ModelDecision> {
     if (settings.stream) {
-      const assembler = new ChatStreamAssembler();
-      const response = await post(request, true);
-      for await (const chunk of readEvents(response.body!, request.signal)) assembler.add(chunk as StreamChunk);
-      const decision = assembler.decision();
-      return { ...decision, usage: usageOf(request, assembler.usage, answerText(decision)) };
+      // A stream cut short is asked again (no tool has run on it); a token limit is not.
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          return await streamedDecision(request);
+        } catch (error) {
+          const cutShort = error instanceof ModelHttpError && /ended before the answer was complete/.test(error.message);
+          if (!cutShort || attempt >= settings.maxRetries || request.signal.aborted) throw error;
+        }
+      }
     }
     const response = await post(request, false);
-    const json = (await response.json()) as { choices?: unknown; usage?: StreamChunk["usage"] } | null;
+    const json = readJson(await readBody(response, settings.maxResponseBytes), settings.url) as {
+      choices?: unknown;
+      usage?: StreamChunk["usage"];
+    } | null;
     const choice: unknown = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
     if (!isRecord(json) || !isRecord(choice))
       throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
@@ -90,13 +120,14 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
 
   async function* streamText(request: ModelRequest): AsyncGenerator<TextStreamPart> {
     const assembler = new ChatStreamAssembler();
-    const response = await post(request, true);
+    const reading = await openStream(request);
     let text = "";
-    for await (const chunk of readEvents(response.body!, request.signal)) {
+    for await (const chunk of readEvents(reading.body, reading)) {
       const delta = assembler.add(chunk as StreamChunk);
       text += delta;
       if (delta) yield { type: "text", text: delta };
     }
+    assembler.checkComplete(reading.sawDone);
     yield { type: "usage", usage: usageOf(request, assembler.usage, text) };
   }
 
@@ -109,6 +140,9 @@ function readOptions(options: OpenAICompatibleOptions) {
   }
   if (typeof options.model !== "string" || options.model === "")
     throw new InvalidOptionsError("model must name the model, e.g. gpt-4o-mini");
+  const maxBytes = options.maxResponseBytes;
+  if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0))
+    throw new InvalidOptionsError("maxResponseBytes must be a positive integer");
   return {
     url: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
     headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers },
@@ -117,10 +151,22 @@ function readOptions(options: OpenAICompatibleOptions) {
     maxRetries: options.maxRetries ?? 2,
     retryDelayMs: options.retryDelayMs ?? 500,
     stream: options.stream ?? false,
+    maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,
     prices: resolvePrices(options.prices),
   };
 }
 
 function answerText(decision: ModelDecision): string {
   return decision.type === "final" ? decision.content : `${decision.content ?? ""}${JSON.stringify(decision.calls)}`;
+}
+
+function readJson(text: string, url: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ModelHttpError(`the server at ${url} answered with a body that is not JSON: ${text.slice(0, 300)}`, {
+      body: text,
+      cause: error,
+    });
+  }
 }

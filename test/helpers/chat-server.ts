@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 export type Reply =
-  { status?: number; headers?: Record<string, string>; json: unknown } | { sse: unknown[]; delayMs?: number } | { hang: true };
+  | { status?: number; headers?: Record<string, string>; json: unknown }
+  | { sse: unknown[]; delayMs?: number; /** End without [DONE], as a connection cut short does. */ cut?: boolean }
+  | { hang: true };
 
 export interface ChatServer {
   baseURL: string;
@@ -34,7 +36,7 @@ export async function startChatServer(replies: Reply[]): Promise<ChatServer> {
         response.write(`data: ${typeof event === "string" ? event : JSON.stringify(event)}\n\n`);
         if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       }
-      response.end("data: [DONE]\n\n");
+      response.end(reply.cut ? "" : "data: [DONE]\n\n");
       return;
     }
     response.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers }).end(JSON.stringify(reply.json));
