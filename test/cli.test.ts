@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,10 @@ describe("planloop CLI", () => {
   it("validate: 0 for a valid plan, 1 with every problem, 2 for a missing file or bad JSON", async () => {
     const good = file("good.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] });
     expect(await cli("validate", good, "--tools", toolsModule)).toMatchObject({ code: 0, out: "valid: 1 steps\n" });
+    const unknownTool = file("unchecked.json", { steps: [{ id: 1, task: "x", tool: "no_such_tool" }] });
+    expect((await cli("validate", unknownTool)).out).toBe(
+      "valid: 1 steps (tools not checked: pass --tools to check tool names and arguments)\n",
+    );
     const bad = file("bad.json", {
       steps: [
         { id: 1, task: "a", depends_on: [2] },
@@ -49,8 +54,18 @@ describe("planloop CLI", () => {
     });
     const done = await cli("run", plan, "--tools", toolsModule, "--json");
     expect(done.code).toBe(0);
-    expect(done.out).toContain("plan v1: 2 steps");
-    expect(JSON.parse(done.out.slice(done.out.indexOf("{")))).toMatchObject({ status: "completed", output: 84 });
+    // With --json, stdout is the result alone (it pipes into jq); progress goes to stderr.
+    expect(done.err).toContain("plan v1: 2 steps");
+    expect(JSON.parse(done.out)).toMatchObject({ status: "completed", output: 84 });
+    const events = join(dir, "run.events.jsonl");
+    const plain = await cli("run", plan, "--tools", toolsModule, "--events", events);
+    expect(plain.out).toContain("completed\noutput: 84");
+    expect(
+      readFileSync(events, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).type),
+    ).toContain("run-end");
     const failing = file("fail.json", { steps: [{ id: 1, task: "fail", tool: "fail" }] });
     expect(await cli("run", failing, "--tools", toolsModule)).toMatchObject({ code: 1, out: expect.stringContaining("failed: step 1:") });
     expect(await cli("run", failing, "--tools", join(dir, "nope.js"))).toMatchObject({
@@ -154,4 +169,31 @@ describe("planloop bench", () => {
     expect((await cli("bench", "--suite", "nope")).err).toContain('unknown suite "nope"');
     expect((await cli("bench", "--strategies", "magic")).err).toContain("unknown strategies: magic");
   }, 60_000);
+
+  it("run: Ctrl-C cancels the run, saves its state, prints the resume command and exits 130", async () => {
+    const plan = file("slow.json", {
+      steps: [
+        { id: 1, task: "double", tool: "double", args: { value: 1 } },
+        { id: 2, task: "wait", tool: "slow", args: {}, depends_on: [1] },
+      ],
+    });
+    const main = join(import.meta.dirname, "..", "src", "cli", "main.ts");
+    const child = spawn(process.execPath, ["--import", "tsx", main, "run", plan, "--tools", toolsModule], {
+      cwd: join(import.meta.dirname, ".."),
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("step 2") && !child.killed) child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(out).toContain("cancelled");
+    const statePath = join(dir, "slow.state.json");
+    expect(out).toContain(`--resume ${statePath}`);
+    expect(JSON.parse(readFileSync(statePath, "utf8"))).toMatchObject({
+      kind: "planloop/plan-state",
+      steps: { 1: { status: "succeeded" } },
+    });
+  }, 30_000);
 });

@@ -45,6 +45,10 @@ function setup() {
 }
 
 describe("offlineModel", () => {
+  it("without tasks says what it needs instead of crashing", () => {
+    expect(() => (offlineModel as (options?: unknown) => unknown)()).toThrow(/offlineModel needs \{ tasks \}/);
+  });
+
   it("answers every strategy in its own protocol; the replanning ones recover from the surprise", async () => {
     const outcomes: Record<string, unknown> = {};
     for (const name of strategyNames) {

@@ -58,13 +58,17 @@ export function resumeFromFlags(flags: PauseFlags): {
 }
 
 /**
- * After a resumed run: a run that waits again replaces the state file with its new state
- * (see `savePaused`); any other end marks the file finished, so that running the same
- * resume command again runs nothing.
+ * After a resumed run, the state file moves on with it, so that running the same resume
+ * command again cannot repeat what ran: a run that stopped again is saved over it (its
+ * used approvals no longer match anything), a completed run marks it finished.
  */
-export function settleResumedFile(flags: PauseFlags, result: { status: string }): void {
-  if (!flags.resume || result.status === "waiting") return;
-  writeFileSync(resolve(flags.resume), JSON.stringify({ kind: finishedKind, status: result.status, finishedAt: new Date().toISOString() }));
+export function settleResumedFile(flags: PauseFlags, result: { status: string; state?: unknown }): void {
+  if (!flags.resume) return;
+  const contents =
+    result.status !== "completed" && result.state !== undefined
+      ? result.state
+      : { kind: finishedKind, status: result.status, finishedAt: new Date().toISOString() };
+  writeFileSync(resolve(flags.resume), JSON.stringify(contents));
 }
 
 /** Where a waiting run saves its state: `--state`, else the file it resumed from, else the default. */
@@ -84,8 +88,8 @@ export function savePaused(
   writeFileSync(statePath, JSON.stringify(paused.state));
   for (const call of paused.pending) io.out(pendingLine(call));
   const first = paused.pending[0];
-  const decide = first?.kind === "input" ? `--answer ${first.id}=<your answer>` : `--approve ${first?.id ?? "<id>"}`;
-  io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath} ${decide}`);
+  const decide = first === undefined ? "" : first.kind === "input" ? ` --answer ${first.id}=<your answer>` : ` --approve ${first.id}`;
+  io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath}${decide}`);
 }
 
 /** '  step:2 waits for approval: pay {"amount":120}' */

@@ -1,3 +1,4 @@
+import { InvalidOptionsError } from "../core/errors.js";
 import { textKeyed } from "../core/records.js";
 import { sleep, type Clock } from "../core/clock.js";
 import type { Message, ToolCall, ToolMessage } from "../core/messages.js";
@@ -30,6 +31,11 @@ export const offlineNotice =
  * counts come from its real prompts and answers, with a real tokenizer.
  */
 export function offlineModel(options: OfflineModelOptions): ModelAdapter & { readonly modelId: string } {
+  if (!Array.isArray(options?.tasks)) {
+    throw new InvalidOptionsError(
+      "offlineModel needs { tasks }: the tasks it can answer, e.g. offlineModel({ tasks: [weeklyReportTask()] }) with weeklyReportTask from planloop/demo",
+    );
+  }
   let noticed = false;
   const notice = () => {
     if (noticed) return;

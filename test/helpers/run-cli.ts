@@ -7,8 +7,11 @@ export async function cli(...argv: string[]): Promise<{ code: number; out: strin
   const err: string[] = [];
   const stdout = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
   stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  const stderr = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
+  stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
   const code = await runCli(argv, {
     stdout,
+    stderr,
     out: (line) => out.push(`${line}\n`),
     err: (line) => err.push(`${line}\n`),
     exitCode: () => {},

@@ -42,6 +42,7 @@ export function demoCommand(program: Command, io: CliIo): void {
       io.out(
         `\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`,
       );
+      if (result.reason) io.out(`reason: ${result.reason}`);
       io.out(`report:   ${files.report}\nevents:   ${files.events}\ntrace:    ${files.trace}\ndatabase: ${files.database}`);
       io.exitCode(result.status === "completed" ? 0 : 1);
     });

@@ -1,13 +1,17 @@
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Command } from "commander";
 import { cappedList } from "../../core/errors.js";
+import type { PlanloopEvent } from "../../core/events.js";
+import { previewOf } from "../../core/tools/tool-output.js";
 import type { Tool } from "../../core/tools/define-tool.js";
 import { executePlan } from "../../executor/execute-plan.js";
 import type { ExecutePlanOptions } from "../../executor/execution-options.js";
 import { validatePlan } from "../../plan/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
+import { onInterrupt } from "../interrupt.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -22,7 +26,9 @@ export function planCommands(program: Command, io: CliIo): void {
       const tools = flags.tools ? await loadTools(flags.tools) : undefined;
       const checked = validatePlan(plan, tools ? { tools } : {});
       if (checked.ok) {
-        io.out(`valid: ${checked.plan.steps.length} steps`);
+        io.out(
+          `valid: ${checked.plan.steps.length} steps${tools ? "" : " (tools not checked: pass --tools to check tool names and arguments)"}`,
+        );
         return;
       }
       for (const error of checked.errors) io.out(`- ${error.message}`);
@@ -35,7 +41,8 @@ export function planCommands(program: Command, io: CliIo): void {
     .argument("<plan.json>", "the plan to run")
     .requiredOption("--tools <module>", "a JavaScript module exporting the tools (an array `tools`, or tools as named exports)")
     .option("--concurrency <n>", "steps running at once", "4")
-    .option("--json", "print the whole result as JSON");
+    .option("--json", "print the whole result as JSON (and progress on stderr)")
+    .option("--events <file>", "write the run's events as JSONL (for planloop trace)");
   pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) => {
     const plan = readJsonFile(path, "plan");
     const tools = await loadTools(flags.tools);
@@ -57,13 +64,24 @@ export function planCommands(program: Command, io: CliIo): void {
       io.out(finished);
       return;
     }
-    const progress = createProgress(io.stdout);
-    const result = await executePlan({ plan: checked.plan, tools, concurrency, onEvent: progress.listener, ...resumed });
+    // With --json, stdout is the result alone (for `| jq`): progress goes to stderr.
+    const progress = createProgress(flags.json ? io.stderr : io.stdout);
+    const events: PlanloopEvent[] = [];
+    const onEvent = (event: PlanloopEvent) => {
+      events.push(event);
+      progress.listener(event);
+    };
+    const interrupt = onInterrupt();
+    const result = await executePlan({ plan: checked.plan, tools, concurrency, onEvent, signal: interrupt.signal, ...resumed }).finally(
+      interrupt.dispose,
+    );
     progress.stop();
     settleResumedFile(flags, result);
     if (flags.json) io.out(JSON.stringify(result, null, 2));
     else io.out(`${result.status}${result.reason ? `: ${result.reason}` : ""}`);
-    if (result.status === "waiting" && result.state) {
+    if (!flags.json && result.status === "completed") io.out(`output: ${previewOf(result.output, 2_000)}`);
+    if (flags.events) writeFileSync(flags.events, events.map((event) => JSON.stringify(event)).join("\n") + "\n");
+    if ((result.status === "waiting" || interrupt.interrupted()) && result.state) {
       const statePath = statePathOf(flags, path.replace(/(\.json)?$/i, ".state.json"));
       savePaused(io, {
         state: result.state,
@@ -72,7 +90,7 @@ export function planCommands(program: Command, io: CliIo): void {
         command: `planloop run ${path} --tools ${flags.tools}`,
       });
     }
-    io.exitCode(result.status === "completed" ? 0 : result.status === "waiting" ? 3 : 1);
+    io.exitCode(interrupt.interrupted() ? 130 : result.status === "completed" ? 0 : result.status === "waiting" ? 3 : 1);
   });
 }
 
@@ -80,6 +98,7 @@ interface RunFlags extends PauseFlags {
   tools: string;
   concurrency: string;
   json?: boolean;
+  events?: string;
 }
 
 /** The tools a module exports: an array named `tools` or the default export, or every export made with defineTool. */
