@@ -43,7 +43,7 @@ const arrows = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist/**", "scratch/**", "node_modules/**", "bench/suites/**", ".planloop/**", "coverage/**"] },
+  { ignores: ["dist/**", "scratch/**", "test/.snippets/**", "node_modules/**", "bench/suites/**", ".planloop/**", "coverage/**"] },
   {
     files: ["**/*.ts", "**/*.mts"],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: "module" },

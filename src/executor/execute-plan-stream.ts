@@ -65,7 +65,7 @@ function takeStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
     // A malformed step, or one whose id is taken, cannot join the graph at all.
     const error = parsed.success
       ? `step id ${parsed.data.id} is used twice`
-      : `a step has the wrong shape: ${describeIssues(parsed.error)}`;
+      : `a step has the wrong shape: ${describeIssues(parsed.error, "the step")}`;
     run.events.emit({ type: "plan-invalid", attempt: 1, errors: [error] });
     run.streamProblems.push(error);
     return;

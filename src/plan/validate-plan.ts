@@ -63,7 +63,15 @@ export interface CheckedPlan {
 export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = {}): CheckedPlan | { ok: false; errors: PlanError[] } {
   const parsed = readPlan(plan);
   if (!parsed.success) {
-    return { ok: false, errors: [{ code: "invalid_shape", message: `the plan's shape is wrong: ${describeIssues(parsed.error)}` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          code: "invalid_shape",
+          message: `the plan's shape is wrong: ${describeIssues(parsed.error, "the plan")}; write { "steps": [...] }`,
+        },
+      ],
+    };
   }
   const steps = parsed.data.steps;
   const graph = buildPlanGraph(parsed.data);

@@ -99,11 +99,14 @@ function reject(outcome: ReturnType<typeof toolFailure>): Admission {
   return { kind: "reject", error: outcome.error! };
 }
 
-/** "order_id: expected string, received undefined; amount: ..." — fields first, so the model can fix them. */
-export function describeIssues(error: z.ZodError): string {
+/**
+ * "order_id: expected string, received undefined; amount: ..." — fields first, so the model
+ * can fix them. `whole` names the value itself when the problem is not in a field.
+ */
+export function describeIssues(error: z.ZodError, whole = "arguments"): string {
   return error.issues
     .map((issue) => {
-      const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "arguments";
+      const field = issue.path.length > 0 ? issue.path.map(String).join(".") : whole;
       const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
       return missing ? `${field}: missing (required)` : `${field}: ${issue.message}`;
     })
