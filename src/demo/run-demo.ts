@@ -23,6 +23,8 @@ export interface DemoOptions {
   queryLatencyMs?: number;
   onEvent?: EventListener;
   onNotice?: (notice: string) => void;
+  /** Stops the run (Ctrl-C in the CLI); the files still say how far it got and why it stopped. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface DemoFiles {
@@ -63,6 +65,7 @@ export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrat
       tools: [...sqlTools(db, { latencyMs: options.queryLatencyMs ?? 200 }), ...reportTools()],
       concurrency: 4,
       maxReplans: 3,
+      signal: options.signal,
       onEvent: (event) => {
         events.push(event);
         appendFileSync(files.events, `${JSON.stringify(event)}\n`);

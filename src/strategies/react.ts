@@ -75,7 +75,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
       ...(result.reason === undefined ? {} : { reason: result.reason }),
       ...(result.limit === undefined ? {} : { limit: result.limit }),
       ...(result.pending ? { pending: result.pending } : {}),
-      ...(result.status === "waiting" && result.state ? { state: result.state } : {}),
+      ...(result.status !== "completed" && result.state ? { state: result.state } : {}),
     });
   } finally {
     run.dispose();

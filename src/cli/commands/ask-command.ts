@@ -6,6 +6,7 @@ import type { StrategyName, StrategyResult } from "../../strategies/strategy-res
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import { onInterrupt } from "../interrupt.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { loadTools } from "./plan-commands.js";
@@ -44,12 +45,15 @@ export function askCommand(program: Command, io: CliIo): void {
     if (!model) throw new CliError("ask needs a model: --model openai:<name>, or --base-url <url> --model <name>");
     const tools: Tool[] = flags.tools ? await loadTools(flags.tools) : [];
     const results: StrategyResult[] = [];
+    const interrupt = onInterrupt();
     for (const name of names) {
+      if (interrupt.interrupted()) break;
       const progress = names.length === 1 && !flags.json ? createProgress(io.stdout) : undefined;
       const result = await runStrategy(name, {
         task,
         model,
         tools,
+        signal: interrupt.signal,
         ...(progress ? { onEvent: progress.listener } : {}),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
@@ -62,7 +66,7 @@ export function askCommand(program: Command, io: CliIo): void {
     if (flags.json) io.out(JSON.stringify(names.length === 1 ? results[0] : results, null, 2));
     else for (const result of results) io.out(summary(result));
     for (const result of results) {
-      if (result.status !== "waiting" || !result.state) continue;
+      if ((result.status !== "waiting" && !interrupt.interrupted()) || !result.state) continue;
       const command = [
         "planloop ask",
         JSON.stringify(task),
@@ -76,7 +80,8 @@ export function askCommand(program: Command, io: CliIo): void {
         command,
       });
     }
-    io.exitCode(exitCode(results));
+    interrupt.dispose();
+    io.exitCode(interrupt.interrupted() ? 130 : exitCode(results));
   });
 }
 

@@ -6,6 +6,7 @@ import { runDemo } from "../../demo/run-demo.js";
 import { offlineNotice } from "../../offline/offline-model.js";
 import { CliError } from "../cli-error.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import { onInterrupt } from "../interrupt.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -30,21 +31,23 @@ export function demoCommand(program: Command, io: CliIo): void {
       // Said before the live display starts, so it does not break the display's redraws.
       if (!model) io.err(offlineNotice);
       const progress = createProgress(io.stdout);
+      const interrupt = onInterrupt();
       const { result, files } = await runDemo({
+        signal: interrupt.signal,
         dir,
         ...(model ? { model } : {}),
         latencyMs: milliseconds(flags.latency, "--latency"),
         queryLatencyMs: milliseconds(flags.queryLatency, "--query-latency"),
         onEvent: progress.listener,
         onNotice: () => {},
-      });
+      }).finally(interrupt.dispose);
       progress.stop();
       io.out(
         `\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`,
       );
       if (result.reason) io.out(`reason: ${result.reason}`);
       io.out(`report:   ${files.report}\nevents:   ${files.events}\ntrace:    ${files.trace}\ndatabase: ${files.database}`);
-      io.exitCode(result.status === "completed" ? 0 : 1);
+      io.exitCode(interrupt.interrupted() ? 130 : result.status === "completed" ? 0 : 1);
     });
 }
 
