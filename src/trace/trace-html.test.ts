@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, executePlan, type PlanloopEvent } from "../index.js";
 import { hostileEvents, payload } from "../../test/helpers/hostile-events.js";
 import { renderTraceHtml } from "./trace-html.js";
 
@@ -7,5 +9,23 @@ describe("the trace page", () => {
     const html = renderTraceHtml(await hostileEvents(), { title: payload });
     expect(html).not.toContain("<img");
     expect(html).not.toContain("<script");
+  });
+
+  it("says why a run that did not complete ended", async () => {
+    const broken = defineTool({
+      name: "broken",
+      description: "fails",
+      input: z.object({}),
+      execute: () => Promise.reject(new Error("connection refused")),
+    });
+    const events: PlanloopEvent[] = [];
+    const result = await executePlan({
+      plan: { steps: [{ id: 1, task: "a", tool: "broken", args: {} }] },
+      tools: [broken],
+      retry: { maxAttempts: 1 },
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.status).toBe("failed");
+    expect(renderTraceHtml(events)).toMatch(/<th>reason<\/th><td>[^<]*connection refused/);
   });
 });

@@ -41,7 +41,8 @@ ${stepTable(trace.bars)}
 function summaryTable(trace: TraceSummary): string {
   const usage = trace.usage;
   const rows: Array<[string, string]> = [
-    ["status", `<span class="status">${escape(trace.status)}</span>`],
+    ["status", `<span class="status">${escape(String(trace.status))}</span>`],
+    ...(trace.reason ? [["reason", escape(String(trace.reason))] as [string, string]] : []),
     ["wall time", `${whole(trace.durationMs)} ms`],
     ["steps run", String(trace.bars.length)],
     ["replans", String(trace.replans.filter((replan) => !replan.dropped).length)],

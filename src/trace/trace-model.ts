@@ -16,6 +16,8 @@ export interface TraceSummary {
   startedAt: number;
   durationMs: number;
   status: string;
+  /** Why the run ended as it did, when it did not complete. */
+  reason: string | undefined;
   usage: UsageTotals | undefined;
   bars: TraceBar[];
   /** Planner, solver, critic and joiner calls, outside any step. */
@@ -41,6 +43,7 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   const replans: TraceSummary["replans"] = [];
   let version = 1;
   let status = "unknown";
+  let reason: string | undefined;
   let usage: UsageTotals | undefined;
 
   for (const event of events) {
@@ -95,6 +98,7 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         if (event.stepId === undefined) {
           status = event.status;
           usage = event.usage;
+          reason = event.reason;
         }
         break;
     }
@@ -106,5 +110,5 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   // A loop, not Math.max(...bars): spreading a few hundred thousand bars overflows the stack.
   let laneCount = 0;
   for (const bar of bars) laneCount = Math.max(laneCount, bar.lane + 1);
-  return { startedAt, durationMs: last - startedAt, status, usage, bars, modelCalls, replans, lanes: laneCount };
+  return { startedAt, durationMs: last - startedAt, status, reason, usage, bars, modelCalls, replans, lanes: laneCount };
 }
