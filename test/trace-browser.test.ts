@@ -26,17 +26,7 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-trace-"));
     const { result, files } = await runDemo({ dir, latencyMs: 20, queryLatencyMs: 40, onNotice: () => {} });
     const started = result.trace.filter((event) => event.type === "step-start").map((event) => String(event.stepId));
-    const browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    const browser = await chromium.launch({ executablePath, args: launchArgs });
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       await page.goto(pathToFileURL(files.trace).href);
