@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^planloop\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^planloop\/demo$/, replacement: source("./src/demo/index.ts") },
+      { find: /^planloop\/sqlite$/, replacement: source("./src/stores/sqlite/index.ts") },
       { find: /^planloop$/, replacement: source("./src/index.ts") },
     ],
   },

@@ -44,6 +44,8 @@ export type {
   TextStreamPart,
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
+export { memoryStore } from "./core/checkpoint-store.js";
+export type { CheckpointStore, JournalEntry, RunStatus, RunSummary, StoredRun } from "./core/checkpoint-store.js";
 
 // plan/: what a plan is
 export { validatePlan } from "./plan/validate-plan.js";

@@ -46,10 +46,19 @@ import { defineTool, executePlan } from "planloop";
 const double = defineTool({ name: "double", description: "doubles", input: z.object({ value: z.number() }), execute: ({ value }) => value * 2 });
 const result = await executePlan({ plan: { steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }] }, tools: [double] });
 console.log(result.status, result.output);
+const { sqliteStore } = await import("planloop/sqlite");
+try {
+  sqliteStore({ path: "runs.sqlite" });
+} catch (error) {
+  console.log(error.name, error.message);
+}
 `,
     );
     const { stdout } = await run(process.execPath, ["main.js"], { cwd: project, env });
-    expect(stdout.trim()).toBe("completed 42");
+    expect(stdout.trim().split("\n")).toEqual([
+      "completed 42",
+      'MissingPackageError planloop/sqlite needs the package "better-sqlite3": run npm install better-sqlite3@12',
+    ]);
     const version = await run(process.execPath, [join(modules, "planloop", "dist", "cli", "main.js"), "--version"], { cwd: project, env });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   }, 180_000);

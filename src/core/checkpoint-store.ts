@@ -1,0 +1,101 @@
+import { InvalidOptionsError } from "./errors.js";
+import type { MaybePromise } from "./maybe-async.js";
+
+/**
+ * What a durable run writes, in the order it happens: each entry is committed before the
+ * run goes on (a step's end before any step that depends on it starts). Replaying a run's
+ * entries rebuilds what it had done when it stopped or its process died.
+ */
+export type JournalEntry =
+  | { kind: "plan"; version: number; plan: unknown }
+  | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string }
+  | { kind: "step-end"; stepKey: string; record: unknown }
+  | { kind: "decision"; turn: number; decision: unknown }
+  | { kind: "pending"; items: unknown[] }
+  | { kind: "human-decision"; id: string; decision: unknown }
+  | { kind: "decision-used"; id: string };
+
+export type RunStatus = "running" | "finished";
+
+/** A run as a store holds it: its row, and every entry written for it in order. */
+export interface StoredRun {
+  runId: string;
+  /** The entry point that started it: "executePlan", "planAndExecute", "runAgent", ... */
+  entry: string;
+  status: RunStatus;
+  /** The run's result, once it finished. */
+  result?: unknown;
+  createdAt: number;
+  updatedAt: number;
+  journal: JournalEntry[];
+}
+
+/** A line of `listRuns`. */
+export type RunSummary = Omit<StoredRun, "journal" | "result"> & { entries: number };
+
+/**
+ * Where durable runs keep their checkpoints: `memoryStore()` here, `sqliteStore` from
+ * `planloop/sqlite`. Every implementation passes one conformance suite. Writes return at
+ * once when the backend is synchronous (memory, SQLite), so a run of quick steps does not
+ * wait a turn of the event loop per checkpoint.
+ */
+export interface CheckpointStore {
+  /** Creates the run, or says that one with this id exists already (and leaves it as it is). */
+  createRun(run: { runId: string; entry: string; at: number }): MaybePromise<"created" | "exists">;
+  getRun(runId: string): MaybePromise<StoredRun | undefined>;
+  /** Appends entries to a running run, all or none. */
+  append(runId: string, entries: readonly JournalEntry[], at: number): MaybePromise<void>;
+  /** Marks the run finished with its result; a finished run takes no more entries. */
+  finishRun(runId: string, result: unknown, at: number): MaybePromise<void>;
+  /** The runs, newest first. */
+  listRuns(options?: { limit?: number }): MaybePromise<RunSummary[]>;
+  close(): MaybePromise<void>;
+}
+
+/** The store was asked for something the run's state does not allow. */
+export function storeMisuse(message: string): InvalidOptionsError {
+  return new InvalidOptionsError(message);
+}
+
+/**
+ * A store in this process's memory: for tests and short runs (nothing survives the
+ * process). Entries are copied through JSON, as a durable store would keep them.
+ */
+export function memoryStore(): CheckpointStore {
+  const runs = new Map<string, StoredRun>();
+  const running = (runId: string): StoredRun => {
+    const run = runs.get(runId);
+    if (run === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
+    if (run.status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    return run;
+  };
+  return {
+    createRun({ runId, entry, at }) {
+      if (runs.has(runId)) return "exists";
+      runs.set(runId, { runId, entry, status: "running", createdAt: at, updatedAt: at, journal: [] });
+      return "created";
+    },
+    getRun: (runId) => {
+      const run = runs.get(runId);
+      return run === undefined ? undefined : (JSON.parse(JSON.stringify(run)) as StoredRun);
+    },
+    append(runId, entries, at) {
+      const run = running(runId);
+      const copies = JSON.parse(JSON.stringify(entries)) as JournalEntry[];
+      run.journal.push(...copies);
+      run.updatedAt = at;
+    },
+    finishRun(runId, result, at) {
+      const run = running(runId);
+      run.status = "finished";
+      run.result = JSON.parse(JSON.stringify(result ?? null)) as unknown;
+      run.updatedAt = at;
+    },
+    listRuns: (options = {}) =>
+      [...runs.values()]
+        .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
+        .slice(0, options.limit ?? Infinity)
+        .map(({ journal, result: _, ...row }) => ({ ...row, entries: journal.length })),
+    close: () => runs.clear(),
+  };
+}

@@ -1,0 +1,83 @@
+// One suite every CheckpointStore passes: memory, SQLite, and (later) Postgres.
+import { describe, expect, it } from "vitest";
+import type { CheckpointStore, JournalEntry } from "planloop";
+
+export function storeConformance(name: string, open: () => CheckpointStore | Promise<CheckpointStore>): void {
+  describe(`${name}: the CheckpointStore contract`, () => {
+    const entries: JournalEntry[] = [
+      { kind: "plan", version: 1, plan: { steps: [{ id: 1, task: "a", depends_on: [] }] } },
+      { kind: "step-start", stepKey: "1", attempt: 1, idempotencyKey: "run-1/1/1" },
+      { kind: "step-end", stepKey: "1", record: { status: "succeeded", output: { rows: [1, 2] }, attempts: 1 } },
+    ];
+
+    it("creates a run once; a second create says it exists and changes nothing", async () => {
+      const store = await open();
+      expect(await store.createRun({ runId: "run-1", entry: "executePlan", at: 10 })).toBe("created");
+      await store.append("run-1", entries.slice(0, 1), 11);
+      expect(await store.createRun({ runId: "run-1", entry: "runAgent", at: 20 })).toBe("exists");
+      expect(await store.getRun("run-1")).toMatchObject({
+        runId: "run-1",
+        entry: "executePlan",
+        status: "running",
+        createdAt: 10,
+        journal: entries.slice(0, 1),
+      });
+      expect(await store.getRun("nope")).toBeUndefined();
+      await store.close();
+    });
+
+    it("keeps entries in the order they were appended, as copies", async () => {
+      const store = await open();
+      await store.createRun({ runId: "run-2", entry: "executePlan", at: 1 });
+      const mutable = JSON.parse(JSON.stringify(entries)) as JournalEntry[];
+      await store.append("run-2", mutable.slice(0, 2), 2);
+      await store.append("run-2", mutable.slice(2), 3);
+      (mutable[0] as { version: number }).version = 99;
+      const run = await store.getRun("run-2");
+      expect(run?.journal).toEqual(entries);
+      expect(run?.updatedAt).toBe(3);
+      await store.close();
+    });
+
+    it("finishes a run with its result; a finished or unknown run takes no entries", async () => {
+      const store = await open();
+      await store.createRun({ runId: "run-3", entry: "planAndExecute", at: 1 });
+      await store.finishRun("run-3", { status: "completed", output: "done" }, 5);
+      expect(await store.getRun("run-3")).toMatchObject({
+        status: "finished",
+        result: { status: "completed", output: "done" },
+        updatedAt: 5,
+      });
+      await expect(async () => store.append("run-3", entries, 6)).rejects.toThrow(/has finished/);
+      await expect(async () => store.finishRun("run-3", {}, 6)).rejects.toThrow(/has finished/);
+      await expect(async () => store.append("ghost", entries, 6)).rejects.toThrow(/no run "ghost"/);
+      await store.close();
+    });
+
+    it("lists runs newest first, with how many entries each has", async () => {
+      const store = await open();
+      for (const [index, runId] of ["a", "b", "c"].entries()) await store.createRun({ runId, entry: "runAgent", at: index });
+      await store.append("b", entries, 5);
+      const listed = await store.listRuns();
+      expect(listed.map((run) => [run.runId, run.entries])).toEqual([
+        ["c", 0],
+        ["b", 3],
+        ["a", 0],
+      ]);
+      expect((await store.listRuns({ limit: 1 })).map((run) => run.runId)).toEqual(["c"]);
+      await store.close();
+    });
+
+    it("treats ids and keys named like object machinery as data", async () => {
+      const store = await open();
+      for (const runId of ["__proto__", "constructor", "toString"]) {
+        expect(await store.createRun({ runId, entry: "executePlan", at: 1 })).toBe("created");
+        await store.append(runId, [{ kind: "step-end", stepKey: "__proto__", record: { status: "succeeded", attempts: 1 } }], 2);
+        expect((await store.getRun(runId))?.journal).toEqual([
+          { kind: "step-end", stepKey: "__proto__", record: { status: "succeeded", attempts: 1 } },
+        ]);
+      }
+      await store.close();
+    });
+  });
+}

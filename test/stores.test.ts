@@ -1,0 +1,51 @@
+// The checkpoint stores against one contract, and what is particular to each.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { memoryStore } from "planloop";
+import { schemaVersion, sqliteStore } from "planloop/sqlite";
+import { storeConformance } from "./helpers/store-conformance.js";
+
+storeConformance("memoryStore", () => memoryStore());
+storeConformance("sqliteStore", () => sqliteStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-store-")), "runs.sqlite") }));
+
+describe("sqliteStore", () => {
+  const file = () => join(mkdtempSync(join(tmpdir(), "planloop-store-")), "runs.sqlite");
+
+  it("keeps runs across closing and opening the file, in WAL mode", () => {
+    const path = file();
+    const first = sqliteStore({ path });
+    first.createRun({ runId: "r", entry: "executePlan", at: 1 });
+    first.append("r", [{ kind: "step-start", stepKey: "1", attempt: 1, idempotencyKey: "k" }], 2);
+    first.close();
+    const again = sqliteStore({ path });
+    expect(again.getRun("r")).toMatchObject({ status: "running", journal: [{ kind: "step-start", stepKey: "1" }] });
+    again.close();
+    const raw = new Database(path);
+    expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(raw.prepare("SELECT version FROM planloop_schema").get()).toEqual({ version: schemaVersion });
+    raw.close();
+  });
+
+  it("brings a database made by an older planloop up to date, and refuses one made by a newer one", () => {
+    const older = file();
+    const raw = new Database(older);
+    raw.exec("CREATE TABLE planloop_schema (version INTEGER NOT NULL); INSERT INTO planloop_schema VALUES (0);");
+    raw.close();
+    const store = sqliteStore({ path: older });
+    expect(store.createRun({ runId: "r", entry: "runAgent", at: 1 })).toBe("created");
+    store.close();
+
+    const newer = file();
+    const future = new Database(newer);
+    future.exec(`CREATE TABLE planloop_schema (version INTEGER NOT NULL); INSERT INTO planloop_schema VALUES (${schemaVersion + 1});`);
+    future.close();
+    expect(() => sqliteStore({ path: newer })).toThrow(/newer than this planloop's/);
+  });
+
+  it("says what it needs without a path", () => {
+    expect(() => sqliteStore({} as never)).toThrow(/sqliteStore needs \{ path \}/);
+  });
+});
