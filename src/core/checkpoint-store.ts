@@ -9,7 +9,8 @@ import type { MaybePromise } from "./maybe-async.js";
 export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }
   | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string }
-  | { kind: "step-end"; stepKey: string; record: unknown }
+  | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown }
+  | { kind: "paused"; state: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
   | { kind: "pending"; items: unknown[] }
   | { kind: "human-decision"; id: string; decision: unknown }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { raceAbort } from "../core/abort.js";
 import { errorMessage } from "../core/errors.js";
 import { addStep, buildPlanGraph, sinksOf } from "../plan/graph/plan-graph.js";
@@ -29,7 +30,7 @@ export interface ExecutePlanStreamOptions extends Omit<ExecutePlanOptions, "plan
 export async function executePlanStream(options: ExecutePlanStreamOptions): Promise<PlanRunResult> {
   const empty = { steps: [] };
   const config = readPlanOptions({ ...options, plan: empty }, { kind: "streamed", plan: empty, graph: buildPlanGraph(empty) });
-  const run = startPlanRun(config);
+  const run = startPlanRun(config, { runId: options.runId ?? randomUUID() });
   const scheduler = createScheduler(schedulerHooks(run, undefined));
 
   try {

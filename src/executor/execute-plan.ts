@@ -1,5 +1,6 @@
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
+import { Checkpoints, openRun, type Opened } from "./durable-run.js";
 import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
@@ -25,7 +26,12 @@ import { runStep } from "./run-step.js";
  * });
  */
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
-  return runPlan(readPlanOptions(options));
+  const opened = await openRun(options, Date.now());
+  if (opened.kind === "finished") return opened.result;
+  // A run continued from its journal takes the journal's state (checked by the store, not signed).
+  const read =
+    opened.kind === "continue" && opened.resume !== undefined ? { ...options, resume: opened.resume, stateSecret: undefined } : options;
+  return runPlan(readPlanOptions(read), opened);
 }
 
 /**
@@ -33,11 +39,17 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
  * is run as checked, not checked a second time.
  */
 export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan">, checked: CheckedPlan): Promise<PlanRunResult> {
-  return runPlan(readPlanOptions({ ...options, plan: checked.plan }, { kind: "checked", checked }));
+  const opened = await openRun(options, Date.now());
+  if (opened.kind === "finished") return opened.result;
+  return runPlan(readPlanOptions({ ...options, plan: checked.plan }, { kind: "checked", checked }), opened);
 }
 
-async function runPlan(config: PlanConfig): Promise<PlanRunResult> {
-  const run = startPlanRun(config);
+async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "finished" }>): Promise<PlanRunResult> {
+  const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
+  const run = startPlanRun(config, { runId: opened.runId, checkpoints });
+  // A durable run writes its plan before any step starts (also one that died before it had).
+  if (opened.kind === "new" || opened.resume === undefined)
+    checkpoints?.write([{ kind: "plan", version: config.planVersion, plan: config.plan }]);
   try {
     announcePlan(run);
     const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!), run.config.order);
@@ -45,7 +57,12 @@ async function runPlan(config: PlanConfig): Promise<PlanRunResult> {
     run.steps.forEach((_, index) => scheduler.add(index));
     scheduler.close();
     await scheduler.done;
-    return finishPlanRun(run);
+    const result = finishPlanRun(run);
+    await checkpoints?.settled();
+    if (result.status === "completed" || result.status === "failed") await checkpoints?.finish(result);
+    else checkpoints?.write([{ kind: "paused", state: result.state }]);
+    await checkpoints?.settled();
+    return result;
   } finally {
     run.dispose();
   }

@@ -12,6 +12,8 @@ export type PlanRunStatus = "completed" | "failed" | "cancelled" | "deadline_exc
 /** Every field a plan run's result may have; `PlanRunResult` says which ones each status has. */
 export interface PlanRunResultFields {
   status: PlanRunStatus;
+  /** The run's id: pass it again with the same `store` to continue it, or to read its result. */
+  runId: string;
   /** The output of the plan's final step, or `{ [id]: output }` when it has several. */
   output?: unknown;
   plan: Plan;

@@ -25,6 +25,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   for (let index = 0; index < records.length; index += 1) steps[run.graph.keys[index]!] = records[index]!;
   const result: PlanRunResultFields = {
     status,
+    runId: run.runId,
     plan: run.config.plan,
     planVersions: [run.config.plan],
     steps,

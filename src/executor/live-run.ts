@@ -2,6 +2,7 @@ import { Budget, type BudgetBreach } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
+import type { Checkpoints } from "./durable-run.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import type { PlanConfig } from "./execution-options.js";
@@ -77,12 +78,16 @@ export interface PlanRun {
   toolCallCounts: Record<string, number>;
   /** What every tool step's call goes through the guarded call with. */
   callScope: CallScope;
+  /** The run's id (the store's key, and the first part of every idempotency key). */
+  runId: string;
+  /** Where every step's start and end is written, for a durable run. */
+  checkpoints: Checkpoints | undefined;
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
   dispose(): void;
 }
 
-export function startPlanRun(config: PlanConfig): PlanRun {
+export function startPlanRun(config: PlanConfig, identity: { runId: string; checkpoints?: Checkpoints | undefined }): PlanRun {
   const saved = config.resume;
   const budget =
     config.budget instanceof Budget
@@ -118,6 +123,8 @@ export function startPlanRun(config: PlanConfig): PlanRun {
       // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
       execution: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
     },
+    runId: identity.runId,
+    checkpoints: identity.checkpoints,
     elapsed: () => budget.elapsedMs(),
     dispose: runSignal.dispose,
   };

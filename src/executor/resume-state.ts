@@ -94,6 +94,7 @@ function checkWaitingStep(key: string, entry: WaitingStep): void {
 export function checkSamePlan(state: PlanRunState, given: unknown): void {
   if (given === undefined) return;
   const read = readPlan(given);
-  if (read.success && canonicalJson(read.data) === canonicalJson(state.plan)) return;
+  const saved = readPlan(state.plan);
+  if (read.success && saved.success && canonicalJson(read.data) === canonicalJson(saved.data)) return;
   throw new InvalidOptionsError("resume: the plan given is not the plan the saved state paused with; pass the same plan, or none");
 }

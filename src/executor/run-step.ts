@@ -1,4 +1,3 @@
-import { raceAbort } from "../core/abort.js";
 import { sleep } from "../core/clock.js";
 import { errorMessage, shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
@@ -13,8 +12,9 @@ import type { AgentResult } from "../react/agent-result.js";
 import { runAgent } from "../react/run-agent.js";
 import type { PlanProblem } from "./execution-options.js";
 import type { PlanPendingCall } from "./execution-result.js";
-import { endedRecords, outputOf, type PlanRun, type StepOutcome } from "./live-run.js";
+import { endedRecords, finalRecord, outputOf, type PlanRun, type StepOutcome } from "./live-run.js";
 import { backoffDelay, isRetryable } from "./retry.js";
+import { observe, watched } from "./step-observation.js";
 
 /*
  * A plan step's life, all in this file. A step has no status until it ends; it starts
@@ -46,6 +46,9 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
       { stepId: step.id },
     );
   }
+  run.checkpoints?.write([
+    { kind: "step-start", stepKey: run.graph.keys[index]!, attempt: record.attempts + 1, idempotencyKey: idempotencyKeyOf(run, index) },
+  ]);
   let pending: MaybePromise<StepOutcome>;
   try {
     pending = step.tool ? runToolStep(run, index) : runAgentStep(run, index);
@@ -64,7 +67,16 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
   } catch (error) {
     return failLate(run, index, error);
   }
+  // A durable run's step counts as ended once its end is committed: only then may a step
+  // that depends on it start.
+  const committed = run.checkpoints?.settled();
+  if (committed !== undefined) concluded = Promise.all([concluded, committed]).then(([ok]) => ok);
   return isPromiseLike(concluded) ? Promise.resolve(concluded).catch((error: unknown) => failLate(run, index, error)) : concluded;
+}
+
+/** One key for every attempt of a step's call in this run, also after a crash: `<runId>/<step id>`. */
+export function idempotencyKeyOf(run: PlanRun, index: number): string {
+  return `${run.runId}/${run.graph.keys[index]!}`;
 }
 
 /**
@@ -142,37 +154,6 @@ function skipAfter(run: PlanRun, index: number, reason: string): void {
   }
 }
 
-/** Whether anything looks at this step's output; most runs skip the check entirely. */
-function watched(run: PlanRun, index: number): boolean {
-  const tool = run.steps[index]!.tool;
-  return run.config.observe !== undefined || (tool !== undefined && run.config.toolsByName.get(tool)?.check !== undefined);
-}
-
-/** The tool's `check` and the run's `observe` hook; a throwing check counts as a concern. */
-async function observe(run: PlanRun, index: number, output: unknown): Promise<string | undefined> {
-  const step = run.steps[index]!;
-  const check = step.tool ? run.config.toolsByName.get(step.tool)?.check : undefined;
-  try {
-    const concern = check?.(output) || (await observation(run, { step, output }))?.replan || undefined;
-    return concern !== undefined && run.config.acknowledged.includes(concern) ? undefined : concern;
-  } catch (error) {
-    // A run that stopped while `observe` looked keeps the step's output, with no concern.
-    if (run.signal.aborted) return undefined;
-    return `checking the output failed: ${shown(error)}`;
-  }
-}
-
-/** The run's `observe` hook, raced against the run's signal: a hook that never answers cannot outlive the run. */
-function observation(run: PlanRun, seen: { step: PlanRun["steps"][number]; output: unknown }) {
-  const { observe } = run.config;
-  return observe === undefined
-    ? undefined
-    : raceAbort(
-        Promise.resolve().then(() => observe(seen)),
-        run.signal,
-      );
-}
-
 /** How a step's record changes: a runner's outcome, or a step that never ran. */
 export type StepTransition = StepOutcome | { status: "skipped"; error: string } | { status: "waiting"; error: string; waiting?: undefined };
 
@@ -193,6 +174,14 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
   if (outcome.status === "succeeded") record.output = outcome.output;
   else record.error = outcome.error;
   if (outcome.status === "waiting") run.waiting.set(index, outcome.waiting);
+  run.checkpoints?.write([
+    {
+      kind: "step-end",
+      stepKey: run.graph.keys[index]!,
+      record: finalRecord(record),
+      ...(outcome.status === "waiting" ? { waiting: outcome.waiting } : {}),
+    },
+  ]);
   if (!run.events.active) return;
   run.events.emit(
     () => ({
@@ -298,7 +287,7 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   const tool = argsParsed ? run.config.toolsByName.get(step.tool!) : undefined;
   const call: StepCall = {
     scope: run.callScope,
-    call: { id: toolStepCallId(step.id), name: step.tool!, arguments: args },
+    call: { id: toolStepCallId(step.id), name: step.tool!, arguments: args, idempotencyKey: idempotencyKeyOf(run, index) },
     step: 0,
     parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
     waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: paused.pending.id } : undefined,

@@ -7,6 +7,12 @@ export interface ToolContext {
   signal: AbortSignal;
   callId: string | number;
   step: number;
+  /**
+   * The same for every attempt of one logical call of a durable run, also after a crash
+   * (a plan step: `<runId>/<step id>`). Hand it to an API that deduplicates by key, and a
+   * call that runs twice takes effect once.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 /** `true`/`false`, or an object whose `reason` is shown to the model when access is denied. */

@@ -46,7 +46,7 @@ export interface CallScope {
 export interface GuardedCallOptions {
   scope: CallScope;
   /** `id` is what the tool sees as `callId`; `name` is what messages quote. */
-  call: ToolCall;
+  call: ToolCall & { idempotencyKey?: string | undefined };
   /** The model turn (0 for a plan's tool step). */
   step: number;
   /**
@@ -218,17 +218,16 @@ function ranOutcome(outcome: ToolOutcome): CallResult {
   return { kind: "ran", outcome };
 }
 
+/** What the tool is told of the call it serves. */
+type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: string | undefined };
+
 /**
  * Runs an admitted call under the run's signal and the tool's timeout, and turns every way
  * it can end into an outcome. Never throws; returns as soon as the signal aborts, even if
  * the tool ignores its signal. A tool without a timeout that answers synchronously gets a
  * synchronous outcome: no promise is made (thousands of plan steps add up).
  */
-export function runAdmittedCall(
-  call: Pick<ToolCall, "id" | "name">,
-  admission: AdmittedCall,
-  options: RunOptions,
-): MaybePromise<ToolOutcome> {
+export function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): MaybePromise<ToolOutcome> {
   const { id: callId, name } = call;
   const { tool, args, timeoutMs } = admission;
   // A cancelled run starts no tool.
@@ -236,7 +235,7 @@ export function runAdmittedCall(
   if (timeoutMs !== undefined) return runWithTimeout(call, admission, timeoutMs, options);
   let returned: unknown;
   try {
-    returned = tool.execute!(args, { signal: options.signal, callId, step: options.step });
+    returned = tool.execute!(args, { signal: options.signal, callId, step: options.step, idempotencyKey: call.idempotencyKey });
   } catch (error) {
     return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false });
   }
@@ -247,12 +246,7 @@ export function runAdmittedCall(
   );
 }
 
-async function runWithTimeout(
-  call: Pick<ToolCall, "id" | "name">,
-  admission: AdmittedCall,
-  timeoutMs: number,
-  options: RunOptions,
-): Promise<ToolOutcome> {
+async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {
   const { id: callId, name } = call;
   const { tool, args } = admission;
   const controller = new AbortController();
@@ -264,7 +258,7 @@ async function runWithTimeout(
     controller.abort(new Error(`timed out after ${timeoutMs} ms`));
   }, timeoutMs);
   try {
-    const returned = tool.execute!(args, { signal: controller.signal, callId, step: options.step });
+    const returned = tool.execute!(args, { signal: controller.signal, callId, step: options.step, idempotencyKey: call.idempotencyKey });
     const output = isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned;
     return { content: limitOutput(jsonSafe(output), options.maxOutputChars) };
   } catch (error) {
