@@ -287,7 +287,13 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   const tool = argsParsed ? run.config.toolsByName.get(step.tool!) : undefined;
   const call: StepCall = {
     scope: run.callScope,
-    call: { id: toolStepCallId(step.id), name: step.tool!, arguments: args, idempotencyKey: idempotencyKeyOf(run, index) },
+    // Only a durable run has calls that can run again after a crash: only they carry a key.
+    call: {
+      id: toolStepCallId(step.id),
+      name: step.tool!,
+      arguments: args,
+      idempotencyKey: run.checkpoints === undefined ? undefined : idempotencyKeyOf(run, index),
+    },
     step: 0,
     parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
     waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: paused.pending.id } : undefined,

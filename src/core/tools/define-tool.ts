@@ -8,9 +8,9 @@ export interface ToolContext {
   callId: string | number;
   step: number;
   /**
-   * The same for every attempt of one logical call of a durable run, also after a crash
-   * (a plan step: `<runId>/<step id>`). Hand it to an API that deduplicates by key, and a
-   * call that runs twice takes effect once.
+   * In a durable run (one with a `store`): the same for every attempt of one logical call,
+   * also after a crash (a plan step: `<runId>/<step id>`). Hand it to an API that
+   * deduplicates by key, and a call that runs twice takes effect once.
    */
   idempotencyKey?: string | undefined;
 }
