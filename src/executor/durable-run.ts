@@ -79,11 +79,15 @@ export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState
 }
 
 /**
- * Writes a run's checkpoints. A write to a synchronous store is done when the call returns;
- * a write to an asynchronous one is waited for (`settled`) before the step that made it
- * counts as ended, so nothing depends on a step whose end is not committed.
+ * Writes a run's checkpoints. Entries wait in a buffer until the next `commit`, which the run
+ * makes before a step's tool runs and before its result is returned: a step's end and the
+ * start of the step after it go in one transaction, and no tool of a dependent runs before
+ * the end it depends on is committed. (A process that dies with entries in the buffer loses
+ * only starts and ends of calls whose effects may be repeated under the same key.) A write
+ * to an asynchronous store is waited for; one to a synchronous store is done on return.
  */
 export class Checkpoints {
+  private buffer: JournalEntry[] = [];
   private writing: Promise<void> | undefined;
 
   constructor(private readonly durability: Durability) {}
@@ -93,22 +97,28 @@ export class Checkpoints {
   }
 
   write(entries: JournalEntry[]): void {
-    const { store, runId } = this.durability;
-    const written =
-      this.writing === undefined
-        ? store.append(runId, entries, Date.now())
-        : this.writing.then(() => store.append(runId, entries, Date.now()));
-    if (isPromiseLike(written)) this.writing = Promise.resolve(written);
+    for (const entry of entries) this.buffer.push(entry);
   }
 
-  /** Resolves once every write so far is committed; at once when all were synchronous. */
-  settled(): MaybePromise<void> {
+  /** Commits what is buffered; at once when the store is synchronous, else a promise. */
+  commit(): MaybePromise<void> {
+    if (this.buffer.length > 0) {
+      const entries = this.buffer;
+      this.buffer = [];
+      const { store, runId } = this.durability;
+      const written =
+        this.writing === undefined
+          ? store.append(runId, entries, Date.now())
+          : this.writing.then(() => store.append(runId, entries, Date.now()));
+      this.writing = isPromiseLike(written) ? Promise.resolve(written) : undefined;
+    }
     return this.writing;
   }
 
   finish(result: PlanRunResult): MaybePromise<void> {
     const { store, runId } = this.durability;
+    const committed = this.commit();
     const done = () => store.finishRun(runId, result, Date.now());
-    return this.writing === undefined ? done() : this.writing.then(done);
+    return committed === undefined ? done() : Promise.resolve(committed).then(done);
   }
 }

@@ -58,10 +58,11 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
     scheduler.close();
     await scheduler.done;
     const result = finishPlanRun(run);
-    await checkpoints?.settled();
     if (result.status === "completed" || result.status === "failed") await checkpoints?.finish(result);
-    else checkpoints?.write([{ kind: "paused", state: result.state }]);
-    await checkpoints?.settled();
+    else {
+      checkpoints?.write([{ kind: "paused", state: result.state }]);
+      await checkpoints?.commit();
+    }
     return result;
   } finally {
     run.dispose();

@@ -46,12 +46,11 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
       { stepId: step.id },
     );
   }
-  run.checkpoints?.write([
-    { kind: "step-start", stepKey: run.graph.keys[index]!, attempt: record.attempts + 1, idempotencyKey: idempotencyKeyOf(run, index) },
-  ]);
   let pending: MaybePromise<StepOutcome>;
   try {
-    pending = step.tool ? runToolStep(run, index) : runAgentStep(run, index);
+    // A durable run commits this step's start, and the ends it depends on, before it runs.
+    const committed = run.checkpoints === undefined ? undefined : startCheckpoint(run, index);
+    pending = committed === undefined ? runStepWork(run, index) : Promise.resolve(committed).then(() => runStepWork(run, index));
   } catch (error) {
     pending = unexpected(error);
   }
@@ -67,11 +66,19 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
   } catch (error) {
     return failLate(run, index, error);
   }
-  // A durable run's step counts as ended once its end is committed: only then may a step
-  // that depends on it start.
-  const committed = run.checkpoints?.settled();
-  if (committed !== undefined) concluded = Promise.all([concluded, committed]).then(([ok]) => ok);
   return isPromiseLike(concluded) ? Promise.resolve(concluded).catch((error: unknown) => failLate(run, index, error)) : concluded;
+}
+
+function runStepWork(run: PlanRun, index: number): MaybePromise<StepOutcome> {
+  return run.steps[index]!.tool ? runToolStep(run, index) : runAgentStep(run, index);
+}
+
+/** Writes the step's start and commits it with what is buffered (the ends it depends on). */
+function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {
+  const checkpoints = run.checkpoints!;
+  const attempt = run.records[index]!.attempts + 1;
+  checkpoints.write([{ kind: "step-start", stepKey: run.graph.keys[index]!, attempt, idempotencyKey: idempotencyKeyOf(run, index) }]);
+  return checkpoints.commit();
 }
 
 /** One key for every attempt of a step's call in this run, also after a crash: `<runId>/<step id>`. */

@@ -48,7 +48,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     journal: db.prepare<[string], { entry: string }>("SELECT entry FROM planloop_journal WHERE run_id = ? ORDER BY seq"),
     lastSeq: db.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM planloop_journal WHERE run_id = ?"),
     insertEntry: db.prepare("INSERT INTO planloop_journal (run_id, seq, entry) VALUES (?, ?, ?)"),
-    touch: db.prepare("UPDATE planloop_runs SET updated_at = ? WHERE run_id = ?"),
+    touchRunning: db.prepare("UPDATE planloop_runs SET updated_at = ? WHERE run_id = ? AND status = 'running'"),
     finish: db.prepare("UPDATE planloop_runs SET status = 'finished', result = ?, updated_at = ? WHERE run_id = ?"),
     list: db.prepare<[number], RunRow & { entries: number }>(
       "SELECT r.*, (SELECT COUNT(*) FROM planloop_journal j WHERE j.run_id = r.run_id) AS entries FROM planloop_runs r ORDER BY created_at DESC, run_id DESC LIMIT ?",
@@ -60,15 +60,31 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     if (row.status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
     return row;
   };
-  const append = db.transaction((runId: string, entries: readonly JournalEntry[], at: number) => {
-    running(runId);
-    let seq = statements.lastSeq.get(runId)?.seq ?? 0;
+  // The last entry number of each run this store wrote to, so an append reads nothing first;
+  // another process appending to the same run makes the insert collide, and it is read again.
+  const lastSeq = new Map<string, number>();
+  const insertAll = (runId: string, entries: readonly JournalEntry[], from: number): number => {
+    let seq = from;
     for (const entry of entries) statements.insertEntry.run(runId, ++seq, JSON.stringify(entry));
-    statements.touch.run(at, runId);
+    return seq;
+  };
+  const append = db.transaction((runId: string, entries: readonly JournalEntry[], at: number) => {
+    // One statement both checks that the run is running and marks the time.
+    if (statements.touchRunning.run(at, runId).changes === 0) running(runId);
+    const known = lastSeq.get(runId);
+    let seq: number;
+    try {
+      seq = insertAll(runId, entries, known ?? statements.lastSeq.get(runId)?.seq ?? 0);
+    } catch (error) {
+      if (known === undefined || (error as { code?: string }).code !== "SQLITE_CONSTRAINT_PRIMARYKEY") throw error;
+      seq = insertAll(runId, entries, statements.lastSeq.get(runId)?.seq ?? 0);
+    }
+    lastSeq.set(runId, seq);
   });
   const finish = db.transaction((runId: string, result: unknown, at: number) => {
     running(runId);
     statements.finish.run(JSON.stringify(result ?? null), at, runId);
+    lastSeq.delete(runId);
   });
   return {
     createRun: ({ runId, entry, at }) => (statements.insertRun.run(runId, entry, at, at).changes === 1 ? "created" : "exists"),
