@@ -196,4 +196,29 @@ describe("planloop bench", () => {
       steps: { 1: { status: "succeeded" } },
     });
   }, 30_000);
+
+  it("run --store checkpoints the run; the same --run-id again runs nothing; runs list and show read the store", async () => {
+    const plan = file("stored.json", {
+      steps: [
+        { id: 1, task: "double", tool: "double", args: { value: 5 } },
+        { id: 2, task: "again", tool: "double", args: { value: "$1" }, depends_on: [1] },
+      ],
+    });
+    const store = `sqlite:${join(dir, "store", "runs.sqlite")}`;
+    const first = await cli("run", plan, "--tools", toolsModule, "--store", store, "--run-id", "nightly-1");
+    expect(first).toMatchObject({ code: 0, out: expect.stringContaining("output: 20") });
+    expect(first.out).toContain("run nightly-1");
+    const again = await cli("run", plan, "--tools", toolsModule, "--store", store, "--run-id", "nightly-1");
+    expect(again.out).toContain("output: 20");
+    expect(again.out).not.toContain("step 1 started");
+    expect((await cli("runs", "list", "--store", store)).out).toMatch(/^nightly-1 {2}executePlan {2}finished {2}5 entries/m);
+    const shown = await cli("runs", "show", "nightly-1", "--store", store);
+    expect(shown.out).toContain("step 1: succeeded (started 1x)");
+    expect(shown.out).toContain("step 2: succeeded (started 1x)");
+    expect(await cli("runs", "show", "nope", "--store", store)).toMatchObject({ code: 2, err: expect.stringContaining('no run "nope"') });
+    expect(await cli("run", plan, "--tools", toolsModule, "--store", "postgres://x")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--store takes sqlite:<path>"),
+    });
+  });
 });

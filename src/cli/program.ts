@@ -5,6 +5,7 @@ import { benchCommand } from "./commands/bench-command.js";
 import { demoCommand } from "./commands/demo-command.js";
 import { planCommands } from "./commands/plan-commands.js";
 import { traceCommand } from "./commands/trace-command.js";
+import { runsCommand } from "./commands/runs-command.js";
 import { CliError } from "./cli-error.js";
 import { PlanloopError } from "../core/errors.js";
 import type { CliIo } from "./cli-io.js";
@@ -25,6 +26,7 @@ export function createProgram(io: CliIo): Command {
   planCommands(program, io);
   traceCommand(program, io);
   benchCommand(program, io);
+  runsCommand(program, io);
   return program;
 }
 

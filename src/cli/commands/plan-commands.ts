@@ -12,6 +12,7 @@ import { validatePlan } from "../../plan/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { onInterrupt } from "../interrupt.js";
+import { defaultStore, storeFromFlag } from "../store-option.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -42,7 +43,9 @@ export function planCommands(program: Command, io: CliIo): void {
     .requiredOption("--tools <module>", "a JavaScript module exporting the tools (an array `tools`, or tools as named exports)")
     .option("--concurrency <n>", "steps running at once", "4")
     .option("--json", "print the whole result as JSON (and progress on stderr)")
-    .option("--events <file>", "write the run's events as JSONL (for planloop trace)");
+    .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
+    .option("--store <sqlite:path>", `checkpoint every step here (e.g. ${defaultStore}); run again with the same --run-id to continue`)
+    .option("--run-id <id>", "the run's id in the store (default: a new one, printed)");
   pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) => {
     const plan = readJsonFile(path, "plan");
     const tools = await loadTools(flags.tools);
@@ -72,9 +75,21 @@ export function planCommands(program: Command, io: CliIo): void {
       progress.listener(event);
     };
     const interrupt = onInterrupt();
-    const result = await executePlan({ plan: checked.plan, tools, concurrency, onEvent, signal: interrupt.signal, ...resumed }).finally(
-      interrupt.dispose,
-    );
+    const store = flags.store === undefined ? undefined : storeFromFlag(flags.store);
+    const result = await executePlan({
+      plan: checked.plan,
+      tools,
+      concurrency,
+      onEvent,
+      signal: interrupt.signal,
+      store,
+      runId: flags.runId,
+      ...resumed,
+    }).finally(() => {
+      interrupt.dispose();
+      void store?.close();
+    });
+    if (store) io.out(`run ${result.runId} (in ${flags.store}: planloop runs show ${result.runId} --store ${flags.store})`);
     progress.stop();
     settleResumedFile(flags, result);
     if (flags.json) io.out(JSON.stringify(result, null, 2));
@@ -99,6 +114,8 @@ interface RunFlags extends PauseFlags {
   concurrency: string;
   json?: boolean;
   events?: string;
+  store?: string;
+  runId?: string;
 }
 
 /** The tools a module exports: an array named `tools` or the default export, or every export made with defineTool. */
