@@ -1,6 +1,7 @@
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
-import { Checkpoints, openRun, type Opened } from "./durable-run.js";
+import { Checkpoints } from "../core/checkpoints.js";
+import { openRun, type Opened } from "./durable-run.js";
 import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
@@ -26,7 +27,7 @@ import { runStep } from "./run-step.js";
  * });
  */
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
-  const opened = await openRun(options, Date.now());
+  const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
   // A run continued from its journal takes the journal's state (checked by the store, not signed).
   const read =
@@ -39,7 +40,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
  * is run as checked, not checked a second time.
  */
 export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan">, checked: CheckedPlan): Promise<PlanRunResult> {
-  const opened = await openRun(options, Date.now());
+  const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
   return runPlan(readPlanOptions({ ...options, plan: checked.plan }, { kind: "checked", checked }), opened);
 }

@@ -2,7 +2,7 @@ import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js"
 import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
 import { InvalidPlanError } from "../plan/invalid-plan-error.js";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { DurableOptions } from "../core/checkpoints.js";
 import type { EventListener } from "../core/events.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -39,7 +39,7 @@ export interface RunSettings extends StateSigning {
   clock?: Clock | undefined;
 }
 
-export interface ExecutePlanOptions extends ExecutionSettings, RunSettings, HumanDecisions {
+export interface ExecutePlanOptions extends ExecutionSettings, RunSettings, HumanDecisions, DurableOptions {
   /** The steps and their `depends_on`; validated before anything runs. */
   plan: PlanInput;
   /** Tools for tool steps, and for the inner loops of agent steps. */
@@ -69,14 +69,6 @@ export interface ExecutePlanOptions extends ExecutionSettings, RunSettings, Huma
   onProblem?: ProblemListener | undefined;
   /** The plan's version number, for events (a planner counts its replans). Default 1. */
   planVersion?: number | undefined;
-  /**
-   * Checkpoints every step's start and end here (see docs/durable-runs.md): calling
-   * `executePlan` again with the same `runId` continues an unfinished run, and hands back
-   * the stored result of a finished one without running anything.
-   */
-  store?: CheckpointStore | undefined;
-  /** The run's id in the store; generated when absent, and always on the result. */
-  runId?: string | undefined;
 }
 
 /** A problem as `onProblem` hears it: the steps that have ended so far and the replan requests. */

@@ -2,7 +2,7 @@ import { Budget, type BudgetBreach } from "../core/budget.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
-import type { Checkpoints } from "./durable-run.js";
+import type { Checkpoints } from "../core/checkpoints.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import type { PlanConfig } from "./execution-options.js";

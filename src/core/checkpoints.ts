@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import type { CheckpointStore, JournalEntry, StoredRun } from "./checkpoint-store.js";
+import { InvalidOptionsError } from "./errors.js";
+import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
+
+/** Where a durable run writes, and under which id. */
+export interface Durability {
+  store: CheckpointStore;
+  runId: string;
+}
+
+/** The store and id options every durable entry point takes. */
+export interface DurableOptions {
+  /**
+   * Checkpoints the run here (see docs/durable-runs.md): calling the entry point again with
+   * the same `runId` continues an unfinished run, and hands back the stored result of a
+   * finished one without running anything.
+   */
+  store?: CheckpointStore | undefined;
+  /** The run's id in the store; generated when absent, and always on the result. */
+  runId?: string | undefined;
+}
+
+/** What the store says of a run about to start: nothing yet, a result, or a journal to continue from. */
+export type OpenedRun =
+  | { kind: "new"; runId: string; durability: Durability | undefined }
+  | { kind: "finished"; runId: string; result: unknown }
+  | { kind: "continue"; runId: string; durability: Durability; journal: StoredRun["journal"] };
+
+/**
+ * Opens a run by id for `entry` (the entry point's name). Without a store, the id is just a
+ * name (generated when absent). With one: a new id creates the run; a finished run's id
+ * hands back its stored result; an unfinished run's id hands back its journal.
+ */
+export async function openStoredRun(options: DurableOptions, entry: string): Promise<OpenedRun> {
+  if (options.runId !== undefined && (typeof options.runId !== "string" || options.runId === "")) {
+    throw new InvalidOptionsError("runId must be a non-empty string");
+  }
+  const runId = options.runId ?? randomUUID();
+  const { store } = options;
+  if (store === undefined) return { kind: "new", runId, durability: undefined };
+  if ((await store.createRun({ runId, entry, at: Date.now() })) === "created") return { kind: "new", runId, durability: { store, runId } };
+  const stored = await store.getRun(runId);
+  if (stored === undefined) throw new InvalidOptionsError(`run "${runId}" vanished from the store while it was opened`);
+  if (stored.entry !== entry) throw new InvalidOptionsError(`run "${runId}" was started by ${stored.entry}, not ${entry}`);
+  if (stored.status === "finished") return { kind: "finished", runId, result: stored.result };
+  return { kind: "continue", runId, durability: { store, runId }, journal: stored.journal };
+}
+
+/**
+ * Writes a run's checkpoints. Entries wait in a buffer until the next `commit`, which the run
+ * makes before a step's tool runs and before its result is returned: a step's end and the
+ * start of the step after it go in one transaction, and no tool of a dependent runs before
+ * the end it depends on is committed. (A process that dies with entries in the buffer loses
+ * only starts and ends of calls whose effects may be repeated under the same key.) A write
+ * to an asynchronous store is waited for; one to a synchronous store is done on return.
+ */
+export class Checkpoints {
+  private buffer: JournalEntry[] = [];
+  private writing: Promise<void> | undefined;
+
+  constructor(private readonly durability: Durability) {}
+
+  get runId(): string {
+    return this.durability.runId;
+  }
+
+  write(entries: JournalEntry[]): void {
+    for (const entry of entries) this.buffer.push(entry);
+  }
+
+  /** Commits what is buffered; at once when the store is synchronous, else a promise. */
+  commit(): MaybePromise<void> {
+    if (this.buffer.length > 0) {
+      const entries = this.buffer;
+      this.buffer = [];
+      const { store, runId } = this.durability;
+      const written =
+        this.writing === undefined
+          ? store.append(runId, entries, Date.now())
+          : this.writing.then(() => store.append(runId, entries, Date.now()));
+      this.writing = isPromiseLike(written) ? Promise.resolve(written) : undefined;
+    }
+    return this.writing;
+  }
+
+  finish(result: unknown): MaybePromise<void> {
+    const { store, runId } = this.durability;
+    const committed = this.commit();
+    const done = () => store.finishRun(runId, result, Date.now());
+    return committed === undefined ? done() : Promise.resolve(committed).then(done);
+  }
+}
