@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, executePlan, memoryStore, type JournalEntry } from "planloop";
+import { defineTool, executePlan, memoryStore, runAgent, type JournalEntry } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { agentModel, crashPlan, work } from "./fixtures/crash-run.js";
 
@@ -147,3 +147,72 @@ describe("durable executePlan", () => {
 function lookupFor() {
   return defineTool({ name: "lookup", description: "looks up", input: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` });
 }
+
+describe("durable runAgent", () => {
+  const lookup = () => {
+    const calls: string[] = [];
+    const tool = defineTool({
+      name: "lookup",
+      description: "looks up",
+      input: z.object({ q: z.string() }),
+      execute: ({ q }, { idempotencyKey }) => (calls.push(`${q} ${idempotencyKey}`), `found ${q}`),
+    });
+    return { calls, tool };
+  };
+
+  it("a finished loop's id hands back its result without asking the model", async () => {
+    const store = memoryStore();
+    const { calls, tool } = lookup();
+    let asked = 0;
+    const model = async () =>
+      ++asked === 1
+        ? { type: "tool_calls" as const, calls: [{ id: "c1", name: "lookup", arguments: { q: "A1" } }] }
+        : { type: "final" as const, content: "done" };
+    const first = await runAgent({ model, tools: [tool], task: "t", store, runId: "loop-1" });
+    expect(first).toMatchObject({ status: "completed", output: "done", runId: "loop-1" });
+    expect(calls).toEqual(["A1 loop-1/call:0:0"]);
+    const again = await runAgent({ model, tools: [tool], task: "t", store, runId: "loop-1" });
+    expect(again.output).toBe("done");
+    expect(asked).toBe(2);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a loop that died after a decision does not ask for it again; its calls that ended are not run again, one that did not runs with the same key", async () => {
+    const store = memoryStore();
+    const { calls, tool } = lookup();
+    // First process: the model decides two calls; the process "dies" after the first one ends.
+    let asked = 0;
+    const deciding = async () => (
+      asked++,
+      {
+        type: "tool_calls" as const,
+        calls: [
+          { id: "c1", name: "lookup", arguments: { q: "A" } },
+          { id: "c2", name: "lookup", arguments: { q: "B" } },
+        ],
+      }
+    );
+    const dying = defineTool({
+      name: "lookup",
+      description: "looks up",
+      input: z.object({ q: z.string() }),
+      execute: async ({ q }, { idempotencyKey }) => {
+        calls.push(`${q} ${idempotencyKey}`);
+        if (q === "B") await new Promise(() => {}); // the process dies while B runs
+        return `found ${q}`;
+      },
+    });
+    void runAgent({ model: deciding, tools: [dying], task: "t", store, runId: "loop-2", toolConcurrency: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toEqual(["A loop-2/call:0:0", "B loop-2/call:0:1"]);
+    // Second process: the same id continues; the model is asked only for the next turn.
+    let askedAfter = 0;
+    const answering = async () => (askedAfter++, { type: "final" as const, content: "both found" });
+    const result = await runAgent({ model: answering, tools: [tool], task: "t", store, runId: "loop-2" });
+    expect(result).toMatchObject({ status: "completed", output: "both found" });
+    expect(asked).toBe(1);
+    expect(askedAfter).toBe(1);
+    expect(calls).toEqual(["A loop-2/call:0:0", "B loop-2/call:0:1", "B loop-2/call:0:1"]);
+    expect(result.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual(["found A", "found B"]);
+  });
+});

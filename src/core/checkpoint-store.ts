@@ -11,6 +11,7 @@ export type JournalEntry =
   | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string }
   | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown }
   | { kind: "paused"; state: unknown }
+  | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
   | { kind: "pending"; items: unknown[] }
   | { kind: "human-decision"; id: string; decision: unknown }

@@ -6,6 +6,7 @@ import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { resolveDecisions } from "../core/tools/approvals.js";
+import type { DurableOptions } from "../core/checkpoints.js";
 import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
@@ -17,7 +18,7 @@ import type { NoProgressSettings } from "./no-progress.js";
 
 export type { ApprovalDecision };
 
-export interface AgentOptions extends StateSigning {
+export interface AgentOptions extends StateSigning, DurableOptions {
   /** A function `(request) => decision`, or an adapter object with `generate(request)`. */
   model: Model;
   /** Tools made with `defineTool`, run behind the guard. Pass this or `toolExecutor`. */

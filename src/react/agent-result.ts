@@ -18,6 +18,8 @@ export interface AgentError {
 /** Every field a loop's result may have; `AgentResult` says which ones each status has. */
 export interface AgentResultFields {
   status: AgentStatus;
+  /** The run's id: pass it again with the same `store` to continue the loop, or to read its result. */
+  runId: string;
   /** Always present when `completed`; the last answer for `incomplete` and `unverified`. */
   output?: string;
   messages: Message[];

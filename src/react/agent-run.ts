@@ -5,6 +5,7 @@ import { cancelReason, createRunSignal, type AbortCause } from "../core/run-sign
 import type { Message, ToolMessage } from "../core/messages.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
 import { signState } from "../core/state-signature.js";
+import type { Checkpoints } from "../core/checkpoints.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
 import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./agent-result.js";
@@ -27,6 +28,10 @@ export interface AgentRun {
   toolCallCounts: Record<string, number>;
   /** What every tool call of this loop goes through the guarded call with. */
   callScope: CallScope;
+  /** The run's id (the store's key, and the first part of every idempotency key). */
+  runId: string;
+  /** Where the loop's decisions and call outcomes are written, for a durable run. */
+  checkpoints: Checkpoints | undefined;
   progress: NoProgressState;
   lastCall: NextCallEstimate | undefined;
   lastError: AgentError | undefined;
@@ -35,7 +40,7 @@ export interface AgentRun {
   dispose(): void;
 }
 
-export function startRun(config: AgentConfig): AgentRun {
+export function startRun(config: AgentConfig, identity: { runId: string; checkpoints?: Checkpoints | undefined }): AgentRun {
   const saved = config.resume;
   const budget =
     config.budget instanceof Budget
@@ -62,6 +67,8 @@ export function startRun(config: AgentConfig): AgentRun {
       humans: { approvals: config.approvals, answers: config.answers, used: config.used },
       execution: { signal, step: 0, clock: config.clock, maxOutputChars: config.maxToolOutputChars },
     },
+    runId: identity.runId,
+    checkpoints: identity.checkpoints,
     progress: saved ? structuredClone(saved.progress) : emptyNoProgress(),
     lastCall: saved?.lastCall,
     lastError: undefined,
@@ -105,6 +112,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
 export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
   const result: AgentResultFields = {
     status: stop.status,
+    runId: run.runId,
     messages: withOpenRoundResults(run),
     steps: run.steps,
     usage: run.usage,

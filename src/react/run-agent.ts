@@ -1,7 +1,9 @@
 import { feedbackMessage, checkCompletion } from "./completion-check.js";
 import { readAgentOptions, type AgentOptions } from "./agent-options.js";
 import type { AgentResult, AgentStop } from "./agent-result.js";
-import { abortStop, finishRun, startRun, type AgentRun } from "./agent-run.js";
+import { Checkpoints } from "../core/checkpoints.js";
+import { abortStop, finishRun, snapshotState, startRun, type AgentRun } from "./agent-run.js";
+import { openAgentRun } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
 import { openRound, settleRound } from "./tool-round.js";
 import type { FinalDecision } from "../core/model.js";
@@ -17,11 +19,23 @@ import type { FinalDecision } from "../core/model.js";
  * else console.log(result.status, result.reason);
  */
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
-  const run = startRun(readAgentOptions(options));
+  const opened = await openAgentRun(options);
+  if (opened.kind === "finished") return opened.result;
+  // A loop continued from its journal takes the journal's state (kept by the store, not signed).
+  const read =
+    opened.kind === "continue" && opened.resume !== undefined ? { ...options, resume: opened.resume, stateSecret: undefined } : options;
+  const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
+  const run = startRun(readAgentOptions(read), { runId: opened.runId, checkpoints });
   try {
     let stop = run.openRound ? await settleRound(run, run.openRound) : undefined;
     while (!stop) stop = await nextStep(run);
-    return finishRun(run, stop);
+    const result = finishRun(run, stop);
+    if (result.status === "completed") await checkpoints?.finish(result);
+    else {
+      checkpoints?.write([{ kind: "paused", state: result.state }]);
+      await checkpoints?.commit();
+    }
+    return result;
   } finally {
     run.dispose();
   }
@@ -33,7 +47,14 @@ async function nextStep(run: AgentRun): Promise<AgentStop | undefined> {
   const decision = await callModel(run);
   if ("status" in decision) return decision;
   if (decision.type === "final") return acceptAnswer(run, decision);
-  return settleRound(run, openRound(run, decision));
+  const round = openRound(run, decision);
+  // A durable loop keeps the decision before its calls run: it is never asked for again.
+  if (run.checkpoints) {
+    run.openRound = round;
+    run.checkpoints.write([{ kind: "paused", state: snapshotState(run, "incomplete") }]);
+    await run.checkpoints.commit();
+  }
+  return settleRound(run, round);
 }
 
 async function acceptAnswer(run: AgentRun, decision: FinalDecision): Promise<AgentStop | undefined> {

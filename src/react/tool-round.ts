@@ -66,7 +66,8 @@ function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromis
   const waiting = round.pending.find((pending) => pending.id === id);
   const options: GuardedCallOptions = {
     scope: run.callScope,
-    call,
+    // Only a durable loop's calls can run again after a crash: only they carry a key.
+    call: run.checkpoints === undefined ? call : { ...call, idempotencyKey: `${run.runId}/${id}` },
     step: round.step,
     waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: id },
   };
@@ -94,6 +95,10 @@ function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromis
 function record(run: AgentRun, round: OpenRound, ended: { index: number; startedAt: number; outcome: ToolOutcome }): void {
   const { index, startedAt, outcome } = ended;
   round.outcomes[index] = outcome;
+  if (run.checkpoints) {
+    run.checkpoints.write([{ kind: "call-end", turn: round.step, position: index, outcome }]);
+    void run.checkpoints.commit();
+  }
   const call = round.calls[index]!;
   if (outcome.error) {
     run.lastError = { source: "tool", kind: outcome.error.kind, message: outcome.error.message, toolCallId: call.id, name: call.name };
