@@ -60,6 +60,12 @@ describe("durable executePlan", () => {
     expect(calls.sort()).toEqual(["A r2/b", "c r2/c"]);
   });
 
+  it("options that are not an object, and a bad runId, are refused with a message that says so", async () => {
+    await expect(executePlan(undefined as never)).rejects.toThrow("executePlan needs an options object");
+    await expect(runAgent(null as never)).rejects.toThrow("runAgent needs an options object");
+    await expect(executePlan({ plan, tools: [], runId: "" })).rejects.toThrow("runId must be a non-empty string");
+  });
+
   it("every run has an id, generated when none is given", async () => {
     const { tool } = counting();
     const result = await executePlan({ plan, tools: [tool] });

@@ -33,6 +33,8 @@ export type OpenedRun =
  * hands back its stored result; an unfinished run's id hands back its journal.
  */
 export async function openStoredRun(options: DurableOptions, entry: string): Promise<OpenedRun> {
+  // Options that are not an object are the entry point's to refuse, with its own message.
+  if (typeof options !== "object" || options === null) return { kind: "new", runId: randomUUID(), durability: undefined };
   if (options.runId !== undefined && (typeof options.runId !== "string" || options.runId === "")) {
     throw new InvalidOptionsError("runId must be a non-empty string");
   }
