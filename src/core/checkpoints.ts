@@ -57,15 +57,28 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
  * only starts and ends of calls whose effects may be repeated under the same key.) A write
  * to an asynchronous store is waited for; one to a synchronous store is done on return.
  */
+/** A run opened by id, its journal rebuilt into the entry point's own state and result types. */
+export type Opened<Result, State> =
+  | { kind: "new"; runId: string; durability: Durability | undefined }
+  | { kind: "finished"; runId: string; result: Result }
+  | { kind: "continue"; runId: string; durability: Durability; resume: State | undefined };
+
+/** `openStoredRun` for one entry point: a continued run's journal goes through `rebuild`. */
+export async function openDurableRun<Result, State>(
+  options: DurableOptions,
+  entry: { name: string; rebuild(journal: readonly JournalEntry[]): State | undefined },
+): Promise<Opened<Result, State>> {
+  const opened = await openStoredRun(options, entry.name);
+  if (opened.kind === "finished") return { ...opened, result: opened.result as Result };
+  if (opened.kind === "new") return opened;
+  return { kind: "continue", runId: opened.runId, durability: opened.durability, resume: entry.rebuild(opened.journal) };
+}
+
 export class Checkpoints {
   private buffer: JournalEntry[] = [];
   private writing: Promise<void> | undefined;
 
   constructor(private readonly durability: Durability) {}
-
-  get runId(): string {
-    return this.durability.runId;
-  }
 
   write(entries: JournalEntry[]): void {
     for (const entry of entries) this.buffer.push(entry);

@@ -1,5 +1,5 @@
 import type { JournalEntry } from "../core/checkpoint-store.js";
-import { openStoredRun, type Durability, type DurableOptions } from "../core/checkpoints.js";
+import { openDurableRun, type DurableOptions, type Opened as OpenedRun } from "../core/checkpoints.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
 import { emptyUsage } from "../core/usage.js";
 import type { Plan } from "../plan/plan-schema.js";
@@ -8,17 +8,11 @@ import type { PlanRunResult } from "./execution-result.js";
 import { createPlanState, type PlanRunState, type WaitingStep } from "./resume-state.js";
 
 /** What the store says of a plan run about to start: nothing yet, a result, or a state to continue. */
-export type Opened =
-  | { kind: "new"; runId: string; durability: Durability | undefined }
-  | { kind: "finished"; runId: string; result: PlanRunResult }
-  | { kind: "continue"; runId: string; durability: Durability; resume: PlanRunState | undefined };
+export type Opened = OpenedRun<PlanRunResult, PlanRunState>;
 
 /** Opens a plan run by id (see `openStoredRun`); an unfinished one continues from its journal's state. */
-export async function openRun(options: DurableOptions): Promise<Opened> {
-  const opened = await openStoredRun(options, "executePlan");
-  if (opened.kind === "finished") return { ...opened, result: opened.result as PlanRunResult };
-  if (opened.kind === "new") return opened;
-  return { kind: "continue", runId: opened.runId, durability: opened.durability, resume: stateFromJournal(opened.journal) };
+export function openRun(options: DurableOptions): Promise<Opened> {
+  return openDurableRun(options, { name: "executePlan", rebuild: stateFromJournal });
 }
 
 /**

@@ -157,6 +157,8 @@ interface StepCheck {
   toolsByName: Map<string, Tool>;
   /** `self` is set to each step's key before its arguments are read. */
   placeholderOptions: PlaceholderOptions;
+  /** Steps whose arguments nest past the limit: an error of their own, never walked. */
+  tooDeep: Set<number>;
   /** Per step (sparse): the placeholders in its arguments, found once. */
   references: Array<readonly PlaceholderReference[]>;
   /** References to steps that are not direct dependencies, in step and reference order. */
@@ -178,6 +180,7 @@ function stepCheck(graph: PlanGraph, tools: readonly Tool[] | undefined, into: P
     tools,
     toolsByName: new Map(tools?.map((tool) => [tool.name, tool])),
     placeholderOptions: { isStep: (key) => graph.indexOf.has(key), self: undefined },
+    tooDeep: new Set(),
     references: [],
     indirect: [],
     throughOthers: [],
@@ -213,7 +216,11 @@ function describeCycle(keys: readonly string[]): string {
  */
 function collectReferences(step: PlanStep, index: number, graph: PlanGraph, context: StepCheck): void {
   // Arguments nested past the limit are an error of their own (see `stepErrors`), not walked.
-  if (step.args === undefined || nestsDeeperThan(step.args, maxNesting)) return;
+  if (step.args === undefined) return;
+  if (nestsDeeperThan(step.args, maxNesting)) {
+    context.tooDeep.add(index);
+    return;
+  }
   context.placeholderOptions.self = stepKey(step.id);
   const references = findPlaceholders(step.args, context.placeholderOptions);
   if (references.length === 0) return;
@@ -234,7 +241,7 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: St
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
-  if (step.args !== undefined && nestsDeeperThan(step.args, maxNesting)) {
+  if (context.tooDeep.has(index)) {
     errors.push({
       code: "invalid_arguments",
       stepId: step.id,

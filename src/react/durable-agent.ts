@@ -1,21 +1,12 @@
 import type { JournalEntry } from "../core/checkpoint-store.js";
-import { openStoredRun, type Durability, type DurableOptions } from "../core/checkpoints.js";
+import { openDurableRun, type DurableOptions, type Opened } from "../core/checkpoints.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { AgentResult } from "./agent-result.js";
 import type { AgentState } from "./agent-state.js";
 
-/** What the store says of a loop about to start: nothing yet, a result, or a state to continue. */
-export type OpenedAgent =
-  | { kind: "new"; runId: string; durability: Durability | undefined }
-  | { kind: "finished"; runId: string; result: AgentResult }
-  | { kind: "continue"; runId: string; durability: Durability; resume: AgentState | undefined };
-
 /** Opens a ReAct loop by id (see `openStoredRun`); an unfinished one continues from its journal. */
-export async function openAgentRun(options: DurableOptions): Promise<OpenedAgent> {
-  const opened = await openStoredRun(options, "runAgent");
-  if (opened.kind === "finished") return { ...opened, result: opened.result as AgentResult };
-  if (opened.kind === "new") return opened;
-  return { kind: "continue", runId: opened.runId, durability: opened.durability, resume: stateFromAgentJournal(opened.journal) };
+export function openAgentRun(options: DurableOptions): Promise<Opened<AgentResult, AgentState>> {
+  return openDurableRun(options, { name: "runAgent", rebuild: stateFromAgentJournal });
 }
 
 /**
