@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^planloop\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^planloop\/demo$/, replacement: source("./src/demo/index.ts") },
       { find: /^planloop\/sqlite$/, replacement: source("./src/stores/sqlite/index.ts") },
+      { find: /^planloop\/postgres$/, replacement: source("./src/stores/postgres/index.ts") },
       { find: /^planloop$/, replacement: source("./src/index.ts") },
     ],
   },

@@ -216,9 +216,13 @@ describe("planloop bench", () => {
     expect(shown.out).toContain("step 1: succeeded (started 1x)");
     expect(shown.out).toContain("step 2: succeeded (started 1x)");
     expect(await cli("runs", "show", "nope", "--store", store)).toMatchObject({ code: 2, err: expect.stringContaining('no run "nope"') });
-    expect(await cli("run", plan, "--tools", toolsModule, "--store", "postgres://x")).toMatchObject({
+    expect(await cli("run", plan, "--tools", toolsModule, "--store", "mysql://x")).toMatchObject({
       code: 2,
       err: expect.stringContaining("--store takes sqlite:<path>"),
+    });
+    expect(await cli("run", plan, "--tools", toolsModule, "--store", "postgres://me:secret@127.0.0.1:1/none")).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/cannot open the store postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/none: .*ECONNREFUSED/),
     });
   });
 });

@@ -1,16 +1,8 @@
-// Durable runs: every step checkpointed, a finished run never runs again, a run killed
-// mid-way continues by id and runs only what had not finished.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Durable runs: every step checkpointed, a finished run never runs again, a run cut short
+// continues by id and runs only what had not finished. (Killed processes: crash-resume.test.ts.)
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, memoryStore, runAgent, type JournalEntry } from "planloop";
-import { sqliteStore } from "planloop/sqlite";
-import { agentModel, crashPlan, work } from "./fixtures/crash-run.js";
-
-const root = join(import.meta.dirname, "..");
 
 function counting() {
   const calls: string[] = [];
@@ -71,88 +63,7 @@ describe("durable executePlan", () => {
     const result = await executePlan({ plan, tools: [tool] });
     expect(result.runId).toMatch(/^[0-9a-f-]{36}$/);
   });
-
-  it("survives SIGKILL at random moments: every step succeeds once, runs again only after a kill that cut it short, always with the same key", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "planloop-crash-"));
-    const database = join(dir, "runs.sqlite");
-    const log = join(dir, "calls.log");
-    writeFileSync(log, "");
-    const script = join(root, "test", "fixtures", "crash-run.ts");
-    const start = () => spawn(process.execPath, ["--import", "tsx", script, database, log, "crashing"], { cwd: root });
-    const exit = (child: ReturnType<typeof start>) => new Promise<number | null>((resolve) => child.on("close", resolve));
-    let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed / 2 ** 31);
-    let kills = 0;
-    let finished = false;
-    for (let round = 0; round < 40 && !finished; round += 1) {
-      const child = start();
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const before = readFileSync(log, "utf8").length;
-      if (kills < 5) {
-        // Kill it once it has started some work: after a random number of new calls.
-        const wanted = 1 + Math.floor(random() * 12);
-        const timer = setInterval(() => {
-          const lines = readFileSync(log, "utf8").slice(before).split("\n").filter(Boolean).length;
-          if (lines >= wanted && child.exitCode === null) child.kill("SIGKILL");
-        }, 5);
-        await exit(child);
-        clearInterval(timer);
-        if (child.signalCode === "SIGKILL") kills += 1;
-        else finished = JSON.parse(output.trim() || "{}").status === "completed";
-      } else {
-        expect(await exit(child)).toBe(0);
-        finished = JSON.parse(output).status === "completed";
-      }
-    }
-    expect(kills).toBeGreaterThanOrEqual(5);
-    expect(finished).toBe(true);
-
-    const store = sqliteStore({ path: database });
-    const run = (await store.getRun("crashing"))!;
-    store.close();
-    expect(run.status).toBe("finished");
-    const steps = crashPlan().steps.map((step) => step.id);
-    const ends = run.journal.filter((entry) => entry.kind === "step-end" && (entry.record as { status: string }).status === "succeeded");
-    for (const id of steps)
-      expect(
-        ends.filter((entry) => entry.kind === "step-end" && entry.stepKey === id),
-        id,
-      ).toHaveLength(1);
-    const calls = readFileSync(log, "utf8").trim().split("\n");
-    for (const id of steps.filter((step) => step !== "agent")) {
-      const mine = calls.filter((line) => line.split("/")[1] === id);
-      expect(mine.length, id).toBeGreaterThanOrEqual(1);
-      expect(new Set(mine).size, id).toBe(1); // the same key every time
-      // One call more only for each kill that cut a call of this step short: every call but
-      // the last started and never ended.
-      const journal = run.journal.filter((entry) => (entry.kind === "step-start" || entry.kind === "step-end") && entry.stepKey === id);
-      expect(
-        journal.filter((entry) => entry.kind === "step-start"),
-        id,
-      ).toHaveLength(mine.length);
-      expect(
-        journal.filter((entry) => entry.kind === "step-end"),
-        id,
-      ).toHaveLength(1);
-      expect(journal.at(-1)?.kind, id).toBe("step-end");
-      expect(mine.length - 1, id).toBeLessThanOrEqual(kills);
-    }
-
-    const clean = memoryStore();
-    const uninterrupted = await executePlan({
-      plan: crashPlan(),
-      tools: [work(join(dir, "clean.log"), "clean"), lookupFor()],
-      model: agentModel,
-      store: clean,
-    });
-    expect((run.result as { output: unknown }).output).toEqual(uninterrupted.output);
-  }, 120_000);
 });
-
-function lookupFor() {
-  return defineTool({ name: "lookup", description: "looks up", input: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` });
-}
 
 describe("durable runAgent", () => {
   const lookup = () => {

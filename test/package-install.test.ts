@@ -37,7 +37,7 @@ describe("the packed package", () => {
     const modules = join(project, "node_modules");
     expect(existsSync(join(modules, "planloop", "dist", "index.js"))).toBe(true);
     expect(existsSync(join(modules, "zod"))).toBe(true); // a peer the user shares with planloop
-    for (const optional of ["better-sqlite3", "gpt-tokenizer", "ai"]) expect(existsSync(join(modules, optional))).toBe(false);
+    for (const optional of ["better-sqlite3", "pg", "gpt-tokenizer", "ai"]) expect(existsSync(join(modules, optional))).toBe(false);
 
     writeFileSync(
       join(project, "main.js"),
@@ -52,12 +52,19 @@ try {
 } catch (error) {
   console.log(error.name, error.message);
 }
+const { postgresStore } = await import("planloop/postgres");
+try {
+  postgresStore({ connectionString: "postgres://127.0.0.1:1/none" });
+} catch (error) {
+  console.log(error.name, error.message);
+}
 `,
     );
     const { stdout } = await run(process.execPath, ["main.js"], { cwd: project, env });
     expect(stdout.trim().split("\n")).toEqual([
       "completed 42",
       'MissingPackageError planloop/sqlite needs the package "better-sqlite3": run npm install better-sqlite3@12',
+      'MissingPackageError planloop/postgres needs the package "pg": run npm install pg@8',
     ]);
     const version = await run(process.execPath, [join(modules, "planloop", "dist", "cli", "main.js"), "--version"], { cwd: project, env });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);

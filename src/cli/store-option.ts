@@ -1,16 +1,33 @@
 import { mkdirSync } from "node:fs";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
+import { postgresStore } from "../stores/postgres/postgres-store.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 import { CliError } from "./cli-error.js";
 
 /** Where runs are checkpointed when `--store` names no place. */
 export const defaultStore = "sqlite:.planloop/runs.sqlite";
 
-/** `--store sqlite:<path>` (or a path ending in .sqlite / .db) as a checkpoint store. */
+/**
+ * The store a `--store` flag names, opened and asked once, so that a server that cannot be
+ * reached is a one-line error before the run starts rather than a failure inside it.
+ */
+export async function openStore(flag: string): Promise<CheckpointStore> {
+  const store = storeFromFlag(flag);
+  try {
+    await store.listRuns({ limit: 1 });
+  } catch (error) {
+    await Promise.resolve(store.close()).catch(() => {});
+    throw new CliError(`cannot open the store ${withoutPassword(flag)}: ${(error as Error).message}`);
+  }
+  return store;
+}
+
+/** `--store sqlite:<path>` (or a path ending in .sqlite / .db), or `postgres://…`, as a checkpoint store. */
 export function storeFromFlag(flag: string): CheckpointStore {
+  if (/^postgres(ql)?:\/\//.test(flag)) return postgresStore({ connectionString: flag });
   const path = flag.startsWith("sqlite:") ? flag.slice("sqlite:".length) : /\.(sqlite|db)$/.test(flag) ? flag : undefined;
   if (path === undefined || path === "") {
-    throw new CliError(`--store takes sqlite:<path> (e.g. ${defaultStore}); got "${flag}"`);
+    throw new CliError(`--store takes sqlite:<path> (e.g. ${defaultStore}) or postgres://…; got "${flag}"`);
   }
   const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
   if (folder !== "") ensureFolder(folder);
@@ -22,5 +39,15 @@ function ensureFolder(folder: string): void {
     mkdirSync(folder, { recursive: true });
   } catch (error) {
     throw new CliError(`cannot create ${folder} for the store: ${(error as Error).message}`);
+  }
+}
+
+function withoutPassword(flag: string): string {
+  try {
+    const url = new URL(flag);
+    if (url.password !== "") url.password = "***";
+    return url.toString();
+  } catch {
+    return flag;
   }
 }

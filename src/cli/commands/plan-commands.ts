@@ -12,7 +12,7 @@ import { validatePlan } from "../../plan/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { onInterrupt } from "../interrupt.js";
-import { defaultStore, storeFromFlag } from "../store-option.js";
+import { defaultStore, openStore } from "../store-option.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -44,7 +44,10 @@ export function planCommands(program: Command, io: CliIo): void {
     .option("--concurrency <n>", "steps running at once", "4")
     .option("--json", "print the whole result as JSON (and progress on stderr)")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
-    .option("--store <sqlite:path>", `checkpoint every step here (e.g. ${defaultStore}); run again with the same --run-id to continue`)
+    .option(
+      "--store <sqlite:path|postgres://…>",
+      `checkpoint every step here (e.g. ${defaultStore}); run again with the same --run-id to continue`,
+    )
     .option("--run-id <id>", "the run's id in the store (default: a new one, printed)");
   pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) => {
     const plan = readJsonFile(path, "plan");
@@ -75,7 +78,7 @@ export function planCommands(program: Command, io: CliIo): void {
       progress.listener(event);
     };
     const interrupt = onInterrupt();
-    const store = flags.store === undefined ? undefined : storeFromFlag(flags.store);
+    const store = flags.store === undefined ? undefined : await openStore(flags.store);
     const result = await executePlan({
       plan: checked.plan,
       tools,

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { JournalEntry } from "../../core/checkpoint-store.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { defaultStore, storeFromFlag } from "../store-option.js";
+import { defaultStore, openStore } from "../store-option.js";
 
 /** `planloop runs list` and `planloop runs show <id>`: what a store holds of its runs. */
 export function runsCommand(program: Command, io: CliIo): void {
@@ -10,10 +10,10 @@ export function runsCommand(program: Command, io: CliIo): void {
   runs
     .command("list")
     .description("The runs, newest first: id, entry point, status, entries, started")
-    .option("--store <sqlite:path>", "the checkpoint store", defaultStore)
+    .option("--store <sqlite:path|postgres://…>", "the checkpoint store", defaultStore)
     .option("--limit <n>", "how many", "20")
     .action(async (flags: { store: string; limit: string }) => {
-      const store = storeFromFlag(flags.store);
+      const store = await openStore(flags.store);
       try {
         const listed = await store.listRuns({ limit: Number(flags.limit) || 20 });
         if (listed.length === 0) io.out(`no runs in ${flags.store}`);
@@ -28,9 +28,9 @@ export function runsCommand(program: Command, io: CliIo): void {
     .command("show")
     .description("One run: its plan, each step's last start and end, and its result")
     .argument("<runId>")
-    .option("--store <sqlite:path>", "the checkpoint store", defaultStore)
+    .option("--store <sqlite:path|postgres://…>", "the checkpoint store", defaultStore)
     .action(async (runId: string, flags: { store: string }) => {
-      const store = storeFromFlag(flags.store);
+      const store = await openStore(flags.store);
       try {
         const run = await store.getRun(runId);
         if (run === undefined) throw new CliError(`there is no run "${runId}" in ${flags.store}`);

@@ -1,0 +1,57 @@
+import type { ClientBase } from "pg";
+import { PlanloopError } from "../../core/errors.js";
+
+/**
+ * The Postgres store's schema, one step per version, never edited once released. Entries are
+ * kept as JSON text (not jsonb), so a run reads back exactly what it wrote, key order included.
+ */
+const migrations: readonly string[] = [
+  `CREATE TABLE planloop_runs (
+     run_id TEXT PRIMARY KEY,
+     entry TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('running', 'finished')),
+     result TEXT,
+     created_at DOUBLE PRECISION NOT NULL,
+     updated_at DOUBLE PRECISION NOT NULL
+   );
+   CREATE TABLE planloop_journal (
+     seq BIGSERIAL PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES planloop_runs (run_id),
+     entry TEXT NOT NULL
+   );
+   CREATE INDEX planloop_journal_run ON planloop_journal (run_id, seq);
+   CREATE INDEX planloop_runs_created ON planloop_runs (created_at);`,
+];
+
+/** The schema version this planloop writes. */
+export const schemaVersion = migrations.length;
+
+/** Any number written here; it only has to be the same in every process that migrates. */
+const migrationLock = 0x706c6e6c;
+
+/**
+ * Brings the database up to date in one transaction, holding an advisory lock so that
+ * processes opening the store at once migrate one after the other.
+ */
+export async function migrate(client: ClientBase, upTo: number = schemaVersion): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [migrationLock]);
+    await client.query("CREATE TABLE IF NOT EXISTS planloop_schema (version INTEGER NOT NULL)");
+    const { rows } = await client.query<{ version: number }>("SELECT version FROM planloop_schema");
+    const current = rows[0]?.version ?? 0;
+    if (current > schemaVersion) {
+      throw new PlanloopError(
+        `this checkpoint database has schema version ${current}, newer than this planloop's ${schemaVersion}; upgrade planloop`,
+      );
+    }
+    for (let version = current; version < upTo; version += 1) await client.query(migrations[version]!);
+    const next = Math.max(current, upTo);
+    if (rows.length === 0) await client.query("INSERT INTO planloop_schema (version) VALUES ($1)", [next]);
+    else await client.query("UPDATE planloop_schema SET version = $1", [next]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  }
+}

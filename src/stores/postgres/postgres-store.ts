@@ -1,0 +1,125 @@
+import type * as Pg from "pg";
+import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, type StoredRun } from "../../core/checkpoint-store.js";
+import { loadOptionalPackage } from "../../core/optional-package.js";
+import { migrate } from "./migrations.js";
+
+/** Where the store connects: a connection string (the store owns its pool), or a pool of yours. */
+export type PostgresStoreOptions = { connectionString: string; pool?: never } | { pool: Pg.Pool; connectionString?: never };
+
+type RunRow = {
+  run_id: string;
+  entry: string;
+  status: "running" | "finished";
+  result: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+const sql = {
+  insertRun:
+    "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES ($1, $2, 'running', $3, $3) ON CONFLICT DO NOTHING",
+  // One statement: the run is checked to be running, marked, and its entries added, or nothing is.
+  // The row lock of the update orders appends to one run from several processes.
+  append: `WITH running AS (
+             UPDATE planloop_runs SET updated_at = $2 WHERE run_id = $1 AND status = 'running' RETURNING run_id
+           )
+           INSERT INTO planloop_journal (run_id, entry)
+           SELECT running.run_id, e.entry FROM running, unnest($3::text[]) WITH ORDINALITY AS e(entry, n) ORDER BY e.n`,
+  touch: "UPDATE planloop_runs SET updated_at = $2 WHERE run_id = $1 AND status = 'running'",
+  finish: "UPDATE planloop_runs SET status = 'finished', result = $2, updated_at = $3 WHERE run_id = $1 AND status = 'running'",
+  run: "SELECT * FROM planloop_runs WHERE run_id = $1",
+  runWithJournal: `SELECT r.*, ARRAY(SELECT j.entry FROM planloop_journal j WHERE j.run_id = r.run_id ORDER BY j.seq) AS journal
+                   FROM planloop_runs r WHERE r.run_id = $1`,
+  list: `SELECT r.*, (SELECT COUNT(*) FROM planloop_journal j WHERE j.run_id = r.run_id)::int AS entries
+         FROM planloop_runs r ORDER BY r.created_at DESC, r.run_id DESC LIMIT $1`,
+};
+
+/**
+ * The checkpoint store for teams and many processes: PostgreSQL through `pg` (an optional
+ * peer). Tables are created, or brought up to date, on first use, under an advisory lock.
+ * Each checkpoint is one statement, so one round trip to the server.
+ *
+ * @example
+ * import { postgresStore } from "planloop/postgres";
+ * const store = postgresStore({ connectionString: process.env.DATABASE_URL! });
+ */
+export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
+  const given = options as { connectionString?: unknown; pool?: unknown } | undefined;
+  const hasString = typeof given?.connectionString === "string" && given.connectionString !== "";
+  const hasPool = typeof given?.pool === "object" && given.pool !== null;
+  if (hasString === hasPool) throw storeMisuse("postgresStore needs either { connectionString } or { pool }, not both");
+  const pool = hasPool ? (given!.pool as Pg.Pool) : newPool(given!.connectionString as string);
+  const ownsPool = !hasPool;
+  let ready: Promise<void> | undefined;
+  const migrated = (): Promise<void> =>
+    (ready ??= (async () => {
+      const client = await pool.connect();
+      try {
+        await migrate(client);
+      } finally {
+        client.release();
+      }
+    })().catch((error: unknown) => {
+      ready = undefined; // the next call tries again (the server may have been starting)
+      throw error;
+    }));
+  const query = async <Row extends Pg.QueryResultRow>(text: string, values: unknown[]): Promise<Pg.QueryResult<Row>> => {
+    await migrated();
+    return pool.query<Row>(text, values);
+  };
+  // Says why a write changed nothing: the run is unknown, or finished.
+  const refuse = async (runId: string): Promise<never> => {
+    const { rows } = await query<RunRow>(sql.run, [runId]);
+    if (rows[0] === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
+    throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+  };
+  let closed = false;
+  return {
+    async createRun({ runId, entry, at }) {
+      const { rowCount } = await query(sql.insertRun, [runId, entry, at]);
+      return rowCount === 1 ? "created" : "exists";
+    },
+    async getRun(runId) {
+      const { rows } = await query<RunRow & { journal: string[] }>(sql.runWithJournal, [runId]);
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      return {
+        ...summaryOf(row),
+        ...(row.result === null ? {} : { result: JSON.parse(row.result) as unknown }),
+        journal: row.journal.map((line) => JSON.parse(line) as JournalEntry),
+      } satisfies StoredRun;
+    },
+    async append(runId, entries, at) {
+      const { rowCount } =
+        entries.length === 0
+          ? await query(sql.touch, [runId, at])
+          : await query(sql.append, [runId, at, entries.map((entry) => JSON.stringify(entry))]);
+      if (rowCount === 0) await refuse(runId);
+    },
+    async finishRun(runId, result, at) {
+      const { rowCount } = await query(sql.finish, [runId, JSON.stringify(result ?? null), at]);
+      if (rowCount === 0) await refuse(runId);
+    },
+    async listRuns(listing = {}) {
+      const { rows } = await query<RunRow & { entries: number }>(sql.list, [listing.limit ?? null]);
+      return rows.map((row): RunSummary => ({ ...summaryOf(row), entries: row.entries }));
+    },
+    async close() {
+      if (closed || !ownsPool) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+function newPool(connectionString: string): Pg.Pool {
+  const pg = loadOptionalPackage<typeof Pg>({ name: "pg", neededFor: "planloop/postgres", install: "pg@8" });
+  const pool = new pg.Pool({ connectionString });
+  // An idle connection the server dropped is reported here; the next query reconnects, or fails itself.
+  pool.on("error", () => {});
+  return pool;
+}
+
+function summaryOf(row: RunRow): Omit<StoredRun, "journal" | "result"> {
+  return { runId: row.run_id, entry: row.entry, status: row.status, createdAt: row.created_at, updatedAt: row.updated_at };
+}
