@@ -9,13 +9,14 @@ import type { MaybePromise } from "./maybe-async.js";
 export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }
   | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string }
-  | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown }
+  | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown; totals?: { usage: unknown; elapsedMs: number } }
   | { kind: "paused"; state: unknown }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
   | { kind: "pending"; items: unknown[] }
   | { kind: "human-decision"; id: string; decision: unknown }
-  | { kind: "decision-used"; id: string };
+  | { kind: "decision-used"; id: string }
+  | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean };
 
 export type RunStatus = "running" | "finished";
 

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { CheckpointStore, JournalEntry, StoredRun } from "./checkpoint-store.js";
+import { Budget } from "./budget.js";
 import { InvalidOptionsError } from "./errors.js";
+import type { UsageTotals } from "./usage.js";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
 
 /** Where a durable run writes, and under which id. */
@@ -69,9 +71,23 @@ export async function openDurableRun<Result, State>(
   entry: { name: string; rebuild(journal: readonly JournalEntry[]): State | undefined },
 ): Promise<Opened<Result, State>> {
   const opened = await openStoredRun(options, entry.name);
-  if (opened.kind === "finished") return { ...opened, result: opened.result as Result };
+  if (opened.kind === "finished") {
+    chargeStoredUsage(options, opened.result);
+    return { ...opened, result: opened.result as Result };
+  }
   if (opened.kind === "new") return opened;
   return { kind: "continue", runId: opened.runId, durability: opened.durability, resume: entry.rebuild(opened.journal) };
+}
+
+/**
+ * A finished run read from the store inside a larger run (a strategy's plan run, after a
+ * restart) counts toward that run's budget as it did the first time, so totals come out
+ * the same as without the restart.
+ */
+export function chargeStoredUsage(options: DurableOptions, result: unknown): void {
+  const budget = (options as { budget?: unknown }).budget;
+  const usage = (result as { usage?: Partial<UsageTotals> } | null)?.usage;
+  if (budget instanceof Budget && typeof usage === "object" && usage !== null) budget.charge(usage);
 }
 
 export class Checkpoints {

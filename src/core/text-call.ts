@@ -5,6 +5,7 @@ import { errorMessage, InvalidDecisionError, ModelCallError } from "./errors.js"
 import type { EventHub } from "./events.js";
 import type { Message } from "./messages.js";
 import { toModelFunction, type Model, type ModelPurpose, type ModelRequest, type TextStreamPart } from "./model.js";
+import type { MaybePromise } from "./maybe-async.js";
 import { modelCallDelta, type Usage } from "./usage.js";
 
 /** What a text call (plan, replan, solve, critic, join) needs from the run around it. */
@@ -14,6 +15,24 @@ export interface TextCallContext {
   budget: Budget;
   events: EventHub;
   clock: Clock;
+  /** A durable run's answers kept from before: a call it has an answer for asks no model. */
+  replay?: TextReplay | undefined;
+}
+
+/** A text answer as a durable run keeps it. `partial`: a stream cut short, kept up to its last full line. */
+export interface KeptText {
+  text: string;
+  usage?: Usage | undefined;
+  partial?: boolean;
+}
+
+/**
+ * Where a durable run keeps its text answers, by what was asked. `keep` is committed before
+ * the caller acts on the answer; a stream is kept as it goes, at each line it completes.
+ */
+export interface TextReplay {
+  /** Opens one call: the answer kept for it before, if any, and where to keep a new one. */
+  open(purpose: ModelPurpose, messages: Message[]): { kept: KeptText | undefined; keep(answer: KeptText): MaybePromise<void> };
 }
 
 /**
@@ -22,6 +41,16 @@ export interface TextCallContext {
  * answers with tool calls, is an error for the caller to report.
  */
 export async function requestText(context: TextCallContext, purpose: ModelPurpose, messages: Message[]): Promise<string> {
+  const call = context.replay?.open(purpose, messages);
+  return call?.kept ? replayed(context, call.kept) : askModel(context, { purpose, messages, call });
+}
+
+type OpenedCall = ReturnType<TextReplay["open"]> | undefined;
+
+async function askModel(
+  context: TextCallContext,
+  { purpose, messages, call }: { purpose: ModelPurpose; messages: Message[]; call: OpenedCall },
+): Promise<string> {
   const model = toModelFunction(context.model)!;
   const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose };
   context.events.emit({ type: "model-call-start", step: 0, purpose });
@@ -40,29 +69,49 @@ export async function requestText(context: TextCallContext, purpose: ModelPurpos
     throw new InvalidDecisionError(`the ${purpose} call must answer with text (a "final" decision)`, { decision });
   }
   finishCall(context, purpose, decision.usage, startedAt);
+  await call?.keep({ text: decision.content, usage: decision.usage });
   return decision.content;
+}
+
+/** A kept answer: charged as it was the first time, and no model is asked. */
+function replayed(context: TextCallContext, kept: KeptText): string {
+  context.budget.charge(modelCallDelta(kept.usage));
+  return kept.text;
 }
 
 /**
  * Streams a text answer when the model can (`streamText`), else yields the whole answer at
- * once. Usage is charged when the stream ends.
+ * once. Usage is charged when the stream ends. In a durable run the text is kept at each
+ * line it completes, before that line is yielded, and a kept answer is yielded whole.
  */
 export async function* streamText(context: TextCallContext, purpose: ModelPurpose, messages: Message[]): AsyncGenerator<string> {
+  const call = context.replay?.open(purpose, messages);
+  if (call?.kept) {
+    yield replayed(context, call.kept);
+    return;
+  }
   const stream = (context.model as { streamText?: (request: ModelRequest) => AsyncIterable<TextStreamPart> }).streamText;
   if (typeof stream !== "function") {
-    yield await requestText(context, purpose, messages);
+    yield await askModel(context, { purpose, messages, call });
     return;
   }
   const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose };
   context.events.emit({ type: "model-call-start", step: 0, purpose });
   const startedAt = context.clock.now();
   let usage: Usage | undefined;
+  let text = "";
   for await (const part of stream.call(context.model, request)) {
     if (context.signal.aborted) throw context.signal.reason;
-    if (part.type === "text") yield part.text;
-    else usage = part.usage;
+    if (part.type !== "text") {
+      usage = part.usage;
+      continue;
+    }
+    text += part.text;
+    if (call && part.text.includes("\n")) await call.keep({ text: text.slice(0, text.lastIndexOf("\n") + 1), partial: true });
+    yield part.text;
   }
   finishCall(context, purpose, usage, startedAt);
+  await call?.keep({ text, usage });
 }
 
 function finishCall(context: TextCallContext, purpose: ModelPurpose, usage: Usage | undefined, startedAt: number): void {

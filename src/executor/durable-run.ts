@@ -1,7 +1,7 @@
 import type { JournalEntry } from "../core/checkpoint-store.js";
 import { openDurableRun, type DurableOptions, type Opened as OpenedRun } from "../core/checkpoints.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
-import { emptyUsage } from "../core/usage.js";
+import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { Plan } from "../plan/plan-schema.js";
 import type { StepRecord } from "../plan/step-record.js";
 import type { PlanRunResult } from "./execution-result.js";
@@ -17,7 +17,7 @@ export function openRun(options: DurableOptions): Promise<Opened> {
 
 /**
  * The state a run had reached by its journal: its last saved pause, then every step that
- * ended after it. A step that started and never ended (the process died while it ran) has
+ * ended after it (with what the run had spent when the last of them ended). A step that started and never ended (the process died while it ran) has
  * no record, so it runs again. Undefined when the run never wrote its plan. Pure.
  */
 export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState | undefined {
@@ -34,8 +34,10 @@ export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState
   if (plan === undefined) return undefined;
   const steps = copyTextKeyed<StepRecord>(paused?.steps);
   const waiting = copyTextKeyed<WaitingStep>(paused?.waiting);
+  let totals = paused === undefined ? undefined : { usage: paused.usage, elapsedMs: paused.elapsedMs };
   for (const entry of journal.slice(pausedAt + 1)) {
     if (entry.kind !== "step-end") continue;
+    if (entry.totals !== undefined) totals = entry.totals as { usage: UsageTotals; elapsedMs: number };
     steps[entry.stepKey] = entry.record as StepRecord;
     if (entry.waiting === undefined) delete waiting[entry.stepKey];
     else waiting[entry.stepKey] = entry.waiting as WaitingStep;
@@ -44,8 +46,8 @@ export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState
     plan,
     steps,
     waiting,
-    usage: paused?.usage ?? emptyUsage(),
-    elapsedMs: paused?.elapsedMs ?? 0,
+    usage: totals?.usage ?? emptyUsage(),
+    elapsedMs: totals?.elapsedMs ?? 0,
     toolCallCounts: copyTextKeyed(paused?.toolCallCounts ?? textKeyed<number>()),
     ...(paused?.usedApprovals ? { usedApprovals: paused.usedApprovals } : {}),
   });

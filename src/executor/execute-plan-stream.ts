@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { raceAbort } from "../core/abort.js";
 import { errorMessage } from "../core/errors.js";
 import { addStep, buildPlanGraph, sinksOf } from "../plan/graph/plan-graph.js";
@@ -6,11 +5,17 @@ import { stepKey, type PlanInput } from "../plan/plan-schema.js";
 import { readPlanStep } from "../plan/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { streamedStepErrors } from "../plan/validate-plan.js";
-import { announcePlan, schedulerHooks } from "./execute-plan.js";
+import { announcePlan, executePlan, schedulerHooks } from "./execute-plan.js";
 import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
-import { liveRecord, startPlanRun, type PlanRun } from "./live-run.js";
+import { liveRecord, restoredRecord, startPlanRun, type PlanRun } from "./live-run.js";
+import { chargeStoredUsage, Checkpoints, openStoredRun } from "../core/checkpoints.js";
+import type { JournalEntry } from "../core/checkpoint-store.js";
+import type { MaybePromise } from "../core/maybe-async.js";
+import { ownValue, textKeyed } from "../core/records.js";
+import type { StepRecord } from "../plan/step-record.js";
+import { stateFromJournal } from "./durable-run.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
 import { transition } from "./run-step.js";
 
@@ -28,9 +33,23 @@ export interface ExecutePlanStreamOptions extends Omit<ExecutePlanOptions, "plan
  * dependents; if the stream itself breaks, what arrived still runs and the result says why.
  */
 export async function executePlanStream(options: ExecutePlanStreamOptions): Promise<PlanRunResult> {
+  const opened = await openStoredRun(options, "executePlan");
+  if (opened.kind === "finished") {
+    chargeStoredUsage(options, opened.result);
+    return opened.result as PlanRunResult;
+  }
+  const written = opened.kind === "continue" ? stateFromJournal(opened.journal) : undefined;
+  if (written !== undefined) {
+    // The stream had ended and its plan was written: the run goes on as a plan run.
+    const { steps: _, ...rest } = options;
+    return executePlan({ ...rest, plan: written.plan });
+  }
   const empty = { steps: [] };
   const config = readPlanOptions({ ...options, plan: empty }, { kind: "streamed", plan: empty, graph: buildPlanGraph(empty) });
-  const run = startPlanRun(config, { runId: options.runId ?? randomUUID() });
+  const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
+  const run = startPlanRun(config, { runId: opened.runId, checkpoints });
+  // Steps that ended before the process died: the stream is read again (from its kept text) and they are not run again.
+  const ended = opened.kind === "continue" ? endedSteps(opened.journal) : undefined;
   const scheduler = createScheduler(schedulerHooks(run, undefined));
 
   try {
@@ -43,7 +62,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
           throw error;
         });
         if (next.done || run.signal.aborted) break;
-        takeStep(run, scheduler, next.value);
+        takeStep(run, scheduler, next.value, ended);
       }
       if (run.signal.aborted) void steps.return?.()?.then(undefined, () => {});
     } catch (error) {
@@ -53,13 +72,30 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     await scheduler.done;
     run.graph.sinks = sinksOf(run.graph);
     announcePlan(run);
-    return finishPlanRun(run);
+    const result = finishPlanRun(run);
+    if (checkpoints) await settleStreamedRun(checkpoints, result, config.planVersion);
+    return result;
   } finally {
     run.dispose();
   }
 }
 
-function takeStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
+/** Writes the plan as it arrived, then finishes the run, or keeps its state to continue by id. */
+function settleStreamedRun(checkpoints: Checkpoints, result: PlanRunResult, version: number): MaybePromise<void> {
+  checkpoints.write([{ kind: "plan", version, plan: result.plan }]);
+  if (result.status === "completed" || result.status === "failed") return checkpoints.finish(result);
+  checkpoints.write([{ kind: "paused", state: result.state }]);
+  return checkpoints.commit();
+}
+
+/** The last record of every step that ended, by step key. */
+function endedSteps(journal: readonly JournalEntry[]): Record<string, StepRecord> {
+  const ended = textKeyed<StepRecord>();
+  for (const entry of journal) if (entry.kind === "step-end") ended[entry.stepKey] = entry.record as StepRecord;
+  return ended;
+}
+
+function takeStep(run: PlanRun, scheduler: Scheduler, input: StepInput, ended: Record<string, StepRecord> | undefined): void {
   const parsed = readPlanStep(input);
   const taken = parsed.success && run.graph.indexOf.has(stepKey(parsed.data.id));
   if (!parsed.success || taken) {
@@ -75,7 +111,11 @@ function takeStep(run: PlanRun, scheduler: Scheduler, input: StepInput): void {
   const needs = step.depends_on.map((id) => run.graph.indexOf.get(stepKey(id))).filter((need): need is number => need !== undefined);
   const index = addStep(run.graph, stepKey(step.id), needs);
   run.steps.push(step);
-  run.records.push(liveRecord());
+  run.records.push(ended === undefined ? liveRecord() : restoredRecord(ownValue(ended, stepKey(step.id))));
+  if (run.records[index]!.status !== undefined) {
+    scheduler.add(index); // ended before a restart: settled already
+    return;
+  }
   const problems = streamedStepErrors(step, index, { graph: run.graph, tools: run.config.tools, parsedArgs: run.config.parsedArgs });
   const blocked = needs.find((need) => run.records[need]!.status !== undefined && run.records[need]!.status !== "succeeded");
   if (problems.length > 0) transition(run, index, { status: "failed", error: problems.map((problem) => problem.message).join("; ") });

@@ -1,6 +1,6 @@
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
-import { Checkpoints } from "../core/checkpoints.js";
+import { chargeStoredUsage, Checkpoints } from "../core/checkpoints.js";
 import { openRun, type Opened } from "./durable-run.js";
 import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
@@ -29,10 +29,17 @@ import { runStep } from "./run-step.js";
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
   const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
-  // A run continued from its journal takes the journal's state (checked by the store, not signed).
-  const read =
-    opened.kind === "continue" && opened.resume !== undefined ? { ...options, resume: opened.resume, stateSecret: undefined } : options;
-  return runPlan(readPlanOptions(read), opened);
+  return runPlan(readPlanOptions(continued(options, opened)), opened);
+}
+
+/**
+ * A run continued from its journal takes the journal's state (kept by the store, not signed).
+ * Inside a larger run (a strategy's budget), what it had spent counts there again.
+ */
+function continued<Options extends Omit<ExecutePlanOptions, "plan">>(options: Options, opened: Opened): Options {
+  if (opened.kind !== "continue" || opened.resume === undefined) return options;
+  chargeStoredUsage(options, opened.resume);
+  return { ...options, resume: opened.resume, stateSecret: undefined };
 }
 
 /**
@@ -42,7 +49,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
 export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan">, checked: CheckedPlan): Promise<PlanRunResult> {
   const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
-  return runPlan(readPlanOptions({ ...options, plan: checked.plan }, { kind: "checked", checked }), opened);
+  return runPlan(readPlanOptions({ ...continued(options, opened), plan: checked.plan }, { kind: "checked", checked }), opened);
 }
 
 async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "finished" }>): Promise<PlanRunResult> {

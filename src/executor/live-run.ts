@@ -151,7 +151,7 @@ function reused(record: StepRecord | undefined): StepRecord | undefined {
 }
 
 /** Succeeded and failed steps are final; any other step runs again when a run resumes. */
-function restoredRecord(saved: StepRecord | undefined): LiveRecord {
+export function restoredRecord(saved: StepRecord | undefined): LiveRecord {
   if (saved && (saved.status === "succeeded" || saved.status === "failed")) return liveRecord(saved);
   const record = liveRecord();
   record.attempts = saved?.attempts ?? 0;

@@ -187,6 +187,8 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
       stepKey: run.graph.keys[index]!,
       record: finalRecord(record),
       ...(outcome.status === "waiting" ? { waiting: outcome.waiting } : {}),
+      // What the run had spent by now, so a run continued after a crash keeps counting from here.
+      totals: { usage: run.budget.spent, elapsedMs: run.elapsed() },
     },
   ]);
   if (!run.events.active) return;

@@ -7,13 +7,14 @@ import type { PlanRunResult } from "../executor/execution-result.js";
 import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import { resolvePrompts, type StepView } from "../planner/prompts.js";
-import { runExecution } from "./planning-loop.js";
+import { durablePlanRun, runExecution } from "./planning-loop.js";
 import { readPlanStrategyState, type LlmCompilerState } from "./plan-strategy-state.js";
 import type { PlanningOptions } from "./planning.js";
 import { runPlanningLoop, type Planned, type PlanningStrategy } from "./planning-loop.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, checkStop, checkStrategyOptions, startStrategyRun, type StrategyRun } from "./strategy-run.js";
+import { ask, checkStop, checkStrategyOptions, type StrategyRun } from "./strategy-run.js";
+import { runStrategyDurably } from "./durable-strategy.js";
 
 /** `planner` writes the plan as `1. tool(args)` lines, streamed when the adapter can stream text. */
 export interface LlmCompilerOptions extends PlanningOptions {
@@ -36,14 +37,11 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
   const maxReplans = options.maxReplans ?? 2;
   if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("llm-compiler", options.resume, options.tools ?? []);
-  const run = startStrategyRun("llm-compiler", options, saved);
-  try {
+  return runStrategyDurably("llm-compiler", options, saved, (run) => {
     const decisions = { approvals: options.approvals ?? {}, answers: options.answers ?? {} };
     // A resumed run first finishes the paused plan, which was written in full before it paused.
-    return await runPlanningLoop(run, compilerSteps(run, { ...options, maxReplans }), saved ? { saved, decisions } : undefined);
-  } finally {
-    run.dispose();
-  }
+    return runPlanningLoop(run, compilerSteps(run, { ...options, maxReplans }), saved ? { saved, decisions } : undefined);
+  });
 }
 
 /**
@@ -75,6 +73,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         prompts,
         acknowledged,
         planVersion: version,
+        ...durablePlanRun(run, version),
         steps: streamedSteps(run, options, source!, purpose),
         signal: run.signal,
         budget: run.budget,
@@ -115,7 +114,14 @@ async function* streamedSteps(
   purpose: "plan" | "replan",
 ): AsyncGenerator<PlanStep> {
   const reader = new CompilerPlanReader(options.tools);
-  const context = { model: options.planner, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock };
+  const context = {
+    model: options.planner,
+    signal: run.signal,
+    budget: run.budget,
+    events: run.events,
+    clock: run.clock,
+    replay: run.durability?.replay,
+  };
   let joined = false;
   const take = function* (lines: ReturnType<CompilerPlanReader["push"]>) {
     for (const line of lines) {

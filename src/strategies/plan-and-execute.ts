@@ -16,16 +16,10 @@ import type { PlanStrategyResult } from "./strategy-result.js";
 import { requestPlan } from "./planning.js";
 import { runPlanningLoop, type Planned, type PlanningStrategy } from "./planning-loop.js";
 import { earlyReplanner, type EarlyReplanner } from "./early-replan.js";
+import { runStrategyDurably } from "./durable-strategy.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
-import {
-  checkStrategyOptions,
-  type HumanDecisions,
-  startStrategyRun,
-  type StrategyOptions,
-  type StrategyRun,
-  type StrategyStop,
-} from "./strategy-run.js";
+import { checkStrategyOptions, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, ExecutionSettings {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
@@ -66,13 +60,10 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, 
 export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult<PlanAndExecuteState>> {
   const config = readOptions(options);
   const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume, config.tools);
-  const run = startStrategyRun("plan-and-execute", options, saved);
-  try {
+  return runStrategyDurably("plan-and-execute", options, saved, (run) => {
     const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
-    return await runPlanningLoop(run, planAndExecuteSteps(run, config), saved ? { saved, decisions } : undefined);
-  } finally {
-    run.dispose();
-  }
+    return runPlanningLoop(run, planAndExecuteSteps(run, config), saved ? { saved, decisions } : undefined);
+  });
 }
 
 type Config = ReturnType<typeof readOptions>;

@@ -136,12 +136,22 @@ export function runExecution(run: StrategyRun, input: ExecutionInput): Promise<P
     resume: input.paused?.state,
     approvals: input.paused?.approvals,
     answers: input.paused?.answers,
+    ...durablePlanRun(run, input.version),
     signal: run.signal,
     budget: run.budget,
     onEvent: run.events.relay(),
     clock: run.clock,
   };
   return input.checked === undefined ? executePlan({ ...options, plan: input.plan }) : executeCheckedPlan(options, input.checked);
+}
+
+/**
+ * A durable strategy's plan runs are kept as runs of their own, one per plan version; the
+ * human decisions given with the call go to the first one (the one a paused run continues).
+ */
+export function durablePlanRun(run: StrategyRun, version: number): Pick<ExecutePlanOptions, "store" | "runId" | "approvals" | "answers"> {
+  if (run.durability === undefined) return {};
+  return { store: run.durability.store, runId: run.durability.planRunId(version), ...run.durability.takeDecisions() };
 }
 
 /** Statuses an execution ends the whole run with; `failed` is left to the strategy. */

@@ -6,15 +6,9 @@ import { readState, type AgentState } from "../react/agent-state.js";
 import type { Verifier } from "../react/completion-check.js";
 import type { NoProgressSettings } from "../react/no-progress.js";
 import { runAgent } from "../react/run-agent.js";
+import { runStrategyDurably } from "./durable-strategy.js";
 import type { ByStatus, StrategyResultFields } from "./strategy-result.js";
-import {
-  checkStop,
-  checkStrategyOptions,
-  finishStrategy,
-  startStrategyRun,
-  type HumanDecisions,
-  type StrategyOptions,
-} from "./strategy-run.js";
+import { checkStop, checkStrategyOptions, finishStrategy, type HumanDecisions, type StrategyOptions } from "./strategy-run.js";
 
 export interface ReactOptions extends StrategyOptions, HumanDecisions {
   model: Model;
@@ -43,8 +37,7 @@ export type ReactResult = ByStatus<ReactResultFields>;
 export async function react(options: ReactOptions): Promise<ReactResult> {
   checkStrategyOptions(options, { planner: false });
   const saved = options.resume === undefined ? undefined : readState(options.resume);
-  const run = startStrategyRun("react", options, saved);
-  try {
+  return runStrategyDurably("react", options, saved, async (run) => {
     let result: AgentResult;
     try {
       result = await runAgent({
@@ -60,6 +53,8 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         ...(options.noProgress === undefined ? {} : { noProgress: options.noProgress }),
         stateSecret: options.stateSecret,
         ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
+        // Kept in the same store as a loop of its own, which continues where it stopped.
+        ...(run.durability ? { store: run.durability.store, runId: `${run.runId}/agent`, ...run.durability.takeDecisions() } : {}),
       });
     } catch (error) {
       if (error instanceof TypeError) throw error;
@@ -77,7 +72,5 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
       ...(result.pending ? { pending: result.pending } : {}),
       ...(result.status !== "completed" && result.state ? { state: result.state } : {}),
     });
-  } finally {
-    run.dispose();
-  }
+  });
 }

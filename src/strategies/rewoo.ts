@@ -10,7 +10,8 @@ import { runPlanningLoop, type PlanningStrategy } from "./planning-loop.js";
 import { readPlanStrategyState, type RewooState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { ask, checkStrategyOptions, startStrategyRun, type StrategyRun } from "./strategy-run.js";
+import { ask, checkStrategyOptions, type StrategyRun } from "./strategy-run.js";
+import { runStrategyDurably } from "./durable-strategy.js";
 
 /** `planner` writes the whole plan at once as `#E1 = tool[input]` lines (purpose "plan"). */
 export interface RewooOptions extends PlanningOptions {
@@ -32,13 +33,10 @@ export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<R
   checkStrategyOptions(options, { planner: true });
   const config = { ...options, prompts: resolvePrompts(options.prompts), format: "rewoo" as const, maxRepairs: options.maxRepairs ?? 2 };
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume, config.tools);
-  const run = startStrategyRun("rewoo", options, saved);
-  try {
+  return runStrategyDurably("rewoo", options, saved, (run) => {
     const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
-    return await runPlanningLoop(run, rewooSteps(run, config), saved ? { saved, decisions } : undefined);
-  } finally {
-    run.dispose();
-  }
+    return runPlanningLoop(run, rewooSteps(run, config), saved ? { saved, decisions } : undefined);
+  });
 }
 
 /** ReWOO's parts: one plan, run as written; a solver answers from the evidence, even when some is missing. */

@@ -22,6 +22,8 @@ export type StrategyStatus = AgentStatus | PlanRunStatus;
  */
 export interface StrategyResultFields {
   strategy: StrategyName;
+  /** The run's id: given, or generated. With a store, the same id continues the run or hands back this result. */
+  runId: string;
   status: StrategyStatus;
   output?: string;
   usage: UsageTotals;

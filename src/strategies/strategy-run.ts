@@ -11,9 +11,11 @@ import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import { checkSecret, verifyState } from "../core/state-signature.js";
 import type { RunSettings } from "../executor/execution-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
+import type { DurableOptions } from "../core/checkpoints.js";
+import type { StrategyDurability } from "./durable-strategy.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
-export interface StrategyOptions extends RunSettings {
+export interface StrategyOptions extends RunSettings, DurableOptions {
   task: string;
 }
 
@@ -40,6 +42,9 @@ export interface StrategyRun {
   callerSignal: AbortSignal | undefined;
   /** Signs the states the run hands back (see `stateSecret`). */
   stateSecret: string | undefined;
+  runId: string;
+  /** Where a durable run keeps its answers and plan runs; undefined without a store. */
+  durability: StrategyDurability | undefined;
   dispose(): void;
 }
 
@@ -55,10 +60,14 @@ export function checkStrategyOptions(
   verifyState(options.resume, options.stateSecret);
 }
 
-/** `saved`: what a resumed run had already spent, so its budget and totals continue. */
+/**
+ * `identity`: the run's id, and where it is kept (see `openStrategyRun`). `saved`: what a
+ * resumed run had already spent, so its budget and totals continue.
+ */
 export function startStrategyRun(
   strategy: StrategyName,
   options: StrategyOptions,
+  identity: { runId: string; durability: StrategyDurability | undefined },
   saved?: { usage: UsageTotals; elapsedMs: number },
 ): StrategyRun {
   const clock = options.clock ?? systemClock;
@@ -82,6 +91,8 @@ export function startStrategyRun(
     startedAt: clock.now(),
     callerSignal: options.signal,
     stateSecret: options.stateSecret,
+    runId: identity.runId,
+    durability: identity.durability,
     dispose: runSignal.dispose,
   };
 }
@@ -108,7 +119,7 @@ export async function ask(run: StrategyRun, model: Model, purpose: ModelPurpose,
   if (stop) return { ok: false, stop };
   try {
     const text = await requestText(
-      { model, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock },
+      { model, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock, replay: run.durability?.replay },
       purpose,
       messages,
     );
@@ -120,7 +131,7 @@ export async function ask(run: StrategyRun, model: Model, purpose: ModelPurpose,
 
 export function finishStrategy<T extends StrategyResult>(
   run: StrategyRun,
-  result: Omit<T, "strategy" | "usage" | "durationMs" | "trace">,
+  result: Omit<T, "strategy" | "usage" | "durationMs" | "trace" | "runId">,
 ): T {
   const durationMs = run.clock.now() - run.startedAt;
   run.events.emit({
@@ -131,5 +142,5 @@ export function finishStrategy<T extends StrategyResult>(
     durationMs,
     ...(result.reason === undefined ? {} : { reason: result.reason }),
   });
-  return { ...result, strategy: run.strategy, usage: run.budget.spent, durationMs, trace: run.trace } as T;
+  return { ...result, strategy: run.strategy, runId: run.runId, usage: run.budget.spent, durationMs, trace: run.trace } as T;
 }

@@ -1,0 +1,139 @@
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../core/canonical-json.js";
+import type { CheckpointStore, JournalEntry } from "../core/checkpoint-store.js";
+import { Checkpoints, openStoredRun, type DurableOptions } from "../core/checkpoints.js";
+import type { KeptText, TextReplay } from "../core/text-call.js";
+import type { HumanDecisions } from "../core/tools/guarded-call.js";
+import type { Usage, UsageTotals } from "../core/usage.js";
+import type { StrategyName } from "./strategy-result.js";
+import { startStrategyRun, type StrategyOptions, type StrategyRun } from "./strategy-run.js";
+
+/**
+ * A strategy run kept in a store. Its own journal holds every text answer (plan, replan,
+ * solve, critic, join), kept before the run acts on it; each plan it runs is a plan run of
+ * its own in the same store, `<runId>/plan:<version>`, checkpointed step by step. Called
+ * again with the same id, the run goes the same way: kept answers are read instead of
+ * asking a model, a finished plan run hands back its result, an unfinished one continues.
+ */
+export interface StrategyDurability {
+  store: CheckpointStore;
+  replay: TextReplay;
+  /** The id of the plan run for plan `version`. */
+  planRunId(version: number): string;
+  /** The approvals and answers given with this call: for the first plan run it continues. */
+  takeDecisions(): { approvals: NonNullable<HumanDecisions["approvals"]>; answers: NonNullable<HumanDecisions["answers"]> } | undefined;
+  checkpoints: Checkpoints;
+}
+
+export type OpenedStrategy<Result> =
+  { kind: "finished"; result: Result } | { kind: "run"; runId: string; durability: StrategyDurability | undefined };
+
+/** Opens a strategy run by id (see `openStoredRun`): a finished one's stored result, or the run to go on with. */
+export async function openStrategyRun<Result>(entry: string, options: DurableOptions & HumanDecisions): Promise<OpenedStrategy<Result>> {
+  const opened = await openStoredRun(options, entry);
+  if (opened.kind === "finished") return { kind: "finished", result: opened.result as Result };
+  if (opened.durability === undefined) return { kind: "run", runId: opened.runId, durability: undefined };
+  const { store, runId } = opened.durability;
+  const checkpoints = new Checkpoints(opened.durability);
+  let decisions = opened.kind === "continue" ? { approvals: options.approvals ?? {}, answers: options.answers ?? {} } : undefined;
+  return {
+    kind: "run",
+    runId,
+    durability: {
+      store,
+      checkpoints,
+      replay: textReplay(opened.kind === "continue" ? opened.journal : [], checkpoints),
+      planRunId: (version) => `${runId}/plan:${version}`,
+      takeDecisions: () => {
+        const given = decisions;
+        decisions = undefined;
+        return given;
+      },
+    },
+  };
+}
+
+/**
+ * Ends a durable strategy run: one that can be continued (it has a `state`) stays open in
+ * the store, resumable by id; any other is marked finished with its result.
+ */
+export async function settleStrategyRun<Result extends { state?: unknown }>(
+  durability: StrategyDurability | undefined,
+  result: Result,
+): Promise<Result> {
+  if (durability === undefined) return result;
+  if (result.state === undefined) await durability.checkpoints.finish(result);
+  else await durability.checkpoints.commit();
+  return result;
+}
+
+/**
+ * Text answers by what was asked: the same request (purpose and messages) asked the n-th
+ * time in a run is the same call in every process that runs it, so its kept answer is read
+ * back instead of asking again. The last entry of a call wins (a stream is kept as it goes).
+ */
+function textReplay(journal: readonly JournalEntry[], checkpoints: Checkpoints): TextReplay {
+  const kept = new Map<string, KeptText>();
+  for (const entry of journal) {
+    if (entry.kind !== "text") continue;
+    kept.set(entry.call, {
+      text: entry.text,
+      ...(entry.usage === undefined ? {} : { usage: entry.usage as Usage }),
+      ...(entry.partial ? { partial: true } : {}),
+    });
+  }
+  const asked = new Map<string, number>();
+  return {
+    open(purpose, messages) {
+      const digest = createHash("sha256")
+        .update(canonicalJson([purpose, messages]))
+        .digest("hex")
+        .slice(0, 24);
+      const count = (asked.get(digest) ?? 0) + 1;
+      asked.set(digest, count);
+      const call = `${purpose}:${digest}:${count}`;
+      return {
+        kept: kept.get(call),
+        keep(answer) {
+          checkpoints.write([
+            {
+              kind: "text",
+              call,
+              text: answer.text,
+              ...(answer.usage === undefined ? {} : { usage: answer.usage }),
+              ...(answer.partial ? { partial: true } : {}),
+            },
+          ]);
+          return checkpoints.commit();
+        },
+      };
+    },
+  };
+}
+
+const entryOf: Record<StrategyName, string> = {
+  react: "react",
+  "plan-and-execute": "planAndExecute",
+  rewoo: "rewoo",
+  "llm-compiler": "llmCompiler",
+};
+
+/**
+ * A strategy run from start to end: opened by id (a finished run hands back its stored
+ * result and runs nothing), run by `body`, settled in the store, disposed.
+ */
+export async function runStrategyDurably<Result extends { state?: unknown }>(
+  strategy: StrategyName,
+  options: StrategyOptions & HumanDecisions,
+  saved: { usage: UsageTotals; elapsedMs: number } | undefined,
+  body: (run: StrategyRun) => Promise<Result>,
+): Promise<Result> {
+  const opened = await openStrategyRun<Result>(entryOf[strategy], options);
+  if (opened.kind === "finished") return opened.result;
+  const run = startStrategyRun(strategy, options, opened, saved);
+  try {
+    return await settleStrategyRun(run.durability, await body(run));
+  } finally {
+    run.dispose();
+  }
+}
