@@ -211,7 +211,9 @@ describe("planloop bench", () => {
     const again = await cli("run", plan, "--tools", toolsModule, "--store", store, "--run-id", "nightly-1");
     expect(again.out).toContain("output: 20");
     expect(again.out).not.toContain("step 1 started");
-    expect((await cli("runs", "list", "--store", store)).out).toMatch(/^nightly-1 {2}executePlan {2}finished {2}5 entries/m);
+    expect((await cli("runs", "list", "--store", store)).out).toMatch(
+      /^nightly-1 {2}executePlan {2}completed {2}2\/2 steps {2}\$0\.0000 {2}20\d\d-/m,
+    );
     const shown = await cli("runs", "show", "nightly-1", "--store", store);
     expect(shown.out).toContain("step 1: succeeded (started 1x)");
     expect(shown.out).toContain("step 2: succeeded (started 1x)");

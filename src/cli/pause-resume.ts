@@ -13,22 +13,26 @@ export interface PauseFlags {
   resume?: string;
   approve?: string[];
   deny?: string[];
+  denyReason?: string;
   answer?: string[];
+  /** A run kept in a store continues by id: decisions go with it, as with --resume. */
+  runId?: string;
 }
 
 export function pauseOptions(command: Command, defaultState: string): Command {
   return command
     .option("--state <file>", `where a waiting run saves its state (default: ${defaultState})`)
     .option("--resume <file>", "continue the waiting run saved in this state file")
-    .option("--approve <ids...>", "approve these pending calls (with --resume); an id that is not pending is an error")
-    .option("--deny <ids...>", "deny these pending calls (with --resume)")
-    .option("--answer <id=text...>", "answer these pending questions (with --resume)");
+    .option("--approve <ids...>", "approve these pending calls (with --resume or --run-id); an id that is not pending is an error")
+    .option("--deny <ids...>", "deny these pending calls (with --resume or --run-id)")
+    .option("--deny-reason <text>", "why they are denied (the run sees it)")
+    .option("--answer <id=text...>", "answer these pending questions (with --resume or --run-id)");
 }
 
 /** What a state file holds once the run it saved has finished: a second resume runs nothing. */
 const finishedKind = "planloop/finished-run";
 
-/** The saved state and the human's decisions from the command line; nothing without --resume. */
+/** The saved state (with --resume) and the human's decisions from the command line. */
 export function resumeFromFlags(flags: PauseFlags): {
   resume?: unknown;
   approvals?: Record<string, ApprovalDecision>;
@@ -37,19 +41,21 @@ export function resumeFromFlags(flags: PauseFlags): {
   finished?: string;
 } {
   const decided = [...(flags.approve ?? []), ...(flags.deny ?? []), ...(flags.answer ?? [])];
-  if (!flags.resume) {
-    if (decided.length > 0) throw new CliError("--approve, --deny and --answer go with --resume <state file>");
+  if (!flags.resume && !flags.runId) {
+    if (decided.length > 0) throw new CliError("--approve, --deny and --answer go with --resume <state file> or --run-id <id>");
     return {};
   }
   const approvals = textKeyed<ApprovalDecision>();
   for (const callId of flags.approve ?? []) approvals[callId] = { approved: true };
-  for (const callId of flags.deny ?? []) approvals[callId] = { approved: false, reason: "denied on the command line" };
+  const reason = flags.denyReason ?? "denied on the command line";
+  for (const callId of flags.deny ?? []) approvals[callId] = { approved: false, reason };
   const answers = textKeyed<string>();
   for (const entry of flags.answer ?? []) {
     const split = entry.indexOf("=");
     if (split <= 0) throw new CliError(`--answer takes callId=text, got "${entry}"`);
     answers[entry.slice(0, split)] = entry.slice(split + 1);
   }
+  if (!flags.resume) return decided.length === 0 ? {} : { approvals, answers };
   const saved = readJsonFile(flags.resume, "state") as { kind?: unknown; status?: unknown } | null;
   if (saved?.kind === finishedKind) {
     return { finished: `the run saved in ${flags.resume} already finished (${String(saved.status)}); there is nothing to resume` };
@@ -82,7 +88,7 @@ export function statePathOf(flags: PauseFlags, fallback: string): string {
  */
 export function savePaused(
   io: CliIo,
-  paused: { state: unknown; pending: readonly PendingCall[]; statePath: string; command: string },
+  paused: { state: unknown; pending: readonly PendingCall[]; statePath: string; command: string; runId?: string; storeFlag?: string },
 ): void {
   const statePath = resolve(paused.statePath);
   writeFileSync(statePath, JSON.stringify(paused.state));
@@ -90,6 +96,15 @@ export function savePaused(
   const first = paused.pending[0];
   const decide = first === undefined ? "" : first.kind === "input" ? ` --answer ${first.id}=<your answer>` : ` --approve ${first.id}`;
   io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath}${decide}`);
+  if (paused.runId === undefined) return;
+  const store = paused.storeFlag ?? "";
+  const byId =
+    first === undefined
+      ? `planloop runs resume ${paused.runId}${store}`
+      : first.kind === "input"
+        ? `planloop runs answer ${paused.runId} ${first.id} "<your answer>"${store}`
+        : `planloop runs approve ${paused.runId} ${first.id}${store}`;
+  io.out(`or by id: ${byId}`);
 }
 
 /** '  step:2 waits for approval: pay {"amount":120}' */

@@ -26,7 +26,9 @@ export function createProgram(io: CliIo): Command {
   planCommands(program, io);
   traceCommand(program, io);
   benchCommand(program, io);
-  runsCommand(program, io);
+  runsCommand(program, io, async (argv) => {
+    await createProgram(io).parseAsync(argv, { from: "user" });
+  });
   return program;
 }
 

@@ -2,8 +2,8 @@ import { InvalidOptionsError } from "./errors.js";
 import type { MaybePromise } from "./maybe-async.js";
 
 /**
- * What a durable run writes, in the order it happens: each entry is committed before the
- * run goes on (a step's end before any step that depends on it starts). Replaying a run's
+ * What a durable run writes, in the order it happens (`launch`: the command line that started
+ * it, written by the planloop command): each entry is committed before the run goes on (a step's end before any step that depends on it starts). Replaying a run's
  * entries rebuilds what it had done when it stopped or its process died.
  */
 export type JournalEntry =
@@ -16,7 +16,8 @@ export type JournalEntry =
   | { kind: "pending"; items: unknown[] }
   | { kind: "human-decision"; id: string; decision: unknown }
   | { kind: "decision-used"; id: string }
-  | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean };
+  | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean }
+  | { kind: "launch"; argv: string[]; cwd: string };
 
 export type RunStatus = "running" | "finished";
 

@@ -56,8 +56,11 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
   const run = startPlanRun(config, { runId: opened.runId, checkpoints });
   // A durable run writes its plan before any step starts (also one that died before it had).
-  if (opened.kind === "new" || opened.resume === undefined)
+  if (opened.kind === "new" || opened.resume === undefined) {
     checkpoints?.write([{ kind: "plan", version: config.planVersion, plan: config.plan }]);
+    // A durable run started from a saved state keeps it, so its journal alone can continue it.
+    if (config.resume !== undefined) checkpoints?.write([{ kind: "paused", state: config.resume }]);
+  }
   try {
     announcePlan(run);
     const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!), run.config.order);

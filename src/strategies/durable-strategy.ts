@@ -111,7 +111,8 @@ function textReplay(journal: readonly JournalEntry[], checkpoints: Checkpoints):
   };
 }
 
-const entryOf: Record<StrategyName, string> = {
+/** The entry point each strategy's runs are kept under in a store (as the library names the function). */
+export const strategyEntries: Readonly<Record<StrategyName, string>> = {
   react: "react",
   "plan-and-execute": "planAndExecute",
   rewoo: "rewoo",
@@ -128,7 +129,7 @@ export async function runStrategyDurably<Result extends { state?: unknown }>(
   saved: { usage: UsageTotals; elapsedMs: number } | undefined,
   body: (run: StrategyRun) => Promise<Result>,
 ): Promise<Result> {
-  const opened = await openStrategyRun<Result>(entryOf[strategy], options);
+  const opened = await openStrategyRun<Result>(strategyEntries[strategy], options);
   if (opened.kind === "finished") return opened.result;
   const run = startStrategyRun(strategy, options, opened, saved);
   try {

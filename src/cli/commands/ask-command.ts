@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { Tool } from "../../core/tools/define-tool.js";
 import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions } from "../../strategies/run-strategy.js";
@@ -10,8 +11,12 @@ import { onInterrupt } from "../interrupt.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { loadTools } from "./plan-commands.js";
+import { defaultStore, openStore, storeFlag } from "../store-option.js";
+import { recordLaunch } from "../stored-runs.js";
+import { strategyEntries } from "../../strategies/durable-strategy.js";
 
 interface AskFlags extends ModelFlags, PauseFlags {
+  store: string | false;
   tools?: string;
   strategy?: string;
   json?: boolean;
@@ -31,7 +36,10 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
-    .option("--json", "print the whole result as JSON");
+    .option("--json", "print the whole result as JSON")
+    .option("--store <sqlite:path|postgres://…>", "keep the run here (one strategy); continue with planloop runs resume <id>", defaultStore)
+    .option("--no-store", "keep the run in memory only")
+    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it");
   pauseOptions(ask, "planloop-<strategy>.state.json").action(async (task: string, flags: AskFlags) => {
     const { finished, ...resumed } = resumeFromFlags(flags);
     if (finished !== undefined) {
@@ -45,6 +53,24 @@ export function askCommand(program: Command, io: CliIo): void {
     if (!model) throw new CliError("ask needs a model: --model openai:<name>, or --base-url <url> --model <name>");
     const tools: Tool[] = flags.tools ? await loadTools(flags.tools) : [];
     const results: StrategyResult[] = [];
+    // One strategy is kept in the store; `all` runs side by side in memory.
+    const store = flags.store === false || names.length > 1 ? undefined : await openStore(flags.store);
+    const runId =
+      store === undefined
+        ? undefined
+        : await recordLaunch(store, {
+            runId: flags.runId,
+            entry: strategyEntries[names[0]!],
+            argv: [
+              "ask",
+              task,
+              "--strategy",
+              names[0]!,
+              ...modelArguments(flags),
+              ...(flags.tools ? ["--tools", resolve(flags.tools)] : []),
+              ...(flags.replanEarly ? ["--replan-early"] : []),
+            ],
+          });
     const interrupt = onInterrupt();
     for (const name of names) {
       if (interrupt.interrupted()) break;
@@ -57,12 +83,15 @@ export function askCommand(program: Command, io: CliIo): void {
         ...(progress ? { onEvent: progress.listener } : {}),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
+        ...(store ? { store, runId } : {}),
       });
       progress?.stop();
       settleResumedFile(flags, result);
       if (flags.events) writeFileSync(flags.events, result.trace.map((event) => JSON.stringify(event)).join("\n") + "\n");
       results.push(result);
     }
+    await store?.close();
+    if (store && runId) (flags.json ? io.err : io.out)(`run ${runId} (planloop runs show ${runId}${storeFlag(flags.store)})`);
     if (flags.json) io.out(JSON.stringify(names.length === 1 ? results[0] : results, null, 2));
     else for (const result of results) io.out(summary(result));
     for (const result of results) {
@@ -78,6 +107,7 @@ export function askCommand(program: Command, io: CliIo): void {
         pending: result.pending ?? [],
         statePath: statePathOf(flags, `planloop-${result.strategy}.state.json`),
         command,
+        ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store) } : {}),
       });
     }
     interrupt.dispose();

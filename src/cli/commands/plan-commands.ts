@@ -12,7 +12,8 @@ import { validatePlan } from "../../plan/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { onInterrupt } from "../interrupt.js";
-import { defaultStore, openStore } from "../store-option.js";
+import { defaultStore, openStore, storeFlag } from "../store-option.js";
+import { recordLaunch } from "../stored-runs.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -44,11 +45,9 @@ export function planCommands(program: Command, io: CliIo): void {
     .option("--concurrency <n>", "steps running at once", "4")
     .option("--json", "print the whole result as JSON (and progress on stderr)")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
-    .option(
-      "--store <sqlite:path|postgres://…>",
-      `checkpoint every step here (e.g. ${defaultStore}); run again with the same --run-id to continue`,
-    )
-    .option("--run-id <id>", "the run's id in the store (default: a new one, printed)");
+    .option("--store <sqlite:path|postgres://…>", "checkpoint every step here; continue with planloop runs resume <id>", defaultStore)
+    .option("--no-store", "keep the run in memory only")
+    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it");
   pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) => {
     const plan = readJsonFile(path, "plan");
     const tools = await loadTools(flags.tools);
@@ -78,7 +77,15 @@ export function planCommands(program: Command, io: CliIo): void {
       progress.listener(event);
     };
     const interrupt = onInterrupt();
-    const store = flags.store === undefined ? undefined : await openStore(flags.store);
+    const store = flags.store === false ? undefined : await openStore(flags.store);
+    const runId =
+      store === undefined
+        ? flags.runId
+        : await recordLaunch(store, {
+            runId: flags.runId,
+            entry: "executePlan",
+            argv: ["run", resolve(path), "--tools", resolve(flags.tools), "--concurrency", flags.concurrency],
+          });
     const result = await executePlan({
       plan: checked.plan,
       tools,
@@ -86,13 +93,14 @@ export function planCommands(program: Command, io: CliIo): void {
       onEvent,
       signal: interrupt.signal,
       store,
-      runId: flags.runId,
+      runId,
       ...resumed,
     }).finally(() => {
       interrupt.dispose();
       void store?.close();
     });
-    if (store) io.out(`run ${result.runId} (in ${flags.store}: planloop runs show ${result.runId} --store ${flags.store})`);
+    // With --json, stdout is the result alone.
+    if (store) (flags.json ? io.err : io.out)(`run ${result.runId} (planloop runs show ${result.runId}${storeFlag(flags.store)})`);
     progress.stop();
     settleResumedFile(flags, result);
     if (flags.json) io.out(JSON.stringify(result, null, 2));
@@ -106,6 +114,7 @@ export function planCommands(program: Command, io: CliIo): void {
         pending: result.pending ?? [],
         statePath,
         command: `planloop run ${path} --tools ${flags.tools}`,
+        ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store) } : {}),
       });
     }
     io.exitCode(interrupt.interrupted() ? 130 : result.status === "completed" ? 0 : result.status === "waiting" ? 3 : 1);
@@ -117,7 +126,7 @@ interface RunFlags extends PauseFlags {
   concurrency: string;
   json?: boolean;
   events?: string;
-  store?: string;
+  store: string | false;
   runId?: string;
 }
 

@@ -1,53 +1,131 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { JournalEntry } from "../../core/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry, StoredRun } from "../../core/checkpoint-store.js";
+import { previewOf } from "../../core/tools/tool-output.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
+import { pendingLine } from "../pause-resume.js";
 import { defaultStore, openStore } from "../store-option.js";
+import { childrenOf, lastPause, launchOf, pendingOf, standing } from "../stored-runs.js";
 
-/** `planloop runs list` and `planloop runs show <id>`: what a store holds of its runs. */
-export function runsCommand(program: Command, io: CliIo): void {
-  const runs = program.command("runs").description("List and show the runs kept in a checkpoint store");
-  runs
-    .command("list")
-    .description("The runs, newest first: id, entry point, status, entries, started")
-    .option("--store <sqlite:path|postgres://…>", "the checkpoint store", defaultStore)
+/** Runs the planloop command again, in this process, on `argv` (a stored run's command line). */
+export type Rerun = (argv: string[]) => Promise<void>;
+
+/**
+ * `planloop runs …`: what a store holds of its runs, and continuing them by id: `resume`,
+ * `approve`, `deny` and `answer` run the command that started the run again with the same
+ * id (nothing that finished runs again), `cancel` ends a run for good.
+ */
+export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
+  const runs = program.command("runs").description("List, show and continue the runs kept in a checkpoint store");
+  const withStore = (command: Command) => command.option("--store <sqlite:path|postgres://…>", "the checkpoint store", defaultStore);
+  withStore(runs.command("list").description("The runs, newest first: id, entry point, status, steps ended/planned, cost, started"))
     .option("--limit <n>", "how many", "20")
-    .action(async (flags: { store: string; limit: string }) => {
-      const store = await openStore(flags.store);
-      try {
-        const listed = await store.listRuns({ limit: Number(flags.limit) || 20 });
+    .action(async (flags: { store: string; limit: string }) =>
+      usingStore(flags.store, async (store) => {
+        const listed = (await store.listRuns()).filter((row) => !row.runId.includes("/")).slice(0, Number(flags.limit) || 20);
         if (listed.length === 0) io.out(`no runs in ${flags.store}`);
-        for (const run of listed) {
-          io.out(`${run.runId}  ${run.entry}  ${run.status}  ${run.entries} entries  ${new Date(run.createdAt).toISOString()}`);
+        for (const row of listed) {
+          const run = (await store.getRun(row.runId))!;
+          const { status, steps, cost } = standing(run, await childrenOf(store, run.runId));
+          io.out(`${run.runId}  ${run.entry}  ${status}  ${steps} steps  ${cost}  ${new Date(run.createdAt).toISOString()}`);
         }
-      } finally {
-        await store.close();
-      }
-    });
-  runs
-    .command("show")
-    .description("One run: its plan, each step's last start and end, and its result")
+      }),
+    );
+  withStore(runs.command("show").description("One run: its plans, each step's last start and end, what it waits for, its result"))
     .argument("<runId>")
-    .option("--store <sqlite:path|postgres://…>", "the checkpoint store", defaultStore)
-    .action(async (runId: string, flags: { store: string }) => {
-      const store = await openStore(flags.store);
-      try {
-        const run = await store.getRun(runId);
-        if (run === undefined) throw new CliError(`there is no run "${runId}" in ${flags.store}`);
-        io.out(`run ${run.runId} (${run.entry}): ${run.status}`);
-        for (const line of stepLines(run.journal)) io.out(line);
-        const result = run.result as { status?: string; reason?: string } | undefined;
+    .action(async (runId: string, flags: { store: string }) =>
+      usingStore(flags.store, async (store) => {
+        const run = await storedRun(store, runId, flags.store);
+        const children = await childrenOf(store, runId);
+        io.out(`run ${run.runId} (${run.entry}): ${standing(run, children).status}`);
+        for (const each of [run, ...children]) for (const line of stepLines(each.journal)) io.out(line);
+        const paused = lastPause(run, children);
+        for (const call of paused === undefined ? [] : pendingOf(paused)) io.out(pendingLine(call));
+        const result = run.result as { status?: string; reason?: string; output?: unknown } | undefined;
         if (result?.status) io.out(`result: ${result.status}${result.reason ? `: ${result.reason}` : ""}`);
-      } finally {
-        await store.close();
-      }
-    });
+        if (result?.output !== undefined) io.out(`output: ${previewOf(result.output, 2_000)}`);
+      }),
+    );
+  const continuing = (name: string, description: string) => withStore(runs.command(name).description(description)).argument("<runId>");
+  continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
+    (runId: string, flags: { store: string }) => resumeRun(io, rerun, { runId, store: flags.store, decisions: [] }),
+  );
+  continuing("approve", "Approve a call the run waits for, and continue it")
+    .argument("<pendingId>")
+    .action((runId: string, pendingId: string, flags: { store: string }) =>
+      resumeRun(io, rerun, { runId, store: flags.store, decisions: ["--approve", pendingId] }),
+    );
+  continuing("deny", "Deny a call the run waits for, and continue it")
+    .argument("<pendingId>")
+    .option("--reason <text>", "why (the run sees it)")
+    .action((runId: string, pendingId: string, flags: { store: string; reason?: string }) =>
+      resumeRun(io, rerun, {
+        runId,
+        store: flags.store,
+        decisions: ["--deny", pendingId, ...(flags.reason ? ["--deny-reason", flags.reason] : [])],
+      }),
+    );
+  continuing("answer", "Answer a question the run waits for, and continue it")
+    .argument("<pendingId>")
+    .argument("<text>")
+    .action((runId: string, pendingId: string, text: string, flags: { store: string }) =>
+      resumeRun(io, rerun, { runId, store: flags.store, decisions: ["--answer", `${pendingId}=${text}`] }),
+    );
+  continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
+    (runId: string, flags: { store: string }) =>
+      usingStore(flags.store, async (store) => {
+        const run = await storedRun(store, runId, flags.store);
+        if (run.status === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
+        await store.finishRun(runId, { status: "cancelled", reason: "cancelled with planloop runs cancel", runId }, Date.now());
+        io.out(`run ${runId}: cancelled`);
+      }),
+  );
+}
+
+async function usingStore(flag: string, use: (store: CheckpointStore) => Promise<void>): Promise<void> {
+  const store = await openStore(flag);
+  try {
+    await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function storedRun(store: CheckpointStore, runId: string, flag: string): Promise<StoredRun> {
+  const run = await store.getRun(runId);
+  if (run === undefined) throw new CliError(`there is no run "${runId}" in ${flag}`);
+  return run;
+}
+
+/**
+ * Runs the command that started a stored run again, in the folder it ran in, with the same
+ * id and store, and the human's decisions. A finished run is shown, not run.
+ */
+async function resumeRun(io: CliIo, rerun: Rerun, request: { runId: string; store: string; decisions: string[] }): Promise<void> {
+  // The store flag as it reads from here, before the command moves to the run's folder.
+  const store = request.store.startsWith("sqlite:") ? `sqlite:${resolve(request.store.slice("sqlite:".length))}` : request.store;
+  let launch: ReturnType<typeof launchOf> | undefined;
+  await usingStore(request.store, async (opened) => {
+    const run = await storedRun(opened, request.runId, request.store);
+    if (run.status === "finished") {
+      const result = run.result as { status?: string } | undefined;
+      io.out(`run ${run.runId} has finished (${result?.status ?? "finished"}); nothing runs again: planloop runs show ${run.runId}`);
+      return;
+    }
+    launch = launchOf(run);
+  });
+  if (launch === undefined) return;
+  process.chdir(launch.cwd);
+  await rerun([...launch.argv, "--store", store, "--run-id", request.runId, ...request.decisions]);
 }
 
 /** Per step, in the order steps first appear: how it stands by the journal. */
 function stepLines(journal: readonly JournalEntry[]): string[] {
   const steps = new Map<string, { starts: number; status: string }>();
+  const lines: string[] = [];
   for (const entry of journal) {
+    if (entry.kind === "plan") lines.push(`plan v${entry.version}: ${(entry.plan as { steps?: unknown[] }).steps?.length ?? 0} steps`);
     if (entry.kind === "step-start") {
       const step = steps.get(entry.stepKey) ?? { starts: 0, status: "running" };
       steps.set(entry.stepKey, { starts: step.starts + 1, status: "running" });
@@ -56,5 +134,5 @@ function stepLines(journal: readonly JournalEntry[]): string[] {
       steps.set(entry.stepKey, { ...step, status: (entry.record as { status?: string }).status ?? "ended" });
     }
   }
-  return [...steps].map(([key, step]) => `  step ${key}: ${step.status} (started ${step.starts}x)`);
+  return [...lines, ...[...steps].map(([key, step]) => `  step ${key}: ${step.status} (started ${step.starts}x)`)];
 }

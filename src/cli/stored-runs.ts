@@ -1,0 +1,84 @@
+import { randomUUID } from "node:crypto";
+import type { CheckpointStore, JournalEntry, StoredRun } from "../core/checkpoint-store.js";
+import type { UsageTotals } from "../core/usage.js";
+import { pausedCalls, type PlanRunState } from "../executor/resume-state.js";
+import type { PendingCall } from "../react/agent-status.js";
+import { CliError } from "./cli-error.js";
+
+/** What a command needs to record its run: the store (none with --no-store) and the id flag. */
+export interface RecordFlags {
+  store?: string | false;
+  runId?: string;
+}
+
+/**
+ * Opens the run a command is about to start in the store, with the command line that starts
+ * it (`launch`), so that `planloop runs resume <id>` can run it again. An id the store holds
+ * already is left as it is: the command continues that run.
+ */
+export async function recordLaunch(
+  store: CheckpointStore,
+  launch: { runId: string | undefined; entry: string; argv: string[] },
+): Promise<string> {
+  const runId = launch.runId ?? randomUUID();
+  if ((await store.createRun({ runId, entry: launch.entry, at: Date.now() })) === "created") {
+    await store.append(runId, [{ kind: "launch", argv: launch.argv, cwd: process.cwd() }], Date.now());
+  }
+  return runId;
+}
+
+/** The command line that started a stored run; an error that says what to do when it has none. */
+export function launchOf(run: StoredRun): Extract<JournalEntry, { kind: "launch" }> {
+  const launch = run.journal.find((entry): entry is Extract<JournalEntry, { kind: "launch" }> => entry.kind === "launch");
+  if (launch === undefined) {
+    throw new CliError(
+      `run "${run.runId}" was not started by the planloop command; continue it from your program: call ${run.entry} again with the same store and runId`,
+    );
+  }
+  return launch;
+}
+
+/** How a stored run stands, for `runs list`: its status, steps ended of those planned, and cost. */
+export function standing(run: StoredRun, children: readonly StoredRun[]): { status: string; steps: string; cost: string } {
+  const result = run.result as { status?: string; usage?: UsageTotals } | undefined;
+  const ended = new Set<string>();
+  let planned = 0;
+  let usage: UsageTotals | undefined = result?.usage;
+  for (const [index, each] of [run, ...children].entries()) {
+    const plans = each.journal.filter((entry) => entry.kind === "plan");
+    planned += (plans.at(-1)?.plan as { steps?: unknown[] } | undefined)?.steps?.length ?? 0;
+    for (const entry of each.journal) {
+      if (entry.kind === "step-end" && (entry.record as { status?: string }).status !== "waiting") ended.add(`${index}:${entry.stepKey}`);
+      if (entry.kind === "step-end" && entry.totals && run.status !== "finished") usage = entry.totals.usage as UsageTotals;
+    }
+  }
+  const status = run.status === "finished" ? (result?.status ?? "finished") : lastPause(run, children) ? "paused" : "running";
+  return { status, steps: `${ended.size}/${planned}`, cost: usage ? `$${usage.costUsd.toFixed(4)}` : "-" };
+}
+
+/** The state of the last pause of a run or its plan runs, when it is the last thing they wrote. */
+export function lastPause(run: StoredRun, children: readonly StoredRun[]): unknown {
+  for (const each of [...children].reverse().concat(run)) {
+    const last = [...each.journal].reverse().find((entry) => ["paused", "step-start", "call-end", "decision"].includes(entry.kind));
+    if (each.status !== "finished" && last?.kind === "paused") return last.state;
+  }
+  return undefined;
+}
+
+/** The runs a strategy run keeps for its plans and its loop (`<runId>/plan:<v>`, `<runId>/agent`), oldest first. */
+export async function childrenOf(store: CheckpointStore, runId: string): Promise<StoredRun[]> {
+  const listed = await store.listRuns();
+  const ids = listed
+    .filter((row) => row.runId.startsWith(`${runId}/`))
+    .map((row) => row.runId)
+    .reverse();
+  const runs = await Promise.all(ids.map((id) => store.getRun(id)));
+  return runs.filter((each): each is StoredRun => each !== undefined);
+}
+
+/** The calls a paused run waits for, from its saved state (a plan run's or a loop's). */
+export function pendingOf(state: unknown): PendingCall[] {
+  const saved = state as { kind?: string; round?: { pending?: PendingCall[] } } | undefined;
+  if (saved?.kind === "planloop/plan-state") return pausedCalls(state as PlanRunState);
+  return saved?.round?.pending ?? [];
+}

@@ -1,0 +1,130 @@
+// `planloop run` records into a store by default; `planloop runs …` shows and continues runs
+// by id: resume after a crash, approve, deny, answer, cancel.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "./helpers/run-cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "planloop-cli-runs-"));
+const file = (name: string, content: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+};
+const toolsModule = join(import.meta.dirname, "fixtures", "plan-tools.ts");
+const payPlan = () =>
+  file("pay.json", {
+    steps: [
+      { id: 1, task: "double", tool: "double", args: { value: 60 } },
+      { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] },
+    ],
+  });
+
+describe("planloop runs", () => {
+  it("a run waiting for approval is continued by id: approve runs the call once, and a finished run runs nothing again", async () => {
+    const store = `sqlite:${join(dir, "approve.sqlite")}`;
+    const waiting = await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-1");
+    expect(waiting.code).toBe(3);
+    expect(waiting.out).toContain(`or by id: planloop runs approve pay-1 step:2 --store ${store}`);
+    expect((await cli("runs", "list", "--store", store)).out).toMatch(/^pay-1 {2}executePlan {2}paused {2}1\/2 steps/m);
+    const shown = await cli("runs", "show", "pay-1", "--store", store);
+    expect(shown.out).toContain("step:2 waits for approval: pay");
+
+    const approved = await cli("runs", "approve", "pay-1", "step:2", "--store", store);
+    expect(approved).toMatchObject({ code: 0, out: expect.stringContaining("output: paid 120") });
+    const again = await cli("runs", "resume", "pay-1", "--store", store);
+    expect(again).toMatchObject({ code: 0, out: expect.stringContaining("run pay-1 has finished (completed); nothing runs again") });
+    expect((await cli("runs", "show", "pay-1", "--store", store)).out).toContain("step 2: succeeded");
+  });
+
+  it("deny passes its reason to the run; cancel ends a waiting run for good", async () => {
+    const store = `sqlite:${join(dir, "deny.sqlite")}`;
+    await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-2");
+    const denied = await cli("runs", "deny", "pay-2", "step:2", "--reason", "over the limit", "--store", store);
+    expect(denied.code).toBe(1);
+    expect(denied.out).toMatch(/failed.*over the limit/);
+
+    await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-3");
+    expect(await cli("runs", "cancel", "pay-3", "--store", store)).toMatchObject({ code: 0, out: "run pay-3: cancelled\n" });
+    expect((await cli("runs", "resume", "pay-3", "--store", store)).out).toContain("has finished (cancelled)");
+    expect(await cli("runs", "cancel", "pay-3", "--store", store)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("finished already"),
+    });
+    expect(await cli("runs", "resume", "nope", "--store", store)).toMatchObject({ code: 2, err: expect.stringContaining('no run "nope"') });
+  });
+
+  it("--no-store keeps nothing; by default the run goes to PLANLOOP_STORE", async () => {
+    const plan = file("double.json", { steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] });
+    const kept = await cli("run", plan, "--tools", toolsModule);
+    const id = /run (\S+) \(planloop runs show/.exec(kept.out)?.[1];
+    expect(id).toBeDefined();
+    expect((await cli("runs", "show", id!)).out).toContain(`run ${id} (executePlan): completed`);
+    const memory = await cli("run", plan, "--tools", toolsModule, "--no-store");
+    expect(memory.out).not.toContain("planloop runs show");
+  });
+
+  it("a run killed with SIGKILL continues with runs resume: the steps that had ended do not run again", async () => {
+    const store = `sqlite:${join(dir, "crash.sqlite")}`;
+    const log = join(dir, "notes.log");
+    writeFileSync(log, "");
+    const plan = file("notes.json", {
+      steps: [
+        { id: 1, task: "first", tool: "note", args: { text: "one", ms: 10 } },
+        { id: 2, task: "second", tool: "note", args: { text: "two", ms: 10_000 }, depends_on: [1] },
+        { id: 3, task: "third", tool: "note", args: { text: "three", ms: 10 }, depends_on: [2] },
+      ],
+    });
+    const main = join(import.meta.dirname, "..", "src", "cli", "main.ts");
+    const env = { ...process.env, PLANLOOP_TEST_LOG: log };
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", main, "run", plan, "--tools", toolsModule, "--store", store, "--run-id", "crash-1"],
+      {
+        env,
+      },
+    );
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (readFileSync(log, "utf8").includes("two")) {
+          clearInterval(timer);
+          child.kill("SIGKILL");
+          resolve();
+        }
+      }, 10);
+    });
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(await cli("runs", "list", "--store", store)).toMatchObject({
+      out: expect.stringMatching(/^crash-1 {2}executePlan {2}running {2}1\/3 steps/m),
+    });
+
+    // In this process the long step is quick: the same step, called again with its key.
+    Object.assign(process.env, { PLANLOOP_TEST_LOG: log, PLANLOOP_TEST_MS: "10" });
+    const resumed = await cli("runs", "resume", "crash-1", "--store", store);
+    delete process.env.PLANLOOP_TEST_MS;
+    expect(resumed, resumed.err).toMatchObject({ code: 0, out: expect.stringContaining("output: three") });
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["one crash-1/1", "two crash-1/2", "two crash-1/2", "three crash-1/3"]);
+  }, 30_000);
+});
+
+describe("planloop ask with a store", () => {
+  it("keeps the strategy run; runs resume hands back its result without asking the model again", async () => {
+    const { completion, startChatServer } = await import("./helpers/chat-server.js");
+    const server = await startChatServer([
+      completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double 21", tool: "double", args: { value: 21 } }] }) }),
+      completion({ content: "Twice 21 is 42." }),
+    ]);
+    const store = `sqlite:${join(dir, "ask.sqlite")}`;
+    const model = ["--base-url", server.baseURL, "--model", "m"];
+    const asked = await cli("ask", "What is twice 21?", "--tools", toolsModule, ...model, "--store", store, "--run-id", "ask-1");
+    expect(asked.out).toContain("Twice 21 is 42.");
+    expect((await cli("runs", "list", "--store", store)).out).toMatch(/^ask-1 {2}planAndExecute {2}completed {2}1\/1 steps/m);
+    const again = await cli("runs", "resume", "ask-1", "--store", store);
+    expect(again.out).toContain("run ask-1 has finished (completed)");
+    await server.close(); // a model call now would fail: none is made
+    const byCommand = await cli("ask", "What is twice 21?", "--tools", toolsModule, ...model, "--store", store, "--run-id", "ask-1");
+    expect(byCommand).toMatchObject({ code: 0, out: expect.stringContaining("Twice 21 is 42.") });
+  });
+});
