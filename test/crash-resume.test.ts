@@ -6,11 +6,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, executePlan, memoryStore, type CheckpointStore } from "planloop";
+import { executePlan, memoryStore, type CheckpointStore } from "planloop";
 import { postgresStore } from "planloop/postgres";
 import { sqliteStore } from "planloop/sqlite";
-import { agentModel, crashPlan, work } from "./fixtures/crash-run.js";
+import { agentModel, crashPlan, lookup, work } from "./fixtures/crash-run.js";
 import { freshDatabase, skipPostgres } from "./helpers/postgres.js";
 
 const root = join(import.meta.dirname, "..");
@@ -78,21 +77,20 @@ async function crashAndResume(backend: Backend, seed: number): Promise<void> {
     expect(mine.length - 1, id).toBeLessThanOrEqual(kills);
   }
 
+  // The agent step's loop is a run of its own: its tool call has a key of its own, the same every time.
+  const lookups = calls.filter((line) => line.split("/")[1] === "lookup");
+  expect(new Set(lookups)).toEqual(new Set(["crashing/lookup/crashing/agent/call:0:0"]));
+  expect(lookups.length - 1).toBeLessThanOrEqual(kills);
+
   const uninterrupted = await executePlan({
     plan: crashPlan(),
-    tools: [work(join(dir, "clean.log"), "clean"), lookup],
+    tools: [work(join(dir, "clean.log"), "clean"), lookup(join(dir, "clean.log"), "clean")],
     model: agentModel,
     store: memoryStore(),
   });
   expect((run.result as { output: unknown }).output).toEqual(uninterrupted.output);
 }
 
-const lookup = defineTool({
-  name: "lookup",
-  description: "looks up",
-  input: z.object({ q: z.string() }),
-  execute: ({ q }) => `found ${q}`,
-});
 
 describe("a durable plan run survives SIGKILL at random moments: every step succeeds once, runs again only after a kill that cut it short, always with the same key", () => {
   it.each([7, 1_234])(

@@ -94,7 +94,8 @@ export class Checkpoints {
   private buffer: JournalEntry[] = [];
   private writing: Promise<void> | undefined;
 
-  constructor(private readonly durability: Durability) {}
+  /** Where the checkpoints go: an inner run (an agent step's loop) is kept in the same store. */
+  constructor(readonly durability: Durability) {}
 
   write(entries: JournalEntry[]): void {
     for (const entry of entries) this.buffer.push(entry);

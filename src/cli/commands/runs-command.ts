@@ -23,7 +23,11 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--limit <n>", "how many", "20")
     .action(async (flags: { store: string; limit: string }) =>
       usingStore(flags.store, async (store) => {
-        const listed = (await store.listRuns()).filter((row) => !row.runId.includes("/")).slice(0, Number(flags.limit) || 20);
+        // A strategy's plan runs and loops (`<runId>/…`) are shown with it, not as runs of their own.
+        const all = await store.listRuns();
+        const ids = new Set(all.map((row) => row.runId));
+        const inner = (runId: string) => [...runId.matchAll(/\//g)].some((slash) => ids.has(runId.slice(0, slash.index)));
+        const listed = all.filter((row) => !inner(row.runId)).slice(0, Number(flags.limit) || 20);
         if (listed.length === 0) io.out(`no runs in ${flags.store}`);
         for (const row of listed) {
           const run = (await store.getRun(row.runId))!;
