@@ -37,6 +37,13 @@ describe("planloop runs", () => {
     const again = await cli("runs", "resume", "pay-1", "--store", store);
     expect(again).toMatchObject({ code: 0, out: expect.stringContaining("run pay-1 has finished (completed); nothing runs again") });
     expect((await cli("runs", "show", "pay-1", "--store", store)).out).toContain("step 2: succeeded");
+
+    const page = join(dir, "pay-1.html");
+    expect(await cli("trace", "--run", "pay-1", "--store", store, "-o", page)).toMatchObject({ code: 0, out: `${page}\n` });
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain("planloop trace: run pay-1");
+    expect(html).toContain('<g class="step" data-step-id="2" data-status="succeeded">');
+    expect(await cli("trace")).toMatchObject({ code: 2, err: expect.stringContaining("an events file or --run <id>") });
   });
 
   it("deny passes its reason to the run; cancel ends a waiting run for good", async () => {

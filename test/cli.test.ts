@@ -128,6 +128,10 @@ describe("planloop CLI", () => {
     expect(demo.out).toMatch(/completed: 2 replans/);
     for (const name of ["weekly-report.md", "events.jsonl", "trace.html", "shop.sqlite"])
       expect(existsSync(join(demoDir, name))).toBe(true);
+    // Kept in the store: the finished run's id hands back its result, with three plan versions.
+    const runId = /run: +(\S+) \(planloop runs show/.exec(demo.out)?.[1];
+    const shown = await cli("runs", "show", runId!);
+    expect(shown.out).toMatch(/\(planAndExecute\): completed[\s\S]*plan v1[\s\S]*plan v3/);
     const traced = await cli("trace", join(demoDir, "events.jsonl"), "--out", join(dir, "again.html"));
     expect(traced.code).toBe(0);
     expect(readFileSync(join(dir, "again.html"), "utf8")).toContain("<svg");
@@ -191,6 +195,9 @@ describe("planloop bench", () => {
     expect(out).toContain("cancelled");
     const statePath = join(dir, "slow.state.json");
     expect(out).toContain(`--resume ${statePath}`);
+    // Kept in the store too, resumable by id.
+    const runId = /or by id: planloop runs resume (\S+)/.exec(out)?.[1];
+    expect((await cli("runs", "show", runId!)).out).toMatch(/\(executePlan\): paused[\s\S]*step 1: succeeded/);
     expect(JSON.parse(readFileSync(statePath, "utf8"))).toMatchObject({
       kind: "planloop/plan-state",
       steps: { 1: { status: "succeeded" } },

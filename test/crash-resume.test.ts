@@ -91,7 +91,6 @@ async function crashAndResume(backend: Backend, seed: number): Promise<void> {
   expect((run.result as { output: unknown }).output).toEqual(uninterrupted.output);
 }
 
-
 describe("a durable plan run survives SIGKILL at random moments: every step succeeds once, runs again only after a kill that cut it short, always with the same key", () => {
   it.each([7, 1_234])(
     "on SQLite (seed %i)",

@@ -32,7 +32,7 @@ describe("examples", () => {
     expect(new Set(citations.map((citation) => citation[2]!.split("/")[0]))).toEqual(new Set(["papers", "blog", "notes"]));
   });
 
-  it("approval: a second process resumes the saved run; the refund runs exactly once", async () => {
+  it("approval: a second process continues the stored run by id; the refund runs exactly once; a third runs nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-approval-"));
     const script = join(import.meta.dirname, "..", "examples", "approval", "main.ts");
     const run = (...args: string[]) =>
@@ -48,16 +48,17 @@ describe("examples", () => {
       "refund A123 1280",
       "notify Li Wei: Your refund of ¥1280 is on its way.",
     ]);
-    // The same resume again: the state file says the run finished, and nothing runs.
+    // The same resume again: the store hands back the finished run's result, and nothing runs.
     const third = await run("resume", dir);
-    expect(third.stdout).toContain("the run already finished (completed); nothing to resume");
+    expect(third.stdout).toContain("resume: the run already finished; its stored result is handed back and nothing runs");
+    expect(third.stdout).toContain("resume: completed");
     expect(readFileSync(join(dir, "actions.log"), "utf8").trim().split("\n")).toHaveLength(3);
   }, 30_000);
 
   it("approval: a denied refund fails its step and the customer is not told it was refunded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-approval-"));
     await approval("start", dir, { print: false });
-    const result = (await approval("resume", dir, { deny: true, print: false }))!;
+    const result = await approval("resume", dir, { deny: true, print: false });
     expect(result.status).toBe("failed");
     expect(result.steps["2"]).toMatchObject({ status: "failed", error: expect.stringContaining("partial refunds only") });
     expect(result.steps["3"]?.status).toBe("skipped");

@@ -1,13 +1,15 @@
-// A run pauses for a human's approval, its state goes to a file, and a second process
-// resumes it: the approved refund runs exactly once, nothing that ran before runs again.
-// Once the run has finished, its state file says so: resuming it again runs nothing.
+// A run pauses for a human's approval and is kept in a SQLite store; a second process
+// continues it by id with the approval: the refund runs exactly once, and nothing that ran
+// before runs again. A third call with the same id hands back the stored result and runs
+// nothing. (Without a store, the same works with `result.state` and `resume`.)
 // Run: npx tsx examples/approval/main.ts start ./approval-run
 //      npx tsx examples/approval/main.ts resume ./approval-run [deny]
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { defineTool, executePlan, toolStepCallId, type PlanRunResult } from "planloop";
+import { sqliteStore } from "planloop/sqlite";
 
 /** Tools whose side effects are written to `actions.log` in the run's folder. */
 export function approvalTools(dir: string) {
@@ -49,39 +51,37 @@ export const refundPlan = {
   ],
 };
 
-/** Undefined when the saved run has already finished: nothing is run again. */
+/** The run's id in the store: calling again with it continues the run, or hands back its result. */
+export const runId = "refund-A123";
+
 export async function main(
   stage: "start" | "resume",
   dir: string,
   options: { deny?: boolean; print?: boolean } = {},
-): Promise<PlanRunResult | undefined> {
+): Promise<PlanRunResult> {
   mkdirSync(dir, { recursive: true });
-  const stateFile = join(dir, "state.json");
-  const tools = approvalTools(dir);
-  const saved = stage === "resume" ? JSON.parse(readFileSync(stateFile, "utf8")) : undefined;
-  if (saved?.finished) {
-    if (options.print !== false) console.log(`resume: the run already finished (${saved.finished}); nothing to resume`);
-    return undefined;
-  }
-  const result =
-    stage === "start"
-      ? await executePlan({ plan: refundPlan, tools })
-      : await executePlan({
-          plan: refundPlan,
-          tools,
-          resume: saved,
-          approvals: {
-            [toolStepCallId(2)]: options.deny ? { approved: false, reason: "refund policy: partial refunds only" } : { approved: true },
-          },
-        });
-  // A run that waits keeps its state; a finished one replaces it with a note that it finished.
-  writeFileSync(stateFile, JSON.stringify(result.state ?? { finished: result.status }, null, 2));
-  if (options.print !== false) {
-    console.log(`${stage}: ${result.status}${result.reason ? ` (${result.reason})` : ""}`);
+  const print = (line: string) => options.print !== false && console.log(line);
+  const store = sqliteStore({ path: join(dir, "runs.sqlite") });
+  try {
+    if ((await store.getRun(runId))?.status === "finished")
+      print(`${stage}: the run already finished; its stored result is handed back and nothing runs`);
+    const decision = options.deny
+      ? { approved: false as const, reason: "refund policy: partial refunds only" }
+      : { approved: true as const };
+    const result = await executePlan({
+      plan: refundPlan,
+      tools: approvalTools(dir),
+      store,
+      runId,
+      ...(stage === "resume" ? { approvals: { [toolStepCallId(2)]: decision } } : {}),
+    });
+    print(`${stage}: ${result.status}${result.reason ? ` (${result.reason})` : ""}`);
     for (const call of result.pending ?? [])
-      console.log(`  waiting for approval: ${call.name} ${JSON.stringify(call.arguments)} — approve ${call.callId}`);
+      print(`  waiting for approval: ${call.name} ${JSON.stringify(call.arguments)} — approve ${call.callId}`);
+    return result;
+  } finally {
+    store.close();
   }
-  return result;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -91,6 +91,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exitCode = 2;
   } else {
     const result = await main(stage, dir, { deny: decision === "deny" });
-    process.exitCode = result === undefined || result.status === "completed" || result.status === "waiting" ? 0 : 1;
+    process.exitCode = result.status === "completed" || result.status === "waiting" ? 0 : 1;
   }
 }

@@ -27,3 +27,12 @@ export function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv = proce
   if (!apiKey) throw new CliError(`--model ${flags.model} needs an API key in ${keyName}`);
   return openAICompatible({ baseURL: env.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey, model: match[1]! });
 }
+
+/** The model flags again, for the command that resumes a run (the key stays in its variable). */
+export function modelArguments(flags: ModelFlags): string[] {
+  return [
+    ...(flags.model ? ["--model", flags.model] : []),
+    ...(flags.baseUrl ? ["--base-url", flags.baseUrl] : []),
+    ...(flags.apiKeyEnv && flags.apiKeyEnv !== "OPENAI_API_KEY" ? ["--api-key-env", flags.apiKeyEnv] : []),
+  ];
+}

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { CheckpointStore } from "../core/checkpoint-store.js";
 import type { EventListener, PlanloopEvent } from "../core/events.js";
 import type { Model } from "../core/model.js";
 import { offlineModel } from "../offline/offline-model.js";
@@ -25,6 +26,9 @@ export interface DemoOptions {
   onNotice?: (notice: string) => void;
   /** Stops the run (Ctrl-C in the CLI); the files still say how far it got and why it stopped. */
   signal?: AbortSignal | undefined;
+  /** Keep the run here, under this id (see docs/durable-runs.md). */
+  store?: CheckpointStore | undefined;
+  runId?: string | undefined;
 }
 
 export interface DemoFiles {
@@ -66,6 +70,8 @@ export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrat
       concurrency: 4,
       maxReplans: 3,
       signal: options.signal,
+      store: options.store,
+      runId: options.runId,
       onEvent: (event) => {
         events.push(event);
         appendFileSync(files.events, `${JSON.stringify(event)}\n`);

@@ -6,7 +6,7 @@ import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions
 import type { StrategyName, StrategyResult } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 import { onInterrupt } from "../interrupt.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
@@ -113,15 +113,6 @@ export function askCommand(program: Command, io: CliIo): void {
     interrupt.dispose();
     io.exitCode(interrupt.interrupted() ? 130 : exitCode(results));
   });
-}
-
-/** The model flags again, for the command that resumes a run (the key stays in its variable). */
-function modelArguments(flags: ModelFlags): string[] {
-  return [
-    ...(flags.model ? ["--model", flags.model] : []),
-    ...(flags.baseUrl ? ["--base-url", flags.baseUrl] : []),
-    ...(flags.apiKeyEnv && flags.apiKeyEnv !== "OPENAI_API_KEY" ? ["--api-key-env", flags.apiKeyEnv] : []),
-  ];
 }
 
 /** The strategies to run: the one a resumed state came from, or the flag's (default plan-and-execute). */

@@ -5,7 +5,10 @@ import type { Command } from "commander";
 import { runDemo } from "../../demo/run-demo.js";
 import { offlineNotice } from "../../offline/offline-model.js";
 import { CliError } from "../cli-error.js";
-import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
+import { defaultStore, openStore, storeFlag } from "../store-option.js";
+import { recordLaunch } from "../stored-runs.js";
+import { strategyEntries } from "../../strategies/durable-strategy.js";
 import { onInterrupt } from "../interrupt.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
@@ -20,9 +23,21 @@ export function demoCommand(program: Command, io: CliIo): void {
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--latency <ms>", "the offline model's thinking time per call", "300")
     .option("--query-latency <ms>", "each SQL query's simulated round trip", "200")
-    .action(async (flags: ModelFlags & { dir?: string; latency: string; queryLatency: string }) => {
+    .option("--store <sqlite:path|postgres://…>", "keep the run here; continue with planloop runs resume <id>", defaultStore)
+    .option("--no-store", "keep the run in memory only")
+    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it")
+    .action(async (flags: DemoFlags) => {
       const model = modelFromFlags(flags);
       const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "planloop-demo-"));
+      const latencies = ["--latency", flags.latency, "--query-latency", flags.queryLatency];
+      const store = flags.store === false ? undefined : await openStore(flags.store);
+      const runId =
+        store &&
+        (await recordLaunch(store, {
+          runId: flags.runId,
+          entry: strategyEntries["plan-and-execute"],
+          argv: ["demo", "--dir", dir, ...modelArguments(flags), ...latencies],
+        }));
       io.out(
         model
           ? `planloop demo with ${flags.model}`
@@ -40,15 +55,28 @@ export function demoCommand(program: Command, io: CliIo): void {
         queryLatencyMs: milliseconds(flags.queryLatency, "--query-latency"),
         onEvent: progress.listener,
         onNotice: () => {},
-      }).finally(interrupt.dispose);
+        ...(store ? { store, runId } : {}),
+      }).finally(() => {
+        interrupt.dispose();
+        void store?.close();
+      });
       progress.stop();
       io.out(
         `\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`,
       );
       if (result.reason) io.out(`reason: ${result.reason}`);
       io.out(`report:   ${files.report}\nevents:   ${files.events}\ntrace:    ${files.trace}\ndatabase: ${files.database}`);
+      if (runId) io.out(`run:      ${runId} (planloop runs show ${runId}${storeFlag(flags.store)})`);
       io.exitCode(interrupt.interrupted() ? 130 : result.status === "completed" ? 0 : 1);
     });
+}
+
+interface DemoFlags extends ModelFlags {
+  dir?: string;
+  latency: string;
+  queryLatency: string;
+  store: string | false;
+  runId?: string;
 }
 
 function milliseconds(value: string, flag: string): number {

@@ -4,16 +4,39 @@ import type { PlanloopEvent } from "../../core/events.js";
 import { renderTraceHtml } from "../../trace/trace-html.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
+import { defaultStore, openStore } from "../store-option.js";
+import { storedRunEvents } from "../stored-trace.js";
+import { childrenOf } from "../stored-runs.js";
 
 export function traceCommand(program: Command, io: CliIo): void {
   program
     .command("trace")
-    .description("Write a self-contained HTML timeline of a run from its events (JSONL)")
-    .argument("<events.jsonl>", "the events of a run, one JSON object per line")
-    .option("-o, --out <file>", "where to write the page (default: next to the events, .html)")
-    .action((path: string, flags: { out?: string }) => {
-      const events = readEvents(path);
-      const out = flags.out ?? path.replace(/\.jsonl?$/, "") + ".html";
+    .description("Write a self-contained HTML timeline of a run: from its events (JSONL), or a run kept in a store (--run)")
+    .argument("[events.jsonl]", "the events of a run, one JSON object per line")
+    .option("-o, --out <file>", "where to write the page (default: next to the events, .html; <runId>.html for --run)")
+    .option("--run <id>", "draw this run from the store instead of an events file")
+    .option("--store <sqlite:path|postgres://…>", "the store of --run", defaultStore)
+    .action(async (path: string | undefined, flags: { out?: string; run?: string; store: string }) => {
+      if ((path === undefined) === (flags.run === undefined))
+        throw new CliError("trace takes an events file or --run <id>, one of the two");
+      if (flags.run !== undefined) {
+        const runId = flags.run;
+        const store = await openStore(flags.store);
+        let events: PlanloopEvent[];
+        try {
+          const run = await store.getRun(runId);
+          if (run === undefined) throw new CliError(`there is no run "${runId}" in ${flags.store}`);
+          events = storedRunEvents(run, await childrenOf(store, runId));
+        } finally {
+          await store.close();
+        }
+        const out = flags.out ?? `${runId.replace(/[^\w.-]+/g, "_")}.html`;
+        writeFileSync(out, renderTraceHtml(events, { title: `planloop trace: run ${runId}` }));
+        io.out(out);
+        return;
+      }
+      const events = readEvents(path!);
+      const out = flags.out ?? path!.replace(/\.jsonl?$/, "") + ".html";
       writeFileSync(out, renderTraceHtml(events, { title: `planloop trace: ${path}` }));
       io.out(out);
     });
