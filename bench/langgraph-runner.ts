@@ -10,11 +10,12 @@ export async function runWithLangGraph(
   plan: PlanInput,
   work: (step: PlanInput["steps"][number]) => Promise<void> | void,
   concurrency: number,
+  checkpointer?: { saver: unknown; threadId: string },
 ): Promise<number> {
   const graph = new StateGraph(State) as unknown as {
     addNode(name: string, action: () => Promise<{ done: number }>): void;
     addEdge(from: string | string[], to: string): void;
-    compile(): { invoke(input: object, config: object): Promise<{ done: number }> };
+    compile(options?: object): { invoke(input: object, config: object): Promise<{ done: number }> };
   };
   const name = (id: string | number) => `step_${id}`;
   const dependents = new Set<string>();
@@ -31,6 +32,15 @@ export async function runWithLangGraph(
     else graph.addEdge(needs.length === 1 ? needs[0]! : needs, name(step.id));
     if (!dependents.has(String(step.id))) graph.addEdge(name(step.id), END);
   }
-  const result = await graph.compile().invoke({}, { recursionLimit: plan.steps.length + 10, maxConcurrency: concurrency });
+  // With a checkpointer, LangGraph writes a checkpoint per superstep and each node's writes.
+  const compiled = graph.compile(checkpointer ? { checkpointer: checkpointer.saver } : {});
+  const result = await compiled.invoke(
+    {},
+    {
+      recursionLimit: plan.steps.length + 10,
+      maxConcurrency: concurrency,
+      ...(checkpointer ? { configurable: { thread_id: checkpointer.threadId } } : {}),
+    },
+  );
   return result.done;
 }
