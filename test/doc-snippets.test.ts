@@ -31,7 +31,13 @@ function check(files: string[]): readonly ts.Diagnostic[] {
     noEmit: true,
     types: ["node"],
     baseUrl: root,
-    paths: { planloop: ["./src/index.ts"], "planloop/testing": ["./src/testing/index.ts"], "planloop/demo": ["./src/demo/index.ts"] },
+    paths: {
+      planloop: ["./src/index.ts"],
+      "planloop/testing": ["./src/testing/index.ts"],
+      "planloop/demo": ["./src/demo/index.ts"],
+      "planloop/sqlite": ["./src/stores/sqlite/index.ts"],
+      "planloop/postgres": ["./src/stores/postgres/index.ts"],
+    },
   });
   return files.flatMap((file) =>
     program.getSemanticDiagnostics(program.getSourceFile(file)).concat(program.getSyntacticDiagnostics(program.getSourceFile(file))),

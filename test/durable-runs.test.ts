@@ -133,3 +133,82 @@ describe("durable runAgent", () => {
     expect(result.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual(["found A", "found B"]);
   });
 });
+
+describe("durable runs and approvals", () => {
+  it("an approved call cut short by a crash is not run again on the same approval: the continued run asks again", async () => {
+    const store = memoryStore();
+    const paid: string[] = [];
+    let dies = true;
+    const pay = defineTool({
+      name: "pay",
+      description: "pays",
+      input: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: async ({ amount }, { idempotencyKey }) => {
+        paid.push(`${amount} ${idempotencyKey}`);
+        if (dies) await new Promise(() => {}); // the process dies while the payment runs
+        return "paid";
+      },
+    });
+    const payPlan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 120 } }] };
+    const waiting = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1" });
+    expect(waiting).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
+    void executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1", approvals: { "step:1": { approved: true } } });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(paid).toEqual(["120 pay-1/1"]);
+
+    dies = false;
+    const continued = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1" });
+    expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
+    expect(paid).toHaveLength(1);
+    const approvedAgain = await executePlan({
+      plan: payPlan,
+      tools: [pay],
+      store,
+      runId: "pay-1",
+      approvals: { "step:1": { approved: true } },
+    });
+    expect(approvedAgain.status).toBe("completed");
+    expect(paid).toEqual(["120 pay-1/1", "120 pay-1/1"]);
+  });
+});
+
+describe("durable ReAct loops and approvals", () => {
+  it("an approved call cut short by a crash is asked for again, not run on the old approval", async () => {
+    const store = memoryStore();
+    const paid: string[] = [];
+    let dies = true;
+    const pay = defineTool({
+      name: "pay",
+      description: "pays",
+      input: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: async ({ amount }, { idempotencyKey }) => {
+        paid.push(`${amount} ${idempotencyKey}`);
+        if (dies) await new Promise(() => {});
+        return "paid";
+      },
+    });
+    let asked = 0;
+    const model = async () =>
+      ++asked === 1
+        ? { type: "tool_calls" as const, calls: [{ id: "c1", name: "pay", arguments: { amount: 120 } }] }
+        : { type: "final" as const, content: "paid 120" };
+    const options = { model, tools: [pay], task: "pay 120", store, runId: "loop-pay" };
+    const waiting = await runAgent(options);
+    expect(waiting.status).toBe("waiting");
+    const pendingId = waiting.pending![0]!.id;
+    void runAgent({ ...options, approvals: { [pendingId]: { approved: true } } });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(paid).toEqual(["120 loop-pay/call:0:0"]);
+
+    dies = false;
+    const continued = await runAgent(options);
+    expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ id: pendingId })] });
+    expect(paid).toHaveLength(1);
+    const done = await runAgent({ ...options, approvals: { [pendingId]: { approved: true } } });
+    expect(done).toMatchObject({ status: "completed", output: "paid 120" });
+    expect(paid).toEqual(["120 loop-pay/call:0:0", "120 loop-pay/call:0:0"]);
+    expect(asked).toBe(2);
+  });
+});
