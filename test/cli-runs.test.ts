@@ -36,7 +36,9 @@ describe("planloop runs", () => {
     expect(approved).toMatchObject({ code: 0, out: expect.stringContaining("output: paid 120") });
     const again = await cli("runs", "resume", "pay-1", "--store", store);
     expect(again).toMatchObject({ code: 0, out: expect.stringContaining("run pay-1 has finished (completed); nothing runs again") });
-    expect((await cli("runs", "show", "pay-1", "--store", store)).out).toContain("step 2: succeeded");
+    const after = (await cli("runs", "show", "pay-1", "--store", store)).out;
+    expect(after).toContain("step 2: succeeded");
+    expect(after).toContain("decision step:2: approved");
 
     const page = join(dir, "pay-1.html");
     expect(await cli("trace", "--run", "pay-1", "--store", store, "-o", page)).toMatchObject({ code: 0, out: `${page}\n` });
@@ -52,6 +54,7 @@ describe("planloop runs", () => {
     const denied = await cli("runs", "deny", "pay-2", "step:2", "--reason", "over the limit", "--store", store);
     expect(denied.code).toBe(1);
     expect(denied.out).toMatch(/failed.*over the limit/);
+    expect((await cli("runs", "show", "pay-2", "--store", store)).out).toContain("decision step:2: denied (over the limit)");
 
     await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-3");
     expect(await cli("runs", "cancel", "pay-3", "--store", store)).toMatchObject({ code: 0, out: "run pay-3: cancelled\n" });

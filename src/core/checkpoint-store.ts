@@ -13,9 +13,7 @@ export type JournalEntry =
   | { kind: "paused"; state: unknown }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
-  | { kind: "pending"; items: unknown[] }
   | { kind: "human-decision"; id: string; decision: unknown }
-  | { kind: "decision-used"; id: string }
   | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean }
   | { kind: "launch"; argv: string[]; cwd: string };
 

@@ -84,10 +84,35 @@ export async function openDurableRun<Result, State>(
  * restart) counts toward that run's budget as it did the first time, so totals come out
  * the same as without the restart.
  */
-export function chargeStoredUsage(options: DurableOptions, result: unknown): void {
+export function chargeStoredUsage(options: object, result: unknown): void {
   const budget = (options as { budget?: unknown }).budget;
   const usage = (result as { usage?: Partial<UsageTotals> } | null)?.usage;
   if (budget instanceof Budget && typeof usage === "object" && usage !== null) budget.charge(usage);
+}
+
+/**
+ * The options of a run continued from its journal: the journal's state is its `resume` (kept
+ * by the store, so not signed), and inside a larger run (a strategy's budget) what it had
+ * spent counts there again. Any other run's options are returned as they are.
+ */
+export function continuedOptions<Options extends { resume?: unknown; stateSecret?: string | undefined }, State>(
+  options: Options,
+  opened: Opened<unknown, State>,
+): Options {
+  if (opened.kind !== "continue" || opened.resume === undefined) return options;
+  chargeStoredUsage(options, opened.resume);
+  return { ...options, resume: opened.resume, stateSecret: undefined };
+}
+
+/** The human decisions a run was given, as journal entries: kept as they are given. */
+export function decisionEntries(decisions: {
+  approvals?: Record<string, unknown> | undefined;
+  answers?: Record<string, string> | undefined;
+}): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  for (const [id, decision] of Object.entries(decisions.approvals ?? {})) entries.push({ kind: "human-decision", id, decision });
+  for (const [id, answer] of Object.entries(decisions.answers ?? {})) entries.push({ kind: "human-decision", id, decision: { answer } });
+  return entries;
 }
 
 export class Checkpoints {

@@ -1,6 +1,6 @@
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
-import { chargeStoredUsage, Checkpoints } from "../core/checkpoints.js";
+import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoints.js";
 import { openRun, type Opened } from "./durable-run.js";
 import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
@@ -29,17 +29,7 @@ import { runStep } from "./run-step.js";
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
   const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
-  return runPlan(readPlanOptions(continued(options, opened)), opened);
-}
-
-/**
- * A run continued from its journal takes the journal's state (kept by the store, not signed).
- * Inside a larger run (a strategy's budget), what it had spent counts there again.
- */
-function continued<Options extends Omit<ExecutePlanOptions, "plan">>(options: Options, opened: Opened): Options {
-  if (opened.kind !== "continue" || opened.resume === undefined) return options;
-  chargeStoredUsage(options, opened.resume);
-  return { ...options, resume: opened.resume, stateSecret: undefined };
+  return runPlan(readPlanOptions(continuedOptions(options, opened)), opened);
 }
 
 /**
@@ -49,7 +39,7 @@ function continued<Options extends Omit<ExecutePlanOptions, "plan">>(options: Op
 export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan">, checked: CheckedPlan): Promise<PlanRunResult> {
   const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
-  return runPlan(readPlanOptions({ ...continued(options, opened), plan: checked.plan }, { kind: "checked", checked }), opened);
+  return runPlan(readPlanOptions({ ...continuedOptions(options, opened), plan: checked.plan }, { kind: "checked", checked }), opened);
 }
 
 async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "finished" }>): Promise<PlanRunResult> {
@@ -61,6 +51,7 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
     // A durable run started from a saved state keeps it, so its journal alone can continue it.
     if (config.resume !== undefined) checkpoints?.write([{ kind: "paused", state: config.resume }]);
   }
+  checkpoints?.write(decisionEntries(config));
   try {
     announcePlan(run);
     const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!), run.config.order);

@@ -1,7 +1,7 @@
 import { feedbackMessage, checkCompletion } from "./completion-check.js";
 import { readAgentOptions, type AgentOptions } from "./agent-options.js";
 import type { AgentResult, AgentStop } from "./agent-result.js";
-import { Checkpoints } from "../core/checkpoints.js";
+import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoints.js";
 import { abortStop, finishRun, snapshotState, startRun, type AgentRun } from "./agent-run.js";
 import { openAgentRun } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
@@ -21,10 +21,9 @@ import type { FinalDecision } from "../core/model.js";
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const opened = await openAgentRun(options);
   if (opened.kind === "finished") return opened.result;
-  // A loop continued from its journal takes the journal's state (kept by the store, not signed).
-  const read =
-    opened.kind === "continue" && opened.resume !== undefined ? { ...options, resume: opened.resume, stateSecret: undefined } : options;
+  const read = continuedOptions(options, opened);
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
+  checkpoints?.write(decisionEntries(options));
   const run = startRun(readAgentOptions(read), { runId: opened.runId, checkpoints });
   try {
     let stop = run.openRound ? await settleRound(run, run.openRound) : undefined;

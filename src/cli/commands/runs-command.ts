@@ -130,6 +130,7 @@ function stepLines(journal: readonly JournalEntry[]): string[] {
   const lines: string[] = [];
   for (const entry of journal) {
     if (entry.kind === "plan") lines.push(`plan v${entry.version}: ${(entry.plan as { steps?: unknown[] }).steps?.length ?? 0} steps`);
+    if (entry.kind === "human-decision") lines.push(`  decision ${entry.id}: ${describeDecision(entry.decision)}`);
     if (entry.kind === "step-start") {
       const step = steps.get(entry.stepKey) ?? { starts: 0, status: "running" };
       steps.set(entry.stepKey, { starts: step.starts + 1, status: "running" });
@@ -139,4 +140,10 @@ function stepLines(journal: readonly JournalEntry[]): string[] {
     }
   }
   return [...lines, ...[...steps].map(([key, step]) => `  step ${key}: ${step.status} (started ${step.starts}x)`)];
+}
+
+function describeDecision(decision: unknown): string {
+  const given = decision as { approved?: boolean; reason?: string; answer?: string };
+  if (typeof given.answer === "string") return `answered ${JSON.stringify(given.answer)}`;
+  return given.approved ? "approved" : `denied${given.reason ? ` (${given.reason})` : ""}`;
 }
