@@ -134,22 +134,28 @@ describe("durable runAgent", () => {
   });
 });
 
+/** A payment tool that needs approval and never returns (the process dies in it) until `live()`. */
+function dyingPay() {
+  const paid: string[] = [];
+  let dies = true;
+  const pay = defineTool({
+    name: "pay",
+    description: "pays",
+    input: z.object({ amount: z.number() }),
+    needsApproval: true,
+    execute: async ({ amount }, { idempotencyKey }) => {
+      paid.push(`${amount} ${idempotencyKey}`);
+      if (dies) await new Promise(() => {});
+      return "paid";
+    },
+  });
+  return { paid, pay, live: () => (dies = false) };
+}
+
 describe("durable runs and approvals", () => {
   it("an approved call cut short by a crash is not run again on the same approval: the continued run asks again", async () => {
     const store = memoryStore();
-    const paid: string[] = [];
-    let dies = true;
-    const pay = defineTool({
-      name: "pay",
-      description: "pays",
-      input: z.object({ amount: z.number() }),
-      needsApproval: true,
-      execute: async ({ amount }, { idempotencyKey }) => {
-        paid.push(`${amount} ${idempotencyKey}`);
-        if (dies) await new Promise(() => {}); // the process dies while the payment runs
-        return "paid";
-      },
-    });
+    const { paid, pay, live } = dyingPay();
     const payPlan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 120 } }] };
     const waiting = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1" });
     expect(waiting).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
@@ -157,7 +163,7 @@ describe("durable runs and approvals", () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(paid).toEqual(["120 pay-1/1"]);
 
-    dies = false;
+    live();
     const continued = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1" });
     expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
     expect(paid).toHaveLength(1);
@@ -176,19 +182,7 @@ describe("durable runs and approvals", () => {
 describe("durable ReAct loops and approvals", () => {
   it("an approved call cut short by a crash is asked for again, not run on the old approval", async () => {
     const store = memoryStore();
-    const paid: string[] = [];
-    let dies = true;
-    const pay = defineTool({
-      name: "pay",
-      description: "pays",
-      input: z.object({ amount: z.number() }),
-      needsApproval: true,
-      execute: async ({ amount }, { idempotencyKey }) => {
-        paid.push(`${amount} ${idempotencyKey}`);
-        if (dies) await new Promise(() => {});
-        return "paid";
-      },
-    });
+    const { paid, pay, live } = dyingPay();
     let asked = 0;
     const model = async () =>
       ++asked === 1
@@ -202,7 +196,7 @@ describe("durable ReAct loops and approvals", () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(paid).toEqual(["120 loop-pay/call:0:0"]);
 
-    dies = false;
+    live();
     const continued = await runAgent(options);
     expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ id: pendingId })] });
     expect(paid).toHaveLength(1);

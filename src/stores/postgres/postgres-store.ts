@@ -2,18 +2,10 @@ import type * as Pg from "pg";
 import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, type StoredRun } from "../../core/checkpoint-store.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
+import { summaryOf, type RunRow } from "../run-row.js";
 
 /** Where the store connects: a connection string (the store owns its pool), or a pool of yours. */
 export type PostgresStoreOptions = { connectionString: string; pool?: never } | { pool: Pg.Pool; connectionString?: never };
-
-type RunRow = {
-  run_id: string;
-  entry: string;
-  status: "running" | "finished";
-  result: string | null;
-  created_at: number;
-  updated_at: number;
-};
 
 const sql = {
   insertRun:
@@ -118,8 +110,4 @@ function newPool(connectionString: string): Pg.Pool {
   // An idle connection the server dropped is reported here; the next query reconnects, or fails itself.
   pool.on("error", () => {});
   return pool;
-}
-
-function summaryOf(row: RunRow): Omit<StoredRun, "journal" | "result"> {
-  return { runId: row.run_id, entry: row.entry, status: row.status, createdAt: row.created_at, updatedAt: row.updated_at };
 }

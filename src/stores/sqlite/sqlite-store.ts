@@ -3,20 +3,12 @@ import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, 
 
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
+import { summaryOf, type RunRow } from "../run-row.js";
 
 export interface SqliteStoreOptions {
   /** The database file; created, with its folder's permission, on first use. `:memory:` for tests. */
   path: string;
 }
-
-type RunRow = {
-  run_id: string;
-  entry: string;
-  status: "running" | "finished";
-  result: string | null;
-  created_at: number;
-  updated_at: number;
-};
 
 /**
  * The embedded checkpoint store: one SQLite file (better-sqlite3, an optional peer), in WAL
@@ -106,8 +98,4 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
       if (db.open) db.close();
     },
   };
-}
-
-function summaryOf(row: RunRow): Omit<StoredRun, "journal" | "result"> {
-  return { runId: row.run_id, entry: row.entry, status: row.status, createdAt: row.created_at, updatedAt: row.updated_at };
 }
