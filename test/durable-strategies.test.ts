@@ -111,6 +111,40 @@ describe("durable planAndExecute", () => {
   });
 });
 
+describe("durable planAndExecute across replans", () => {
+  it("the approvals go to the plan version that waits for them, not to the one that finished before it", async () => {
+    const store = memoryStore();
+    const paid: string[] = [];
+    const broken = defineTool({
+      name: "broken",
+      description: "fails",
+      input: z.object({}),
+      execute: () => {
+        throw Object.assign(new Error("gone"), { retryable: false });
+      },
+    });
+    const pay = defineTool({
+      name: "pay",
+      description: "pays",
+      input: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: ({ amount }, { idempotencyKey }) => (paid.push(`${amount} ${idempotencyKey}`), "paid"),
+    });
+    const planner = new ScriptedModel([
+      { purpose: "plan", reply: text(JSON.stringify({ steps: [{ id: 1, task: "try", tool: "broken", args: {} }] })) },
+      { purpose: "replan", reply: text(JSON.stringify({ steps: [{ id: 2, task: "pay", tool: "pay", args: { amount: 5 } }] })) },
+      { purpose: "solve", reply: text("paid 5") },
+    ]);
+    const options = { task: "pay", planner, tools: [broken, pay], store, runId: "pe-4" };
+    const waiting = await planAndExecute(options);
+    expect(waiting).toMatchObject({ status: "waiting", replans: 1, pending: [expect.objectContaining({ callId: "step:2" })] });
+    const done = await planAndExecute({ ...options, approvals: { "step:2": { approved: true } } });
+    expect(done).toMatchObject({ status: "completed", output: "paid 5", replans: 1 });
+    expect(paid).toEqual(["5 pe-4/plan:2/2"]);
+    planner.assertDone();
+  });
+});
+
 describe("durable ReWOO", () => {
   it("continues a run that died mid-plan without planning again, and hands back a finished one", async () => {
     const store = memoryStore();

@@ -2,9 +2,10 @@ import { InvalidOptionsError } from "./errors.js";
 import type { MaybePromise } from "./maybe-async.js";
 
 /**
- * What a durable run writes, in the order it happens (`launch`: the command line that started
- * it, written by the planloop command): each entry is committed before the run goes on (a step's end before any step that depends on it starts). Replaying a run's
- * entries rebuilds what it had done when it stopped or its process died.
+ * What a durable run writes, in the order it happens: each entry is committed before the run
+ * goes on (a step's end before any step that depends on it starts). Replaying a run's entries
+ * rebuilds what it had done when it stopped or its process died. `text`: a strategy's model
+ * answer; `launch`: the command line that started the run (written by the planloop command).
  */
 export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }

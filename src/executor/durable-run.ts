@@ -17,8 +17,9 @@ export function openRun(options: DurableOptions): Promise<Opened> {
 
 /**
  * The state a run had reached by its journal: its last saved pause, then every step that
- * ended after it (with what the run had spent when the last of them ended). A step that started and never ended (the process died while it ran) has
- * no record, so it runs again. Undefined when the run never wrote its plan. Pure.
+ * ended after it, with what the run had spent when the last of them ended. A step that
+ * started and never ended (the process died while it ran) has no record, so it runs again.
+ * Undefined when the run never wrote its plan. Pure.
  */
 export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState | undefined {
   let plan: Plan | undefined;

@@ -20,10 +20,15 @@ export interface StrategyDurability {
   replay: TextReplay;
   /** The id of the plan run for plan `version`. */
   planRunId(version: number): string;
-  /** The approvals and answers given with this call: for the first plan run it continues. */
-  takeDecisions(): { approvals: NonNullable<HumanDecisions["approvals"]>; answers: NonNullable<HumanDecisions["answers"]> } | undefined;
+  /**
+   * The approvals and answers given with this call, for the plan run `runId` if it is the
+   * one that stopped to wait for them (it is in the store, unfinished); once.
+   */
+  decisionsFor(runId: string): Promise<HumanDecisionsGiven | undefined>;
   checkpoints: Checkpoints;
 }
+
+export type HumanDecisionsGiven = { approvals: NonNullable<HumanDecisions["approvals"]>; answers: NonNullable<HumanDecisions["answers"]> };
 
 export type OpenedStrategy<Result> =
   { kind: "finished"; result: Result } | { kind: "run"; runId: string; durability: StrategyDurability | undefined };
@@ -44,7 +49,8 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
       checkpoints,
       replay: textReplay(opened.kind === "continue" ? opened.journal : [], checkpoints),
       planRunId: (version) => `${runId}/plan:${version}`,
-      takeDecisions: () => {
+      decisionsFor: async (planRunId) => {
+        if (decisions === undefined || (await store.getRun(planRunId))?.status !== "running") return undefined;
         const given = decisions;
         decisions = undefined;
         return given;

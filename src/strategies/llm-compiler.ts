@@ -63,7 +63,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
     async plan() {
       return stopped() ?? { ok: true, source: prompts.plan({ task: run.task, tools: specs, format: "llm-compiler" }) };
     },
-    execute({ source, paused, version, acknowledged }) {
+    async execute({ source, paused, version, acknowledged }) {
       if (paused) return runExecution(run, { ...options, prompts, acknowledged, plan: paused.plan, version, paused });
       return executePlanStream({
         tools: options.tools,
@@ -73,7 +73,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         prompts,
         acknowledged,
         planVersion: version,
-        ...durablePlanRun(run, version),
+        ...(await durablePlanRun(run, version)),
         steps: streamedSteps(run, options, source!, purpose),
         signal: run.signal,
         budget: run.budget,

@@ -120,7 +120,7 @@ export interface ExecutionInput extends ExecutionSettings {
 }
 
 /** One execution of a plan inside a strategy run: its budget, signal, clock and events. */
-export function runExecution(run: StrategyRun, input: ExecutionInput): Promise<PlanRunResult> {
+export async function runExecution(run: StrategyRun, input: ExecutionInput): Promise<PlanRunResult> {
   const options: Omit<ExecutePlanOptions, "plan"> = {
     tools: input.tools,
     model: input.model,
@@ -136,7 +136,7 @@ export function runExecution(run: StrategyRun, input: ExecutionInput): Promise<P
     resume: input.paused?.state,
     approvals: input.paused?.approvals,
     answers: input.paused?.answers,
-    ...durablePlanRun(run, input.version),
+    ...(await durablePlanRun(run, input.version)),
     signal: run.signal,
     budget: run.budget,
     onEvent: run.events.relay(),
@@ -147,11 +147,15 @@ export function runExecution(run: StrategyRun, input: ExecutionInput): Promise<P
 
 /**
  * A durable strategy's plan runs are kept as runs of their own, one per plan version; the
- * human decisions given with the call go to the first one (the one a paused run continues).
+ * human decisions given with the call go to the one that stopped to wait for them.
  */
-export function durablePlanRun(run: StrategyRun, version: number): Pick<ExecutePlanOptions, "store" | "runId" | "approvals" | "answers"> {
+export async function durablePlanRun(
+  run: StrategyRun,
+  version: number,
+): Promise<Pick<ExecutePlanOptions, "store" | "runId" | "approvals" | "answers">> {
   if (run.durability === undefined) return {};
-  return { store: run.durability.store, runId: run.durability.planRunId(version), ...run.durability.takeDecisions() };
+  const runId = run.durability.planRunId(version);
+  return { store: run.durability.store, runId, ...(await run.durability.decisionsFor(runId)) };
 }
 
 /** Statuses an execution ends the whole run with; `failed` is left to the strategy. */

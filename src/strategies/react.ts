@@ -38,6 +38,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
   checkStrategyOptions(options, { planner: false });
   const saved = options.resume === undefined ? undefined : readState(options.resume);
   return runStrategyDurably("react", options, saved, async (run) => {
+    const agentRunId = `${run.runId}/agent`;
     let result: AgentResult;
     try {
       result = await runAgent({
@@ -54,7 +55,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         stateSecret: options.stateSecret,
         ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
         // Kept in the same store as a loop of its own, which continues where it stopped.
-        ...(run.durability ? { store: run.durability.store, runId: `${run.runId}/agent`, ...run.durability.takeDecisions() } : {}),
+        ...(run.durability ? { store: run.durability.store, runId: agentRunId, ...(await run.durability.decisionsFor(agentRunId)) } : {}),
       });
     } catch (error) {
       if (error instanceof TypeError) throw error;
