@@ -3,7 +3,21 @@
 import tseslint from "typescript-eslint";
 
 /** Every folder of src/, lowest first. */
-const layers = ["core", "plan", "planner", "react", "executor", "replan", "strategies", "models", "offline", "stores", "trace", "testing"];
+const layers = [
+  "core",
+  "plan",
+  "planner",
+  "react",
+  "executor",
+  "replan",
+  "strategies",
+  "models",
+  "offline",
+  "stores",
+  "workers",
+  "trace",
+  "testing",
+];
 const harness = ["cli", "demo", "compare"];
 
 /** A rule forbidding relative imports that climb into any of `folders`. */
@@ -17,28 +31,35 @@ const arrows = {
   core: [layers.filter((folder) => folder !== "core"), "core imports nothing above it"],
   plan: [[...layers.slice(2), ...harness], "plan/ is the plan language: it imports only core"],
   planner: [
-    ["react", "executor", "replan", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
+    ["react", "executor", "replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "planner/ writes plans; it does not run them",
   ],
   react: [
-    ["planner", "executor", "replan", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
+    ["planner", "executor", "replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "the ReAct loop stands on core alone",
   ],
   executor: [
-    ["replan", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
+    ["replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "the executor runs plans; strategies and replanning sit above it",
   ],
   replan: [
-    ["executor", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
+    ["executor", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "replan/ is pure policy over plans and step records",
   ],
   models: [
-    ["plan", "planner", "react", "executor", "replan", "strategies", "offline", "stores", "trace", "testing", ...harness],
+    ["plan", "planner", "react", "executor", "replan", "strategies", "offline", "stores", "workers", "trace", "testing", ...harness],
     "models/ are adapters: they import no plan code",
   ],
-  strategies: [["models", "offline", "stores", "trace", "testing", ...harness], "strategies take models as options; they do not pick one"],
+  strategies: [
+    ["models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    "strategies take models as options; they do not pick one",
+  ],
   offline: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   stores: [layers.filter((folder) => folder !== "core"), "a checkpoint store knows only core's CheckpointStore"],
+  workers: [
+    ["planner", "replan", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
+    "workers run steps as the executor would; they know no strategy, store or model adapter",
+  ],
   trace: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
 };

@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^planloop\/demo$/, replacement: source("./src/demo/index.ts") },
       { find: /^planloop\/sqlite$/, replacement: source("./src/stores/sqlite/index.ts") },
       { find: /^planloop\/postgres$/, replacement: source("./src/stores/postgres/index.ts") },
+      { find: /^planloop\/bullmq$/, replacement: source("./src/workers/index.ts") },
       { find: /^planloop$/, replacement: source("./src/index.ts") },
     ],
   },

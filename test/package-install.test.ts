@@ -37,7 +37,8 @@ describe("the packed package", () => {
     const modules = join(project, "node_modules");
     expect(existsSync(join(modules, "planloop", "dist", "index.js"))).toBe(true);
     expect(existsSync(join(modules, "zod"))).toBe(true); // a peer the user shares with planloop
-    for (const optional of ["better-sqlite3", "pg", "gpt-tokenizer", "ai"]) expect(existsSync(join(modules, optional))).toBe(false);
+    for (const optional of ["better-sqlite3", "pg", "bullmq", "ioredis", "gpt-tokenizer", "ai"])
+      expect(existsSync(join(modules, optional))).toBe(false);
 
     writeFileSync(
       join(project, "main.js"),

@@ -17,6 +17,7 @@ import { checkSamePlan, pausedCalls, readPlanState, type PlanRunState, type Step
 import { resolveDecisions } from "../core/tools/approvals.js";
 import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
+import type { StepRunner } from "./step-runner.js";
 
 /** How a plan's steps run: declared once, for `executePlan` and every planning strategy. */
 export interface ExecutionSettings {
@@ -28,6 +29,8 @@ export interface ExecutionSettings {
   agentMaxSteps?: number | undefined;
   /** Replaces prompts (see `Prompts`); `executePlan` uses the agent-step prompt. */
   prompts?: Partial<Prompts> | undefined;
+  /** Runs steps in worker processes instead of here (`bullmqRunner` from `planloop/bullmq`). */
+  runner?: StepRunner | undefined;
 }
 
 /** What every run takes: its cancellation, its budget, its events, its clock, and how its states are signed. */
@@ -110,6 +113,7 @@ export interface PlanConfig {
   prompts: Prompts;
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
+  runner: StepRunner | undefined;
   /** Decisions used before (by earlier resumes) and by this run. */
   used: string[];
   stateSecret: string | undefined;
@@ -137,7 +141,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
   const agentSteps = checked.plan.steps.filter((step) => step.tool === undefined);
-  if (agentSteps.length > 0 && !model) {
+  if (agentSteps.length > 0 && !model && options.runner === undefined) {
     throw new InvalidOptionsError(
       `steps ${agentSteps.map((step) => step.id).join(", ")} have no tool, so an agent runs them: pass executePlan({ model })`,
     );
@@ -175,7 +179,15 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     ...resolveDecisions(resume === undefined ? [] : pausedCalls(resume), options, resume?.usedApprovals),
     stateSecret: options.stateSecret,
     clock: options.clock ?? systemClock,
+    runner: checkRunner(options.runner),
   };
+}
+
+function checkRunner(runner: StepRunner | undefined): StepRunner | undefined {
+  if (runner === undefined) return undefined;
+  if (typeof runner?.runTool !== "function" || typeof runner.runAgent !== "function")
+    throw new InvalidOptionsError("runner must have runTool and runAgent (e.g. bullmqRunner from planloop/bullmq)");
+  return runner;
 }
 
 /** The plan as given, when it needs no check here; undefined when it must be checked. */

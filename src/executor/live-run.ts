@@ -1,4 +1,5 @@
 import { Budget, type BudgetBreach } from "../core/budget.js";
+import { remoteToolCalls } from "./step-runner.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
@@ -87,6 +88,14 @@ export interface PlanRun {
   dispose(): void;
 }
 
+/** When the budget's deadline passes, on the wall clock (workers in other processes read it). */
+export function deadlineOf(budget: Budget): () => number | undefined {
+  return () => {
+    const remaining = budget.remainingMs();
+    return remaining === undefined ? undefined : Date.now() + Math.max(0, remaining);
+  };
+}
+
 export function startPlanRun(config: PlanConfig, identity: { runId: string; checkpoints?: Checkpoints | undefined }): PlanRun {
   const saved = config.resume;
   const budget =
@@ -122,6 +131,7 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
       humans: { approvals: config.approvals, answers: config.answers, used: config.used },
       // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
       execution: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
+      remote: config.runner === undefined ? undefined : remoteToolCalls(config.runner, identity.runId, deadlineOf(budget)),
     },
     runId: identity.runId,
     checkpoints: identity.checkpoints,
@@ -171,4 +181,9 @@ export function outputOf(run: PlanRun, key: string): { found: boolean; value?: u
   const index = run.graph.indexOf.get(key);
   const record = index === undefined ? undefined : run.records[index];
   return record?.status === "succeeded" ? { found: true, value: record.output } : { found: false };
+}
+
+/** One key for every attempt of a step's call in this run, also after a crash: `<runId>/<step id>`. */
+export function idempotencyKeyOf(run: PlanRun, index: number): string {
+  return `${run.runId}/${run.graph.keys[index]!}`;
 }

@@ -1,18 +1,15 @@
 import { sleep } from "../core/clock.js";
-import { errorMessage, shown } from "../core/errors.js";
+import { shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { callDigest } from "../core/tools/approvals.js";
-import { guardedCall, type ApprovalDecision, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
-import { textKeyed } from "../core/records.js";
-import { stepKey } from "../plan/plan-schema.js";
+import { guardedCall, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../plan/placeholders.js";
-import type { AgentResult } from "../react/agent-result.js";
-import { runAgent } from "../react/run-agent.js";
 import type { PlanProblem } from "./execution-options.js";
 import type { PlanPendingCall } from "./execution-result.js";
-import { endedRecords, finalRecord, outputOf, type PlanRun, type StepOutcome } from "./live-run.js";
+import { endedRecords, finalRecord, idempotencyKeyOf, outputOf, type PlanRun, type StepOutcome } from "./live-run.js";
+import { runAgentStep } from "./agent-step.js";
 import { backoffDelay, isRetryable } from "./retry.js";
 import { observe, watched } from "./step-observation.js";
 
@@ -79,11 +76,6 @@ function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {
   const attempt = run.records[index]!.attempts + 1;
   checkpoints.write([{ kind: "step-start", stepKey: run.graph.keys[index]!, attempt, idempotencyKey: idempotencyKeyOf(run, index) }]);
   return checkpoints.commit();
-}
-
-/** One key for every attempt of a step's call in this run, also after a crash: `<runId>/<step id>`. */
-export function idempotencyKeyOf(run: PlanRun, index: number): string {
-  return `${run.runId}/${run.graph.keys[index]!}`;
 }
 
 /**
@@ -203,72 +195,6 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
     }),
     { stepId: step.id },
   );
-}
-
-/**
- * Runs an agent step: an inner ReAct loop with the step's own step budget, drawing tokens,
- * cost, tool calls and time from the run's budget. Its events carry the step's id.
- */
-export async function runAgentStep(run: PlanRun, index: number): Promise<StepOutcome> {
-  const step = run.steps[index]!;
-  const paused = run.waiting.get(index);
-  run.waiting.delete(index);
-  run.records[index]!.attempts += 1;
-  const dependencies = run.graph.dependencies.list(index).map((need) => ({ step: run.steps[need]!, output: run.records[need]!.output }));
-  let result: AgentResult;
-  try {
-    result = await runAgent({
-      model: run.config.model!,
-      tools: run.config.tools,
-      task: run.config.prompts.agentStep({ step, dependencies }),
-      maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
-      budget: run.budget.child(),
-      signal: run.signal,
-      clock: run.config.clock,
-      onEvent: run.events.relay({ stepId: step.id }),
-      ...(paused?.kind === "agent" ? { resume: paused.agentState, ...innerDecisions(run, step.id) } : {}),
-      // A durable run keeps the step's loop as a run of its own, `<runId>/<step id>`: after a
-      // crash it continues turn by turn, and its tools get keys of their own.
-      ...(run.checkpoints ? { store: run.checkpoints.durability.store, runId: idempotencyKeyOf(run, index) } : {}),
-    });
-  } catch (error) {
-    return { status: "failed", error: `the step's agent failed: ${errorMessage(error)}` };
-  }
-  switch (result.status) {
-    case "completed":
-      return { status: "succeeded", output: result.output };
-    case "waiting": {
-      const suffix = `@${stepKey(step.id)}`;
-      const pending = (result.pending ?? []).map((call) => ({ ...call, id: `${call.id}${suffix}`, stepId: step.id }));
-      return { status: "waiting", error: result.reason ?? "waiting", waiting: { kind: "agent", pending, agentState: result.state! } };
-    }
-    case "budget_exceeded":
-      // The step's budget has no limits of its own: the run's budget is what ran out.
-      run.budgetBreach ??= { limit: result.limit ?? "maxTokens", message: result.reason ?? "the run's budget is spent" };
-      return { status: "failed", error: `the step's agent stopped with budget_exceeded: ${result.reason}` };
-    case "cancelled":
-    case "deadline_exceeded":
-      return { status: "cancelled", error: result.reason ?? result.status };
-    default:
-      return { status: "failed", error: `the step's agent stopped with ${result.status}${result.reason ? `: ${result.reason}` : ""}` };
-  }
-}
-
-/**
- * The decisions meant for the calls an agent step's inner loop waits for: the run's keys are
- * `<inner id>@<step id>`; the inner loop knows its calls by the inner id.
- */
-function innerDecisions(
-  run: PlanRun,
-  stepId: string | number,
-): { approvals: Record<string, ApprovalDecision>; answers: Record<string, string> } {
-  const suffix = `@${stepKey(stepId)}`;
-  const inner = <T>(decided: Record<string, T>): Record<string, T> => {
-    const found = textKeyed<T>();
-    for (const key of Object.keys(decided)) if (key.endsWith(suffix)) found[key.slice(0, -suffix.length)] = decided[key]!;
-    return found;
-  };
-  return { approvals: inner(run.config.approvals), answers: inner(run.config.answers) };
 }
 
 /** The call id of a tool step, the key to approve it with. */

@@ -70,6 +70,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         concurrency: options.concurrency,
         retry: options.retry,
         agentMaxSteps: options.agentMaxSteps,
+        runner: options.runner,
         prompts,
         acknowledged,
         planVersion: version,

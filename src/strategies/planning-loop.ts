@@ -128,6 +128,7 @@ export async function runExecution(run: StrategyRun, input: ExecutionInput): Pro
     retry: input.retry,
     agentMaxSteps: input.agentMaxSteps,
     prompts: input.prompts,
+    runner: input.runner,
     reuse: input.reuse,
     planVersion: input.version,
     observe: input.observe,

@@ -41,7 +41,20 @@ export interface CallScope {
   humans: HumanAnswers;
   /** The signal, clock and output limit every call of the run gets. */
   execution: RunOptions;
+  /** Runs admitted calls somewhere else (a worker process) instead of here; see `RemoteCall`. */
+  remote?: RemoteCall | undefined;
 }
+
+/**
+ * Runs an admitted call in another process: what it resolves to is the call's outcome. The
+ * call was decided here (approvals, rules, limits, budget); the other side runs the tool with
+ * the same arguments, key, timeout and output limit, and gets `options.signal`'s abort.
+ */
+export type RemoteCall = (
+  call: ToolCall & { idempotencyKey?: string | undefined },
+  admission: Extract<Admission, { kind: "run" }>,
+  options: RunOptions,
+) => Promise<ToolOutcome>;
 
 export interface GuardedCallOptions {
   scope: CallScope;
@@ -99,7 +112,7 @@ export function runAdmitted(options: GuardedCallOptions, verdict: Admitted): May
   const { admission } = verdict;
   const { call, scope } = options;
   const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
-  return runAdmittedCall(call, admission, execution);
+  return scope.remote ? scope.remote(call, admission, execution) : runAdmittedCall(call, admission, execution);
 }
 
 /**

@@ -1,0 +1,93 @@
+import type { RemoteCall } from "../core/tools/guarded-call.js";
+import type { ToolOutcome } from "../core/tools/tool-runner.js";
+import type { UsageTotals } from "../core/usage.js";
+import type { AgentState } from "../react/agent-state.js";
+import type { PendingCall } from "../react/agent-status.js";
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+
+/**
+ * Where plan steps run when not in this process: a queue that worker processes take steps
+ * from (`bullmqRunner` in `planloop/bullmq`). The run still decides everything here: which
+ * step is ready, approvals, the tool's rules and limits, the budget, retries, checkpoints;
+ * a worker runs the call (or an agent step's loop) and sends back what came of it.
+ */
+export interface StepRunner {
+  runTool(job: ToolJob, signal: AbortSignal): Promise<ToolOutcome>;
+  runAgent(job: AgentJob, signal: AbortSignal): Promise<AgentJobResult>;
+}
+
+/** What identifies one job: the same run, step and attempt is the same job, also after a crash. */
+export interface JobIdentity {
+  runId: string;
+  /** The step's call id (`step:<id>`) or key. */
+  stepKey: string;
+  /** Counted per step by the process that runs the plan: a restarted run asks for the same jobs again. */
+  attempt: number;
+  /** When the run's deadline passes (milliseconds since the epoch), if it has one. */
+  deadlineAt?: number | undefined;
+}
+
+/** A tool step's admitted call, for a worker to run with the tool of that name. */
+export interface ToolJob extends JobIdentity {
+  kind: "tool";
+  call: { id: string; name: string; arguments: unknown; idempotencyKey?: string | undefined };
+  timeoutMs?: number | undefined;
+  /** Absent: no limit (a plan step's output flows whole into later steps). */
+  maxOutputChars?: number | undefined;
+}
+
+/** An agent step's loop, for a worker to run with its model and tools. */
+export interface AgentJob extends JobIdentity {
+  kind: "agent";
+  task: string;
+  maxSteps: number;
+  /** The loop paused before (waiting for a human), with the decisions for its calls. */
+  resume?: AgentState | undefined;
+  approvals?: Record<string, ApprovalDecision> | undefined;
+  answers?: Record<string, string> | undefined;
+}
+
+/** What came of an agent step's loop on the worker. */
+export interface AgentJobResult {
+  status: string;
+  output?: string | undefined;
+  reason?: string | undefined;
+  limit?: string | undefined;
+  pending?: PendingCall[] | undefined;
+  state?: AgentState | undefined;
+  usage: UsageTotals;
+  steps: number;
+}
+
+/**
+ * The guarded call's remote half for one plan run: each admitted call becomes a tool job.
+ * Attempts are counted per call in this process, so a run continued after a crash asks for
+ * the jobs it asked for before, in the same order, and gets their results.
+ */
+export function remoteToolCalls(runner: StepRunner, runId: string, deadlineAt: () => number | undefined): RemoteCall {
+  const attempts = new Map<string, number>();
+  return (call, admission, options) => {
+    const id = String(call.id);
+    const attempt = (attempts.get(id) ?? 0) + 1;
+    attempts.set(id, attempt);
+    const deadline = deadlineAt();
+    return runner.runTool(
+      {
+        kind: "tool",
+        runId,
+        stepKey: id,
+        attempt,
+        call: {
+          id,
+          name: call.name,
+          arguments: call.arguments ?? {},
+          ...(call.idempotencyKey === undefined ? {} : { idempotencyKey: call.idempotencyKey }),
+        },
+        ...(admission.timeoutMs === undefined ? {} : { timeoutMs: admission.timeoutMs }),
+        ...(Number.isFinite(options.maxOutputChars) ? { maxOutputChars: options.maxOutputChars } : {}),
+        ...(deadline === undefined ? {} : { deadlineAt: deadline }),
+      },
+      options.signal,
+    );
+  };
+}

@@ -1,0 +1,125 @@
+// A runner moves a step's work to a worker; the run keeps every decision: approvals, rules,
+// limits, budget, retries, checkpoints. localRunner runs jobs through the worker's own code.
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, executePlan, memoryStore, type ModelFunction } from "planloop";
+import { localRunner, type StepRunner } from "planloop/bullmq";
+
+function tools() {
+  const calls: string[] = [];
+  const double = defineTool({
+    name: "double",
+    description: "doubles",
+    input: z.object({ value: z.number() }),
+    execute: ({ value }, { idempotencyKey }) => (calls.push(`double ${value} ${idempotencyKey ?? "-"}`), value * 2),
+  });
+  const pay = defineTool({
+    name: "pay",
+    description: "pays",
+    input: z.object({ amount: z.number() }),
+    needsApproval: true,
+    execute: ({ amount }) => (calls.push(`pay ${amount}`), `paid ${amount}`),
+  });
+  return { calls, tools: [double, pay] };
+}
+
+/** Counts the jobs a runner is given, by kind. */
+function counting(runner: StepRunner) {
+  const jobs: string[] = [];
+  return {
+    jobs,
+    runner: {
+      runTool: (job, signal) => (jobs.push(`tool ${job.call.name} ${job.stepKey} #${job.attempt}`), runner.runTool(job, signal)),
+      runAgent: (job, signal) => (jobs.push(`agent ${job.stepKey} #${job.attempt}`), runner.runAgent(job, signal)),
+    } satisfies StepRunner,
+  };
+}
+
+const summarise: ModelFunction = ({ messages }) => ({
+  type: "final",
+  content: `summary of ${String(messages.at(-1)?.content).slice(0, 20)}`,
+});
+
+describe("steps on a runner", () => {
+  it("tool and agent steps run as jobs, with the same outputs, keys and budget as in-process", async () => {
+    const local = tools();
+    const plan = {
+      steps: [
+        { id: 1, task: "double", tool: "double", args: { value: 21 } },
+        { id: 2, task: "again", tool: "double", args: { value: "$1" }, depends_on: [1] },
+        { id: 3, task: "summarise", depends_on: [2] },
+      ],
+    };
+    const { jobs, runner } = counting(localRunner({ tools: local.tools, model: summarise }));
+    const result = await executePlan({ plan, tools: local.tools, runner, store: memoryStore(), runId: "r1" });
+    expect(result).toMatchObject({ status: "completed", steps: { 1: { output: 42 }, 2: { output: 84 }, 3: { status: "succeeded" } } });
+    expect(jobs).toEqual(["tool double step:1 #1", "tool double step:2 #1", "agent 3 #1"]);
+    expect(local.calls).toEqual(["double 21 r1/1", "double 42 r1/2"]);
+    expect(result.usage).toMatchObject({ toolCalls: 2, modelCalls: 1 });
+  });
+
+  it("approvals are decided by the run: a call waiting for one is not sent to a worker", async () => {
+    const local = tools();
+    const { jobs, runner } = counting(localRunner({ tools: local.tools }));
+    const plan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 5 } }] };
+    const waiting = await executePlan({ plan, tools: local.tools, runner });
+    expect(waiting.status).toBe("waiting");
+    expect(jobs).toEqual([]);
+    const done = await executePlan({
+      plan,
+      tools: local.tools,
+      runner,
+      resume: waiting.state,
+      approvals: { "step:1": { approved: true } },
+    });
+    expect(done).toMatchObject({ status: "completed", output: "paid 5" });
+    expect(jobs).toEqual(["tool pay step:1 #1"]);
+  });
+
+  it("a worker without the tool, or without a model, says so in the step's error", async () => {
+    const local = tools();
+    const runner = localRunner({ tools: [] });
+    const result = await executePlan({
+      plan: {
+        steps: [
+          { id: 1, task: "double", tool: "double", args: { value: 1 } },
+          { id: 2, task: "think" },
+        ],
+      },
+      tools: local.tools,
+      runner,
+      retry: { maxAttempts: 1 },
+    });
+    expect(result.steps["1"]).toMatchObject({ status: "failed", error: expect.stringContaining('this worker has no tool "double"') });
+    expect(result.steps["2"]).toMatchObject({ status: "failed", error: expect.stringContaining("no model for agent steps") });
+  });
+
+  it("cancelling the run aborts the step on the worker", async () => {
+    let aborted = false;
+    const slow = defineTool({
+      name: "slow",
+      description: "waits",
+      input: z.object({}),
+      execute: (_args, { signal }) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener("abort", () => ((aborted = true), reject(signal.reason)), { once: true }),
+        ),
+    });
+    const controller = new AbortController();
+    const running = executePlan({
+      plan: { steps: [{ id: 1, task: "wait", tool: "slow", args: {} }] },
+      tools: [slow],
+      runner: localRunner({ tools: [slow] }),
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort(new Error("stop"));
+    expect((await running).status).toBe("cancelled");
+    expect(aborted).toBe(true);
+  });
+
+  it("a runner without runTool and runAgent is refused", async () => {
+    const plan = { steps: [{ id: 1, task: "t", tool: "double", args: { value: 1 } }] };
+    await expect(executePlan({ plan, tools: tools().tools, runner: {} as never })).rejects.toThrow(/runner must have runTool and runAgent/);
+  });
+});
