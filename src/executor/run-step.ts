@@ -225,12 +225,13 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
   const tool = argsParsed ? run.config.toolsByName.get(step.tool!) : undefined;
   const call: StepCall = {
     scope: run.callScope,
-    // Only a durable run has calls that can run again after a crash: only they carry a key.
+    // Only calls that can run again after a crash carry a key: a durable run's, and those
+    // sent to workers (a worker that dies hands its job to another).
     call: {
       id: toolStepCallId(step.id),
       name: step.tool!,
       arguments: args,
-      idempotencyKey: run.checkpoints === undefined ? undefined : idempotencyKeyOf(run, index),
+      idempotencyKey: run.checkpoints === undefined && run.config.runner === undefined ? undefined : idempotencyKeyOf(run, index),
     },
     step: 0,
     parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
