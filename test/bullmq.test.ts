@@ -9,6 +9,7 @@ import { executePlan } from "planloop";
 import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { layeredPlan, remoteTools } from "./fixtures/remote-tools.js";
 import { freshQueue, redisUrl, skipRedis } from "./helpers/redis.js";
+import { cli } from "./helpers/run-cli.js";
 
 const root = join(import.meta.dirname, "..");
 const children: ChildProcess[] = [];
@@ -112,4 +113,35 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     expect(starts).toHaveLength(12); // every step ran exactly once: none was queued again
     expect(new Set(starts.map((line) => line.split(" ")[2])).size).toBe(12);
   }, 60_000);
+
+  it("planloop worker runs the steps of planloop run --redis, and stops on SIGTERM after its steps", async () => {
+    const queue = freshQueue();
+    const tools = join(root, "test", "fixtures", "plan-tools.ts");
+    const worker = spawn(
+      process.execPath,
+      ["--import", "tsx", join(root, "src", "cli", "main.ts"), "worker", "--tools", tools, "--redis", redisUrl!, "--queue", queue],
+      { cwd: root },
+    );
+    children.push(worker);
+    let output = "";
+    worker.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await until(() => output.includes("worker ready"));
+    expect(output).toContain(`worker ready: queue ${queue} on ${redisUrl}, 5 tools (no model: agent steps fail here), 8 at once`);
+    const plan = join(mkdtempSync(join(tmpdir(), "planloop-cli-worker-")), "plan.json");
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        steps: [
+          { id: 1, task: "double", tool: "double", args: { value: 21 } },
+          { id: 2, task: "again", tool: "double", args: { value: "$1" }, depends_on: [1] },
+        ],
+      }),
+    );
+    const ran = await cli("run", plan, "--tools", tools, "--redis", redisUrl!, "--queue", queue, "--no-store");
+    expect(ran).toMatchObject({ code: 0, out: expect.stringContaining("output: 84") });
+    worker.kill("SIGTERM");
+    await exited(worker);
+    expect(worker.exitCode).toBe(0);
+    expect(output).toContain("worker stopped");
+  }, 30_000);
 });

@@ -6,6 +6,7 @@ import { demoCommand } from "./commands/demo-command.js";
 import { planCommands } from "./commands/plan-commands.js";
 import { traceCommand } from "./commands/trace-command.js";
 import { runsCommand } from "./commands/runs-command.js";
+import { workerCommand } from "./commands/worker-command.js";
 import { CliError } from "./cli-error.js";
 import { PlanloopError } from "../core/errors.js";
 import type { CliIo } from "./cli-io.js";
@@ -26,6 +27,7 @@ export function createProgram(io: CliIo): Command {
   planCommands(program, io);
   traceCommand(program, io);
   benchCommand(program, io);
+  workerCommand(program, io);
   runsCommand(program, io, async (argv) => {
     await createProgram(io).parseAsync(argv, { from: "user" });
   });

@@ -14,6 +14,7 @@ import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePath
 import { onInterrupt } from "../interrupt.js";
 import { defaultStore, openStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
+import { bullmqRunner } from "../../workers/bullmq-runner.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -47,7 +48,9 @@ export function planCommands(program: Command, io: CliIo): void {
     .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
     .option("--store <sqlite:path|postgres://…>", "checkpoint every step here; continue with planloop runs resume <id>", defaultStore)
     .option("--no-store", "keep the run in memory only")
-    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it");
+    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it")
+    .option("--redis <url>", "run the steps on workers (planloop worker) through this Redis, not in this process")
+    .option("--queue <name>", "the workers' queue (with --redis)", "planloop");
   pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) => {
     const plan = readJsonFile(path, "plan");
     const tools = await loadTools(flags.tools);
@@ -77,6 +80,7 @@ export function planCommands(program: Command, io: CliIo): void {
       progress.listener(event);
     };
     const interrupt = onInterrupt();
+    const runner = flags.redis === undefined ? undefined : bullmqRunner({ connection: flags.redis, queue: flags.queue });
     const store = flags.store === false ? undefined : await openStore(flags.store);
     const runId =
       store === undefined
@@ -84,7 +88,15 @@ export function planCommands(program: Command, io: CliIo): void {
         : await recordLaunch(store, {
             runId: flags.runId,
             entry: "executePlan",
-            argv: ["run", resolve(path), "--tools", resolve(flags.tools), "--concurrency", flags.concurrency],
+            argv: [
+              "run",
+              resolve(path),
+              "--tools",
+              resolve(flags.tools),
+              "--concurrency",
+              flags.concurrency,
+              ...(flags.redis === undefined ? [] : ["--redis", flags.redis, "--queue", flags.queue]),
+            ],
           });
     const result = await executePlan({
       plan: checked.plan,
@@ -94,10 +106,12 @@ export function planCommands(program: Command, io: CliIo): void {
       signal: interrupt.signal,
       store,
       runId,
+      runner,
       ...resumed,
     }).finally(() => {
       interrupt.dispose();
       void store?.close();
+      void runner?.close();
     });
     // With --json, stdout is the result alone.
     if (store) (flags.json ? io.err : io.out)(`run ${result.runId} (planloop runs show ${result.runId}${storeFlag(flags.store)})`);
@@ -128,6 +142,8 @@ interface RunFlags extends PauseFlags {
   events?: string;
   store: string | false;
   runId?: string;
+  redis?: string;
+  queue: string;
 }
 
 /** The tools a module exports: an array named `tools` or the default export, or every export made with defineTool. */
