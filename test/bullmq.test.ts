@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { executePlan } from "planloop";
@@ -144,4 +145,61 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     expect(worker.exitCode).toBe(0);
     expect(output).toContain("worker stopped");
   }, 30_000);
+
+  it("Redis restarted mid-run (append-only file on): the run completes", async () => {
+    // A Redis server of this test's own, so that stopping it stops no other test.
+    const dir = mkdtempSync(join(tmpdir(), "planloop-redis-"));
+    const port = await freePort();
+    const startRedis = () => {
+      const server = spawn("redis-server", [
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--dir",
+        dir,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+      ]);
+      children.push(server);
+      return server;
+    };
+    let server = startRedis();
+    const url = `redis://127.0.0.1:${port}`;
+    const queue = freshQueue();
+    const log = logFile();
+    await until(() => {
+      try {
+        return readFileSync(join(dir, "appendonlydir", "appendonly.aof.manifest"), "utf8").length > 0;
+      } catch {
+        return false;
+      }
+    });
+    workers.push(startWorker({ connection: url, queue, tools: remoteTools(log), concurrency: 4 }));
+    const runner = bullmqRunner({ connection: url, queue });
+    const running = executePlan({ plan: layeredPlan(9, 3, 200), tools: remoteTools(log), runner, concurrency: 3 });
+    await until(() => lines(log).filter((line) => line.startsWith("end")).length >= 3);
+    server.kill("SIGTERM"); // Redis writes its append-only file and exits
+    await exited(server);
+    expect(lines(log).filter((line) => line.startsWith("end")).length).toBeLessThan(9); // the run was still going
+    server = startRedis();
+    const result = await running;
+    await runner.close();
+    expect(result.status).toBe("completed");
+    expect(Object.values(result.steps).every((step) => step.status === "succeeded")).toBe(true);
+  }, 60_000);
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
