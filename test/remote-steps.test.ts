@@ -2,7 +2,8 @@
 // limits, budget, retries, checkpoints. localRunner runs jobs through the worker's own code.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, executePlan, memoryStore, type ModelFunction } from "planloop";
+import { defineTool, executePlan, llmCompiler, memoryStore, planAndExecute, type ModelFunction } from "planloop";
+import { ScriptedModel } from "planloop/testing";
 import { localRunner, type StepRunner } from "planloop/bullmq";
 
 function tools() {
@@ -121,5 +122,26 @@ describe("steps on a runner", () => {
   it("a runner without runTool and runAgent is refused", async () => {
     const plan = { steps: [{ id: 1, task: "t", tool: "double", args: { value: 1 } }] };
     await expect(executePlan({ plan, tools: tools().tools, runner: {} as never })).rejects.toThrow(/runner must have runTool and runAgent/);
+  });
+
+  it("the planning strategies send their plans' steps to the runner too", async () => {
+    const local = tools();
+    const text = (content: string) => ({ type: "final" as const, content });
+    const planner = new ScriptedModel([
+      { purpose: "plan", reply: text(JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 4 } }] })) },
+      { purpose: "solve", reply: text("8") },
+    ]);
+    const planned = counting(localRunner({ tools: local.tools }));
+    expect(await planAndExecute({ task: "double 4", planner, tools: local.tools, runner: planned.runner })).toMatchObject({ output: "8" });
+    expect(planned.jobs).toEqual(["tool double step:1 #1"]);
+    const compiler = new ScriptedModel([
+      { purpose: "plan", stream: ['1. double({"value": 5})\n', "2. join()"] },
+      { purpose: "join", reply: text("FINISH: 10") },
+    ]);
+    const compiled = counting(localRunner({ tools: local.tools }));
+    expect(await llmCompiler({ task: "double 5", planner: compiler, tools: local.tools, runner: compiled.runner })).toMatchObject({
+      output: "10",
+    });
+    expect(compiled.jobs).toEqual(["tool double step:1 #1"]);
   });
 });
