@@ -11,6 +11,7 @@ import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { layeredPlan, remoteTools } from "./fixtures/remote-tools.js";
 import { freshQueue, redisUrl, skipRedis } from "./helpers/redis.js";
 import { cli } from "./helpers/run-cli.js";
+import { main as weeklyReportOnWorkers } from "../examples/weekly-report-workers/main.js";
 
 const root = join(import.meta.dirname, "..");
 const children: ChildProcess[] = [];
@@ -191,6 +192,13 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     await runner.close();
     expect(result.status).toBe("completed");
     expect(Object.values(result.steps).every((step) => step.status === "succeeded")).toBe(true);
+  }, 60_000);
+
+  it("examples/weekly-report-workers: the weekly report with its steps on two worker processes", async () => {
+    const { result, byWorker } = await weeklyReportOnWorkers({ redis: redisUrl!, print: false });
+    expect(result).toMatchObject({ status: "completed", replans: 2 });
+    expect(result.output).toContain("| orders |");
+    expect(byWorker.size).toBe(2);
   }, 60_000);
 });
 
