@@ -13,7 +13,7 @@ import type { HumanDecisions, StrategyOptions } from "./strategy-run.js";
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
 /** The options all four strategies share, for running one task through each. */
-export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, Pick<ExecutionSettings, "concurrency"> {
+export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, Pick<ExecutionSettings, "concurrency" | "runner"> {
   /** Acts (ReAct), runs agent steps, and plans unless `planner` is given. */
   model: Model;
   planner?: Model;
