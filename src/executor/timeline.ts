@@ -27,14 +27,21 @@ export function buildTimeline(bars: readonly Bar[], idOf: (index: number) => str
   for (let position = 1; position < ran.length && inOrder; position += 1)
     inOrder = bars[ran[position - 1]!]!.startedAt! <= bars[ran[position]!]!.startedAt!;
   if (!inOrder) ran.sort((a, b) => bars[a]!.startedAt! - bars[b]!.startedAt!);
-  const laneFreeAt: number[] = [];
+  // Lanes in use, by when they come free, and lanes free again, lowest first: each bar costs
+  // O(log lanes), where a scan of every lane made a wide plan quadratic.
+  const busy = new MinHeap();
+  const free = new MinHeap();
+  let lanes = 0;
   const entries: TimelineEntry[] = new Array(ran.length);
   for (let position = 0; position < ran.length; position += 1) {
     const index = ran[position]!;
     const bar = bars[index]!;
-    let lane = 0;
-    while (lane < laneFreeAt.length && laneFreeAt[lane]! > bar.startedAt!) lane += 1;
-    laneFreeAt[lane] = bar.endedAt!;
+    while (busy.size > 0 && busy.topKey() <= bar.startedAt!) {
+      const released = busy.pop();
+      free.push(released, released);
+    }
+    const lane = free.size > 0 ? free.pop() : lanes++;
+    busy.push(lane, bar.endedAt!);
     entries[position] = {
       stepId: idOf(index),
       lane,
@@ -45,4 +52,56 @@ export function buildTimeline(bars: readonly Bar[], idOf: (index: number) => str
     };
   }
   return entries;
+}
+
+/** Numbers (lanes) ordered by a key: push, and pop the one with the smallest key. */
+class MinHeap {
+  private readonly keys: number[] = [];
+  private readonly values: number[] = [];
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  topKey(): number {
+    return this.keys[0]!;
+  }
+
+  push(value: number, key: number): void {
+    const { keys, values } = this;
+    let child = keys.length;
+    keys.push(key);
+    values.push(value);
+    while (child > 0) {
+      const parent = (child - 1) >> 1;
+      if (keys[parent]! <= key) break;
+      keys[child] = keys[parent]!;
+      values[child] = values[parent]!;
+      child = parent;
+    }
+    keys[child] = key;
+    values[child] = value;
+  }
+
+  pop(): number {
+    const { keys, values } = this;
+    const top = values[0]!;
+    const lastKey = keys.pop()!;
+    const lastValue = values.pop()!;
+    const count = keys.length;
+    if (count === 0) return top;
+    let parent = 0;
+    for (;;) {
+      let child = 2 * parent + 1;
+      if (child >= count) break;
+      if (child + 1 < count && keys[child + 1]! < keys[child]!) child += 1;
+      if (keys[child]! >= lastKey) break;
+      keys[parent] = keys[child]!;
+      values[parent] = values[child]!;
+      parent = child;
+    }
+    keys[parent] = lastKey;
+    values[parent] = lastValue;
+    return top;
+  }
 }
