@@ -1,12 +1,5 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
-import { askCommand } from "./commands/ask-command.js";
-import { benchCommand } from "./commands/bench-command.js";
-import { demoCommand } from "./commands/demo-command.js";
-import { planCommands } from "./commands/plan-commands.js";
-import { traceCommand } from "./commands/trace-command.js";
-import { runsCommand } from "./commands/runs-command.js";
-import { workerCommand } from "./commands/worker-command.js";
 import { CliError } from "./cli-error.js";
 import { PlanloopError } from "../core/errors.js";
 import type { CliIo } from "./cli-io.js";
@@ -16,21 +9,70 @@ export type { CliIo };
 /** The package's version, from its package.json (two folders up from src/cli and dist/cli alike). */
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
-export function createProgram(io: CliIo): Command {
+type Register = (program: Command, io: CliIo, rerun: (argv: string[]) => Promise<void>) => void;
+
+/**
+ * The commands, each loaded only when it is the one asked for: `--help` and a command that
+ * needs little (validate) do not pay for loading the executor, the strategies and the rest.
+ * The others are listed by name, arguments and description.
+ */
+const commands: Array<{ names: Record<string, [args: string, description: string]>; load: () => Promise<Register> }> = [
+  {
+    names: { demo: ["", "Run seed 001's weekly report over a local SQLite database: parallel queries, two replans, a report"] },
+    load: async () => (await import("./commands/demo-command.js")).demoCommand,
+  },
+  {
+    names: { ask: ["<task>", "Run a task of your own with your tools and a real model, through one strategy or all four"] },
+    load: async () => (await import("./commands/ask-command.js")).askCommand,
+  },
+  {
+    names: {
+      validate: ["<plan.json>", "Check a plan (JSON) and print every problem"],
+      run: ["<plan.json>", "Execute a fixed plan with the tools a module exports; a run that waits for a human saves its state"],
+    },
+    load: async () => (await import("./commands/plan-commands.js")).planCommands,
+  },
+  {
+    names: {
+      trace: ["[events.jsonl]", "Write a self-contained HTML timeline of a run: from its events (JSONL), or a run kept in a store (--run)"],
+    },
+    load: async () => (await import("./commands/trace-command.js")).traceCommand,
+  },
+  {
+    names: { bench: ["", "Run ReAct, Plan-and-Execute, ReWOO and LLMCompiler on the same tasks and compare them"] },
+    load: async () => (await import("./commands/bench-command.js")).benchCommand,
+  },
+  {
+    names: { worker: ["", "Run plan steps from a BullMQ queue on Redis (the coordinator runs with --redis)"] },
+    load: async () => (await import("./commands/worker-command.js")).workerCommand,
+  },
+  {
+    names: { runs: ["", "List, show and continue the runs kept in a checkpoint store"] },
+    load: async () => (await import("./commands/runs-command.js")).runsCommand,
+  },
+];
+
+/** The command `argv` asks for (`help <command>` asks for its help), if any. */
+function requested(argv: readonly string[]): string | undefined {
+  const words = argv.filter((word) => !word.startsWith("-"));
+  return words[0] === "help" ? words[1] : words[0];
+}
+
+export async function createProgram(io: CliIo, argv: readonly string[]): Promise<Command> {
   const program = new Command("planloop")
     .description("Plan a dependency graph of steps, run them in parallel, observe and replan")
     .version(version, "-V, --version", "print planloop's version")
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.err(text.trimEnd()) });
-  demoCommand(program, io);
-  askCommand(program, io);
-  planCommands(program, io);
-  traceCommand(program, io);
-  benchCommand(program, io);
-  workerCommand(program, io);
-  runsCommand(program, io, async (argv) => {
-    await createProgram(io).parseAsync(argv, { from: "user" });
-  });
+  const wanted = requested(argv);
+  const rerun = async (again: string[]) => {
+    await (await createProgram(io, again)).parseAsync(again, { from: "user" });
+  };
+  for (const { names, load } of commands) {
+    if (wanted !== undefined && Object.hasOwn(names, wanted)) (await load())(program, io, rerun);
+    else
+      for (const [name, [args, description]] of Object.entries(names)) program.command(`${name} ${args}`.trim()).description(description);
+  }
   return program;
 }
 
@@ -40,7 +82,7 @@ export function createProgram(io: CliIo): Command {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let code = 0;
-  const program = createProgram({ ...io, exitCode: (value) => (code = value) });
+  const program = await createProgram({ ...io, exitCode: (value) => (code = value) }, argv);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;
