@@ -105,8 +105,14 @@ export function announcePlan(run: PlanRun): void {
   }));
 }
 
+/** A step's latency for the order of ready steps: its own estimate, then what was learned, then its tool's; else one. */
 function estimateOf(run: PlanRun, step: PlanRun["steps"][number]): number {
-  return step.estimateMs ?? (step.tool ? run.config.toolsByName.get(step.tool)?.estimateMs : undefined) ?? 1;
+  return (
+    step.estimateMs ??
+    run.config.latencies?.estimate(step) ??
+    (step.tool ? run.config.toolsByName.get(step.tool)?.estimateMs : undefined) ??
+    1
+  );
 }
 
 /** Steps start only while the run is not aborted and its budget is not spent. */

@@ -18,6 +18,7 @@ import { resolveDecisions } from "../core/tools/approvals.js";
 import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 import type { StepRunner } from "./step-runner.js";
+import { LatencyBook } from "./latency-book.js";
 
 /** How a plan's steps run: declared once, for `executePlan` and every planning strategy. */
 export interface ExecutionSettings {
@@ -31,6 +32,11 @@ export interface ExecutionSettings {
   prompts?: Partial<Prompts> | undefined;
   /** Runs steps in worker processes instead of here (`bullmqRunner` from `planloop/bullmq`). */
   runner?: StepRunner | undefined;
+  /**
+   * Step latencies learned from earlier runs (`latencyBook()`), for the order of steps without
+   * `estimateMs`; this run's tool steps are recorded in it as they end.
+   */
+  latencies?: LatencyBook | undefined;
 }
 
 /** What every run takes: its cancellation, its budget, its events, its clock, and how its states are signed. */
@@ -114,6 +120,7 @@ export interface PlanConfig {
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
   runner: StepRunner | undefined;
+  latencies: LatencyBook | undefined;
   /** Decisions used before (by earlier resumes) and by this run. */
   used: string[];
   stateSecret: string | undefined;
@@ -180,7 +187,14 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     stateSecret: options.stateSecret,
     clock: options.clock ?? systemClock,
     runner: checkRunner(options.runner),
+    latencies: checkLatencies(options.latencies),
   };
+}
+
+function checkLatencies(latencies: LatencyBook | undefined): LatencyBook | undefined {
+  if (latencies !== undefined && !(latencies instanceof LatencyBook))
+    throw new InvalidOptionsError("latencies must be made by latencyBook()");
+  return latencies;
 }
 
 function checkRunner(runner: StepRunner | undefined): StepRunner | undefined {

@@ -169,7 +169,10 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
     record.error = outcome.error;
     return;
   }
-  if (record.startedAt !== undefined) record.endedAt = run.elapsed();
+  if (record.startedAt !== undefined) {
+    record.endedAt = run.elapsed();
+    if (outcome.status === "succeeded" && step.tool !== undefined) run.config.latencies?.record(step, record.endedAt - record.startedAt);
+  }
   if (outcome.status === "succeeded") record.output = outcome.output;
   else record.error = outcome.error;
   if (outcome.status === "waiting") run.waiting.set(index, outcome.waiting);

@@ -71,6 +71,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         retry: options.retry,
         agentMaxSteps: options.agentMaxSteps,
         runner: options.runner,
+        latencies: options.latencies,
         prompts,
         acknowledged,
         planVersion: version,

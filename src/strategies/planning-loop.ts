@@ -129,6 +129,7 @@ export async function runExecution(run: StrategyRun, input: ExecutionInput): Pro
     agentMaxSteps: input.agentMaxSteps,
     prompts: input.prompts,
     runner: input.runner,
+    latencies: input.latencies,
     reuse: input.reuse,
     planVersion: input.version,
     observe: input.observe,

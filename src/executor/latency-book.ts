@@ -1,0 +1,76 @@
+import { canonicalJson } from "../core/canonical-json.js";
+import { InvalidOptionsError } from "../core/errors.js";
+import type { PlanStep } from "../plan/plan-schema.js";
+
+/** A latency book as JSON: per step identity and per tool, a running mean and how many were seen. */
+export interface LatencyBookJson {
+  kind: "planloop/latencies";
+  calls: Record<string, [meanMs: number, count: number]>;
+  tools: Record<string, [meanMs: number, count: number]>;
+}
+
+/**
+ * Step latencies learned from the runs that used this book, for the scheduler's longest
+ * remaining path first when steps carry no `estimateMs`: a step whose tool and arguments ran
+ * before is estimated by how long it took then (a pipeline's plan run again each night is
+ * ordered right from the first step); a step of a known tool with new arguments, by the
+ * tool's mean. Pass the same book to the next run, or keep `toJSON()` and pass it to
+ * `latencyBook(saved)` in the next process.
+ *
+ * @example
+ * const latencies = latencyBook();
+ * await executePlan({ plan, tools, latencies });
+ * writeFileSync("latencies.json", JSON.stringify(latencies));
+ */
+export class LatencyBook {
+  private readonly calls = new Map<string, [number, number]>();
+  private readonly tools = new Map<string, [number, number]>();
+
+  constructor(saved?: LatencyBookJson) {
+    if (saved === undefined) return;
+    if (saved?.kind !== "planloop/latencies")
+      throw new InvalidOptionsError("latencyBook(saved): not a latency book (kind planloop/latencies)");
+    for (const [key, entry] of Object.entries(saved.calls ?? {})) if (validEntry(entry)) this.calls.set(key, [entry[0], entry[1]]);
+    for (const [key, entry] of Object.entries(saved.tools ?? {})) if (validEntry(entry)) this.tools.set(key, [entry[0], entry[1]]);
+  }
+
+  /** The estimate for a tool step, or undefined when neither the call nor its tool was seen. */
+  estimate(step: Pick<PlanStep, "tool" | "args">): number | undefined {
+    if (step.tool === undefined) return undefined;
+    return (this.calls.get(callKey(step)) ?? this.tools.get(step.tool))?.[0];
+  }
+
+  /** Learns how long a tool step took. */
+  record(step: Pick<PlanStep, "tool" | "args">, ms: number): void {
+    if (step.tool === undefined || !Number.isFinite(ms) || ms < 0) return;
+    learn(this.calls, callKey(step), ms);
+    learn(this.tools, step.tool, ms);
+  }
+
+  toJSON(): LatencyBookJson {
+    return { kind: "planloop/latencies", calls: Object.fromEntries(this.calls), tools: Object.fromEntries(this.tools) };
+  }
+}
+
+/** A latency book, new or from a saved one (`book.toJSON()`). */
+export function latencyBook(saved?: LatencyBookJson): LatencyBook {
+  return new LatencyBook(saved);
+}
+
+function callKey(step: Pick<PlanStep, "tool" | "args">): string {
+  return `${step.tool} ${canonicalJson(step.args ?? {})}`;
+}
+
+/** A running mean, so a book stays small however many runs it sees. */
+function learn(book: Map<string, [number, number]>, key: string, ms: number): void {
+  const seen = book.get(key);
+  if (seen === undefined) book.set(key, [ms, 1]);
+  else {
+    seen[1] += 1;
+    seen[0] += (ms - seen[0]) / seen[1];
+  }
+}
+
+function validEntry(entry: unknown): entry is [number, number] {
+  return Array.isArray(entry) && Number.isFinite(entry[0]) && entry[0] >= 0 && Number.isInteger(entry[1]) && entry[1] > 0;
+}
