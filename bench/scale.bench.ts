@@ -1,6 +1,7 @@
-// How the executor scales from 1,000 to 100,000 steps on three paths (issue 20): a wide plan
-// whose concurrency is its number of steps (every step overlaps every other), a chain, and a
-// fan-out of synchronous tools at concurrency 8. Each case runs in a process of its own, so
+// How the executor scales from 1,000 to 100,000 steps (issue 20): a wide plan whose
+// concurrency is its number of steps, with a tool that answers on the next turn (every step
+// overlaps every other) and with a synchronous one (wide-sync); a chain; and a fan-out of
+// synchronous tools at concurrency 8. Each case runs in a process of its own, so
 // its peak RSS is its own. Targets: the 100,000-step wide plan <= 2 µs per step and <= 300 MB
 // peak RSS; growth <= 12x per 10x steps on every path.
 // Run: npm run bench:scale
@@ -8,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { z } from "zod";
 import { defineTool, executePlan, type PlanInput } from "../dist/index.js";
 
-type Case = "wide" | "chain" | "synchronous";
+type Case = "wide" | "wide-sync" | "chain" | "synchronous";
 const sizes = [1_000, 10_000, 100_000];
 
 const syncNoop = defineTool({ name: "noop", description: "Returns at once", input: z.object({}), execute: () => 1 });
@@ -46,7 +47,7 @@ async function measure(kind: Case, size: number): Promise<{ usPerStep: number; p
     const result = await executePlan({
       plan,
       tools: [kind === "wide" ? asyncNoop : syncNoop],
-      concurrency: kind === "wide" ? size : 8,
+      concurrency: kind.startsWith("wide") ? size : 8,
     });
     samples.push(((performance.now() - started) * 1000) / size);
     if (result.status !== "completed") throw new Error(result.status);
@@ -60,7 +61,7 @@ if (flag === "--case") {
   console.log(JSON.stringify(await measure(kind as Case, Number(size))));
 } else {
   console.log("# µs per step (median), peak RSS of the process, growth per 10x steps");
-  for (const path of ["wide", "chain", "synchronous"] as const) {
+  for (const path of ["wide", "wide-sync", "chain", "synchronous"] as const) {
     const measured = sizes.map((count) => {
       const output = execFileSync(process.execPath, ["--import", "tsx", import.meta.filename, "--case", path, String(count)], {
         encoding: "utf8",
