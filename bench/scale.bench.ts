@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { z } from "zod";
 import { defineTool, executePlan, type PlanInput } from "../dist/index.js";
+import { chain } from "./zero-work.js";
 
 type Case = "wide" | "wide-sync" | "chain" | "synchronous";
 const sizes = [1_000, 10_000, 100_000];
@@ -16,17 +17,7 @@ const syncNoop = defineTool({ name: "noop", description: "Returns at once", inpu
 const asyncNoop = defineTool({ name: "noop", description: "Returns on the next turn", input: z.object({}), execute: async () => 1 });
 
 function planFor(kind: Case, size: number): PlanInput {
-  if (kind === "chain") {
-    return {
-      steps: Array.from({ length: size }, (_, index) => ({
-        id: index,
-        task: "n",
-        tool: "noop",
-        args: {},
-        depends_on: index === 0 ? [] : [index - 1],
-      })),
-    };
-  }
+  if (kind === "chain") return chain(size);
   return { steps: Array.from({ length: size }, (_, index) => ({ id: index, task: "n", tool: "noop", args: {} })) };
 }
 
