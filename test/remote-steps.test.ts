@@ -144,4 +144,23 @@ describe("steps on a runner", () => {
     });
     expect(compiled.jobs).toEqual(["tool double step:1 #1"]);
   });
+
+  it("an agent step that names a model runs on that model of the worker's", async () => {
+    const local = tools();
+    const answer =
+      (name: string): ModelFunction =>
+      () => ({ type: "final", content: name });
+    const runner = localRunner({ tools: local.tools, model: answer("default"), models: { fast: answer("fast") } });
+    const result = await executePlan({
+      plan: {
+        steps: [
+          { id: 1, task: "quick", model: "fast" },
+          { id: 2, task: "other" },
+        ],
+      },
+      tools: local.tools,
+      runner,
+    });
+    expect(result.steps).toMatchObject({ 1: { output: "fast" }, 2: { output: "default" } });
+  });
 });

@@ -22,7 +22,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
     result = run.config.runner
       ? await remoteAgentStep(run, index, paused)
       : await runAgent({
-          model: run.config.model!,
+          model: (step.model === undefined ? undefined : run.config.models.get(step.model)) ?? run.config.model!,
           tools: run.config.tools,
           task: run.config.prompts.agentStep({ step, dependencies }),
           maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
@@ -71,6 +71,7 @@ async function remoteAgentStep(run: PlanRun, index: number, paused: WaitingStep 
       attempt: run.records[index]!.attempts,
       task: run.config.prompts.agentStep({ step, dependencies }),
       maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
+      ...(step.model === undefined ? {} : { model: step.model }),
       ...(deadlineAt === undefined ? {} : { deadlineAt }),
       ...(paused?.kind === "agent" ? { resume: paused.agentState, ...innerDecisions(run, step.id) } : {}),
     },

@@ -33,6 +33,11 @@ export interface ExecutionSettings {
   /** Runs steps in worker processes instead of here (`bullmqRunner` from `planloop/bullmq`). */
   runner?: StepRunner | undefined;
   /**
+   * Models an agent step may name in its `model` (e.g. `{ fast, strong }`): planning takes a
+   * strong model, simple steps a cheaper one. A step without `model` runs on the run's model.
+   */
+  models?: Record<string, Model> | undefined;
+  /**
    * Step latencies learned from earlier runs (`latencyBook()`), for the order of steps without
    * `estimateMs`; this run's tool steps are recorded in it as they end.
    */
@@ -104,6 +109,8 @@ export interface PlanConfig {
   toolsByName: Map<string, Tool>;
   guard: ToolRunner;
   model: ModelFunction | undefined;
+  /** The models agent steps may name, by name. */
+  models: Map<string, ModelFunction>;
   concurrency: number;
   signal: AbortSignal | undefined;
   budget: Budget | BudgetLimits;
@@ -147,8 +154,10 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
   const model = options.model === undefined ? undefined : toModelFunction(options.model);
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
+  const models = readModels(options.models);
   const agentSteps = checked.plan.steps.filter((step) => step.tool === undefined);
-  if (agentSteps.length > 0 && !model && options.runner === undefined) {
+  checkStepModels(agentSteps, models, options.runner !== undefined || options.models === undefined);
+  if (agentSteps.some((step) => step.model === undefined || !models.has(step.model)) && !model && options.runner === undefined) {
     throw new InvalidOptionsError(
       `steps ${agentSteps.map((step) => step.id).join(", ")} have no tool, so an agent runs them: pass executePlan({ model })`,
     );
@@ -170,6 +179,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
     guard,
     model,
+    models,
     concurrency,
     signal: options.signal,
     budget: options.budget instanceof Budget ? options.budget : checkBudgetLimits(options.budget),
@@ -189,6 +199,33 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     runner: checkRunner(options.runner),
     latencies: checkLatencies(options.latencies),
   };
+}
+
+function readModels(given: Record<string, Model> | undefined): Map<string, ModelFunction> {
+  const models = new Map<string, ModelFunction>();
+  if (given === undefined) return models;
+  if (typeof given !== "object" || given === null) throw new InvalidOptionsError("models must be an object of models by name");
+  for (const [name, each] of Object.entries(given)) {
+    const model = toModelFunction(each);
+    if (!model) throw new InvalidOptionsError(`models.${name} must be a function or an object with generate(request)`);
+    models.set(name, model);
+  }
+  return models;
+}
+
+/**
+ * An agent step that names a model the run does not have is an error before anything runs,
+ * listing the names there are. Without `models` the name is left to the worker (with a runner)
+ * or ignored (the run's model runs every agent step).
+ */
+function checkStepModels(agentSteps: readonly PlanStep[], models: Map<string, ModelFunction>, lenient: boolean): void {
+  if (lenient) return;
+  const unknown = agentSteps.filter((step) => step.model !== undefined && !models.has(step.model));
+  if (unknown.length === 0) return;
+  const names = [...models.keys()].join(", ");
+  throw new InvalidOptionsError(
+    unknown.map((step) => `step ${step.id} asks for model "${step.model}", which is not in models (${names})`).join("; "),
+  );
 }
 
 function checkLatencies(latencies: LatencyBook | undefined): LatencyBook | undefined {

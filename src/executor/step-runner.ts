@@ -41,6 +41,8 @@ export interface AgentJob extends JobIdentity {
   kind: "agent";
   task: string;
   maxSteps: number;
+  /** The model the step names (the worker's `models` has it), else the worker's model. */
+  model?: string | undefined;
   /** The loop paused before (waiting for a human), with the decisions for its calls. */
   resume?: AgentState | undefined;
   approvals?: Record<string, ApprovalDecision> | undefined;

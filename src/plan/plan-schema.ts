@@ -16,6 +16,8 @@ export const planStepSchema = z.object({
   budget: z.object({ maxSteps: z.number().int().positive().optional() }).optional(),
   /** Expected duration, used to start the longest remaining path first. */
   estimateMs: z.number().nonnegative().optional(),
+  /** An agent step's model, by its name in the run's `models` (a tier like "fast" or "strong"). */
+  model: z.string().min(1).optional(),
 });
 
 export const planSchema = z.object({ steps: z.array(planStepSchema).min(1) });

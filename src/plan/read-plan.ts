@@ -41,7 +41,7 @@ function quickPlan(input: unknown): Plan | undefined {
 function quickStep(input: unknown): PlanStep | undefined {
   if (!isRecord(input)) return undefined;
   const source = input as Record<string, unknown>;
-  const { id, task, tool, args, budget, estimateMs } = source;
+  const { id, task, tool, args, budget, estimateMs, model } = source;
   if (!isStepId(id) || typeof task !== "string") return undefined;
   const dependsOn = quickDependencies(source.depends_on);
   if (!dependsOn) return undefined;
@@ -50,16 +50,18 @@ function quickStep(input: unknown): PlanStep | undefined {
     (tool === undefined && "tool" in source) ||
     (args === undefined && "args" in source) ||
     (budget === undefined && "budget" in source) ||
-    (estimateMs === undefined && "estimateMs" in source)
+    (estimateMs === undefined && "estimateMs" in source) ||
+    (model === undefined && "model" in source)
   ) {
     return undefined;
   }
   if (tool !== undefined && (typeof tool !== "string" || tool.length === 0)) return undefined;
+  if (model !== undefined && (typeof model !== "string" || model.length === 0)) return undefined;
   if (estimateMs !== undefined && (typeof estimateMs !== "number" || !Number.isFinite(estimateMs) || estimateMs < 0)) return undefined;
   const stepBudget = budget === undefined ? undefined : quickBudget(budget);
   if (budget !== undefined && !stepBudget) return undefined;
   // The usual shapes are built whole: an object that grows key by key takes more memory.
-  if (stepBudget === undefined && estimateMs === undefined) {
+  if (stepBudget === undefined && estimateMs === undefined && model === undefined) {
     if (tool !== undefined && args !== undefined) return { id, task, depends_on: dependsOn, tool, args };
     if (tool === undefined && args === undefined) return { id, task, depends_on: dependsOn };
   }
@@ -68,6 +70,7 @@ function quickStep(input: unknown): PlanStep | undefined {
   if (args !== undefined) step.args = args;
   if (stepBudget !== undefined) step.budget = stepBudget;
   if (estimateMs !== undefined) step.estimateMs = estimateMs;
+  if (model !== undefined) step.model = model;
   return step;
 }
 

@@ -72,6 +72,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         agentMaxSteps: options.agentMaxSteps,
         runner: options.runner,
         latencies: options.latencies,
+        models: options.models,
         prompts,
         acknowledged,
         planVersion: version,

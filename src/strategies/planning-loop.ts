@@ -130,6 +130,7 @@ export async function runExecution(run: StrategyRun, input: ExecutionInput): Pro
     prompts: input.prompts,
     runner: input.runner,
     latencies: input.latencies,
+    models: input.models,
     reuse: input.reuse,
     planVersion: input.version,
     observe: input.observe,

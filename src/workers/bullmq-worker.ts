@@ -40,7 +40,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const bullmq = loadBullmq();
   const connection = connectionOf(options.connection);
   const name = options.queue ?? "planloop";
-  const kit: WorkerKit = { tools: options.tools, model: options.model };
+  const kit: WorkerKit = { tools: options.tools, model: options.model, models: options.models };
   const lockDuration = options.lockDurationMs ?? 30_000;
   const worker = new bullmq.Worker(
     name,

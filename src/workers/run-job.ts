@@ -13,6 +13,8 @@ import { runAgent } from "../react/run-agent.js";
 export interface WorkerKit {
   tools: readonly Tool[];
   model?: Model | undefined;
+  /** Models agent steps name in their `model`, by name. */
+  models?: Record<string, Model> | undefined;
 }
 
 /**
@@ -46,12 +48,15 @@ async function runToolJob(job: ToolJob, kit: WorkerKit, signal: AbortSignal): Pr
 }
 
 async function runAgentJob(job: AgentJob, kit: WorkerKit, signal: AbortSignal): Promise<AgentJobResult> {
-  if (kit.model === undefined) {
-    return { status: "failed", reason: "this worker has no model for agent steps (start it with one)", usage: emptyUsage(), steps: 0 };
+  const named = job.model === undefined ? undefined : kit.models?.[job.model];
+  const model = named ?? kit.model;
+  if (model === undefined) {
+    const which = job.model === undefined ? "no model" : `no model "${job.model}" and no default model`;
+    return { status: "failed", reason: `this worker has ${which} for agent steps (start it with one)`, usage: emptyUsage(), steps: 0 };
   }
   try {
     const result = await runAgent({
-      model: kit.model,
+      model,
       tools: kit.tools,
       task: job.task,
       maxSteps: job.maxSteps,
