@@ -8,6 +8,8 @@ export type { AgentResult, AgentResultFields, AgentStatus, AgentError, PendingCa
 export type { AgentState } from "./react/agent-state.js";
 export type { Verifier, VerifyResult } from "./react/completion-check.js";
 export type { NoProgressSettings } from "./react/no-progress.js";
+export { suggestLimits } from "./react/suggest-limits.js";
+export type { LimitSuggestion, Spread } from "./react/suggest-limits.js";
 
 // core/: tools, budgets, events, errors, messages, the model interface
 export { defineTool, askUser } from "./core/tools/define-tool.js";

@@ -138,3 +138,47 @@ describe("planloop ask with a store", () => {
     expect(byCommand).toMatchObject({ code: 0, out: expect.stringContaining("Twice 21 is 42.") });
   });
 });
+
+describe("planloop runs stats", () => {
+  it("prints per task type the success rate, the spread of steps, a suggested maxSteps and what each limit would cut", async () => {
+    const { runAgent } = await import("planloop");
+    const { sqliteStore } = await import("planloop/sqlite");
+    const path = join(dir, "stats.sqlite");
+    const store = sqliteStore({ path });
+    for (let index = 0; index < 20; index += 1) {
+      let made = 0;
+      const rounds = index < 19 ? 2 : 11; // model calls: 3 for nineteen runs, 12 for one
+      await runAgent({
+        model: () =>
+          made++ < rounds
+            ? { type: "tool_calls", calls: [{ id: `c${made}`, name: "look", arguments: { n: made } }] }
+            : { type: "final", content: "ok" },
+        toolExecutor: { execute: () => "seen" },
+        task: "t",
+        maxSteps: 30,
+        taskType: "report",
+        store,
+        runId: `s${index}`,
+      });
+    }
+    store.close();
+    const stats = await cli("runs", "stats", "--store", `sqlite:${path}`, "--task-type", "report");
+    expect(stats.out).toContain("report: 20 runs, 100% succeeded");
+    expect(stats.out).toContain("model calls of successful runs: p50 3, high 3, max 12");
+    expect(stats.out).toContain("suggested maxSteps: 5 (maxSteps = ceil(P95 x 5/3)");
+    expect(stats.out).toContain("maxSteps 3 would have cut 1 of 20 successful runs");
+
+    const events = join(dir, "events.jsonl");
+    const end = (modelCalls: number) => ({
+      type: "agent-end",
+      status: "completed",
+      steps: modelCalls,
+      usage: { modelCalls, toolCalls: 1, inputTokens: 0, outputTokens: 0, costUsd: 0.002 },
+      taskType: "lookup",
+    });
+    writeFileSync(events, [end(4), end(6), { type: "step-start", stepId: 1 }].map((event) => JSON.stringify(event)).join("\n") + "\n");
+    const fromEvents = await cli("runs", "stats", "--events", events, "--percentile", "50");
+    expect(fromEvents.out).toContain("lookup: 2 runs, 100% succeeded, $0.0020 per run");
+    expect(fromEvents.out).toContain("suggested maxSteps: 7 (maxSteps = ceil(P50 x 5/3)");
+  });
+});

@@ -34,7 +34,7 @@ export type AgentEventBody =
       durationMs: number;
     }
   | { type: "verify-end"; step: number; passed: boolean; feedback?: string; error?: string }
-  | { type: "agent-end"; status: string; steps: number; usage: UsageTotals; reason?: string };
+  | { type: "agent-end"; status: string; steps: number; usage: UsageTotals; reason?: string; taskType?: string };
 
 export type StepStatus = "succeeded" | "failed" | "skipped" | "cancelled" | "waiting";
 
@@ -61,7 +61,7 @@ export type StrategyEventBody =
    */
   | { type: "replan-start"; replans: number; reason: string; early?: boolean }
   | { type: "critic-end"; approved: boolean; feedback?: string }
-  | { type: "strategy-end"; strategy: string; status: string; usage: UsageTotals; durationMs: number; reason?: string };
+  | { type: "strategy-end"; strategy: string; status: string; usage: UsageTotals; durationMs: number; reason?: string; taskType?: string };
 
 export type PlanloopEventBody = AgentEventBody | PlanEventBody | StrategyEventBody;
 

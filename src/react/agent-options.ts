@@ -29,6 +29,11 @@ export interface AgentOptions extends StateSigning, DurableOptions {
   messages?: readonly Message[];
   /** Appended to `messages` as a user message. */
   task?: string;
+  /**
+   * The kind of task, for statistics over many runs (`suggestLimits`): on the result and on
+   * the `agent-end` event.
+   */
+  taskType?: string | undefined;
   /** Model calls allowed; default 8. */
   maxSteps?: number;
   signal?: AbortSignal;
@@ -68,6 +73,7 @@ export interface AgentConfig {
   /** Decisions used before (by earlier resumes) and by this run. */
   used: string[];
   stateSecret: string | undefined;
+  taskType: string | undefined;
   toolConcurrency: number;
   maxToolOutputChars: number;
   clock: Clock;
@@ -104,6 +110,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
     resume,
     ...resolveDecisions(resume?.openRound?.pending ?? [], options, resume?.usedApprovals),
     stateSecret: options.stateSecret,
+    taskType: readTaskType(options.taskType),
     toolConcurrency: positiveInteger("toolConcurrency", options.toolConcurrency, 4),
     maxToolOutputChars: positiveInteger("maxToolOutputChars", options.maxToolOutputChars, 20_000),
     clock: options.clock ?? systemClock,
@@ -133,4 +140,10 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
     throw new InvalidOptionsError(`${name} must be a positive integer, got ${shown(value)}`);
   }
   return value;
+}
+
+export function readTaskType(taskType: unknown): string | undefined {
+  if (taskType === undefined) return undefined;
+  if (typeof taskType !== "string" || taskType === "") throw new InvalidOptionsError("taskType must be a non-empty string");
+  return taskType;
 }

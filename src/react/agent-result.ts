@@ -20,6 +20,8 @@ export interface AgentResultFields {
   status: AgentStatus;
   /** The run's id: pass it again with the same `store` to continue the loop, or to read its result. */
   runId: string;
+  /** The `taskType` the run was given, for statistics over runs (`suggestLimits`). */
+  taskType?: string;
   /** Always present when `completed`; the last answer for `incomplete` and `unverified`. */
   output?: string;
   messages: Message[];

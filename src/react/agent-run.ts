@@ -106,6 +106,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
     ...(run.rejectedAnswer ? { rejectedAnswer: run.rejectedAnswer } : {}),
     ...(run.openRound ? { openRound: run.openRound } : {}),
     ...(run.callScope.humans.used.length > 0 ? { usedApprovals: [...run.callScope.humans.used] } : {}),
+    ...(run.config.taskType === undefined ? {} : { taskType: run.config.taskType }),
   });
 }
 
@@ -121,6 +122,7 @@ export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
   if (stop.reason !== undefined) result.reason = stop.reason;
   if (stop.limit !== undefined) result.limit = stop.limit;
   if (run.lastError) result.lastError = run.lastError;
+  if (run.config.taskType !== undefined) result.taskType = run.config.taskType;
   if (run.openRound?.pending.length) result.pending = run.openRound.pending;
   if (stop.status !== "completed") result.state = signState(snapshotState(run, stop.status), run.config.stateSecret);
   run.events.emit({
@@ -129,6 +131,7 @@ export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
     steps: run.steps,
     usage: run.usage,
     ...(stop.reason === undefined ? {} : { reason: stop.reason }),
+    ...(run.config.taskType === undefined ? {} : { taskType: run.config.taskType }),
   });
   // Built field by field above; the status decided which fields are set (see AgentResult).
   return result as AgentResult;

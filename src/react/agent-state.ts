@@ -27,6 +27,8 @@ export interface OpenRound {
 export interface AgentState {
   kind: typeof stateKind;
   version: typeof stateVersion;
+  /** The run's `taskType`, if it was given one (for statistics over stopped runs). */
+  taskType?: string;
   /** The status the run stopped with, or "failed" when the model call threw. */
   status: AgentStatus | "failed";
   messages: Message[];

@@ -53,6 +53,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         ...(options.verify ? { verify: options.verify } : {}),
         ...(options.noProgress === undefined ? {} : { noProgress: options.noProgress }),
         stateSecret: options.stateSecret,
+        taskType: options.taskType,
         ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
         // Kept in the same store as a loop of its own, which continues where it stopped.
         ...(run.durability ? { store: run.durability.store, runId: agentRunId, ...(await run.durability.decisionsFor(agentRunId)) } : {}),

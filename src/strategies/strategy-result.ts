@@ -24,6 +24,8 @@ export interface StrategyResultFields {
   strategy: StrategyName;
   /** The run's id: given, or generated. With a store, the same id continues the run or hands back this result. */
   runId: string;
+  /** The `taskType` the run was given (see `suggestLimits`). */
+  taskType?: string;
   status: StrategyStatus;
   output?: string;
   usage: UsageTotals;

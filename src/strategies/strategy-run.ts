@@ -9,6 +9,7 @@ import { requestText } from "../core/text-call.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import { checkSecret, verifyState } from "../core/state-signature.js";
+import { readTaskType } from "../react/agent-options.js";
 import type { RunSettings } from "../executor/execution-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 import type { DurableOptions } from "../core/checkpoints.js";
@@ -17,6 +18,8 @@ import type { StrategyDurability } from "./durable-strategy.js";
 /** Options every strategy takes, so the same task runs the same way under each. */
 export interface StrategyOptions extends RunSettings, DurableOptions {
   task: string;
+  /** The kind of task, for statistics over many runs (`suggestLimits`): on the result and the `strategy-end` event. */
+  taskType?: string | undefined;
 }
 
 export type { HumanDecisions };
@@ -43,6 +46,7 @@ export interface StrategyRun {
   /** Signs the states the run hands back (see `stateSecret`). */
   stateSecret: string | undefined;
   runId: string;
+  taskType: string | undefined;
   /** Where a durable run keeps its answers and plan runs; undefined without a store. */
   durability: StrategyDurability | undefined;
   dispose(): void;
@@ -92,6 +96,7 @@ export function startStrategyRun(
     callerSignal: options.signal,
     stateSecret: options.stateSecret,
     runId: identity.runId,
+    taskType: readTaskType(options.taskType),
     durability: identity.durability,
     dispose: runSignal.dispose,
   };
@@ -141,6 +146,8 @@ export function finishStrategy<T extends StrategyResult>(
     usage: run.budget.spent,
     durationMs,
     ...(result.reason === undefined ? {} : { reason: result.reason }),
+    ...(run.taskType === undefined ? {} : { taskType: run.taskType }),
   });
-  return { ...result, strategy: run.strategy, runId: run.runId, usage: run.budget.spent, durationMs, trace: run.trace } as T;
+  const typed = run.taskType === undefined ? {} : { taskType: run.taskType };
+  return { ...result, strategy: run.strategy, runId: run.runId, ...typed, usage: run.budget.spent, durationMs, trace: run.trace } as T;
 }

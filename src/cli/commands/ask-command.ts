@@ -16,6 +16,7 @@ import { recordLaunch } from "../stored-runs.js";
 import { strategyEntries } from "../../strategies/durable-strategy.js";
 
 interface AskFlags extends ModelFlags, PauseFlags {
+  taskType?: string;
   store: string | false;
   tools?: string;
   strategy?: string;
@@ -37,6 +38,7 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
     .option("--json", "print the whole result as JSON")
+    .option("--task-type <type>", "the kind of task, for planloop runs stats")
     .option("--store <sqlite:path|postgres://…>", "keep the run here (one strategy); continue with planloop runs resume <id>", defaultStore)
     .option("--no-store", "keep the run in memory only")
     .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it");
@@ -69,6 +71,7 @@ export function askCommand(program: Command, io: CliIo): void {
               ...modelArguments(flags),
               ...(flags.tools ? ["--tools", resolve(flags.tools)] : []),
               ...(flags.replanEarly ? ["--replan-early"] : []),
+              ...(flags.taskType ? ["--task-type", flags.taskType] : []),
             ],
           });
     const interrupt = onInterrupt();
@@ -82,6 +85,7 @@ export function askCommand(program: Command, io: CliIo): void {
         signal: interrupt.signal,
         ...(progress ? { onEvent: progress.listener } : {}),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
+        ...(flags.taskType ? { taskType: flags.taskType } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
         ...(store ? { store, runId } : {}),
       });

@@ -7,6 +7,8 @@ import type { CliIo } from "../cli-io.js";
 import { pendingLine } from "../pause-resume.js";
 import { defaultStore, openStore } from "../store-option.js";
 import { childrenOf, lastPause, launchOf, pendingOf, standing } from "../stored-runs.js";
+import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.js";
+import { readEvents } from "./trace-command.js";
 
 /** Runs the planloop command again, in this process, on `argv` (a stored run's command line). */
 export type Rerun = (argv: string[]) => Promise<void>;
@@ -51,6 +53,19 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         if (result?.output !== undefined) io.out(`output: ${previewOf(result.output, 2_000)}`);
       }),
     );
+  withStore(runs.command("stats").description("Per task type: success rate, steps and cost of the runs, and a suggested maxSteps"))
+    .option("--task-type <type>", "only this task type")
+    .option("--percentile <p>", "the percentile the suggestion starts from", "95")
+    .option("--events <files...>", "read events JSONL files (planloop ask --events) instead of the store")
+    .action(async (flags: { store: string; taskType?: string; percentile: string; events?: string[] }) => {
+      const runsRead = flags.events ? flags.events.flatMap((file) => readEvents(file)) : await storedRuns(flags.store);
+      const suggestions = suggestLimits(runsRead, { percentile: Number(flags.percentile) }).filter(
+        (suggestion) => flags.taskType === undefined || suggestion.taskType === flags.taskType,
+      );
+      if (suggestions.length === 0)
+        io.out("no runs to learn from (give runs a taskType: runAgent({ taskType }), planloop ask --task-type)");
+      for (const line of statsLines(suggestions)) io.out(line);
+    });
   const continuing = (name: string, description: string) => withStore(runs.command(name).description(description)).argument("<runId>");
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
     (runId: string, flags: { store: string }) => resumeRun(io, rerun, { runId, store: flags.store, decisions: [] }),
@@ -146,4 +161,26 @@ function describeDecision(decision: unknown): string {
   const given = decision as { approved?: boolean; reason?: string; answer?: string };
   if (typeof given.answer === "string") return `answered ${JSON.stringify(given.answer)}`;
   return given.approved ? "approved" : `denied${given.reason ? ` (${given.reason})` : ""}`;
+}
+
+async function storedRuns(flag: string): Promise<StoredRun[]> {
+  const runs: StoredRun[] = [];
+  await usingStore(flag, async (store) => {
+    for (const row of await store.listRuns()) {
+      const run = await store.getRun(row.runId);
+      if (run !== undefined) runs.push(run);
+    }
+  });
+  return runs;
+}
+
+function statsLines(suggestions: readonly LimitSuggestion[]): string[] {
+  return suggestions.flatMap((each) => [
+    `${each.taskType}: ${each.runs} runs, ${(each.successRate * 100).toFixed(0)}% succeeded, $${each.costPerRun.toFixed(4)} per run`,
+    `  model calls of successful runs: p50 ${each.steps.p50}, high ${each.steps.high}, max ${each.steps.max}; tool calls: p50 ${each.toolCalls.p50}, high ${each.toolCalls.high}, max ${each.toolCalls.max}`,
+    `  suggested maxSteps: ${each.suggestedMaxSteps ?? "-"} (${each.rule})`,
+    ...each.cutOff.map(
+      ({ limit, successfulRunsCut }) => `  maxSteps ${limit} would have cut ${successfulRunsCut} of ${each.succeeded} successful runs`,
+    ),
+  ]);
 }
