@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "planloop";
 import { schemaVersion, sqliteStore } from "planloop/sqlite";
+import { migrate } from "../src/stores/sqlite/migrations.js";
 import { storeConformance } from "./helpers/store-conformance.js";
 
 storeConformance("memoryStore", () => memoryStore());
@@ -36,6 +37,8 @@ describe("sqliteStore", () => {
     raw.close();
     const store = sqliteStore({ path: older });
     expect(store.createRun({ runId: "r", entry: "runAgent", at: 1 })).toBe("created");
+    store.setValue("k", { v: 1 }); // the table of schema version 2
+    expect(store.getValue("k")).toEqual({ v: 1 });
     store.close();
 
     const newer = file();
@@ -43,6 +46,23 @@ describe("sqliteStore", () => {
     future.exec(`CREATE TABLE planloop_schema (version INTEGER NOT NULL); INSERT INTO planloop_schema VALUES (${schemaVersion + 1});`);
     future.close();
     expect(() => sqliteStore({ path: newer })).toThrow(/newer than this planloop's/);
+  });
+
+  it("opens a store written at schema version 1: its runs read back, and the values table is added", () => {
+    const path = file();
+    const raw = new Database(path);
+    migrate(raw, 1);
+    raw
+      .prepare(
+        "INSERT INTO planloop_runs (run_id, entry, status, result, created_at, updated_at) VALUES ('old', 'executePlan', 'finished', '{\"status\":\"completed\"}', 1, 2)",
+      )
+      .run();
+    raw.close();
+    const store = sqliteStore({ path });
+    expect(store.getRun("old")).toMatchObject({ status: "finished", result: { status: "completed" } });
+    store.setValue("planloop/latencies", { kind: "planloop/latencies", calls: {}, tools: {} });
+    expect(store.getValue("planloop/latencies")).toMatchObject({ kind: "planloop/latencies" });
+    store.close();
   });
 
   it("says what it needs without a path", () => {

@@ -52,6 +52,10 @@ export interface CheckpointStore {
   finishRun(runId: string, result: unknown, at: number): MaybePromise<void>;
   /** The runs, newest first. */
   listRuns(options?: { limit?: number }): MaybePromise<RunSummary[]>;
+  /** A value kept beside the runs (what runs learn for the next ones, e.g. step latencies); undefined if none. */
+  getValue(key: string): MaybePromise<unknown>;
+  /** Keeps a value under `key`, replacing the one there. */
+  setValue(key: string, value: unknown): MaybePromise<void>;
   close(): MaybePromise<void>;
 }
 
@@ -66,6 +70,7 @@ export function storeMisuse(message: string): InvalidOptionsError {
  */
 export function memoryStore(): CheckpointStore {
   const runs = new Map<string, StoredRun>();
+  const values = new Map<string, string>();
   const running = (runId: string): StoredRun => {
     const run = runs.get(runId);
     if (run === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
@@ -99,6 +104,11 @@ export function memoryStore(): CheckpointStore {
         .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
         .slice(0, options.limit ?? Infinity)
         .map(({ journal, result: _, ...row }) => ({ ...row, entries: journal.length })),
+    getValue: (key) => {
+      const text = values.get(key);
+      return text === undefined ? undefined : (JSON.parse(text) as unknown);
+    },
+    setValue: (key, value) => void values.set(key, JSON.stringify(value ?? null)),
     close: () => runs.clear(),
   };
 }

@@ -5,7 +5,7 @@ import { stepKey, type PlanInput } from "../plan/plan-schema.js";
 import { readPlanStep } from "../plan/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { streamedStepErrors } from "../plan/validate-plan.js";
-import { announcePlan, executePlan, schedulerHooks } from "./execute-plan.js";
+import { announcePlan, executePlan, schedulerHooks, sharedLatencies } from "./execute-plan.js";
 import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
@@ -47,6 +47,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
   const empty = { steps: [] };
   const config = readPlanOptions({ ...options, plan: empty }, { kind: "streamed", plan: empty, graph: buildPlanGraph(empty) });
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
+  const shared = await sharedLatencies(config, opened.durability?.store);
   const run = startPlanRun(config, { runId: opened.runId, checkpoints });
   // Steps that ended before the process died: the stream is read again (from its kept text) and they are not run again.
   const ended = opened.kind === "continue" ? endedSteps(opened.journal) : undefined;
@@ -74,6 +75,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     announcePlan(run);
     const result = finishPlanRun(run);
     if (checkpoints) await settleStreamedRun(checkpoints, result, config.planVersion);
+    await shared?.save();
     return result;
   } finally {
     run.dispose();

@@ -1,6 +1,9 @@
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoints.js";
+import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { MaybePromise } from "../core/maybe-async.js";
+import { storedLatenciesKey, storedLatencyBook } from "./latency-book.js";
 import { openRun, type Opened } from "./durable-run.js";
 import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
@@ -44,6 +47,7 @@ export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan
 
 async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "finished" }>): Promise<PlanRunResult> {
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
+  const shared = await sharedLatencies(config, opened.durability?.store);
   const run = startPlanRun(config, { runId: opened.runId, checkpoints });
   // A durable run writes its plan before any step starts (also one that died before it had).
   if (opened.kind === "new" || opened.resume === undefined) {
@@ -65,10 +69,25 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
       checkpoints?.write([{ kind: "paused", state: result.state }]);
       await checkpoints?.commit();
     }
+    await shared?.save();
     return result;
   } finally {
     run.dispose();
   }
+}
+
+/**
+ * A durable run given no latency book of its own learns from, and adds to, the one its store
+ * keeps (see `storedLatencyBook`): the next run of a pipeline is ordered by what this one took.
+ */
+export async function sharedLatencies(
+  config: PlanConfig,
+  store: CheckpointStore | undefined,
+): Promise<{ save(): MaybePromise<void> } | undefined> {
+  if (store === undefined || config.latencies !== undefined) return undefined;
+  const book = await storedLatencyBook(store);
+  config.latencies = book;
+  return { save: () => store.setValue(storedLatenciesKey, book.toJSON()) };
 }
 
 /** Wires the scheduler to a plan run: its records, budget, tools, events and step runner. */

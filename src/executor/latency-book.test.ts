@@ -56,3 +56,31 @@ describe("latencyBook", () => {
     ).rejects.toThrow(/latencies must be made by latencyBook/);
   });
 });
+
+describe("the latency book a store keeps", () => {
+  it("a durable run learns into the store's book, and the next run in that store is ordered by it", async () => {
+    const { memoryStore } = await import("../core/checkpoint-store.js");
+    const store = memoryStore();
+    const started: string[] = [];
+    const work = defineTool({
+      name: "work",
+      description: "works",
+      input: z.object({ name: z.string(), ms: z.number() }),
+      execute: async ({ name, ms }) => (started.push(name), await new Promise((resolve) => setTimeout(resolve, ms)), name),
+    });
+    const plan = {
+      steps: [
+        { id: "slow", task: "slow", tool: "work", args: { name: "slow", ms: 40 } },
+        { id: "q1", task: "q1", tool: "work", args: { name: "q1", ms: 0 } },
+        { id: "q2", task: "q2", tool: "work", args: { name: "q2", ms: 0 }, depends_on: ["q1"] },
+        { id: "q3", task: "q3", tool: "work", args: { name: "q3", ms: 0 }, depends_on: ["q2"] },
+      ],
+    };
+    await executePlan({ plan, tools: [work], concurrency: 1, store, runId: "first" });
+    expect(started[0]).toBe("q1"); // nothing learned yet: by step count
+    expect(Object.keys((store.getValue("planloop/latencies") as { calls: object }).calls)).toHaveLength(4);
+    started.length = 0;
+    await executePlan({ plan, tools: [work], concurrency: 1, store, runId: "second" });
+    expect(started[0]).toBe("slow");
+  });
+});

@@ -1,4 +1,5 @@
 import { canonicalJson } from "../core/canonical-json.js";
+import type { CheckpointStore } from "../core/checkpoint-store.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 
@@ -57,6 +58,26 @@ export function latencyBook(saved?: LatencyBookJson): LatencyBook {
   return new LatencyBook(saved);
 }
 
+/** Where a store keeps the book its durable runs share. */
+export const storedLatenciesKey = "planloop/latencies";
+
+/** Calls a book remembers; past this the oldest are forgotten, so a book stays small. */
+const maxCalls = 10_000;
+
+/**
+ * The book a store keeps for its durable runs: each plan run given a store and no book of
+ * its own starts from it and adds to it, so the next run of a pipeline is ordered by what the
+ * last ones took. A book that does not read back (damaged, from elsewhere) starts empty.
+ */
+export async function storedLatencyBook(store: CheckpointStore): Promise<LatencyBook> {
+  const saved = await store.getValue(storedLatenciesKey);
+  try {
+    return new LatencyBook(saved as LatencyBookJson | undefined);
+  } catch {
+    return new LatencyBook();
+  }
+}
+
 function callKey(step: Pick<PlanStep, "tool" | "args">): string {
   return `${step.tool} ${canonicalJson(step.args ?? {})}`;
 }
@@ -64,8 +85,10 @@ function callKey(step: Pick<PlanStep, "tool" | "args">): string {
 /** A running mean, so a book stays small however many runs it sees. */
 function learn(book: Map<string, [number, number]>, key: string, ms: number): void {
   const seen = book.get(key);
-  if (seen === undefined) book.set(key, [ms, 1]);
-  else {
+  if (seen === undefined) {
+    book.set(key, [ms, 1]);
+    if (book.size > maxCalls) book.delete(book.keys().next().value!);
+  } else {
     seen[1] += 1;
     seen[0] += (ms - seen[0]) / seen[1];
   }

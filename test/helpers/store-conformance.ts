@@ -79,5 +79,16 @@ export function storeConformance(name: string, open: () => CheckpointStore | Pro
       }
       await store.close();
     });
+
+    it("keeps values beside the runs, replaced by key", async () => {
+      const store = await open();
+      expect(await store.getValue("planloop/latencies")).toBeUndefined();
+      await store.setValue("planloop/latencies", { kind: "a", n: [1, 2] });
+      await store.setValue("planloop/latencies", { kind: "b" });
+      await store.setValue("__proto__", 7);
+      expect(await store.getValue("planloop/latencies")).toEqual({ kind: "b" });
+      expect(await store.getValue("__proto__")).toBe(7);
+      await store.close();
+    });
   });
 }

@@ -21,6 +21,7 @@ const migrations: readonly string[] = [
    );
    CREATE INDEX planloop_journal_run ON planloop_journal (run_id, seq);
    CREATE INDEX planloop_runs_created ON planloop_runs (created_at);`,
+  `CREATE TABLE planloop_values (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
 
 /** The schema version this planloop writes. */

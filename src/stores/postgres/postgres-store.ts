@@ -22,6 +22,8 @@ const sql = {
   run: "SELECT * FROM planloop_runs WHERE run_id = $1",
   runWithJournal: `SELECT r.*, ARRAY(SELECT j.entry FROM planloop_journal j WHERE j.run_id = r.run_id ORDER BY j.seq) AS journal
                    FROM planloop_runs r WHERE r.run_id = $1`,
+  getValue: "SELECT value FROM planloop_values WHERE key = $1",
+  setValue: "INSERT INTO planloop_values (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
   list: `SELECT r.*, (SELECT COUNT(*) FROM planloop_journal j WHERE j.run_id = r.run_id)::int AS entries
          FROM planloop_runs r ORDER BY r.created_at DESC, r.run_id DESC LIMIT $1`,
 };
@@ -95,6 +97,13 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     async listRuns(listing = {}) {
       const { rows } = await query<RunRow & { entries: number }>(sql.list, [listing.limit ?? null]);
       return rows.map((row): RunSummary => ({ ...summaryOf(row), entries: row.entries }));
+    },
+    async getValue(key) {
+      const { rows } = await query<{ value: string }>(sql.getValue, [key]);
+      return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as unknown);
+    },
+    async setValue(key, value) {
+      await query(sql.setValue, [key, JSON.stringify(value ?? null)]);
     },
     async close() {
       if (closed || !ownsPool) return;

@@ -22,6 +22,7 @@ const migrations: readonly string[] = [
      PRIMARY KEY (run_id, seq)
    ) WITHOUT ROWID;
    CREATE INDEX planloop_runs_created ON planloop_runs (created_at);`,
+  `CREATE TABLE planloop_values (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
 
 /** The schema version this planloop writes. */

@@ -42,6 +42,8 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     insertEntry: db.prepare("INSERT INTO planloop_journal (run_id, seq, entry) VALUES (?, ?, ?)"),
     touchRunning: db.prepare("UPDATE planloop_runs SET updated_at = ? WHERE run_id = ? AND status = 'running'"),
     finish: db.prepare("UPDATE planloop_runs SET status = 'finished', result = ?, updated_at = ? WHERE run_id = ?"),
+    getValue: db.prepare<[string], { value: string }>("SELECT value FROM planloop_values WHERE key = ?"),
+    setValue: db.prepare("INSERT INTO planloop_values (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
     list: db.prepare<[number], RunRow & { entries: number }>(
       "SELECT r.*, (SELECT COUNT(*) FROM planloop_journal j WHERE j.run_id = r.run_id) AS entries FROM planloop_runs r ORDER BY created_at DESC, run_id DESC LIMIT ?",
     ),
@@ -94,6 +96,11 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     finishRun: (runId, result, at) => finish(runId, result, at),
     listRuns: (listing = {}) =>
       statements.list.all(listing.limit ?? -1).map((row): RunSummary => ({ ...summaryOf(row), entries: row.entries })),
+    getValue(key) {
+      const row = statements.getValue.get(key);
+      return row === undefined ? undefined : (JSON.parse(row.value) as unknown);
+    },
+    setValue: (key, value) => void statements.setValue.run(key, JSON.stringify(value ?? null)),
     close: () => {
       if (db.open) db.close();
     },
