@@ -20,7 +20,8 @@ export interface StepView {
  * replace any of them; each returns the messages (or the text) for one request.
  */
 export interface Prompts {
-  plan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat }): Message[];
+  /** `models`: the names agent steps may give in `model` (a run's `models`), when it has some. */
+  plan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat; models?: readonly string[] }): Message[];
   repair(input: { errors: readonly string[]; format: PlanFormat }): string;
   replan(input: {
     task: string;
@@ -29,6 +30,7 @@ export interface Prompts {
     plan: Plan;
     results: readonly StepView[];
     problem: string;
+    models?: readonly string[];
   }): Message[];
   solve(input: { task: string; results: readonly StepView[] }): Message[];
   critic(input: { task: string; answer: string; results: readonly StepView[] }): Message[];
@@ -75,7 +77,7 @@ function describeResults(results: readonly StepView[]): string {
     .join("\n\n");
 }
 
-const planner = (tools: readonly ToolSpec[], format: PlanFormat): Message => ({
+const planner = (tools: readonly ToolSpec[], format: PlanFormat, models: readonly string[] = []): Message => ({
   role: "system",
   content: [
     "You are the planner. Split the task into steps that tools (or a helper agent) can carry out.",
@@ -85,11 +87,16 @@ const planner = (tools: readonly ToolSpec[], format: PlanFormat): Message => ({
     describeTools(tools),
     "",
     formats[format],
+    ...(format === "json" && models.length > 0
+      ? [
+          `- A step without a tool may set "model" to one of: ${models.join(", ")}; give the simple ones the cheaper model and leave it out for the default.`,
+        ]
+      : []),
   ].join("\n"),
 });
 
 export const defaultPrompts: Prompts = {
-  plan: ({ task, tools, format }) => [planner(tools, format), { role: "user", content: `Task: ${task}` }],
+  plan: ({ task, tools, format, models }) => [planner(tools, format, models), { role: "user", content: `Task: ${task}` }],
 
   repair: ({ errors, format }) =>
     [
@@ -102,8 +109,8 @@ export const defaultPrompts: Prompts = {
       `Write the whole plan again. ${formats[format].split("\n")[0]}`,
     ].join("\n"),
 
-  replan: ({ task, tools, format, plan, results, problem }) => [
-    planner(tools, format),
+  replan: ({ task, tools, format, plan, results, problem, models }) => [
+    planner(tools, format, models),
     {
       role: "user",
       content: [

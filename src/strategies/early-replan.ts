@@ -32,7 +32,14 @@ export interface EarlyReplanner {
  */
 export function earlyReplanner(
   run: StrategyRun,
-  config: { planner: Model; format: PlanFormat; tools: readonly Tool[]; prompts: Prompts; maxRepairs: number },
+  config: {
+    planner: Model;
+    format: PlanFormat;
+    tools: readonly Tool[];
+    prompts: Prompts;
+    maxRepairs: number;
+    models?: Record<string, unknown> | undefined;
+  },
   context: { plan: Plan; specs: readonly ToolSpec[]; replans: number },
 ): EarlyReplanner {
   let started: { problem: string; attempt: Promise<Attempt> } | undefined;
@@ -50,6 +57,7 @@ export function earlyReplanner(
         plan: context.plan,
         results,
         problem,
+        ...(config.models === undefined ? {} : { models: Object.keys(config.models) }),
       });
       started = { problem, attempt: requestPlan(run, config, "replan", messages) };
     },

@@ -102,7 +102,8 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
     name: "plan-and-execute",
     maxReplans: config.maxReplans,
     async plan() {
-      return planned(await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: config.format })));
+      const prompt = config.prompts.plan({ task: run.task, tools: specs, format: config.format, ...tiersOf(config) });
+      return planned(await requestPlan(run, config, "plan", prompt));
     },
     async execute({ source, paused, version, acknowledged }) {
       current = source?.plan ?? paused!.plan;
@@ -167,6 +168,12 @@ function replan(
     plan,
     results: stepViews(plan, steps),
     problem,
+    ...tiersOf(config),
   });
   return requestPlan(run, config, "replan", messages);
+}
+
+/** The model names the planner may give agent steps: the run's `models`, when it has some. */
+function tiersOf(config: Config): { models?: string[] } {
+  return config.models === undefined ? {} : { models: Object.keys(config.models) };
 }
