@@ -138,8 +138,15 @@ async function* streamedSteps(
   yield* take(reader.end());
 }
 
-/** `FINISH: answer` or `REPLAN: reason` (also `Finish(answer)`); other text is taken as the answer. */
+/**
+ * `FINISH: answer` or `REPLAN: reason` (also `Finish(answer)`); other text is taken as the
+ * answer. The papers' joiner writes `Thought: …` lines and then `Action: Finish(answer)` or
+ * `Action: Replan(reason)`: its last `Action:` line decides, as in the original code (which
+ * also replans on a line that names both, the format's own `Finish/Replan(…)`).
+ */
 export function readJoinText(text: string): { answer: string } | { replan: string } {
+  const action = lastActionLine(text);
+  if (action !== undefined) return action;
   const replan = joinAction(text, "replan");
   if (replan !== undefined) return { replan: replan || "the joiner asked for a new plan" };
   return { answer: joinAction(text, "finish") ?? text.trim() };
@@ -161,4 +168,18 @@ function joinAction(text: string, action: keyof typeof joinForms): string | unde
 
 function describeFailures(execution: PlanRunResult, reason: string): string {
   return execution.reason ? `${reason}; ${execution.reason}` : reason;
+}
+
+/** The last `Action:` line of a text with more than one line, read as the papers' joiner writes it. */
+function lastActionLine(text: string): { answer: string } | { replan: string } | undefined {
+  const lines = text.split("\n").map((line) => line.trim());
+  if (lines.filter((line) => line !== "").length < 2) return undefined;
+  const line = lines.filter((each) => /^action\s*:/i.test(each)).at(-1);
+  if (line === undefined) return undefined;
+  const open = line.indexOf("(");
+  const close = line.lastIndexOf(")");
+  const inner = (open < 0 ? line.replace(/^action\s*:\s*\w+\s*:?/i, "") : line.slice(open + 1, close > open ? close : undefined)).trim();
+  const name = open < 0 ? line : line.slice(0, open);
+  if (/replan/i.test(name)) return { replan: inner || "the joiner asked for a new plan" };
+  return { answer: inner };
 }
