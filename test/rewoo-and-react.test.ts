@@ -36,6 +36,17 @@ const rewooPlan = [
 ].join("\n");
 
 describe("rewoo", () => {
+  it("reads a plan its planner wrote as JSON, as every planning strategy does", async () => {
+    const { calls, tools } = lookupTools();
+    const json = JSON.stringify({ steps: [{ id: 1, task: "Paris", tool: "population", args: { city: "Paris" } }] });
+    const planner = new ScriptedModel([
+      { purpose: "plan", reply: { type: "final", content: json } },
+      { purpose: "solve", reply: { type: "final", content: "2.1 million" } },
+    ]);
+    expect(await rewoo({ task: "How many live in Paris?", planner, tools })).toMatchObject({ status: "completed", output: "2.1 million" });
+    expect(calls).toEqual(["Paris"]);
+  });
+
   it("makes exactly two model calls for a plan of five tool steps", async () => {
     const { calls, tools } = lookupTools();
     const planner = new ScriptedModel([

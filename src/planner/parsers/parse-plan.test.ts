@@ -142,3 +142,13 @@ describe("prices are not references", () => {
     });
   });
 });
+
+describe("parsePlanText", () => {
+  it("reads a plan in another format than the one asked for; when nothing reads, the asked format's error", () => {
+    const json = '{"steps": [{"id": 1, "task": "look", "tool": "search", "args": {"q": "x"}}]}';
+    expect(parsePlanText(json, { format: "rewoo" })).toMatchObject({ ok: true, plan: { steps: [{ id: 1, tool: "search" }] } });
+    expect(parsePlanText('#E1 = search[{"q": "x"}]', { format: "json" })).toMatchObject({ ok: true });
+    const neither = parsePlanText("I would search first.", { format: "rewoo" });
+    expect(neither).toMatchObject({ ok: false, error: expect.stringContaining("evidence") });
+  });
+});

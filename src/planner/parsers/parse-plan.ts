@@ -6,13 +6,23 @@ import { parseRewooPlan } from "./rewoo-plan.js";
 export type PlanFormat = "json" | "rewoo" | "llm-compiler";
 
 /**
- * Reads a plan a model wrote, in the given format or, without one, whichever it looks like:
- * `#E1 = tool[...]` lines (ReWOO), `1. tool(...)` lines (LLMCompiler), else JSON.
+ * Reads a plan a model wrote, in whichever format it looks like: `#E1 = tool[...]` lines
+ * (ReWOO), `1. tool(...)` lines (LLMCompiler), else JSON. A planner asked for one format that
+ * answers in another is still read (every planning strategy reads all three); when neither
+ * reading works, the errors are those of the format asked for.
  */
 export function parsePlanText(text: string, options: { format?: PlanFormat; tools?: readonly Tool[] } = {}): PlanTextResult {
-  const format = options.format ?? detectFormat(text);
-  if (format === "rewoo") return parseRewooPlan(text, options.tools);
-  if (format === "llm-compiler") return parseCompilerPlan(text, options.tools);
+  const detected = detectFormat(text);
+  const asked = options.format ?? detected;
+  const first = parseAs(asked, text, options.tools);
+  if (first.ok || asked === detected) return first;
+  const second = parseAs(detected, text, options.tools);
+  return second.ok ? second : first;
+}
+
+function parseAs(format: PlanFormat, text: string, tools: readonly Tool[] | undefined): PlanTextResult {
+  if (format === "rewoo") return parseRewooPlan(text, tools);
+  if (format === "llm-compiler") return parseCompilerPlan(text, tools);
   return parseJsonPlan(text);
 }
 
