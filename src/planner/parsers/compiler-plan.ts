@@ -3,6 +3,7 @@ import { findPlaceholders } from "../../plan/placeholders.js";
 import type { PlanStep } from "../../plan/plan-schema.js";
 import type { PlanTextResult } from "./json-plan.js";
 import { argumentNames } from "./tool-arguments.js";
+import { readPythonLiteral } from "./python-literal.js";
 
 const taskLine = /^\s*(\d+)\s*\.\s*([A-Za-z0-9_-]+)\s*\((.*)\)\s*(?:<END_OF_PLAN>)?\s*$/;
 
@@ -53,8 +54,9 @@ export class CompilerPlanReader {
       this.thought = trimmed.replace(/^thought\s*:\s*/i, "");
       return { kind: "thought" };
     }
-    const match = taskLine.exec(line);
-    if (!match) return { kind: "thought" };
+    const match = taskLine.exec(line) ?? looseTaskLine(line);
+    if (match === undefined) return { kind: "thought" };
+    if ("error" in match) return { kind: "error", error: match.error };
     const [, id, name, argumentText] = match;
     if (name!.toLowerCase() === "join") return { kind: "join" };
     const tool = this.tools.find((candidate) => candidate.name === name);
@@ -69,6 +71,24 @@ export class CompilerPlanReader {
     this.thought = "";
     return { kind: "task", step: { id: Number(id), task, tool: name!, args: parsed.args, depends_on: depends } };
   }
+}
+
+/**
+ * A task line that is not quite one: text after its last `)` is left aside (as LangGraph's
+ * parser does, whose format example ends a line with `)'`); a line that never closes its
+ * parenthesis is an error the planner is asked to repair. Never a task dropped in silence:
+ * its `$n` would reach a later tool as text.
+ */
+function looseTaskLine(line: string): RegExpExecArray | string[] | { error: string } | undefined {
+  const start = /^\s*(\d+)\s*\.\s*([A-Za-z0-9_-]+)\s*\(/.exec(line);
+  if (!start) return undefined;
+  const close = line.lastIndexOf(")");
+  if (close < start[0].length - 1) {
+    return {
+      error: `task ${start[1]}: the line does not close its parenthesis (${line.trim()}); write it as ${start[1]}. ${start[2]}(arguments)`,
+    };
+  }
+  return [line, start[1]!, start[2]!, line.slice(start[0].length, close)];
 }
 
 /** Reads a whole LLMCompiler plan at once. */
@@ -141,13 +161,16 @@ function splitTopLevel(text: string): string[] {
   return items;
 }
 
-/** JSON when it parses; a single-quoted string; otherwise the text itself (`$1` stays a placeholder). */
+/**
+ * JSON when it parses; else a Python literal as the papers write them (`['$1', '$2']`, `True`,
+ * `{'k': 1}`); otherwise the text itself (`$1` stays a placeholder).
+ */
 function readValue(raw: string): unknown {
   const text = raw.trim();
   try {
     return JSON.parse(text);
   } catch {
-    const single = /^'([\s\S]*)'$/.exec(text);
-    return single ? single[1]!.replace(/\\'/g, "'") : text;
+    const literal = readPythonLiteral(text);
+    return literal ? literal.value : text;
   }
 }
