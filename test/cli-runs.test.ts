@@ -181,4 +181,14 @@ describe("planloop runs stats", () => {
     expect(fromEvents.out).toContain("lookup: 2 runs, 100% succeeded, $0.0020 per run");
     expect(fromEvents.out).toContain("suggested maxSteps: 7 (maxSteps = ceil(P50 x 5/3)");
   });
+
+  it("counts a strategy run once, not again through the loop it keeps inside it", async () => {
+    const { react } = await import("planloop");
+    const { sqliteStore } = await import("planloop/sqlite");
+    const path = join(dir, "stats-react.sqlite");
+    const store = sqliteStore({ path });
+    await react({ task: "t", model: () => ({ type: "final", content: "ok" }), taskType: "chat", store, runId: "chat-1" });
+    store.close();
+    expect((await cli("runs", "stats", "--store", `sqlite:${path}`)).out).toContain("chat: 1 runs, 100% succeeded");
+  });
 });

@@ -5,12 +5,6 @@ import { pausedCalls, type PlanRunState } from "../executor/resume-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 import { CliError } from "./cli-error.js";
 
-/** What a command needs to record its run: the store (none with --no-store) and the id flag. */
-export interface RecordFlags {
-  store?: string | false;
-  runId?: string;
-}
-
 /**
  * Opens the run a command is about to start in the store, with the command line that starts
  * it (`launch`), so that `planloop runs resume <id>` can run it again. An id the store holds
@@ -63,6 +57,16 @@ export function lastPause(run: StoredRun, children: readonly StoredRun[]): unkno
     if (each.status !== "finished" && last?.kind === "paused") return last.state;
   }
   return undefined;
+}
+
+/**
+ * The runs that are not kept inside another listed run: a strategy's plan runs and loops
+ * (`<runId>/plan:<v>`, `<runId>/agent`, `<runId>/<step>`) belong to it, not beside it.
+ */
+export function topLevel<Row extends { runId: string }>(rows: readonly Row[]): Row[] {
+  const ids = new Set(rows.map((row) => row.runId));
+  const inner = (runId: string) => [...runId.matchAll(/\//g)].some((slash) => ids.has(runId.slice(0, slash.index)));
+  return rows.filter((row) => !inner(row.runId));
 }
 
 /** The runs a strategy run keeps for its plans and its loop (`<runId>/plan:<v>`, `<runId>/agent`), oldest first. */

@@ -6,7 +6,7 @@ import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../plan/plan-schema.js";
 import type { Prompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
-import { requestPlan } from "./planning.js";
+import { modelNamesOf, requestPlan } from "./planning.js";
 import { stepViews } from "./step-views.js";
 import type { StrategyRun, StrategyStop } from "./strategy-run.js";
 
@@ -57,7 +57,7 @@ export function earlyReplanner(
         plan: context.plan,
         results,
         problem,
-        ...(config.models === undefined ? {} : { models: Object.keys(config.models) }),
+        ...modelNamesOf(config),
       });
       started = { problem, attempt: requestPlan(run, config, "replan", messages) };
     },

@@ -13,7 +13,7 @@ import { executionStop, runExecution } from "./planning-loop.js";
 import { readPlanStrategyState, type PlanAndExecuteState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { requestPlan } from "./planning.js";
+import { modelNamesOf, requestPlan } from "./planning.js";
 import { runPlanningLoop, type Planned, type PlanningStrategy } from "./planning-loop.js";
 import { earlyReplanner, type EarlyReplanner } from "./early-replan.js";
 import { runStrategyDurably } from "./durable-strategy.js";
@@ -102,7 +102,7 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
     name: "plan-and-execute",
     maxReplans: config.maxReplans,
     async plan() {
-      const prompt = config.prompts.plan({ task: run.task, tools: specs, format: config.format, ...tiersOf(config) });
+      const prompt = config.prompts.plan({ task: run.task, tools: specs, format: config.format, ...modelNamesOf(config) });
       return planned(await requestPlan(run, config, "plan", prompt));
     },
     async execute({ source, paused, version, acknowledged }) {
@@ -168,12 +168,7 @@ function replan(
     plan,
     results: stepViews(plan, steps),
     problem,
-    ...tiersOf(config),
+    ...modelNamesOf(config),
   });
   return requestPlan(run, config, "replan", messages);
-}
-
-/** The model names the planner may give agent steps: the run's `models`, when it has some. */
-function tiersOf(config: Config): { models?: string[] } {
-  return config.models === undefined ? {} : { models: Object.keys(config.models) };
 }

@@ -30,3 +30,8 @@ export function requestPlan(
     onInvalid: (errors, attempt) => run.events.emit({ type: "plan-invalid", attempt, errors }),
   });
 }
+
+/** The model names a planner may give agent steps: the run's `models`, when it has some. */
+export function modelNamesOf(config: { models?: Record<string, unknown> | undefined }): { models?: string[] } {
+  return config.models === undefined ? {} : { models: Object.keys(config.models) };
+}

@@ -6,7 +6,7 @@ import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { pendingLine } from "../pause-resume.js";
 import { defaultStore, openStore } from "../store-option.js";
-import { childrenOf, lastPause, launchOf, pendingOf, standing } from "../stored-runs.js";
+import { childrenOf, lastPause, launchOf, pendingOf, standing, topLevel } from "../stored-runs.js";
 import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.js";
 import { readEvents } from "./trace-command.js";
 
@@ -26,10 +26,7 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .action(async (flags: { store: string; limit: string }) =>
       usingStore(flags.store, async (store) => {
         // A strategy's plan runs and loops (`<runId>/…`) are shown with it, not as runs of their own.
-        const all = await store.listRuns();
-        const ids = new Set(all.map((row) => row.runId));
-        const inner = (runId: string) => [...runId.matchAll(/\//g)].some((slash) => ids.has(runId.slice(0, slash.index)));
-        const listed = all.filter((row) => !inner(row.runId)).slice(0, Number(flags.limit) || 20);
+        const listed = topLevel(await store.listRuns()).slice(0, Number(flags.limit) || 20);
         if (listed.length === 0) io.out(`no runs in ${flags.store}`);
         for (const row of listed) {
           const run = (await store.getRun(row.runId))!;
@@ -166,7 +163,8 @@ function describeDecision(decision: unknown): string {
 async function storedRuns(flag: string): Promise<StoredRun[]> {
   const runs: StoredRun[] = [];
   await usingStore(flag, async (store) => {
-    for (const row of await store.listRuns()) {
+    // Counted once: a strategy run, not also the loop or plan runs it keeps inside it.
+    for (const row of topLevel(await store.listRuns())) {
       const run = await store.getRun(row.runId);
       if (run !== undefined) runs.push(run);
     }
