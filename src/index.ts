@@ -98,7 +98,13 @@ export { llmCompiler } from "./strategies/llm-compiler.js";
 export type { LlmCompilerOptions } from "./strategies/llm-compiler.js";
 export { runStrategy, strategyNames, strategyOfState } from "./strategies/run-strategy.js";
 export type { SharedStrategyOptions } from "./strategies/run-strategy.js";
-export type { PlanAndExecuteState, RewooState, LlmCompilerState, PlanStrategyState } from "./strategies/plan-strategy-state.js";
+export type {
+  PlanAndExecuteState,
+  RewooState,
+  LlmCompilerState,
+  PlanStrategyState,
+  PlanReviewState,
+} from "./strategies/plan-strategy-state.js";
 export type { Critic, CriticVerdict, PlanVerifier } from "./strategies/answer-phase.js";
 export type {
   StrategyName,
@@ -109,7 +115,16 @@ export type {
   PlanStrategyResult,
 } from "./strategies/strategy-result.js";
 export type { StrategyOptions } from "./strategies/strategy-run.js";
-export type { PlanningOptions } from "./strategies/planning.js";
+export type { PlanningOptions, PlanReviewOptions } from "./strategies/planning.js";
+export { planChanges } from "./strategies/plan-review.js";
+export type {
+  PlanDecision,
+  PlanChanges,
+  PendingPlan,
+  PlanReviewContext,
+  PlanReviewer,
+  ReviewPlanOption,
+} from "./strategies/plan-review.js";
 
 // models/: adapters
 export { openAICompatible } from "./models/openai-compatible.js";

@@ -1,6 +1,6 @@
 // `planloop ask`: a task of the user's own, their tools, a real model (here a local
 // Chat Completions server on 127.0.0.1), one strategy or all four side by side.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -105,6 +105,31 @@ describe("planloop ask", () => {
     expect(resumed.out).toContain("plan-and-execute: completed — 2 model calls, 2 tool calls");
     expect(resumed.out).toContain("Paid 120.");
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("--review-plan stops before the plan runs; planloop runs approve with --plan runs an edited plan", async () => {
+    server = await startChatServer([
+      completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }] }) }),
+      completion({ content: "Twice 50 is 100." }),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "planloop-review-"));
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const model = ["--base-url", server.baseURL, "--model", "m"];
+    const args = ["ask", "Double a number", "--tools", toolsModule, ...model, "--review-plan", "--store", store, "--run-id", "r1"];
+    const paused = await cli(...args, "--state", join(dir, "state.json"));
+    expect(paused.code).toBe(3);
+    expect(paused.out).toContain("plan:1 waits for review: 1 steps");
+    expect(paused.out).toContain('1 [new] double {"value":21}');
+    expect(paused.out).toContain(`or by id: planloop runs approve r1 plan:1 --store ${store}`);
+    expect((await cli("runs", "show", "r1", "--store", store)).out).toContain("plan:1 waits for review");
+    const edited = join(dir, "edited.json");
+    writeFileSync(edited, JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 50 } }] }));
+    const approved = await cli("runs", "approve", "r1", "plan:1", "--plan", edited, "--store", store);
+    expect(approved.code).toBe(0);
+    expect(approved.out).toContain("Twice 50 is 100.");
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[1])).toContain("100");
+    expect((await cli("runs", "show", "r1", "--store", store)).out).toContain("decision plan:1: approved an edited plan");
   });
 
   it("refuses to run without a model, with an unknown strategy, or --events or --state with all", async () => {

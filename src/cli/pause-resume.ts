@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { PendingCall } from "../react/agent-status.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+import type { PendingPlan } from "../strategies/plan-review.js";
 import { CliError, readJsonFile } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { textKeyed } from "../core/records.js";
@@ -17,6 +18,8 @@ export interface PauseFlags {
   answer?: string[];
   /** A run kept in a store continues by id: decisions go with it, as with --resume. */
   runId?: string;
+  /** With `--approve plan:<v>`: the edited plan (a JSON file) to run instead. */
+  plan?: string;
 }
 
 export function pauseOptions(command: Command, defaultState: string): Command {
@@ -26,7 +29,8 @@ export function pauseOptions(command: Command, defaultState: string): Command {
     .option("--approve <ids...>", "approve these pending calls (with --resume or --run-id); an id that is not pending is an error")
     .option("--deny <ids...>", "deny these pending calls (with --resume or --run-id)")
     .option("--deny-reason <text>", "why they are denied (the run sees it)")
-    .option("--answer <id=text...>", "answer these pending questions (with --resume or --run-id)");
+    .option("--answer <id=text...>", "answer these pending questions (with --resume or --run-id)")
+    .option("--plan <file>", "with --approve plan:<version>: run this edited plan (JSON) instead of the one waiting");
 }
 
 /** What a state file holds once the run it saved has finished: a second resume runs nothing. */
@@ -47,6 +51,11 @@ export function resumeFromFlags(flags: PauseFlags): {
   }
   const approvals = textKeyed<ApprovalDecision>();
   for (const callId of flags.approve ?? []) approvals[callId] = { approved: true };
+  if (flags.plan !== undefined) {
+    const reviewed = (flags.approve ?? []).filter((id) => id.startsWith("plan:"));
+    if (reviewed.length !== 1) throw new CliError("--plan goes with exactly one --approve plan:<version>");
+    approvals[reviewed[0]!] = { approved: true, plan: readJsonFile(flags.plan, "plan") } as ApprovalDecision;
+  }
   const reason = flags.denyReason ?? "denied on the command line";
   for (const callId of flags.deny ?? []) approvals[callId] = { approved: false, reason };
   const answers = textKeyed<string>();
@@ -88,7 +97,14 @@ export function statePathOf(flags: PauseFlags, fallback: string): string {
  */
 export function savePaused(
   io: CliIo,
-  paused: { state: unknown; pending: readonly PendingCall[]; statePath: string; command: string; runId?: string; storeFlag?: string },
+  paused: {
+    state: unknown;
+    pending: ReadonlyArray<PendingCall | PendingPlan>;
+    statePath: string;
+    command: string;
+    runId?: string;
+    storeFlag?: string;
+  },
 ): void {
   const statePath = resolve(paused.statePath);
   writeFileSync(statePath, JSON.stringify(paused.state));
@@ -107,7 +123,25 @@ export function savePaused(
   io.out(`or by id: ${byId}`);
 }
 
-/** '  step:2 waits for approval: pay {"amount":120}' */
-export function pendingLine(call: PendingCall): string {
+/**
+ * '  step:2 waits for approval: pay {"amount":120}'; a plan waiting for review is shown
+ * step by step, each marked with what changed since the plan approved before it.
+ */
+export function pendingLine(call: PendingCall | PendingPlan): string {
+  if (call.kind === "plan") return planReviewLines(call).join("\n");
   return `  ${call.id} waits for ${call.kind === "input" ? "an answer" : "approval"}: ${call.name} ${JSON.stringify(call.arguments)}`;
+}
+
+function planReviewLines(pending: PendingPlan): string[] {
+  const { kept, added, changed } = pending.changes;
+  const mark = (id: string) => (added.includes(id) ? "new" : changed.includes(id) ? "changed" : kept.includes(id) ? "kept" : "");
+  const lines = [`  ${pending.id} waits for review: ${pending.plan.steps.length} steps${pending.reason ? ` (${pending.reason})` : ""}`];
+  for (const step of pending.plan.steps) {
+    const after = step.depends_on.length > 0 ? ` after ${step.depends_on.join(", ")}` : "";
+    const action = step.tool === undefined ? `agent: ${step.task}` : `${step.tool} ${JSON.stringify(step.args ?? {})}`;
+    lines.push(`    ${String(step.id)} [${mark(String(step.id))}] ${action}${after}`);
+  }
+  if (pending.changes.dropped.length > 0) lines.push(`    dropped: ${pending.changes.dropped.join(", ")}`);
+  lines.push(`    approve, deny with a reason (the planner writes a new plan), or approve an edited plan with --plan <file>`);
+  return lines;
 }

@@ -4,6 +4,7 @@ import type { UsageTotals } from "../core/usage.js";
 import { pausedCalls, type PlanRunState } from "../executor/resume-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 import { CliError } from "./cli-error.js";
+import type { PendingPlan } from "../strategies/plan-review.js";
 
 /**
  * Opens the run a command is about to start in the store, with the command line that starts
@@ -53,7 +54,9 @@ export function standing(run: StoredRun, children: readonly StoredRun[]): { stat
 /** The state of the last pause of a run or its plan runs, when it is the last thing they wrote. */
 export function lastPause(run: StoredRun, children: readonly StoredRun[]): unknown {
   for (const each of [...children].reverse().concat(run)) {
-    const last = [...each.journal].reverse().find((entry) => ["paused", "step-start", "call-end", "decision"].includes(entry.kind));
+    const last = [...each.journal]
+      .reverse()
+      .find((entry) => ["paused", "step-start", "call-end", "decision", "human-decision"].includes(entry.kind));
     if (each.status !== "finished" && last?.kind === "paused") return last.state;
   }
   return undefined;
@@ -81,8 +84,9 @@ export async function childrenOf(store: CheckpointStore, runId: string): Promise
 }
 
 /** The calls a paused run waits for, from its saved state (a plan run's or a loop's). */
-export function pendingOf(state: unknown): PendingCall[] {
-  const saved = state as { kind?: string; round?: { pending?: PendingCall[] } } | undefined;
+export function pendingOf(state: unknown): Array<PendingCall | PendingPlan> {
+  const saved = state as { kind?: string; round?: { pending?: PendingCall[] }; review?: { pending?: PendingPlan } } | undefined;
+  if (saved?.review?.pending) return [saved.review.pending];
   if (saved?.kind === "planloop/plan-state") return pausedCalls(state as PlanRunState);
   return saved?.round?.pending ?? [];
 }

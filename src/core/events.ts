@@ -61,6 +61,8 @@ export type StrategyEventBody =
    */
   | { type: "replan-start"; replans: number; reason: string; early?: boolean }
   | { type: "critic-end"; approved: boolean; feedback?: string }
+  /** A new plan version was reviewed (`reviewPlan`): `unchanged` needed no review, `waiting` waits for a human. */
+  | { type: "plan-review"; version: number; decision: "approved" | "edited" | "rejected" | "unchanged" | "waiting"; feedback?: string }
   | { type: "strategy-end"; strategy: string; status: string; usage: UsageTotals; durationMs: number; reason?: string; taskType?: string };
 
 export type PlanloopEventBody = AgentEventBody | PlanEventBody | StrategyEventBody;

@@ -5,7 +5,9 @@ import { Checkpoints, openStoredRun, type DurableOptions } from "../core/checkpo
 import type { KeptText, TextReplay } from "../core/text-call.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import type { Usage, UsageTotals } from "../core/usage.js";
+import type { MaybePromise } from "../core/maybe-async.js";
 import type { StrategyName } from "./strategy-result.js";
+import { isPlanReviewKey } from "./plan-review-step.js";
 import { startStrategyRun, type StrategyOptions, type StrategyRun } from "./strategy-run.js";
 
 /**
@@ -26,6 +28,10 @@ export interface StrategyDurability {
    */
   decisionsFor(runId: string): Promise<HumanDecisionsGiven | undefined>;
   checkpoints: Checkpoints;
+  /** The decision kept on plan review `id` (`plan:<v>`), if the run made it before. */
+  keptReview(id: string): unknown;
+  /** Keeps a decision on a plan review before the run acts on it. */
+  keepReview(id: string, decision: unknown): MaybePromise<void>;
 }
 
 export type HumanDecisionsGiven = { approvals: NonNullable<HumanDecisions["approvals"]>; answers: NonNullable<HumanDecisions["answers"]> };
@@ -40,7 +46,12 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
   if (opened.durability === undefined) return { kind: "run", runId: opened.runId, durability: undefined };
   const { store, runId } = opened.durability;
   const checkpoints = new Checkpoints(opened.durability);
-  let decisions = opened.kind === "continue" ? { approvals: options.approvals ?? {}, answers: options.answers ?? {} } : undefined;
+  // Decisions on plans are the strategy's own (see planReviewing); the rest go to the plan run that waits.
+  const callApprovals = Object.fromEntries(Object.entries(options.approvals ?? {}).filter(([key]) => !isPlanReviewKey(key)));
+  let decisions = opened.kind === "continue" ? { approvals: callApprovals, answers: options.answers ?? {} } : undefined;
+  const reviews = new Map<string, unknown>();
+  for (const entry of opened.kind === "continue" ? opened.journal : [])
+    if (entry.kind === "human-decision" && isPlanReviewKey(entry.id)) reviews.set(entry.id, entry.decision);
   return {
     kind: "run",
     runId,
@@ -54,6 +65,12 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
         const given = decisions;
         decisions = undefined;
         return given;
+      },
+      keptReview: (id) => reviews.get(id),
+      keepReview(id, decision) {
+        reviews.set(id, decision);
+        checkpoints.write([{ kind: "human-decision", id, decision }]);
+        return checkpoints.commit();
       },
     },
   };
@@ -69,7 +86,11 @@ export async function settleStrategyRun<Result extends { state?: unknown }>(
 ): Promise<Result> {
   if (durability === undefined) return result;
   if (result.state === undefined) await durability.checkpoints.finish(result);
-  else await durability.checkpoints.commit();
+  else {
+    // Kept, so `planloop runs show` can say what the run waits for (a plan's review is the strategy's own).
+    durability.checkpoints.write([{ kind: "paused", state: result.state }]);
+    await durability.checkpoints.commit();
+  }
   return result;
 }
 

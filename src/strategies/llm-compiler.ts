@@ -6,6 +6,7 @@ import { executePlanStream } from "../executor/execute-plan-stream.js";
 import type { PlanRunResult } from "../executor/execution-result.js";
 import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
 import type { PlanStep } from "../plan/plan-schema.js";
+import { checkPlan } from "../plan/validate-plan.js";
 import { resolvePrompts, type StepView } from "../planner/prompts.js";
 import { durablePlanRun, runExecution } from "./planning-loop.js";
 import { readPlanStrategyState, type LlmCompilerState } from "./plan-strategy-state.js";
@@ -40,7 +41,10 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
   return runStrategyDurably("llm-compiler", options, saved, (run) => {
     const decisions = { approvals: options.approvals ?? {}, answers: options.answers ?? {} };
     // A resumed run first finishes the paused plan, which was written in full before it paused.
-    return runPlanningLoop(run, compilerSteps(run, { ...options, maxReplans }), saved ? { saved, decisions } : undefined);
+    return runPlanningLoop(run, compilerSteps(run, { ...options, maxReplans }), {
+      resumed: saved ? { saved, decisions } : undefined,
+      review: { option: options.reviewPlan, tools: options.tools, approvals: options.approvals },
+    });
   });
 }
 
@@ -60,11 +64,24 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
   return {
     name: "llm-compiler",
     maxReplans: options.maxReplans,
+    maxRevisions: options.maxReplans,
     async plan() {
       return stopped() ?? { ok: true, source: prompts.plan({ task: run.task, tools: specs, format: "llm-compiler" }) };
     },
+    // Reviewed, the plan is read to its end before any task starts (the stream is buffered).
+    async written(source) {
+      if (!Array.isArray(source)) return { ok: true, source };
+      const steps: PlanStep[] = [];
+      for await (const step of streamedSteps(run, options, source, purpose)) steps.push(step);
+      const stop = checkStop(run);
+      if (stop) return { ok: false, stop };
+      const checked = checkPlan({ steps }, { tools: options.tools });
+      return checked.ok ? { ok: true, source: checked } : { ok: false, errors: checked.errors.map((error) => error.message) };
+    },
     async execute({ source, paused, version, acknowledged }) {
       if (paused) return runExecution(run, { ...options, prompts, acknowledged, plan: paused.plan, version, paused });
+      if (!Array.isArray(source))
+        return runExecution(run, { ...options, prompts, acknowledged, plan: source!.plan, checked: source, version });
       return executePlanStream({
         tools: options.tools,
         concurrency: options.concurrency,
@@ -77,7 +94,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         acknowledged,
         planVersion: version,
         ...(await durablePlanRun(run, version)),
-        steps: streamedSteps(run, options, source!, purpose),
+        steps: streamedSteps(run, options, source as Message[], purpose),
         signal: run.signal,
         budget: run.budget,
         onEvent: run.events.relay(),
@@ -93,16 +110,16 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
       const decision = readJoinText(joined.text);
       return "answer" in decision ? { kind: "answer", output: decision.answer } : { kind: "replan", problem: decision.replan };
     },
-    async replan({ execution, problem, replans }) {
+    async replan({ execution, plan, steps, problem, replans }) {
       run.events.emit({ type: "replan-start", replans, reason: problem });
       purpose = "replan";
       const messages = prompts.replan({
         task: run.task,
         tools: specs,
         format: "llm-compiler",
-        plan: execution.plan,
-        results,
-        problem: describeFailures(execution, problem),
+        plan,
+        results: execution === undefined ? stepViews(plan, steps) : results,
+        problem: execution === undefined ? problem : describeFailures(execution, problem),
       });
       return stopped() ?? { ok: true, source: messages };
     },

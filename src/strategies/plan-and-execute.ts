@@ -19,9 +19,10 @@ import { earlyReplanner, type EarlyReplanner } from "./early-replan.js";
 import { runStrategyDurably } from "./durable-strategy.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
+import type { PlanReviewOptions } from "./planning.js";
 import { checkStrategyOptions, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
-export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, ExecutionSettings {
+export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, ExecutionSettings, PlanReviewOptions {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
   planner: Model;
   /** Runs agent steps; defaults to the planner, so steps can use a cheaper model. */
@@ -46,6 +47,7 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, 
   format?: PlanFormat;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: PlanAndExecuteState | undefined;
+  approvals?: PlanReviewOptions["approvals"];
 }
 
 /**
@@ -62,7 +64,10 @@ export async function planAndExecute(options: PlanAndExecuteOptions): Promise<Pl
   const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume, config.tools);
   return runStrategyDurably("plan-and-execute", options, saved, (run) => {
     const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
-    return runPlanningLoop(run, planAndExecuteSteps(run, config), saved ? { saved, decisions } : undefined);
+    return runPlanningLoop(run, planAndExecuteSteps(run, config), {
+      resumed: saved ? { saved, decisions } : undefined,
+      review: { option: config.reviewPlan, tools: config.tools, approvals: config.approvals },
+    });
   });
 }
 
@@ -92,22 +97,22 @@ function readOptions(options: PlanAndExecuteOptions) {
 /** Plan-and-Execute's parts: plans from the planner, results kept across replans, a solver and a critic. */
 function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy<CheckedPlan> {
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-  let reuse: PlanRunResult["steps"] = {};
   let current: Plan | undefined;
   let early: EarlyReplanner | undefined;
-  let replans = 0;
   const planned = (attempt: PlanAttempt<StrategyStop>): Planned<CheckedPlan> =>
     attempt.ok ? { ok: true, source: attempt.checked } : attempt;
   return {
     name: "plan-and-execute",
     maxReplans: config.maxReplans,
+    maxRevisions: config.maxReplans,
     async plan() {
       const prompt = config.prompts.plan({ task: run.task, tools: specs, format: config.format, ...modelNamesOf(config) });
       return planned(await requestPlan(run, config, "plan", prompt));
     },
-    async execute({ source, paused, version, acknowledged }) {
+    written: async (source) => ({ ok: true, source }),
+    async execute({ source, paused, version, acknowledged, previous }) {
       current = source?.plan ?? paused!.plan;
-      replans = version - 1;
+      const replans = version - 1;
       early =
         config.replanEarly && replans < config.maxReplans
           ? earlyReplanner(run, config, { plan: current, specs, replans: replans + 1 })
@@ -117,7 +122,8 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
         model: config.executor,
         plan: current,
         checked: source,
-        reuse,
+        // Results of the plan before that this plan keeps unchanged are not run again.
+        reuse: previous && source ? reusableResults(previous.plan, previous.steps, current) : {},
         version,
         acknowledged,
         paused,
@@ -143,12 +149,9 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
         return { kind: "stop", stop: { status: "unverified", reason: answer.reason }, output: answer.output };
       return { kind: "replan", problem: answer.problem, output: answer.output };
     },
-    async replan({ execution, problem, replans: count }) {
-      const next =
-        (await early?.take(problem)) ??
-        (await replan(run, config, { plan: current!, specs, steps: execution.steps, problem, replans: count }));
-      if (next.ok) reuse = reusableResults(current!, execution.steps, next.plan);
-      return planned(next);
+    async replan({ plan, steps, problem, replans: count, execution }) {
+      const earlyPlan = execution === undefined ? undefined : await early?.take(problem);
+      return planned(earlyPlan ?? (await replan(run, config, { plan, specs, steps, problem, replans: count })));
     },
   };
 }

@@ -2,7 +2,8 @@ import { cappedList, InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { isElapsedMs, isUsageTotals, readSavedState } from "../core/saved-state.js";
 import type { UsageTotals } from "../core/usage.js";
-import type { PlanRunState } from "../executor/resume-state.js";
+import type { PlanRunState, StepRecord } from "../executor/resume-state.js";
+import { planDigest, type PendingPlan } from "./plan-review.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { Plan } from "../plan/plan-schema.js";
 import { validatePlan } from "../plan/validate-plan.js";
@@ -23,9 +24,18 @@ export interface PlanStrategyState<Strategy extends PlanningStrategyName = Plann
   planVersions: Plan[];
   replans: number;
   acknowledged: string[];
-  execution: PlanRunState;
+  /** The paused execution; absent when the run waits for a plan review. */
+  execution?: PlanRunState;
+  /** The plan that waits for review, and the plan run before it (for the results it may keep). */
+  review?: PlanReviewState;
   usage: UsageTotals;
   elapsedMs: number;
+}
+
+/** A run waiting for its plan's review: the plan, and what ran before it. */
+export interface PlanReviewState {
+  pending: PendingPlan;
+  previous?: { plan: Plan; steps: Record<string, StepRecord> };
 }
 
 export type PlanAndExecuteState = PlanStrategyState<"plan-and-execute">;
@@ -57,20 +67,31 @@ export function readPlanStrategyState<Strategy extends PlanningStrategyName>(
     what: strategyFunction[strategy],
   });
   const execution = state.execution as unknown;
+  const review = state.review as unknown;
   const whole =
     Array.isArray(state.planVersions) &&
-    state.planVersions.length > 0 &&
+    (state.planVersions.length > 0 || review !== undefined) &&
     Number.isInteger(state.replans) &&
     state.replans! >= 0 &&
     Array.isArray(state.acknowledged) &&
     isUsageTotals(state.usage) &&
     isElapsedMs(state.elapsedMs);
-  if (!whole || !isRecord(execution) || !isRecord(execution.plan)) {
+  const pending = isRecord(review) && isRecord(review.pending) ? (review.pending as Partial<PendingPlan>) : undefined;
+  const paused = isRecord(execution) && isRecord(execution.plan) ? execution.plan : pending?.plan;
+  if (!whole || paused === undefined || (review !== undefined && pending === undefined)) {
     throw new InvalidOptionsError(
-      "resume state is damaged: its plans, replans, paused execution, usage or elapsedMs are missing or malformed",
+      "resume state is damaged: its plans, replans, paused execution or plan review, usage or elapsedMs are missing or malformed",
     );
   }
-  const checked = validatePlan(execution.plan, { tools });
+  if (
+    pending !== undefined &&
+    (!isRecord(pending.plan) || pending.digest !== planDigest(pending.plan as Plan) || typeof pending.id !== "string")
+  ) {
+    throw new InvalidOptionsError(
+      `resume: the saved state was changed after it paused: the plan waiting for review is no longer the plan that was shown; start from an unchanged state`,
+    );
+  }
+  const checked = validatePlan(paused, { tools });
   if (!checked.ok) {
     const problems = cappedList(
       checked.errors.map((error) => error.message),

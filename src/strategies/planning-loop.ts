@@ -8,7 +8,12 @@ import type { PlanRunState } from "../executor/resume-state.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
 import type { Plan } from "../plan/plan-schema.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
-import { createPlanStrategyState, type PlanningStrategyName, type PlanStrategyState } from "./plan-strategy-state.js";
+import { createPlanStrategyState, type PlanningStrategyName, type PlanReviewState, type PlanStrategyState } from "./plan-strategy-state.js";
+import { InvalidOptionsError } from "../core/errors.js";
+import { checkPlan } from "../plan/validate-plan.js";
+import { reusableResults } from "../replan/merge-plan.js";
+import type { PendingPlan, ReviewPlanOption } from "./plan-review.js";
+import { isPlanReviewKey, planReviewing } from "./plan-review-step.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { signState } from "../core/state-signature.js";
 import { finishStrategy, type StrategyRun, type StrategyStop } from "./strategy-run.js";
@@ -27,14 +32,31 @@ export type Planned<Source> = { ok: true; source: Source } | Exclude<PlanAttempt
 
 /** One execution as the skeleton asks for it. */
 export interface ExecutionRequest<Source> {
-  /** What to run; undefined when a paused execution is continued. */
-  source: Source | undefined;
+  /** What to run (a reviewed plan is a checked plan); undefined when a paused execution is continued. */
+  source: Source | CheckedPlan | undefined;
   /** A paused execution to continue, with the human's decisions and the plan it ran. */
   paused: ({ state: PlanRunState; plan: Plan } & HumanDecisions) | undefined;
   /** The plan's version number (1 for the first plan). */
   version: number;
   /** Concerns the plans so far already answer (see `acknowledged` in `executePlan`). */
   acknowledged: readonly string[];
+  /** The plan that ran before this one and its results, which this plan may keep. */
+  previous: RanPlan | undefined;
+}
+
+/** A plan and the records of its steps. */
+export interface RanPlan {
+  plan: Plan;
+  steps: PlanRunResult["steps"];
+}
+
+/** A request for a new plan: `plan` and `steps` are the plan it replaces and its results. */
+export interface ReplanRequest extends RanPlan {
+  /** The execution that asked for it; undefined when a reviewer rejected `plan` before it ran. */
+  execution: PlanRunResult | undefined;
+  problem: string;
+  /** Counts this one. */
+  replans: number;
 }
 
 /** The parts that make Plan-and-Execute, ReWOO and LLMCompiler different. */
@@ -42,40 +64,90 @@ export interface PlanningStrategy<Source> {
   name: PlanningStrategyName;
   /** New plans allowed after the first. */
   maxReplans: number;
+  /** New plans allowed for plans a reviewer rejected (they count as replans). */
+  maxRevisions: number;
   /** The first plan. */
   plan(): Promise<Planned<Source>>;
+  /** The whole plan a source makes, for review before anything runs (a streamed plan is read to its end). */
+  written(source: Source | CheckedPlan): Promise<Planned<CheckedPlan>>;
   execute(request: ExecutionRequest<Source>): Promise<PlanRunResult>;
   /** After an execution that ran to its end (completed or failed). */
   judge(execution: PlanRunResult): Promise<NextMove>;
-  /** A new plan for `problem`; `replans` counts this one. */
-  replan(request: { execution: PlanRunResult; problem: string; replans: number }): Promise<Planned<Source>>;
+  replan(request: ReplanRequest): Promise<Planned<Source>>;
+}
+
+/** What the loop is given besides the strategy: a resumed run, and how new plans are reviewed. */
+export interface LoopInput<State extends PlanStrategyState> {
+  resumed: { saved: State; decisions: HumanDecisions } | undefined;
+  review: { option: ReviewPlanOption; tools: readonly Tool[]; approvals: HumanDecisions["approvals"] };
 }
 
 /**
- * The one loop of every planning strategy (seed 001 §5-§7): plan, execute, then answer,
- * replan or stop, until an answer stands, a stop comes, or no replans are left. A run
- * resumed from `saved` first continues its paused execution. Every ending is turned into a
- * result here.
+ * The one loop of every planning strategy (seed 001 §5-§7): plan, review, execute, then
+ * answer, replan or stop, until an answer stands, a stop comes, or no replans are left. A
+ * run resumed from `saved` first continues its paused execution or review. Every ending is
+ * turned into a result here.
  */
 export async function runPlanningLoop<Source, State extends PlanStrategyState>(
   run: StrategyRun,
   strategy: PlanningStrategy<Source>,
-  resumed: { saved: State; decisions: HumanDecisions } | undefined,
+  input: LoopInput<State>,
 ): Promise<PlanStrategyResult<State>> {
-  const versions: Plan[] = [...(resumed?.saved.planVersions ?? [])];
-  const acknowledged: string[] = [...(resumed?.saved.acknowledged ?? [])];
-  let replans = resumed?.saved.replans ?? 0;
+  const { resumed } = input;
+  const saved = resumed?.saved;
+  const versions: Plan[] = [...(saved?.planVersions ?? [])];
+  const acknowledged: string[] = [...(saved?.acknowledged ?? [])];
+  let replans = saved?.replans ?? 0;
+  let previous: RanPlan | undefined = saved?.review?.previous;
+  let reason = saved?.review?.pending.reason;
   const finish = (ending: Omit<Ending<State>, "versions" | "replans">) => finishPlanStrategy<State>(run, { ...ending, versions, replans });
-  let source: Source | undefined;
+  const reviewing = planReviewing(run, input.review);
+  let source: Source | CheckedPlan | undefined;
   let paused: ExecutionRequest<Source>["paused"];
-  if (resumed) paused = { state: resumed.saved.execution, plan: versions.at(-1)!, ...resumed.decisions };
+  if (saved?.review) source = resumedReview(saved.review.pending, input.review.tools);
+  else if (resumed) paused = { state: saved!.execution!, plan: versions.at(-1)!, ...callDecisions(resumed.decisions) };
   else {
     const first = await strategy.plan();
     if (!first.ok) return finish(planningFailure(first));
     source = first.source;
   }
   for (;;) {
-    const execution = await strategy.execute({ source, paused, version: replans + 1, acknowledged });
+    if (reviewing && source !== undefined) {
+      const written = await strategy.written(source);
+      if (!written.ok) return finish({ steps: previous?.steps, ...planningFailure(written) });
+      const version = replans + 1;
+      const outcome = await reviewing.review(written.source, { version, previous: previous?.plan, reason });
+      if (outcome.kind === "waiting") {
+        const stop: StrategyStop = { status: "waiting", reason: `plan ${version} waits for review` };
+        const review = { pending: outcome.pending, ...(previous ? { previous } : {}) };
+        return finish({
+          steps: previous?.steps,
+          stop,
+          pending: [outcome.pending],
+          state: reviewState(run, strategy.name, { versions, replans, acknowledged, review }) as State,
+        });
+      }
+      if (outcome.kind === "invalid") {
+        const stop: StrategyStop = { status: "failed", reason: `the reviewer's edited plan ${version} is invalid` };
+        return finish({ steps: previous?.steps, stop, errors: outcome.errors });
+      }
+      if (outcome.kind === "rejected") {
+        const rejected = written.source.plan;
+        versions.push(rejected);
+        const problem = `the reviewer rejected plan ${version}: ${outcome.feedback}`;
+        if (replans >= strategy.maxRevisions)
+          return finish({ steps: previous?.steps, stop: { status: "failed", reason: `${problem} (no new plans left after ${replans})` } });
+        replans += 1;
+        const steps = previous ? reusableResults(previous.plan, previous.steps, rejected) : {};
+        const next = await strategy.replan({ execution: undefined, plan: rejected, steps, problem, replans });
+        if (!next.ok) return finish({ steps: previous?.steps, ...planningFailure(next) });
+        source = next.source;
+        reason = problem;
+        continue;
+      }
+      source = outcome.checked;
+    }
+    const execution = await strategy.execute({ source, paused, version: replans + 1, acknowledged, previous });
     if (!paused) versions.push(execution.plan);
     paused = undefined;
     const stopped = executionStop(run, execution);
@@ -83,6 +155,7 @@ export async function runPlanningLoop<Source, State extends PlanStrategyState>(
       const state = pausedState(run, strategy.name, { versions, replans, acknowledged, execution }) as State | undefined;
       return finish({ steps: execution.steps, stop: stopped, execution, ...(state ? { state } : {}) });
     }
+    previous = { plan: execution.plan, steps: execution.steps };
     const move = await strategy.judge(execution);
     const { output } = move;
     const withOutput = output === undefined ? {} : { output };
@@ -97,10 +170,24 @@ export async function runPlanningLoop<Source, State extends PlanStrategyState>(
     }
     for (const request of execution.replanRequests) acknowledged.push(request.reason);
     replans += 1;
-    const next = await strategy.replan({ execution, problem: move.problem, replans });
+    const next = await strategy.replan({ execution, plan: execution.plan, steps: execution.steps, problem: move.problem, replans });
     if (!next.ok) return finish({ steps: execution.steps, ...planningFailure(next) });
     source = next.source;
+    reason = move.problem;
   }
+}
+
+/** The plan a resumed run's review waits on, checked again against the tools. */
+function resumedReview(pending: PendingPlan, tools: readonly Tool[]): CheckedPlan {
+  const checked = checkPlan(pending.plan, { tools });
+  if (!checked.ok) throw new InvalidOptionsError(`resume: the plan waiting for review does not fit the tools given`);
+  return checked;
+}
+
+/** The decisions for a paused execution's calls: those on plans are the review's. */
+function callDecisions(decisions: HumanDecisions): HumanDecisions {
+  if (decisions.approvals === undefined) return decisions;
+  return { ...decisions, approvals: Object.fromEntries(Object.entries(decisions.approvals).filter(([key]) => !isPlanReviewKey(key))) };
 }
 
 /** What one execution inside a strategy run needs besides the run itself. */
@@ -183,12 +270,14 @@ export function planningFailure(attempt: Exclude<PlanAttempt<StrategyStop>, { ok
 
 export interface Ending<State extends PlanStrategyState = PlanStrategyState> {
   versions: Plan[];
-  steps?: PlanRunResult["steps"];
+  steps?: PlanRunResult["steps"] | undefined;
   replans: number;
   stop: StrategyStop;
   errors?: string[];
   execution?: PlanRunResult;
   output?: string;
+  /** For `waiting` on a plan review: the plan (a paused execution's calls come from `execution`). */
+  pending?: PendingPlan[];
   /** For `waiting`: what `resume` needs. */
   state?: State;
 }
@@ -202,6 +291,7 @@ export function finishPlanStrategy<State extends PlanStrategyState>(run: Strateg
     ...(stop.reason === undefined ? {} : { reason: stop.reason }),
     ...(stop.limit === undefined ? {} : { limit: stop.limit }),
     ...(execution?.pending ? { pending: execution.pending } : {}),
+    ...(ending.pending ? { pending: ending.pending } : {}),
     ...(errors ? { errors } : {}),
     ...(ending.state ? { state: ending.state } : {}),
     ...(versions.length > 0 ? { plan: versions.at(-1)! } : {}),
@@ -226,6 +316,23 @@ export function pausedState<Strategy extends PlanningStrategyName>(
     replans: paused.replans,
     acknowledged: paused.acknowledged,
     execution: execution.state,
+    usage: run.budget.spent,
+    elapsedMs: run.budget.elapsedMs(),
+  });
+  return signState(state, run.stateSecret);
+}
+
+/** What `resume` needs to continue a run that waits for a plan's review. */
+function reviewState<Strategy extends PlanningStrategyName>(
+  run: StrategyRun,
+  strategy: Strategy,
+  waiting: { versions: Plan[]; replans: number; acknowledged: string[]; review: PlanReviewState },
+): PlanStrategyState<Strategy> {
+  const state = createPlanStrategyState(strategy, {
+    planVersions: waiting.versions,
+    replans: waiting.replans,
+    acknowledged: waiting.acknowledged,
+    review: waiting.review,
     usage: run.budget.spent,
     elapsedMs: run.budget.elapsedMs(),
   });

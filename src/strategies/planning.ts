@@ -5,12 +5,26 @@ import { makePlan, type PlanAttempt } from "../planner/make-plan.js";
 import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { ExecutionSettings } from "../executor/execution-options.js";
+import type { PlanDecision, ReviewPlanOption } from "./plan-review.js";
 import { ask, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
+/** What every planning strategy takes to have its plans reviewed before they run. */
+export interface PlanReviewOptions {
+  /**
+   * Review every new plan version (the first plan and each replan) before any of it runs:
+   * `true` stops the run as `waiting` with the plan in `pending` (decide it in `approvals`
+   * under its id, `plan:<version>`); a function decides in code. See `PlanDecision`.
+   */
+  reviewPlan?: ReviewPlanOption;
+  /** Decisions on pending calls (`ApprovalDecision`) and on plans waiting for review (`PlanDecision`), by pending id. */
+  approvals?: Record<string, PlanDecision> | undefined;
+}
+
 /** What ReWOO and LLMCompiler share: a planner, the tools the plan may call, and how steps run. */
-export interface PlanningOptions extends StrategyOptions, HumanDecisions, ExecutionSettings {
+export interface PlanningOptions extends StrategyOptions, HumanDecisions, ExecutionSettings, PlanReviewOptions {
   planner: Model;
   tools: readonly Tool[];
+  approvals?: Record<string, PlanDecision> | undefined;
 }
 
 /** Asks the planner for a plan and validates it, sending invalid plans back for repair. */

@@ -35,7 +35,10 @@ export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<R
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume, config.tools);
   return runStrategyDurably("rewoo", options, saved, (run) => {
     const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
-    return runPlanningLoop(run, rewooSteps(run, config), saved ? { saved, decisions } : undefined);
+    return runPlanningLoop(run, rewooSteps(run, config), {
+      resumed: saved ? { saved, decisions } : undefined,
+      review: { option: config.reviewPlan, tools: config.tools, approvals: config.approvals },
+    });
   });
 }
 
@@ -45,11 +48,13 @@ function rewooSteps(
   config: RewooOptions & { prompts: Prompts; format: "rewoo"; maxRepairs: number },
 ): PlanningStrategy<CheckedPlan> {
   let current: Plan | undefined;
+  const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   return {
     name: "rewoo",
     maxReplans: 0,
+    // ReWOO never replans after running; a plan its reviewer rejects is rewritten as often as an invalid one is repaired.
+    maxRevisions: config.maxRepairs,
     async plan() {
-      const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
       const planned = await requestPlan(run, config, "plan", config.prompts.plan({ task: run.task, tools: specs, format: "rewoo" }));
       return planned.ok ? { ok: true, source: planned.checked } : planned;
     },
@@ -66,8 +71,19 @@ function rewooSteps(
       const reason = `the plan could not run as written (ReWOO does not replan): ${problem}`;
       return { kind: "stop", stop: { status: "failed", reason }, output: solved.text };
     },
-    replan() {
-      throw new Error("ReWOO does not replan");
+    written: async (source) => ({ ok: true, source }),
+    async replan({ execution, plan, steps, problem }) {
+      if (execution !== undefined) throw new Error("ReWOO does not replan after running a plan");
+      const messages = config.prompts.replan({
+        task: run.task,
+        tools: specs,
+        format: "rewoo",
+        plan,
+        results: stepViews(plan, steps),
+        problem,
+      });
+      const planned = await requestPlan(run, config, "replan", messages);
+      return planned.ok ? { ok: true, source: planned.checked } : planned;
     },
   };
 }

@@ -9,6 +9,7 @@ import { rewoo } from "./rewoo.js";
 import type { StrategyName, StrategyResult, StrategyState } from "./strategy-result.js";
 import type { ExecutionSettings } from "../executor/execution-options.js";
 import type { HumanDecisions, StrategyOptions } from "./strategy-run.js";
+import type { PlanDecision, ReviewPlanOption } from "./plan-review.js";
 
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
@@ -23,6 +24,10 @@ export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, 
   maxReplans?: number | undefined;
   /** Plan-and-Execute only: replan while independent steps still run. */
   replanEarly?: boolean | undefined;
+  /** The planning strategies only (ReAct writes no plan): review each new plan before it runs. */
+  reviewPlan?: ReviewPlanOption;
+  /** Decisions on pending calls, and on plans waiting for review (the planning strategies). */
+  approvals?: Record<string, PlanDecision> | undefined;
   /** A waiting run's `result.state`, to continue it; it must come from the same strategy. */
   resume?: StrategyState | undefined;
 }
@@ -48,18 +53,18 @@ export function strategyOfState(state: unknown): StrategyName | undefined {
  * for (const name of strategyNames) console.log(name, (await runStrategy(name, options)).usage);
  */
 export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
-  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, ...rest } = options;
+  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, reviewPlan, ...rest } = options;
   // Each strategy checks that the state is its own, and says whose it is when it is not.
   const shared = { ...rest, resume: resume as never };
   switch (name) {
     case "react":
       return react({ ...shared, model, maxSteps });
     case "plan-and-execute":
-      return planAndExecute({ ...shared, planner, executor: model, maxReplans, replanEarly });
+      return planAndExecute({ ...shared, planner, executor: model, maxReplans, replanEarly, reviewPlan });
     case "rewoo":
-      return rewoo({ ...shared, planner });
+      return rewoo({ ...shared, planner, reviewPlan });
     case "llm-compiler":
-      return llmCompiler({ ...shared, planner, maxReplans });
+      return llmCompiler({ ...shared, planner, maxReplans, reviewPlan });
     default:
       throw new InvalidOptionsError(`unknown strategy "${shown(name)}"; use one of ${strategyNames.join(", ")}`);
   }

@@ -6,6 +6,7 @@ import type { Plan } from "../plan/plan-schema.js";
 import type { AgentState } from "../react/agent-state.js";
 import type { AgentStatus, PendingCall } from "../react/agent-status.js";
 import type { PlanStrategyState } from "./plan-strategy-state.js";
+import type { PendingPlan } from "./plan-review.js";
 import type { PlanRunStatus } from "../executor/execution-result.js";
 
 export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
@@ -37,8 +38,8 @@ export interface StrategyResultFields {
   trace: PlanloopEvent[];
   reason?: string;
   limit?: BudgetLimit;
-  /** For `waiting`: the calls a human must decide on (plan steps add their `stepId`). */
-  pending?: PendingCall[];
+  /** For `waiting`: the calls a human must decide on (plan steps add their `stepId`), or the plan waiting for review. */
+  pending?: Array<PendingCall | PendingPlan>;
   /** For `waiting`: pass it back as `resume`, with the decisions, to the same strategy. JSON-safe. */
   state?: StrategyState;
 }
@@ -48,7 +49,7 @@ export interface PlanStrategyResultFields<State extends PlanStrategyState = Plan
   plan?: Plan;
   planVersions: Plan[];
   stepResults: Record<string, StepRecord>;
-  pending?: PlanPendingCall[];
+  pending?: Array<PlanPendingCall | PendingPlan>;
   /** Plan validation errors, when no valid plan could be made. */
   errors?: string[];
   /** For `waiting`: pass it back as `resume`, with the approvals, to the same strategy. JSON-safe. */

@@ -23,6 +23,7 @@ interface AskFlags extends ModelFlags, PauseFlags {
   json?: boolean;
   events?: string;
   replanEarly?: boolean;
+  reviewPlan?: boolean;
 }
 
 export function askCommand(program: Command, io: CliIo): void {
@@ -37,6 +38,10 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
+    .option(
+      "--review-plan",
+      "stop before each new plan runs, until you approve it (--approve plan:<v>), deny it with a reason, or give an edited one",
+    )
     .option("--json", "print the whole result as JSON")
     .option("--task-type <type>", "the kind of task, for planloop runs stats")
     .option("--store <sqlite:path|postgres://…>", "keep the run here (one strategy); continue with planloop runs resume <id>", defaultStore)
@@ -71,6 +76,7 @@ export function askCommand(program: Command, io: CliIo): void {
               ...modelArguments(flags),
               ...(flags.tools ? ["--tools", resolve(flags.tools)] : []),
               ...(flags.replanEarly ? ["--replan-early"] : []),
+              ...(flags.reviewPlan ? ["--review-plan"] : []),
               ...(flags.taskType ? ["--task-type", flags.taskType] : []),
             ],
           });
@@ -85,6 +91,7 @@ export function askCommand(program: Command, io: CliIo): void {
         signal: interrupt.signal,
         ...(progress ? { onEvent: progress.listener } : {}),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
+        ...(flags.reviewPlan ? { reviewPlan: true } : {}),
         ...(flags.taskType ? { taskType: flags.taskType } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
         ...(store ? { store, runId } : {}),
@@ -105,6 +112,7 @@ export function askCommand(program: Command, io: CliIo): void {
         JSON.stringify(task),
         ...modelArguments(flags),
         ...(flags.tools ? ["--tools", flags.tools] : []),
+        ...(flags.reviewPlan ? ["--review-plan"] : []),
       ].join(" ");
       savePaused(io, {
         state: result.state,

@@ -67,12 +67,17 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
     (runId: string, flags: { store: string }) => resumeRun(io, rerun, { runId, store: flags.store, decisions: [] }),
   );
-  continuing("approve", "Approve a call the run waits for, and continue it")
+  continuing("approve", "Approve a call or a plan the run waits for, and continue it")
     .argument("<pendingId>")
-    .action((runId: string, pendingId: string, flags: { store: string }) =>
-      resumeRun(io, rerun, { runId, store: flags.store, decisions: ["--approve", pendingId] }),
+    .option("--plan <file>", "for a plan waiting for review (plan:<v>): run this edited plan (JSON) instead")
+    .action((runId: string, pendingId: string, flags: { store: string; plan?: string }) =>
+      resumeRun(io, rerun, {
+        runId,
+        store: flags.store,
+        decisions: ["--approve", pendingId, ...(flags.plan ? ["--plan", resolve(flags.plan)] : [])],
+      }),
     );
-  continuing("deny", "Deny a call the run waits for, and continue it")
+  continuing("deny", "Deny a call the run waits for, or reject a plan (the planner writes a new one), and continue it")
     .argument("<pendingId>")
     .option("--reason <text>", "why (the run sees it)")
     .action((runId: string, pendingId: string, flags: { store: string; reason?: string }) =>
@@ -155,9 +160,10 @@ function stepLines(journal: readonly JournalEntry[]): string[] {
 }
 
 function describeDecision(decision: unknown): string {
-  const given = decision as { approved?: boolean; reason?: string; answer?: string };
+  const given = decision as { approved?: boolean; reason?: string; answer?: string; plan?: unknown };
   if (typeof given.answer === "string") return `answered ${JSON.stringify(given.answer)}`;
-  return given.approved ? "approved" : `denied${given.reason ? ` (${given.reason})` : ""}`;
+  if (given.approved) return given.plan === undefined ? "approved" : "approved an edited plan";
+  return `denied${given.reason ? ` (${given.reason})` : ""}`;
 }
 
 async function storedRuns(flag: string): Promise<StoredRun[]> {
