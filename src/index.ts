@@ -9,6 +9,8 @@ export type { AgentState } from "./react/agent-state.js";
 export type { Verifier, VerifyResult } from "./react/completion-check.js";
 export type { NoProgressSettings } from "./react/no-progress.js";
 export { suggestLimits } from "./react/suggest-limits.js";
+export { approximateTokens, readObservationName } from "./react/context-window.js";
+export type { ContextPolicy, ContextTrimmer, ContextCut } from "./react/context-window.js";
 export type { LimitSuggestion, Spread } from "./react/suggest-limits.js";
 
 // core/: tools, budgets, events, errors, messages, the model interface
@@ -134,6 +136,7 @@ export { fromAISDK } from "./models/ai-sdk.js";
 export type { AISDKLanguageModel } from "./models/ai-sdk.js";
 export { defaultPrices, priceOf } from "./models/prices.js";
 export type { ModelPrice, PriceTable } from "./models/prices.js";
+export { estimatePromptTokens } from "./models/token-estimate.js";
 
 // offline/: the deterministic offline model (demo, benchmarks, tests)
 export { offlineModel, offlineNotice } from "./offline/offline-model.js";

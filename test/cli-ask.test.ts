@@ -132,6 +132,40 @@ describe("planloop ask", () => {
     expect((await cli("runs", "show", "r1", "--store", store)).out).toContain("decision plan:1: approved an edited plan");
   });
 
+  it("--context-tokens keeps the ReAct loop's requests under the cap: older turns are left out", async () => {
+    server = await startChatServer([
+      completion({ content: null, tool_calls: [toolCall("c1", "double", '{"value":1}')] }),
+      completion({ content: null, tool_calls: [toolCall("c2", "double", '{"value":2}')] }),
+      completion({ content: null, tool_calls: [toolCall("c3", "double", '{"value":3}')] }),
+      completion({ content: "6" }),
+    ]);
+    const asked = await cli(
+      "ask",
+      "Double 1, 2, 3",
+      "--strategy",
+      "react",
+      "--tools",
+      toolsModule,
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--no-store",
+      "--context-tokens",
+      "300",
+    );
+    expect(asked.code).toBe(0);
+    const sent = server.requests.map((request) => (request.body as { messages: unknown[] }).messages.length);
+    expect(sent[3]).toBeLessThan(1 + 3 * 2 + 1);
+    expect(JSON.stringify(server.requests[3]!.body)).toContain("earlier messages were left out");
+    expect(
+      await cli("ask", "x", "--model", "m", "--base-url", server.baseURL, "--context-tokens", "300", "--context-keep", "oldest"),
+    ).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--context-keep takes recent or summarize"),
+    });
+  });
+
   it("refuses to run without a model, with an unknown strategy, or --events or --state with all", async () => {
     expect(await cli("ask", "anything")).toMatchObject({ code: 2, err: expect.stringContaining("ask needs a model") });
     expect(await cli("ask", "anything", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--strategy", "magic")).toMatchObject({

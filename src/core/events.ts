@@ -33,6 +33,8 @@ export type AgentEventBody =
       preview?: string;
       durationMs: number;
     }
+  /** A context policy moved the view's cut: `leftOut` messages are now out of the requests (folded into a summary with "summarize"). */
+  | { type: "context-cut"; step: number; keep: "recent" | "summarize"; leftOut: number; tokens: number }
   | { type: "verify-end"; step: number; passed: boolean; feedback?: string; error?: string }
   | { type: "agent-end"; status: string; steps: number; usage: UsageTotals; reason?: string; taskType?: string };
 

@@ -2,7 +2,7 @@ import type { Message, ToolCall } from "./messages.js";
 import type { Usage } from "./usage.js";
 
 /** Why planloop is calling the model, so one function can route or log by purpose. */
-export type ModelPurpose = "act" | "plan" | "replan" | "solve" | "critic" | "join";
+export type ModelPurpose = "act" | "plan" | "replan" | "solve" | "critic" | "join" | "summarize";
 
 /** A tool as the model sees it: name, description and JSON Schema of its arguments. */
 export interface ToolSpec {

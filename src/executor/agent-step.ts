@@ -26,6 +26,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
           tools: run.config.tools,
           task: run.config.prompts.agentStep({ step, dependencies }),
           maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
+          context: run.config.agentContext,
           budget: run.budget.child(),
           signal: run.signal,
           clock: run.config.clock,

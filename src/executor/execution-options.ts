@@ -1,4 +1,5 @@
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
+import { readContextPolicy, type ContextPolicy } from "../react/context-window.js";
 import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
 import { InvalidPlanError } from "../plan/invalid-plan-error.js";
@@ -28,6 +29,8 @@ export interface ExecutionSettings {
   retry?: RetryOptions | undefined;
   /** Model calls allowed to an agent step without its own `budget.maxSteps`; default 5. */
   agentMaxSteps?: number | undefined;
+  /** An agent step's context policy (see `ContextPolicy`): each request of its loop stays under a token cap. */
+  agentContext?: ContextPolicy | undefined;
   /** Replaces prompts (see `Prompts`); `executePlan` uses the agent-step prompt. */
   prompts?: Partial<Prompts> | undefined;
   /** Runs steps in worker processes instead of here (`bullmqRunner` from `planloop/bullmq`). */
@@ -117,6 +120,7 @@ export interface PlanConfig {
   onEvent: EventListener | undefined;
   retry: RetryPolicy;
   agentMaxSteps: number;
+  agentContext: ContextPolicy | undefined;
   resume: PlanRunState | undefined;
   reuse: Record<string, StepRecord>;
   observe: Observer | undefined;
@@ -166,6 +170,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new InvalidOptionsError(`concurrency must be an integer >= 1, got ${shown(concurrency)}`);
   const agentMaxSteps = options.agentMaxSteps ?? 5;
+  readContextPolicy(options.agentContext);
   if (!Number.isInteger(agentMaxSteps) || agentMaxSteps < 1) throw new InvalidOptionsError("agentMaxSteps must be an integer >= 1");
   for (const name of ["onEvent", "observe", "onProblem"] as const) {
     if (options[name] !== undefined && typeof options[name] !== "function") throw new InvalidOptionsError(`${name} must be a function`);
@@ -186,6 +191,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     onEvent: options.onEvent,
     retry: readRetry(options.retry),
     agentMaxSteps,
+    agentContext: options.agentContext,
     resume,
     reuse: options.reuse ?? {},
     observe: options.observe,

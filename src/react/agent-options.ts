@@ -12,6 +12,7 @@ import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
+import { readContextPolicy, type ContextConfig, type ContextPolicy } from "./context-window.js";
 import { readState, type AgentState } from "./agent-state.js";
 import type { Verifier } from "./completion-check.js";
 import type { NoProgressSettings } from "./no-progress.js";
@@ -53,6 +54,8 @@ export interface AgentOptions extends StateSigning, DurableOptions {
   toolConcurrency?: number;
   /** Longer tool results are cut, with a marker, before the model sees them; default 20,000. */
   maxToolOutputChars?: number;
+  /** Keeps each request under a token cap as the history grows (see `ContextPolicy`); default: the whole history. */
+  context?: ContextPolicy | undefined;
   clock?: Clock;
 }
 
@@ -76,6 +79,7 @@ export interface AgentConfig {
   taskType: string | undefined;
   toolConcurrency: number;
   maxToolOutputChars: number;
+  context: ContextConfig | undefined;
   clock: Clock;
 }
 
@@ -113,6 +117,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
     taskType: readTaskType(options.taskType),
     toolConcurrency: positiveInteger("toolConcurrency", options.toolConcurrency, 4),
     maxToolOutputChars: positiveInteger("maxToolOutputChars", options.maxToolOutputChars, 20_000),
+    context: readContextPolicy(options.context),
     clock: options.clock ?? systemClock,
   };
 }

@@ -12,6 +12,9 @@ import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./ag
 import { createState, type AgentState, type OpenRound } from "./agent-state.js";
 import { emptyNoProgress, type NoProgressState } from "./no-progress.js";
 import { copyTextKeyed } from "../core/records.js";
+import type { ToolRunner } from "../core/tools/tool-runner.js";
+import type { ContextCut } from "./context-window.js";
+import { withObservationReader } from "./read-observation.js";
 
 /** The mutable record of one loop invocation. Only the loop's named steps change it. */
 export interface AgentRun {
@@ -37,6 +40,10 @@ export interface AgentRun {
   lastError: AgentError | undefined;
   rejectedAnswer: { output: string; feedback: string } | undefined;
   openRound: OpenRound | undefined;
+  /** The tools the model is offered: the loop's, and `read_observation` with a context policy. */
+  runner: ToolRunner;
+  /** Where a context policy's view starts (see `contextView`). */
+  contextCut: ContextCut | undefined;
   dispose(): void;
 }
 
@@ -49,6 +56,7 @@ export function startRun(config: AgentConfig, identity: { runId: string; checkpo
   const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
   const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
   const signal = runSignal.signal;
+  const runner = config.context ? withObservationReader(config.runner, () => run.history) : config.runner;
   const run: AgentRun = {
     config,
     history: saved ? [...saved.messages] : config.initialMessages,
@@ -61,7 +69,7 @@ export function startRun(config: AgentConfig, identity: { runId: string; checkpo
     limitTools: pLimit(config.toolConcurrency),
     toolCallCounts,
     callScope: {
-      guard: config.runner,
+      guard: runner,
       budget,
       callCounts: toolCallCounts,
       humans: { approvals: config.approvals, answers: config.answers, used: config.used },
@@ -74,6 +82,8 @@ export function startRun(config: AgentConfig, identity: { runId: string; checkpo
     lastError: undefined,
     rejectedAnswer: saved?.rejectedAnswer,
     openRound: saved?.openRound,
+    runner,
+    contextCut: saved?.context,
     dispose: runSignal.dispose,
   };
   run.events.emit({ type: "agent-start", resumed: saved !== undefined, maxSteps: config.maxSteps });
@@ -105,6 +115,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
     ...(run.lastCall ? { lastCall: run.lastCall } : {}),
     ...(run.rejectedAnswer ? { rejectedAnswer: run.rejectedAnswer } : {}),
     ...(run.openRound ? { openRound: run.openRound } : {}),
+    ...(run.contextCut ? { context: run.contextCut } : {}),
     ...(run.callScope.humans.used.length > 0 ? { usedApprovals: [...run.callScope.humans.used] } : {}),
     ...(run.config.taskType === undefined ? {} : { taskType: run.config.taskType }),
   });

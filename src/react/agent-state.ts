@@ -7,6 +7,7 @@ import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { AgentStatus, PendingCall } from "./agent-status.js";
 import type { NoProgressState } from "./no-progress.js";
+import type { ContextCut } from "./context-window.js";
 
 const stateKind = "planloop/agent-state";
 const stateVersion = 1;
@@ -44,6 +45,8 @@ export interface AgentState {
   openRound?: OpenRound;
   /** The ids of the decisions (approvals, answers) this run has used: each is used once. */
   usedApprovals?: string[];
+  /** Where a context policy's view of `messages` starts, and its summary (see `ContextPolicy`). */
+  context?: ContextCut;
 }
 
 export function createState(fields: Omit<AgentState, "kind" | "version">): AgentState {

@@ -4,6 +4,7 @@ import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/erro
 import { describeDecisionProblem, type ModelDecision } from "../core/model.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
 import type { AgentStop } from "./agent-result.js";
+import type { Message } from "../core/messages.js";
 import { abortStop, snapshotState, type AgentRun } from "./agent-run.js";
 
 /**
@@ -35,13 +36,13 @@ export function checkBeforeModelCall(run: AgentRun): AgentStop | undefined {
  * and its usage charged. A model that throws is infrastructure failure: a `ModelCallError`
  * that carries the state so far.
  */
-export async function callModel(run: AgentRun): Promise<ModelDecision | AgentStop> {
+export async function callModel(run: AgentRun, messages: Message[]): Promise<ModelDecision | AgentStop> {
   const step = run.steps;
   run.steps += 1;
   run.events.emit({ type: "agent-step-start", step });
   run.events.emit({ type: "model-call-start", step, purpose: "act" });
   const startedAt = run.config.clock.now();
-  const request = { messages: run.history, step, signal: run.signal, tools: run.config.runner.specs, purpose: "act" as const };
+  const request = { messages, step, signal: run.signal, tools: run.runner.specs, purpose: "act" as const };
   let decision: ModelDecision;
   try {
     decision = await raceAbort(

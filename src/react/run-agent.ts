@@ -5,6 +5,7 @@ import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoi
 import { abortStop, finishRun, snapshotState, startRun, type AgentRun } from "./agent-run.js";
 import { openAgentRun } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
+import { contextView } from "./context-view.js";
 import { openRound, settleRound } from "./tool-round.js";
 import type { FinalDecision } from "../core/model.js";
 
@@ -43,7 +44,12 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
 async function nextStep(run: AgentRun): Promise<AgentStop | undefined> {
   const blocked = checkBeforeModelCall(run);
   if (blocked) return blocked;
-  const decision = await callModel(run);
+  const view = await contextView(run);
+  if (!Array.isArray(view)) return view;
+  // A summary may have spent what was left of the budget.
+  const spent = view === run.history ? undefined : checkBeforeModelCall(run);
+  if (spent) return spent;
+  const decision = await callModel(run, view);
   if ("status" in decision) return decision;
   if (decision.type === "final") return acceptAnswer(run, decision);
   const round = openRound(run, decision);

@@ -87,6 +87,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         concurrency: options.concurrency,
         retry: options.retry,
         agentMaxSteps: options.agentMaxSteps,
+        agentContext: options.agentContext,
         runner: options.runner,
         latencies: options.latencies,
         models: options.models,

@@ -214,6 +214,7 @@ export async function runExecution(run: StrategyRun, input: ExecutionInput): Pro
     concurrency: input.concurrency,
     retry: input.retry,
     agentMaxSteps: input.agentMaxSteps,
+    agentContext: input.agentContext,
     prompts: input.prompts,
     runner: input.runner,
     latencies: input.latencies,

@@ -6,6 +6,7 @@ import { readState, type AgentState } from "../react/agent-state.js";
 import type { Verifier } from "../react/completion-check.js";
 import type { NoProgressSettings } from "../react/no-progress.js";
 import { runAgent } from "../react/run-agent.js";
+import type { ContextPolicy } from "../react/context-window.js";
 import { runStrategyDurably } from "./durable-strategy.js";
 import type { ByStatus, StrategyResultFields } from "./strategy-result.js";
 import { checkStop, checkStrategyOptions, finishStrategy, type HumanDecisions, type StrategyOptions } from "./strategy-run.js";
@@ -17,6 +18,8 @@ export interface ReactOptions extends StrategyOptions, HumanDecisions {
   maxSteps?: number | undefined;
   verify?: Verifier;
   noProgress?: false | Partial<NoProgressSettings>;
+  /** Keeps each request under a token cap as the history grows (see `ContextPolicy`). */
+  context?: ContextPolicy | undefined;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: AgentState | undefined;
 }
@@ -52,6 +55,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         ...(options.verify ? { verify: options.verify } : {}),
         ...(options.noProgress === undefined ? {} : { noProgress: options.noProgress }),
+        ...(options.context === undefined ? {} : { context: options.context }),
         stateSecret: options.stateSecret,
         taskType: options.taskType,
         ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),

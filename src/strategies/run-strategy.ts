@@ -10,6 +10,7 @@ import type { StrategyName, StrategyResult, StrategyState } from "./strategy-res
 import type { ExecutionSettings } from "../executor/execution-options.js";
 import type { HumanDecisions, StrategyOptions } from "./strategy-run.js";
 import type { PlanDecision, ReviewPlanOption } from "./plan-review.js";
+import type { ContextPolicy } from "../react/context-window.js";
 
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
@@ -24,6 +25,8 @@ export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, 
   maxReplans?: number | undefined;
   /** Plan-and-Execute only: replan while independent steps still run. */
   replanEarly?: boolean | undefined;
+  /** ReAct's loop, and the planning strategies' agent steps: keep each request under a token cap. */
+  context?: ContextPolicy | undefined;
   /** The planning strategies only (ReAct writes no plan): review each new plan before it runs. */
   reviewPlan?: ReviewPlanOption;
   /** Decisions on pending calls, and on plans waiting for review (the planning strategies). */
@@ -53,18 +56,18 @@ export function strategyOfState(state: unknown): StrategyName | undefined {
  * for (const name of strategyNames) console.log(name, (await runStrategy(name, options)).usage);
  */
 export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
-  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, reviewPlan, ...rest } = options;
+  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, reviewPlan, context, ...rest } = options;
   // Each strategy checks that the state is its own, and says whose it is when it is not.
   const shared = { ...rest, resume: resume as never };
   switch (name) {
     case "react":
-      return react({ ...shared, model, maxSteps });
+      return react({ ...shared, model, maxSteps, context });
     case "plan-and-execute":
-      return planAndExecute({ ...shared, planner, executor: model, maxReplans, replanEarly, reviewPlan });
+      return planAndExecute({ ...shared, planner, executor: model, maxReplans, replanEarly, reviewPlan, agentContext: context });
     case "rewoo":
-      return rewoo({ ...shared, planner, reviewPlan });
+      return rewoo({ ...shared, planner, reviewPlan, agentContext: context });
     case "llm-compiler":
-      return llmCompiler({ ...shared, planner, maxReplans, reviewPlan });
+      return llmCompiler({ ...shared, planner, maxReplans, reviewPlan, agentContext: context });
     default:
       throw new InvalidOptionsError(`unknown strategy "${shown(name)}"; use one of ${strategyNames.join(", ")}`);
   }

@@ -5,6 +5,7 @@ import type { Tool } from "../../core/tools/define-tool.js";
 import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions } from "../../strategies/run-strategy.js";
 import type { StrategyName, StrategyResult } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
+import type { ContextPolicy } from "../../react/context-window.js";
 import type { CliIo } from "../cli-io.js";
 import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 import { onInterrupt } from "../interrupt.js";
@@ -24,6 +25,8 @@ interface AskFlags extends ModelFlags, PauseFlags {
   events?: string;
   replanEarly?: boolean;
   reviewPlan?: boolean;
+  contextTokens?: string;
+  contextKeep?: string;
 }
 
 export function askCommand(program: Command, io: CliIo): void {
@@ -38,6 +41,12 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
+    .option("--context-tokens <n>", "keep each request of a ReAct loop (and of agent steps) under n tokens")
+    .option(
+      "--context-keep <how>",
+      "with --context-tokens: recent (leave older turns out) or summarize (fold them into a summary)",
+      "recent",
+    )
     .option(
       "--review-plan",
       "stop before each new plan runs, until you approve it (--approve plan:<v>), deny it with a reason, or give an edited one",
@@ -77,6 +86,7 @@ export function askCommand(program: Command, io: CliIo): void {
               ...(flags.tools ? ["--tools", resolve(flags.tools)] : []),
               ...(flags.replanEarly ? ["--replan-early"] : []),
               ...(flags.reviewPlan ? ["--review-plan"] : []),
+              ...(flags.contextTokens ? ["--context-tokens", flags.contextTokens, "--context-keep", flags.contextKeep ?? "recent"] : []),
               ...(flags.taskType ? ["--task-type", flags.taskType] : []),
             ],
           });
@@ -92,6 +102,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...(progress ? { onEvent: progress.listener } : {}),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
         ...(flags.reviewPlan ? { reviewPlan: true } : {}),
+        ...contextOf(flags),
         ...(flags.taskType ? { taskType: flags.taskType } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
         ...(store ? { store, runId } : {}),
@@ -113,6 +124,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...modelArguments(flags),
         ...(flags.tools ? ["--tools", flags.tools] : []),
         ...(flags.reviewPlan ? ["--review-plan"] : []),
+        ...(flags.contextTokens ? ["--context-tokens", flags.contextTokens, "--context-keep", flags.contextKeep ?? "recent"] : []),
       ].join(" ");
       savePaused(io, {
         state: result.state,
@@ -157,4 +169,14 @@ function summary(result: StrategyResult): string {
 function exitCode(results: readonly StrategyResult[]): number {
   if (results.every((result) => result.status === "completed")) return 0;
   return results.some((result) => result.status === "waiting") ? 3 : 1;
+}
+
+/** `--context-tokens` and `--context-keep` as a context policy (checked by the loop). */
+function contextOf(flags: AskFlags): { context?: ContextPolicy } {
+  if (flags.contextTokens === undefined) return {};
+  const maxTokens = Number(flags.contextTokens);
+  if (!Number.isInteger(maxTokens)) throw new CliError(`--context-tokens takes a whole number, got "${flags.contextTokens}"`);
+  if (flags.contextKeep !== "recent" && flags.contextKeep !== "summarize")
+    throw new CliError(`--context-keep takes recent or summarize, got "${String(flags.contextKeep)}"`);
+  return { context: { maxTokens, keep: flags.contextKeep } };
 }
