@@ -46,6 +46,10 @@ describe("the demo: seed 001's weekly report over SQLite", () => {
     expect(report).toContain(`| refund rate | ${((Math.round((refunds.total / orders.revenue) * 10_000) / 10_000) * 100).toFixed(2)}% |`);
     expect(report).toContain(`| support tickets | ${tickets.n} |`);
     expect(report).toContain(`**${top.category}** (${top.n} of ${tickets.n})`);
+    // The headline is an agent step on the "fast" tier, planned as such by the offline planner.
+    expect(report).toContain(`> Customers complained most about ${top.category}: ${top.n} of ${tickets.n} tickets this week.`);
+    const planned = result.trace.filter((event) => event.type === "plan-created").at(-1);
+    expect(planned?.type === "plan-created" && planned.steps.find((step) => step.id === 8)).toMatchObject({ model: "fast" });
 
     const events = readFileSync(files.events, "utf8")
       .trim()

@@ -3,7 +3,7 @@ import type { StoredRun } from "../core/checkpoint-store.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { previewOf } from "../core/tools/tool-output.js";
 
-type PlanLike = { steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string }> };
+type PlanLike = { steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string; model?: string }> };
 
 /**
  * The events of a stored run, for the trace page: a strategy's finished result carries its
@@ -25,6 +25,7 @@ export function storedRunEvents(run: StoredRun, children: readonly StoredRun[]):
           task: step.task ?? "",
           depends_on: step.depends_on ?? [],
           ...(step.tool ? { tool: step.tool } : {}),
+          ...(step.model ? { model: step.model } : {}),
         }));
         events.push({ type: "plan-created", version: entry.version, steps, time: each.createdAt });
       }

@@ -1,5 +1,6 @@
 import { strategyStats, type StrategyStats } from "./bench-stats.js";
 import type { BenchRecord } from "./run-bench.js";
+import { tierTable } from "./bench-tiers.js";
 
 const offlineNote =
   "Offline runs use planloop's deterministic offline model and simulated services: they measure orchestration cost (model calls, prompt growth, waiting), not model quality.";
@@ -71,6 +72,7 @@ export function benchMarkdown(records: readonly BenchRecord[], options: { model:
       parts.push(`**${task}** (width ${runs[0]!.width})`, "", statsTable(strategyStats(runs)), "");
     }
   }
+  parts.push("## Cost by model tier", "", tierTable(records), "");
   const targets = targetLines(records);
   if (targets.length > 0) parts.push("## Targets", "", ...targets, "");
   return parts.join("\n");

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { benchHtml, benchMarkdown, targetLines } from "./bench-report.js";
+import { tiersOf } from "./bench-tiers.js";
 import { percentile, strategyStats } from "./bench-stats.js";
 import { answerMatches } from "./bench-suite.js";
 import { callLatency } from "./bench-tools.js";
@@ -93,6 +94,69 @@ describe("runBench", () => {
     expect(markdown).toContain("measure orchestration cost");
     expect(markdown).toContain("## replan");
     expect(benchHtml(records, { model: "offline", offline: true }).match(/class="bar"/g)).toHaveLength(3 * 3 * 4);
+    // ReAct's calls are all the executor's; a planning strategy's are the planner's (no agent steps here).
+    const react = records.find((record) => record.strategy === "react")!;
+    expect(Object.keys(react.tiers!)).toEqual(["executor"]);
+    expect(react.tiers!.executor!.modelCalls).toBe(react.usage.modelCalls);
+    expect(react.tiers!.executor!.inputTokens).toBe(react.usage.inputTokens);
+    const rewoo = records.find((record) => record.strategy === "rewoo")!;
+    expect(rewoo.tiers).toEqual({ planner: expect.objectContaining({ modelCalls: 2 }) });
+    expect(markdown).toMatch(/\| react \| executor \(gpt-4o-mini\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \$0\.\d+ \|/);
+  });
+
+  it("splits calls by tier: an agent step that names a model is that tier's", () => {
+    const tiers = tiersOf([
+      {
+        type: "plan-created",
+        version: 1,
+        steps: [
+          { id: 1, task: "t", depends_on: [], model: "fast" },
+          { id: 2, task: "u", depends_on: [] },
+        ],
+        seq: 0,
+        time: 0,
+      },
+      {
+        type: "model-call-end",
+        step: 0,
+        purpose: "plan",
+        decision: "final",
+        toolCalls: 0,
+        durationMs: 1,
+        usage: { inputTokens: 100, outputTokens: 10 },
+        seq: 1,
+        time: 0,
+      },
+      {
+        type: "model-call-end",
+        step: 0,
+        purpose: "act",
+        decision: "final",
+        toolCalls: 0,
+        durationMs: 1,
+        usage: { inputTokens: 40, outputTokens: 4 },
+        stepId: 1,
+        seq: 2,
+        time: 0,
+      },
+      {
+        type: "model-call-end",
+        step: 0,
+        purpose: "act",
+        decision: "final",
+        toolCalls: 0,
+        durationMs: 1,
+        usage: { inputTokens: 30, outputTokens: 3 },
+        stepId: 2,
+        seq: 3,
+        time: 0,
+      },
+    ]);
+    expect(tiers).toEqual({
+      planner: { modelCalls: 1, inputTokens: 100, outputTokens: 10 },
+      fast: { modelCalls: 1, inputTokens: 40, outputTokens: 4 },
+      executor: { modelCalls: 1, inputTokens: 30, outputTokens: 3 },
+    });
   });
 
   it("records a run that fails instead of stopping", async () => {

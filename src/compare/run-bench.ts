@@ -9,6 +9,7 @@ import type { StrategyName } from "../strategies/strategy-result.js";
 import { offlineTaskFor } from "./bench-offline.js";
 import { answerMatches, type BenchSuite } from "./bench-suite.js";
 import { benchTools } from "./bench-tools.js";
+import { tiersOf, type TierUsage } from "./bench-tiers.js";
 
 export interface BenchOptions {
   suites: readonly BenchSuite[];
@@ -43,6 +44,8 @@ export interface BenchRecord {
   usage: UsageTotals;
   durationMs: number;
   replans: number;
+  /** Model calls and tokens by tier (see `tiersOf`). */
+  tiers?: Record<string, TierUsage>;
   error?: string;
 }
 
@@ -98,6 +101,7 @@ async function runOne(
       usage: result.usage,
       durationMs: result.durationMs,
       replans: result.replans,
+      tiers: tiersOf(result.trace),
       ...(result.reason ? { error: result.reason } : {}),
     };
   } catch (error) {

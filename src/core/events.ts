@@ -45,7 +45,7 @@ export type PlanEventBody =
   | {
       type: "plan-created";
       version: number;
-      steps: Array<{ id: CallId; task: string; depends_on: CallId[]; tool?: string }>;
+      steps: Array<{ id: CallId; task: string; depends_on: CallId[]; tool?: string; model?: string }>;
     }
   | { type: "step-ready"; stepId: CallId }
   | { type: "step-start"; stepId: CallId; kind: "tool" | "agent"; attempt: number }

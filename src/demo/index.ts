@@ -6,6 +6,6 @@ export type { DemoDatabase } from "./demo-database.js";
 export { sqlTools } from "./sql-tools.js";
 export { reportTools, weeklyReportMarkdown } from "./report-tools.js";
 export type { WeeklyMetrics } from "./report-tools.js";
-export { weeklyReportTask, weeklyReportTaskText } from "./weekly-report-task.js";
+export { tieredWeeklyReportTask, weeklyReportTask, weeklyReportTaskText } from "./weekly-report-task.js";
 export { runDemo } from "./run-demo.js";
 export type { DemoOptions, DemoFiles } from "./run-demo.js";

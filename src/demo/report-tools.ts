@@ -44,17 +44,18 @@ export function reportTools() {
   const writeReport = defineTool({
     name: "write_report",
     description: "Write the weekly report in Markdown from the computed metrics",
-    input: z.object({ metrics: z.record(z.string(), z.unknown()), week: z.string() }),
-    execute: ({ metrics, week }) => ({ markdown: weeklyReportMarkdown(metrics as unknown as WeeklyMetrics, week) }),
+    input: z.object({ metrics: z.record(z.string(), z.unknown()), week: z.string(), headline: z.string().optional() }),
+    execute: ({ metrics, week, headline }) => ({ markdown: weeklyReportMarkdown(metrics as unknown as WeeklyMetrics, week, headline) }),
   });
   return [computeMetrics, writeReport];
 }
 
-export function weeklyReportMarkdown(metrics: WeeklyMetrics, week: string): string {
+export function weeklyReportMarkdown(metrics: WeeklyMetrics, week: string, headline?: string): string {
   const money = (value: number) => `¥${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   return [
     `# Weekly report, ${week}`,
     "",
+    ...(headline === undefined ? [] : [`> ${headline}`, ""]),
     "| metric | value |",
     "| --- | --- |",
     `| orders | ${metrics.orders} |`,

@@ -11,13 +11,18 @@ import { generateDemoData } from "./demo-data.js";
 import { createDemoDatabase } from "./demo-database.js";
 import { reportTools } from "./report-tools.js";
 import { sqlTools } from "./sql-tools.js";
-import { weeklyReportTask, weeklyReportTaskText } from "./weekly-report-task.js";
+import { tieredWeeklyReportTask, weeklyReportTaskText } from "./weekly-report-task.js";
 
 export interface DemoOptions {
   /** Where the database, report, events and trace go. */
   dir: string;
   /** A real model; by default the offline model plans and answers. */
   model?: Model;
+  /**
+   * Models agent steps may name (see `models` in `executePlan`). By default, with the offline
+   * model, a "fast" tier writes the report's headline and the planner's model is "strong".
+   */
+  models?: Record<string, Model>;
   /** The offline model's thinking time per call; default 300 ms, so the run can be watched. */
   latencyMs?: number;
   /** Each SQL query's simulated round trip; default 200 ms. */
@@ -56,19 +61,18 @@ export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrat
   const db = createDemoDatabase(files.database, generateDemoData());
   const events: PlanloopEvent[] = [];
   try {
-    const model =
-      options.model ??
-      offlineModel({
-        tasks: [weeklyReportTask],
-        latencyMs: options.latencyMs ?? 300,
-        ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-      });
+    const offline = (latencyMs: number) =>
+      offlineModel({ tasks: [tieredWeeklyReportTask], latencyMs, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+    const model = options.model ?? offline(options.latencyMs ?? 300);
+    // The cheaper tier answers sooner, as a smaller model would.
+    const models = options.models ?? (options.model ? undefined : { strong: model, fast: offline((options.latencyMs ?? 300) / 3) });
     const result = await planAndExecute({
       task: weeklyReportTaskText,
       planner: model,
       tools: [...sqlTools(db, { latencyMs: options.queryLatencyMs ?? 200 }), ...reportTools()],
       concurrency: 4,
       maxReplans: 3,
+      ...(models ? { models } : {}),
       signal: options.signal,
       store: options.store,
       runId: options.runId,

@@ -98,3 +98,43 @@ export const weeklyReportTask: OfflineTask = {
     return written.markdown;
   },
 };
+
+const headline = {
+  id: 8,
+  task: "write the report's one-line headline on customer complaints",
+  model: "fast",
+  depends_on: [4],
+};
+
+/**
+ * The weekly report with a step for a cheaper model (seed 001 §5: plan with a strong model,
+ * do simple steps with a cheap one): an agent step on the "fast" tier writes the headline
+ * from the metrics, and the report step uses it. `planloop demo` runs this one.
+ */
+export const tieredWeeklyReportTask: OfflineTask = {
+  ...weeklyReportTask,
+  name: "weekly report (model tiers)",
+  plan: withHeadline(weeklyReportTask.plan),
+  replan: (problem) => {
+    const steps = weeklyReportTask.replan?.(problem);
+    return steps === undefined ? undefined : withHeadline(steps);
+  },
+  agentSteps: [
+    {
+      match: /one-line headline on customer complaints/,
+      answer: (prompt) => {
+        const category = /"top_ticket_category":\s*"([^"]+)"/.exec(prompt)?.[1];
+        const count = /"top_ticket_count":\s*(\d+)/.exec(prompt)?.[1];
+        const total = /"tickets":\s*(\d+)/.exec(prompt)?.[1];
+        if (category === undefined) return "Customer complaints could not be read from the metrics.";
+        return `Customers complained most about ${category}: ${count} of ${total} tickets this week.`;
+      },
+    },
+  ],
+};
+
+function withHeadline(steps: OfflineTask["plan"]): OfflineTask["plan"] {
+  return steps.flatMap((step) =>
+    step.id === report.id ? [headline, { ...report, args: { ...report.args, headline: "$8" }, depends_on: [4, 8] }] : [step],
+  );
+}

@@ -120,6 +120,7 @@ export function announcePlan(run: PlanRun): void {
       task: step.task,
       depends_on: step.depends_on,
       ...(step.tool ? { tool: step.tool } : {}),
+      ...(step.model ? { model: step.model } : {}),
     })),
   }));
 }

@@ -6,7 +6,7 @@ import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "
 import type { Usage } from "../core/usage.js";
 import { substitutePlaceholders } from "../plan/placeholders.js";
 import { estimatePromptTokens, estimateTextTokens } from "../models/token-estimate.js";
-import { recognise, type OfflineTask } from "./offline-task.js";
+import { agentStepAnswer, recognise, type OfflineTask } from "./offline-task.js";
 import { requestedFormat, writePlan } from "./plan-writing.js";
 import { readResults } from "./read-results.js";
 
@@ -104,6 +104,8 @@ function answerPieces(tasks: readonly OfflineTask[], request: ModelRequest): str
  * placeholders filled from earlier tool results; after an error, the task's replan.
  */
 function act(tasks: readonly OfflineTask[], messages: readonly Message[]): ModelDecision {
+  const stepAnswer = agentStepAnswer(tasks, taskText(messages));
+  if (stepAnswer !== undefined) return { type: "final", content: stepAnswer };
   const task = recognise(tasks, taskText(messages));
   if (!task) return { type: "final", content: cannotHelp(taskText(messages)) };
   const results = messages.filter((message): message is ToolMessage => message.role === "tool");
@@ -116,7 +118,8 @@ function act(tasks: readonly OfflineTask[], messages: readonly Message[]): Model
     if (result.error) problem = `step ${id} failed: ${result.error.message}`;
     else outputs[id] = result.content;
   }
-  const plan = (problem !== undefined ? task.replan?.(problem) : undefined) ?? task.plan;
+  // ReAct does an agent step's work itself: only the tool steps are calls.
+  const plan = ((problem !== undefined ? task.replan?.(problem) : undefined) ?? task.plan).filter((step) => step.tool !== undefined);
   const next = plan.find((step) => !(String(step.id) in outputs) && (step.depends_on ?? []).every((id) => String(id) in outputs));
   if (!next) return { type: "final", content: safeAnswer(task, outputs) };
   const args = substitutePlaceholders(next.args ?? {}, (key) => (key in outputs ? { found: true, value: outputs[key] } : { found: false }));
