@@ -1,5 +1,5 @@
 // An answer is used only if it arrived whole: a stream cut short, cut at the token limit,
-// or carrying an error, and a JSON body sent to a streaming request, are model errors.
+// or carrying an error, are model errors; a JSON body sent to a streaming request is read whole.
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, openAICompatible, runAgent, type AgentResult } from "planloop";
@@ -59,9 +59,11 @@ describe("complete answers only", () => {
     expect(failed.error?.message).toMatch(/stream reported an error: overloaded/);
   });
 
-  it("a JSON body sent to a streaming request is an error, not an empty answer", async () => {
-    const { error } = await run([{ json: { choices: [{ message: { content: "hi" } }] } }]);
-    expect(error?.message).toMatch(/answered a streaming request without a stream/);
+  it("a JSON body sent to a streaming request is read as the whole answer (a server that does not stream), never as an empty one", async () => {
+    const { result } = await run([{ json: { choices: [{ message: { content: "hi" } }], usage: { prompt_tokens: 7, completion_tokens: 1 } } }]);
+    expect(result).toMatchObject({ status: "completed", output: "hi", usage: { inputTokens: 7, outputTokens: 1 } });
+    const { error } = await run([{ json: { nothing: true } }]);
+    expect(error?.message).toMatch(/answered without choices/);
   });
 
   it("an answer larger than maxResponseBytes is an error", async () => {

@@ -8,6 +8,11 @@ export interface ToolCall {
    * The call is not run; the model is asked to send the arguments again.
    */
   invalidArguments?: string;
+  /**
+   * Fields a provider sent with the call that it needs back on the next request (e.g.
+   * Gemini's `extra_content` with a thought signature): kept by the adapter, sent back as they came.
+   */
+  providerFields?: Record<string, unknown>;
 }
 
 export interface SystemMessage {
@@ -25,6 +30,8 @@ export interface AssistantMessage {
   role: "assistant";
   content?: string;
   toolCalls?: ToolCall[];
+  /** The model's reasoning text (`reasoning_content`, `reasoning`), kept apart from the answer; not sent back. */
+  reasoning?: string;
 }
 
 /** What went wrong with a tool call, as data the model reads and the caller can inspect. */

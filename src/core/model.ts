@@ -28,6 +28,8 @@ export interface ModelRequest {
 export interface FinalDecision {
   type: "final";
   content: string;
+  /** Reasoning text the provider sent apart from the answer (DeepSeek's `reasoning_content`, `reasoning`). */
+  reasoning?: string;
   usage?: Usage;
 }
 
@@ -36,6 +38,8 @@ export interface ToolCallsDecision {
   calls: ToolCall[];
   /** Optional text the model wrote alongside its calls (a visible thought). */
   content?: string;
+  /** Reasoning text the provider sent apart from the answer and the arguments. */
+  reasoning?: string;
   usage?: Usage;
 }
 

@@ -13,6 +13,7 @@ export interface ChatToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
+  [providerField: string]: unknown;
 }
 
 /** planloop's history in the wire format: tool calls by id, tool results as text. */
@@ -26,6 +27,8 @@ export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
           ...(message.toolCalls?.length
             ? {
                 tool_calls: message.toolCalls.map((call) => ({
+                  // A provider's own fields (a thought signature) go back as they came.
+                  ...call.providerFields,
                   id: String(call.id),
                   type: "function" as const,
                   function: { name: call.name, arguments: call.invalidArguments ?? JSON.stringify(call.arguments ?? {}) },
@@ -61,18 +64,24 @@ export function fromChatToolCalls(calls: readonly unknown[]): ToolCall[] {
     const call = isRecord(entry) ? (entry as { id?: unknown; function?: unknown }) : {};
     const id = typeof call.id === "string" || typeof call.id === "number" ? call.id : `call_${index}`;
     const fn = isRecord(call.function) ? (call.function as { name?: unknown; arguments?: unknown }) : {};
-    return withArguments({ id, name: typeof fn.name === "string" ? fn.name : "" }, fn.arguments ?? "");
+    const read = withArguments({ id, name: typeof fn.name === "string" ? fn.name : "" }, fn.arguments ?? "");
+    const extra = Object.fromEntries(Object.entries(call).filter(([key]) => !["id", "type", "function", "index"].includes(key)));
+    return Object.keys(extra).length === 0 ? read : { ...read, providerFields: extra };
   });
 }
 
 /** A non-streamed response's first choice as a decision (usage is added by the caller). */
-export function decisionFromChoice(message: { content?: unknown; tool_calls?: unknown } | undefined): ModelDecision {
+export function decisionFromChoice(
+  message: { content?: unknown; tool_calls?: unknown; reasoning_content?: unknown; reasoning?: unknown } | undefined,
+): ModelDecision {
   const content = textOf(message?.content);
+  const reasoningText = [message?.reasoning_content, message?.reasoning].find((value) => typeof value === "string" && value !== "");
+  const reasoning = reasoningText === undefined ? {} : { reasoning: reasoningText as string };
   const calls = message?.tool_calls;
   if (Array.isArray(calls) && calls.length > 0) {
-    return { type: "tool_calls", calls: fromChatToolCalls(calls), ...(content ? { content } : {}) };
+    return { type: "tool_calls", calls: fromChatToolCalls(calls), ...(content ? { content } : {}), ...reasoning };
   }
-  return { type: "final", content };
+  return { type: "final", content, ...reasoning };
 }
 
 /** Message content as text: a string, the text parts of a list of parts, or nothing. */

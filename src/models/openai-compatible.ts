@@ -21,7 +21,10 @@ export interface OpenAICompatibleOptions {
   maxRetries?: number;
   /** First backoff delay; default 500 ms, doubling, with jitter. */
   retryDelayMs?: number;
-  /** Stream every answer (tool calls are put back together from their chunks); default false. */
+  /**
+   * Stream every answer (tool calls are put back together from their chunks); default true.
+   * A server that answers a streaming request with a whole JSON answer is read as such.
+   */
   stream?: boolean;
   /** Prices to add to or override the built-in table, for `usage.costUsd`. */
   prices?: PriceTable;
@@ -75,23 +78,34 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
 
   /** One streamed answer, used only if the stream finished as it should. */
   async function streamedDecision(request: ModelRequest): Promise<ModelDecision> {
-    const assembler = new ChatStreamAssembler();
     const reading = await openStream(request);
+    if ("whole" in reading) return reading.whole;
+    const assembler = new ChatStreamAssembler();
     for await (const chunk of readEvents(reading.body, reading)) assembler.add(chunk as StreamChunk);
     assembler.checkComplete(reading.sawDone);
     const decision = assembler.decision();
     return { ...decision, usage: usageOf(request, assembler.usage, answerText(decision)) };
   }
 
+  /** The stream of an answer; or, from a server that does not stream, the whole answer it sent instead. */
   async function openStream(request: ModelRequest) {
     const response = await post(request, true);
     if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
-      const body = await readBody(response, settings.maxResponseBytes).catch(() => "");
-      throw new ModelHttpError(`the server at ${settings.url} answered a streaming request without a stream: ${body.slice(0, 300)}`, {
-        body,
-      });
+      return { whole: await wholeDecision(request, response) };
     }
     return { body: response.body!, signal: request.signal, maxBytes: settings.maxResponseBytes, sawDone: false };
+  }
+
+  async function wholeDecision(request: ModelRequest, response: Response): Promise<ModelDecision> {
+    const json = readJson(await readBody(response, settings.maxResponseBytes), settings.url) as {
+      choices?: unknown;
+      usage?: StreamChunk["usage"];
+    } | null;
+    const choice: unknown = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
+    if (!isRecord(json) || !isRecord(choice))
+      throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
+    const decision = decisionFromChoice(isRecord(choice.message) ? choice.message : undefined);
+    return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
   }
 
   async function generate(request: ModelRequest): Promise<ModelDecision> {
@@ -106,21 +120,18 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
         }
       }
     }
-    const response = await post(request, false);
-    const json = readJson(await readBody(response, settings.maxResponseBytes), settings.url) as {
-      choices?: unknown;
-      usage?: StreamChunk["usage"];
-    } | null;
-    const choice: unknown = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
-    if (!isRecord(json) || !isRecord(choice))
-      throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
-    const decision = decisionFromChoice(isRecord(choice.message) ? choice.message : undefined);
-    return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
+    return wholeDecision(request, await post(request, false));
   }
 
   async function* streamText(request: ModelRequest): AsyncGenerator<TextStreamPart> {
     const assembler = new ChatStreamAssembler();
     const reading = await openStream(request);
+    if ("whole" in reading) {
+      const { whole } = reading;
+      if (whole.type === "final" && whole.content) yield { type: "text", text: whole.content };
+      if (whole.usage) yield { type: "usage", usage: whole.usage };
+      return;
+    }
     let text = "";
     for await (const chunk of readEvents(reading.body, reading)) {
       const delta = assembler.add(chunk as StreamChunk);
@@ -150,7 +161,7 @@ function readOptions(options: OpenAICompatibleOptions) {
     timeoutMs: options.timeoutMs ?? 60_000,
     maxRetries: options.maxRetries ?? 2,
     retryDelayMs: options.retryDelayMs ?? 500,
-    stream: options.stream ?? false,
+    stream: options.stream ?? true,
     maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,
     prices: resolvePrices(options.prices),
   };

@@ -64,7 +64,7 @@ async function nextStep(run: AgentRun): Promise<AgentStop | undefined> {
 
 async function acceptAnswer(run: AgentRun, decision: FinalDecision): Promise<AgentStop | undefined> {
   const output = decision.content;
-  run.history.push({ role: "assistant", content: output });
+  run.history.push({ role: "assistant", content: output, ...(decision.reasoning === undefined ? {} : { reasoning: decision.reasoning }) });
   let verdict;
   try {
     verdict = await checkCompletion(run.config.verify, { output, messages: run.history, signal: run.signal });

@@ -17,6 +17,7 @@ export function openRound(run: AgentRun, decision: ToolCallsDecision): OpenRound
     role: "assistant",
     toolCalls: decision.calls,
     ...(decision.content === undefined ? {} : { content: decision.content }),
+    ...(decision.reasoning === undefined ? {} : { reasoning: decision.reasoning }),
   });
   return { step: run.steps - 1, calls: decision.calls, outcomes: decision.calls.map(() => null), pending: [] };
 }

@@ -6,7 +6,9 @@ import type { AddressInfo } from "node:net";
 export type Reply =
   | { status?: number; headers?: Record<string, string>; json: unknown }
   | { sse: unknown[]; delayMs?: number; /** End without [DONE], as a connection cut short does. */ cut?: boolean }
-  | { hang: true };
+  | { hang: true }
+  /** A recorded stream body, sent byte for byte. */
+  | { raw: string };
 
 export interface ChatServer {
   baseURL: string;
@@ -28,6 +30,10 @@ export async function startChatServer(replies: Reply[]): Promise<ChatServer> {
     }
     if ("hang" in reply) {
       open.add(response);
+      return;
+    }
+    if ("raw" in reply) {
+      response.writeHead(200, { "content-type": "text/event-stream" }).end(reply.raw);
       return;
     }
     if ("sse" in reply) {
