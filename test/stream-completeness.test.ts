@@ -60,7 +60,9 @@ describe("complete answers only", () => {
   });
 
   it("a JSON body sent to a streaming request is read as the whole answer (a server that does not stream), never as an empty one", async () => {
-    const { result } = await run([{ json: { choices: [{ message: { content: "hi" } }], usage: { prompt_tokens: 7, completion_tokens: 1 } } }]);
+    const { result } = await run([
+      { json: { choices: [{ message: { content: "hi" } }], usage: { prompt_tokens: 7, completion_tokens: 1 } } },
+    ]);
     expect(result).toMatchObject({ status: "completed", output: "hi", usage: { inputTokens: 7, outputTokens: 1 } });
     const { error } = await run([{ json: { nothing: true } }]);
     expect(error?.message).toMatch(/answered without choices/);

@@ -3,7 +3,9 @@ import type { StoredRun } from "../core/checkpoint-store.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { previewOf } from "../core/tools/tool-output.js";
 
-type PlanLike = { steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string; model?: string }> };
+type PlanLike = {
+  steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string; model?: string }>;
+};
 
 /**
  * The events of a stored run, for the trace page: a strategy's finished result carries its

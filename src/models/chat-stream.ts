@@ -118,7 +118,11 @@ export class ChatStreamAssembler {
     // By index where the server gave one; calls without an index keep their order of arrival.
     const ordered = [...this.calls].sort((a, b) => (indexOf.get(a) ?? Infinity) - (indexOf.get(b) ?? Infinity));
     const calls = fromChatToolCalls(
-      ordered.map((call) => ({ ...call.extra, ...(call.id ? { id: call.id } : {}), function: { name: call.name, arguments: call.arguments } })),
+      ordered.map((call) => ({
+        ...call.extra,
+        ...(call.id ? { id: call.id } : {}),
+        function: { name: call.name, arguments: call.arguments },
+      })),
     );
     return { type: "tool_calls", calls, ...(this.text ? { content: this.text } : {}), ...withReasoning };
   }

@@ -278,13 +278,15 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: St
       message: `step ${id} uses tool "${step.tool}", which does not exist; available tools: ${tools.map((known) => known.name).join(", ") || "none"}`,
     });
   } else if (references.length === 0) {
-    const checked = tool.input.safeParse(step.args ?? {});
-    if (checked.success) context.parsedArgs[index] = checked.data;
+    const checked = tool.checkArgs(step.args ?? {});
+    // A schema that validates asynchronously is checked when the step calls its tool.
+    if (checked instanceof Promise) checked.catch(() => undefined);
+    else if (checked.ok) context.parsedArgs[index] = checked.value;
     else {
       errors.push({
         code: "invalid_arguments",
         stepId: step.id,
-        message: `step ${id} calls "${tool.name}" with invalid args: ${describeIssues(checked.error)}`,
+        message: `step ${id} calls "${tool.name}" with invalid args: ${checked.problems}`,
       });
     }
   }

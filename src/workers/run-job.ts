@@ -3,7 +3,6 @@ import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { runAdmittedCall } from "../core/tools/guarded-call.js";
-import { describeIssues } from "../core/tools/tool-guard.js";
 import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyUsage } from "../core/usage.js";
 import type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "../executor/step-runner.js";
@@ -38,11 +37,11 @@ async function runToolJob(job: ToolJob, kit: WorkerKit, signal: AbortSignal): Pr
     const known = kit.tools.map((candidate) => candidate.name).join(", ") || "none";
     return toolFailure("unknown_tool", `this worker has no tool "${job.call.name}" (it has: ${known})`);
   }
-  const parsed = tool.input.safeParse(job.call.arguments ?? {});
-  if (!parsed.success) return toolFailure("invalid_arguments", `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}`);
+  const parsed = await tool.checkArgs(job.call.arguments ?? {});
+  if (!parsed.ok) return toolFailure("invalid_arguments", `invalid arguments for "${tool.name}": ${parsed.problems}`);
   return runAdmittedCall(
     { id: job.call.id, name: tool.name, idempotencyKey: job.call.idempotencyKey },
-    { kind: "run", tool, args: parsed.data, timeoutMs: job.timeoutMs ?? tool.timeoutMs },
+    { kind: "run", tool, args: parsed.value, timeoutMs: job.timeoutMs ?? tool.timeoutMs },
     { signal, step: 0, clock: systemClock, maxOutputChars: job.maxOutputChars ?? Infinity },
   );
 }

@@ -14,7 +14,7 @@ describe("defineTool", () => {
   it.each([
     [{ name: "has space" }, /name must be/],
     [{ description: "  " }, /description/],
-    [{ input: { parse: () => 1 } }, /zod schema/],
+    [{ input: { parse: () => 1 } }, /input must be a zod 4 or zod 3 schema, a Standard Schema .* or a JSON Schema object/],
     [{ execute: undefined }, /execute must be a function/],
     [{ timeoutMs: 0 }, /timeoutMs must be a positive number/],
     [{ maxCalls: 1.5 }, /maxCalls must be a positive integer/],

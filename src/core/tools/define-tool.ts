@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readToolInput, type ToolInput, type ToolInputSchema } from "./tool-input.js";
 import { InvalidOptionsError } from "../errors.js";
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -22,8 +23,13 @@ export interface ToolOptions<Input, Output> {
   /** Letters, digits, `_` and `-`, at most 64 characters (what model APIs accept). */
   name: string;
   description: string;
-  /** A zod schema for the arguments; its JSON Schema goes to the model. */
-  input: z.ZodType<Input>;
+  /**
+   * The arguments' schema: zod 4 or zod 3, any Standard Schema (valibot, arktype, …), or a
+   * plain JSON Schema object. Arguments are checked with it; its JSON Schema goes to the model.
+   */
+  input: ToolInputSchema<Input>;
+  /** The JSON Schema the model sees, for a schema library that cannot give one (valibot: `toJsonSchema(schema)`). */
+  inputSchema?: object;
   execute?: (args: Input, context: ToolContext) => Promise<Output> | Output;
   /** Abort the call and report a timeout to the model after this many milliseconds. */
   timeoutMs?: number;
@@ -53,8 +59,10 @@ export interface ToolOptions<Input, Output> {
 }
 
 /** A tool made by `defineTool`: its options, frozen, plus the JSON Schema of its input. */
-export interface Tool<Input = any, Output = any> extends Readonly<ToolOptions<Input, Output>> {
+export interface Tool<Input = any, Output = any> extends Readonly<Omit<ToolOptions<Input, Output>, "inputSchema">> {
   readonly inputSchema: Record<string, unknown>;
+  /** Checks arguments with `input`, whatever library it comes from. */
+  readonly checkArgs: ToolInput["check"];
 }
 
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -82,7 +90,7 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   if (typeof options.description !== "string" || options.description.trim() === "") {
     throw new InvalidOptionsError(`${where}: description must be a non-empty string; the model chooses tools by it`);
   }
-  if (!(options.input instanceof z.ZodType)) throw new InvalidOptionsError(`${where}: input must be a zod schema`);
+  const input = readToolInput(options.input, options.inputSchema, where);
   if (options.needsInput !== true && typeof options.execute !== "function") {
     throw new InvalidOptionsError(`${where}: execute must be a function (only needsInput tools may omit it)`);
   }
@@ -104,7 +112,7 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   if (options.authorize !== undefined && typeof options.authorize !== "function") {
     throw new InvalidOptionsError(`${where}: authorize must be a function`);
   }
-  return Object.freeze({ ...options, inputSchema: z.toJSONSchema(options.input, { io: "input" }) });
+  return Object.freeze({ ...options, inputSchema: input.jsonSchema, checkArgs: input.check });
 }
 
 function checkPositive(where: string, name: string, value: unknown, options: { integer: boolean }): void {

@@ -1,3 +1,4 @@
+import { describeIssueList } from "./tool-input.js";
 import type { z } from "zod";
 import { errorMessage, InvalidOptionsError } from "../errors.js";
 import type { ToolCall } from "../messages.js";
@@ -26,20 +27,16 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
   function admit(call: ToolCall, context: AdmitContext): MaybePromise<Admission> {
     const tool = byName.get(call.name);
     if (!tool) return reject(toolFailure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
-    let args: unknown;
-    if (context.argsParsed === true) args = context.parsedArgs;
-    else {
-      const parsed = tool.input.safeParse(call.arguments ?? {});
-      if (!parsed.success) {
-        return reject(
-          toolFailure(
-            "invalid_arguments",
-            `invalid arguments for "${tool.name}": ${describeIssues(parsed.error)}. Fix them and call again`,
-          ),
-        );
-      }
-      args = parsed.data;
-    }
+    if (context.argsParsed === true) return admitChecked(tool, call, context, context.parsedArgs);
+    return andThen(tool.checkArgs(call.arguments ?? {}), (checked) =>
+      checked.ok
+        ? admitChecked(tool, call, context, checked.value)
+        : reject(toolFailure("invalid_arguments", `invalid arguments for "${tool.name}": ${checked.problems}. Fix them and call again`)),
+    );
+  }
+
+  /** The rules after the arguments: the call limit, authorization, approval. */
+  function admitChecked(tool: Tool, call: ToolCall, context: AdmitContext, args: unknown): MaybePromise<Admission> {
     if (tool.maxCalls !== undefined && context.callsSoFar >= tool.maxCalls) {
       return reject(
         toolFailure("call_limit", `"${tool.name}" reached its limit of ${tool.maxCalls} calls in this run; do not call it again`),
@@ -104,13 +101,7 @@ function reject(outcome: ReturnType<typeof toolFailure>): Admission {
  * can fix them. `whole` names the value itself when the problem is not in a field.
  */
 export function describeIssues(error: z.ZodError, whole = "arguments"): string {
-  return error.issues
-    .map((issue) => {
-      const field = issue.path.length > 0 ? issue.path.map(String).join(".") : whole;
-      const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
-      return missing ? `${field}: missing (required)` : `${field}: ${issue.message}`;
-    })
-    .join("; ");
+  return describeIssueList(error.issues, whole);
 }
 
 /** Undefined when allowed, otherwise the reason to show. A throwing check denies. */
