@@ -15,6 +15,7 @@ const layers = [
   "offline",
   "stores",
   "workers",
+  "mcp",
   "trace",
   "testing",
 ];
@@ -60,6 +61,7 @@ const arrows = {
     ["planner", "replan", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
     "workers run steps as the executor would; they know no strategy, store or model adapter",
   ],
+  mcp: [layers.filter((folder) => folder !== "core"), "MCP tools are tools: they stand on core alone"],
   trace: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
 };

@@ -37,6 +37,7 @@ function check(files: string[]): readonly ts.Diagnostic[] {
       "planloop/demo": ["./src/demo/index.ts"],
       "planloop/sqlite": ["./src/stores/sqlite/index.ts"],
       "planloop/postgres": ["./src/stores/postgres/index.ts"],
+      "planloop/mcp": ["./src/mcp/index.ts"],
     },
   });
   return files.flatMap((file) =>

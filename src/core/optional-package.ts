@@ -22,11 +22,12 @@ const requireHere = createRequire(import.meta.url);
  * @example
  * const Database = loadOptionalPackage<typeof BetterSqlite3>({ name: "better-sqlite3", neededFor: "the demo", install: "better-sqlite3@12" });
  */
-export function loadOptionalPackage<T>(options: { name: string; neededFor: string; install?: string }): T {
+export function loadOptionalPackage<T>(options: { name: string; neededFor: string; install?: string; module?: string }): T {
+  const module = options.module ?? options.name;
   try {
-    return requireHere(options.name) as T;
+    return requireHere(module) as T;
   } catch (error) {
-    if (isMissing(error, options.name)) throw new MissingPackageError(options.name, options.neededFor, options.install ?? options.name);
+    if (isMissing(error, module)) throw new MissingPackageError(options.name, options.neededFor, options.install ?? options.name);
     throw error;
   }
 }

@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { InvalidOptionsError } from "../core/errors.js";
+import { isRecord } from "../core/is-record.js";
+import { defineTool, type Tool } from "../core/tools/define-tool.js";
+
+/** A tool as an MCP server lists it (`tools/list`). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; title?: string };
+}
+
+/**
+ * What `mcpTools` needs of a client: the `Client` of `@modelcontextprotocol/sdk` has it (and
+ * so does anything that speaks the same two requests).
+ */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: McpToolInfo[]; nextCursor?: string }>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ): Promise<Record<string, unknown>>;
+}
+
+export interface McpToolsOptions {
+  /** Put before each tool's name (e.g. "fs_"), so two servers' tools do not clash. */
+  prefix?: string;
+  /** Only these tools (by the server's names), or those the function keeps. */
+  include?: readonly string[] | ((tool: McpToolInfo) => boolean);
+  /** Per call; default 60 s (the SDK's own default). */
+  timeoutMs?: number;
+  /** Calls allowed per run, per tool. */
+  maxCalls?: number;
+  /** Tools (by the server's names) whose calls wait for a human, or a function deciding by the tool. Default none. */
+  needsApproval?: readonly string[] | ((tool: McpToolInfo) => boolean);
+  /** Plan steps calling one tool that may run at once. */
+  concurrency?: number;
+}
+
+/**
+ * A Model Context Protocol server's tools as planloop tools: each keeps its JSON Schema (the
+ * model sees it; arguments are checked with it where planloop can read it, else by the
+ * server), and gets planloop's guard: timeouts, call limits, approvals. A call the server
+ * answers with `isError` is an error the model reads, never an exception that ends the run;
+ * a result with `structuredContent` gives that as the output, else the text of its content.
+ * Tools the server marks read-only or idempotent may be retried without a new approval.
+ *
+ * @example
+ * const client = new Client({ name: "my-app", version: "1.0.0" });
+ * await client.connect(new StdioClientTransport({ command: "npx", args: ["@modelcontextprotocol/server-filesystem", dir] }));
+ * const tools = await mcpTools(client, { prefix: "fs_", needsApproval: ["write_file"] });
+ */
+export async function mcpTools(client: McpClientLike, options: McpToolsOptions = {}): Promise<Tool[]> {
+  if (typeof client?.listTools !== "function" || typeof client.callTool !== "function")
+    throw new InvalidOptionsError("mcpTools needs a connected MCP client (Client from @modelcontextprotocol/sdk)");
+  const listed: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    listed.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  const include = options.include;
+  const kept = listed.filter((tool) =>
+    include === undefined ? true : typeof include === "function" ? include(tool) : include.includes(tool.name),
+  );
+  return kept.map((tool) => toPlanloopTool(client, tool, options));
+}
+
+function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpToolsOptions): Tool {
+  const name = `${options.prefix ?? ""}${info.name}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+  const approval = options.needsApproval;
+  const readOnly = info.annotations?.readOnlyHint === true;
+  const { $schema: _draft, ...schema } = info.inputSchema;
+  const inputSchema = { ...schema, type: "object" as const };
+  return defineTool<Record<string, unknown>, unknown>({
+    name,
+    description: info.description ?? info.title ?? info.annotations?.title ?? info.name,
+    input: checkableSchema(inputSchema),
+    inputSchema,
+    execute: async (args, { signal }) => {
+      const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
+        signal,
+        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      });
+      if (result.isError === true)
+        throw Object.assign(new Error(contentText(result.content) || "the MCP tool reported an error"), { retryable: false });
+      return result.structuredContent ?? outputOf(result.content);
+    },
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxCalls === undefined ? {} : { maxCalls: options.maxCalls }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(approval === undefined ? {} : { needsApproval: typeof approval === "function" ? approval(info) : approval.includes(info.name) }),
+    idempotent: readOnly || info.annotations?.idempotentHint === true,
+  });
+}
+
+/**
+ * The tool's JSON Schema as a schema planloop checks arguments with; one it cannot read
+ * (a keyword zod does not know) is left to the server, which checks it anyway.
+ */
+function checkableSchema(schema: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
+  try {
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Record<string, unknown>>;
+  } catch {
+    return z.record(z.string(), z.unknown());
+  }
+}
+
+/** A result's content as the model reads it: its text when every part is text, else the parts. */
+function outputOf(content: unknown): unknown {
+  if (!Array.isArray(content)) return content ?? null;
+  if (content.every((part) => isRecord(part) && part.type === "text")) return contentText(content);
+  return content;
+}
+
+function contentText(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+    .filter(Boolean)
+    .join("\n");
+}
