@@ -8,7 +8,7 @@ const offlineNote =
 /** A Markdown table of per-strategy statistics. */
 export function statsTable(stats: readonly StrategyStats[]): string {
   const header =
-    "| strategy | success | model calls | input tokens | output tokens | cost | median ms | p95 ms | tool calls | replans | speed vs ReAct | input tokens vs ReAct |";
+    "| strategy | success | model calls | input tokens | output tokens | cost | median ms | p95 ms | tool calls | replans | plan repairs | speed vs ReAct | input tokens vs ReAct |";
   const rows = stats.map((entry) =>
     [
       entry.strategy,
@@ -21,11 +21,12 @@ export function statsTable(stats: readonly StrategyStats[]): string {
       Math.round(entry.p95Ms),
       entry.toolCalls.toFixed(1),
       entry.replans.toFixed(1),
+      entry.repairs.toFixed(2),
       entry.speedupVsReact === undefined ? "–" : `${entry.speedupVsReact.toFixed(2)}x`,
       entry.inputTokensVsReact === undefined ? "–" : `${entry.inputTokensVsReact.toFixed(2)}x`,
     ].join(" | "),
   );
-  return [header, `|${" --- |".repeat(12)}`, ...rows.map((row) => `| ${row} |`)].join("\n");
+  return [header, `|${" --- |".repeat(13)}`, ...rows.map((row) => `| ${row} |`)].join("\n");
 }
 
 /** The targets the issue sets, checked on the measured numbers (where the suites ran). */

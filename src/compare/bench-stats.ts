@@ -13,6 +13,8 @@ export interface StrategyStats {
   p95Ms: number;
   toolCalls: number;
   replans: number;
+  /** Invalid plans sent back for repair, per run. */
+  repairs: number;
   /** ReAct's median latency over this one's: above 1 is faster than ReAct. */
   speedupVsReact?: number;
   /** This one's input tokens over ReAct's: below 1 is cheaper than ReAct. */
@@ -48,6 +50,7 @@ export function strategyStats(records: readonly BenchRecord[]): StrategyStats[] 
       p95Ms: percentile(latencies, 0.95),
       toolCalls: mean(mine.map((record) => record.usage.toolCalls)),
       replans: mean(mine.map((record) => record.replans)),
+      repairs: mean(mine.map((record) => record.repairs ?? 0)),
     };
   });
   const react = stats.find((entry) => entry.strategy === "react");

@@ -28,6 +28,8 @@ export interface BenchOptions {
   maxSteps?: number;
   /** Plan-and-Execute starts replanning while independent steps still run. Default false. */
   replanEarly?: boolean;
+  /** Plan-and-Execute asks for its plans by their JSON Schema where the model can. Default true. */
+  structuredPlans?: boolean;
   onRecord?: (record: BenchRecord, done: number, total: number) => void;
 }
 
@@ -44,6 +46,8 @@ export interface BenchRecord {
   usage: UsageTotals;
   durationMs: number;
   replans: number;
+  /** Plans sent back to the planner because they were invalid (repair rounds). */
+  repairs?: number;
   /** Model calls and tokens by tier (see `tiersOf`). */
   tiers?: Record<string, TierUsage>;
   error?: string;
@@ -92,6 +96,7 @@ async function runOne(
       budget: options.budget ?? { deadlineMs: 120_000 },
       maxSteps: options.maxSteps ?? 20,
       ...(options.replanEarly ? { replanEarly: true } : {}),
+      ...(options.structuredPlans === false ? { structuredPlans: false } : {}),
     });
     return {
       ...base,
@@ -102,6 +107,7 @@ async function runOne(
       durationMs: result.durationMs,
       replans: result.replans,
       tiers: tiersOf(result.trace),
+      repairs: result.trace.filter((event) => event.type === "plan-invalid").length,
       ...(result.reason ? { error: result.reason } : {}),
     };
   } catch (error) {

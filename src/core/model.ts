@@ -23,6 +23,18 @@ export interface ModelRequest {
   signal: AbortSignal;
   tools: readonly ToolSpec[];
   purpose: ModelPurpose;
+  /**
+   * Asks for an answer that is JSON matching `schema` (structured output), where the provider
+   * can; one that cannot may ignore it: the caller still reads and checks the text.
+   */
+  responseFormat?: ResponseFormat;
+}
+
+/** JSON of a given schema, as a planner's plan (see `ModelRequest.responseFormat`). */
+export interface ResponseFormat {
+  type: "json";
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 export interface FinalDecision {

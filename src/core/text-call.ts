@@ -4,7 +4,7 @@ import type { Clock } from "./clock.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "./errors.js";
 import type { EventHub } from "./events.js";
 import type { Message } from "./messages.js";
-import { toModelFunction, type Model, type ModelPurpose, type ModelRequest, type TextStreamPart } from "./model.js";
+import { toModelFunction, type Model, type ModelPurpose, type ModelRequest, type ResponseFormat, type TextStreamPart } from "./model.js";
 import type { MaybePromise } from "./maybe-async.js";
 import { modelCallDelta, type Usage } from "./usage.js";
 
@@ -17,6 +17,8 @@ export interface TextCallContext {
   clock: Clock;
   /** A durable run's answers kept from before: a call it has an answer for asks no model. */
   replay?: TextReplay | undefined;
+  /** Asks for JSON of this schema where the model can (a plan: see `ModelRequest.responseFormat`). */
+  responseFormat?: ResponseFormat | undefined;
 }
 
 /** A text answer as a durable run keeps it. `partial`: a stream cut short, kept up to its last full line. */
@@ -52,7 +54,14 @@ async function askModel(
   { purpose, messages, call }: { purpose: ModelPurpose; messages: Message[]; call: OpenedCall },
 ): Promise<string> {
   const model = toModelFunction(context.model)!;
-  const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose };
+  const request: ModelRequest = {
+    messages,
+    step: 0,
+    signal: context.signal,
+    tools: [],
+    purpose,
+    ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
+  };
   context.events.emit({ type: "model-call-start", step: 0, purpose });
   const startedAt = context.clock.now();
   let decision;

@@ -58,6 +58,9 @@ export function fromAISDK(
           })),
         }
       : {}),
+    ...(request.responseFormat
+      ? { responseFormat: { type: "json", schema: request.responseFormat.schema, name: request.responseFormat.name } }
+      : {}),
     abortSignal: request.signal,
   });
   const priced = (usage: AISDKUsage | undefined): Usage =>

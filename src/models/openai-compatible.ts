@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
-import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
+import type { ModelAdapter, ModelDecision, ModelRequest, ResponseFormat, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
 import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
 import { decisionFromChoice, toChatMessages, toChatTools } from "./chat-wire-format.js";
@@ -32,6 +32,12 @@ export interface OpenAICompatibleOptions {
   body?: Record<string, unknown>;
   /** Largest answer accepted, streamed or not; default 10 MB. A larger one is an error. */
   maxResponseBytes?: number;
+  /**
+   * Send `response_format: { type: "json_schema" }` when a caller asks for JSON of a schema
+   * (a planner's plan); default true. A server that refuses it is asked again without it,
+   * and not asked with it again.
+   */
+  structuredOutput?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -46,7 +52,8 @@ export interface OpenAICompatibleOptions {
  */
 export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter & { readonly modelId: string } {
   const settings = readOptions(options);
-  const post = (request: ModelRequest, stream: boolean) =>
+  let structured = options.structuredOutput !== false;
+  const send = (request: ModelRequest, stream: boolean, format: ResponseFormat | undefined) =>
     postWithRetries({
       url: settings.url,
       body: {
@@ -55,6 +62,9 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
         messages: toChatMessages(request.messages),
         ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
         ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+        ...(format
+          ? { response_format: { type: "json_schema", json_schema: { name: format.name, schema: format.schema, strict: false } } }
+          : {}),
       },
       headers: settings.headers,
       fetch: settings.fetch,
@@ -64,6 +74,18 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
       signal: request.signal,
       model: options.model,
     });
+  /** A request with its response format where the server takes one; one that refuses it is asked again without. */
+  const post = async (request: ModelRequest, stream: boolean) => {
+    const format = structured ? request.responseFormat : undefined;
+    try {
+      return await send(request, stream, format);
+    } catch (error) {
+      const refused = error instanceof ModelHttpError && error.status === 400 && /response_format|json_schema|structured/i.test(error.body);
+      if (format === undefined || !refused) throw error;
+      structured = false;
+      return send(request, stream, undefined);
+    }
+  };
 
   const usageOf = (request: ModelRequest, reported: StreamChunk["usage"], answer: string): Usage => {
     const usage: Usage =

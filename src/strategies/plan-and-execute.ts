@@ -45,6 +45,12 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, 
   observe?: Observer;
   /** How the planner writes plans; default "json". */
   format?: PlanFormat;
+  /**
+   * Ask for a JSON plan by its schema (structured output: OpenAI-compatible
+   * `response_format`, the AI SDK's `responseFormat`) where the model supports it; the text
+   * is read and checked either way. Default true.
+   */
+  structuredPlans?: boolean | undefined;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: PlanAndExecuteState | undefined;
   approvals?: PlanReviewOptions["approvals"];

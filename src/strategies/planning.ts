@@ -6,7 +6,8 @@ import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Prompts } from "../planner/prompts.js";
 import type { ExecutionSettings } from "../executor/execution-options.js";
 import type { PlanDecision, ReviewPlanOption } from "./plan-review.js";
-import { ask, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { planResponseFormat } from "../planner/plan-response-format.js";
+import { askFor, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 /** What every planning strategy takes to have its plans reviewed before they run. */
 export interface PlanReviewOptions {
@@ -30,12 +31,21 @@ export interface PlanningOptions extends StrategyOptions, HumanDecisions, Execut
 /** Asks the planner for a plan and validates it, sending invalid plans back for repair. */
 export function requestPlan(
   run: StrategyRun,
-  config: { planner: Model; format: PlanFormat; tools: readonly Tool[]; prompts: Prompts; maxRepairs: number },
+  config: {
+    planner: Model;
+    format: PlanFormat;
+    tools: readonly Tool[];
+    prompts: Prompts;
+    maxRepairs: number;
+    structuredPlans?: boolean | undefined;
+  },
   purpose: "plan" | "replan",
   messages: Message[],
 ): Promise<PlanAttempt<StrategyStop>> {
+  // A JSON plan is asked for by its schema where the model supports structured output.
+  const responseFormat = config.format === "json" && config.structuredPlans !== false ? planResponseFormat() : undefined;
   return makePlan({
-    ask: (conversation) => ask(run, config.planner, purpose, conversation),
+    ask: (conversation) => askFor(run, { model: config.planner, purpose, messages: conversation, responseFormat }),
     messages,
     format: config.format,
     tools: config.tools,

@@ -25,6 +25,8 @@ export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, 
   maxReplans?: number | undefined;
   /** Plan-and-Execute only: replan while independent steps still run. */
   replanEarly?: boolean | undefined;
+  /** Plan-and-Execute only: ask for the JSON plan by its schema where the model can (default true). */
+  structuredPlans?: boolean | undefined;
   /** ReAct's loop, and the planning strategies' agent steps: keep each request under a token cap. */
   context?: ContextPolicy | undefined;
   /** The planning strategies only (ReAct writes no plan): review each new plan before it runs. */
@@ -56,14 +58,23 @@ export function strategyOfState(state: unknown): StrategyName | undefined {
  * for (const name of strategyNames) console.log(name, (await runStrategy(name, options)).usage);
  */
 export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
-  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, reviewPlan, context, ...rest } = options;
+  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, reviewPlan, context, structuredPlans, ...rest } = options;
   // Each strategy checks that the state is its own, and says whose it is when it is not.
   const shared = { ...rest, resume: resume as never };
   switch (name) {
     case "react":
       return react({ ...shared, model, maxSteps, context });
     case "plan-and-execute":
-      return planAndExecute({ ...shared, planner, executor: model, maxReplans, replanEarly, reviewPlan, agentContext: context });
+      return planAndExecute({
+        ...shared,
+        planner,
+        executor: model,
+        maxReplans,
+        replanEarly,
+        reviewPlan,
+        agentContext: context,
+        structuredPlans,
+      });
     case "rewoo":
       return rewoo({ ...shared, planner, reviewPlan, agentContext: context });
     case "llm-compiler":

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from "../core/clock.js";
 import { errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { EventHub, type PlanloopEvent } from "../core/events.js";
 import type { Message } from "../core/messages.js";
-import { toModelFunction, type Model, type ModelPurpose } from "../core/model.js";
+import { toModelFunction, type Model, type ModelPurpose, type ResponseFormat } from "../core/model.js";
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
 import { requestText } from "../core/text-call.js";
 import type { UsageTotals } from "../core/usage.js";
@@ -119,12 +119,29 @@ export type AskResult = { ok: true; text: string } | { ok: false; stop: Strategy
  * A text call (plan, replan, solve, critic, join) that first checks the run may go on, and
  * turns a failing model into a `failed` stop instead of an exception.
  */
-export async function ask(run: StrategyRun, model: Model, purpose: ModelPurpose, messages: Message[]): Promise<AskResult> {
+export function ask(run: StrategyRun, model: Model, purpose: ModelPurpose, messages: Message[]): Promise<AskResult> {
+  return askFor(run, { model, purpose, messages });
+}
+
+/** `ask`, and where the answer should be JSON of a schema (a plan), the `responseFormat` to ask with. */
+export async function askFor(
+  run: StrategyRun,
+  call: { model: Model; purpose: ModelPurpose; messages: Message[]; responseFormat?: ResponseFormat | undefined },
+): Promise<AskResult> {
+  const { model, purpose, messages, responseFormat } = call;
   const stop = checkStop(run);
   if (stop) return { ok: false, stop };
   try {
     const text = await requestText(
-      { model, signal: run.signal, budget: run.budget, events: run.events, clock: run.clock, replay: run.durability?.replay },
+      {
+        model,
+        signal: run.signal,
+        budget: run.budget,
+        events: run.events,
+        clock: run.clock,
+        replay: run.durability?.replay,
+        responseFormat,
+      },
       purpose,
       messages,
     );

@@ -20,6 +20,7 @@ interface BenchFlags extends ModelFlags {
   modelLatency: string;
   latencyScale: string;
   replanEarly?: boolean;
+  structuredPlans?: boolean;
 }
 
 export function benchCommand(program: Command, io: CliIo): void {
@@ -37,6 +38,10 @@ export function benchCommand(program: Command, io: CliIo): void {
     .option("--model-latency <ms>", "the offline model's time per call", "300")
     .option("--latency-scale <x>", "multiplies the simulated services' latency", "1")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
+    .option(
+      "--no-structured-plans",
+      "plan-and-execute asks for plans as text only (compare repair rounds with and without structured output)",
+    )
     .action(async (flags: BenchFlags) => {
       const suites = (flags.suite === "all" ? [...suiteNames] : flags.suite.split(",")).map((name) => loadSuite(name.trim()));
       const strategies = flags.strategies.split(",").map((name) => name.trim()) as StrategyName[];
@@ -54,6 +59,7 @@ export function benchCommand(program: Command, io: CliIo): void {
         modelLatencyMs: number(flags.modelLatency, "--model-latency"),
         latencyScale: number(flags.latencyScale, "--latency-scale"),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
+        ...(flags.structuredPlans === false ? { structuredPlans: false } : {}),
         onRecord: (_record, done, total) => bar(done, total),
       });
       const out = resolve(flags.out);
