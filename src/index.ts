@@ -22,6 +22,8 @@ export { Budget } from "./core/budget.js";
 export type { BudgetLimits, BudgetLimit, BudgetBreach } from "./core/budget.js";
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";
 export { PlanloopError, InvalidOptionsError, InvalidDecisionError, ModelCallError } from "./core/errors.js";
+export { defaultSecretKeys, maskSecrets } from "./core/secrets.js";
+export type { SecretKeys } from "./core/secrets.js";
 export { MissingPackageError } from "./core/optional-package.js";
 export { sleep } from "./core/clock.js";
 export type { Clock } from "./core/clock.js";
@@ -142,3 +144,8 @@ export { estimatePromptTokens } from "./models/token-estimate.js";
 export { offlineModel, offlineNotice } from "./offline/offline-model.js";
 export type { OfflineModelOptions } from "./offline/offline-model.js";
 export type { OfflineTask } from "./offline/offline-task.js";
+
+// trace/: a run's events as a page, or as Chrome trace-event JSON for Perfetto
+export { renderTraceHtml } from "./trace/trace-html.js";
+export { perfettoTrace } from "./trace/perfetto.js";
+export type { TraceEvent } from "./trace/perfetto.js";

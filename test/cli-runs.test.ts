@@ -44,7 +44,7 @@ describe("planloop runs", () => {
     expect(await cli("trace", "--run", "pay-1", "--store", store, "-o", page)).toMatchObject({ code: 0, out: `${page}\n` });
     const html = readFileSync(page, "utf8");
     expect(html).toContain("planloop trace: run pay-1");
-    expect(html).toContain('<g class="step" data-step-id="2" data-status="succeeded">');
+    expect(html).toContain('<g class="dag-node" data-step-id="2" data-version="1" data-status="succeeded" data-change="new">');
     expect(await cli("trace")).toMatchObject({ code: 2, err: expect.stringContaining("an events file or --run <id>") });
   });
 

@@ -135,6 +135,16 @@ describe("planloop CLI", () => {
     const traced = await cli("trace", join(demoDir, "events.jsonl"), "--out", join(dir, "again.html"));
     expect(traced.code).toBe(0);
     expect(readFileSync(join(dir, "again.html"), "utf8")).toContain("<svg");
+    const perfetto = await cli("trace", join(demoDir, "events.jsonl"), "--format", "perfetto", "--out", join(dir, "trace.json"));
+    expect(perfetto.code).toBe(0);
+    const { traceEvents } = JSON.parse(readFileSync(join(dir, "trace.json"), "utf8")) as {
+      traceEvents: Array<{ ph: string; cat?: string }>;
+    };
+    expect(traceEvents.filter((event) => event.ph === "X" && event.cat === "sql").length).toBeGreaterThan(3);
+    expect(await cli("trace", join(demoDir, "events.jsonl"), "--format", "svg")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--format takes html or perfetto"),
+    });
     expect(await cli("trace", file("bad.jsonl", "{}\nnot json\n"))).toMatchObject({
       code: 2,
       err: expect.stringContaining("line 2 is not JSON"),

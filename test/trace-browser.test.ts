@@ -1,5 +1,5 @@
 // The demo's HTML trace in a real browser: Debian's chromium driven by playwright-core.
-import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,6 +8,14 @@ import { describe, expect, it } from "vitest";
 import { runDemo } from "../src/demo/run-demo.js";
 import { renderTraceHtml } from "../src/trace/trace-html.js";
 import { hostileEvents, payload } from "./helpers/hostile-events.js";
+import { bigTrace } from "./helpers/big-trace.js";
+
+/** Screenshots and pages of these tests, kept as artifacts (test-artifacts/ is ignored by git). */
+function artifacts(): string {
+  const dir = join(import.meta.dirname, "..", "test-artifacts");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 const executablePath = "/usr/bin/chromium";
 const launchArgs = [
@@ -46,6 +54,56 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     }
   }, 60_000);
 
+  it("a 200-step, 3-version run: renders in under a second, every step visible, every edge drawn, details on click, zoom", async () => {
+    const { events, started, edges } = bigTrace();
+    expect(started).toBe(200);
+    const dir = artifacts();
+    const file = join(dir, "big-trace.html");
+    writeFileSync(file, renderTraceHtml(events, { title: "200 steps, 3 plan versions" }));
+    const browser = await chromium.launch({ executablePath, args: launchArgs });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const opened = Date.now();
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForFunction("document.body.dataset.renderedMs !== undefined");
+      const loadMs = Date.now() - opened;
+      const renderMs = Number(await page.locator("body").getAttribute("data-rendered-ms"));
+      console.log(`200-step trace: drawn in ${renderMs} ms, page loaded and drawn in ${loadMs} ms`);
+      expect(renderMs).toBeLessThan(1_000);
+      // Every run of a step is drawn, none narrower than the minimum width.
+      const widths = await page
+        .locator("g.step")
+        .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { getBBox(): { width: number } }).getBBox().width));
+      expect(widths).toHaveLength(200);
+      expect(Math.min(...widths)).toBeGreaterThanOrEqual(3);
+      // Each plan version's DAG has an edge for every dependency.
+      for (const [index, count] of edges.entries())
+        expect(await page.locator(`svg.dag[data-version="${index + 1}"] polyline.dag-edge`).count()).toBe(count);
+      expect(await page.locator('svg.dag[data-version="2"] g.dag-node[data-change="reused"]').count()).toBeGreaterThan(0);
+      expect(await page.locator('svg.dag[data-version="3"] g.dag-node[data-change="new"]').count()).toBe(40);
+      // A retried step shows each attempt; clicking it shows its details.
+      const retried = page.locator('g.step[data-step-id="13"][data-version="1"]');
+      expect(await retried.locator("rect.attempt").count()).toBe(2);
+      await retried.click();
+      const details = await page.locator("#details").innerText();
+      expect(details).toContain("fetch part 13");
+      expect(details).toContain('"part": 13');
+      expect(details).toMatch(/#1 .*timed out/);
+      // Zooming in draws a finer axis; the replans and the skipped steps are listed with their reasons.
+      const ticks = () => page.locator("text.tick-label").evaluateAll((nodes) => nodes.map((node) => node.textContent));
+      const ticksBefore = await ticks();
+      await page.locator("#zoom-in").click();
+      await page.locator("#zoom-in").click();
+      expect(await ticks()).not.toEqual(ticksBefore);
+      expect(await page.locator("ol.replans li").count()).toBe(2);
+      expect(await page.locator("ul.not-run li").first().innerText()).toContain("a step it depends on did not succeed");
+      await page.locator("#zoom-reset").click();
+      await page.screenshot({ path: join(dir, "big-trace.png"), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
   it("runs no script from a crafted events file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-trace-"));
     const page = join(dir, "hostile.html");
@@ -62,7 +120,9 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
       await tab.waitForTimeout(200);
       expect(await tab.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
       expect(dialogs).toEqual([]);
-      expect(await tab.locator("img, script").count()).toBe(0);
+      expect(await tab.locator("img").count()).toBe(0);
+      // Only the page's own scripts: its data (JSON, never run) and the viewer.
+      expect(await tab.locator("script").evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(["trace-data", "planloop-viewer"]);
     } finally {
       await browser.close();
     }

@@ -45,7 +45,8 @@ export type PlanEventBody =
   | {
       type: "plan-created";
       version: number;
-      steps: Array<{ id: CallId; task: string; depends_on: CallId[]; tool?: string; model?: string }>;
+      /** `args`: the step's arguments, secrets masked, a preview when long. */
+      steps: Array<{ id: CallId; task: string; depends_on: CallId[]; tool?: string; model?: string; args?: unknown }>;
     }
   | { type: "step-ready"; stepId: CallId }
   | { type: "step-start"; stepId: CallId; kind: "tool" | "agent"; attempt: number }

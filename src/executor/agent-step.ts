@@ -27,6 +27,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
           task: run.config.prompts.agentStep({ step, dependencies }),
           maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
           context: run.config.agentContext,
+          secretKeys: run.config.secretKeys,
           budget: run.budget.child(),
           signal: run.signal,
           clock: run.config.clock,

@@ -1,3 +1,6 @@
+import { maskSecrets, type SecretKeys } from "../core/secrets.js";
+import { jsonSafe } from "../core/json-safe.js";
+import { previewOf } from "../core/tools/tool-output.js";
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoints.js";
@@ -121,6 +124,7 @@ export function announcePlan(run: PlanRun): void {
       depends_on: step.depends_on,
       ...(step.tool ? { tool: step.tool } : {}),
       ...(step.model ? { model: step.model } : {}),
+      ...(step.args === undefined ? {} : { args: argsForEvents(step.args, run.config.secretKeys) }),
     })),
   }));
 }
@@ -141,4 +145,11 @@ function mayStart(run: PlanRun): boolean {
   const breach = run.budget.breach();
   if (breach && breach.limit !== "deadlineMs") run.budgetBreach ??= breach;
   return breach === undefined;
+}
+
+/** Arguments as events show them: secrets masked, and a preview of any that are long. */
+function argsForEvents(args: unknown, keys: SecretKeys): unknown {
+  const safe = maskSecrets(jsonSafe(args), keys);
+  const text = JSON.stringify(safe) ?? "";
+  return text.length <= 2_000 ? safe : previewOf(safe, 2_000);
 }

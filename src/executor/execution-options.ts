@@ -1,3 +1,4 @@
+import { defaultSecretKeys, type SecretKeys } from "../core/secrets.js";
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
 import { readContextPolicy, type ContextPolicy } from "../react/context-window.js";
 import { systemClock, type Clock } from "../core/clock.js";
@@ -54,6 +55,12 @@ export interface RunSettings extends StateSigning {
   budget?: BudgetLimits | Budget | undefined;
   onEvent?: EventListener | undefined;
   clock?: Clock | undefined;
+  /**
+   * Argument keys whose values are masked in events and traces (tool calls, plan steps):
+   * default `defaultSecretKeys` (`apiKey`, `token`, `password`, `secret`, `authorization`, …);
+   * your own list (strings match whole keys, any case), or `false` to mask nothing.
+   */
+  secretKeys?: SecretKeys | undefined;
 }
 
 export interface ExecutePlanOptions extends ExecutionSettings, RunSettings, HumanDecisions, DurableOptions {
@@ -121,6 +128,7 @@ export interface PlanConfig {
   retry: RetryPolicy;
   agentMaxSteps: number;
   agentContext: ContextPolicy | undefined;
+  secretKeys: SecretKeys;
   resume: PlanRunState | undefined;
   reuse: Record<string, StepRecord>;
   observe: Observer | undefined;
@@ -192,6 +200,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     retry: readRetry(options.retry),
     agentMaxSteps,
     agentContext: options.agentContext,
+    secretKeys: options.secretKeys ?? defaultSecretKeys,
     resume,
     reuse: options.reuse ?? {},
     observe: options.observe,

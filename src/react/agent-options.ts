@@ -1,3 +1,4 @@
+import { defaultSecretKeys, type SecretKeys } from "../core/secrets.js";
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
@@ -56,6 +57,8 @@ export interface AgentOptions extends StateSigning, DurableOptions {
   maxToolOutputChars?: number;
   /** Keeps each request under a token cap as the history grows (see `ContextPolicy`); default: the whole history. */
   context?: ContextPolicy | undefined;
+  /** Argument keys masked in events (see `RunSettings.secretKeys`); default `defaultSecretKeys`. */
+  secretKeys?: SecretKeys | undefined;
   clock?: Clock;
 }
 
@@ -80,6 +83,7 @@ export interface AgentConfig {
   toolConcurrency: number;
   maxToolOutputChars: number;
   context: ContextConfig | undefined;
+  secretKeys: SecretKeys;
   clock: Clock;
 }
 
@@ -118,6 +122,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
     toolConcurrency: positiveInteger("toolConcurrency", options.toolConcurrency, 4),
     maxToolOutputChars: positiveInteger("maxToolOutputChars", options.maxToolOutputChars, 20_000),
     context: readContextPolicy(options.context),
+    secretKeys: options.secretKeys ?? defaultSecretKeys,
     clock: options.clock ?? systemClock,
   };
 }

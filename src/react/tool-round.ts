@@ -1,3 +1,4 @@
+import { maskSecrets } from "../core/secrets.js";
 import { andThen, type MaybePromise } from "../core/maybe-async.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";
@@ -33,7 +34,13 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
   for (const [index, call] of round.calls.entries()) {
     if (round.outcomes[index]) continue;
     const startedAt = run.config.clock.now();
-    run.events.emit({ type: "tool-call-start", step: round.step, callId: call.id, name: call.name, arguments: call.arguments ?? {} });
+    run.events.emit(() => ({
+      type: "tool-call-start",
+      step: round.step,
+      callId: call.id,
+      name: call.name,
+      arguments: maskSecrets(call.arguments ?? {}, run.config.secretKeys),
+    }));
     const verdict = await decideCall(run, round, index);
     if ("verdict" in verdict) {
       const { options } = verdict;

@@ -100,6 +100,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
         budget: run.budget,
         onEvent: run.events.relay(),
         clock: run.clock,
+        secretKeys: run.secretKeys,
       });
     },
     async judge(execution) {

@@ -232,6 +232,7 @@ export async function runExecution(run: StrategyRun, input: ExecutionInput): Pro
     budget: run.budget,
     onEvent: run.events.relay(),
     clock: run.clock,
+    secretKeys: run.secretKeys,
   };
   return input.checked === undefined ? executePlan({ ...options, plan: input.plan }) : executeCheckedPlan(options, input.checked);
 }

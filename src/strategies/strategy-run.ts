@@ -1,3 +1,4 @@
+import type { SecretKeys } from "../core/secrets.js";
 import { Budget, type BudgetLimit } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
 import { errorMessage, InvalidOptionsError } from "../core/errors.js";
@@ -49,6 +50,7 @@ export interface StrategyRun {
   taskType: string | undefined;
   /** Where a durable run keeps its answers and plan runs; undefined without a store. */
   durability: StrategyDurability | undefined;
+  secretKeys: SecretKeys | undefined;
   dispose(): void;
 }
 
@@ -98,6 +100,7 @@ export function startStrategyRun(
     runId: identity.runId,
     taskType: readTaskType(options.taskType),
     durability: identity.durability,
+    secretKeys: options.secretKeys,
     dispose: runSignal.dispose,
   };
 }

@@ -8,7 +8,11 @@ describe("the trace page", () => {
   it("escapes every value of a crafted events file: no markup from it reaches the page", async () => {
     const html = renderTraceHtml(await hostileEvents(), { title: payload });
     expect(html).not.toContain("<img");
-    expect(html).not.toContain("<script");
+    // The page's own two scripts (its data, as JSON, and the viewer); none from the file.
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).toContain('<script type="application/json" id="trace-data">');
+    expect(html).toContain('<script id="planloop-viewer">');
+    expect(html).not.toContain("</script><script>");
   });
 
   it("says why a run that did not complete ended", async () => {

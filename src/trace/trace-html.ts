@@ -1,41 +1,95 @@
 import type { PlanloopEvent } from "../core/events.js";
+import { layOutVersions, type LaidOutVersion } from "./plan-layout.js";
 import { summarizeTrace, type TraceBar, type TraceSummary } from "./trace-model.js";
+import { viewerScript } from "./trace-viewer.js";
 
-const width = 960;
-const left = 70;
-const laneHeight = 28;
 const colours: Record<string, string> = {
   succeeded: "#3b8f5a",
   failed: "#c0392b",
   skipped: "#9aa0a6",
   cancelled: "#8e6c3a",
   waiting: "#d4a017",
+  reused: "#b7dfc4",
+  "not run": "#eaeef2",
 };
+const changeStroke: Record<string, string> = { new: "#1f6feb", changed: "#e36209", kept: "#57606a", reused: "#57606a" };
 
 /**
- * A self-contained HTML page (no scripts, no network) with a Gantt chart of a run: one lane
- * per concurrently running step, planner calls on their own lane, replans marked, inner
- * ReAct steps and tool calls drawn inside their step, totals and the final status.
+ * A self-contained HTML page of a run (no network): the summary; a timeline with a time
+ * axis, zoom and pan, a legend, every attempt of a step, replans with their reasons; a
+ * step's details on click; the steps that never ran and why; each plan version's DAG with
+ * its edges, statuses and what changed from the version before; and a table of every step.
+ * The data goes into the page as JSON and is written out as text only.
  */
 export function renderTraceHtml(events: readonly PlanloopEvent[], options: { title?: string } = {}): string {
   const trace = summarizeTrace(events);
+  const versions = layOutVersions(trace.versions, trace);
   const title = options.title ?? "planloop run";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; }
-h1 { font-size: 20px; margin: 0 0 12px; }
+h1 { font-size: 20px; margin: 0 0 12px; } h2 { font-size: 16px; margin: 20px 0 8px; }
 table { border-collapse: collapse; margin: 12px 0; }
-td, th { border: 1px solid #d0d7de; padding: 4px 10px; text-align: left; vertical-align: top; }
-.status { font-weight: 600; }
-svg text { font: 11px system-ui, sans-serif; }
+td, th { border: 1px solid #d0d7de; padding: 4px 10px; text-align: left; vertical-align: top; white-space: pre-wrap; }
+.status { font-weight: 600; } svg text { font: 11px system-ui, sans-serif; }
+#timeline { width: 100%; overflow: hidden; cursor: grab; user-select: none; border: 1px solid #d0d7de; }
+.controls button { margin-right: 6px; } .legend span { display: inline-block; margin-right: 14px; }
+.legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; border-radius: 2px; }
+.step.selected rect, .dag-node.selected rect { stroke: #0969da; stroke-width: 2.5; }
+#details { min-height: 40px; padding: 4px 0; } .dag-node { cursor: pointer; } .hint { color: #57606a; }
 </style></head><body>
 <h1>${escape(title)}</h1>
 ${summaryTable(trace)}
-${chart(trace)}
+<div class="controls"><button id="zoom-in">zoom in</button><button id="zoom-out">zoom out</button><button id="zoom-reset">whole run</button><span class="hint">scroll to zoom, drag to pan, click a step for its details</span></div>
+${legend()}
+<div id="timeline"><noscript>The timeline needs JavaScript; the tables below have the same steps.</noscript></div>
+<h2>Step details</h2>
+<div id="details" class="hint">Click a step in the timeline or a plan to see its task, arguments, output, attempts and inner calls.</div>
+${replanList(trace)}
+${notRunList(trace)}
+${versions.map(dagSvg).join("\n")}
 ${stepTable(trace.bars)}
+<script type="application/json" id="trace-data">${jsonForScript(viewerData(trace))}</script>
+<script id="planloop-viewer">${viewerScript}</script>
 </body></html>
 `;
+}
+
+/** What the script draws from: numbers made numbers, everything else as the events had it. */
+function viewerData(trace: TraceSummary) {
+  return {
+    durationMs: number(trace.durationMs),
+    lanes: number(trace.lanes),
+    modelCalls: trace.modelCalls.map((call) => ({
+      purpose: String(call.purpose),
+      startedAt: number(call.startedAt),
+      endedAt: number(call.endedAt),
+    })),
+    replans: trace.replans.map((replan) => ({
+      at: number(replan.at),
+      replans: number(replan.replans),
+      reason: String(replan.reason),
+      dropped: replan.dropped === true,
+    })),
+    bars: trace.bars.map((bar) => ({
+      ...bar,
+      stepId: String(bar.stepId),
+      version: number(bar.version),
+      lane: number(bar.lane),
+      startedAt: number(bar.startedAt),
+      endedAt: number(bar.endedAt),
+      attempts: number(bar.attempts),
+      segments: bar.segments.map((segment) => ({ ...segment, startedAt: number(segment.startedAt), endedAt: number(segment.endedAt) })),
+    })),
+  };
+}
+
+/** JSON inside a script element: `<` written as \u003c, so no text in it can end the element. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028|\u2029/g, (char) => (char === "\u2028" ? "\\u2028" : "\\u2029"));
 }
 
 function summaryTable(trace: TraceSummary): string {
@@ -45,6 +99,7 @@ function summaryTable(trace: TraceSummary): string {
     ...(trace.reason ? [["reason", escape(String(trace.reason))] as [string, string]] : []),
     ["wall time", `${whole(trace.durationMs)} ms`],
     ["steps run", String(trace.bars.length)],
+    ["plan versions", String(trace.versions.length)],
     ["replans", String(trace.replans.filter((replan) => !replan.dropped).length)],
   ];
   if (usage) {
@@ -58,47 +113,52 @@ function summaryTable(trace: TraceSummary): string {
   return `<table class="summary">${rows.map(([name, value]) => `<tr><th>${name}</th><td>${value}</td></tr>`).join("")}</table>`;
 }
 
-function chart(trace: TraceSummary): string {
-  const duration = Math.max(1, number(trace.durationMs));
-  const x = (time: number) => (left + (number(time) / duration) * (width - left - 10)).toFixed(1);
-  const plannerTop = 20;
-  const lanesTop = plannerTop + laneHeight + 10;
-  const height = lanesTop + Math.max(1, trace.lanes) * laneHeight + 30;
-  const parts: string[] = [];
-  parts.push(`<text x="4" y="${plannerTop + 17}">model</text>`);
-  for (const call of trace.modelCalls) {
-    parts.push(
-      `<g class="model-call"><rect x="${x(call.startedAt)}" y="${plannerTop + 4}" width="${Math.max(2, Number(x(call.endedAt)) - Number(x(call.startedAt))).toFixed(1)}" height="${laneHeight - 8}" fill="#6f42c1" opacity="0.75"><title>${escape(call.purpose)} call, ${whole(call.endedAt - call.startedAt)} ms</title></rect><text x="${Number(x(call.startedAt)) + 3}" y="${plannerTop + 18}" fill="#fff">${escape(call.purpose)}</text></g>`,
-    );
-  }
-  for (let lane = 0; lane < trace.lanes; lane += 1)
-    parts.push(`<text x="4" y="${lanesTop + lane * laneHeight + 17}">lane ${lane + 1}</text>`);
-  for (const bar of trace.bars) parts.push(stepBar(bar, x, lanesTop + bar.lane * laneHeight));
-  for (const replan of trace.replans) {
-    const color = replan.dropped ? "#959da5" : "#e36209";
-    const label = `replan ${whole(replan.replans)}${replan.dropped ? " (early, dropped)" : ""}`;
-    parts.push(
-      `<g class="replan"><line x1="${x(replan.at)}" x2="${x(replan.at)}" y1="10" y2="${height - 20}" stroke="${color}" stroke-dasharray="4 3"/><text x="${Number(x(replan.at)) + 3}" y="12" fill="${color}">${escape(label)}</text><title>${escape(replan.reason)}</title></g>`,
-    );
-  }
-  parts.push(`<text x="${left}" y="${height - 6}">0 ms</text><text x="${width - 70}" y="${height - 6}">${whole(duration)} ms</text>`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="timeline">${parts.join("")}</svg>`;
+function legend(): string {
+  const entries: Array<[string, string]> = [
+    ...["succeeded", "failed", "skipped", "cancelled", "waiting"].map((status): [string, string] => [status, colours[status]!]),
+    ["failed attempt (retried)", "#e8a09a"],
+    ["model call (plan, solve, join)", "#6f42c1"],
+    ["replan", "#e36209"],
+  ];
+  return `<div class="legend">${entries.map(([name, colour]) => `<span><i style="background:${colour}"></i>${escape(name)}</span>`).join("")}</div>`;
 }
 
-function stepBar(bar: TraceBar, x: (time: number) => string, top: number): string {
-  const start = Number(x(bar.startedAt));
-  const barWidth = Math.max(3, Number(x(bar.endedAt)) - start).toFixed(1);
-  const label = `step ${bar.stepId}${number(bar.version) > 1 ? ` (plan ${whole(bar.version)})` : ""}: ${bar.task}`;
-  const ticks = bar.innerSteps.map(
-    (time) =>
-      `<line class="inner-step" x1="${x(time)}" x2="${x(time)}" y1="${top + 4}" y2="${top + laneHeight - 4}" stroke="#fff" stroke-width="1"/>`,
+function replanList(trace: TraceSummary): string {
+  if (trace.replans.length === 0) return "";
+  const items = trace.replans.map(
+    (replan) =>
+      `<li>at ${whole(replan.at)} ms, replan ${whole(replan.replans)}${replan.dropped ? " (early, dropped: the planner was asked again)" : ""}: ${escape(String(replan.reason))}</li>`,
   );
-  const calls = bar.toolCalls.map(
-    (call) =>
-      `<circle class="tool-call" cx="${x(call.at)}" cy="${top + laneHeight - 7}" r="2.5" fill="${call.ok ? "#fff" : "#ffb3ab"}"><title>${escape(call.name)}</title></circle>`,
+  return `<h2>Replans</h2><ol class="replans">${items.join("")}</ol>`;
+}
+
+function notRunList(trace: TraceSummary): string {
+  if (trace.notRun.length === 0) return "";
+  const items = trace.notRun.map(
+    (step) =>
+      `<li data-step-id="${escape(String(step.stepId))}">step ${escape(String(step.stepId))} (plan ${whole(step.version)}) ${escape(String(step.task))}: <b>${escape(String(step.status))}</b> — ${escape(String(step.reason))}</li>`,
   );
-  const fill = Object.hasOwn(colours, bar.status) ? colours[bar.status] : "#555";
-  return `<g class="step" data-step-id="${escape(String(bar.stepId))}" data-status="${escape(String(bar.status))}"><rect x="${start}" y="${top + 3}" width="${barWidth}" height="${laneHeight - 6}" rx="3" fill="${fill}"><title>${escape(label)} — ${escape(String(bar.status))}, ${whole(bar.endedAt - bar.startedAt)} ms${bar.error ? `: ${escape(String(bar.error))}` : ""}</title></rect><text x="${start + 4}" y="${top + 18}" fill="#fff">${escape(String(bar.stepId))}</text>${ticks.join("")}${calls.join("")}</g>`;
+  return `<h2>Steps that did not run</h2><ul class="not-run">${items.join("")}</ul>`;
+}
+
+function dagSvg(plan: LaidOutVersion): string {
+  const width = Math.max(120, number(plan.width));
+  const height = Math.max(40, number(plan.height));
+  const edges = plan.edges.map((edge) => {
+    const points = edge.points.map((point) => `${number(point.x).toFixed(1)},${number(point.y).toFixed(1)}`).join(" ");
+    return `<polyline class="dag-edge" data-from="${escape(edge.from)}" data-to="${escape(edge.to)}" points="${points}" fill="none" stroke="#8c959f" marker-end="url(#arrow-${whole(plan.version)})"/>`;
+  });
+  const nodes = plan.nodes.map((node) => {
+    const fill = colours[node.status] ?? "#555";
+    const dark = ["succeeded", "failed", "cancelled"].includes(node.status);
+    const label = `${node.id} ${node.tool ?? "agent"}`;
+    return `<g class="dag-node" data-step-id="${escape(node.id)}" data-version="${whole(plan.version)}" data-status="${escape(node.status)}" data-change="${node.change}"><rect x="${number(node.x).toFixed(1)}" y="${number(node.y).toFixed(1)}" width="${number(node.width).toFixed(1)}" height="${number(node.height).toFixed(1)}" rx="4" fill="${fill}" stroke="${changeStroke[node.change]}" stroke-width="${node.change === "new" || node.change === "changed" ? 2 : 1}"${node.change === "reused" ? ' stroke-dasharray="3 2"' : ""}/><text x="${(number(node.x) + 6).toFixed(1)}" y="${(number(node.y) + 15).toFixed(1)}" fill="${dark ? "#fff" : "#1f2328"}">${escape(label.length > 24 ? `${label.slice(0, 23)}…` : label)}</text><text x="${(number(node.x) + 6).toFixed(1)}" y="${(number(node.y) + 29).toFixed(1)}" fill="${dark ? "#fff" : "#57606a"}">${escape(node.change === "reused" ? "reused: result kept" : `${node.change}, ${node.status}`)}</text><title>${escape(`step ${node.id}: ${node.task} (${node.change}, ${node.status})`)}</title></g>`;
+  });
+  const dropped =
+    plan.dropped.length > 0
+      ? `<p class="dropped">dropped from plan ${whole(plan.version - 1)}: ${plan.dropped.map((id) => escape(id)).join(", ")}</p>`
+      : "";
+  return `<h2>Plan ${whole(plan.version)}</h2><p class="hint">borders: blue new, orange changed, grey kept (ran again), dashed reused (its result kept)</p><svg class="dag" data-version="${whole(plan.version)}" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><marker id="arrow-${whole(plan.version)}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#8c959f"/></marker></defs>${edges.join("")}${nodes.join("")}</svg>${dropped}`;
 }
 
 function stepTable(bars: readonly TraceBar[]): string {
@@ -108,7 +168,7 @@ function stepTable(bars: readonly TraceBar[]): string {
       (bar) =>
         `<tr><td>${escape(String(bar.stepId))}</td><td>${whole(bar.version)}</td><td>${escape(String(bar.task))}</td><td>${escape(String(bar.status))}</td><td>${whole(bar.startedAt)}</td><td>${whole(bar.endedAt - bar.startedAt)}</td><td>${whole(bar.attempts)}</td><td>${bar.toolCalls.length}</td><td>${escape(String(bar.error ?? ""))}</td></tr>`,
     );
-  return `<table class="steps"><tr><th>step</th><th>plan</th><th>task</th><th>status</th><th>start (ms)</th><th>took (ms)</th><th>attempts</th><th>inner tool calls</th><th>error</th></tr>${rows.join("")}</table>`;
+  return `<h2>Every step</h2><table class="steps"><tr><th>step</th><th>plan</th><th>task</th><th>status</th><th>start (ms)</th><th>took (ms)</th><th>attempts</th><th>inner tool calls</th><th>error</th></tr>${rows.join("")}</table>`;
 }
 
 /**
@@ -125,5 +185,5 @@ function whole(value: unknown): string {
 }
 
 function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
+  return String(text).replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
 }

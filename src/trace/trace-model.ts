@@ -2,14 +2,45 @@ import type { PlanloopEvent } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import { buildTimeline, type TimelineEntry } from "../executor/timeline.js";
 
-/** One run of a plan step, for the chart. */
+/** One attempt of a step: a retried step has several, with the wait between them. */
+export interface TraceAttempt {
+  startedAt: number;
+  endedAt: number;
+  /** Why this attempt failed, for every attempt but the last. */
+  error?: string;
+}
+
+/** One run of a plan step, for the chart and its details. */
 export interface TraceBar extends TimelineEntry {
   version: number;
   task: string;
+  tool?: string;
+  model?: string;
+  args?: unknown;
   error?: string;
+  /** A preview of the output, for a step that succeeded. */
+  preview?: string;
+  segments: TraceAttempt[];
   /** Inner ReAct steps and tool calls of an agent step, as offsets from the run's start. */
   innerSteps: number[];
   toolCalls: Array<{ at: number; name: string; ok: boolean }>;
+  modelCalls: Array<{ purpose: string; startedAt: number; endedAt: number }>;
+}
+
+/** A step that ended without starting: skipped, cancelled, or still waiting. */
+export interface TraceNotRun {
+  stepId: string;
+  version: number;
+  task: string;
+  status: string;
+  reason: string;
+}
+
+/** A plan version as its `plan-created` event describes it. */
+export interface TracePlanVersion {
+  version: number;
+  at: number;
+  steps: Array<{ id: string; task: string; depends_on: string[]; tool?: string; model?: string; args?: unknown }>;
 }
 
 export interface TraceSummary {
@@ -20,6 +51,8 @@ export interface TraceSummary {
   reason: string | undefined;
   usage: UsageTotals | undefined;
   bars: TraceBar[];
+  notRun: TraceNotRun[];
+  versions: TracePlanVersion[];
   /** Planner, solver, critic and joiner calls, outside any step. */
   modelCalls: Array<{ purpose: string; startedAt: number; endedAt: number }>;
   /** `dropped`: an early replan whose plan was not used (the planner was asked again). */
@@ -27,17 +60,31 @@ export interface TraceSummary {
   lanes: number;
 }
 
+interface OpenStep {
+  start: number;
+  version: number;
+  segments: TraceAttempt[];
+  segmentStart: number;
+  innerSteps: number[];
+  toolCalls: TraceBar["toolCalls"];
+  modelCalls: TraceBar["modelCalls"];
+  openModelCalls: Array<{ purpose: string; start: number }>;
+}
+
 /**
- * What a trace chart needs, read from a run's events: a bar per step that ran (lanes never
- * overlap), the model calls around the plan, the replans, totals and the final status. Pure.
+ * What a trace page needs, read from a run's events: a bar per step that ran (lanes never
+ * overlap) with each attempt, the steps that never started and why, every plan version, the
+ * model calls around the plan, the replans, totals and the final status. Pure.
  */
 export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   const startedAt = events[0]?.time ?? 0;
   const at = (time: number) => time - startedAt;
-  const tasks = new Map<string, string>();
+  const versions: TracePlanVersion[] = [];
+  const stepsOf = new Map<string, TracePlanVersion["steps"][number]>();
   // Steps that started and have not ended yet, with what happened inside them so far.
-  const open = new Map<string, { start: number; version: number; innerSteps: number[]; toolCalls: TraceBar["toolCalls"] }>();
+  const open = new Map<string, OpenStep>();
   const ran: Array<Omit<TraceBar, "lane">> = [];
+  const notRun: TraceNotRun[] = [];
   const modelCalls: TraceSummary["modelCalls"] = [];
   const openCalls: Array<{ purpose: string; start: number }> = [];
   const replans: TraceSummary["replans"] = [];
@@ -49,29 +96,68 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   for (const event of events) {
     const inside = event.stepId === undefined ? undefined : open.get(String(event.stepId));
     switch (event.type) {
-      case "plan-created":
+      case "plan-created": {
         version = event.version;
-        for (const step of event.steps) tasks.set(`${version}:${step.id}`, step.task);
+        const steps = (Array.isArray(event.steps) ? event.steps : []).map((step) => ({
+          id: String(step.id),
+          task: String(step.task ?? ""),
+          depends_on: (Array.isArray(step.depends_on) ? step.depends_on : []).map(String),
+          ...(step.tool === undefined ? {} : { tool: String(step.tool) }),
+          ...(step.model === undefined ? {} : { model: String(step.model) }),
+          ...(step.args === undefined ? {} : { args: step.args }),
+        }));
+        for (const step of steps) stepsOf.set(`${version}:${step.id}`, step);
+        versions.push({ version, at: at(event.time), steps });
         break;
+      }
       case "step-start":
-        open.set(String(event.stepId), { start: at(event.time), version, innerSteps: [], toolCalls: [] });
+        if (event.stepId !== undefined && !inside)
+          open.set(String(event.stepId), {
+            start: at(event.time),
+            version,
+            segments: [],
+            segmentStart: at(event.time),
+            innerSteps: [],
+            toolCalls: [],
+            modelCalls: [],
+            openModelCalls: [],
+          });
         break;
-      case "step-end":
+      case "step-retry":
         if (!inside) break;
-        open.delete(String(event.stepId));
+        inside.segments.push({ startedAt: inside.segmentStart, endedAt: at(event.time), error: String(event.error) });
+        inside.segmentStart = at(event.time) + Math.max(0, Number(event.delayMs) || 0);
+        break;
+      case "step-end": {
+        const key = String(event.stepId);
+        if (!inside) {
+          const planned = stepsOf.get(`${version}:${key}`);
+          notRun.push({ stepId: key, version, task: planned?.task ?? "", status: String(event.status), reason: String(event.error ?? "") });
+          break;
+        }
+        open.delete(key);
+        const planned = stepsOf.get(`${inside.version}:${key}`);
+        const end = at(event.time);
         ran.push({
-          stepId: String(event.stepId),
+          stepId: key,
           version: inside.version,
-          task: tasks.get(`${inside.version}:${event.stepId}`) ?? "",
+          task: planned?.task ?? "",
+          ...(planned?.tool === undefined ? {} : { tool: planned.tool }),
+          ...(planned?.model === undefined ? {} : { model: planned.model }),
+          ...(planned?.args === undefined ? {} : { args: planned.args }),
           startedAt: inside.start,
-          endedAt: at(event.time),
+          endedAt: end,
           status: event.status,
           attempts: event.attempts,
           ...(event.error ? { error: event.error } : {}),
+          ...(event.preview === undefined ? {} : { preview: event.preview }),
+          segments: [...inside.segments, { startedAt: Math.min(inside.segmentStart, end), endedAt: end }],
           innerSteps: inside.innerSteps,
           toolCalls: inside.toolCalls,
+          modelCalls: inside.modelCalls,
         });
         break;
+      }
       case "agent-step-start":
         inside?.innerSteps.push(at(event.time));
         break;
@@ -80,10 +166,13 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         break;
       case "model-call-start":
         if (event.stepId === undefined) openCalls.push({ purpose: event.purpose, start: at(event.time) });
+        else inside?.openModelCalls.push({ purpose: event.purpose, start: at(event.time) });
         break;
       case "model-call-end": {
-        const call = event.stepId === undefined ? openCalls.pop() : undefined;
-        if (call) modelCalls.push({ purpose: call.purpose, startedAt: call.start, endedAt: at(event.time) });
+        const calls = event.stepId === undefined ? openCalls : inside?.openModelCalls;
+        const call = calls?.pop();
+        const into = event.stepId === undefined ? modelCalls : inside?.modelCalls;
+        if (call) into?.push({ purpose: call.purpose, startedAt: call.start, endedAt: at(event.time) });
         break;
       }
       case "replan-start": {
@@ -110,5 +199,5 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   // A loop, not Math.max(...bars): spreading a few hundred thousand bars overflows the stack.
   let laneCount = 0;
   for (const bar of bars) laneCount = Math.max(laneCount, bar.lane + 1);
-  return { startedAt, durationMs: last - startedAt, status, reason, usage, bars, modelCalls, replans, lanes: laneCount };
+  return { startedAt, durationMs: last - startedAt, status, reason, usage, bars, notRun, versions, modelCalls, replans, lanes: laneCount };
 }

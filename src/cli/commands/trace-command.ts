@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { PlanloopEvent } from "../../core/events.js";
 import { renderTraceHtml } from "../../trace/trace-html.js";
+import { perfettoTrace } from "../../trace/perfetto.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultStore, openStore } from "../store-option.js";
@@ -16,7 +17,17 @@ export function traceCommand(program: Command, io: CliIo): void {
     .option("-o, --out <file>", "where to write the page (default: next to the events, .html; <runId>.html for --run)")
     .option("--run <id>", "draw this run from the store instead of an events file")
     .option("--store <sqlite:path|postgres://…>", "the store of --run", defaultStore)
-    .action(async (path: string | undefined, flags: { out?: string; run?: string; store: string }) => {
+    .option(
+      "--format <html|perfetto>",
+      "html (a page), or perfetto (Chrome trace-event JSON for ui.perfetto.dev and chrome://tracing)",
+      "html",
+    )
+    .action(async (path: string | undefined, flags: { out?: string; run?: string; store: string; format: string }) => {
+      if (flags.format !== "html" && flags.format !== "perfetto")
+        throw new CliError(`--format takes html or perfetto, got "${flags.format}"`);
+      const extension = flags.format === "html" ? ".html" : ".json";
+      const write = (out: string, events: PlanloopEvent[], title: string) =>
+        writeFileSync(out, flags.format === "html" ? renderTraceHtml(events, { title }) : JSON.stringify(perfettoTrace(events, { title })));
       if ((path === undefined) === (flags.run === undefined))
         throw new CliError("trace takes an events file or --run <id>, one of the two");
       if (flags.run !== undefined) {
@@ -30,14 +41,14 @@ export function traceCommand(program: Command, io: CliIo): void {
         } finally {
           await store.close();
         }
-        const out = flags.out ?? `${runId.replace(/[^\w.-]+/g, "_")}.html`;
-        writeFileSync(out, renderTraceHtml(events, { title: `planloop trace: run ${runId}` }));
+        const out = flags.out ?? `${runId.replace(/[^\w.-]+/g, "_")}${extension}`;
+        write(out, events, `planloop trace: run ${runId}`);
         io.out(out);
         return;
       }
       const events = readEvents(path!);
-      const out = flags.out ?? path!.replace(/\.jsonl?$/, "") + ".html";
-      writeFileSync(out, renderTraceHtml(events, { title: `planloop trace: ${path}` }));
+      const out = flags.out ?? path!.replace(/\.jsonl?$/, "") + (flags.format === "html" ? ".html" : ".perfetto.json");
+      write(out, events, `planloop trace: ${path}`);
       io.out(out);
     });
 }
