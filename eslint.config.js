@@ -16,6 +16,7 @@ const layers = [
   "stores",
   "workers",
   "mcp",
+  "telemetry",
   "trace",
   "testing",
 ];
@@ -62,6 +63,7 @@ const arrows = {
     "workers run steps as the executor would; they know no strategy, store or model adapter",
   ],
   mcp: [layers.filter((folder) => folder !== "core"), "MCP tools are tools: they stand on core alone"],
+  telemetry: [layers.filter((folder) => folder !== "core"), "spans are made from events: telemetry stands on core alone"],
   trace: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
 };

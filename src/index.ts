@@ -149,3 +149,7 @@ export type { OfflineTask } from "./offline/offline-task.js";
 export { renderTraceHtml } from "./trace/trace-html.js";
 export { perfettoTrace } from "./trace/perfetto.js";
 export type { TraceEvent } from "./trace/perfetto.js";
+
+// telemetry/: OpenTelemetry GenAI spans from a run's events (optional peer @opentelemetry/api)
+export { openTelemetry } from "./telemetry/open-telemetry.js";
+export type { OpenTelemetryListener, OpenTelemetryOptions, SpanLike, TracerLike } from "./telemetry/open-telemetry.js";

@@ -56,6 +56,6 @@ describe("the demo: seed 001's weekly report over SQLite", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(events).toHaveLength(result.trace.length);
-    expect(readFileSync(files.trace, "utf8")).toContain('class="step"');
+    expect(readFileSync(files.trace, "utf8")).toContain('class="dag-node"');
   });
 });

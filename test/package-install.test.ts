@@ -37,7 +37,16 @@ describe("the packed package", () => {
     const modules = join(project, "node_modules");
     expect(existsSync(join(modules, "planloop", "dist", "index.js"))).toBe(true);
     expect(existsSync(join(modules, "zod"))).toBe(true); // a peer the user shares with planloop
-    for (const optional of ["better-sqlite3", "pg", "bullmq", "ioredis", "gpt-tokenizer", "ai", "@modelcontextprotocol/sdk"])
+    for (const optional of [
+      "better-sqlite3",
+      "pg",
+      "bullmq",
+      "ioredis",
+      "gpt-tokenizer",
+      "ai",
+      "@modelcontextprotocol/sdk",
+      "@opentelemetry/api",
+    ])
       expect(existsSync(join(modules, optional))).toBe(false);
 
     writeFileSync(
@@ -61,6 +70,12 @@ try {
 }
 const { mcpServerTools } = await import("planloop/mcp");
 await mcpServerTools({ command: "none" }).catch((error) => console.log(error.name, error.message));
+const { openTelemetry } = await import("planloop");
+try {
+  openTelemetry();
+} catch (error) {
+  console.log(error.name, error.message);
+}
 `,
     );
     const { stdout } = await run(process.execPath, ["main.js"], { cwd: project, env });
@@ -69,6 +84,7 @@ await mcpServerTools({ command: "none" }).catch((error) => console.log(error.nam
       'MissingPackageError planloop/sqlite needs the package "better-sqlite3": run npm install better-sqlite3@12',
       'MissingPackageError planloop/postgres needs the package "pg": run npm install pg@8',
       'MissingPackageError planloop/mcp (mcpServerTools) needs the package "@modelcontextprotocol/sdk": run npm install @modelcontextprotocol/sdk',
+      'MissingPackageError openTelemetry() needs the package "@opentelemetry/api": run npm install @opentelemetry/api',
     ]);
     const version = await run(process.execPath, [join(modules, "planloop", "dist", "cli", "main.js"), "--version"], { cwd: project, env });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);

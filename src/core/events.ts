@@ -11,7 +11,8 @@ type CallId = string | number;
 export type AgentEventBody =
   | { type: "agent-start"; resumed: boolean; maxSteps: number }
   | { type: "agent-step-start"; step: number }
-  | { type: "model-call-start"; step: number; purpose: ModelPurpose }
+  /** `model` and `provider`: as the model declares them (`modelId`, `provider`), when it does. */
+  | { type: "model-call-start"; step: number; purpose: ModelPurpose; model?: string; provider?: string }
   | {
       type: "model-call-end";
       step: number;
@@ -71,7 +72,11 @@ export type StrategyEventBody =
 export type PlanloopEventBody = AgentEventBody | PlanEventBody | StrategyEventBody;
 
 /** Every event: JSON-safe, numbered in emission order, stamped with the clock's time. */
-export type PlanloopEvent = PlanloopEventBody & { seq: number; time: number; stepId?: CallId };
+/**
+ * `inner`: the event comes from a run inside this one (a strategy's plan run or loop, an agent
+ * step's loop), passed on; its `run-end` or `agent-end` is not the end of the whole run.
+ */
+export type PlanloopEvent = PlanloopEventBody & { seq: number; time: number; stepId?: CallId; inner?: true };
 
 export type EventListener = (event: PlanloopEvent) => void;
 
@@ -108,22 +113,23 @@ export class EventHub {
   }
 
   /** Emits an event; pass a function to build the body only when someone listens. */
-  emit(body: PlanloopEventBody | (() => PlanloopEventBody), context: { stepId?: CallId } = {}): void {
+  emit(body: PlanloopEventBody | (() => PlanloopEventBody), context: { stepId?: CallId; inner?: true } = {}): void {
     if (!this.active) return;
     const built = typeof body === "function" ? body() : body;
     const event = { ...built, seq: ++this.sequence, time: this.clock.now() } as PlanloopEvent;
     if (context.stepId !== undefined) event.stepId = context.stepId;
+    if (context.inner) event.inner = true;
     this.emitter.emit("event", event);
   }
 
   /** A listener that re-emits another hub's events here, renumbered, tagged with `stepId` if given. */
   relay(context: { stepId?: CallId } = {}): EventListener {
     return (event) => {
-      const { seq: _seq, time: _time, ...body } = event;
-      this.emit(
-        body as PlanloopEventBody,
-        context.stepId === undefined ? (event.stepId === undefined ? {} : { stepId: event.stepId }) : context,
-      );
+      const { seq: _seq, time: _time, stepId: _step, inner: _inner, ...body } = event;
+      this.emit(body as PlanloopEventBody, {
+        ...(context.stepId === undefined ? (event.stepId === undefined ? {} : { stepId: event.stepId }) : context),
+        inner: true,
+      });
     };
   }
 

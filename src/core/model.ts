@@ -64,6 +64,10 @@ export type TextStreamPart = { type: "text"; text: string } | { type: "usage"; u
 
 /** An adapter object (OpenAI-compatible, AI SDK, scripted, offline) instead of a function. */
 export interface ModelAdapter {
+  /** The model's name, for traces (`gen_ai.request.model`). */
+  readonly modelId?: string;
+  /** Who serves it ("openai", "anthropic", …), for traces (`gen_ai.provider.name`). */
+  readonly provider?: string;
   generate(request: ModelRequest): Promise<ModelDecision> | ModelDecision;
   /**
    * Optional: the answer as text while it is written. The LLMCompiler planner starts tasks
@@ -73,6 +77,18 @@ export interface ModelAdapter {
 }
 
 export type Model = ModelFunction | ModelAdapter;
+
+/** The name and provider a model declares, for events and traces. */
+export function modelIdentity(model: unknown): { model?: string; provider?: string } {
+  const declared =
+    (typeof model === "object" || typeof model === "function") && model !== null
+      ? (model as { modelId?: unknown; provider?: unknown })
+      : {};
+  return {
+    ...(typeof declared.modelId === "string" ? { model: declared.modelId } : {}),
+    ...(typeof declared.provider === "string" ? { provider: declared.provider } : {}),
+  };
+}
 
 /** The callable behind a model option, or undefined when the value is not a model. */
 export function toModelFunction(model: unknown): ModelFunction | undefined {

@@ -4,7 +4,15 @@ import type { Clock } from "./clock.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "./errors.js";
 import type { EventHub } from "./events.js";
 import type { Message } from "./messages.js";
-import { toModelFunction, type Model, type ModelPurpose, type ModelRequest, type ResponseFormat, type TextStreamPart } from "./model.js";
+import {
+  modelIdentity,
+  toModelFunction,
+  type Model,
+  type ModelPurpose,
+  type ModelRequest,
+  type ResponseFormat,
+  type TextStreamPart,
+} from "./model.js";
 import type { MaybePromise } from "./maybe-async.js";
 import { modelCallDelta, type Usage } from "./usage.js";
 
@@ -62,7 +70,7 @@ async function askModel(
     purpose,
     ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
   };
-  context.events.emit({ type: "model-call-start", step: 0, purpose });
+  context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
   let decision;
   try {
@@ -105,7 +113,7 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
     return;
   }
   const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose };
-  context.events.emit({ type: "model-call-start", step: 0, purpose });
+  context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
   let usage: Usage | undefined;
   let text = "";

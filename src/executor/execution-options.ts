@@ -6,7 +6,7 @@ import { InvalidOptionsError, shown } from "../core/errors.js";
 import { InvalidPlanError } from "../plan/invalid-plan-error.js";
 import type { DurableOptions } from "../core/checkpoints.js";
 import type { EventListener } from "../core/events.js";
-import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
+import { toModelFunction, type Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
@@ -118,9 +118,10 @@ export interface PlanConfig {
   tools: readonly Tool[];
   toolsByName: Map<string, Tool>;
   guard: ToolRunner;
-  model: ModelFunction | undefined;
+  /** As given (an adapter keeps its `modelId` for events); checked to be a model. */
+  model: Model | undefined;
   /** The models agent steps may name, by name. */
-  models: Map<string, ModelFunction>;
+  models: Map<string, Model>;
   concurrency: number;
   signal: AbortSignal | undefined;
   budget: Budget | BudgetLimits;
@@ -164,7 +165,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   if (resume !== undefined) checkSamePlan(resume, given?.kind === "checked" ? given.checked.plan : options.plan);
   const checked = readGivenPlan(given, { resumed: resume !== undefined, tools }) ?? checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
-  const model = options.model === undefined ? undefined : toModelFunction(options.model);
+  const model = options.model !== undefined && toModelFunction(options.model) ? options.model : undefined;
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
   const models = readModels(options.models);
   const agentSteps = checked.plan.steps.filter((step) => step.tool === undefined);
@@ -216,14 +217,13 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   };
 }
 
-function readModels(given: Record<string, Model> | undefined): Map<string, ModelFunction> {
-  const models = new Map<string, ModelFunction>();
+function readModels(given: Record<string, Model> | undefined): Map<string, Model> {
+  const models = new Map<string, Model>();
   if (given === undefined) return models;
   if (typeof given !== "object" || given === null) throw new InvalidOptionsError("models must be an object of models by name");
   for (const [name, each] of Object.entries(given)) {
-    const model = toModelFunction(each);
-    if (!model) throw new InvalidOptionsError(`models.${name} must be a function or an object with generate(request)`);
-    models.set(name, model);
+    if (!toModelFunction(each)) throw new InvalidOptionsError(`models.${name} must be a function or an object with generate(request)`);
+    models.set(name, each);
   }
   return models;
 }
@@ -233,7 +233,7 @@ function readModels(given: Record<string, Model> | undefined): Map<string, Model
  * listing the names there are. Without `models` the name is left to the worker (with a runner)
  * or ignored (the run's model runs every agent step).
  */
-function checkStepModels(agentSteps: readonly PlanStep[], models: Map<string, ModelFunction>, lenient: boolean): void {
+function checkStepModels(agentSteps: readonly PlanStep[], models: Map<string, Model>, lenient: boolean): void {
   if (lenient) return;
   const unknown = agentSteps.filter((step) => step.model !== undefined && !models.has(step.model));
   if (unknown.length === 0) return;

@@ -68,6 +68,7 @@ export function fromAISDK(
 
   const adapter: ModelAdapter & { readonly modelId: string } = {
     modelId: languageModel.modelId,
+    ...(languageModel.provider === undefined ? {} : { provider: languageModel.provider }),
     async generate(request) {
       const result = await languageModel.doGenerate(callOptions(request));
       return { ...toDecision(result.content), usage: priced(result.usage) };

@@ -164,7 +164,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     yield { type: "usage", usage: usageOf(request, assembler.usage, text) };
   }
 
-  return { modelId: options.model, generate, streamText };
+  return { modelId: options.model, provider: providerOf(settings.url), generate, streamText };
 }
 
 function readOptions(options: OpenAICompatibleOptions) {
@@ -202,4 +202,18 @@ function readJson(text: string, url: string): unknown {
       cause: error,
     });
   }
+}
+
+/** The provider a base URL names, for traces: the API host's known name, else "openai-compatible". */
+function providerOf(url: string): string {
+  const host = new URL(url).hostname;
+  const known: Array<[RegExp, string]> = [
+    [/(^|\.)openai\.com$/, "openai"],
+    [/(^|\.)openai\.azure\.com$/, "azure.ai.openai"],
+    [/(^|\.)deepseek\.com$/, "deepseek"],
+    [/(^|\.)groq\.com$/, "groq"],
+    [/(^|\.)mistral\.ai$/, "mistral_ai"],
+    [/(^|\.)x\.ai$/, "x_ai"],
+  ];
+  return known.find(([pattern]) => pattern.test(host))?.[1] ?? "openai-compatible";
 }

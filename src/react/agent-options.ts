@@ -4,7 +4,7 @@ import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
 import type { EventListener } from "../core/events.js";
 import type { Message } from "../core/messages.js";
-import { toModelFunction, type Model, type ModelFunction } from "../core/model.js";
+import { modelIdentity, toModelFunction, type Model, type ModelFunction } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { resolveDecisions } from "../core/tools/approvals.js";
 import type { DurableOptions } from "../core/checkpoints.js";
@@ -65,6 +65,8 @@ export interface AgentOptions extends StateSigning, DurableOptions {
 /** Options checked and filled with defaults. */
 export interface AgentConfig {
   model: ModelFunction;
+  /** The name and provider the model declares, for events. */
+  identity: { model?: string; provider?: string };
   runner: ToolRunner;
   initialMessages: Message[];
   maxSteps: number;
@@ -107,6 +109,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
   const resume = options.resume === undefined ? undefined : readState(options.resume);
   return {
     model,
+    identity: modelIdentity(options.model),
     runner: readTools(options),
     initialMessages: options.task === undefined ? [...messages] : [...messages, { role: "user", content: options.task }],
     maxSteps,

@@ -40,7 +40,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
   const step = run.steps;
   run.steps += 1;
   run.events.emit({ type: "agent-step-start", step });
-  run.events.emit({ type: "model-call-start", step, purpose: "act" });
+  run.events.emit({ type: "model-call-start", step, purpose: "act", ...run.config.identity });
   const startedAt = run.config.clock.now();
   const request = { messages, step, signal: run.signal, tools: run.runner.specs, purpose: "act" as const };
   let decision: ModelDecision;
