@@ -23,6 +23,8 @@ export type { BudgetLimits, BudgetLimit, BudgetBreach } from "./core/budget.js";
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";
 export { PlanloopError, InvalidOptionsError, InvalidDecisionError, ModelCallError } from "./core/errors.js";
 export { defaultSecretKeys, maskSecrets } from "./core/secrets.js";
+export { stream } from "./core/run-stream.js";
+export type { RunStream } from "./core/run-stream.js";
 export type { SecretKeys } from "./core/secrets.js";
 export { MissingPackageError } from "./core/optional-package.js";
 export { sleep } from "./core/clock.js";
@@ -48,6 +50,8 @@ export type {
   ToolCallsDecision,
   ToolSpec,
   TextStreamPart,
+  ModelDelta,
+  ResponseFormat,
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
 export { memoryStore } from "./core/checkpoint-store.js";

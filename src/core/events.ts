@@ -1,7 +1,7 @@
 import { EventEmitter } from "eventemitter3";
 import { systemClock, type Clock } from "./clock.js";
 import { shown } from "./errors.js";
-import type { ModelPurpose } from "./model.js";
+import type { ModelDelta, ModelPurpose } from "./model.js";
 import type { ToolError } from "./messages.js";
 import type { Usage, UsageTotals } from "./usage.js";
 
@@ -13,6 +13,8 @@ export type AgentEventBody =
   | { type: "agent-step-start"; step: number }
   /** `model` and `provider`: as the model declares them (`modelId`, `provider`), when it does. */
   | { type: "model-call-start"; step: number; purpose: ModelPurpose; model?: string; provider?: string }
+  /** A piece of a model's answer as it streams in: text, reasoning, or a tool call's argument fragment. */
+  | ({ type: "model-delta"; step: number; purpose: ModelPurpose } & ModelDelta)
   | {
       type: "model-call-end";
       step: number;
@@ -67,6 +69,8 @@ export type StrategyEventBody =
   | { type: "critic-end"; approved: boolean; feedback?: string }
   /** A new plan version was reviewed (`reviewPlan`): `unchanged` needed no review, `waiting` waits for a human. */
   | { type: "plan-review"; version: number; decision: "approved" | "edited" | "rejected" | "unchanged" | "waiting"; feedback?: string }
+  /** From `stream()`: the consumer fell behind by more than its buffer; this many earlier events were dropped. */
+  | { type: "events-dropped"; count: number }
   | { type: "strategy-end"; strategy: string; status: string; usage: UsageTotals; durationMs: number; reason?: string; taskType?: string };
 
 export type PlanloopEventBody = AgentEventBody | PlanEventBody | StrategyEventBody;

@@ -28,7 +28,18 @@ export interface ModelRequest {
    * can; one that cannot may ignore it: the caller still reads and checks the text.
    */
   responseFormat?: ResponseFormat;
+  /**
+   * Set when someone listens to the run's events: an adapter that streams calls it with each
+   * piece of the answer as it arrives (text, reasoning, tool-call argument fragments).
+   */
+  onDelta?: ((delta: ModelDelta) => void) | undefined;
 }
+
+/** A piece of an answer while it streams in (see `ModelRequest.onDelta`). */
+export type ModelDelta =
+  | { text: string }
+  | { reasoning: string }
+  | { toolCall: { index: number; id?: string; name?: string; arguments: string } };
 
 /** JSON of a given schema, as a planner's plan (see `ModelRequest.responseFormat`). */
 export interface ResponseFormat {

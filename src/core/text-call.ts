@@ -69,6 +69,7 @@ async function askModel(
     tools: [],
     purpose,
     ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
+    ...deltasOf(context, purpose),
   };
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
@@ -115,6 +116,7 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
   const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose };
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
+  const announce = deltasOf(context, purpose).onDelta;
   let usage: Usage | undefined;
   let text = "";
   for await (const part of stream.call(context.model, request)) {
@@ -124,6 +126,7 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
       continue;
     }
     text += part.text;
+    announce?.({ text: part.text });
     if (call && part.text.includes("\n")) await call.keep({ text: text.slice(0, text.lastIndexOf("\n") + 1), partial: true });
     yield part.text;
   }
@@ -142,4 +145,10 @@ function finishCall(context: TextCallContext, purpose: ModelPurpose, usage: Usag
     durationMs: context.clock.now() - startedAt,
     ...(usage ? { usage } : {}),
   });
+}
+
+/** Each piece of an answer as a `model-delta` event, when someone listens. */
+function deltasOf(context: TextCallContext, purpose: ModelPurpose): Pick<ModelRequest, "onDelta"> {
+  if (!context.events.active) return {};
+  return { onDelta: (delta) => context.events.emit({ type: "model-delta", step: 0, purpose, ...delta }) };
 }

@@ -1,4 +1,4 @@
-import type { ModelDecision } from "../core/model.js";
+import type { ModelDecision, ModelDelta } from "../core/model.js";
 import { isRecord } from "../core/is-record.js";
 import { fromChatToolCalls } from "./chat-wire-format.js";
 import { ModelHttpError } from "./http-request.js";
@@ -42,6 +42,9 @@ export class ChatStreamAssembler {
   /** The last `finish_reason` the server sent: how the answer ended. */
   finishReason: string | undefined = undefined;
 
+  /** `onDelta`: told each piece as it arrives (text, reasoning, a tool call's fragment). */
+  constructor(private readonly onDelta?: ((delta: ModelDelta) => void) | undefined) {}
+
   /** Takes one chunk; returns its text delta, if any. Parts of the wrong kind are passed over. An error event throws. */
   add(chunk: StreamChunk): string {
     if (!isRecord(chunk)) return "";
@@ -56,9 +59,14 @@ export class ChatStreamAssembler {
     if (!isRecord(delta)) return "";
     const parts: unknown = delta.tool_calls;
     for (const part of Array.isArray(parts) ? parts : []) if (isRecord(part)) this.addCallPart(part);
-    for (const key of ["reasoning_content", "reasoning"] as const) if (typeof delta[key] === "string") this.reasoning += delta[key];
+    for (const key of ["reasoning_content", "reasoning"] as const) {
+      if (typeof delta[key] !== "string" || delta[key] === "") continue;
+      this.reasoning += delta[key];
+      this.onDelta?.({ reasoning: delta[key] });
+    }
     const text = typeof delta.content === "string" ? delta.content : "";
     this.text += text;
+    if (text) this.onDelta?.({ text });
     return text;
   }
 
@@ -71,6 +79,17 @@ export class ChatStreamAssembler {
     if (typeof fn.name === "string" && fn.name) call.name = fn.name.startsWith(call.name) ? fn.name : call.name + fn.name;
     if (typeof fn.arguments === "string") call.arguments += fn.arguments;
     for (const [key, value] of Object.entries(part)) if (!callKeys.has(key) && value !== undefined) call.extra[key] = value;
+    if (this.onDelta) {
+      const index = this.calls.indexOf(call);
+      this.onDelta({
+        toolCall: {
+          index,
+          ...(call.id ? { id: call.id } : {}),
+          ...(call.name ? { name: call.name } : {}),
+          arguments: typeof fn.arguments === "string" ? fn.arguments : "",
+        },
+      });
+    }
   }
 
   private callFor(part: Record<string, unknown>): CallParts {

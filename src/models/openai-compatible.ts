@@ -102,7 +102,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
   async function streamedDecision(request: ModelRequest): Promise<ModelDecision> {
     const reading = await openStream(request);
     if ("whole" in reading) return reading.whole;
-    const assembler = new ChatStreamAssembler();
+    const assembler = new ChatStreamAssembler(request.onDelta);
     for await (const chunk of readEvents(reading.body, reading)) assembler.add(chunk as StreamChunk);
     assembler.checkComplete(reading.sawDone);
     const decision = assembler.decision();
@@ -146,6 +146,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
   }
 
   async function* streamText(request: ModelRequest): AsyncGenerator<TextStreamPart> {
+    // The caller announces the text it is given; the assembler tells only what it yields.
     const assembler = new ChatStreamAssembler();
     const reading = await openStream(request);
     if ("whole" in reading) {

@@ -1,7 +1,7 @@
 import { raceAbort } from "../core/abort.js";
 import { maxNesting, nestedTooDeep, nestsDeeperThan } from "../core/json-safe.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
-import { describeDecisionProblem, type ModelDecision } from "../core/model.js";
+import { describeDecisionProblem, type ModelDecision, type ModelDelta, type ModelRequest } from "../core/model.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
 import type { AgentStop } from "./agent-result.js";
 import type { Message } from "../core/messages.js";
@@ -42,7 +42,15 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
   run.events.emit({ type: "agent-step-start", step });
   run.events.emit({ type: "model-call-start", step, purpose: "act", ...run.config.identity });
   const startedAt = run.config.clock.now();
-  const request = { messages, step, signal: run.signal, tools: run.runner.specs, purpose: "act" as const };
+  const request: ModelRequest = {
+    messages,
+    step,
+    signal: run.signal,
+    tools: run.runner.specs,
+    purpose: "act",
+    // Pieces of the answer become events only when someone listens.
+    ...(run.events.active ? { onDelta: (delta: ModelDelta) => run.events.emit({ type: "model-delta", step, purpose: "act", ...delta }) } : {}),
+  };
   let decision: ModelDecision;
   try {
     decision = await raceAbort(

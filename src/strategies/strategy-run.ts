@@ -83,7 +83,8 @@ export function startStrategyRun(
       : new Budget(options.budget, { clock, ...(saved ? { spent: saved.usage, elapsedMs: saved.elapsedMs } : {}) });
   const runSignal = createRunSignal({ signal: options.signal, clock, remainingMs: budget.remainingMs() });
   const trace: PlanloopEvent[] = [];
-  const events = new EventHub({ clock, listener: (event) => trace.push(event) });
+  // The result's trace keeps every event but the pieces of streamed answers (the answers are in it whole).
+  const events = new EventHub({ clock, listener: (event) => event.type !== "model-delta" && trace.push(event) });
   if (options.onEvent) events.on(options.onEvent);
   return {
     strategy,
