@@ -28,20 +28,24 @@ function serviceDelay(ms: number): Promise<void> {
 
 /** How long each call of `sleep` really slept, by call id, timed inside the tool. */
 const slept = new Map<string, number>();
-const sleepTool = defineTool({
-  name: "sleep",
-  description: "Sleeps for ms",
-  input: z.object({ ms: z.number() }),
-  execute: async ({ ms }, { callId }) => {
-    const started = performance.now();
-    await serviceDelay(ms);
-    slept.set(String(callId), performance.now() - started);
-    return ms;
-  },
-});
+const sleeper = (name: string) =>
+  defineTool({
+    name,
+    description: "Sleeps for ms",
+    input: z.object({ ms: z.number() }),
+    execute: async ({ ms }, { callId }) => {
+      const started = performance.now();
+      await serviceDelay(ms);
+      slept.set(String(callId), performance.now() - started);
+      return ms;
+    },
+  });
+const sleepTool = sleeper("sleep");
+/** Four services, each with its own range of latencies (5-15, 20-40, 50-70, 80-100 ms). */
+const kinds = [5, 20, 50, 80].map((low, kind) => ({ tool: sleeper(`service${kind}`), low, spread: low === 5 ? 11 : 21 }));
 
 /** 200 steps in 10 layers of 20; each depends on 1-3 steps of the layer before; 5-100 ms each. */
-function layeredDag(seed: number, options: { estimates: boolean }): { plan: PlanInput; lowerBound: number } {
+function layeredDag(seed: number, options: { estimates: boolean; mixed?: boolean }): { plan: PlanInput; lowerBound: number } {
   const random = seededRandom(seed);
   const layers = 10;
   const width = 20;
@@ -51,7 +55,8 @@ function layeredDag(seed: number, options: { estimates: boolean }): { plan: Plan
   for (let layer = 0; layer < layers; layer += 1) {
     for (let slot = 0; slot < width; slot += 1) {
       const id = `L${layer}-${slot}`;
-      const ms = 5 + Math.floor(random() * 96);
+      const kind = options.mixed ? kinds[Math.floor(random() * kinds.length)]! : undefined;
+      const ms = kind ? kind.low + Math.floor(random() * kind.spread) : 5 + Math.floor(random() * 96);
       const dependsOn =
         layer === 0
           ? []
@@ -61,7 +66,7 @@ function layeredDag(seed: number, options: { estimates: boolean }): { plan: Plan
       steps.push({
         id,
         task: id,
-        tool: "sleep",
+        tool: kind ? kind.tool.name : "sleep",
         args: { ms },
         depends_on: dependsOn,
         ...(options.estimates ? { estimateMs: ms } : {}),
@@ -85,11 +90,16 @@ async function langGraphRatio(seed: number): Promise<number> {
  * the service's lateness, not the scheduler's). What the second ratio has left is the
  * scheduler: its order, its start-up and the time from one step's end to the next one's start.
  */
-async function makespanRatios(seed: number, estimates: boolean, latencies?: LatencyBook): Promise<{ nominal: number; measured: number }> {
-  const { plan, lowerBound } = layeredDag(seed, { estimates });
+async function makespanRatios(
+  seed: number,
+  estimates: boolean,
+  options: { latencies?: LatencyBook | undefined; mixed?: boolean } = {},
+): Promise<{ nominal: number; measured: number }> {
+  const { plan, lowerBound } = layeredDag(seed, { estimates, mixed: options.mixed ?? false });
   slept.clear();
   const started = performance.now();
-  const result = await executePlan({ plan, tools: [sleepTool], concurrency: 8, latencies });
+  const tools = [sleepTool, ...kinds.map((kind) => kind.tool)];
+  const result = await executePlan({ plan, tools, concurrency: 8, latencies: options.latencies });
   const makespan = performance.now() - started;
   if (result.status !== "completed") throw new Error(result.status);
   const took = (id: string | number) => slept.get(toolStepCallId(id))!;
@@ -124,13 +134,16 @@ await makespanRatios(99, true);
 // book the first one filled orders by the latencies it learned.
 const books = new Map<number, LatencyBook>();
 const bookOf = (seed: number) => books.get(seed) ?? books.set(seed, latencyBook()).get(seed)!;
-for (const [label, estimates, learn] of [
-  ["with estimates (longest remaining path first)", true, false],
-  ["no estimates, first run (step count)", false, true],
-  ["no estimates, second run (learned latencies)", false, true],
+for (const [label, estimates, learn, mixed] of [
+  ["with estimates (longest remaining path first)", true, false, false],
+  ["no estimates, first run (nothing learned: step count, then the run's typical step)", false, true, false],
+  ["no estimates, second run (learned latencies)", false, true, false],
+  ["four services, with estimates", true, false, true],
+  ["four services, no estimates, first run (each service learned from its first step)", false, false, true],
 ] as const) {
   const ratios = [];
-  for (const seed of [1, 2, 3, 4, 5]) ratios.push(await makespanRatios(seed, estimates, learn ? bookOf(seed) : undefined));
+  for (const seed of [1, 2, 3, 4, 5])
+    ratios.push(await makespanRatios(seed, estimates, { latencies: learn ? bookOf(seed) : undefined, mixed }));
   const mean = (values: number[]) => (values.reduce((a, b) => a + b) / values.length).toFixed(3);
   console.log(
     `${label}: nominal ${ratios.map((ratio) => ratio.nominal.toFixed(3)).join(", ")} (mean ${mean(ratios.map((ratio) => ratio.nominal))}) | ` +

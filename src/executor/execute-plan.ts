@@ -1,7 +1,7 @@
 import { maskSecrets, type SecretKeys } from "../core/secrets.js";
 import { jsonSafe } from "../core/json-safe.js";
 import { previewOf } from "../core/tools/tool-output.js";
-import { remainingPathLengths } from "../plan/graph/plan-graph.js";
+import { LearnedOrder } from "./learned-order.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoints.js";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
@@ -61,8 +61,11 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
   checkpoints?.write(decisionEntries(config));
   try {
     announcePlan(run);
-    const priorities = remainingPathLengths(run.graph, (index) => estimateOf(run, run.steps[index]!), run.config.order);
-    const scheduler = createScheduler(schedulerHooks(run, priorities));
+    const order = new LearnedOrder(run);
+    const scheduler = createScheduler(schedulerHooks(run, order.priorities));
+    run.onStepTook = (index, ms) => {
+      if (order.observe(run.steps[index]!, ms)) scheduler.reorder();
+    };
     run.steps.forEach((_, index) => scheduler.add(index));
     scheduler.close();
     await scheduler.done;
@@ -127,16 +130,6 @@ export function announcePlan(run: PlanRun): void {
       ...(step.args === undefined ? {} : { args: argsForEvents(step.args, run.config.secretKeys) }),
     })),
   }));
-}
-
-/** A step's latency for the order of ready steps: its own estimate, then what was learned, then its tool's; else one. */
-function estimateOf(run: PlanRun, step: PlanRun["steps"][number]): number {
-  return (
-    step.estimateMs ??
-    run.config.latencies?.estimate(step) ??
-    (step.tool ? run.config.toolsByName.get(step.tool)?.estimateMs : undefined) ??
-    1
-  );
 }
 
 /** Steps start only while the run is not aborted and its budget is not spent. */

@@ -85,6 +85,8 @@ export interface PlanRun {
   checkpoints: Checkpoints | undefined;
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
+  /** Told how long each step that succeeded took (the order of ready steps learns from it). */
+  onStepTook?: ((index: number, ms: number) => void) | undefined;
   dispose(): void;
 }
 

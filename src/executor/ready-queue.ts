@@ -50,6 +50,17 @@ export class ReadyQueue {
     return this.popHeap();
   }
 
+  /** Puts the waiting steps in order again after their priorities changed. */
+  reorder(): void {
+    const waiting = [...this.line.slice(this.lineStart, this.lineEnd), ...this.heap.slice(0, this.heapCount)];
+    waiting.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    this.line.length = 0;
+    this.line.push(...waiting);
+    this.lineStart = 0;
+    this.lineEnd = waiting.length;
+    this.heapCount = 0;
+  }
+
   private popHeap(): number | undefined {
     if (this.heapCount === 0) return undefined;
     const heap = this.heap;

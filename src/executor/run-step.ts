@@ -171,7 +171,10 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
   }
   if (record.startedAt !== undefined) {
     record.endedAt = run.elapsed();
-    if (outcome.status === "succeeded" && step.tool !== undefined) run.config.latencies?.record(step, record.endedAt - record.startedAt);
+    if (outcome.status === "succeeded") {
+      if (step.tool !== undefined) run.config.latencies?.record(step, record.endedAt - record.startedAt);
+      run.onStepTook?.(index, record.endedAt - record.startedAt);
+    }
   }
   if (outcome.status === "succeeded") record.output = outcome.output;
   else record.error = outcome.error;

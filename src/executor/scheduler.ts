@@ -36,6 +36,8 @@ export interface Scheduler {
   add(step: number): void;
   /** No more steps will be added; `done` resolves once nothing runs and nothing can start. */
   close(): void;
+  /** The priorities changed: the waiting steps are put in order again. */
+  reorder(): void;
   done: Promise<void>;
 }
 
@@ -159,6 +161,10 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
     close() {
       closed = true;
       schedulePump();
+    },
+    reorder() {
+      queue.reorder();
+      for (const parked of parkedByTool.values()) parked.reorder();
     },
     done,
   };
