@@ -37,9 +37,7 @@ export interface ModelRequest {
 
 /** A piece of an answer while it streams in (see `ModelRequest.onDelta`). */
 export type ModelDelta =
-  | { text: string }
-  | { reasoning: string }
-  | { toolCall: { index: number; id?: string; name?: string; arguments: string } };
+  { text: string } | { reasoning: string } | { toolCall: { index: number; id?: string; name?: string; arguments: string } };
 
 /** JSON of a given schema, as a planner's plan (see `ModelRequest.responseFormat`). */
 export interface ResponseFormat {

@@ -1,12 +1,9 @@
-import type { Model, ToolSpec } from "../core/model.js";
-import type { Tool } from "../core/tools/define-tool.js";
+import type { ToolSpec } from "../core/model.js";
 import type { PlanProblem } from "../executor/execution-options.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
-import type { PlanFormat } from "../planner/parsers/parse-plan.js";
 import type { Plan } from "../plan/plan-schema.js";
-import type { Prompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
-import { modelNamesOf, requestPlan } from "./planning.js";
+import { modelNamesOf, requestPlan, type PlannerSettings } from "./planning.js";
 import { stepViews } from "./step-views.js";
 import type { StrategyRun, StrategyStop } from "./strategy-run.js";
 
@@ -32,14 +29,7 @@ export interface EarlyReplanner {
  */
 export function earlyReplanner(
   run: StrategyRun,
-  config: {
-    planner: Model;
-    format: PlanFormat;
-    tools: readonly Tool[];
-    prompts: Prompts;
-    maxRepairs: number;
-    models?: Record<string, unknown> | undefined;
-  },
+  config: PlannerSettings & { models?: Record<string, unknown> | undefined },
   context: { plan: Plan; specs: readonly ToolSpec[]; replans: number },
 ): EarlyReplanner {
   let started: { problem: string; attempt: Promise<Attempt> } | undefined;

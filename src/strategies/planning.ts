@@ -28,17 +28,20 @@ export interface PlanningOptions extends StrategyOptions, HumanDecisions, Execut
   approvals?: Record<string, PlanDecision> | undefined;
 }
 
+/** What asking a planner for a plan takes. */
+export interface PlannerSettings {
+  planner: Model;
+  format: PlanFormat;
+  tools: readonly Tool[];
+  prompts: Prompts;
+  maxRepairs: number;
+  structuredPlans?: boolean | undefined;
+}
+
 /** Asks the planner for a plan and validates it, sending invalid plans back for repair. */
 export function requestPlan(
   run: StrategyRun,
-  config: {
-    planner: Model;
-    format: PlanFormat;
-    tools: readonly Tool[];
-    prompts: Prompts;
-    maxRepairs: number;
-    structuredPlans?: boolean | undefined;
-  },
+  config: PlannerSettings,
   purpose: "plan" | "replan",
   messages: Message[],
 ): Promise<PlanAttempt<StrategyStop>> {
