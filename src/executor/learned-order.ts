@@ -20,6 +20,8 @@ export class LearnedOrder {
   private typical: [mean: number, count: number] | undefined;
   /** Tools (and agent steps) weighted by a guess at the last computation. */
   private guessed = new Set<string>();
+  /** Whether any step was weighted by a known latency at the last computation. */
+  private anyKnown = false;
 
   constructor(private readonly run: PlanRun) {
     this.priorities = this.compute();
@@ -38,12 +40,19 @@ export class LearnedOrder {
     // Only the first time a tool is seen: its steps (and, the first time of all, every unknown
     // tool's, now weighted by the typical step) were guesses.
     if (!this.guessed.has(key)) return false;
+    // Every step guessed alike, and this is their one tool: learning it scales every weight
+    // the same, and the order stays as it is (a plan of one tool, or of tools all unknown).
+    if (!this.anyKnown && this.guessed.size === 1) {
+      this.guessed.delete(key);
+      return false;
+    }
     this.priorities.set(this.compute());
     return true;
   }
 
   private compute(): Float64Array {
     this.guessed = new Set();
+    this.anyKnown = false;
     return remainingPathLengths(this.run.graph, (index) => this.weigh(this.run.steps[index]!), this.run.config.order);
   }
 
@@ -52,7 +61,10 @@ export class LearnedOrder {
       step.estimateMs ??
       this.run.config.latencies?.estimate(step) ??
       (step.tool === undefined ? undefined : this.run.config.toolsByName.get(step.tool)?.estimateMs);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      this.anyKnown = true;
+      return known;
+    }
     const key = step.tool ?? agentKey;
     const learned = this.seen.get(key);
     if (learned !== undefined) return learned[0];
