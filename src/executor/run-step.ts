@@ -2,7 +2,7 @@ import { sleep } from "../core/clock.js";
 import { shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { callDigest } from "../core/tools/approvals.js";
-import { guardedCall, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { guardedCallThen, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../plan/placeholders.js";
@@ -251,10 +251,7 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
 function attemptUntilDone(run: PlanRun, index: number, call: StepCall): MaybePromise<StepOutcome> {
   run.records[index]!.attempts += 1;
   call.attempt += 1;
-  const attempted = guardedCall(call);
-  // No closure for the common case, an attempt that ended at once.
-  if (!isPromiseLike(attempted)) return afterAttempt(run, index, call, attempted);
-  return Promise.resolve(attempted).then((result) => afterAttempt(run, index, call, result));
+  return guardedCallThen(call, (result) => afterAttempt(run, index, call, result));
 }
 
 function afterAttempt(run: PlanRun, index: number, call: StepCall, result: CallResult): MaybePromise<StepOutcome> {

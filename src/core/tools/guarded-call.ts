@@ -1,4 +1,4 @@
-import { raceAbort } from "../abort.js";
+import { raceAbort, raceAbortSettled } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
 import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
@@ -96,15 +96,24 @@ export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind:
  * never throws. Synchronous when every check and the tool are.
  */
 export function guardedCall(options: GuardedCallOptions): MaybePromise<CallResult> {
+  return guardedCallThen(options, (result) => result);
+}
+
+/**
+ * `guardedCall`, handing its result to `next` in the same step: a caller that goes on from
+ * the result (a plan step) holds one promise less per call in flight.
+ */
+export function guardedCallThen<R>(options: GuardedCallOptions, next: (result: CallResult) => MaybePromise<R>): MaybePromise<R> {
   const verdict = admitCall(options);
-  if (!isPromiseLike(verdict)) return runVerdict(options, verdict);
-  return Promise.resolve(verdict).then((decided) => runVerdict(options, decided));
+  if (!isPromiseLike(verdict)) return runVerdict(options, verdict, next);
+  return Promise.resolve(verdict).then((decided) => runVerdict(options, decided, next));
 }
 
 /** Runs an admitted verdict; any other verdict is already the result. */
-function runVerdict(options: GuardedCallOptions, verdict: CallVerdict): MaybePromise<CallResult> {
-  if (verdict.kind !== "admitted") return verdict;
-  return andThen(runAdmitted(options, verdict), ranOutcome);
+function runVerdict<R>(options: GuardedCallOptions, verdict: CallVerdict, next: (result: CallResult) => MaybePromise<R>): MaybePromise<R> {
+  if (verdict.kind !== "admitted") return next(verdict);
+  const ran = runAdmitted(options, verdict);
+  return isPromiseLike(ran) ? Promise.resolve(ran).then((outcome) => next(ranOutcome(outcome))) : next(ranOutcome(ran));
 }
 
 /** The second half of `guardedCall`: the admitted call under the signal and the tool's timeout. */
@@ -253,9 +262,10 @@ export function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, opt
     return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false });
   }
   if (!isPromiseLike(returned)) return { content: limitOutput(jsonSafe(returned), options.maxOutputChars) };
-  return raceAbort(returned, options.signal).then(
-    (output) => ({ content: limitOutput(jsonSafe(output), options.maxOutputChars) }),
-    (error: unknown) => outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false }),
+  return raceAbortSettled(returned, options.signal, (ok, value): ToolOutcome =>
+    ok
+      ? { content: limitOutput(jsonSafe(value), options.maxOutputChars) }
+      : outcomeOfError(name, value, { aborted: options.signal.aborted, timedOut: false }),
   );
 }
 
