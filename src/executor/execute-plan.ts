@@ -112,7 +112,7 @@ export function schedulerHooks(run: PlanRun, priorities: Float64Array | undefine
     onReady: (index) => {
       if (run.events.active) run.events.emit({ type: "step-ready", stepId: run.steps[index]!.id }, { stepId: run.steps[index]!.id });
     },
-    run: (index) => runStep(run, index),
+    run: (index, done) => runStep(run, index, done),
     ...eventLoopTurns,
   };
 }

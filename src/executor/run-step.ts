@@ -33,7 +33,7 @@ import { observe, watched } from "./step-observation.js";
  * step after it, each with the reason. Never rejects: the scheduler only learns success.
  * Synchronous from start to end when the step's tool and checks are.
  */
-export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
+export function runStep(run: PlanRun, index: number, done: (index: number, ok: boolean) => void): boolean | undefined {
   const step = run.steps[index]!;
   const record = run.records[index]!;
   record.startedAt = run.elapsed();
@@ -52,18 +52,44 @@ export function runStep(run: PlanRun, index: number): MaybePromise<boolean> {
     pending = unexpected(error);
   }
   // Written out rather than with `andThen`: no closures for the many steps that end at once.
+  if (isPromiseLike(pending)) {
+    Promise.resolve(pending).then(
+      (outcome) => concludeLater(run, index, outcome, done),
+      (error: unknown) => concludeLater(run, index, unexpected(error), done),
+    );
+    return undefined;
+  }
   let concluded: MaybePromise<boolean>;
   try {
-    concluded = isPromiseLike(pending)
-      ? Promise.resolve(pending).then(
-          (outcome) => concludeStep(run, index, outcome),
-          (error: unknown) => concludeStep(run, index, unexpected(error)),
-        )
-      : concludeStep(run, index, pending);
+    concluded = concludeStep(run, index, pending);
   } catch (error) {
     return failLate(run, index, error);
   }
-  return isPromiseLike(concluded) ? Promise.resolve(concluded).catch((error: unknown) => failLate(run, index, error)) : concluded;
+  if (!isPromiseLike(concluded)) return concluded;
+  Promise.resolve(concluded).then(
+    (ok) => done(index, ok),
+    (error: unknown) => done(index, failLate(run, index, error)),
+  );
+  return undefined;
+}
+
+/** Concludes a step that ended later, and tells the scheduler; never throws. */
+function concludeLater(run: PlanRun, index: number, outcome: StepOutcome, done: (index: number, ok: boolean) => void): void {
+  let concluded: MaybePromise<boolean>;
+  try {
+    concluded = concludeStep(run, index, outcome);
+  } catch (error) {
+    done(index, failLate(run, index, error));
+    return;
+  }
+  if (!isPromiseLike(concluded)) {
+    done(index, concluded);
+    return;
+  }
+  Promise.resolve(concluded).then(
+    (ok) => done(index, ok),
+    (error: unknown) => done(index, failLate(run, index, error)),
+  );
 }
 
 function runStepWork(run: PlanRun, index: number): MaybePromise<StepOutcome> {

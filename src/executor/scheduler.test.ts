@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { MaybePromise } from "../core/maybe-async.js";
 import { buildPlanGraph } from "../plan/graph/plan-graph.js";
 import { createScheduler, type SchedulerHooks } from "./scheduler.js";
 
@@ -21,14 +20,15 @@ function harness(steps: StepSpec[], options: { concurrency: number; toolLimits?:
     toolLimit: (tool) => options.toolLimits?.[tool] ?? Infinity,
     mayStart: () => true,
     onReady: () => {},
-    run: (step): MaybePromise<boolean> => {
+    run: (step, done) => {
       started.push(steps[step]!.id);
       // Instant steps take 1 ms of the fake clock each and end at once.
       if (options.instant) {
         now += 1;
         return true;
       }
-      return new Promise((resolve) => finishers.set(steps[step]!.id, resolve));
+      finishers.set(steps[step]!.id, (ok) => done(step, ok));
+      return undefined;
     },
     now: () => now,
     yieldTurn: (resume) => yields.push(resume),

@@ -1,5 +1,4 @@
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
-import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { Readiness, type InitialStanding } from "./readiness.js";
 import { ReadyQueue } from "./ready-queue.js";
 
@@ -17,8 +16,11 @@ export interface SchedulerHooks {
   /** False once the run must stop starting steps (cancelled, deadline, budget). */
   mayStart(): boolean;
   onReady(step: number): void;
-  /** Runs the step; true when it succeeded (at once, or as a promise). Must not throw or reject. */
-  run(step: number): MaybePromise<boolean>;
+  /**
+   * Runs the step. Ended at once: whether it succeeded. Still running: undefined, and
+   * `done(step, ok)` is called once when it ends (no promise per step in flight). Must not throw.
+   */
+  run(step: number, done: (step: number, ok: boolean) => void): boolean | undefined;
   /** Milliseconds from any fixed start: how long a burst of instant steps has held the loop. */
   now(): number;
   /** Calls `resume` once timers and I/O have had a turn (`setImmediate` in a real run). */
@@ -130,16 +132,17 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
   const start = (step: number, tool: string | undefined) => {
     running += 1;
     if (tool !== undefined) runningByTool.set(tool, (runningByTool.get(tool) ?? 0) + 1);
-    const result = hooks.run(step);
-    if (isPromiseLike(result)) {
-      void Promise.resolve(result).then((ok) => {
-        complete(step, tool, ok);
-        pump();
-      });
-    } else {
+    const result = hooks.run(step, ended);
+    if (result !== undefined) {
       finishedOk[finishedCount] = result;
       finishedNow[finishedCount++] = step;
     }
+  };
+
+  // One function for every step that ends later: no closure per step in flight.
+  const ended = (step: number, ok: boolean) => {
+    complete(step, hooks.toolOf(step), ok);
+    pump();
   };
 
   const complete = (step: number, tool: string | undefined, ok: boolean) => {
