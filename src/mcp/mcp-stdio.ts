@@ -22,15 +22,15 @@ export interface McpServerTools {
  * try { await planAndExecute({ task, planner, tools: fs.tools }); } finally { await fs.close(); }
  */
 export async function mcpServerTools(
-  server: { command: string; args?: string[]; env?: Record<string, string>; cwd?: string },
+  server: { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; stderr?: "ignore" | "inherit" },
   options: McpToolsOptions & { clientName?: string } = {},
 ): Promise<McpServerTools> {
   const needed = { name: "@modelcontextprotocol/sdk", neededFor: "planloop/mcp (mcpServerTools)" };
   const { Client } = loadOptionalPackage<typeof McpClient>({ module: "@modelcontextprotocol/sdk/client/index.js", ...needed });
   const { StdioClientTransport } = loadOptionalPackage<typeof McpStdio>({ module: "@modelcontextprotocol/sdk/client/stdio.js", ...needed });
   const client = new Client({ name: options.clientName ?? "planloop", version: "1.0.0" });
-  // The server's own log lines go nowhere unless the caller asks (stderr: "inherit" in env-less runs is noise).
-  await client.connect(new StdioClientTransport({ ...server, stderr: "ignore" }));
+  // A server's own log lines (on its stderr) are dropped unless the caller asks for them.
+  await client.connect(new StdioClientTransport({ ...server, stderr: server.stderr ?? "ignore" }));
   try {
     const connected = client as unknown as McpClientLike;
     return { tools: await mcpTools(connected, options), client: connected, close: () => client.close() };
