@@ -1,7 +1,7 @@
 import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, fromAISDK, llmCompiler, runAgent } from "planloop";
+import { defineTool, fromAISDK, llmCompiler, runAgent, type PlanloopEvent } from "planloop";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
@@ -69,6 +69,54 @@ describe("fromAISDK", () => {
     const result = await llmCompiler({ task: "Paris?", planner: fromAISDK(mock), tools: [weather] });
     expect(result).toMatchObject({ status: "completed", output: "18°C", usage: { modelCalls: 2, inputTokens: 500, outputTokens: 20 } });
     expect(mock.doStreamCalls).toHaveLength(1);
+  });
+
+  it("streams a ReAct call when someone watches: text, reasoning and tool-input pieces as model-delta events", async () => {
+    const streams = [
+      [
+        { type: "reasoning-start", id: "r" },
+        { type: "reasoning-delta", id: "r", delta: "need the weather" },
+        { type: "reasoning-end", id: "r" },
+        { type: "tool-input-start", id: "t1", toolName: "weather" },
+        { type: "tool-input-delta", id: "t1", delta: '{"city":' },
+        { type: "tool-input-delta", id: "t1", delta: '"Paris"}' },
+        { type: "tool-input-end", id: "t1" },
+        { type: "tool-call", toolCallId: "t1", toolName: "weather", input: '{"city":"Paris"}' },
+        { type: "finish", finishReason: finish, usage: usage(100, 20) },
+      ],
+      [
+        { type: "text-start", id: "1" },
+        { type: "text-delta", id: "1", delta: "It is " },
+        { type: "text-delta", id: "1", delta: "18°C." },
+        { type: "text-end", id: "1" },
+        { type: "finish", finishReason: finish, usage: usage(140, 8) },
+      ],
+    ];
+    let call = 0;
+    const mock = new MockLanguageModelV3({
+      modelId: "gpt-4o",
+      doStream: async () => ({ stream: simulateReadableStream({ chunks: streams[call++] as never }) }),
+    });
+    const events: PlanloopEvent[] = [];
+    const result = await runAgent({ model: fromAISDK(mock), tools: [weather], task: "Paris?", onEvent: (event) => events.push(event) });
+    expect(result).toMatchObject({
+      status: "completed",
+      output: "It is 18°C.",
+      usage: { inputTokens: 240, outputTokens: 28, toolCalls: 1 },
+    });
+    const deltas = events.flatMap((event) => (event.type === "model-delta" ? [event] : []));
+    expect(deltas.map(({ type: _type, seq: _seq, time: _time, step: _step, purpose: _purpose, ...delta }) => delta)).toEqual([
+      { reasoning: "need the weather" },
+      { toolCall: { index: 0, id: "t1", name: "weather", arguments: "" } },
+      { toolCall: { index: 0, id: "t1", name: "weather", arguments: '{"city":' } },
+      { toolCall: { index: 0, id: "t1", name: "weather", arguments: '"Paris"}' } },
+      { text: "It is " },
+      { text: "18°C." },
+    ]);
+    expect(result.messages[1]).toMatchObject({ role: "assistant", reasoning: "need the weather" });
+    // Watched, every call went through the stream.
+    expect(mock.doGenerateCalls).toHaveLength(0);
+    expect(mock.doStreamCalls).toHaveLength(2);
   });
 
   it("refuses something that is not a language model", () => {

@@ -93,13 +93,29 @@ export class EventHub {
   private readonly clock: Clock;
   private sequence = 0;
   private warned = false;
+  /** Whether each listener is someone watching the run (see `watched`). */
+  private readonly watchers = new Set<() => boolean>();
 
-  constructor(options: { clock?: Clock; listener?: EventListener } = {}) {
+  /** `internal`: a listener of the library's own (a result's trace), which watches nothing. */
+  constructor(options: { clock?: Clock; listener?: EventListener; internal?: EventListener } = {}) {
     this.clock = options.clock ?? systemClock;
     if (options.listener) this.on(options.listener);
+    if (options.internal) this.on(options.internal, { internal: true });
   }
 
-  on(listener: EventListener): () => void {
+  /**
+   * True when someone outside the library listens, here or through the runs this one is
+   * relayed to: only then are costly, fine-grained events made (pieces of streamed answers).
+   */
+  get watched(): boolean {
+    for (const watching of this.watchers) if (watching()) return true;
+    return false;
+  }
+
+  on(listener: EventListener, options: { internal?: boolean } = {}): () => void {
+    // A relay to another hub watches as much as that hub does.
+    const watching = options.internal ? () => false : ((listener as { watching?: () => boolean }).watching ?? (() => true));
+    this.watchers.add(watching);
     const guarded = (event: PlanloopEvent) => {
       try {
         listener(event);
@@ -108,7 +124,10 @@ export class EventHub {
       }
     };
     this.emitter.on("event", guarded);
-    return () => void this.emitter.off("event", guarded);
+    return () => {
+      this.watchers.delete(watching);
+      this.emitter.off("event", guarded);
+    };
   }
 
   /** True when someone listens; skip building costly event bodies otherwise. */
@@ -128,13 +147,15 @@ export class EventHub {
 
   /** A listener that re-emits another hub's events here, renumbered, tagged with `stepId` if given. */
   relay(context: { stepId?: CallId } = {}): EventListener {
-    return (event) => {
+    const relayed: EventListener & { watching?: () => boolean } = (event) => {
       const { seq: _seq, time: _time, stepId: _step, inner: _inner, ...body } = event;
       this.emit(body as PlanloopEventBody, {
         ...(context.stepId === undefined ? (event.stepId === undefined ? {} : { stepId: event.stepId }) : context),
         inner: true,
       });
     };
+    relayed.watching = () => this.watched;
+    return relayed;
   }
 
   private reportListenerError(error: unknown): void {

@@ -149,6 +149,6 @@ function finishCall(context: TextCallContext, purpose: ModelPurpose, usage: Usag
 
 /** Each piece of an answer as a `model-delta` event, when someone listens. */
 function deltasOf(context: TextCallContext, purpose: ModelPurpose): Pick<ModelRequest, "onDelta"> {
-  if (!context.events.active) return {};
+  if (!context.events.watched) return {};
   return { onDelta: (delta) => context.events.emit({ type: "model-delta", step: 0, purpose, ...delta }) };
 }

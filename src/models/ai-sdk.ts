@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Message, ToolCall } from "../core/messages.js";
-import type { ModelAdapter, ModelDecision, ModelRequest, TextStreamPart } from "../core/model.js";
+import type { ModelAdapter, ModelDecision, ModelDelta, ModelRequest, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
 import { withArguments } from "./tool-call-arguments.js";
@@ -27,7 +27,16 @@ type AISDKContent = {
 };
 type AISDKTokens = number | { total?: number | undefined } | undefined;
 type AISDKUsage = { inputTokens?: AISDKTokens; outputTokens?: AISDKTokens };
-type AISDKStreamPart = { type: string; delta?: string | undefined; textDelta?: string | undefined; usage?: AISDKUsage | undefined };
+type AISDKStreamPart = {
+  type: string;
+  delta?: string | undefined;
+  textDelta?: string | undefined;
+  usage?: AISDKUsage | undefined;
+  id?: string | undefined;
+  toolName?: string | undefined;
+  toolCallId?: string | undefined;
+  input?: string | undefined;
+};
 
 /**
  * Wraps any Vercel AI SDK language model (`openai("gpt-4o")`, `anthropic(...)`, `google(...)`,
@@ -70,10 +79,42 @@ export function fromAISDK(
     modelId: languageModel.modelId,
     ...(languageModel.provider === undefined ? {} : { provider: languageModel.provider }),
     async generate(request) {
+      // Someone watches the answer being written: stream it, and tell each piece.
+      if (request.onDelta && typeof languageModel.doStream === "function") return streamedDecision(request, request.onDelta);
       const result = await languageModel.doGenerate(callOptions(request));
       return { ...toDecision(result.content), usage: priced(result.usage) };
     },
   };
+  /** A whole decision read from the provider's stream, its pieces told as they come. */
+  async function streamedDecision(request: ModelRequest, onDelta: (delta: ModelDelta) => void): Promise<ModelDecision> {
+    const { stream } = await languageModel.doStream!(callOptions(request));
+    const reader = stream.getReader();
+    const content: AISDKContent[] = [];
+    const inputs = new Map<string, { index: number; name: string }>();
+    let usage: AISDKUsage | undefined;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const piece = value.delta ?? value.textDelta ?? "";
+        if (value.type === "text-delta" || value.type === "reasoning-delta") {
+          content.push({ type: value.type === "text-delta" ? "text" : "reasoning", text: piece });
+          onDelta(value.type === "text-delta" ? { text: piece } : { reasoning: piece });
+        } else if (value.type === "tool-input-start" && value.id !== undefined) {
+          inputs.set(value.id, { index: inputs.size, name: value.toolName ?? "" });
+          onDelta({ toolCall: { index: inputs.size - 1, id: value.id, name: value.toolName ?? "", arguments: "" } });
+        } else if (value.type === "tool-input-delta" && value.id !== undefined) {
+          const input = inputs.get(value.id);
+          if (input) onDelta({ toolCall: { index: input.index, id: value.id, name: input.name, arguments: piece } });
+        } else if (value.type === "tool-call") content.push(value);
+        else if (value.type === "finish") usage = value.usage;
+        else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
+      }
+    } finally {
+      reader.releaseLock();
+    }
+    return { ...toDecision(content), usage: priced(usage) };
+  }
   const doStream = languageModel.doStream;
   if (typeof doStream === "function") {
     adapter.streamText = async function* (request: ModelRequest): AsyncGenerator<TextStreamPart> {
@@ -126,11 +167,16 @@ function toDecision(content: readonly AISDKContent[]): ModelDecision {
     .filter((part) => part.type === "text")
     .map((part) => part.text ?? "")
     .join("");
+  const reasoningText = content
+    .filter((part) => part.type === "reasoning")
+    .map((part) => part.text ?? "")
+    .join("");
+  const reasoning = reasoningText === "" ? {} : { reasoning: reasoningText };
   const calls: ToolCall[] = content
     .filter((part) => part.type === "tool-call")
     .map((part, index) => withArguments({ id: part.toolCallId ?? `call_${index}`, name: part.toolName ?? "" }, part.input));
-  if (calls.length > 0) return { type: "tool_calls", calls, ...(text ? { content: text } : {}) };
-  return { type: "final", content: text };
+  if (calls.length > 0) return { type: "tool_calls", calls, ...(text ? { content: text } : {}), ...reasoning };
+  return { type: "final", content: text, ...reasoning };
 }
 
 /** V2 reports a number, V3 `{ total }`. */

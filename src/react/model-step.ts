@@ -49,7 +49,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     tools: run.runner.specs,
     purpose: "act",
     // Pieces of the answer become events only when someone listens.
-    ...(run.events.active
+    ...(run.events.watched
       ? { onDelta: (delta: ModelDelta) => run.events.emit({ type: "model-delta", step, purpose: "act", ...delta }) }
       : {}),
   };

@@ -84,7 +84,7 @@ export function startStrategyRun(
   const runSignal = createRunSignal({ signal: options.signal, clock, remainingMs: budget.remainingMs() });
   const trace: PlanloopEvent[] = [];
   // The result's trace keeps every event but the pieces of streamed answers (the answers are in it whole).
-  const events = new EventHub({ clock, listener: (event) => event.type !== "model-delta" && trace.push(event) });
+  const events = new EventHub({ clock, internal: (event) => event.type !== "model-delta" && trace.push(event) });
   if (options.onEvent) events.on(options.onEvent);
   return {
     strategy,
