@@ -1,5 +1,6 @@
-import dagre from "@dagrejs/dagre";
-import { Graph } from "@dagrejs/graphlib";
+import { createRequire } from "node:module";
+import type * as Dagre from "@dagrejs/dagre";
+import type * as Graphlib from "@dagrejs/graphlib";
 import type { TraceBar, TraceNotRun, TracePlanVersion } from "./trace-model.js";
 
 /** How a step of a plan version stands against the version before it. */
@@ -30,6 +31,16 @@ export interface LaidOutVersion {
 
 const nodeHeight = 36;
 
+/** dagre and graphlib, loaded when a page is first laid out: importing planloop does not pay for them. */
+let layout: { dagre: typeof Dagre; Graph: typeof Graphlib.Graph } | undefined;
+function layoutLibraries(): NonNullable<typeof layout> {
+  if (layout === undefined) {
+    const require = createRequire(import.meta.url);
+    layout = { dagre: require("@dagrejs/dagre") as typeof Dagre, Graph: (require("@dagrejs/graphlib") as typeof Graphlib).Graph };
+  }
+  return layout;
+}
+
 /**
  * Each plan version's DAG laid out left to right with dagre (on a graphlib graph), every
  * dependency an edge, each step marked with its status in that version and how it differs
@@ -42,6 +53,7 @@ export function layOutVersions(
   const statusOf = new Map<string, string>();
   for (const entry of runs.notRun) statusOf.set(`${entry.version}:${entry.stepId}`, entry.status);
   for (const bar of [...runs.bars].sort((a, b) => a.startedAt - b.startedAt)) statusOf.set(`${bar.version}:${bar.stepId}`, bar.status);
+  const { dagre, Graph } = layoutLibraries();
   return versions.map((plan, index) => {
     const previous = index > 0 ? versions[index - 1] : undefined;
     const before = new Map((previous?.steps ?? []).map((step) => [step.id, signature(step)]));
