@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isRecord } from "../core/is-record.js";
-import { planSchema, planStepSchema, type Plan, type PlanStep, type StepId } from "./plan-schema.js";
+import type { Plan, PlanStep, StepId, planSchema, planStepSchema } from "./plan-schema.js";
+import { planSchemas } from "./plan-schema-registry.js";
 
 type PlanParse = ReturnType<typeof planSchema.safeParse>;
 type StepParse = ReturnType<typeof planStepSchema.safeParse>;
@@ -16,13 +17,13 @@ type StepParse = ReturnType<typeof planStepSchema.safeParse>;
  */
 export function readPlan(input: unknown): PlanParse {
   const quick = quickPlan(input);
-  return quick ? { success: true, data: quick } : planSchema.safeParse(input);
+  return quick ? { success: true, data: quick } : (planSchemas().plan.safeParse(input) as PlanParse);
 }
 
 /** `planStepSchema.safeParse` with the same quick path, for steps that arrive one by one. */
 export function readPlanStep(input: unknown): StepParse {
   const quick = quickStep(input);
-  return quick ? { success: true, data: quick } : planStepSchema.safeParse(input);
+  return quick ? { success: true, data: quick } : (planSchemas().step.safeParse(input) as StepParse);
 }
 
 function quickPlan(input: unknown): Plan | undefined {

@@ -5,7 +5,8 @@ import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } 
 import { dependsOnEach, type AncestryQuestion } from "./graph/ancestry.js";
 import { findCycles } from "./graph/cycles.js";
 import { buildPlanGraph, reachableFrom, topologicalOrder, type PlanGraph } from "./graph/plan-graph.js";
-import { stepKey, type Plan, type PlanStep } from "./plan-schema.js";
+import type { Plan, PlanStep } from "./plan-schema.js";
+import { stepKey } from "./step-key.js";
 import { readPlan } from "./read-plan.js";
 
 export type PlanErrorCode =

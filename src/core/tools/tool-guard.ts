@@ -1,4 +1,4 @@
-import { describeIssueList } from "./tool-input.js";
+import { describeIssueList } from "./issue-list.js";
 import type { z } from "zod";
 import { errorMessage, InvalidOptionsError } from "../errors.js";
 import type { ToolCall } from "../messages.js";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InvalidOptionsError } from "../errors.js";
 import { isRecord } from "../is-record.js";
 import { zodThreeJsonSchema } from "./zod-three-schema.js";
+import { describeIssueList } from "./issue-list.js";
 
 /**
  * A schema by the Standard Schema spec (valibot, arktype, zod 3.24+ and 4, …): declared here
@@ -122,19 +123,4 @@ function settle(result: StandardResult | Promise<StandardResult>): InputCheck | 
   const read = (outcome: StandardResult): InputCheck =>
     outcome.issues ? { ok: false, problems: describeIssueList(outcome.issues) } : { ok: true, value: outcome.value };
   return result instanceof Promise ? result.then(read) : read(result);
-}
-
-/** "field: message; other.field: missing (required)". */
-export function describeIssueList(
-  issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<unknown>; code?: string }>,
-  whole = "arguments",
-): string {
-  return issues
-    .map((issue) => {
-      const path = (issue.path ?? []).map((part) => String(isRecord(part) ? (part as { key: unknown }).key : part));
-      const field = path.length > 0 ? path.join(".") : whole;
-      const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
-      return missing ? `${field}: missing (required)` : `${field}: ${issue.message}`;
-    })
-    .join("; ");
 }

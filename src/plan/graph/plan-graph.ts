@@ -1,4 +1,5 @@
-import { stepKey, type Plan } from "../plan-schema.js";
+import type { Plan } from "../plan-schema.js";
+import { stepKey } from "../step-key.js";
 import { StepIndex } from "./step-index.js";
 import { StepLinks } from "./step-links.js";
 

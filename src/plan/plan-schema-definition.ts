@@ -1,0 +1,30 @@
+import type { z as Zod } from "zod";
+
+/**
+ * The plan's zod schemas, made with the zod namespace given: `plan-schema.ts` makes the
+ * public ones with the zod it imports; a process that never loaded zod (`planloop validate`
+ * on a well-formed plan) makes them only if a plan needs zod's reading (see `planSchemas`).
+ */
+export function definePlanSchemas(z: typeof Zod) {
+  const stepIdSchema = z.union([z.string().min(1), z.number().int().nonnegative()]);
+  const step = z.object({
+    id: stepIdSchema,
+    /** What the step does: the prompt of an agent step, a label for a tool step. */
+    task: z.string(),
+    /** Steps that must succeed first; `[]` (or omitted) means none. */
+    depends_on: z.array(stepIdSchema).default([]),
+    /** A tool step calls this tool directly; a step without one is run by an inner agent. */
+    tool: z.string().min(1).optional(),
+    /** The tool's arguments; may hold placeholders (`#E1`, `$1`, `${1}`) for earlier outputs. */
+    args: z.unknown().optional(),
+    /** An agent step's own limits. */
+    budget: z.object({ maxSteps: z.number().int().positive().optional() }).optional(),
+    /** Expected duration, used to start the longest remaining path first. */
+    estimateMs: z.number().nonnegative().optional(),
+    /** An agent step's model, by its name in the run's `models` (a tier like "fast" or "strong"). */
+    model: z.string().min(1).optional(),
+  });
+  return { stepId: stepIdSchema, step, plan: z.object({ steps: z.array(step).min(1) }) };
+}
+
+export type PlanSchemas = ReturnType<typeof definePlanSchemas>;
