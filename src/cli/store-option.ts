@@ -4,8 +4,10 @@ import { postgresStore } from "../stores/postgres/postgres-store.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 import { CliError } from "./cli-error.js";
 
-/** Where runs are checkpointed when `--store` names no place: `PLANLOOP_STORE`, else a file under ./.planloop. */
-export const defaultStore = process.env.PLANLOOP_STORE || "sqlite:.planloop/runs.sqlite";
+import { defaultStore } from "./default-store.js";
+
+// Kept apart so that commands that only name the default (validate, --help) load no store.
+export { defaultStore, storeFlag } from "./default-store.js";
 
 /**
  * The store a `--store` flag names, opened and asked once, so that a server that cannot be
@@ -50,9 +52,4 @@ function withoutPassword(flag: string): string {
   } catch {
     return flag;
   }
-}
-
-/** ` --store <flag>` for a command printed for the user to run next; nothing for the default store. */
-export function storeFlag(flag: string | false): string {
-  return flag === false || flag === defaultStore ? "" : ` --store ${flag}`;
 }

@@ -5,7 +5,7 @@ import type { Tool } from "../../core/tools/define-tool.js";
 import { validatePlan } from "../../plan/validate-plan.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import { pauseOptions, type PauseFlags } from "../pause-resume.js";
-import { defaultStore } from "../store-option.js";
+import { defaultStore } from "../default-store.js";
 import type { CliIo } from "../cli-io.js";
 
 export function planCommands(program: Command, io: CliIo): void {
