@@ -63,3 +63,37 @@ export function raceAbortSettled<T, R>(
     );
   });
 }
+
+/**
+ * Tells `settle` how `promise` ended, or that the signal aborted first (`ok` false, with its
+ * reason): once, and without making a promise of its own. For a plan of a hundred thousand
+ * calls in flight, one reaction per call is all that waits.
+ */
+export function whenSettled<T>(promise: PromiseLike<T>, signal: AbortSignal, settle: (ok: boolean, value: unknown) => void): void {
+  if (signal.aborted) {
+    settle(false, signal.reason);
+    return;
+  }
+  const waiters = waitersOf(signal);
+  let open = true;
+  const onAbort = (reason: unknown) => {
+    if (!open) return;
+    open = false;
+    settle(false, reason);
+  };
+  waiters.add(onAbort);
+  promise.then(
+    (value) => {
+      if (!open) return;
+      open = false;
+      waiters.delete(onAbort);
+      settle(true, value);
+    },
+    (error: unknown) => {
+      if (!open) return;
+      open = false;
+      waiters.delete(onAbort);
+      settle(false, error);
+    },
+  );
+}

@@ -2,7 +2,7 @@ import { sleep } from "../core/clock.js";
 import { shown } from "../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import { callDigest } from "../core/tools/approvals.js";
-import { guardedCallThen, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { guardedCallThen, guardedCallWith, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../plan/placeholders.js";
@@ -43,14 +43,18 @@ export function runStep(run: PlanRun, index: number, done: (index: number, ok: b
       { stepId: step.id },
     );
   }
-  let pending: MaybePromise<StepOutcome>;
+  let pending: MaybePromise<StepOutcome> | undefined;
   try {
     // A durable run commits this step's start, and the ends it depends on, before it runs.
     const committed = run.checkpoints === undefined ? undefined : startCheckpoint(run, index);
-    pending = committed === undefined ? runStepWork(run, index) : Promise.resolve(committed).then(() => runStepWork(run, index));
+    if (committed !== undefined) pending = Promise.resolve(committed).then(() => runStepWork(run, index));
+    else if (step.tool) pending = runToolStep(run, index, (outcome) => concludeLater(run, index, outcome, done));
+    else pending = runAgentStep(run, index);
   } catch (error) {
     pending = unexpected(error);
   }
+  // A tool step still running: it concludes itself when it ends.
+  if (pending === undefined) return undefined;
   // Written out rather than with `andThen`: no closures for the many steps that end at once.
   if (isPromiseLike(pending)) {
     Promise.resolve(pending).then(
@@ -92,8 +96,12 @@ function concludeLater(run: PlanRun, index: number, outcome: StepOutcome, done: 
   );
 }
 
+/** A step's work as a promise, for the paths that wait on something first (a durable run's commit). */
 function runStepWork(run: PlanRun, index: number): MaybePromise<StepOutcome> {
-  return run.steps[index]!.tool ? runToolStep(run, index) : runAgentStep(run, index);
+  if (!run.steps[index]!.tool) return runAgentStep(run, index);
+  let finish!: (outcome: StepOutcome) => void;
+  const later = new Promise<StepOutcome>((resolve) => (finish = resolve));
+  return runToolStep(run, index, (outcome) => finish(outcome)) ?? later;
 }
 
 /** Writes the step's start and commits it with what is buffered (the ends it depends on). */
@@ -239,7 +247,7 @@ export function toolStepCallId(stepId: string | number): string {
  * through the guarded call, and a timeout or thrown error is retried with exponential
  * backoff. A step whose checks and tool are synchronous finishes synchronously.
  */
-export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutcome> {
+export function runToolStep(run: PlanRun, index: number, finish: (outcome: StepOutcome) => void): StepOutcome | undefined {
   const step = run.steps[index]!;
   const paused = run.waiting.get(index);
   run.waiting.delete(index);
@@ -271,7 +279,34 @@ export function runToolStep(run: PlanRun, index: number): MaybePromise<StepOutco
     paused: paused?.kind === "tool" ? paused.pending : undefined,
     attempt: 0,
   };
-  return attemptUntilDone(run, index, call);
+  return firstAttempt(run, index, call, finish);
+}
+
+/**
+ * A tool step's first attempt in continuation style: its outcome when it ended at once;
+ * else undefined, and `finish(outcome)` once it ends. While it runs, the step waits on one
+ * reaction, not a chain of promises (a hundred thousand steps in flight add up). A retry
+ * goes on through `attemptUntilDone`.
+ */
+function firstAttempt(run: PlanRun, index: number, call: StepCall, finish: (outcome: StepOutcome) => void): StepOutcome | undefined {
+  run.records[index]!.attempts += 1;
+  call.attempt += 1;
+  const then = (result: CallResult): StepOutcome | undefined => {
+    const next = afterAttempt(run, index, call, result);
+    if (!isPromiseLike(next)) return next;
+    Promise.resolve(next).then(finish, (error: unknown) => finish(unexpected(error)));
+    return undefined;
+  };
+  const now = guardedCallWith(call, (result) => {
+    let outcome: StepOutcome | undefined;
+    try {
+      outcome = then(result);
+    } catch (error) {
+      outcome = unexpected(error);
+    }
+    if (outcome !== undefined) finish(outcome);
+  });
+  return now === undefined ? undefined : then(now);
 }
 
 function attemptUntilDone(run: PlanRun, index: number, call: StepCall): MaybePromise<StepOutcome> {

@@ -1,4 +1,4 @@
-import { raceAbort, raceAbortSettled } from "../abort.js";
+import { raceAbort, raceAbortSettled, whenSettled } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
 import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
@@ -107,6 +107,35 @@ export function guardedCallThen<R>(options: GuardedCallOptions, next: (result: C
   const verdict = admitCall(options);
   if (!isPromiseLike(verdict)) return runVerdict(options, verdict, next);
   return Promise.resolve(verdict).then((decided) => runVerdict(options, decided, next));
+}
+
+/**
+ * `guardedCall` in continuation style: the result when the call ended at once; else
+ * undefined, and `settle(result)` once it ends. A plan step's call waits on one reaction
+ * (no promise of its own per call in flight). `settle` must not throw.
+ */
+export function guardedCallWith(options: GuardedCallOptions, settle: (result: CallResult) => void): CallResult | undefined {
+  const verdict = admitCall(options);
+  if (!isPromiseLike(verdict)) return runVerdictWith(options, verdict, settle);
+  void Promise.resolve(verdict).then((decided) => {
+    const now = runVerdictWith(options, decided, settle);
+    if (now !== undefined) settle(now);
+  });
+  return undefined;
+}
+
+function runVerdictWith(options: GuardedCallOptions, verdict: CallVerdict, settle: (result: CallResult) => void): CallResult | undefined {
+  if (verdict.kind !== "admitted") return verdict;
+  const { call, scope } = options;
+  if (scope.remote) {
+    const ran = runAdmitted(options, verdict);
+    if (!isPromiseLike(ran)) return ranOutcome(ran);
+    void Promise.resolve(ran).then((outcome) => settle(ranOutcome(outcome)));
+    return undefined;
+  }
+  const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
+  const now = runAdmittedCallWith(call, verdict.admission, execution, (outcome) => settle(ranOutcome(outcome)));
+  return now === undefined ? undefined : ranOutcome(now);
 }
 
 /** Runs an admitted verdict; any other verdict is already the result. */
@@ -267,6 +296,37 @@ export function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, opt
       ? { content: limitOutput(jsonSafe(value), options.maxOutputChars) }
       : outcomeOfError(name, value, { aborted: options.signal.aborted, timedOut: false }),
   );
+}
+
+/** `runAdmittedCall` in continuation style (see `guardedCallWith`). */
+function runAdmittedCallWith(
+  call: CallIdentity,
+  admission: AdmittedCall,
+  options: RunOptions,
+  settle: (outcome: ToolOutcome) => void,
+): ToolOutcome | undefined {
+  const { id: callId, name } = call;
+  const { tool, args, timeoutMs } = admission;
+  if (options.signal.aborted) return outcomeOfError(name, undefined, { aborted: true, timedOut: false });
+  if (timeoutMs !== undefined) {
+    void runWithTimeout(call, admission, timeoutMs, options).then(settle);
+    return undefined;
+  }
+  let returned: unknown;
+  try {
+    returned = tool.execute!(args, { signal: options.signal, callId, step: options.step, idempotencyKey: call.idempotencyKey });
+  } catch (error) {
+    return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false });
+  }
+  if (!isPromiseLike(returned)) return { content: limitOutput(jsonSafe(returned), options.maxOutputChars) };
+  whenSettled(returned, options.signal, (ok, value) =>
+    settle(
+      ok
+        ? { content: limitOutput(jsonSafe(value), options.maxOutputChars) }
+        : outcomeOfError(name, value, { aborted: options.signal.aborted, timedOut: false }),
+    ),
+  );
+  return undefined;
 }
 
 async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {
