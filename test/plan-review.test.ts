@@ -281,4 +281,22 @@ describe("reviewPlan with a store", () => {
     ]);
     planner.assertDone();
   });
+
+  it("LLMCompiler waits by id too: its buffered plan is kept, and the approved plan runs once", async () => {
+    const { calls, tools } = fetchTools();
+    const store = memoryStore();
+    const planner = new ScriptedModel([
+      { purpose: "plan", stream: ['1. fetch({"source": "sales"})\n', "2. join()"] },
+      { purpose: "join", reply: text("Action: Finish(kept)") },
+    ]);
+    const options = { task: "weekly report", planner, tools, reviewPlan: true, store, runId: "compiled" } as const;
+    expect(await llmCompiler(options)).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ id: "plan:1" })] });
+    expect(calls).toEqual([]);
+    expect(await llmCompiler({ ...options, approvals: { "plan:1": { approved: true } } })).toMatchObject({
+      status: "completed",
+      output: "kept",
+    });
+    expect(calls).toEqual(["sales"]);
+    planner.assertDone();
+  });
 });
