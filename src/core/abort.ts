@@ -36,35 +36,6 @@ export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Prom
 }
 
 /**
- * `raceAbort` that maps how it ended, in the same step: `settle(true, value)` when `promise`
- * resolves, `settle(false, error)` when it rejects or the signal aborts (with its reason).
- * Never rejects. One promise fewer per call than `raceAbort(...).then(...)`: a plan of a
- * hundred thousand calls in flight holds that many fewer.
- */
-export function raceAbortSettled<T, R>(
-  promise: PromiseLike<T>,
-  signal: AbortSignal,
-  settle: (ok: boolean, value: unknown) => R,
-): Promise<R> {
-  if (signal.aborted) return Promise.resolve(settle(false, signal.reason));
-  const waiters = waitersOf(signal);
-  return new Promise<R>((resolve) => {
-    const onAbort = (reason: unknown) => resolve(settle(false, reason));
-    waiters.add(onAbort);
-    Promise.resolve(promise).then(
-      (value) => {
-        waiters.delete(onAbort);
-        resolve(settle(true, value));
-      },
-      (error: unknown) => {
-        waiters.delete(onAbort);
-        resolve(settle(false, error));
-      },
-    );
-  });
-}
-
-/**
  * Tells `settle` how `promise` ended, or that the signal aborted first (`ok` false, with its
  * reason): once, and without making a promise of its own. For a plan of a hundred thousand
  * calls in flight, one reaction per call is all that waits.

@@ -1,8 +1,8 @@
 import { sleep } from "../core/clock.js";
 import { shown } from "../core/errors.js";
-import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
+import { isPromiseLike, settledLater, type MaybePromise } from "../core/maybe-async.js";
 import { callDigest } from "../core/tools/approvals.js";
-import { guardedCallThen, guardedCallWith, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { guardedCallWith, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../plan/placeholders.js";
@@ -99,9 +99,7 @@ function concludeLater(run: PlanRun, index: number, outcome: StepOutcome, done: 
 /** A step's work as a promise, for the paths that wait on something first (a durable run's commit). */
 function runStepWork(run: PlanRun, index: number): MaybePromise<StepOutcome> {
   if (!run.steps[index]!.tool) return runAgentStep(run, index);
-  let finish!: (outcome: StepOutcome) => void;
-  const later = new Promise<StepOutcome>((resolve) => (finish = resolve));
-  return runToolStep(run, index, (outcome) => finish(outcome)) ?? later;
+  return settledLater((finish) => runToolStep(run, index, finish));
 }
 
 /** Writes the step's start and commits it with what is buffered (the ends it depends on). */
@@ -279,16 +277,16 @@ export function runToolStep(run: PlanRun, index: number, finish: (outcome: StepO
     paused: paused?.kind === "tool" ? paused.pending : undefined,
     attempt: 0,
   };
-  return firstAttempt(run, index, call, finish);
+  return attempt(run, index, call, finish);
 }
 
 /**
- * A tool step's first attempt in continuation style: its outcome when it ended at once;
- * else undefined, and `finish(outcome)` once it ends. While it runs, the step waits on one
- * reaction, not a chain of promises (a hundred thousand steps in flight add up). A retry
- * goes on through `attemptUntilDone`.
+ * One attempt of a tool step, and the retries after it, in continuation style: the outcome
+ * when it ended at once; else undefined, and `finish(outcome)` once it ends. While it runs,
+ * the step waits on one reaction, not a chain of promises (a hundred thousand steps in
+ * flight add up).
  */
-function firstAttempt(run: PlanRun, index: number, call: StepCall, finish: (outcome: StepOutcome) => void): StepOutcome | undefined {
+function attempt(run: PlanRun, index: number, call: StepCall, finish: (outcome: StepOutcome) => void): StepOutcome | undefined {
   run.records[index]!.attempts += 1;
   call.attempt += 1;
   const then = (result: CallResult): StepOutcome | undefined => {
@@ -309,10 +307,9 @@ function firstAttempt(run: PlanRun, index: number, call: StepCall, finish: (outc
   return now === undefined ? undefined : then(now);
 }
 
+/** The next attempt, after a retry's wait, as a value or a promise. */
 function attemptUntilDone(run: PlanRun, index: number, call: StepCall): MaybePromise<StepOutcome> {
-  run.records[index]!.attempts += 1;
-  call.attempt += 1;
-  return guardedCallThen(call, (result) => afterAttempt(run, index, call, result));
+  return settledLater((finish) => attempt(run, index, call, finish));
 }
 
 function afterAttempt(run: PlanRun, index: number, call: StepCall, result: CallResult): MaybePromise<StepOutcome> {

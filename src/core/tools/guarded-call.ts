@@ -1,8 +1,8 @@
-import { raceAbort, raceAbortSettled, whenSettled } from "../abort.js";
+import { raceAbort, whenSettled } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
 import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
-import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
+import { andThen, isPromiseLike, settledLater, type MaybePromise } from "../maybe-async.js";
 import type { ToolCall } from "../messages.js";
 import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
@@ -96,17 +96,7 @@ export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind:
  * never throws. Synchronous when every check and the tool are.
  */
 export function guardedCall(options: GuardedCallOptions): MaybePromise<CallResult> {
-  return guardedCallThen(options, (result) => result);
-}
-
-/**
- * `guardedCall`, handing its result to `next` in the same step: a caller that goes on from
- * the result (a plan step) holds one promise less per call in flight.
- */
-export function guardedCallThen<R>(options: GuardedCallOptions, next: (result: CallResult) => MaybePromise<R>): MaybePromise<R> {
-  const verdict = admitCall(options);
-  if (!isPromiseLike(verdict)) return runVerdict(options, verdict, next);
-  return Promise.resolve(verdict).then((decided) => runVerdict(options, decided, next));
+  return settledLater((settle) => guardedCallWith(options, settle));
 }
 
 /**
@@ -136,13 +126,6 @@ function runVerdictWith(options: GuardedCallOptions, verdict: CallVerdict, settl
   const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
   const now = runAdmittedCallWith(call, verdict.admission, execution, (outcome) => settle(ranOutcome(outcome)));
   return now === undefined ? undefined : ranOutcome(now);
-}
-
-/** Runs an admitted verdict; any other verdict is already the result. */
-function runVerdict<R>(options: GuardedCallOptions, verdict: CallVerdict, next: (result: CallResult) => MaybePromise<R>): MaybePromise<R> {
-  if (verdict.kind !== "admitted") return next(verdict);
-  const ran = runAdmitted(options, verdict);
-  return isPromiseLike(ran) ? Promise.resolve(ran).then((outcome) => next(ranOutcome(outcome))) : next(ranOutcome(ran));
 }
 
 /** The second half of `guardedCall`: the admitted call under the signal and the tool's timeout. */
@@ -279,23 +262,7 @@ type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: string | 
  * synchronous outcome: no promise is made (thousands of plan steps add up).
  */
 export function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): MaybePromise<ToolOutcome> {
-  const { id: callId, name } = call;
-  const { tool, args, timeoutMs } = admission;
-  // A cancelled run starts no tool.
-  if (options.signal.aborted) return outcomeOfError(name, undefined, { aborted: true, timedOut: false });
-  if (timeoutMs !== undefined) return runWithTimeout(call, admission, timeoutMs, options);
-  let returned: unknown;
-  try {
-    returned = tool.execute!(args, { signal: options.signal, callId, step: options.step, idempotencyKey: call.idempotencyKey });
-  } catch (error) {
-    return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false });
-  }
-  if (!isPromiseLike(returned)) return { content: limitOutput(jsonSafe(returned), options.maxOutputChars) };
-  return raceAbortSettled(returned, options.signal, (ok, value): ToolOutcome =>
-    ok
-      ? { content: limitOutput(jsonSafe(value), options.maxOutputChars) }
-      : outcomeOfError(name, value, { aborted: options.signal.aborted, timedOut: false }),
-  );
+  return settledLater((settle) => runAdmittedCallWith(call, admission, options, settle));
 }
 
 /** `runAdmittedCall` in continuation style (see `guardedCallWith`). */
