@@ -84,7 +84,7 @@ export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall
 export type { PlanRunState, WaitingStep } from "./executor/resume-state.js";
 export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./executor/timeline.js";
-export { toolStepCallId } from "./executor/run-step.js";
+export { toolStepCallId } from "./executor/tool-step.js";
 export { LatencyBook, latencyBook } from "./executor/latency-book.js";
 export type { LatencyBookJson } from "./executor/latency-book.js";
 export type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "./executor/step-runner.js";

@@ -1,13 +1,31 @@
-/** Rejections waiting on each signal; one listener per signal serves all of them. */
-const waiting = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+/**
+ * Something that waits on a promise and on a signal, told once which came first: the
+ * promise fulfilled (`ok`), it rejected, or the signal aborted (`ok` false, with its reason).
+ * An object rather than a callback, so a call in flight can be its own waiter.
+ */
+export interface SettleWaiter {
+  settle(ok: boolean, value: unknown): void;
+}
 
-function waitersOf(signal: AbortSignal): Set<(reason: unknown) => void> {
+/** Waiters on each signal; one listener per signal serves all of them. */
+const waiting = new WeakMap<AbortSignal, Set<SettleWaiter>>();
+
+function waitersOf(signal: AbortSignal): Set<SettleWaiter> {
   let set = waiting.get(signal);
   if (!set) {
-    const created = new Set<(reason: unknown) => void>();
+    const created = new Set<SettleWaiter>();
     set = created;
     waiting.set(signal, created);
-    signal.addEventListener("abort", () => created.forEach((reject) => reject(signal.reason)), { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        // Out of the set before they hear of it: a promise that settles later finds them gone.
+        const all = [...created];
+        created.clear();
+        for (const waiter of all) waiter.settle(false, signal.reason);
+      },
+      { once: true },
+    );
   }
   return set;
 }
@@ -19,52 +37,29 @@ function waitersOf(signal: AbortSignal): Set<(reason: unknown) => void> {
  */
 export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
-  const waiters = waitersOf(signal);
   return new Promise<T>((resolve, reject) => {
-    waiters.add(reject);
-    Promise.resolve(promise).then(
-      (value) => {
-        waiters.delete(reject);
-        resolve(value);
-      },
-      (error: unknown) => {
-        waiters.delete(reject);
-        reject(error);
-      },
-    );
+    whenSettled(promise, signal, { settle: (ok, value) => (ok ? resolve(value as T) : reject(value)) });
   });
 }
 
 /**
- * Tells `settle` how `promise` ended, or that the signal aborted first (`ok` false, with its
- * reason): once, and without making a promise of its own. For a plan of a hundred thousand
- * calls in flight, one reaction per call is all that waits.
+ * Tells `waiter` how `promise` ended, or that the signal aborted first: once, and without a
+ * promise of its own. For a plan of a hundred thousand calls in flight, one reaction per
+ * call is all that waits, and the waiter is the call itself.
  */
-export function whenSettled<T>(promise: PromiseLike<T>, signal: AbortSignal, settle: (ok: boolean, value: unknown) => void): void {
+export function whenSettled(promise: PromiseLike<unknown>, signal: AbortSignal, waiter: SettleWaiter): void {
   if (signal.aborted) {
-    settle(false, signal.reason);
+    waiter.settle(false, signal.reason);
     return;
   }
   const waiters = waitersOf(signal);
-  let open = true;
-  const onAbort = (reason: unknown) => {
-    if (!open) return;
-    open = false;
-    settle(false, reason);
-  };
-  waiters.add(onAbort);
+  waiters.add(waiter);
   promise.then(
     (value) => {
-      if (!open) return;
-      open = false;
-      waiters.delete(onAbort);
-      settle(true, value);
+      if (waiters.delete(waiter)) waiter.settle(true, value);
     },
     (error: unknown) => {
-      if (!open) return;
-      open = false;
-      waiters.delete(onAbort);
-      settle(false, error);
+      if (waiters.delete(waiter)) waiter.settle(false, error);
     },
   );
 }

@@ -32,8 +32,9 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
     usage: run.budget.spent,
     replans: 0,
     replanRequests: run.replanRequests,
-    timeline: buildTimeline(records, (index) => run.graph.keys[index]!),
+    timeline: [],
   };
+  lazyTimeline(result, records, run.graph.keys);
   const output = planOutput(run);
   if (output.found) result.output = output.value;
   const reason = stop?.reason ?? failureSummary(run, status);
@@ -47,6 +48,23 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
   // Built field by field above; the status decided which fields are set (see PlanRunResult).
   return result as PlanRunResult;
+}
+
+/**
+ * The timeline is laid out when it is first read, not when the run ends: most callers never
+ * read it, and for a plan of a hundred thousand steps it is as many objects again. It stays
+ * an enumerable field, so JSON, spreads and structured clones see it as any other.
+ */
+function lazyTimeline(result: PlanRunResultFields, records: readonly StepRecord[], keys: readonly string[]): void {
+  let timeline: PlanRunResultFields["timeline"] | undefined;
+  Object.defineProperty(result, "timeline", {
+    enumerable: true,
+    configurable: true,
+    get: () => (timeline ??= buildTimeline(records, (index) => keys[index]!)),
+    set: (value: PlanRunResultFields["timeline"]) => {
+      timeline = value;
+    },
+  });
 }
 
 type RunStop = { status: PlanRunStatus; reason: string; limit?: PlanRunResult["limit"] };

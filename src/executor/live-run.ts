@@ -1,3 +1,4 @@
+import { shown } from "../core/errors.js";
 import { Budget, type BudgetBreach } from "../core/budget.js";
 import { remoteToolCalls } from "./step-runner.js";
 import { EventHub } from "../core/events.js";
@@ -58,6 +59,11 @@ export type StepOutcome =
   | { status: "failed"; error: string }
   | { status: "cancelled"; error: string }
   | { status: "waiting"; error: string; waiting: WaitingStep };
+
+/** A step whose runner threw where it must not: it fails with what was thrown, never hangs. */
+export function unexpectedOutcome(error: unknown): StepOutcome {
+  return { status: "failed", error: `unexpected error in the executor: ${shown(error)}` };
+}
 
 /** The mutable record of one plan run; the scheduler's hooks and the step runners change it. */
 export interface PlanRun {

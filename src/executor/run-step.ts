@@ -1,16 +1,10 @@
-import { sleep } from "../core/clock.js";
 import { shown } from "../core/errors.js";
 import { isPromiseLike, settledLater, type MaybePromise } from "../core/maybe-async.js";
-import { callDigest } from "../core/tools/approvals.js";
-import { guardedCallWith, type CallResult, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import { previewOf } from "../core/tools/tool-output.js";
-import type { ToolOutcome } from "../core/tools/tool-runner.js";
-import { substitutePlaceholders } from "../plan/placeholders.js";
 import type { PlanProblem } from "./execution-options.js";
-import type { PlanPendingCall } from "./execution-result.js";
-import { endedRecords, finalRecord, idempotencyKeyOf, outputOf, type PlanRun, type StepOutcome } from "./live-run.js";
+import { endedRecords, finalRecord, idempotencyKeyOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "./live-run.js";
 import { runAgentStep } from "./agent-step.js";
-import { backoffDelay, isRetryable } from "./retry.js";
+import { runToolStep, type StepDone } from "./tool-step.js";
 import { observe, watched } from "./step-observation.js";
 
 /*
@@ -33,7 +27,7 @@ import { observe, watched } from "./step-observation.js";
  * step after it, each with the reason. Never rejects: the scheduler only learns success.
  * Synchronous from start to end when the step's tool and checks are.
  */
-export function runStep(run: PlanRun, index: number, done: (index: number, ok: boolean) => void): boolean | undefined {
+export function runStep(run: PlanRun, index: number, done: StepDone): boolean | undefined {
   const step = run.steps[index]!;
   const record = run.records[index]!;
   record.startedAt = run.elapsed();
@@ -48,10 +42,10 @@ export function runStep(run: PlanRun, index: number, done: (index: number, ok: b
     // A durable run commits this step's start, and the ends it depends on, before it runs.
     const committed = run.checkpoints === undefined ? undefined : startCheckpoint(run, index);
     if (committed !== undefined) pending = Promise.resolve(committed).then(() => runStepWork(run, index));
-    else if (step.tool) pending = runToolStep(run, index, (outcome) => concludeLater(run, index, outcome, done));
+    else if (step.tool) pending = runToolStep(run, index, concludeLater, done);
     else pending = runAgentStep(run, index);
   } catch (error) {
-    pending = unexpected(error);
+    pending = unexpectedOutcome(error);
   }
   // A tool step still running: it concludes itself when it ends.
   if (pending === undefined) return undefined;
@@ -59,7 +53,7 @@ export function runStep(run: PlanRun, index: number, done: (index: number, ok: b
   if (isPromiseLike(pending)) {
     Promise.resolve(pending).then(
       (outcome) => concludeLater(run, index, outcome, done),
-      (error: unknown) => concludeLater(run, index, unexpected(error), done),
+      (error: unknown) => concludeLater(run, index, unexpectedOutcome(error), done),
     );
     return undefined;
   }
@@ -78,7 +72,7 @@ export function runStep(run: PlanRun, index: number, done: (index: number, ok: b
 }
 
 /** Concludes a step that ended later, and tells the scheduler; never throws. */
-function concludeLater(run: PlanRun, index: number, outcome: StepOutcome, done: (index: number, ok: boolean) => void): void {
+function concludeLater(run: PlanRun, index: number, outcome: StepOutcome, done: StepDone): void {
   let concluded: MaybePromise<boolean>;
   try {
     concluded = concludeStep(run, index, outcome);
@@ -99,8 +93,11 @@ function concludeLater(run: PlanRun, index: number, outcome: StepOutcome, done: 
 /** A step's work as a promise, for the paths that wait on something first (a durable run's commit). */
 function runStepWork(run: PlanRun, index: number): MaybePromise<StepOutcome> {
   if (!run.steps[index]!.tool) return runAgentStep(run, index);
-  return settledLater((finish) => runToolStep(run, index, finish));
+  return settledLater<StepOutcome>((finish) => runToolStep(run, index, (_run, _index, outcome) => finish(outcome), ignoreDone));
 }
+
+/** A step that starts after a commit ends through its promise, not the scheduler's callback. */
+function ignoreDone(): void {}
 
 /** Writes the step's start and commits it with what is buffered (the ends it depends on). */
 function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {
@@ -117,15 +114,11 @@ function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {
 function failLate(run: PlanRun, index: number, error: unknown): boolean {
   if (run.records[index]!.status !== undefined) return run.records[index]!.status === "succeeded";
   try {
-    return recordEnd(run, index, unexpected(error), undefined);
+    return recordEnd(run, index, unexpectedOutcome(error), undefined);
   } catch {
     run.records[index]!.status = "failed";
     return false;
   }
-}
-
-function unexpected(error: unknown): StepOutcome {
-  return { status: "failed", error: `unexpected error in the executor: ${shown(error)}` };
 }
 
 function concludeStep(run: PlanRun, index: number, outcome: StepOutcome): MaybePromise<boolean> {
@@ -233,155 +226,4 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
     }),
     { stepId: step.id },
   );
-}
-
-/** The call id of a tool step, the key to approve it with. */
-export function toolStepCallId(stepId: string | number): string {
-  return `step:${stepId}`;
-}
-
-/**
- * Runs a tool step: placeholders in its args are replaced by earlier outputs, the call goes
- * through the guarded call, and a timeout or thrown error is retried with exponential
- * backoff. A step whose checks and tool are synchronous finishes synchronously.
- */
-export function runToolStep(run: PlanRun, index: number, finish: (outcome: StepOutcome) => void): StepOutcome | undefined {
-  const step = run.steps[index]!;
-  const paused = run.waiting.get(index);
-  run.waiting.delete(index);
-  // Arguments the plan check parsed held no placeholder: there is nothing to substitute.
-  const argsParsed = !paused && index in run.config.parsedArgs;
-  let args: unknown = step.args ?? {};
-  if (paused?.kind === "tool") {
-    args = paused.pending.arguments;
-  } else if (!argsParsed) {
-    const options = { isStep: (key: string) => run.graph.indexOf.has(key), self: run.graph.keys[index] };
-    const substituted = substitutePlaceholders(args, (key) => outputOf(run, key), options);
-    if (!substituted.ok) return { status: "failed", error: substituted.error };
-    args = substituted.value;
-  }
-  const tool = argsParsed ? run.config.toolsByName.get(step.tool!) : undefined;
-  const call: StepCall = {
-    scope: run.callScope,
-    // Only calls that can run again after a crash carry a key: a durable run's, and those
-    // sent to workers (a worker that dies hands its job to another).
-    call: {
-      id: toolStepCallId(step.id),
-      name: step.tool!,
-      arguments: args,
-      idempotencyKey: run.checkpoints === undefined && run.config.runner === undefined ? undefined : idempotencyKeyOf(run, index),
-    },
-    step: 0,
-    parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
-    waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: paused.pending.id } : undefined,
-    paused: paused?.kind === "tool" ? paused.pending : undefined,
-    attempt: 0,
-  };
-  return attempt(run, index, call, finish);
-}
-
-/**
- * One attempt of a tool step, and the retries after it, in continuation style: the outcome
- * when it ended at once; else undefined, and `finish(outcome)` once it ends. While it runs,
- * the step waits on one reaction, not a chain of promises (a hundred thousand steps in
- * flight add up).
- */
-function attempt(run: PlanRun, index: number, call: StepCall, finish: (outcome: StepOutcome) => void): StepOutcome | undefined {
-  run.records[index]!.attempts += 1;
-  call.attempt += 1;
-  const then = (result: CallResult): StepOutcome | undefined => {
-    const next = afterAttempt(run, index, call, result);
-    if (!isPromiseLike(next)) return next;
-    Promise.resolve(next).then(finish, (error: unknown) => finish(unexpected(error)));
-    return undefined;
-  };
-  const now = guardedCallWith(call, (result) => {
-    let outcome: StepOutcome | undefined;
-    try {
-      outcome = then(result);
-    } catch (error) {
-      outcome = unexpected(error);
-    }
-    if (outcome !== undefined) finish(outcome);
-  });
-  return now === undefined ? undefined : then(now);
-}
-
-/** The next attempt, after a retry's wait, as a value or a promise. */
-function attemptUntilDone(run: PlanRun, index: number, call: StepCall): MaybePromise<StepOutcome> {
-  return settledLater((finish) => attempt(run, index, call, finish));
-}
-
-function afterAttempt(run: PlanRun, index: number, call: StepCall, result: CallResult): MaybePromise<StepOutcome> {
-  const { attempt } = call;
-  const outcome = stepOutcomeOf(run, index, call, result);
-  if (outcome.status !== "retry") return outcome;
-  if (attempt >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
-  // One approval, one call: an approved call that failed runs again only if its tool says a
-  // repeat is harmless, or after a new approval (under a new id, so an old one cannot match).
-  if (call.waiting?.kind === "approval") {
-    if (run.config.toolsByName.get(call.call.name)?.idempotent !== true) return approveAgain(run, index, call, outcome.error);
-    // The approval was taken by the first attempt; the retries of an idempotent call ride on it.
-    call.approved = true;
-  }
-  const delayMs = backoffDelay(run.config.retry, attempt);
-  const stepId = run.steps[index]!.id;
-  run.events.emit({ type: "step-retry", stepId, attempt, delayMs, error: outcome.error }, { stepId });
-  return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
-    () => attemptUntilDone(run, index, call),
-    (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
-  );
-}
-
-/** An approved call failed: the step waits for a new approval to try it once more. */
-function approveAgain(run: PlanRun, index: number, call: StepCall, error: string): StepOutcome {
-  // step:2, then step:2#2, step:2#3: the number of the approval asked for.
-  const shown = call.paused!.id;
-  const asked = /#(\d+)$/.exec(shown);
-  const id = `${toolStepCallId(run.steps[index]!.id)}#${asked ? Number(asked[1]) + 1 : 2}`;
-  const pending: PlanPendingCall = { ...call.paused!, id };
-  const reason = `the approved call to "${pending.name}" failed (${error}); it runs again only with a new approval of ${id}`;
-  return { status: "waiting", error: reason, waiting: { kind: "tool", pending } };
-}
-
-/** A tool step's call, the call it paused on before (if it did), and the attempts so far. */
-type StepCall = GuardedCallOptions & { paused: PlanPendingCall | undefined; attempt: number };
-
-type Attempt = StepOutcome | { status: "retry"; error: string };
-
-/** A call's result as a step's: a refusal fails the step for good, a pause makes it wait. */
-function stepOutcomeOf(run: PlanRun, index: number, call: StepCall, result: CallResult): Attempt {
-  switch (result.kind) {
-    case "ran":
-      return attemptOf(result.outcome);
-    case "answered":
-      return { status: "succeeded", output: result.outcome.content };
-    case "refused":
-      if (result.outcome.error!.kind === "cancelled") return { status: "cancelled", error: result.outcome.error!.message };
-      return { status: "failed", error: result.outcome.error!.message };
-    case "pending": {
-      const { paused } = call;
-      const { name, id: callId } = call.call;
-      const args = call.call.arguments;
-      const pending: PlanPendingCall = paused ?? {
-        id: String(callId),
-        stepId: run.steps[index]!.id,
-        callId,
-        name,
-        arguments: args,
-        kind: result.reason,
-        digest: callDigest(name, args),
-      };
-      if (paused === undefined && result.question !== undefined) pending.question = result.question;
-      return { status: "waiting", error: `waits for ${pending.kind} of "${pending.name}"`, waiting: { kind: "tool", pending } };
-    }
-  }
-}
-
-function attemptOf(settled: ToolOutcome): Attempt {
-  if (!settled.error) return { status: "succeeded", output: settled.content };
-  if (settled.error.kind === "cancelled") return { status: "cancelled", error: settled.error.message };
-  return isRetryable(settled.error)
-    ? { status: "retry", error: settled.error.message }
-    : { status: "failed", error: settled.error.message };
 }

@@ -1,4 +1,4 @@
-import { raceAbort, whenSettled } from "../abort.js";
+import { raceAbort, whenSettled, type SettleWaiter } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
 import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
@@ -89,6 +89,15 @@ export type CallVerdict = Exclude<CallResult, { kind: "ran" }> | Admitted;
 export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind: "run" }> };
 
 /**
+ * Where a call made in continuation style reports how it ended, once. An object rather than
+ * a callback, so the one object that already describes a call in flight (a plan step's call)
+ * can hear of its end: no closure per call.
+ */
+export interface CallSink {
+  callEnded(result: CallResult): void;
+}
+
+/**
  * The one way a tool is called (seed 001 §2): a human's decision on a paused call, the
  * guard (name, arguments, call limit, authorization, approval), the run's tool-call budget,
  * then the call under the run's signal and the tool's timeout, its output cut to the limit.
@@ -96,36 +105,35 @@ export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind:
  * never throws. Synchronous when every check and the tool are.
  */
 export function guardedCall(options: GuardedCallOptions): MaybePromise<CallResult> {
-  return settledLater((settle) => guardedCallWith(options, settle));
+  return settledLater((settle) => guardedCallWith(options, { callEnded: settle }));
 }
 
 /**
  * `guardedCall` in continuation style: the result when the call ended at once; else
- * undefined, and `settle(result)` once it ends. A plan step's call waits on one reaction
- * (no promise of its own per call in flight). `settle` must not throw.
+ * undefined, and `sink.callEnded(result)` once it ends. A plan step's call waits on one
+ * reaction (no promise of its own per call in flight). `callEnded` must not throw.
  */
-export function guardedCallWith(options: GuardedCallOptions, settle: (result: CallResult) => void): CallResult | undefined {
+export function guardedCallWith(options: GuardedCallOptions, sink: CallSink): CallResult | undefined {
   const verdict = admitCall(options);
-  if (!isPromiseLike(verdict)) return runVerdictWith(options, verdict, settle);
+  if (!isPromiseLike(verdict)) return runVerdictWith(options, verdict, sink);
   void Promise.resolve(verdict).then((decided) => {
-    const now = runVerdictWith(options, decided, settle);
-    if (now !== undefined) settle(now);
+    const now = runVerdictWith(options, decided, sink);
+    if (now !== undefined) sink.callEnded(now);
   });
   return undefined;
 }
 
-function runVerdictWith(options: GuardedCallOptions, verdict: CallVerdict, settle: (result: CallResult) => void): CallResult | undefined {
+function runVerdictWith(options: GuardedCallOptions, verdict: CallVerdict, sink: CallSink): CallResult | undefined {
   if (verdict.kind !== "admitted") return verdict;
   const { call, scope } = options;
   if (scope.remote) {
     const ran = runAdmitted(options, verdict);
     if (!isPromiseLike(ran)) return ranOutcome(ran);
-    void Promise.resolve(ran).then((outcome) => settle(ranOutcome(outcome)));
+    void Promise.resolve(ran).then((outcome) => sink.callEnded(ranOutcome(outcome)));
     return undefined;
   }
   const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
-  const now = runAdmittedCallWith(call, verdict.admission, execution, (outcome) => settle(ranOutcome(outcome)));
-  return now === undefined ? undefined : ranOutcome(now);
+  return runAdmittedCallWith(call, verdict.admission, execution, sink);
 }
 
 /** The second half of `guardedCall`: the admitted call under the signal and the tool's timeout. */
@@ -248,7 +256,7 @@ function refused(outcome: ToolOutcome): CallVerdict {
   return { kind: "refused", outcome };
 }
 
-function ranOutcome(outcome: ToolOutcome): CallResult {
+function ranOutcome(outcome: ToolOutcome): Ran {
   return { kind: "ran", outcome };
 }
 
@@ -262,38 +270,56 @@ type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: string | 
  * synchronous outcome: no promise is made (thousands of plan steps add up).
  */
 export function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): MaybePromise<ToolOutcome> {
-  return settledLater((settle) => runAdmittedCallWith(call, admission, options, settle));
+  return andThen(
+    settledLater<CallResult>((settle) => runAdmittedCallWith(call, admission, options, { callEnded: settle })),
+    outcomeOfRun,
+  );
 }
 
-/** `runAdmittedCall` in continuation style (see `guardedCallWith`). */
-function runAdmittedCallWith(
-  call: CallIdentity,
-  admission: AdmittedCall,
-  options: RunOptions,
-  settle: (outcome: ToolOutcome) => void,
-): ToolOutcome | undefined {
+function outcomeOfRun(result: CallResult): ToolOutcome {
+  return (result as Ran).outcome;
+}
+
+type Ran = Extract<CallResult, { kind: "ran" }>;
+
+/** `runAdmittedCall` in continuation style (see `guardedCallWith`), its outcome as a call's result. */
+function runAdmittedCallWith(call: CallIdentity, admission: AdmittedCall, options: RunOptions, sink: CallSink): Ran | undefined {
   const { id: callId, name } = call;
   const { tool, args, timeoutMs } = admission;
-  if (options.signal.aborted) return outcomeOfError(name, undefined, { aborted: true, timedOut: false });
+  if (options.signal.aborted) return ranOutcome(outcomeOfError(name, undefined, { aborted: true, timedOut: false }));
   if (timeoutMs !== undefined) {
-    void runWithTimeout(call, admission, timeoutMs, options).then(settle);
+    void runWithTimeout(call, admission, timeoutMs, options).then((outcome) => sink.callEnded(ranOutcome(outcome)));
     return undefined;
   }
   let returned: unknown;
   try {
     returned = tool.execute!(args, { signal: options.signal, callId, step: options.step, idempotencyKey: call.idempotencyKey });
   } catch (error) {
-    return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false });
+    return ranOutcome(outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false }));
   }
-  if (!isPromiseLike(returned)) return { content: limitOutput(jsonSafe(returned), options.maxOutputChars) };
-  whenSettled(returned, options.signal, (ok, value) =>
-    settle(
-      ok
-        ? { content: limitOutput(jsonSafe(value), options.maxOutputChars) }
-        : outcomeOfError(name, value, { aborted: options.signal.aborted, timedOut: false }),
-    ),
-  );
+  if (!isPromiseLike(returned)) return ranOutcome({ content: limitOutput(jsonSafe(returned), options.maxOutputChars) });
+  whenSettled(returned, options.signal, new CallInFlight(name, options, sink));
   return undefined;
+}
+
+/** A tool call whose promise is out: the one object that waits for it (see `whenSettled`). */
+class CallInFlight implements SettleWaiter {
+  constructor(
+    private readonly name: string,
+    private readonly options: RunOptions,
+    private readonly sink: CallSink,
+  ) {}
+
+  settle(ok: boolean, value: unknown): void {
+    const { options } = this;
+    this.sink.callEnded(
+      ranOutcome(
+        ok
+          ? { content: limitOutput(jsonSafe(value), options.maxOutputChars) }
+          : outcomeOfError(this.name, value, { aborted: options.signal.aborted, timedOut: false }),
+      ),
+    );
+  }
 }
 
 async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {

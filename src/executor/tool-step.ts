@@ -1,0 +1,196 @@
+import { sleep } from "../core/clock.js";
+import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
+import { callDigest } from "../core/tools/approvals.js";
+import { guardedCallWith, type CallResult, type CallSink, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import type { ToolOutcome } from "../core/tools/tool-runner.js";
+import { substitutePlaceholders } from "../plan/placeholders.js";
+import type { PlanPendingCall } from "./execution-result.js";
+import { idempotencyKeyOf, outputOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "./live-run.js";
+import { backoffDelay, isRetryable } from "./retry.js";
+
+/** The scheduler's callback for a step that ended later: whether it succeeded. */
+export type StepDone = (index: number, ok: boolean) => void;
+
+/**
+ * How a tool step that ends later is concluded: one function for every step (the run's
+ * `concludeLater`), or a promise's settle for a step that started after a commit.
+ */
+export type StepEnded = (run: PlanRun, index: number, outcome: StepOutcome, done: StepDone) => void;
+
+/** The call id of a tool step, the key to approve it with. */
+export function toolStepCallId(stepId: string | number): string {
+  return `step:${stepId}`;
+}
+
+/**
+ * Runs a tool step: placeholders in its args are replaced by earlier outputs, the call goes
+ * through the guarded call, and a timeout or thrown error is retried with exponential
+ * backoff. Ended at once (a synchronous tool and checks): its outcome. Still running:
+ * undefined, and `ended(run, index, outcome, done)` once it ends.
+ */
+export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done: StepDone): StepOutcome | undefined {
+  const step = run.steps[index]!;
+  const paused = run.waiting.get(index);
+  run.waiting.delete(index);
+  // Arguments the plan check parsed held no placeholder: there is nothing to substitute.
+  const argsParsed = !paused && index in run.config.parsedArgs;
+  let args: unknown = step.args ?? {};
+  if (paused?.kind === "tool") {
+    args = paused.pending.arguments;
+  } else if (!argsParsed) {
+    const options = { isStep: (key: string) => run.graph.indexOf.has(key), self: run.graph.keys[index] };
+    const substituted = substitutePlaceholders(args, (key) => outputOf(run, key), options);
+    if (!substituted.ok) return { status: "failed", error: substituted.error };
+    args = substituted.value;
+  }
+  const tool = argsParsed ? run.config.toolsByName.get(step.tool!) : undefined;
+  const call: StepCall = {
+    scope: run.callScope,
+    // Only calls that can run again after a crash carry a key: a durable run's, and those
+    // sent to workers (a worker that dies hands its job to another).
+    call: {
+      id: toolStepCallId(step.id),
+      name: step.tool!,
+      arguments: args,
+      idempotencyKey: run.checkpoints === undefined && run.config.runner === undefined ? undefined : idempotencyKeyOf(run, index),
+    },
+    step: 0,
+    parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
+    waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: paused.pending.id } : undefined,
+    paused: paused?.kind === "tool" ? paused.pending : undefined,
+    attempt: 0,
+    approved: undefined,
+    run,
+    index,
+    ended,
+    done,
+    callEnded: stepCallEnded,
+  };
+  return attempt(call);
+}
+
+/**
+ * One attempt of a tool step, and the retries after it, in continuation style: the outcome
+ * when it ended at once; else undefined, and the step reports its end itself. While it
+ * runs, the step waits on one reaction, not a chain of promises (a hundred thousand steps
+ * in flight add up).
+ */
+function attempt(call: StepCall): StepOutcome | undefined {
+  call.run.records[call.index]!.attempts += 1;
+  call.attempt += 1;
+  const now = guardedCallWith(call, call);
+  return now === undefined ? undefined : afterCall(call, now);
+}
+
+/** The call of a step's attempt ended later (a `StepCall` method): the step goes on from it. */
+function stepCallEnded(this: StepCall, result: CallResult): void {
+  let outcome: StepOutcome | undefined;
+  try {
+    outcome = afterCall(this, result);
+  } catch (error) {
+    outcome = unexpectedOutcome(error);
+  }
+  if (outcome !== undefined) this.ended(this.run, this.index, outcome, this.done);
+}
+
+/** The step's outcome after an attempt's call; undefined when it reports its end later (a retry). */
+function afterCall(call: StepCall, result: CallResult): StepOutcome | undefined {
+  const next = afterAttempt(call, result);
+  if (!isPromiseLike(next)) return next;
+  const { run, index, ended, done } = call;
+  Promise.resolve(next).then(
+    (outcome) => {
+      if (outcome !== undefined) ended(run, index, outcome, done);
+    },
+    (error: unknown) => ended(run, index, unexpectedOutcome(error), done),
+  );
+  return undefined;
+}
+
+function afterAttempt(call: StepCall, result: CallResult): MaybePromise<StepOutcome | undefined> {
+  const { run, index, attempt: attempts } = call;
+  const outcome = stepOutcomeOf(call, result);
+  if (outcome.status !== "retry") return outcome;
+  if (attempts >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
+  // One approval, one call: an approved call that failed runs again only if its tool says a
+  // repeat is harmless, or after a new approval (under a new id, so an old one cannot match).
+  if (call.waiting?.kind === "approval") {
+    if (run.config.toolsByName.get(call.call.name)?.idempotent !== true) return approveAgain(call, outcome.error);
+    // The approval was taken by the first attempt; the retries of an idempotent call ride on it.
+    call.approved = true;
+  }
+  const delayMs = backoffDelay(run.config.retry, attempts);
+  const stepId = run.steps[index]!.id;
+  run.events.emit({ type: "step-retry", stepId, attempt: attempts, delayMs, error: outcome.error }, { stepId });
+  return sleep(delayMs, { clock: run.config.clock, signal: run.signal }).then(
+    () => attempt(call),
+    (): StepOutcome => ({ status: "cancelled", error: "the run stopped while the step waited to retry" }),
+  );
+}
+
+/** An approved call failed: the step waits for a new approval to try it once more. */
+function approveAgain(call: StepCall, error: string): StepOutcome {
+  const { run, index } = call;
+  // step:2, then step:2#2, step:2#3: the number of the approval asked for.
+  const shown = call.paused!.id;
+  const asked = /#(\d+)$/.exec(shown);
+  const id = `${toolStepCallId(run.steps[index]!.id)}#${asked ? Number(asked[1]) + 1 : 2}`;
+  const pending: PlanPendingCall = { ...call.paused!, id };
+  const reason = `the approved call to "${pending.name}" failed (${error}); it runs again only with a new approval of ${id}`;
+  return { status: "waiting", error: reason, waiting: { kind: "tool", pending } };
+}
+
+/**
+ * A tool step's call: what the guarded call needs, the call it paused on before (if it
+ * did), the attempts so far, and where its end goes. It is also the call's sink: while the
+ * tool runs, this object is all the step holds (no closure per step in flight).
+ */
+interface StepCall extends GuardedCallOptions, CallSink {
+  run: PlanRun;
+  index: number;
+  paused: PlanPendingCall | undefined;
+  attempt: number;
+  approved: boolean | undefined;
+  ended: StepEnded;
+  done: StepDone;
+}
+
+type Attempt = StepOutcome | { status: "retry"; error: string };
+
+/** A call's result as a step's: a refusal fails the step for good, a pause makes it wait. */
+function stepOutcomeOf(call: StepCall, result: CallResult): Attempt {
+  const { run, index } = call;
+  switch (result.kind) {
+    case "ran":
+      return attemptOf(result.outcome);
+    case "answered":
+      return { status: "succeeded", output: result.outcome.content };
+    case "refused":
+      if (result.outcome.error!.kind === "cancelled") return { status: "cancelled", error: result.outcome.error!.message };
+      return { status: "failed", error: result.outcome.error!.message };
+    case "pending": {
+      const { paused } = call;
+      const { name, id: callId } = call.call;
+      const args = call.call.arguments;
+      const pending: PlanPendingCall = paused ?? {
+        id: String(callId),
+        stepId: run.steps[index]!.id,
+        callId,
+        name,
+        arguments: args,
+        kind: result.reason,
+        digest: callDigest(name, args),
+      };
+      if (paused === undefined && result.question !== undefined) pending.question = result.question;
+      return { status: "waiting", error: `waits for ${pending.kind} of "${pending.name}"`, waiting: { kind: "tool", pending } };
+    }
+  }
+}
+
+function attemptOf(settled: ToolOutcome): Attempt {
+  if (!settled.error) return { status: "succeeded", output: settled.content };
+  if (settled.error.kind === "cancelled") return { status: "cancelled", error: settled.error.message };
+  return isRetryable(settled.error)
+    ? { status: "retry", error: settled.error.message }
+    : { status: "failed", error: settled.error.message };
+}
