@@ -104,6 +104,23 @@ describe("executePlan scheduling", () => {
     ]);
   });
 
+  it("lays the timeline out when read, yet JSON, spreads and clones carry it like any field", async () => {
+    const clock = new FakeClock();
+    const { tool } = workTool(clock);
+    const plan = { steps: [workStep(1, 30), workStep(2, 10, [1])] };
+    const result = await clock.run(executePlan({ plan, tools: [tool], clock }));
+    const bars = [
+      { stepId: "1", lane: 0, startedAt: 0, endedAt: 30, status: "succeeded", attempts: 1 },
+      { stepId: "2", lane: 0, startedAt: 30, endedAt: 40, status: "succeeded", attempts: 1 },
+    ];
+    expect((JSON.parse(JSON.stringify(result)) as { timeline: unknown }).timeline).toEqual(bars);
+    expect({ ...result }.timeline).toEqual(bars);
+    expect(structuredClone(result).timeline).toEqual(bars);
+    expect(result.timeline).toBe(result.timeline);
+    result.timeline = [];
+    expect(result.timeline).toEqual([]);
+  });
+
   it("emits plan and step events in order, JSON-safe, each step event with its step id", async () => {
     const clock = new FakeClock();
     const { tool } = workTool(clock);
