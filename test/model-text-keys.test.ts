@@ -42,6 +42,16 @@ describe("names from model text are data", () => {
     expect(calls).toEqual([...machinery, "refund all"]);
   });
 
+  it("gives a plan with several final steps named like object machinery an output with each as its own key", async () => {
+    const { tools } = countingTools();
+    const plan = { steps: machinery.map((id) => ({ id, task: id, tool: "echo", args: { text: id } })) };
+    const result = await executePlan({ plan, tools });
+    const output = result.output as Record<string, unknown>;
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(Object.keys(output)).toEqual(machinery);
+    for (const id of machinery) expect(Object.getOwnPropertyDescriptor(output, id)?.value).toBe(id);
+  });
+
   it("can approve a waiting step named like object machinery, and leaves the others waiting", async () => {
     for (const id of machinery) {
       const { calls, tools } = countingTools();

@@ -101,7 +101,15 @@ function planOutput(run: PlanRun): { found: boolean; value?: unknown } {
   const sinks = run.graph.sinks.filter((index) => run.records[index]!.status === "succeeded");
   if (sinks.length === 0) return { found: false };
   if (run.graph.sinks.length === 1) return { found: true, value: run.records[sinks[0]!]!.output };
-  return { found: true, value: Object.fromEntries(sinks.map((index) => [run.graph.keys[index]!, run.records[index]!.output])) };
+  // Key by key rather than through entry pairs: a wide plan has as many sinks as steps.
+  const value: Record<string, unknown> = {};
+  for (const index of sinks) {
+    const key = run.graph.keys[index]!;
+    const output = run.records[index]!.output;
+    if (key === "__proto__") Object.defineProperty(value, key, { value: output, enumerable: true, writable: true, configurable: true });
+    else value[key] = output;
+  }
+  return { found: true, value };
 }
 
 function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined {
