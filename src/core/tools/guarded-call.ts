@@ -1,4 +1,4 @@
-import { raceAbort, whenSettled, type SettleWaiter } from "../abort.js";
+import { raceAbort, SettleWaiter, whenSettled } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
 import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
@@ -303,12 +303,14 @@ function runAdmittedCallWith(call: CallIdentity, admission: AdmittedCall, option
 }
 
 /** A tool call whose promise is out: the one object that waits for it (see `whenSettled`). */
-class CallInFlight implements SettleWaiter {
+class CallInFlight extends SettleWaiter {
   constructor(
     private readonly name: string,
     private readonly options: RunOptions,
     private readonly sink: CallSink,
-  ) {}
+  ) {
+    super();
+  }
 
   settle(ok: boolean, value: unknown): void {
     const { options } = this;
