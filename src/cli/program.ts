@@ -1,13 +1,18 @@
 import { createRequire } from "node:module";
-import { Command, CommanderError } from "commander";
+import type * as Commander from "commander";
 import { CliError } from "./cli-error.js";
 import { PlanloopError } from "../core/errors.js";
 import type { CliIo } from "./cli-io.js";
 
 export type { CliIo };
 
+const require = createRequire(import.meta.url);
 /** The package's version, from its package.json (two folders up from src/cli and dist/cli alike). */
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+const { version } = require("../../package.json") as { version: string };
+// Required rather than imported: commander is CommonJS, and importing it would have node
+// scan its source for exports first, a few milliseconds of every command's start.
+const { Command, CommanderError } = require("commander") as typeof Commander;
+type Command = Commander.Command;
 
 type Register = (program: Command, io: CliIo, rerun: (argv: string[]) => Promise<void>) => void;
 
