@@ -31,4 +31,25 @@ describe("ReadyQueue", () => {
     for (const step of [5, 2, 9, 0, 7]) queue.push(step);
     expect([queue.pop(), queue.pop(), queue.pop(), queue.pop(), queue.pop(), queue.pop()]).toEqual([0, 2, 5, 7, 9, undefined]);
   });
+
+  it("puts three hundred thousand waiting steps in order again when their priorities change", () => {
+    const count = 300_000;
+    const priorities = new Float64Array(count);
+    const queue = new ReadyQueue(priorities);
+    // Half in the line, half in the heap: steps pushed out of order go to the heap.
+    for (let step = 0; step < count; step += 2) queue.push(step);
+    for (let step = count - 1; step > 0; step -= 2) queue.push(step);
+    for (let step = 0; step < count; step += 1) priorities[step] = step % 3;
+    queue.reorder();
+    expect(queue.size).toBe(count);
+    let previous = queue.pop()!;
+    expect(previous).toBe(2);
+    for (let popped = 1; popped < count; popped += 1) {
+      const step = queue.pop()!;
+      const ordered = priorities[step]! < priorities[previous]! || (priorities[step] === priorities[previous] && step > previous);
+      if (!ordered) expect({ previous, step }).toBe("in order");
+      previous = step;
+    }
+    expect(queue.pop()).toBeUndefined();
+  });
 });

@@ -52,10 +52,13 @@ export class ReadyQueue {
 
   /** Puts the waiting steps in order again after their priorities changed. */
   reorder(): void {
-    const waiting = [...this.line.slice(this.lineStart, this.lineEnd), ...this.heap.slice(0, this.heapCount)];
+    // Copied element by element: spreading a few hundred thousand steps into a call's
+    // arguments overflows the stack.
+    const waiting = this.line.slice(this.lineStart, this.lineEnd);
+    for (let position = 0; position < this.heapCount; position += 1) waiting.push(this.heap[position]!);
     waiting.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
     this.line.length = 0;
-    this.line.push(...waiting);
+    for (const step of waiting) this.line.push(step);
     this.lineStart = 0;
     this.lineEnd = waiting.length;
     this.heapCount = 0;
