@@ -63,8 +63,9 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
     announcePlan(run);
     const order = new LearnedOrder(run);
     const scheduler = createScheduler(schedulerHooks(run, order.priorities));
-    run.onStepTook = (index, ms) => {
-      if (order.observe(run.steps[index]!, ms)) scheduler.reorder();
+    run.onStepStarted = (index, at) => order.started(index, at);
+    run.onStepEnded = (index, ms, ok) => {
+      if (order.ended(index, ms, ok, run.elapsed())) scheduler.reorder();
     };
     run.steps.forEach((_, index) => scheduler.add(index));
     scheduler.close();

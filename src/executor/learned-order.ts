@@ -10,9 +10,12 @@ const agentKey = "\u0000agent";
  * goes when steps carry no estimates. A step is weighted by its own `estimateMs`, else by the
  * latency book, else by its tool's `estimateMs`, else by what its tool (or agent steps) took
  * so far in this run, else by the run's typical step so far (1 before anything ended: step
- * count). When a tool is seen for the first time, or the typical step first becomes known,
- * the weights that were guesses change, and the priorities are computed again in place:
- * at most once per tool, each in time linear in the plan.
+ * count), or by how long the tool's first step has been running if that is longer: a call
+ * still running after 40 ms takes at least 40 ms, so a slow service is known to be slow
+ * long before its first call returns. When a tool is seen for the first time, or a first
+ * call has run half as long again as its tool was weighted, the weights change and the
+ * priorities are computed again in place, each time in time linear in the plan: once per
+ * tool seen, and a few times per tool while its first call runs.
  */
 export class LearnedOrder {
   readonly priorities: Float64Array;
@@ -22,31 +25,69 @@ export class LearnedOrder {
   private guessed = new Set<string>();
   /** Whether any step was weighted by a known latency at the last computation. */
   private anyKnown = false;
+  /** Per tool not seen yet: its first step that is still running, and when it started. */
+  private readonly firstRunning = new Map<string, { index: number; since: number }>();
+  /** Per tool not seen yet: how long its first call had run when the weights last changed. */
+  private readonly atLeast = new Map<string, number>();
 
   constructor(private readonly run: PlanRun) {
     this.priorities = this.compute();
   }
 
+  /** A step started at `at` (the run's milliseconds). */
+  started(index: number, at: number): void {
+    const key = keyOf(this.run.steps[index]!);
+    if (!this.seen.has(key) && !this.firstRunning.has(key)) this.firstRunning.set(key, { index, since: at });
+  }
+
   /**
-   * Learns that a step took `ms`; true when that changed the priorities (the ready steps
-   * must then be ordered again).
+   * A started step ended, `ms` after it started (`ok`: it succeeded, so `ms` is a latency),
+   * at `now`. True when that changed the priorities (the ready steps must be ordered again).
    */
-  observe(step: PlanStep, ms: number): boolean {
-    if (!Number.isFinite(ms) || ms < 0) return false;
-    const key = step.tool ?? agentKey;
+  ended(index: number, ms: number, ok: boolean, now: number): boolean {
+    const step = this.run.steps[index]!;
+    const key = keyOf(step);
+    if (this.firstRunning.get(key)?.index === index) this.firstRunning.delete(key);
+    const learned = ok && Number.isFinite(ms) && ms >= 0 && this.learn(key, ms);
+    const outran = this.firstCallsOutran(now);
+    if (!learned && !outran) return false;
+    this.priorities.set(this.compute());
+    return true;
+  }
+
+  /** Learns a latency; true when the weights it changes were guesses (the first time a tool is seen). */
+  private learn(key: string, ms: number): boolean {
     learn(this.seen, key, ms);
+    this.atLeast.delete(key);
     this.typical =
       this.typical === undefined ? [ms, 1] : [this.typical[0] + (ms - this.typical[0]) / (this.typical[1] + 1), this.typical[1] + 1];
     // Only the first time a tool is seen: its steps (and, the first time of all, every unknown
     // tool's, now weighted by the typical step) were guesses.
     if (!this.guessed.has(key)) return false;
-    // Every step guessed alike, and this is their one tool: learning it scales every weight
-    // the same, and the order stays as it is (a plan of one tool, or of tools all unknown).
-    if (!this.anyKnown && this.guessed.size === 1) {
-      this.guessed.delete(key);
-      return false;
+    return !this.guessedAlike(key);
+  }
+
+  /** Tools whose first call has now run half as long again as they were weighted: true if any. */
+  private firstCallsOutran(now: number): boolean {
+    if (this.typical === undefined) return false;
+    let outran = false;
+    for (const [key, { since }] of this.firstRunning) {
+      if (this.seen.has(key) || !this.guessed.has(key)) continue;
+      const running = now - since;
+      if (running <= 1.5 * this.guess(key) || this.guessedAlike(key)) continue;
+      this.atLeast.set(key, running);
+      outran = true;
     }
-    this.priorities.set(this.compute());
+    return outran;
+  }
+
+  /**
+   * Every step guessed alike, and this is their one tool: learning it scales every weight
+   * the same, and the order stays as it is (a plan of one tool, or of tools all unknown).
+   */
+  private guessedAlike(key: string): boolean {
+    if (this.anyKnown || this.guessed.size !== 1) return false;
+    this.guessed.delete(key);
     return true;
   }
 
@@ -65,12 +106,22 @@ export class LearnedOrder {
       this.anyKnown = true;
       return known;
     }
-    const key = step.tool ?? agentKey;
+    const key = keyOf(step);
     const learned = this.seen.get(key);
     if (learned !== undefined) return learned[0];
     this.guessed.add(key);
-    return this.typical === undefined ? 1 : this.typical[0];
+    return this.guess(key);
   }
+
+  /** A tool not seen yet: the typical step, or how long its first call had run if longer. */
+  private guess(key: string): number {
+    const typical = this.typical === undefined ? 1 : this.typical[0];
+    return Math.max(typical, this.atLeast.get(key) ?? 0);
+  }
+}
+
+function keyOf(step: PlanStep): string {
+  return step.tool ?? agentKey;
 }
 
 function learn(means: Map<string, [number, number]>, key: string, ms: number): void {

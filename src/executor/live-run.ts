@@ -91,8 +91,10 @@ export interface PlanRun {
   checkpoints: Checkpoints | undefined;
   /** Milliseconds since the run started (resumed runs continue their count). */
   elapsed(): number;
-  /** Told how long each step that succeeded took (the order of ready steps learns from it). */
-  onStepTook?: ((index: number, ms: number) => void) | undefined;
+  /** Told when a step starts (the order of ready steps learns from it). */
+  onStepStarted?: ((index: number, at: number) => void) | undefined;
+  /** Told how long each started step took to end, and whether it succeeded. */
+  onStepEnded?: ((index: number, ms: number, ok: boolean) => void) | undefined;
   dispose(): void;
 }
 

@@ -31,6 +31,7 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
   const step = run.steps[index]!;
   const record = run.records[index]!;
   record.startedAt = run.elapsed();
+  run.onStepStarted?.(index, record.startedAt);
   if (run.events.active) {
     run.events.emit(
       { type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 },
@@ -196,10 +197,9 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
   }
   if (record.startedAt !== undefined) {
     record.endedAt = run.elapsed();
-    if (outcome.status === "succeeded") {
-      if (step.tool !== undefined) run.config.latencies?.record(step, record.endedAt - record.startedAt);
-      run.onStepTook?.(index, record.endedAt - record.startedAt);
-    }
+    const ok = outcome.status === "succeeded";
+    if (ok && step.tool !== undefined) run.config.latencies?.record(step, record.endedAt - record.startedAt);
+    run.onStepEnded?.(index, record.endedAt - record.startedAt, ok);
   }
   if (outcome.status === "succeeded") record.output = outcome.output;
   else record.error = outcome.error;
