@@ -19,7 +19,8 @@ type Register = (program: Command, io: CliIo, rerun: (argv: string[]) => Promise
 /**
  * The commands, each loaded only when it is the one asked for: `--help` and a command that
  * needs little (validate) do not pay for loading the executor, the strategies and the rest.
- * The others are listed by name, arguments and description.
+ * The others are listed by name, arguments and description. The descriptions live here only:
+ * a loaded command takes its own from this list.
  */
 const commands: Array<{ names: Record<string, [args: string, description: string]>; load: () => Promise<Register> }> = [
   {
@@ -31,11 +32,12 @@ const commands: Array<{ names: Record<string, [args: string, description: string
     load: async () => (await import("./commands/ask-command.js")).askCommand,
   },
   {
-    names: {
-      validate: ["<plan.json>", "Check a plan (JSON) and print every problem"],
-      run: ["<plan.json>", "Execute a fixed plan with the tools a module exports; a run that waits for a human saves its state"],
-    },
-    load: async () => (await import("./commands/plan-commands.js")).planCommands,
+    names: { validate: ["<plan.json>", "Check a plan (JSON) and print every problem"] },
+    load: async () => (await import("./commands/validate-command.js")).validateCommand,
+  },
+  {
+    names: { run: ["<plan.json>", "Execute a fixed plan with the tools a module exports; a run that waits for a human saves its state"] },
+    load: async () => (await import("./commands/run-command.js")).runCommand,
   },
   {
     names: {
@@ -74,9 +76,12 @@ export async function createProgram(io: CliIo, argv: readonly string[]): Promise
     await (await createProgram(io, again)).parseAsync(again, { from: "user" });
   };
   for (const { names, load } of commands) {
-    if (wanted !== undefined && Object.hasOwn(names, wanted)) (await load())(program, io, rerun);
-    else
+    if (wanted !== undefined && Object.hasOwn(names, wanted)) {
+      (await load())(program, io, rerun);
+      for (const command of program.commands) if (Object.hasOwn(names, command.name())) command.description(names[command.name()]![1]);
+    } else {
       for (const [name, [args, description]] of Object.entries(names)) program.command(`${name} ${args}`.trim()).description(description);
+    }
   }
   return program;
 }

@@ -1,6 +1,6 @@
 import type { Tool } from "../core/tools/define-tool.js";
 import { maxNesting, nestsDeeperThan } from "../core/json-safe.js";
-import { describeIssues } from "../core/tools/tool-guard.js";
+import { describeIssueList } from "../core/tools/issue-list.js";
 import { findPlaceholders, type PlaceholderOptions, type PlaceholderReference } from "./placeholders.js";
 import { dependsOnEach, type AncestryQuestion } from "./graph/ancestry.js";
 import { findCycles } from "./graph/cycles.js";
@@ -69,7 +69,7 @@ export function checkPlan(plan: unknown, options: { tools?: readonly Tool[] } = 
       errors: [
         {
           code: "invalid_shape",
-          message: `the plan's shape is wrong: ${describeIssues(parsed.error, "the plan")}; write { "steps": [...] }`,
+          message: `the plan's shape is wrong: ${describeIssueList(parsed.error.issues, "the plan")}; write { "steps": [...] }`,
         },
       ],
     };

@@ -11,7 +11,7 @@ import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option
 import { onInterrupt } from "../interrupt.js";
 import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
-import { loadTools } from "./plan-commands.js";
+import { loadTools } from "../load-tools.js";
 import { defaultStore, openStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
 import { strategyEntries } from "../../strategies/durable-strategy.js";
@@ -32,7 +32,6 @@ interface AskFlags extends ModelFlags, PauseFlags {
 export function askCommand(program: Command, io: CliIo): void {
   const ask = program
     .command("ask")
-    .description("Run a task of your own with your tools and a real model, through one strategy or all four")
     .argument("<task>", "what to do, in words")
     .option("--tools <module>", "a JavaScript module exporting the tools")
     .option("--strategy <name>", `${strategyNames.join(", ")}, or all (side by side); default plan-and-execute`)

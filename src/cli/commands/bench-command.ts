@@ -26,7 +26,6 @@ interface BenchFlags extends ModelFlags {
 export function benchCommand(program: Command, io: CliIo): void {
   program
     .command("bench")
-    .description("Run ReAct, Plan-and-Execute, ReWOO and LLMCompiler on the same tasks and compare them")
     .option("--suite <names>", `suites, comma-separated: ${suiteNames.join(", ")}, or all`, "all")
     .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
     .option("--model <spec>", "a real model: openai:<name>, or <name> with --base-url (default: the offline model)")

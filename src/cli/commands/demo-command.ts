@@ -16,7 +16,6 @@ import type { CliIo } from "../cli-io.js";
 export function demoCommand(program: Command, io: CliIo): void {
   program
     .command("demo")
-    .description("Run seed 001's weekly report over a local SQLite database: parallel queries, two replans, a report")
     .option("--dir <folder>", "where to write the database, report, events and trace (default: a new temp folder)")
     .option("--model <spec>", "a real model: openai:<name>, or <name> with --base-url")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")

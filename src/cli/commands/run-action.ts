@@ -14,7 +14,8 @@ import { resumeFromFlags, savePaused, settleResumedFile, statePathOf } from "../
 import { createProgress } from "../progress.js";
 import { openStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
-import { loadTools, type RunFlags } from "./plan-commands.js";
+import { loadTools } from "../load-tools.js";
+import type { RunFlags } from "./run-command.js";
 
 /** `planloop run <plan.json>`: the plan checked against the tools, run, and its result printed. */
 export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Promise<void> {

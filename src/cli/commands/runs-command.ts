@@ -19,7 +19,7 @@ export type Rerun = (argv: string[]) => Promise<void>;
  * id (nothing that finished runs again), `cancel` ends a run for good.
  */
 export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
-  const runs = program.command("runs").description("List, show and continue the runs kept in a checkpoint store");
+  const runs = program.command("runs");
   const withStore = (command: Command) => command.option("--store <sqlite:path|postgres://…>", "the checkpoint store", defaultStore);
   withStore(runs.command("list").description("The runs, newest first: id, entry point, status, steps ended/planned, cost, started"))
     .option("--limit <n>", "how many", "20")

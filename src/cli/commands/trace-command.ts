@@ -12,7 +12,6 @@ import { childrenOf } from "../stored-runs.js";
 export function traceCommand(program: Command, io: CliIo): void {
   program
     .command("trace")
-    .description("Write a self-contained HTML timeline of a run: from its events (JSONL), or a run kept in a store (--run)")
     .argument("[events.jsonl]", "the events of a run, one JSON object per line")
     .option("-o, --out <file>", "where to write the page (default: next to the events, .html; <runId>.html for --run)")
     .option("--run <id>", "draw this run from the store instead of an events file")

@@ -3,7 +3,7 @@ import { startWorker } from "../../workers/bullmq-worker.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
-import { loadTools } from "./plan-commands.js";
+import { loadTools } from "../load-tools.js";
 
 interface WorkerFlags extends ModelFlags {
   tools: string;
@@ -19,7 +19,6 @@ interface WorkerFlags extends ModelFlags {
 export function workerCommand(program: Command, io: CliIo): void {
   program
     .command("worker")
-    .description("Run plan steps from a BullMQ queue on Redis (the coordinator runs with --redis)")
     .requiredOption("--tools <module>", "a JavaScript module exporting the tools (the same the coordinator has)")
     .option("--redis <url>", "the Redis server", process.env.PLANLOOP_REDIS_URL ?? "redis://127.0.0.1:6379")
     .option("--queue <name>", "the queue to take steps from", "planloop")

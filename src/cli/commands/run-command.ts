@@ -1,0 +1,35 @@
+import type { Command } from "commander";
+import { pauseOptions, type PauseFlags } from "../pause-resume.js";
+import { defaultStore } from "../default-store.js";
+import type { CliIo } from "../cli-io.js";
+
+/** `planloop run`: executes a plan the user wrote (the run itself loads when it starts). */
+export function runCommand(program: Command, io: CliIo): void {
+  const run = program
+    .command("run")
+    .argument("<plan.json>", "the plan to run")
+    .requiredOption("--tools <module>", "a JavaScript module exporting the tools (an array `tools`, or tools as named exports)")
+    .option("--concurrency <n>", "steps running at once", "4")
+    .option("--json", "print the whole result as JSON (and progress on stderr)")
+    .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
+    .option("--store <sqlite:path|postgres://…>", "checkpoint every step here; continue with planloop runs resume <id>", defaultStore)
+    .option("--no-store", "keep the run in memory only")
+    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it")
+    .option("--redis <url>", "run the steps on workers (planloop worker) through this Redis, not in this process")
+    .option("--queue <name>", "the workers' queue (with --redis)", "planloop");
+  // The run itself is loaded when a run starts: `validate` and `--help` do not pay for the executor.
+  pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) =>
+    (await import("./run-action.js")).runPlanFile(io, path, flags),
+  );
+}
+
+export interface RunFlags extends PauseFlags {
+  tools: string;
+  concurrency: string;
+  json?: boolean;
+  events?: string;
+  store: string | false;
+  runId?: string;
+  redis?: string;
+  queue: string;
+}

@@ -1,0 +1,26 @@
+import type { Command } from "commander";
+import { validatePlan } from "../../plan/validate-plan.js";
+import { readJsonFile } from "../cli-error.js";
+import type { CliIo } from "../cli-io.js";
+import { loadTools } from "../load-tools.js";
+
+/** `planloop validate`: checks a plan without loading the executor, a store or a model. */
+export function validateCommand(program: Command, io: CliIo): void {
+  program
+    .command("validate")
+    .argument("<plan.json>", "the plan: { steps: [{ id, task, depends_on, tool?, args? }] }")
+    .option("--tools <module>", "a JavaScript module exporting the tools, to check tool names and arguments")
+    .action(async (path: string, flags: { tools?: string }) => {
+      const plan = readJsonFile(path, "plan");
+      const tools = flags.tools ? await loadTools(flags.tools) : undefined;
+      const checked = validatePlan(plan, tools ? { tools } : {});
+      if (checked.ok) {
+        io.out(
+          `valid: ${checked.plan.steps.length} steps${tools ? "" : " (tools not checked: pass --tools to check tool names and arguments)"}`,
+        );
+        return;
+      }
+      for (const error of checked.errors) io.out(`- ${error.message}`);
+      io.exitCode(1);
+    });
+}
