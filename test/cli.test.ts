@@ -152,8 +152,15 @@ describe("planloop CLI", () => {
     expect(await cli("demo", "--model", "claude")).toMatchObject({ code: 2, err: expect.stringContaining("openai:<name>") });
   });
 
-  it("--help works for every command and unknown commands fail with 2", async () => {
-    for (const command of ["demo", "run", "validate", "trace"]) expect((await cli(command, "--help")).code).toBe(0);
+  it("--help works for every command, each with the description the list gives it, and unknown commands fail with 2", async () => {
+    const listing = (await cli("--help")).out.replace(/\s+/g, " ");
+    for (const command of ["demo", "ask", "validate", "run", "trace", "bench", "worker", "runs"]) {
+      const help = await cli(command, "--help");
+      expect(help.code).toBe(0);
+      const description = help.out.split("\n\n")[1]!.replace(/\s+/g, " ").trim();
+      expect(description.length).toBeGreaterThan(20);
+      expect(listing).toContain(description);
+    }
     expect((await cli("frobnicate")).code).toBe(2);
   });
 });
