@@ -2,7 +2,6 @@ import type { Command } from "commander";
 import { validatePlan } from "../../plan/validate-plan.js";
 import { readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { loadTools } from "../load-tools.js";
 
 /** `planloop validate`: checks a plan without loading the executor, a store or a model. */
 export function validateCommand(program: Command, io: CliIo): void {
@@ -12,7 +11,8 @@ export function validateCommand(program: Command, io: CliIo): void {
     .option("--tools <module>", "a JavaScript module exporting the tools, to check tool names and arguments")
     .action(async (path: string, flags: { tools?: string }) => {
       const plan = readJsonFile(path, "plan");
-      const tools = flags.tools ? await loadTools(flags.tools) : undefined;
+      // The tools module, and what loads it, only when asked for.
+      const tools = flags.tools ? await (await import("../load-tools.js")).loadTools(flags.tools) : undefined;
       const checked = validatePlan(plan, tools ? { tools } : {});
       if (checked.ok) {
         io.out(
