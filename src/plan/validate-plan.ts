@@ -222,7 +222,7 @@ function collectReferences(step: PlanStep, index: number, graph: PlanGraph, cont
     context.tooDeep.add(index);
     return;
   }
-  context.placeholderOptions.self = stepKey(step.id);
+  context.placeholderOptions.self = graph.keys[index]!;
   const references = findPlaceholders(step.args, context.placeholderOptions);
   if (references.length === 0) return;
   context.references[index] = references;
@@ -238,7 +238,7 @@ function collectReferences(step: PlanStep, index: number, graph: PlanGraph, cont
 /** A step's errors, in the order a reader fixes them, once every reference is settled. */
 function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: StepCheck): void {
   const { tools, errors } = context;
-  const id = stepKey(step.id);
+  const id = graph.keys[index]!;
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
