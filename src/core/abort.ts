@@ -63,7 +63,22 @@ function waitersOf(signal: AbortSignal): WaiterList {
     list = created;
     waiting.set(signal, created);
     // Out of the list before they hear of it: a promise that settles later finds them gone.
-    signal.addEventListener("abort", () => created.drain().forEach((waiter) => waiter.settle(false, signal.reason)), { once: true });
+    // Each is told even if one before it throws (that error is thrown on, a turn later).
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const waiter of created.drain()) {
+          try {
+            waiter.settle(false, signal.reason);
+          } catch (error) {
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }
+      },
+      { once: true },
+    );
   }
   return list;
 }

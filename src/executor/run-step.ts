@@ -8,9 +8,10 @@ import { runToolStep, type StepDone } from "./tool-step.js";
 import { observe, watched } from "./step-observation.js";
 
 /*
- * A plan step's life, all in this file. A step has no status until it ends; it starts
- * (`runStep`: `startedAt`, a `step-start` event), its tool step or agent step runs (each
- * attempt counted), and `transition` gives it exactly one of:
+ * A plan step's life: it starts and ends in this file, and runs as a tool step
+ * (`tool-step.ts`: arguments, guarded call, retries) or an agent step (`agent-step.ts`). A
+ * step has no status until it ends; it starts (`runStep`: `startedAt`, a `step-start`
+ * event), runs (each attempt counted), and `transition` gives it exactly one of:
  *   succeeded  its tool or agent returned (and no check asked for a replan)
  *   failed     its call was refused or failed for good, its agent stopped short, its
  *              arguments could not be filled, or the executor hit a bug
