@@ -10,12 +10,23 @@ import { bullmqRunner } from "../../workers/bullmq-runner.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { onInterrupt } from "../interrupt.js";
-import { resumeFromFlags, savePaused, settleResumedFile, statePathOf } from "../pause-resume.js";
+import { resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { openStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
 import { loadTools } from "../load-tools.js";
-import type { RunFlags } from "./run-command.js";
+
+/** The flags of `planloop run`. */
+export interface RunFlags extends PauseFlags {
+  tools: string;
+  concurrency: string;
+  json?: boolean;
+  events?: string;
+  store: string | false;
+  runId?: string;
+  redis?: string;
+  queue: string;
+}
 
 /** `planloop run <plan.json>`: the plan checked against the tools, run, and its result printed. */
 export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { pauseOptions, type PauseFlags } from "../pause-resume.js";
+import { pauseOptions } from "../pause-resume.js";
+import type { RunFlags } from "./run-action.js";
 import { defaultStore } from "../default-store.js";
 import type { CliIo } from "../cli-io.js";
 
@@ -21,15 +22,4 @@ export function runCommand(program: Command, io: CliIo): void {
   pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) =>
     (await import("./run-action.js")).runPlanFile(io, path, flags),
   );
-}
-
-export interface RunFlags extends PauseFlags {
-  tools: string;
-  concurrency: string;
-  json?: boolean;
-  events?: string;
-  store: string | false;
-  runId?: string;
-  redis?: string;
-  queue: string;
 }
