@@ -1,6 +1,5 @@
 import type { PlanloopEvent } from "../core/events.js";
 import { priceOf } from "../models/prices.js";
-import type { BenchRecord } from "./run-bench.js";
 
 /** What the calls of one tier used in one run. */
 export interface TierUsage {
@@ -39,8 +38,11 @@ export function tiersOf(trace: readonly PlanloopEvent[]): Record<string, TierUsa
   return tiers;
 }
 
+/** What the tier table reads of a bench record (`BenchRecord` has it). */
+export type TieredRecord = { strategy: string; tiers?: Record<string, TierUsage> | undefined };
+
 /** Per strategy and tier: calls and tokens per run, and their cost at the tier's price. */
-export function tierTable(records: readonly BenchRecord[], prices: Readonly<Record<string, string>> = defaultTierPrices): string {
+export function tierTable(records: readonly TieredRecord[], prices: Readonly<Record<string, string>> = defaultTierPrices): string {
   const rows: string[] = [];
   for (const strategy of [...new Set(records.map((record) => record.strategy))]) {
     const mine = records.filter((record) => record.strategy === strategy);

@@ -14,7 +14,7 @@ import { readTaskType } from "../react/agent-options.js";
 import type { RunSettings } from "../executor/execution-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 import type { DurableOptions } from "../core/checkpoints.js";
-import type { StrategyDurability } from "./durable-strategy.js";
+import type { StrategyDurability } from "./strategy-durability.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
 export interface StrategyOptions extends RunSettings, DurableOptions {

@@ -1,0 +1,31 @@
+import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { Checkpoints } from "../core/checkpoints.js";
+import type { MaybePromise } from "../core/maybe-async.js";
+import type { TextReplay } from "../core/text-call.js";
+import type { HumanDecisions } from "../core/tools/guarded-call.js";
+
+/**
+ * A strategy run kept in a store. Its own journal holds every text answer (plan, replan,
+ * solve, critic, join), kept before the run acts on it; each plan it runs is a plan run of
+ * its own in the same store, `<runId>/plan:<version>`, checkpointed step by step. Called
+ * again with the same id, the run goes the same way: kept answers are read instead of
+ * asking a model, a finished plan run hands back its result, an unfinished one continues.
+ */
+export interface StrategyDurability {
+  store: CheckpointStore;
+  replay: TextReplay;
+  /** The id of the plan run for plan `version`. */
+  planRunId(version: number): string;
+  /**
+   * The approvals and answers given with this call, for the plan run `runId` if it is the
+   * one that stopped to wait for them (it is in the store, unfinished); once.
+   */
+  decisionsFor(runId: string): Promise<HumanDecisionsGiven | undefined>;
+  checkpoints: Checkpoints;
+  /** The decision kept on plan review `id` (`plan:<v>`), if the run made it before. */
+  keptReview(id: string): unknown;
+  /** Keeps a decision on a plan review before the run acts on it. */
+  keepReview(id: string, decision: unknown): MaybePromise<void>;
+}
+
+export type HumanDecisionsGiven = { approvals: NonNullable<HumanDecisions["approvals"]>; answers: NonNullable<HumanDecisions["answers"]> };
