@@ -105,6 +105,18 @@ describe("runBench", () => {
   });
 
   it("splits calls by tier: an agent step that names a model is that tier's", () => {
+    const modelCallEnd = (seq: number, purpose: "plan" | "act", usage: { inputTokens: number; outputTokens: number }, stepId?: number) => ({
+      type: "model-call-end" as const,
+      step: 0,
+      purpose,
+      decision: "final" as const,
+      toolCalls: 0,
+      durationMs: 1,
+      usage,
+      ...(stepId === undefined ? {} : { stepId }),
+      seq,
+      time: 0,
+    });
     const tiers = tiersOf([
       {
         type: "plan-created",
@@ -116,41 +128,9 @@ describe("runBench", () => {
         seq: 0,
         time: 0,
       },
-      {
-        type: "model-call-end",
-        step: 0,
-        purpose: "plan",
-        decision: "final",
-        toolCalls: 0,
-        durationMs: 1,
-        usage: { inputTokens: 100, outputTokens: 10 },
-        seq: 1,
-        time: 0,
-      },
-      {
-        type: "model-call-end",
-        step: 0,
-        purpose: "act",
-        decision: "final",
-        toolCalls: 0,
-        durationMs: 1,
-        usage: { inputTokens: 40, outputTokens: 4 },
-        stepId: 1,
-        seq: 2,
-        time: 0,
-      },
-      {
-        type: "model-call-end",
-        step: 0,
-        purpose: "act",
-        decision: "final",
-        toolCalls: 0,
-        durationMs: 1,
-        usage: { inputTokens: 30, outputTokens: 3 },
-        stepId: 2,
-        seq: 3,
-        time: 0,
-      },
+      modelCallEnd(1, "plan", { inputTokens: 100, outputTokens: 10 }),
+      modelCallEnd(2, "act", { inputTokens: 40, outputTokens: 4 }, 1),
+      modelCallEnd(3, "act", { inputTokens: 30, outputTokens: 3 }, 2),
     ]);
     expect(tiers).toEqual({
       planner: { modelCalls: 1, inputTokens: 100, outputTokens: 10 },
