@@ -82,9 +82,9 @@ export type {
 } from "./executor/execution-options.js";
 export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall } from "./executor/execution-result.js";
 export type { PlanRunState, WaitingStep } from "./executor/resume-state.js";
-export type { RetryOptions } from "./executor/retry.js";
+export type { RetryOptions } from "./executor/step/retry.js";
 export type { TimelineEntry } from "./executor/timeline.js";
-export { toolStepCallId } from "./executor/tool-step.js";
+export { toolStepCallId } from "./executor/step/tool-step.js";
 export { LatencyBook, latencyBook } from "./executor/latency-book.js";
 export type { LatencyBookJson } from "./executor/latency-book.js";
 export type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "./executor/step-runner.js";

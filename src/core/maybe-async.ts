@@ -17,16 +17,3 @@ export function andThen<T, U>(
   if (isPromiseLike(value)) return Promise.resolve(value).then(next, onError);
   return next(value as T);
 }
-
-/**
- * A continuation-style start (its result now, or undefined and `settle(result)` later) as a
- * value now or a promise, for callers that want one: the promise is made only when needed.
- */
-export function settledLater<T>(start: (settle: (value: T) => void) => T | undefined): MaybePromise<T> {
-  let settleLater: ((value: T) => void) | undefined;
-  let early: { value: T } | undefined;
-  const now = start((value) => (settleLater ? settleLater(value) : (early = { value })));
-  if (now !== undefined) return now;
-  if (early !== undefined) return early.value;
-  return new Promise<T>((resolve) => (settleLater = resolve));
-}

@@ -17,7 +17,7 @@ import { ownValue, textKeyed } from "../core/records.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { stateFromJournal } from "./durable-run.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
-import { transition } from "./run-step.js";
+import { transition } from "./step/run-step.js";
 
 type StepInput = PlanInput["steps"][number];
 

@@ -13,7 +13,7 @@ import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
 import { startPlanRun, type PlanRun } from "./live-run.js";
 import { createScheduler, eventLoopTurns, type SchedulerHooks } from "./scheduler.js";
-import { runStep } from "./run-step.js";
+import { runStep } from "./step/run-step.js";
 
 /**
  * Runs a fixed plan (no planner): every step starts as soon as its own dependencies have

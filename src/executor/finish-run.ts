@@ -1,7 +1,7 @@
 import { cappedList } from "../core/errors.js";
 import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../plan/plan-schema.js";
-import { transition } from "./run-step.js";
+import { transition } from "./step/run-step.js";
 import type { PlanPendingCall, PlanRunResult, PlanRunResultFields, PlanRunStatus, StepRecord } from "./execution-result.js";
 import { finalRecord, type PlanRun } from "./live-run.js";
 import { createPlanState, type WaitingStep } from "./resume-state.js";

@@ -1,6 +1,6 @@
 import { shown } from "../core/errors.js";
 import { Budget, type BudgetBreach } from "../core/budget.js";
-import { remoteToolCalls } from "./step-runner.js";
+import { remoteToolCalls, type RemoteCall } from "./step-runner.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
@@ -85,6 +85,8 @@ export interface PlanRun {
   toolCallCounts: Record<string, number>;
   /** What every tool step's call goes through the guarded call with. */
   callScope: CallScope;
+  /** Where admitted tool calls run when a `runner` sends them to workers. */
+  remoteCall: RemoteCall | undefined;
   /** The run's id (the store's key, and the first part of every idempotency key). */
   runId: string;
   /** Where every step's start and end is written, for a durable run. */
@@ -141,8 +143,8 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
       humans: { approvals: config.approvals, answers: config.answers, used: config.used },
       // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
       execution: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
-      remote: config.runner === undefined ? undefined : remoteToolCalls(config.runner, identity.runId, deadlineOf(budget)),
     },
+    remoteCall: config.runner === undefined ? undefined : remoteToolCalls(config.runner, identity.runId, deadlineOf(budget)),
     runId: identity.runId,
     checkpoints: identity.checkpoints,
     elapsed: () => budget.elapsedMs(),

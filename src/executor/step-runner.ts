@@ -1,5 +1,5 @@
-import type { RemoteCall } from "../core/tools/guarded-call.js";
-import type { ToolOutcome } from "../core/tools/tool-runner.js";
+import type { ToolCall } from "../core/messages.js";
+import type { AdmittedCall, RunOptions, ToolOutcome } from "../core/tools/tool-runner.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { AgentState } from "../react/agent-state.js";
 import type { PendingCall } from "../react/agent-status.js";
@@ -60,6 +60,17 @@ export interface AgentJobResult {
   usage: UsageTotals;
   steps: number;
 }
+
+/**
+ * Runs an admitted call in another process: what it resolves to is the call's outcome. The
+ * call was decided here (approvals, rules, limits, budget); the other side runs the tool with
+ * the same arguments, key, timeout and output limit, and gets `options.signal`'s abort.
+ */
+export type RemoteCall = (
+  call: ToolCall & { idempotencyKey?: string | undefined },
+  admission: AdmittedCall,
+  options: RunOptions,
+) => Promise<ToolOutcome>;
 
 /**
  * The guarded call's remote half for one plan run: each admitted call becomes a tool job.

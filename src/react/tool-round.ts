@@ -4,7 +4,8 @@ import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { callDigest, reactPendingId } from "../core/tools/approvals.js";
-import { admitCall, runAdmitted, type Admitted, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { admitCall, callExecution, type Admitted, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { runAdmittedCall } from "../core/tools/run-admitted-call.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { PendingCall, AgentStop } from "./agent-result.js";
 import { abortStop, toolMessage, type AgentRun } from "./agent-run.js";
@@ -44,8 +45,13 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
     const verdict = await decideCall(run, round, index);
     if ("verdict" in verdict) {
       const { options } = verdict;
-      const admitted = verdict.verdict;
-      running.push(run.limitTools(async () => record(run, round, { index, startedAt, outcome: await runAdmitted(options, admitted) })));
+      const { admission } = verdict.verdict;
+      const execution = callExecution(options);
+      running.push(
+        run.limitTools(async () =>
+          record(run, round, { index, startedAt, outcome: await runAdmittedCall(options.call, admission, execution) }),
+        ),
+      );
     } else if ("pending" in verdict) {
       pending.push(verdict.pending);
       emitEnd(run, round, call, { status: "pending", startedAt });

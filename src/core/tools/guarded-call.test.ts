@@ -4,7 +4,9 @@ import { FakeClock } from "../../testing/fake-clock.js";
 import { Budget } from "../budget.js";
 import type { ToolCall } from "../messages.js";
 import { defineTool, type Tool, type ToolContext } from "./define-tool.js";
-import { guardedCall, runAdmittedCall, type CallScope } from "./guarded-call.js";
+import { plainCall } from "../../../test/helpers/plain-call.js";
+import type { CallScope } from "./guarded-call.js";
+import { runAdmittedCall } from "./run-admitted-call.js";
 import { guardTools } from "./tool-guard.js";
 import type { Admission, AdmitContext } from "./tool-runner.js";
 
@@ -19,7 +21,7 @@ function options(clock: FakeClock, signal = new AbortController().signal) {
   return { signal, step: 0, clock, maxOutputChars: 50 };
 }
 
-describe("runAdmittedCall (the guarded call's second half)", () => {
+describe("runAdmittedCall (the plain call's second half)", () => {
   it("returns the output, cut to the limit with a marker", async () => {
     const clock = new FakeClock();
     const short = await runAdmittedCall(
@@ -78,7 +80,7 @@ describe("runAdmittedCall (the guarded call's second half)", () => {
   });
 });
 
-describe("guardedCall", () => {
+describe("admitCall, then runAdmittedCall", () => {
   function scope(tools: Tool[], limits: { maxToolCalls?: number } = {}) {
     const clock = new FakeClock();
     const guard = guardTools(tools);
@@ -110,7 +112,7 @@ describe("guardedCall", () => {
 
   it("runs a parsed call of a tool with no rules without asking the guard, and asks it for a tool with rules", async () => {
     const { callScope, admitted } = scope([plain, limited]);
-    const first = await guardedCall({
+    const first = await plainCall({
       scope: callScope,
       call: { id: "a", name: "plain", arguments: { n: 2 } },
       step: 0,
@@ -118,14 +120,14 @@ describe("guardedCall", () => {
     });
     expect(first).toEqual({ kind: "ran", outcome: { content: 4 } });
     expect(admitted).toEqual([]);
-    const second = await guardedCall({
+    const second = await plainCall({
       scope: callScope,
       call: { id: "b", name: "limited", arguments: { n: 1 } },
       step: 0,
       parsed: { tool: limited, args: { n: 1 } },
     });
     expect(second).toEqual({ kind: "ran", outcome: { content: 1 } });
-    const third = await guardedCall({
+    const third = await plainCall({
       scope: callScope,
       call: { id: "c", name: "limited", arguments: { n: 1 } },
       step: 0,
@@ -139,7 +141,7 @@ describe("guardedCall", () => {
   it("refuses a denied call and a call past the tool-call budget without running or counting them", async () => {
     ran.length = 0;
     const { callScope } = scope([plain], { maxToolCalls: 1 });
-    const denied = await guardedCall({
+    const denied = await plainCall({
       scope: callScope,
       call: { id: "step:9", name: "plain", arguments: { n: 1 } },
       step: 0,
@@ -149,10 +151,10 @@ describe("guardedCall", () => {
       kind: "refused",
       outcome: { error: { kind: "denied", message: 'the call to "plain" was denied: not today' } },
     });
-    expect(await guardedCall({ scope: callScope, call: { id: "a", name: "plain", arguments: { n: 1 } }, step: 0 })).toMatchObject({
+    expect(await plainCall({ scope: callScope, call: { id: "a", name: "plain", arguments: { n: 1 } }, step: 0 })).toMatchObject({
       kind: "ran",
     });
-    const over = await guardedCall({ scope: callScope, call: { id: "b", name: "plain", arguments: { n: 1 } }, step: 0 });
+    const over = await plainCall({ scope: callScope, call: { id: "b", name: "plain", arguments: { n: 1 } }, step: 0 });
     expect(over).toMatchObject({ kind: "refused", outcome: { error: { kind: "budget_exhausted" } } });
     expect(ran).toEqual(["plain"]);
     expect(callScope.callCounts).toEqual({ plain: 1 });

@@ -1,14 +1,13 @@
-import { raceAbort, SettleWaiter, whenSettled } from "../abort.js";
+import { raceAbort } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
-import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
-import { andThen, isPromiseLike, settledLater, type MaybePromise } from "../maybe-async.js";
+import { maxNesting, nestedTooDeep } from "../json-safe.js";
+import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
 import type { ToolCall } from "../messages.js";
+import { ownValue } from "../records.js";
 import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
-import { limitOutput } from "./tool-output.js";
-import { toolFailure, type Admission, type AdmittedCall, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
-import { ownValue } from "../records.js";
+import { toolFailure, type Admission, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
 
 /** A human's answer to a call that needed approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
@@ -41,20 +40,7 @@ export interface CallScope {
   humans: HumanAnswers;
   /** The signal, clock and output limit every call of the run gets. */
   execution: RunOptions;
-  /** Runs admitted calls somewhere else (a worker process) instead of here; see `RemoteCall`. */
-  remote?: RemoteCall | undefined;
 }
-
-/**
- * Runs an admitted call in another process: what it resolves to is the call's outcome. The
- * call was decided here (approvals, rules, limits, budget); the other side runs the tool with
- * the same arguments, key, timeout and output limit, and gets `options.signal`'s abort.
- */
-export type RemoteCall = (
-  call: ToolCall & { idempotencyKey?: string | undefined },
-  admission: Extract<Admission, { kind: "run" }>,
-  options: RunOptions,
-) => Promise<ToolOutcome>;
 
 export interface GuardedCallOptions {
   scope: CallScope;
@@ -89,65 +75,13 @@ export type CallVerdict = Exclude<CallResult, { kind: "ran" }> | Admitted;
 export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind: "run" }> };
 
 /**
- * Where a call made in continuation style reports how it ended, once. An object rather than
- * a callback, so the one object that already describes a call in flight (a plan step's call)
- * can hear of its end: no closure per call.
- */
-export interface CallSink {
-  callEnded(result: CallResult): void;
-}
-
-/**
- * The one way a tool is called (seed 001 §2): a human's decision on a paused call, the
- * guard (name, arguments, call limit, authorization, approval), the run's tool-call budget,
- * then the call under the run's signal and the tool's timeout, its output cut to the limit.
- * Every toolFailure is an outcome the caller shows to the model or records on the step; it
- * never throws. Synchronous when every check and the tool are.
- */
-export function guardedCall(options: GuardedCallOptions): MaybePromise<CallResult> {
-  return settledLater((settle) => guardedCallWith(options, { callEnded: settle }));
-}
-
-/**
- * `guardedCall` in continuation style: the result when the call ended at once; else
- * undefined, and `sink.callEnded(result)` once it ends. A plan step's call waits on one
- * reaction (no promise of its own per call in flight). `callEnded` must not throw.
- */
-export function guardedCallWith(options: GuardedCallOptions, sink: CallSink): CallResult | undefined {
-  const verdict = admitCall(options);
-  if (!isPromiseLike(verdict)) return runVerdictWith(options, verdict, sink);
-  void Promise.resolve(verdict).then((decided) => {
-    const now = runVerdictWith(options, decided, sink);
-    if (now !== undefined) sink.callEnded(now);
-  });
-  return undefined;
-}
-
-function runVerdictWith(options: GuardedCallOptions, verdict: CallVerdict, sink: CallSink): CallResult | undefined {
-  if (verdict.kind !== "admitted") return verdict;
-  const { call, scope } = options;
-  if (scope.remote) {
-    const ran = runAdmitted(options, verdict);
-    if (!isPromiseLike(ran)) return ranOutcome(ran);
-    void Promise.resolve(ran).then((outcome) => sink.callEnded(ranOutcome(outcome)));
-    return undefined;
-  }
-  const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
-  return runAdmittedCallWith(call, verdict.admission, execution, sink);
-}
-
-/** The second half of `guardedCall`: the admitted call under the signal and the tool's timeout. */
-export function runAdmitted(options: GuardedCallOptions, verdict: Admitted): MaybePromise<ToolOutcome> {
-  const { admission } = verdict;
-  const { call, scope } = options;
-  const execution = options.step === scope.execution.step ? scope.execution : { ...scope.execution, step: options.step };
-  return scope.remote ? scope.remote(call, admission, execution) : runAdmittedCall(call, admission, execution);
-}
-
-/**
- * The first half of `guardedCall`: decides a call and, when it may run, counts it and
- * charges the budget. A loop that runs a round's calls together decides them one by one in
- * call order with this, then runs the admitted ones with `runAdmitted`.
+ * The policy half of every tool call (seed 001 §2): a human's decision on a paused call, the
+ * guard (name, arguments, call limit, authorization, approval), then the run's tool-call
+ * budget. When the call may run, it is counted and charged, and `runAdmittedCall`
+ * (run-admitted-call.ts) runs it. A loop that runs a round's calls together decides them one
+ * by one in call order, then runs the admitted ones; a plan step does the same in
+ * continuation style (executor/step/step-call.ts). Never throws: every refusal is an outcome.
+ * Synchronous when every check is.
  */
 export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict> {
   const { call, scope, parsed, waiting } = options;
@@ -256,102 +190,8 @@ function refused(outcome: ToolOutcome): CallVerdict {
   return { kind: "refused", outcome };
 }
 
-function ranOutcome(outcome: ToolOutcome): Ran {
-  return { kind: "ran", outcome };
-}
-
-/** What the tool is told of the call it serves. */
-type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: string | undefined };
-
-/**
- * Runs an admitted call under the run's signal and the tool's timeout, and turns every way
- * it can end into an outcome. Never throws; returns as soon as the signal aborts, even if
- * the tool ignores its signal. A tool without a timeout that answers synchronously gets a
- * synchronous outcome: no promise is made (thousands of plan steps add up).
- */
-export function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): MaybePromise<ToolOutcome> {
-  return andThen(
-    settledLater<CallResult>((settle) => runAdmittedCallWith(call, admission, options, { callEnded: settle })),
-    outcomeOfRun,
-  );
-}
-
-function outcomeOfRun(result: CallResult): ToolOutcome {
-  return (result as Ran).outcome;
-}
-
-type Ran = Extract<CallResult, { kind: "ran" }>;
-
-/** `runAdmittedCall` in continuation style (see `guardedCallWith`), its outcome as a call's result. */
-function runAdmittedCallWith(call: CallIdentity, admission: AdmittedCall, options: RunOptions, sink: CallSink): Ran | undefined {
-  const { id: callId, name } = call;
-  const { tool, args, timeoutMs } = admission;
-  if (options.signal.aborted) return ranOutcome(outcomeOfError(name, undefined, { aborted: true, timedOut: false }));
-  if (timeoutMs !== undefined) {
-    void runWithTimeout(call, admission, timeoutMs, options).then((outcome) => sink.callEnded(ranOutcome(outcome)));
-    return undefined;
-  }
-  let returned: unknown;
-  try {
-    returned = tool.execute!(args, { signal: options.signal, callId, step: options.step, idempotencyKey: call.idempotencyKey });
-  } catch (error) {
-    return ranOutcome(outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut: false }));
-  }
-  if (!isPromiseLike(returned)) return ranOutcome({ content: limitOutput(jsonSafe(returned), options.maxOutputChars) });
-  whenSettled(returned, options.signal, new CallInFlight(name, options, sink));
-  return undefined;
-}
-
-/** A tool call whose promise is out: the one object that waits for it (see `whenSettled`). */
-class CallInFlight extends SettleWaiter {
-  constructor(
-    private readonly name: string,
-    private readonly options: RunOptions,
-    private readonly sink: CallSink,
-  ) {
-    super();
-  }
-
-  settle(ok: boolean, value: unknown): void {
-    const { options } = this;
-    this.sink.callEnded(
-      ranOutcome(
-        ok
-          ? { content: limitOutput(jsonSafe(value), options.maxOutputChars) }
-          : outcomeOfError(this.name, value, { aborted: options.signal.aborted, timedOut: false }),
-      ),
-    );
-  }
-}
-
-async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {
-  const { id: callId, name } = call;
-  const { tool, args } = admission;
-  const controller = new AbortController();
-  const onRunAbort = () => controller.abort(options.signal.reason);
-  options.signal.addEventListener("abort", onRunAbort, { once: true });
-  let timedOut = false;
-  const timer = options.clock.setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-  }, timeoutMs);
-  try {
-    const returned = tool.execute!(args, { signal: controller.signal, callId, step: options.step, idempotencyKey: call.idempotencyKey });
-    const output = isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned;
-    return { content: limitOutput(jsonSafe(output), options.maxOutputChars) };
-  } catch (error) {
-    return outcomeOfError(name, error, { aborted: options.signal.aborted, timedOut, timeoutMs });
-  } finally {
-    options.clock.clearTimeout(timer);
-    options.signal.removeEventListener("abort", onRunAbort);
-  }
-}
-
-/** Cancelled, timed out, or failed (final when the tool said `retryable: false`). */
-function outcomeOfError(name: string, error: unknown, how: { aborted: boolean; timedOut: boolean; timeoutMs?: number }): ToolOutcome {
-  if (how.aborted) return toolFailure("cancelled", `the run stopped before "${name}" finished`);
-  if (how.timedOut) return toolFailure("timeout", `"${name}" did not finish within ${how.timeoutMs} ms and was aborted`);
-  const outcome = toolFailure("execution_failed", `"${name}" failed: ${errorMessage(error)}`);
-  if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
-  return outcome;
+/** The signal, clock and output limit a call runs under, for its model turn. */
+export function callExecution(options: GuardedCallOptions): RunOptions {
+  const { execution } = options.scope;
+  return options.step === execution.step ? execution : { ...execution, step: options.step };
 }

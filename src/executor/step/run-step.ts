@@ -1,8 +1,8 @@
-import { shown } from "../core/errors.js";
-import { isPromiseLike, settledLater, type MaybePromise } from "../core/maybe-async.js";
-import { previewOf } from "../core/tools/tool-output.js";
-import type { PlanProblem } from "./execution-options.js";
-import { endedRecords, finalRecord, idempotencyKeyOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "./live-run.js";
+import { shown } from "../../core/errors.js";
+import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
+import { previewOf } from "../../core/tools/tool-output.js";
+import type { PlanProblem } from "../execution-options.js";
+import { endedRecords, finalRecord, idempotencyKeyOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "../live-run.js";
 import { runAgentStep } from "./agent-step.js";
 import { runToolStep, type StepDone } from "./tool-step.js";
 import { observe, watched } from "./step-observation.js";
@@ -25,8 +25,9 @@ import { observe, watched } from "./step-observation.js";
 
 /**
  * Runs one step and records how it ended. A step that failed or was cancelled skips every
- * step after it, each with the reason. Never rejects: the scheduler only learns success.
- * Synchronous from start to end when the step's tool and checks are.
+ * step after it, each with the reason. Ended at once: whether it succeeded; else undefined,
+ * and `done(index, ok)` once it ends. Never throws. Synchronous from start to end when the
+ * step's tool and checks are.
  */
 export function runStep(run: PlanRun, index: number, done: StepDone): boolean | undefined {
   const step = run.steps[index]!;
@@ -39,29 +40,48 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
       { stepId: step.id },
     );
   }
+  if (run.checkpoints === undefined) return startWork(run, index, done);
+  // A durable run commits this step's start, and the ends it depends on, before it runs.
+  let committed: MaybePromise<void>;
+  try {
+    committed = startCheckpoint(run, index);
+  } catch (error) {
+    return conclude(run, index, unexpectedOutcome(error), done);
+  }
+  Promise.resolve(committed).then(
+    () => report(index, startWork(run, index, done), done),
+    (error: unknown) => concludeLater(run, index, unexpectedOutcome(error), done),
+  );
+  return undefined;
+}
+
+/** The step's work, a tool call or an agent's loop, and its conclusion: like `runStep`. */
+function startWork(run: PlanRun, index: number, done: StepDone): boolean | undefined {
   let pending: MaybePromise<StepOutcome> | undefined;
   try {
-    // A durable run commits this step's start, and the ends it depends on, before it runs.
-    const committed = run.checkpoints === undefined ? undefined : startCheckpoint(run, index);
-    if (committed !== undefined) pending = Promise.resolve(committed).then(() => runStepWork(run, index));
-    else if (step.tool) pending = runToolStep(run, index, concludeLater, done);
-    else pending = runAgentStep(run, index);
+    pending = run.steps[index]!.tool ? runToolStep(run, index, concludeLater, done) : runAgentStep(run, index);
   } catch (error) {
     pending = unexpectedOutcome(error);
   }
-  // A tool step still running: it concludes itself when it ends.
+  // A tool step still running concludes itself when it ends.
   if (pending === undefined) return undefined;
+  if (!isPromiseLike(pending)) return conclude(run, index, pending, done);
   // Written out rather than with `andThen`: no closures for the many steps that end at once.
-  if (isPromiseLike(pending)) {
-    Promise.resolve(pending).then(
-      (outcome) => concludeLater(run, index, outcome, done),
-      (error: unknown) => concludeLater(run, index, unexpectedOutcome(error), done),
-    );
-    return undefined;
-  }
+  Promise.resolve(pending).then(
+    (outcome) => concludeLater(run, index, outcome, done),
+    (error: unknown) => concludeLater(run, index, unexpectedOutcome(error), done),
+  );
+  return undefined;
+}
+
+/**
+ * Records how a step ended and checks its output: whether it succeeded, or undefined when a
+ * check is still looking (then `done` hears of it). Never throws.
+ */
+function conclude(run: PlanRun, index: number, outcome: StepOutcome, done: StepDone): boolean | undefined {
   let concluded: MaybePromise<boolean>;
   try {
-    concluded = concludeStep(run, index, pending);
+    concluded = concludeStep(run, index, outcome);
   } catch (error) {
     return failLate(run, index, error);
   }
@@ -75,31 +95,13 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
 
 /** Concludes a step that ended later, and tells the scheduler; never throws. */
 function concludeLater(run: PlanRun, index: number, outcome: StepOutcome, done: StepDone): void {
-  let concluded: MaybePromise<boolean>;
-  try {
-    concluded = concludeStep(run, index, outcome);
-  } catch (error) {
-    done(index, failLate(run, index, error));
-    return;
-  }
-  if (!isPromiseLike(concluded)) {
-    done(index, concluded);
-    return;
-  }
-  Promise.resolve(concluded).then(
-    (ok) => done(index, ok),
-    (error: unknown) => done(index, failLate(run, index, error)),
-  );
+  report(index, conclude(run, index, outcome, done), done);
 }
 
-/** A step's work as a promise, for the paths that wait on something first (a durable run's commit). */
-function runStepWork(run: PlanRun, index: number): MaybePromise<StepOutcome> {
-  if (!run.steps[index]!.tool) return runAgentStep(run, index);
-  return settledLater<StepOutcome>((finish) => runToolStep(run, index, (_run, _index, outcome) => finish(outcome), ignoreDone));
+/** The scheduler no longer waits on a return value: an end known now goes to `done`. */
+function report(index: number, ok: boolean | undefined, done: StepDone): void {
+  if (ok !== undefined) done(index, ok);
 }
-
-/** A step that starts after a commit ends through its promise, not the scheduler's callback. */
-function ignoreDone(): void {}
 
 /** Writes the step's start and commits it with what is buffered (the ends it depends on). */
 function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {

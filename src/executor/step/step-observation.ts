@@ -1,6 +1,6 @@
-import { raceAbort } from "../core/abort.js";
-import { shown } from "../core/errors.js";
-import type { PlanRun } from "./live-run.js";
+import { raceAbort } from "../../core/abort.js";
+import { shown } from "../../core/errors.js";
+import type { PlanRun } from "../live-run.js";
 
 /*
  * What looks at a step's output when it succeeds: the tool's `check` and the run's `observe`

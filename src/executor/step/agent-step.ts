@@ -1,11 +1,11 @@
-import { errorMessage } from "../core/errors.js";
-import { textKeyed } from "../core/records.js";
-import type { ApprovalDecision } from "../core/tools/guarded-call.js";
-import { stepKey } from "../plan/plan-schema.js";
-import type { AgentResult } from "../react/agent-result.js";
-import { runAgent } from "../react/run-agent.js";
-import { deadlineOf, idempotencyKeyOf, type PlanRun, type StepOutcome } from "./live-run.js";
-import type { WaitingStep } from "./resume-state.js";
+import { errorMessage } from "../../core/errors.js";
+import { textKeyed } from "../../core/records.js";
+import type { ApprovalDecision } from "../../core/tools/guarded-call.js";
+import { stepKey } from "../../plan/plan-schema.js";
+import type { AgentResult } from "../../react/agent-result.js";
+import { runAgent } from "../../react/run-agent.js";
+import { deadlineOf, idempotencyKeyOf, type PlanRun, type StepOutcome } from "../live-run.js";
+import type { WaitingStep } from "../resume-state.js";
 
 /**
  * Runs an agent step: an inner ReAct loop with the step's own step budget, drawing tokens,

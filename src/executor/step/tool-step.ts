@@ -1,20 +1,18 @@
-import { sleep } from "../core/clock.js";
-import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
-import { callDigest } from "../core/tools/approvals.js";
-import { guardedCallWith, type CallResult, type CallSink, type GuardedCallOptions } from "../core/tools/guarded-call.js";
-import type { ToolOutcome } from "../core/tools/tool-runner.js";
-import { substitutePlaceholders } from "../plan/placeholders.js";
-import type { PlanPendingCall } from "./execution-result.js";
-import { idempotencyKeyOf, outputOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "./live-run.js";
+import { sleep } from "../../core/clock.js";
+import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
+import { callDigest } from "../../core/tools/approvals.js";
+import type { CallResult } from "../../core/tools/guarded-call.js";
+import type { ToolOutcome } from "../../core/tools/tool-runner.js";
+import { substitutePlaceholders } from "../../plan/placeholders.js";
+import type { PlanPendingCall } from "../execution-result.js";
+import { idempotencyKeyOf, outputOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "../live-run.js";
 import { backoffDelay, isRetryable } from "./retry.js";
+import { startCall, type CallSink, type StepCallOptions } from "./step-call.js";
 
 /** The scheduler's callback for a step that ended later: whether it succeeded. */
 export type StepDone = (index: number, ok: boolean) => void;
 
-/**
- * How a tool step that ends later is concluded: one function for every step (the run's
- * `concludeLater`), or a promise's settle for a step that started after a commit.
- */
+/** How a tool step that ends later is concluded (run-step.ts's `concludeLater`, passed in: no import loop). */
 export type StepEnded = (run: PlanRun, index: number, outcome: StepOutcome, done: StepDone) => void;
 
 /** The call id of a tool step, the key to approve it with. */
@@ -55,6 +53,7 @@ export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done:
       idempotencyKey: run.checkpoints === undefined && run.config.runner === undefined ? undefined : idempotencyKeyOf(run, index),
     },
     step: 0,
+    remote: run.remoteCall,
     parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
     waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: paused.pending.id } : undefined,
     paused: paused?.kind === "tool" ? paused.pending : undefined,
@@ -78,7 +77,7 @@ export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done:
 function attempt(call: StepCall): StepOutcome | undefined {
   call.run.records[call.index]!.attempts += 1;
   call.attempt += 1;
-  const now = guardedCallWith(call, call);
+  const now = startCall(call, call);
   return now === undefined ? undefined : afterCall(call, now);
 }
 
@@ -145,7 +144,7 @@ function approveAgain(call: StepCall, error: string): StepOutcome {
  * did), the attempts so far, and where its end goes. It is also the call's sink: while the
  * tool runs, this object is all the step holds (no closure per step in flight).
  */
-interface StepCall extends GuardedCallOptions, CallSink {
+interface StepCall extends StepCallOptions, CallSink {
   run: PlanRun;
   index: number;
   paused: PlanPendingCall | undefined;

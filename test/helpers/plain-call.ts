@@ -1,0 +1,9 @@
+import { admitCall, callExecution, type CallResult, type GuardedCallOptions } from "../../src/core/tools/guarded-call.js";
+import { runAdmittedCall } from "../../src/core/tools/run-admitted-call.js";
+
+/** A tool call made the plain way, as the ReAct loop makes each: `admitCall`, then `runAdmittedCall`. */
+export async function plainCall(options: GuardedCallOptions): Promise<CallResult> {
+  const verdict = await admitCall(options);
+  if (verdict.kind !== "admitted") return verdict;
+  return { kind: "ran", outcome: await runAdmittedCall(options.call, verdict.admission, callExecution(options)) };
+}
