@@ -68,6 +68,36 @@ const arrows = {
   testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
 };
 
+/** A rule's pattern and message for the arrows out of `folder` (see `forbid`). */
+function forbidden(folder) {
+  const [folders, why] = arrows[folder];
+  return { regex: `^(\\.\\./)+(${folders.join("|")})/`, message: why };
+}
+
+/**
+ * The step's room (src/executor/step/): a step's life knows the run's record it belongs to
+ * and the calls it makes, not the scheduler that started it or the run around it (it is told
+ * `done`), so the room can be read, and changed, on its own.
+ */
+const stepRoom = {
+  files: ["src/executor/step/**/*.ts"],
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          forbidden("executor"),
+          {
+            regex: "^\\.\\./(scheduler|readiness|ready-queue|learned-order|execute-plan|execute-plan-stream|finish-run|durable-run)\\.js$",
+            message: "a step's life does not know the scheduler or the run around it: it gets the run's record and `done`",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ["dist/**", "scratch/**", "test/.snippets/**", "node_modules/**", "bench/suites/**", ".planloop/**", "coverage/**"] },
   {
@@ -89,4 +119,5 @@ export default tseslint.config(
     ignores: ["**/*.test.ts"],
     rules: { "no-restricted-imports": forbid(forbidden, why) },
   })),
+  stepRoom,
 );

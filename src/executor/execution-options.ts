@@ -48,6 +48,22 @@ export interface ExecutionSettings {
   latencies?: LatencyBook | undefined;
 }
 
+/** Every key of `ExecutionSettings`, once: what a strategy's options hand on to each execution. */
+const settingKeys = ["concurrency", "retry", "agentMaxSteps", "agentContext", "prompts", "runner", "models", "latencies"] as const;
+// A setting added to the interface and not to the list above fails to compile here.
+const everySetting: Record<keyof ExecutionSettings, true> = Object.fromEntries(settingKeys.map((key) => [key, true])) as {
+  [Key in (typeof settingKeys)[number]]: true;
+};
+
+/** The execution settings among a strategy's options (which hold much else: planners, critics). */
+export function executionSettingsOf(options: ExecutionSettings): ExecutionSettings {
+  const settings: Record<string, unknown> = {};
+  for (const key of Object.keys(everySetting) as Array<keyof ExecutionSettings>) {
+    if (options[key] !== undefined) settings[key] = options[key];
+  }
+  return settings as ExecutionSettings;
+}
+
 /** What every run takes: its cancellation, its budget, its events, its clock, and how its states are signed. */
 export interface RunSettings extends StateSigning {
   signal?: AbortSignal | undefined;

@@ -3,7 +3,7 @@ import type { StepStatus } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { Plan } from "../plan/plan-schema.js";
 import type { PlanPendingCall, PlanRunState, StepRecord } from "./resume-state.js";
-import type { TimelineEntry } from "./timeline.js";
+import type { TimelineEntry } from "../plan/timeline.js";
 
 export type { StepStatus, StepRecord, PlanPendingCall };
 

@@ -5,7 +5,7 @@ import { transition } from "./step/run-step.js";
 import type { PlanPendingCall, PlanRunResult, PlanRunResultFields, PlanRunStatus, StepRecord } from "./execution-result.js";
 import { finalRecord, type PlanRun } from "./live-run.js";
 import { createPlanState, type WaitingStep } from "./resume-state.js";
-import { buildTimeline } from "./timeline.js";
+import { buildTimeline } from "../plan/timeline.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
 import { signState } from "../core/state-signature.js";
 

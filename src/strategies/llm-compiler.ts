@@ -8,7 +8,7 @@ import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import { checkPlan } from "../plan/validate-plan.js";
 import { resolvePrompts, type StepView } from "../planner/prompts.js";
-import { durablePlanRun, runExecution } from "./planning-loop.js";
+import { executionOptions, runExecution } from "./planning-loop.js";
 import { readPlanStrategyState, type LlmCompilerState } from "./plan-strategy-state.js";
 import type { PlanningOptions } from "./planning.js";
 import { runPlanningLoop, type Planned, type PlanningStrategy } from "./planning-loop.js";
@@ -82,26 +82,8 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
       if (paused) return runExecution(run, { ...options, prompts, acknowledged, plan: paused.plan, version, paused });
       if (!Array.isArray(source))
         return runExecution(run, { ...options, prompts, acknowledged, plan: source!.plan, checked: source, version });
-      return executePlanStream({
-        tools: options.tools,
-        concurrency: options.concurrency,
-        retry: options.retry,
-        agentMaxSteps: options.agentMaxSteps,
-        agentContext: options.agentContext,
-        runner: options.runner,
-        latencies: options.latencies,
-        models: options.models,
-        prompts,
-        acknowledged,
-        planVersion: version,
-        ...(await durablePlanRun(run, version)),
-        steps: streamedSteps(run, options, source as Message[], purpose),
-        signal: run.signal,
-        budget: run.budget,
-        onEvent: run.events.relay(),
-        clock: run.clock,
-        secretKeys: run.secretKeys,
-      });
+      const execution = await executionOptions(run, { ...options, prompts, acknowledged, version });
+      return executePlanStream({ ...execution, steps: streamedSteps(run, options, source as Message[], purpose) });
     },
     async judge(execution) {
       if (execution.plan.steps.length === 0)

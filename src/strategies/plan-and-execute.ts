@@ -9,7 +9,7 @@ import { resolvePrompts } from "../planner/prompts.js";
 import { reusableResults } from "../replan/merge-plan.js";
 import { describeProblem } from "../replan/replan-trigger.js";
 import { answerPhase, type Critic, type PlanVerifier } from "./answer-phase.js";
-import { executionStop, runExecution } from "./planning-loop.js";
+import { runExecution } from "./planning-loop.js";
 import { readPlanStrategyState, type PlanAndExecuteState } from "./plan-strategy-state.js";
 import { stepViews } from "./step-views.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
@@ -123,7 +123,7 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
         config.replanEarly && replans < config.maxReplans
           ? earlyReplanner(run, config, { plan: current, specs, replans: replans + 1 })
           : undefined;
-      const execution = await runExecution(run, {
+      return runExecution(run, {
         ...config,
         model: config.executor,
         plan: current,
@@ -135,8 +135,6 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
         paused,
         onProblem: early?.listener,
       });
-      if (executionStop(run, execution)) await early?.settle();
-      return execution;
     },
     async judge(execution) {
       const problem = describeProblem(execution);
@@ -159,6 +157,7 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
       const earlyPlan = execution === undefined ? undefined : await early?.take(problem);
       return planned(earlyPlan ?? (await replan(run, config, { plan, specs, steps, problem, replans: count })));
     },
+    settle: async () => early?.settle(),
   };
 }
 

@@ -2,7 +2,13 @@ import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import { executeCheckedPlan, executePlan } from "../executor/execute-plan.js";
-import type { ExecutePlanOptions, ExecutionSettings, Observer, ProblemListener } from "../executor/execution-options.js";
+import {
+  executionSettingsOf,
+  type ExecutePlanOptions,
+  type ExecutionSettings,
+  type Observer,
+  type ProblemListener,
+} from "../executor/execution-options.js";
 import type { PlanRunResult } from "../executor/execution-result.js";
 import type { PlanRunState } from "../executor/resume-state.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
@@ -74,6 +80,8 @@ export interface PlanningStrategy<Source> {
   /** After an execution that ran to its end (completed or failed). */
   judge(execution: PlanRunResult): Promise<NextMove>;
   replan(request: ReplanRequest): Promise<Planned<Source>>;
+  /** Waits for work the strategy started on the side (an early replan): nothing outlives the run. */
+  settle?(): Promise<void>;
 }
 
 /** What the loop is given besides the strategy: a resumed run, and how new plans are reviewed. */
@@ -89,6 +97,18 @@ export interface LoopInput<State extends PlanStrategyState> {
  * turned into a result here.
  */
 export async function runPlanningLoop<Source, State extends PlanStrategyState>(
+  run: StrategyRun,
+  strategy: PlanningStrategy<Source>,
+  input: LoopInput<State>,
+): Promise<PlanStrategyResult<State>> {
+  try {
+    return await planningLoop(run, strategy, input);
+  } finally {
+    await strategy.settle?.();
+  }
+}
+
+async function planningLoop<Source, State extends PlanStrategyState>(
   run: StrategyRun,
   strategy: PlanningStrategy<Source>,
   input: LoopInput<State>,
@@ -208,17 +228,23 @@ export interface ExecutionInput extends ExecutionSettings {
 
 /** One execution of a plan inside a strategy run: its budget, signal, clock and events. */
 export async function runExecution(run: StrategyRun, input: ExecutionInput): Promise<PlanRunResult> {
-  const options: Omit<ExecutePlanOptions, "plan"> = {
+  const options = await executionOptions(run, input);
+  return input.checked === undefined ? executePlan({ ...options, plan: input.plan }) : executeCheckedPlan(options, input.checked);
+}
+
+/**
+ * What an execution inside a strategy run is given: the strategy's settings, this
+ * execution's plan version, reuse and decisions, and the run's budget, signal, clock and
+ * events. Every planning strategy's executions are made from this one object.
+ */
+export async function executionOptions(
+  run: StrategyRun,
+  input: Omit<ExecutionInput, "plan" | "checked">,
+): Promise<Omit<ExecutePlanOptions, "plan">> {
+  return {
+    ...executionSettingsOf(input),
     tools: input.tools,
     model: input.model,
-    concurrency: input.concurrency,
-    retry: input.retry,
-    agentMaxSteps: input.agentMaxSteps,
-    agentContext: input.agentContext,
-    prompts: input.prompts,
-    runner: input.runner,
-    latencies: input.latencies,
-    models: input.models,
     reuse: input.reuse,
     planVersion: input.version,
     observe: input.observe,
@@ -234,14 +260,13 @@ export async function runExecution(run: StrategyRun, input: ExecutionInput): Pro
     clock: run.clock,
     secretKeys: run.secretKeys,
   };
-  return input.checked === undefined ? executePlan({ ...options, plan: input.plan }) : executeCheckedPlan(options, input.checked);
 }
 
 /**
  * A durable strategy's plan runs are kept as runs of their own, one per plan version; the
  * human decisions given with the call go to the one that stopped to wait for them.
  */
-export async function durablePlanRun(
+async function durablePlanRun(
   run: StrategyRun,
   version: number,
 ): Promise<Pick<ExecutePlanOptions, "store" | "runId" | "approvals" | "answers">> {

@@ -1,6 +1,6 @@
 import type { PlanloopEvent } from "../core/events.js";
 import type { UsageTotals } from "../core/usage.js";
-import { buildTimeline, type TimelineEntry } from "../executor/timeline.js";
+import { buildTimeline, type TimelineEntry } from "../plan/timeline.js";
 
 /** One attempt of a step: a retried step has several, with the wait between them. */
 export interface TraceAttempt {
