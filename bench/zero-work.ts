@@ -4,6 +4,7 @@
 import { PerformanceObserver } from "node:perf_hooks";
 import { z } from "zod";
 import { defineTool, executePlan, type PlanInput, type Tool } from "../dist/index.js";
+import { runBareEngine } from "./bare-engine.js";
 
 /** V8's young generation is 16 MB by default; the second overhead pass runs with this. */
 export const youngGeneration = "--max-semi-space-size=32";
@@ -84,21 +85,21 @@ function countCollections(): void {
  * printed beside.
  */
 async function microsPerStep(
-  plans: Array<{ plan: PlanInput; perRound: number }>,
+  plans: Array<{ plan: PlanInput; perRound: number; run?: RunPlan }>,
   options: { run: RunPlan; rounds: number; coldHeap?: boolean },
 ): Promise<Array<{ micros: number; gcMicros: number }>> {
   countCollections();
   const times: number[][] = plans.map(() => []);
   const collecting = plans.map(() => 0);
   for (let round = 0; round < options.rounds; round += 1) {
-    for (const [which, { plan, perRound }] of plans.entries()) {
+    for (const [which, { plan, perRound, run: runThis }] of plans.entries()) {
       for (let run = 0; run < perRound; run += 1) {
         if (options.coldHeap) (globalThis as { gc?: () => void }).gc?.();
         // Entries of earlier collections arrive late: let them land before counting starts.
         await new Promise((resolve) => setImmediate(resolve));
         Object.assign(collections, { counting: true, ms: 0 });
         const started = process.hrtime.bigint();
-        await options.run(plan);
+        await (runThis ?? options.run)(plan);
         times[which]!.push(Number(process.hrtime.bigint() - started) / 1000 / plan.steps.length);
         await new Promise((resolve) => setImmediate(resolve));
         collections.counting = false;
@@ -206,4 +207,26 @@ export async function sizeCurve(build: (size: number) => PlanInput, sizes: numbe
   await microsPerStep(plans, { run: runWithPlanloop, rounds: 1 });
   const medians = await microsPerStep(plans, { run: runWithPlanloop, rounds: 10 });
   return `chain, µs/step by size: ${sizes.map((size, index) => `${size.toLocaleString("en-US")}: ${medians[index]!.micros.toFixed(2)}`).join(" · ")}`;
+}
+
+/** The bare ready-queue engine (bench/bare-engine.ts) on the same zero-work plans. */
+export const runWithBareEngine: RunPlan = async (plan) => {
+  const outputs = await runBareEngine(plan, () => 1, 8);
+  if (outputs.length !== plan.steps.length) throw new Error("the bare engine lost steps");
+};
+
+/**
+ * planloop against the bare engine in this process, 10,000 steps of `build`, the two taken
+ * in turns so that both sample the same moments of a noisy machine: µs per step of each, and
+ * the ratio (issue 26: <= 3x).
+ */
+export async function referenceLine(shape: string, build: (size: number) => PlanInput): Promise<string> {
+  const plan = build(10_000);
+  const both = [
+    { plan, perRound: 1, run: runWithPlanloop },
+    { plan, perRound: 1, run: runWithBareEngine },
+  ];
+  await microsPerStep(both, { run: runWithPlanloop, rounds: 5 });
+  const [planloop, bare] = await microsPerStep(both, { run: runWithPlanloop, rounds: 30 });
+  return `${shape}, 10,000 steps: planloop ${planloop!.micros.toFixed(2)} µs/step, the bare engine ${bare!.micros.toFixed(2)}: ${(planloop!.micros / bare!.micros).toFixed(1)}x`;
 }

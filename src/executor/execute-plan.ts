@@ -63,10 +63,13 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
     announcePlan(run);
     const order = new LearnedOrder(run);
     const scheduler = createScheduler(schedulerHooks(run, order.priorities));
-    run.onStepStarted = (index, at) => order.started(index, at);
-    run.onStepEnded = (index, ms, ok) => {
-      if (order.ended(index, ms, ok, run.elapsed())) scheduler.reorder();
-    };
+    // Steps are told to the order only when it can learn from them.
+    if (order.learning) {
+      run.onStepStarted = (index, at) => order.started(index, at);
+      run.onStepEnded = (index, ms, ok) => {
+        if (order.ended(index, ms, ok, run.elapsed())) scheduler.reorder();
+      };
+    }
     run.steps.forEach((_, index) => scheduler.add(index));
     scheduler.close();
     await scheduler.done;

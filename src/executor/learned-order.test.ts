@@ -3,7 +3,18 @@ import { z } from "zod";
 import { defineTool, executePlan, type PlanInput } from "../index.js";
 import { FakeClock } from "../testing/index.js";
 import { seededRandom } from "../core/seeded-random.js";
+import { buildPlanGraph } from "../plan/graph/plan-graph.js";
+import { LearnedOrder } from "./learned-order.js";
+import type { PlanRun } from "./live-run.js";
 import { ReadyQueue } from "./ready-queue.js";
+
+/** The order of a plan's steps, with the tools' own estimates. */
+function orderOf(steps: PlanInput["steps"], estimates: Record<string, number> = {}): LearnedOrder {
+  const plan = { steps: steps.map((step) => ({ ...step, depends_on: step.depends_on ?? [] })) };
+  const toolsByName = new Map(Object.entries(estimates).map(([name, estimateMs]) => [name, { estimateMs }]));
+  const run = { steps: plan.steps, graph: buildPlanGraph(plan), config: { latencies: undefined, toolsByName, order: undefined } };
+  return new LearnedOrder(run as unknown as PlanRun);
+}
 
 /** 120 steps in 8 layers over four tools that take 10, 30, 60 and 100 ms; nothing says so. */
 function mixedPlan(seed: number, estimates: "none" | "truth" | "count"): PlanInput {
@@ -88,6 +99,24 @@ describe("the order of ready steps, learned as the run goes", () => {
       const known = await serviceMakespan({ steps: steps.map((step) => ({ ...step, estimateMs: (step.args as { ms: number }).ms })) });
       expect(blind / known).toBeLessThan(1.01);
     }
+  });
+
+  it("listens to steps only where what they take can change the order", () => {
+    const step = (id: number, tool: string | undefined, estimateMs?: number) => ({
+      id,
+      task: "t",
+      ...(tool === undefined ? {} : { tool }),
+      ...(estimateMs === undefined ? {} : { estimateMs }),
+    });
+    // Every step known, by its own estimate or its tool's: nothing to learn.
+    expect(orderOf([step(1, "a", 5), step(2, "b", 9)]).learning).toBe(false);
+    expect(orderOf([step(1, "a"), step(2, "b", 9)], { a: 3 }).learning).toBe(false);
+    // One tool, nothing known: learning it scales every weight alike.
+    expect(orderOf([step(1, "a"), step(2, "a"), step(3, "a")]).learning).toBe(false);
+    // Two tools unknown, or one unknown beside a known one: their latencies decide the order.
+    expect(orderOf([step(1, "a"), step(2, "b")]).learning).toBe(true);
+    expect(orderOf([step(1, "a"), step(2, "b", 9)]).learning).toBe(true);
+    expect(orderOf([step(1, "a", 4), step(2, undefined)]).learning).toBe(true);
   });
 
   it("a ready queue put in order again follows the new priorities", () => {

@@ -19,8 +19,8 @@ const agentKey = "\u0000agent";
  */
 export class LearnedOrder {
   readonly priorities: Float64Array;
-  private readonly seen = new Map<string, [mean: number, count: number]>();
-  private typical: [mean: number, count: number] | undefined;
+  private readonly seen = new Map<string, Mean>();
+  private typical: Mean | undefined;
   /** Tools (and agent steps) weighted by a guess at the last computation. */
   private guessed = new Set<string>();
   /** Whether any step was weighted by a known latency at the last computation. */
@@ -32,6 +32,15 @@ export class LearnedOrder {
 
   constructor(private readonly run: PlanRun) {
     this.priorities = this.compute();
+  }
+
+  /**
+   * Whether what the run's steps take can change the order: false when every step is weighed
+   * by a known latency, or when every step is guessed alike and they share one tool (learning
+   * it scales every weight the same). Then nothing needs to hear of steps starting and ending.
+   */
+  get learning(): boolean {
+    return this.guessed.size > 1 || (this.guessed.size === 1 && this.anyKnown);
   }
 
   /** A step started at `at` (the run's milliseconds). */
@@ -57,10 +66,12 @@ export class LearnedOrder {
 
   /** Learns a latency; true when the weights it changes were guesses (the first time a tool is seen). */
   private learn(key: string, ms: number): boolean {
-    learn(this.seen, key, ms);
+    const entry = this.seen.get(key);
+    if (entry === undefined) this.seen.set(key, { mean: ms, count: 1 });
+    else addTo(entry, ms);
     this.atLeast.delete(key);
-    this.typical =
-      this.typical === undefined ? [ms, 1] : [this.typical[0] + (ms - this.typical[0]) / (this.typical[1] + 1), this.typical[1] + 1];
+    if (this.typical === undefined) this.typical = { mean: ms, count: 1 };
+    else addTo(this.typical, ms);
     // Only the first time a tool is seen: its steps (and, the first time of all, every unknown
     // tool's, now weighted by the typical step) were guesses.
     if (!this.guessed.has(key)) return false;
@@ -108,14 +119,14 @@ export class LearnedOrder {
     }
     const key = keyOf(step);
     const learned = this.seen.get(key);
-    if (learned !== undefined) return learned[0];
+    if (learned !== undefined) return learned.mean;
     this.guessed.add(key);
     return this.guess(key);
   }
 
   /** A tool not seen yet: the typical step, or how long its first call had run if longer. */
   private guess(key: string): number {
-    const typical = this.typical === undefined ? 1 : this.typical[0];
+    const typical = this.typical === undefined ? 1 : this.typical.mean;
     return Math.max(typical, this.atLeast.get(key) ?? 0);
   }
 }
@@ -124,8 +135,13 @@ function keyOf(step: PlanStep): string {
   return step.tool ?? agentKey;
 }
 
-function learn(means: Map<string, [number, number]>, key: string, ms: number): void {
-  const entry = means.get(key);
-  if (entry === undefined) means.set(key, [ms, 1]);
-  else means.set(key, [entry[0] + (ms - entry[0]) / (entry[1] + 1), entry[1] + 1]);
+/** A running mean, changed in place: no allocation per step that ends. */
+interface Mean {
+  mean: number;
+  count: number;
+}
+
+function addTo(entry: Mean, ms: number): void {
+  entry.count += 1;
+  entry.mean += (ms - entry.mean) / entry.count;
 }

@@ -152,8 +152,7 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
       const parked = parkedByTool.get(tool);
       if (parked !== undefined && parked.size > 0) queue.push(parked.pop()!);
     }
-    const ready = readiness.complete(step, ok);
-    for (let position = 0; position < ready.length; position += 1) makeReady(ready[position]!);
+    readiness.complete(step, ok, makeReady);
   };
 
   return {

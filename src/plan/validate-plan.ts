@@ -251,7 +251,9 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: St
     return;
   }
   const references = context.references[index] ?? noReferences;
-  for (const reference of references) {
+  // Indexed: an iterator over the shared empty list is an allocation per step.
+  for (let position = 0; position < references.length; position += 1) {
+    const reference = references[position]!;
     if (reference.problem !== undefined) {
       errors.push({
         code: "invalid_placeholder",

@@ -4,15 +4,15 @@ import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { callDigest, reactPendingId } from "../core/tools/approvals.js";
-import { admitCall, callExecution, type Admitted, type GuardedCallOptions } from "../core/tools/guarded-call.js";
+import { admitCall, callExecution, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import { runAdmittedCall } from "../core/tools/run-admitted-call.js";
-import type { ToolOutcome } from "../core/tools/tool-runner.js";
+import type { AdmittedCall, ToolOutcome } from "../core/tools/tool-runner.js";
 import type { PendingCall, AgentStop } from "./agent-result.js";
 import { abortStop, toolMessage, type AgentRun } from "./agent-run.js";
 import type { OpenRound } from "./agent-state.js";
 import { recordRound } from "./no-progress.js";
 
-type Verdict = { outcome: ToolOutcome } | { pending: PendingCall } | { options: GuardedCallOptions; verdict: Admitted };
+type Verdict = { outcome: ToolOutcome } | { pending: PendingCall } | { options: GuardedCallOptions; admission: AdmittedCall };
 
 export function openRound(run: AgentRun, decision: ToolCallsDecision): OpenRound {
   run.history.push({
@@ -43,9 +43,8 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
       arguments: maskSecrets(call.arguments ?? {}, run.config.secretKeys),
     }));
     const verdict = await decideCall(run, round, index);
-    if ("verdict" in verdict) {
-      const { options } = verdict;
-      const { admission } = verdict.verdict;
+    if ("admission" in verdict) {
+      const { options, admission } = verdict;
       const execution = callExecution(options);
       running.push(
         run.limitTools(async () =>
@@ -86,9 +85,9 @@ function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromis
     waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: id },
   };
   return andThen(admitCall(options), (verdict): Verdict => {
-    if (verdict.kind === "admitted") {
+    if (verdict.kind === "run") {
       run.usage = { ...run.usage, toolCalls: run.usage.toolCalls + 1 };
-      return { options, verdict };
+      return { options, admission: verdict };
     }
     if (verdict.kind !== "pending") return { outcome: verdict.outcome };
     if (waiting !== undefined) return { pending: waiting };

@@ -4,6 +4,6 @@ import { runAdmittedCall } from "../../src/core/tools/run-admitted-call.js";
 /** A tool call made the plain way, as the ReAct loop makes each: `admitCall`, then `runAdmittedCall`. */
 export async function plainCall(options: GuardedCallOptions): Promise<CallResult> {
   const verdict = await admitCall(options);
-  if (verdict.kind !== "admitted") return verdict;
-  return { kind: "ran", outcome: await runAdmittedCall(options.call, verdict.admission, callExecution(options)) };
+  if (verdict.kind !== "run") return verdict;
+  return { kind: "ran", ...(await runAdmittedCall(options.call, verdict, callExecution(options))) };
 }

@@ -116,22 +116,25 @@ describe("admitCall, then runAdmittedCall", () => {
       scope: callScope,
       call: { id: "a", name: "plain", arguments: { n: 2 } },
       step: 0,
-      parsed: { tool: plain, args: { n: 2 } },
+      parsedTool: plain,
+      parsedArgs: { n: 2 },
     });
-    expect(first).toEqual({ kind: "ran", outcome: { content: 4 } });
+    expect(first).toEqual({ kind: "ran", content: 4 });
     expect(admitted).toEqual([]);
     const second = await plainCall({
       scope: callScope,
       call: { id: "b", name: "limited", arguments: { n: 1 } },
       step: 0,
-      parsed: { tool: limited, args: { n: 1 } },
+      parsedTool: limited,
+      parsedArgs: { n: 1 },
     });
-    expect(second).toEqual({ kind: "ran", outcome: { content: 1 } });
+    expect(second).toEqual({ kind: "ran", content: 1 });
     const third = await plainCall({
       scope: callScope,
       call: { id: "c", name: "limited", arguments: { n: 1 } },
       step: 0,
-      parsed: { tool: limited, args: { n: 1 } },
+      parsedTool: limited,
+      parsedArgs: { n: 1 },
     });
     expect(third).toMatchObject({ kind: "refused", outcome: { error: { kind: "call_limit" } } });
     expect(admitted).toEqual(["limited", "limited"]);

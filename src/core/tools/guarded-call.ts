@@ -7,7 +7,7 @@ import type { ToolCall } from "../messages.js";
 import { ownValue } from "../records.js";
 import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
-import { toolFailure, type Admission, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
+import { toolFailure, type Admission, type AdmittedCall, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
 
 /** A human's answer to a call that needed approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
@@ -49,10 +49,12 @@ export interface GuardedCallOptions {
   /** The model turn (0 for a plan's tool step). */
   step: number;
   /**
-   * The arguments were already parsed by the tool's schema (a checked plan step): the guard
-   * does not parse them again, and a tool with nothing else to check is called at once.
+   * The tool whose schema already parsed the arguments into `parsedArgs` (a checked plan
+   * step): the guard does not parse them again, and a tool with nothing else to check is
+   * called at once.
    */
-  parsed?: { tool: Tool; args: unknown } | undefined;
+  parsedTool?: Tool | undefined;
+  parsedArgs?: unknown;
   /** The run paused on this call before: the human's decision, under `key`, decides it. */
   waiting?: { kind: "approval" | "input"; key: string } | undefined;
   /** A human approved this call for an earlier attempt, and its tool may be called again (idempotent). */
@@ -60,19 +62,21 @@ export interface GuardedCallOptions {
 }
 
 /**
- * How a call ends, before or after running. `refused`: nothing ran (the guard, a human, or
- * the budget said no; `outcome.error` says why); `answered`: a human's answer stands in for
- * the call; `pending`: a human must decide first.
+ * How a call ends, before or after running. `ran`: the tool's outcome itself (its `content`,
+ * and `error` if it failed: one object per call, not a wrapper around one); `refused`:
+ * nothing ran (the guard, a human, or the budget said no; `outcome.error` says why);
+ * `answered`: a human's answer stands in for the call; `pending`: a human must decide first.
  */
 export type CallResult =
-  | { kind: "ran"; outcome: ToolOutcome }
+  | RanCall
   | { kind: "refused"; outcome: ToolOutcome }
   | { kind: "answered"; outcome: ToolOutcome }
   | { kind: "pending"; reason: "approval" | "input"; question?: string };
 
-/** The verdict before anything runs: a call to make, or how it ended without running. */
-export type CallVerdict = Exclude<CallResult, { kind: "ran" }> | Admitted;
-export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind: "run" }> };
+export type RanCall = { kind: "ran" } & ToolOutcome;
+
+/** The verdict before anything runs: a call to make (kind "run"), or how it ended without running. */
+export type CallVerdict = Exclude<CallResult, { kind: "ran" }> | AdmittedCall;
 
 /**
  * The policy half of every tool call (seed 001 §2): a human's decision on a paused call, the
@@ -84,7 +88,7 @@ export type Admitted = { kind: "admitted"; admission: Extract<Admission, { kind:
  * Synchronous when every check is.
  */
 export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict> {
-  const { call, scope, parsed, waiting } = options;
+  const { call, scope, parsedTool, waiting } = options;
   if (call.invalidArguments !== undefined) {
     const raw = call.invalidArguments.length > 200 ? `${call.invalidArguments.slice(0, 200)}…` : call.invalidArguments;
     return refused(
@@ -110,8 +114,8 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
   }
   // Nothing for the guard to check: the plan check parsed the arguments and the tool has no
   // rule past them. Keep this in step with `admitsParsedCalls` and the guard's `admit`.
-  if (parsed !== undefined && !approved && admitsParsedCalls(parsed.tool)) {
-    return chargeCall(scope, call.name, { kind: "run", tool: parsed.tool, args: parsed.args, timeoutMs: parsed.tool.timeoutMs });
+  if (parsedTool !== undefined && !approved && admitsParsedCalls(parsedTool)) {
+    return chargeCall(scope, call.name, { kind: "run", tool: parsedTool, args: options.parsedArgs, timeoutMs: parsedTool.timeoutMs });
   }
   let admission: MaybePromise<Admission>;
   try {
@@ -120,7 +124,7 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
       signal: scope.execution.signal,
       callsSoFar: ownValue(scope.callCounts, call.name) ?? 0,
       approved,
-      ...(parsed === undefined ? {} : { argsParsed: true, parsedArgs: parsed.args }),
+      ...(parsedTool === undefined ? {} : { argsParsed: true, parsedArgs: options.parsedArgs }),
     });
   } catch (error) {
     return checkFailed(call.name, error);
@@ -171,13 +175,13 @@ function settleAdmission(scope: CallScope, name: string, admission: Admission): 
 }
 
 /** An admitted call within the run's tool-call budget is counted and paid for. */
-function chargeCall(scope: CallScope, name: string, admission: Extract<Admission, { kind: "run" }>): CallVerdict {
+function chargeCall(scope: CallScope, name: string, admission: AdmittedCall): CallVerdict {
   if (scope.budget.remainingToolCalls() < 1) {
     return refused(toolFailure("budget_exhausted", `the run's tool-call budget is used up; "${name}" was not called`));
   }
   scope.callCounts[name] = (ownValue(scope.callCounts, name) ?? 0) + 1;
   scope.budget.charge(oneToolCall);
-  return { kind: "admitted", admission };
+  return admission;
 }
 
 const oneToolCall = { toolCalls: 1 } as const;

@@ -58,7 +58,12 @@ async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeo
 
 /** What a tool returned, as the outcome the model or the next step reads. */
 export function outputOutcome(output: unknown, options: Pick<RunOptions, "maxOutputChars">): ToolOutcome {
-  return { content: limitOutput(jsonSafe(output), options.maxOutputChars) };
+  return { content: outputContent(output, options) };
+}
+
+/** A tool's output as the reader gets it: made JSON-safe, cut to the limit with a marker. */
+export function outputContent(output: unknown, options: Pick<RunOptions, "maxOutputChars">): unknown {
+  return limitOutput(jsonSafe(output), options.maxOutputChars);
 }
 
 /** The outcome of a call the run stopped before it could start. */

@@ -146,7 +146,7 @@ async function runScenario(scenario: Scenario, make: MakeCall) {
         scope,
         call: { id: `c${index}`, name: call.bad ? "missing" : tool.name, arguments: args, idempotencyKey: `run/${index}` },
         step: index % 2,
-        ...(call.parsed && call.n >= -3 && !call.bad ? { parsed: { tool, args } } : {}),
+        ...(call.parsed && call.n >= -3 && !call.bad ? { parsedTool: tool, parsedArgs: args } : {}),
         ...(approval === "none" ? {} : { waiting: { kind: "approval" as const, key: `c${index}` } }),
       });
     if (call.startAtMs === undefined) return start();
@@ -180,9 +180,9 @@ describe("a plan step's call in continuation style", () => {
     };
     const never = () => expect.unreachable("a synchronous call reports through its return value");
     const result = startCall(
-      { scope, call: { id: "a", name: "now", arguments: {} }, step: 0, parsed: { tool, args: {} }, remote: undefined },
+      { scope, call: { id: "a", name: "now", arguments: {} }, step: 0, parsedTool: tool, parsedArgs: {}, remote: undefined },
       { callEnded: never },
     );
-    expect(result).toEqual({ kind: "ran", outcome: { content: 7 } });
+    expect(result).toEqual({ kind: "ran", content: 7 });
   });
 });

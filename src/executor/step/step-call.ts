@@ -1,10 +1,17 @@
 import { SettleWaiter, whenSettled } from "../../core/abort.js";
 import { isPromiseLike } from "../../core/maybe-async.js";
-import { admitCall, callExecution, type CallResult, type CallVerdict, type GuardedCallOptions } from "../../core/tools/guarded-call.js";
+import {
+  admitCall,
+  callExecution,
+  type CallResult,
+  type CallVerdict,
+  type GuardedCallOptions,
+  type RanCall,
+} from "../../core/tools/guarded-call.js";
 import {
   callTool,
   outcomeOfError,
-  outputOutcome,
+  outputContent,
   runAdmittedCall,
   stoppedBefore,
   type CallIdentity,
@@ -45,8 +52,8 @@ export function startCall(options: StepCallOptions, sink: CallSink): CallResult 
 }
 
 function runVerdict(options: StepCallOptions, verdict: CallVerdict, sink: CallSink): CallResult | undefined {
-  if (verdict.kind !== "admitted") return verdict;
-  const { admission } = verdict;
+  if (verdict.kind !== "run") return verdict;
+  const admission = verdict;
   const execution = callExecution(options);
   if (options.remote === undefined && admission.timeoutMs === undefined) return runHere(options.call, admission, execution, sink);
   // A call with a timer, or in another process, is slow anyway: the plain promise serves it.
@@ -68,7 +75,7 @@ function runHere(call: CallIdentity, admission: AdmittedCall, options: RunOption
   } catch (error) {
     return ran(outcomeOfError(call.name, error, { aborted: options.signal.aborted, timedOut: false }));
   }
-  if (!isPromiseLike(returned)) return ran(outputOutcome(returned, options));
+  if (!isPromiseLike(returned)) return ranWith(returned, options);
   whenSettled(returned, options.signal, new CallInFlight(call.name, options, sink));
   return undefined;
 }
@@ -85,13 +92,17 @@ class CallInFlight extends SettleWaiter {
 
   settle(ok: boolean, value: unknown): void {
     const { options } = this;
-    const outcome = ok
-      ? outputOutcome(value, options)
-      : outcomeOfError(this.name, value, { aborted: options.signal.aborted, timedOut: false });
-    this.sink.callEnded(ran(outcome));
+    this.sink.callEnded(
+      ok ? ranWith(value, options) : ran(outcomeOfError(this.name, value, { aborted: options.signal.aborted, timedOut: false })),
+    );
   }
 }
 
-function ran(outcome: ToolOutcome): CallResult {
-  return { kind: "ran", outcome };
+function ran(outcome: ToolOutcome): RanCall {
+  return { kind: "ran", ...outcome };
+}
+
+/** What a tool returned, as the call's result: one object. */
+function ranWith(output: unknown, options: RunOptions): RanCall {
+  return { kind: "ran", content: outputContent(output, options) };
 }

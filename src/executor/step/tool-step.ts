@@ -1,10 +1,12 @@
 import { sleep } from "../../core/clock.js";
 import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
 import { callDigest } from "../../core/tools/approvals.js";
-import type { CallResult } from "../../core/tools/guarded-call.js";
+import type { Tool } from "../../core/tools/define-tool.js";
+import type { CallResult, CallScope } from "../../core/tools/guarded-call.js";
 import type { ToolOutcome } from "../../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../../plan/placeholders.js";
 import type { PlanPendingCall } from "../execution-result.js";
+import type { RemoteCall } from "../step-runner.js";
 import { idempotencyKeyOf, outputOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "../live-run.js";
 import { backoffDelay, isRetryable } from "./retry.js";
 import { startCall, type CallSink, type StepCallOptions } from "./step-call.js";
@@ -41,31 +43,79 @@ export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done:
     if (!substituted.ok) return { status: "failed", error: substituted.error };
     args = substituted.value;
   }
-  const tool = argsParsed ? run.config.toolsByName.get(step.tool!) : undefined;
-  const call: StepCall = {
-    scope: run.callScope,
-    // Only calls that can run again after a crash carry a key: a durable run's, and those
-    // sent to workers (a worker that dies hands its job to another).
-    call: {
-      id: toolStepCallId(step.id),
-      name: step.tool!,
-      arguments: args,
-      idempotencyKey: run.checkpoints === undefined && run.config.runner === undefined ? undefined : idempotencyKeyOf(run, index),
-    },
-    step: 0,
-    remote: run.remoteCall,
-    parsed: tool === undefined ? undefined : { tool, args: run.config.parsedArgs[index] },
-    waiting: paused?.kind === "tool" ? { kind: paused.pending.kind, key: paused.pending.id } : undefined,
-    paused: paused?.kind === "tool" ? paused.pending : undefined,
-    attempt: 0,
-    approved: undefined,
-    run,
-    index,
-    ended,
-    done,
-    callEnded: stepCallEnded,
-  };
+  const call = new StepCall(run, index, ended, done);
+  call.id = toolStepCallId(step.id);
+  call.name = step.tool!;
+  call.arguments = args;
+  // Only calls that can run again after a crash carry a key: a durable run's, and those
+  // sent to workers (a worker that dies hands its job to another).
+  if (run.checkpoints !== undefined || run.config.runner !== undefined) call.idempotencyKey = idempotencyKeyOf(run, index);
+  if (argsParsed) {
+    call.parsedTool = run.config.toolsByName.get(step.tool!);
+    call.parsedArgs = run.config.parsedArgs[index];
+  }
+  if (paused?.kind === "tool") call.paused = paused.pending;
   return attempt(call);
+}
+
+/**
+ * A tool step's call: what the guarded call needs, the call it paused on before (if it
+ * did), the attempts so far, and where its end goes. It is the call itself (the tool sees
+ * its `id`) and the call's sink: while the tool runs, this object is all the step holds. What
+ * every step of the run shares (the scope, the remote runner) is read from the run.
+ */
+class StepCall implements StepCallOptions, CallSink {
+  id = "";
+  name = "";
+  arguments: unknown = undefined;
+  idempotencyKey: string | undefined = undefined;
+  parsedTool: Tool | undefined = undefined;
+  parsedArgs: unknown = undefined;
+  /** The call the step paused on in an earlier run; the human's decision is under its id. */
+  paused: PlanPendingCall | undefined = undefined;
+  attempt = 0;
+  /** A human approved this call for an earlier attempt (an idempotent tool's retry rides on it). */
+  approved: boolean | undefined = undefined;
+
+  constructor(
+    readonly run: PlanRun,
+    readonly index: number,
+    readonly ended: StepEnded,
+    readonly done: StepDone,
+  ) {}
+
+  get call(): StepCall {
+    return this;
+  }
+
+  get scope(): CallScope {
+    return this.run.callScope;
+  }
+
+  get remote(): RemoteCall | undefined {
+    return this.run.remoteCall;
+  }
+
+  /** A plan's tool step is not a model turn. */
+  get step(): number {
+    return 0;
+  }
+
+  get waiting(): StepCallOptions["waiting"] {
+    const { paused } = this;
+    return paused === undefined ? undefined : { kind: paused.kind, key: paused.id };
+  }
+
+  /** The call of an attempt ended later: the step goes on from it. */
+  callEnded(result: CallResult): void {
+    let outcome: StepOutcome | undefined;
+    try {
+      outcome = afterCall(this, result);
+    } catch (error) {
+      outcome = unexpectedOutcome(error);
+    }
+    if (outcome !== undefined) this.ended(this.run, this.index, outcome, this.done);
+  }
 }
 
 /**
@@ -79,17 +129,6 @@ function attempt(call: StepCall): StepOutcome | undefined {
   call.attempt += 1;
   const now = startCall(call, call);
   return now === undefined ? undefined : afterCall(call, now);
-}
-
-/** The call of a step's attempt ended later (a `StepCall` method): the step goes on from it. */
-function stepCallEnded(this: StepCall, result: CallResult): void {
-  let outcome: StepOutcome | undefined;
-  try {
-    outcome = afterCall(this, result);
-  } catch (error) {
-    outcome = unexpectedOutcome(error);
-  }
-  if (outcome !== undefined) this.ended(this.run, this.index, outcome, this.done);
 }
 
 /** The step's outcome after an attempt's call; undefined when it reports its end later (a retry). */
@@ -139,21 +178,6 @@ function approveAgain(call: StepCall, error: string): StepOutcome {
   return { status: "waiting", error: reason, waiting: { kind: "tool", pending } };
 }
 
-/**
- * A tool step's call: what the guarded call needs, the call it paused on before (if it
- * did), the attempts so far, and where its end goes. It is also the call's sink: while the
- * tool runs, this object is all the step holds (no closure per step in flight).
- */
-interface StepCall extends StepCallOptions, CallSink {
-  run: PlanRun;
-  index: number;
-  paused: PlanPendingCall | undefined;
-  attempt: number;
-  approved: boolean | undefined;
-  ended: StepEnded;
-  done: StepDone;
-}
-
 type Attempt = StepOutcome | { status: "retry"; error: string };
 
 /** A call's result as a step's: a refusal fails the step for good, a pause makes it wait. */
@@ -161,7 +185,7 @@ function stepOutcomeOf(call: StepCall, result: CallResult): Attempt {
   const { run, index } = call;
   switch (result.kind) {
     case "ran":
-      return attemptOf(result.outcome);
+      return attemptOf(result);
     case "answered":
       return { status: "succeeded", output: result.outcome.content };
     case "refused":
