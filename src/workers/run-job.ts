@@ -2,7 +2,7 @@ import { systemClock } from "../core/clock.js";
 import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import { runAdmittedCall } from "../core/tools/run-admitted-call.js";
+import { runAdmittedCall } from "../core/tools/guarded-call.js";
 import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyUsage } from "../core/usage.js";
 import type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "../executor/step-runner.js";

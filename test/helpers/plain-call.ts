@@ -1,5 +1,4 @@
-import { admitCall, callExecution, type CallResult, type GuardedCallOptions } from "../../src/core/tools/guarded-call.js";
-import { runAdmittedCall } from "../../src/core/tools/run-admitted-call.js";
+import { admitCall, callExecution, runAdmittedCall, type CallResult, type GuardedCallOptions } from "../../src/core/tools/guarded-call.js";
 
 /** A tool call made the plain way, as the ReAct loop makes each: `admitCall`, then `runAdmittedCall`. */
 export async function plainCall(options: GuardedCallOptions): Promise<CallResult> {

@@ -5,8 +5,7 @@ import { Budget } from "../budget.js";
 import type { ToolCall } from "../messages.js";
 import { defineTool, type Tool, type ToolContext } from "./define-tool.js";
 import { plainCall } from "../../../test/helpers/plain-call.js";
-import type { CallScope } from "./guarded-call.js";
-import { runAdmittedCall } from "./run-admitted-call.js";
+import { runAdmittedCall, type CallScope } from "./guarded-call.js";
 import { guardTools } from "./tool-guard.js";
 import type { Admission, AdmitContext } from "./tool-runner.js";
 

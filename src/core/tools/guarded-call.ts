@@ -1,13 +1,21 @@
 import { raceAbort } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
-import { maxNesting, nestedTooDeep } from "../json-safe.js";
+import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
 import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
 import type { ToolCall } from "../messages.js";
 import { ownValue } from "../records.js";
 import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
+import { limitOutput } from "./tool-output.js";
 import { toolFailure, type Admission, type AdmittedCall, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
+
+/*
+ * Every tool call, in two halves: `admitCall` decides it (policy), `runAdmittedCall` runs what
+ * was admitted (the one plain async call). The ReAct loop decides a round's calls in order
+ * and runs the admitted ones together; a worker runs one; a plan step makes the same call in
+ * continuation style (executor/step/tool-step.ts), held to these by a property test.
+ */
 
 /** A human's answer to a call that needed approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
@@ -82,9 +90,9 @@ export type CallVerdict = Exclude<CallResult, { kind: "ran" }> | AdmittedCall;
  * The policy half of every tool call (seed 001 §2): a human's decision on a paused call, the
  * guard (name, arguments, call limit, authorization, approval), then the run's tool-call
  * budget. When the call may run, it is counted and charged, and `runAdmittedCall`
- * (run-admitted-call.ts) runs it. A loop that runs a round's calls together decides them one
+ * runs it. A loop that runs a round's calls together decides them one
  * by one in call order, then runs the admitted ones; a plan step does the same in
- * continuation style (executor/step/step-call.ts). Never throws: every refusal is an outcome.
+ * continuation style (executor/step/tool-step.ts). Never throws: every refusal is an outcome.
  * Synchronous when every check is.
  */
 export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict> {
@@ -198,4 +206,81 @@ function refused(outcome: ToolOutcome): CallVerdict {
 export function callExecution(options: GuardedCallOptions): RunOptions {
   const { execution } = options.scope;
   return options.step === execution.step ? execution : { ...execution, step: options.step };
+}
+
+/** What the tool is told of the call it serves. */
+export type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: string | undefined };
+
+/**
+ * Runs a call `admitCall` let through, under the run's signal and the tool's timeout, and
+ * turns every way it can end into an outcome: the output cut to the limit, or the failure the
+ * model reads. Never rejects; settles as soon as the signal aborts, even if the tool ignores
+ * it. The ReAct loop and the workers call tools with this.
+ */
+export async function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): Promise<ToolOutcome> {
+  if (options.signal.aborted) return stoppedBefore(call.name);
+  if (admission.timeoutMs !== undefined) return runWithTimeout(call, admission, admission.timeoutMs, options);
+  try {
+    const returned = callTool(call, admission, options.signal, options.step);
+    return outputOutcome(isPromiseLike(returned) ? await raceAbort(returned, options.signal) : returned, options);
+  } catch (error) {
+    return outcomeOfError(call.name, error, { aborted: options.signal.aborted, timedOut: false });
+  }
+}
+
+/** The tool itself, told which call it serves. */
+export function callTool(call: CallIdentity, admission: AdmittedCall, signal: AbortSignal, step: number): unknown {
+  return admission.tool.execute!(admission.args, { signal, callId: call.id, step, idempotencyKey: call.idempotencyKey });
+}
+
+/**
+ * A call with a timeout: the tool gets a signal of its own that aborts when the run's does or
+ * when the time is up. Timers come from the run's clock.
+ */
+async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {
+  const controller = new AbortController();
+  const onRunAbort = () => controller.abort(options.signal.reason);
+  options.signal.addEventListener("abort", onRunAbort, { once: true });
+  let timedOut = false;
+  const timer = options.clock.setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  try {
+    const returned = callTool(call, admission, controller.signal, options.step);
+    return outputOutcome(isPromiseLike(returned) ? await raceAbort(returned, controller.signal) : returned, options);
+  } catch (error) {
+    return outcomeOfError(call.name, error, { aborted: options.signal.aborted, timedOut, timeoutMs });
+  } finally {
+    options.clock.clearTimeout(timer);
+    options.signal.removeEventListener("abort", onRunAbort);
+  }
+}
+
+/** What a tool returned, as the outcome the model or the next step reads. */
+export function outputOutcome(output: unknown, options: Pick<RunOptions, "maxOutputChars">): ToolOutcome {
+  return { content: outputContent(output, options) };
+}
+
+/** A tool's output as the reader gets it: made JSON-safe, cut to the limit with a marker. */
+export function outputContent(output: unknown, options: Pick<RunOptions, "maxOutputChars">): unknown {
+  return limitOutput(jsonSafe(output), options.maxOutputChars);
+}
+
+/** The outcome of a call the run stopped before it could start. */
+export function stoppedBefore(name: string): ToolOutcome {
+  return outcomeOfError(name, undefined, { aborted: true, timedOut: false });
+}
+
+/** Cancelled, timed out, or failed (final when the tool said `retryable: false`). */
+export function outcomeOfError(
+  name: string,
+  error: unknown,
+  how: { aborted: boolean; timedOut: boolean; timeoutMs?: number },
+): ToolOutcome {
+  if (how.aborted) return toolFailure("cancelled", `the run stopped before "${name}" finished`);
+  if (how.timedOut) return toolFailure("timeout", `"${name}" did not finish within ${how.timeoutMs} ms and was aborted`);
+  const outcome = toolFailure("execution_failed", `"${name}" failed: ${errorMessage(error)}`);
+  if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
+  return outcome;
 }
