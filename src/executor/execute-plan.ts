@@ -11,7 +11,7 @@ import { openRun, type Opened } from "./durable-run.js";
 import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
-import { startPlanRun, type PlanRun } from "./live-run.js";
+import { isMissing, startPlanRun, type PlanRun } from "./live-run.js";
 import { createScheduler, eventLoopTurns, type SchedulerHooks } from "./scheduler.js";
 import { runStep } from "./step/run-step.js";
 
@@ -108,7 +108,9 @@ export function schedulerHooks(run: PlanRun, priorities: Float64Array | undefine
     concurrency: run.config.concurrency,
     initially: (index) => {
       const status = run.records[index]!.status;
-      return status === undefined ? "open" : status === "succeeded" ? "succeeded" : "settled";
+      if (status === undefined) return "open";
+      // A missing optional result counts as met, as it did when the step failed.
+      return status === "succeeded" || isMissing(run, index) ? "succeeded" : "settled";
     },
     toolOf: (index) => run.steps[index]!.tool,
     toolLimit: (name) => run.config.toolsByName.get(name)?.concurrency ?? Infinity,

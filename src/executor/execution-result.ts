@@ -29,6 +29,11 @@ export interface PlanRunResultFields {
   reason?: string;
   limit?: BudgetLimit;
   pending?: PlanPendingCall[];
+  /**
+   * Optional steps (`optional: true`) that failed: the run went on without their results,
+   * and the steps after them were shown those results as missing.
+   */
+  missing?: Array<string | number>;
   /** For every status but `completed`: pass back as `resume` to continue. JSON-safe. */
   state?: PlanRunState;
 }

@@ -3,7 +3,7 @@ import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../plan/plan-schema.js";
 import { transition } from "./step/run-step.js";
 import type { PlanPendingCall, PlanRunResult, PlanRunResultFields, PlanRunStatus, StepRecord } from "./execution-result.js";
-import { finalRecord, type PlanRun } from "./live-run.js";
+import { finalRecord, isMissing, type PlanRun } from "./live-run.js";
 import { createPlanState, type WaitingStep } from "./resume-state.js";
 import { buildTimeline } from "../plan/timeline.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
@@ -18,7 +18,9 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   const stop = stopReason(run);
   settleLeftovers(run, stop?.reason);
   const records = run.records.map(finalRecord);
-  const allSucceeded = records.every((record) => record.status === "succeeded") && run.streamProblems.length === 0;
+  const missing = missingSteps(run);
+  const allSucceeded =
+    records.every((record, index) => record.status === "succeeded" || isMissing(run, index)) && run.streamProblems.length === 0;
   const status =
     stop?.status ?? (records.some((record) => record.status === "waiting") ? "waiting" : allSucceeded ? "completed" : "failed");
   const steps = textKeyed<StepRecord>();
@@ -44,6 +46,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
     entry.kind === "tool" ? [entry.pending] : entry.pending,
   );
   if (pending.length > 0) result.pending = pending;
+  if (missing.length > 0) result.missing = missing;
   if (status !== "completed") result.state = signState(snapshot(run, steps), run.config.stateSecret);
   run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
   // Built field by field above; the status decided which fields are set (see PlanRunResult).
@@ -112,10 +115,17 @@ function planOutput(run: PlanRun): { found: boolean; value?: unknown } {
   return { found: true, value };
 }
 
+/** The ids of the optional steps that failed, in plan order. */
+function missingSteps(run: PlanRun): Array<string | number> {
+  const missing: Array<string | number> = [];
+  for (let index = 0; index < run.records.length; index += 1) if (isMissing(run, index)) missing.push(run.steps[index]!.id);
+  return missing;
+}
+
 function failureSummary(run: PlanRun, status: PlanRunStatus): string | undefined {
   if (status === "completed") return undefined;
   const failed = run.records.flatMap((record, index) =>
-    record.status === "failed" ? [`step ${run.steps[index]!.id}: ${record.error}`] : [],
+    record.status === "failed" && !isMissing(run, index) ? [`step ${run.steps[index]!.id}: ${record.error}`] : [],
   );
   const requests = run.replanRequests.map((request) => `step ${request.stepId} asked for a replan: ${request.reason}`);
   if (status === "failed") return listProblems([...run.streamProblems, ...failed, ...requests]);

@@ -191,8 +191,28 @@ export function endedRecords(run: PlanRun): Record<string, StepRecord> {
 
 export function outputOf(run: PlanRun, key: string): { found: boolean; value?: unknown } {
   const index = run.graph.indexOf.get(key);
-  const record = index === undefined ? undefined : run.records[index];
-  return record?.status === "succeeded" ? { found: true, value: record.output } : { found: false };
+  if (index === undefined) return { found: false };
+  if (isMissing(run, index)) return { found: true, value: missingResult(run.steps[index]!.id) };
+  const record = run.records[index]!;
+  return record.status === "succeeded" ? { found: true, value: record.output } : { found: false };
+}
+
+/** What a later step is shown of a step's result: its output, or the marker of a missing one. */
+export function resultFor(run: PlanRun, index: number): unknown {
+  return isMissing(run, index) ? missingResult(run.steps[index]!.id) : run.records[index]!.output;
+}
+
+/** An optional step that failed: the run goes on without its result. */
+export function isMissing(run: PlanRun, index: number): boolean {
+  return run.records[index]!.status === "failed" && run.steps[index]!.optional === true;
+}
+
+/**
+ * What a placeholder of a missing result becomes, and what an agent step is shown of it: a
+ * marker a reader cannot mistake for data, never the text of the error.
+ */
+export function missingResult(stepId: string | number): string {
+  return `[missing: step ${stepId} is optional and failed; its result is not available]`;
 }
 
 /** One key for every attempt of a step's call in this run, also after a crash: `<runId>/<step id>`. */

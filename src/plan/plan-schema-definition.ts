@@ -23,6 +23,12 @@ export function definePlanSchemas(z: typeof Zod) {
     estimateMs: z.number().nonnegative().optional(),
     /** An agent step's model, by its name in the run's `models` (a tier like "fast" or "strong"). */
     model: z.string().min(1).optional(),
+    /**
+     * The run can do without this step's result (a weekly report whose ticket source is
+     * down): if it fails, the run does not fail and its dependents still run, with its result
+     * marked missing; the result lists it in `missing`.
+     */
+    optional: z.boolean().optional(),
   });
   return { stepId: stepIdSchema, step, plan: z.object({ steps: z.array(step).min(1) }) };
 }

@@ -16,6 +16,8 @@ const stepLike = fc.record(
     args: loose,
     budget: mostly(fc.record({ maxSteps: mostly(fc.integer({ min: -2, max: 5 })) }, { requiredKeys: [] })),
     estimateMs: mostly(fc.oneof(fc.double({ min: -3, max: 3 }), fc.nat(), fc.constantFrom(Infinity, Number.NaN))),
+    model: mostly(fc.string()),
+    optional: mostly(fc.boolean()),
     note: loose,
   },
   { requiredKeys: [] },

@@ -42,7 +42,7 @@ function quickPlan(input: unknown): Plan | undefined {
 function quickStep(input: unknown): PlanStep | undefined {
   if (!isRecord(input)) return undefined;
   const source = input as Record<string, unknown>;
-  const { id, task, tool, args, budget, estimateMs, model } = source;
+  const { id, task, tool, args, budget, estimateMs, model, optional } = source;
   if (!isStepId(id) || typeof task !== "string") return undefined;
   const dependsOn = quickDependencies(source.depends_on);
   if (!dependsOn) return undefined;
@@ -52,17 +52,19 @@ function quickStep(input: unknown): PlanStep | undefined {
     (args === undefined && "args" in source) ||
     (budget === undefined && "budget" in source) ||
     (estimateMs === undefined && "estimateMs" in source) ||
-    (model === undefined && "model" in source)
+    (model === undefined && "model" in source) ||
+    (optional === undefined && "optional" in source)
   ) {
     return undefined;
   }
   if (tool !== undefined && (typeof tool !== "string" || tool.length === 0)) return undefined;
   if (model !== undefined && (typeof model !== "string" || model.length === 0)) return undefined;
+  if (optional !== undefined && typeof optional !== "boolean") return undefined;
   if (estimateMs !== undefined && (typeof estimateMs !== "number" || !Number.isFinite(estimateMs) || estimateMs < 0)) return undefined;
   const stepBudget = budget === undefined ? undefined : quickBudget(budget);
   if (budget !== undefined && !stepBudget) return undefined;
   // The usual shapes are built whole: an object that grows key by key takes more memory.
-  if (stepBudget === undefined && estimateMs === undefined && model === undefined) {
+  if (stepBudget === undefined && estimateMs === undefined && model === undefined && optional === undefined) {
     if (tool !== undefined && args !== undefined) return { id, task, depends_on: dependsOn, tool, args };
     if (tool === undefined && args === undefined) return { id, task, depends_on: dependsOn };
   }
@@ -72,6 +74,7 @@ function quickStep(input: unknown): PlanStep | undefined {
   if (stepBudget !== undefined) step.budget = stepBudget;
   if (estimateMs !== undefined) step.estimateMs = estimateMs;
   if (model !== undefined) step.model = model;
+  if (optional !== undefined) step.optional = optional;
   return step;
 }
 

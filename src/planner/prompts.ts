@@ -13,6 +13,8 @@ export interface StepView {
   status: string;
   output?: unknown;
   error?: string;
+  /** The plan can do without this step's result (`optional: true`). */
+  optional?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ const formats: Record<PlanFormat, string> = {
     "- A step without a tool is done by a helper agent who can use the tools; describe the work in task.",
     "- depends_on lists the ids of the steps whose results the step needs; steps without dependencies run in parallel.",
     '- In args, "$2" stands for step 2\'s result and "$2.rows[0].total" for a part of it.',
+    '- Mark a step "optional": true when the task can be done without its result (a secondary source): if it fails, the steps after it still run, told that it is missing.',
   ].join("\n"),
   rewoo: [
     "For each step write a line `Plan: <what and why>` and then `#E<n> = <tool>[<input>]`.",
@@ -66,11 +69,25 @@ function describeTools(tools: readonly ToolSpec[]): string {
   return tools.map((tool) => `- ${tool.name}: ${tool.description}\n  arguments: ${JSON.stringify(tool.inputSchema)}`).join("\n");
 }
 
+function isMissing(result: StepView): boolean {
+  return result.optional === true && result.status === "failed";
+}
+
+/** The line that tells a solver which inputs it must do without, if any. */
+function missingInputs(results: readonly StepView[]): string {
+  const missing = results.filter(isMissing).map((result) => result.id);
+  if (missing.length === 0) return "";
+  const which = missing.length === 1 ? `step ${missing[0]}` : `steps ${missing.join(", ")}`;
+  return `\n\nMissing inputs: ${which} failed and the plan went on without them. Answer from the rest, and say in the answer which inputs were not available.`;
+}
+
 function describeResults(results: readonly StepView[]): string {
   if (results.length === 0) return "(no steps have run)";
   return results
     .map((result) => {
-      const head = `Step ${result.id} (${result.tool ? `${result.tool}: ` : ""}${result.task}) — ${result.status}`;
+      const label = `Step ${result.id} (${result.tool ? `${result.tool}: ` : ""}${result.task})`;
+      if (isMissing(result)) return `${label} — missing: this optional step failed (${result.error ?? "no reason given"})`;
+      const head = `${label} — ${result.status}`;
       if (result.status === "succeeded") return `${head}\n${previewOf(result.output, outputChars)}`;
       return result.error ? `${head}: ${result.error}` : head;
     })
@@ -132,7 +149,7 @@ export const defaultPrompts: Prompts = {
 
   solve: ({ task, results }) => [
     { role: "system", content: "Answer the task from the results of the steps below. Use only what they show; say what is missing." },
-    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results)}` },
+    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results)}${missingInputs(results)}` },
   ],
 
   critic: ({ task, answer, results }) => [

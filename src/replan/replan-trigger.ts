@@ -8,9 +8,12 @@ import type { StepRecord } from "../plan/step-record.js";
 export function describeProblem(execution: {
   steps: Record<string, StepRecord>;
   replanRequests: ReadonlyArray<{ stepId: string | number; reason: string }>;
+  /** Optional steps (the run's `missing`, or all of the plan's): the run does without them, no new plan is asked for. */
+  optional?: ReadonlyArray<string | number> | undefined;
 }): string | undefined {
+  const missing = new Set((execution.optional ?? []).map(String));
   const failed = Object.entries(execution.steps)
-    .filter(([, record]) => record.status === "failed")
+    .filter(([id, record]) => record.status === "failed" && !missing.has(id))
     .map(([id, record]) => `step ${id} failed: ${record.error}`);
   const requests = execution.replanRequests.map((request) => `step ${request.stepId} reported: ${request.reason}`);
   const problems = [...failed, ...requests];

@@ -33,10 +33,11 @@ export function earlyReplanner(
   context: { plan: Plan; specs: readonly ToolSpec[]; replans: number },
 ): EarlyReplanner {
   let started: { problem: string; attempt: Promise<Attempt> } | undefined;
+  const optional = context.plan.steps.filter((step) => step.optional === true).map((step) => step.id);
   return {
     listener(found) {
       if (started) return;
-      const problem = describeProblem(found);
+      const problem = describeProblem({ steps: found.steps, replanRequests: found.replanRequests, optional });
       if (problem === undefined) return;
       run.events.emit({ type: "replan-start", replans: context.replans, reason: problem, early: true });
       const results = stepViews(context.plan, found.steps, { unfinished: "not finished yet" });

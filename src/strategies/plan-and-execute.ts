@@ -137,7 +137,7 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
       });
     },
     async judge(execution) {
-      const problem = describeProblem(execution);
+      const problem = describeProblem({ steps: execution.steps, replanRequests: execution.replanRequests, optional: execution.missing });
       if (problem !== undefined) return { kind: "replan", problem };
       const answer = await answerPhase(run, {
         solver: config.planner,

@@ -12,7 +12,8 @@ import {
 import type { PlanRunResult } from "../executor/execution-result.js";
 import type { PlanRunState } from "../executor/resume-state.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
-import type { Plan } from "../plan/plan-schema.js";
+import { stepKey, type Plan } from "../plan/plan-schema.js";
+import { ownValue } from "../core/records.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import { createPlanStrategyState, type PlanningStrategyName, type PlanReviewState, type PlanStrategyState } from "./plan-strategy-state.js";
 import { InvalidOptionsError } from "../core/errors.js";
@@ -312,6 +313,7 @@ export interface Ending<State extends PlanStrategyState = PlanStrategyState> {
 /** The result of a planning strategy from how it ended. */
 export function finishPlanStrategy<State extends PlanStrategyState>(run: StrategyRun, ending: Ending<State>): PlanStrategyResult<State> {
   const { versions, stop, output, errors, execution } = ending;
+  const missing = missingSteps(versions.at(-1), ending.steps ?? {});
   return finishStrategy<PlanStrategyResult<State>>(run, {
     status: stop.status,
     ...(output === undefined ? {} : { output }),
@@ -320,6 +322,7 @@ export function finishPlanStrategy<State extends PlanStrategyState>(run: Strateg
     ...(execution?.pending ? { pending: execution.pending } : {}),
     ...(ending.pending ? { pending: ending.pending } : {}),
     ...(errors ? { errors } : {}),
+    ...(missing.length > 0 ? { missing } : {}),
     ...(ending.state ? { state: ending.state } : {}),
     ...(versions.length > 0 ? { plan: versions.at(-1)! } : {}),
     planVersions: versions,
@@ -327,6 +330,14 @@ export function finishPlanStrategy<State extends PlanStrategyState>(run: Strateg
     replans: ending.replans,
     steps: run.trace.filter((event) => event.type === "step-start").length,
   });
+}
+
+/** The optional steps of `plan` that failed: what the answer had to do without. */
+function missingSteps(plan: Plan | undefined, steps: PlanRunResult["steps"]): Array<string | number> {
+  if (plan === undefined) return [];
+  return plan.steps
+    .filter((step) => step.optional === true && ownValue(steps, stepKey(step.id))?.status === "failed")
+    .map((step) => step.id);
 }
 
 /** What `resume` needs to continue an execution that stopped (waiting, cancelled, out of time or budget); undefined when it ran to its end. */

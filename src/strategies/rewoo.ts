@@ -66,7 +66,7 @@ function rewooSteps(
       const results = stepViews(current!, execution.steps);
       const solved = await ask(run, config.solver ?? config.planner, "solve", config.prompts.solve({ task: run.task, results }));
       if (!solved.ok) return { kind: "stop", stop: solved.stop };
-      const problem = describeProblem(execution);
+      const problem = describeProblem({ steps: execution.steps, replanRequests: execution.replanRequests, optional: execution.missing });
       if (problem === undefined) return { kind: "answer", output: solved.text };
       const reason = `the plan could not run as written (ReWOO does not replan): ${problem}`;
       return { kind: "stop", stop: { status: "failed", reason }, output: solved.text };

@@ -12,6 +12,7 @@ export function stepViews(plan: Plan, records: Record<string, StepRecord>, optio
     const record = ownValue(records, stepKey(step.id));
     const view: StepView = { id: step.id, task: step.task, status: record?.status ?? options.unfinished ?? "not run" };
     if (step.tool !== undefined) view.tool = step.tool;
+    if (step.optional === true) view.optional = true;
     if (record?.status === "succeeded") view.output = record.output;
     if (record?.error !== undefined) view.error = record.error;
     return view;

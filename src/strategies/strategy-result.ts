@@ -49,6 +49,8 @@ export interface PlanStrategyResultFields<State extends PlanStrategyState = Plan
   plan?: Plan;
   planVersions: Plan[];
   stepResults: Record<string, StepRecord>;
+  /** Optional steps of the last plan that failed: the answer was made without their results. */
+  missing?: Array<string | number>;
   pending?: Array<PlanPendingCall | PendingPlan>;
   /** Plan validation errors, when no valid plan could be made. */
   errors?: string[];

@@ -4,7 +4,7 @@ import type { ApprovalDecision } from "../../core/tools/guarded-call.js";
 import { stepKey } from "../../plan/plan-schema.js";
 import type { AgentResult } from "../../react/agent-result.js";
 import { runAgent } from "../../react/run-agent.js";
-import { deadlineOf, idempotencyKeyOf, type PlanRun, type StepOutcome } from "../live-run.js";
+import { deadlineOf, idempotencyKeyOf, resultFor, type PlanRun, type StepOutcome } from "../live-run.js";
 import type { WaitingStep } from "../resume-state.js";
 
 /**
@@ -16,7 +16,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
   const paused = run.waiting.get(index);
   run.waiting.delete(index);
   run.records[index]!.attempts += 1;
-  const dependencies = run.graph.dependencies.list(index).map((need) => ({ step: run.steps[need]!, output: run.records[need]!.output }));
+  const dependencies = dependenciesOf(run, index);
   let result: Pick<AgentResult, "status" | "output" | "reason" | "limit" | "pending" | "state">;
   try {
     result = run.config.runner
@@ -63,7 +63,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
 /** An agent step's loop on a worker: its usage is charged to the run when it comes back. */
 async function remoteAgentStep(run: PlanRun, index: number, paused: WaitingStep | undefined) {
   const step = run.steps[index]!;
-  const dependencies = run.graph.dependencies.list(index).map((need) => ({ step: run.steps[need]!, output: run.records[need]!.output }));
+  const dependencies = dependenciesOf(run, index);
   const deadlineAt = deadlineOf(run.budget)();
   const result = await run.config.runner!.runAgent(
     {
@@ -98,4 +98,9 @@ function innerDecisions(
     return found;
   };
   return { approvals: inner(run.config.approvals), answers: inner(run.config.answers) };
+}
+
+/** The steps an agent step depends on, with their results (a missing one marked). */
+function dependenciesOf(run: PlanRun, index: number): Array<{ step: PlanRun["steps"][number]; output: unknown }> {
+  return run.graph.dependencies.list(index).map((need) => ({ step: run.steps[need]!, output: resultFor(run, need) }));
 }

@@ -139,6 +139,8 @@ function recordEnd(run: PlanRun, index: number, outcome: StepOutcome, concern: s
     tellProblem(run, step.id);
     return false;
   }
+  // An optional step that failed is missing, not a failure: the steps after it run without it.
+  if (outcome.status === "failed" && step.optional === true) return true;
   if (outcome.status === "failed" || outcome.status === "cancelled") {
     skipAfter(run, index, `step ${step.id} ${outcome.status === "failed" ? "failed" : "was cancelled"}`);
   }
