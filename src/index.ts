@@ -19,9 +19,9 @@ export type { Tool, ToolOptions, ToolContext, Authorization } from "./core/tools
 export type { ToolExecutor } from "./core/tools/tool-executor.js";
 export type { ApprovalDecision, HumanDecisions } from "./core/tools/guarded-call.js";
 export { Budget } from "./core/budget.js";
-export type { BudgetLimits, BudgetLimit, BudgetBreach } from "./core/budget.js";
+export type { BudgetLimits, BudgetLimit, BudgetBreach, Reservation } from "./core/budget.js";
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";
-export { PlanloopError, InvalidOptionsError, InvalidDecisionError, ModelCallError } from "./core/errors.js";
+export { PlanloopError, InvalidOptionsError, InvalidDecisionError, ModelCallError, BudgetExceededError } from "./core/errors.js";
 export { defaultSecretKeys, maskSecrets } from "./core/secrets.js";
 export { stream } from "./core/run-stream.js";
 export type { RunStream } from "./core/run-stream.js";
@@ -52,6 +52,7 @@ export type {
   TextStreamPart,
   ModelDelta,
   ResponseFormat,
+  CallCost,
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
 export { memoryStore } from "./core/checkpoint-store.js";

@@ -119,6 +119,21 @@ describe("fromAISDK", () => {
     expect(mock.doStreamCalls).toHaveLength(2);
   });
 
+  it("with callOptions.maxOutputTokens, says a call's worst case: the prompt plus the cap, priced", () => {
+    const mock = new MockLanguageModelV3({ modelId: "gpt-4o-mini" });
+    const request = {
+      messages: [{ role: "user" as const, content: "Paris?" }],
+      step: 0,
+      signal: new AbortController().signal,
+      tools: [],
+      purpose: "act" as const,
+    };
+    const worst = fromAISDK(mock, { callOptions: { maxOutputTokens: 1_000 } }).maxCallCost!(request)!;
+    expect(worst.tokens).toBeGreaterThan(1_000);
+    expect(worst.costUsd).toBeCloseTo(((worst.tokens - 1_000) * 0.15 + 1_000 * 0.6) / 1e6, 12);
+    expect(fromAISDK(mock).maxCallCost!(request)).toBeUndefined();
+  });
+
   it("refuses something that is not a language model", () => {
     expect(() => fromAISDK({} as never)).toThrow(TypeError);
   });

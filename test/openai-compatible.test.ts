@@ -217,3 +217,32 @@ describe("cost budgets with a real adapter", () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe("a call's worst case (maxOutputTokens)", () => {
+  it("sends max_tokens, and holds the prompt plus the cap, priced, against the budget", async () => {
+    server = await startChatServer([completion({ content: "done" }, { prompt_tokens: 50, completion_tokens: 5 })]);
+    const model = openAICompatible({ baseURL: server.baseURL, model: "gpt-4o", maxOutputTokens: 2_000 });
+    const request = {
+      messages: [{ role: "user" as const, content: "hello" }],
+      step: 0,
+      signal: new AbortController().signal,
+      tools: [],
+      purpose: "act" as const,
+    };
+    const worst = model.maxCallCost!(request)!;
+    expect(worst.tokens).toBeGreaterThan(2_000);
+    expect(worst.costUsd).toBeCloseTo(((worst.tokens - 2_000) * 2.5 + 2_000 * 10) / 1e6, 12);
+    // $0.02 of room holds one call's worst case ($0.02 and a little), not two: the call is not made.
+    const refused = await runAgent({ model, tools: [weather], task: "hi", budget: { maxCostUsd: 0.02 } });
+    expect(refused).toMatchObject({ status: "budget_exceeded", limit: "maxCostUsd" });
+    expect(server.requests).toHaveLength(0);
+    const done = await runAgent({ model, tools: [weather], task: "hi", budget: { maxCostUsd: 1 } });
+    expect(done.status).toBe("completed");
+    expect(server.requests[0]!.body).toMatchObject({ max_tokens: 2_000 });
+    expect(
+      openAICompatible({ baseURL: server.baseURL, model: "gpt-4o", body: { max_completion_tokens: 300 } }).maxCallCost!(request)!.tokens,
+    ).toBeLessThan(400);
+    expect(openAICompatible({ baseURL: server.baseURL, model: "gpt-4o" }).maxCallCost!(request)).toBeUndefined();
+    expect(() => openAICompatible({ baseURL: server!.baseURL, model: "gpt-4o", maxOutputTokens: 0 })).toThrow(/maxOutputTokens/);
+  });
+});

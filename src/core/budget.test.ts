@@ -69,3 +69,61 @@ describe("Budget", () => {
     expect(() => new Budget({ maxTokenz: 5 } as never)).toThrow(/not a budget limit/);
   });
 });
+
+describe("Budget.reserve: worst cases held while calls run", () => {
+  const isHold = (held: unknown): held is { settle(actual: object): void; release(): void } =>
+    typeof held === "object" && held !== null && "settle" in held;
+
+  it("holds what fits, makes a call wait while holds fill the budget, and lets it go when one settles for less", async () => {
+    const run = new Budget({ maxCostUsd: 0.1 });
+    const first = await run.reserve({ tokens: 0, costUsd: 0.04 });
+    const second = await run.reserve({ tokens: 0, costUsd: 0.04 });
+    expect(isHold(first) && isHold(second)).toBe(true);
+    let third: unknown;
+    const waiting = run.reserve({ tokens: 0, costUsd: 0.04 }).then((held) => (third = held));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(third).toBeUndefined();
+    // Settled for less than it held: 0.01 spent and 0.04 + 0.04 held fit under 0.1.
+    if (isHold(first)) first.settle({ costUsd: 0.01 });
+    await waiting;
+    expect(isHold(third)).toBe(true);
+    expect(run.spent.costUsd).toBeCloseTo(0.01);
+    if (isHold(second)) second.settle({ costUsd: 0.04 });
+    if (isHold(third)) third.settle({ costUsd: 0.04 });
+    // 0.09 spent, nothing held: another 0.04 cannot fit now or later; it is the breach.
+    expect(await run.reserve({ tokens: 0, costUsd: 0.04 })).toMatchObject({ limit: "maxCostUsd" });
+  });
+
+  it("holds in every parent: a step's loop and its siblings share the run's limit", async () => {
+    const run = new Budget({ maxTokens: 100 });
+    const a = run.child();
+    const b = run.child();
+    const held = await a.reserve({ tokens: 80, costUsd: 0 });
+    const refused = b.reserve({ tokens: 30, costUsd: 0 });
+    let answer: unknown;
+    void refused.then((value) => (answer = value));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answer).toBeUndefined();
+    if (isHold(held)) held.release();
+    expect(isHold(await refused)).toBe(true);
+    expect(run.spent.inputTokens).toBe(0);
+  });
+
+  it("stops waiting when the signal aborts", async () => {
+    const run = new Budget({ maxCostUsd: 0.1 });
+    await run.reserve({ tokens: 0, costUsd: 0.08 });
+    const controller = new AbortController();
+    const waiting = run.reserve({ tokens: 0, costUsd: 0.05 }, controller.signal);
+    controller.abort();
+    expect(isHold(await waiting)).toBe(false);
+  });
+
+  it("remembers the dearest call settled anywhere in the run, for calls that cannot say their worst case", async () => {
+    const run = new Budget();
+    const step = run.child();
+    const held = await step.reserve({ tokens: 0, costUsd: 0 });
+    if (isHold(held)) held.settle({ inputTokens: 40, outputTokens: 10, costUsd: 0.02 });
+    expect(run.dearestCall()).toEqual({ tokens: 50, costUsd: 0.02 });
+    expect(step.dearestCall()).toEqual({ tokens: 50, costUsd: 0.02 });
+  });
+});

@@ -25,6 +25,17 @@ export interface NextCallEstimate {
   costUsd: number;
 }
 
+/**
+ * A model call's worst case, held against the budget's limits while the call runs (see
+ * `Budget.reserve`): calls started at once cannot together spend past a limit.
+ */
+export interface Reservation {
+  /** The call ended: what it really cost is charged, and the hold is given back. */
+  settle(actual: Partial<UsageTotals>): void;
+  /** The call ended with nothing to charge (it failed or was cancelled): the hold is given back. */
+  release(): void;
+}
+
 const limitNames: readonly BudgetLimit[] = ["maxTokens", "maxCostUsd", "maxToolCalls", "deadlineMs"];
 
 export function checkBudgetLimits(limits: unknown, label = "budget"): BudgetLimits {
@@ -88,6 +99,12 @@ export class Budget {
   private readonly startedAt: number;
   private readonly totals: UsageTotals;
   private readonly unlimited: boolean;
+  /** What calls in flight hold (see `reserve`), and who waits for some of it to come back. */
+  private readonly held: NextCallEstimate = { tokens: 0, costUsd: 0 };
+  private heldCalls = 0;
+  private waiters: Array<() => void> = [];
+  /** The dearest model call settled here or below, for calls that cannot say their worst case. */
+  private dearest: NextCallEstimate = { tokens: 0, costUsd: 0 };
 
   constructor(limits: BudgetLimits = {}, options: { clock?: Clock; parent?: Budget; spent?: UsageTotals; elapsedMs?: number } = {}) {
     this.limits = { ...checkBudgetLimits(limits) };
@@ -119,6 +136,98 @@ export class Budget {
     return own ?? this.parent?.breach(next);
   }
 
+  /**
+   * Holds `worstCase` against the limits of this budget and its parents until the call
+   * settles, so that calls started at once (eight parallel agent steps) cannot together
+   * spend past a limit that pays for only some of them. When the hold does not fit but would
+   * once calls in flight settle, it waits for them; when it could not fit even then, it is
+   * the breach, as a check before the call would have said. Without limits: at once, a hold
+   * of nothing.
+   */
+  async reserve(worstCase: NextCallEstimate, signal?: AbortSignal): Promise<Reservation | BudgetBreach> {
+    for (;;) {
+      const refused = this.tryHold(worstCase);
+      if (refused === undefined) return new Hold(this, worstCase);
+      if (refused === "wait") await this.root().heldComesBack(signal);
+      else return refused;
+      // The caller sees its signal aborted and stops; this breach only closes the wait.
+      if (signal?.aborted) return { limit: "deadlineMs", message: "the run stopped while the call waited for its budget" };
+    }
+  }
+
+  /** The dearest model call charged so far in the whole run (zero before the first). */
+  dearestCall(): NextCallEstimate {
+    return { ...this.root().dearest };
+  }
+
+  /** Holds `amount` here and in every parent, or says why not: a breach, or "wait" for calls in flight. */
+  private tryHold(amount: NextCallEstimate): BudgetBreach | "wait" | undefined {
+    const levels: Budget[] = [];
+    for (let level: Budget | undefined = this; level !== undefined; level = level.parent) levels.push(level);
+    const elapsed = this.elapsedMs();
+    for (const level of levels) {
+      if (level.unlimited) continue;
+      const breach = findBreach(level.limits, level.withHeld(), elapsed, amount);
+      if (breach === undefined) continue;
+      // Would it fit once what is held comes back? Then wait for that; else this is the stop.
+      return level.heldCalls > 0 && findBreach(level.limits, level.totals, elapsed, amount) === undefined ? "wait" : breach;
+    }
+    this.adjustHeld(amount, 1);
+    return undefined;
+  }
+
+  private withHeld(): UsageTotals {
+    return {
+      ...this.totals,
+      inputTokens: this.totals.inputTokens + this.held.tokens,
+      costUsd: this.totals.costUsd + this.held.costUsd,
+    };
+  }
+
+  /** Adds (`sign` 1) or gives back (-1) a hold, here and in every parent. */
+  adjustHeld(amount: NextCallEstimate, sign: 1 | -1): void {
+    for (let level: Budget | undefined = this; level !== undefined; level = level.parent) {
+      level.held.tokens += sign * amount.tokens;
+      level.held.costUsd += sign * amount.costUsd;
+      level.heldCalls += sign;
+    }
+    if (sign === -1) this.root().wakeWaiters();
+  }
+
+  /** Remembers a settled call's real figure for `dearestCall`. */
+  noteCall(actual: Partial<UsageTotals>): void {
+    const root = this.root();
+    const tokens = (actual.inputTokens ?? 0) + (actual.outputTokens ?? 0);
+    const costUsd = actual.costUsd ?? 0;
+    if (tokens > root.dearest.tokens || costUsd > root.dearest.costUsd) {
+      root.dearest = { tokens: Math.max(tokens, root.dearest.tokens), costUsd: Math.max(costUsd, root.dearest.costUsd) };
+    }
+  }
+
+  private root(): Budget {
+    let level: Budget = this;
+    while (level.parent !== undefined) level = level.parent;
+    return level;
+  }
+
+  private heldComesBack(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
+  }
+
+  private wakeWaiters(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const wake of waiting) wake();
+  }
+
   /** Milliseconds until the nearest deadline in this budget or its parents; undefined if none. */
   remainingMs(): number | undefined {
     const own = this.limits.deadlineMs === undefined ? undefined : this.limits.deadlineMs - this.elapsedMs();
@@ -135,5 +244,27 @@ export class Budget {
 
   child(limits: BudgetLimits = {}): Budget {
     return new Budget(limits, { parent: this, clock: this.clock });
+  }
+}
+
+/** One call's hold on a budget, given back once. */
+class Hold implements Reservation {
+  private open = true;
+
+  constructor(
+    private readonly budget: Budget,
+    private readonly amount: NextCallEstimate,
+  ) {}
+
+  settle(actual: Partial<UsageTotals>): void {
+    this.release();
+    this.budget.charge(actual);
+    this.budget.noteCall(actual);
+  }
+
+  release(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.budget.adjustHeld(this.amount, -1);
   }
 }

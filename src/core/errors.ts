@@ -56,6 +56,20 @@ export class ModelCallError extends PlanloopError {
   }
 }
 
+/**
+ * A text call (plan, solve, join, …) whose worst case the run's budget cannot hold: the
+ * strategy stops as `budget_exceeded` with this limit, as it would before the call.
+ */
+export class BudgetExceededError extends PlanloopError {
+  readonly limit: "maxTokens" | "maxCostUsd" | "maxToolCalls" | "deadlineMs";
+
+  constructor(breach: { limit: BudgetExceededError["limit"]; message: string }) {
+    super(breach.message);
+    this.name = "BudgetExceededError";
+    this.limit = breach.limit;
+  }
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;

@@ -83,9 +83,29 @@ export interface ModelAdapter {
    * from it before the plan is finished; without it, the plan arrives in one piece.
    */
   streamText?(request: ModelRequest): AsyncIterable<TextStreamPart>;
+  /**
+   * Optional: the most this call can cost, its prompt's tokens plus the most it may write,
+   * priced. It is held against the run's budget while the call runs, so calls made at once
+   * cannot together spend past a limit. Without it, the dearest call of the run so far is held.
+   */
+  maxCallCost?(request: ModelRequest): CallCost | undefined;
+}
+
+/** Tokens and dollars of one model call. */
+export interface CallCost {
+  tokens: number;
+  costUsd: number;
 }
 
 export type Model = ModelFunction | ModelAdapter;
+
+/** The most a call to `model` can cost, if the model says (see `ModelAdapter.maxCallCost`). */
+export function maxCallCostOf(model: unknown, request: ModelRequest): CallCost | undefined {
+  const declared = (model as Partial<ModelAdapter> | null | undefined)?.maxCallCost;
+  if (typeof declared !== "function") return undefined;
+  const cost = declared.call(model, request);
+  return cost !== undefined && cost.tokens >= 0 && cost.costUsd >= 0 ? cost : undefined;
+}
 
 /** The name and provider a model declares, for events and traces. */
 export function modelIdentity(model: unknown): { model?: string; provider?: string } {

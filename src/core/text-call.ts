@@ -1,10 +1,11 @@
 import { raceAbort } from "./abort.js";
-import type { Budget } from "./budget.js";
+import type { Budget, Reservation } from "./budget.js";
 import type { Clock } from "./clock.js";
-import { errorMessage, InvalidDecisionError, ModelCallError } from "./errors.js";
+import { BudgetExceededError, errorMessage, InvalidDecisionError, ModelCallError } from "./errors.js";
 import type { EventHub } from "./events.js";
 import type { Message } from "./messages.js";
 import {
+  maxCallCostOf,
   modelIdentity,
   toModelFunction,
   type Model,
@@ -71,6 +72,7 @@ async function askModel(
     ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
     ...deltasOf(context, purpose),
   };
+  const held = await holdCallCost(context, request);
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
   let decision;
@@ -80,13 +82,15 @@ async function askModel(
       context.signal,
     );
   } catch (error) {
+    held.release();
     if (context.signal.aborted) throw error;
     throw new ModelCallError(`the ${purpose} call failed: ${errorMessage(error)}`, { cause: error });
   }
   if (decision?.type !== "final" || typeof decision.content !== "string") {
+    held.settle(modelCallDelta(decision?.usage));
     throw new InvalidDecisionError(`the ${purpose} call must answer with text (a "final" decision)`, { decision });
   }
-  finishCall(context, purpose, decision.usage, startedAt);
+  finishCall(context, { purpose, usage: decision.usage, startedAt, held });
   await call?.keep({ text: decision.content, usage: decision.usage });
   return decision.content;
 }
@@ -114,28 +118,38 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
     return;
   }
   const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose };
+  const held = await holdCallCost(context, request);
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
   const announce = deltasOf(context, purpose).onDelta;
   let usage: Usage | undefined;
   let text = "";
-  for await (const part of stream.call(context.model, request)) {
-    if (context.signal.aborted) throw context.signal.reason;
-    if (part.type !== "text") {
-      usage = part.usage;
-      continue;
+  try {
+    for await (const part of stream.call(context.model, request)) {
+      if (context.signal.aborted) throw context.signal.reason;
+      if (part.type !== "text") {
+        usage = part.usage;
+        continue;
+      }
+      text += part.text;
+      announce?.({ text: part.text });
+      if (call && part.text.includes("\n")) await call.keep({ text: text.slice(0, text.lastIndexOf("\n") + 1), partial: true });
+      yield part.text;
     }
-    text += part.text;
-    announce?.({ text: part.text });
-    if (call && part.text.includes("\n")) await call.keep({ text: text.slice(0, text.lastIndexOf("\n") + 1), partial: true });
-    yield part.text;
+  } finally {
+    // A stream left early (an error, or a reader that stopped) gives its hold back.
+    held.release();
   }
-  finishCall(context, purpose, usage, startedAt);
+  finishCall(context, { purpose, usage, startedAt, held });
   await call?.keep({ text, usage });
 }
 
-function finishCall(context: TextCallContext, purpose: ModelPurpose, usage: Usage | undefined, startedAt: number): void {
-  context.budget.charge(modelCallDelta(usage));
+function finishCall(
+  context: TextCallContext,
+  call: { purpose: ModelPurpose; usage: Usage | undefined; startedAt: number; held: Reservation },
+): void {
+  const { purpose, usage, startedAt } = call;
+  call.held.settle(modelCallDelta(usage));
   context.events.emit({
     type: "model-call-end",
     step: 0,
@@ -151,4 +165,20 @@ function finishCall(context: TextCallContext, purpose: ModelPurpose, usage: Usag
 function deltasOf(context: TextCallContext, purpose: ModelPurpose): Pick<ModelRequest, "onDelta"> {
   if (!context.events.watched) return {};
   return { onDelta: (delta) => context.events.emit({ type: "model-delta", step: 0, purpose, ...delta }) };
+}
+
+/**
+ * Holds the call's worst case against the budget while it runs (see `Budget.reserve`): what
+ * the model says it can cost, else the run's dearest call so far. A hold that cannot fit is
+ * the budget's breach, thrown as the stop it is; one that fits once calls in flight settle
+ * waits for them.
+ */
+async function holdCallCost(context: TextCallContext, request: ModelRequest): Promise<Reservation> {
+  const held = await context.budget.reserve(maxCallCostOf(context.model, request) ?? context.budget.dearestCall(), context.signal);
+  if (context.signal.aborted) {
+    if ("settle" in held) held.release();
+    throw context.signal.reason;
+  }
+  if ("settle" in held) return held;
+  throw new BudgetExceededError(held);
 }

@@ -3,6 +3,7 @@ import type { Message, ToolCall } from "../core/messages.js";
 import type { ModelAdapter, ModelDecision, ModelDelta, ModelRequest, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
+import { callCostCeiling, tokenCap } from "./call-cost.js";
 import { withArguments } from "./tool-call-arguments.js";
 
 /**
@@ -75,8 +76,11 @@ export function fromAISDK(
   const priced = (usage: AISDKUsage | undefined): Usage =>
     withCost({ inputTokens: count(usage?.inputTokens), outputTokens: count(usage?.outputTokens) }, languageModel.modelId, prices);
 
+  const maxOutputTokens = tokenCap(options.callOptions?.maxOutputTokens);
   const adapter: ModelAdapter & { readonly modelId: string } = {
     modelId: languageModel.modelId,
+    // With `callOptions.maxOutputTokens`, a call's worst case is held against the run's budget.
+    maxCallCost: (request) => callCostCeiling(request, { modelId: languageModel.modelId, prices, maxOutputTokens }),
     ...(languageModel.provider === undefined ? {} : { provider: languageModel.provider }),
     async generate(request) {
       // Someone watches the answer being written: stream it, and tell each piece.

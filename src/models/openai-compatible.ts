@@ -8,6 +8,7 @@ import { ModelHttpError, postWithRetries } from "./http-request.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
 import { readBody, readEvents } from "./server-sent-events.js";
 import { estimatePromptTokens, estimateTextTokens } from "./token-estimate.js";
+import { callCostCeiling, tokenCap } from "./call-cost.js";
 
 export interface OpenAICompatibleOptions {
   /** The API root, e.g. `https://api.openai.com/v1` or Ollama's `http://127.0.0.1:11434/v1`. */
@@ -30,6 +31,13 @@ export interface OpenAICompatibleOptions {
   prices?: PriceTable;
   /** Extra fields for every request body (temperature, seed, ...). */
   body?: Record<string, unknown>;
+  /**
+   * The most tokens an answer may have (sent as `max_tokens`). With it, each call's worst case
+   * (prompt plus this, priced) is held against a run's budget while the call runs, so parallel
+   * steps cannot together spend past `maxCostUsd` or `maxTokens`. A `max_tokens` or
+   * `max_completion_tokens` in `body` counts as the same.
+   */
+  maxOutputTokens?: number;
   /** Largest answer accepted, streamed or not; default 10 MB. A larger one is an error. */
   maxResponseBytes?: number;
   /**
@@ -57,6 +65,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     postWithRetries({
       url: settings.url,
       body: {
+        ...(settings.maxOutputTokens === undefined || settings.capInBody ? {} : { max_tokens: settings.maxOutputTokens }),
         ...options.body,
         model: options.model,
         messages: toChatMessages(request.messages),
@@ -165,7 +174,9 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     yield { type: "usage", usage: usageOf(request, assembler.usage, text) };
   }
 
-  return { modelId: options.model, provider: providerOf(settings.url), generate, streamText };
+  const maxCallCost = (request: ModelRequest) =>
+    callCostCeiling(request, { modelId: options.model, prices: settings.prices, maxOutputTokens: settings.maxOutputTokens });
+  return { modelId: options.model, provider: providerOf(settings.url), generate, streamText, maxCallCost };
 }
 
 function readOptions(options: OpenAICompatibleOptions) {
@@ -174,6 +185,9 @@ function readOptions(options: OpenAICompatibleOptions) {
   }
   if (typeof options.model !== "string" || options.model === "")
     throw new InvalidOptionsError("model must name the model, e.g. gpt-4o-mini");
+  if (options.maxOutputTokens !== undefined && tokenCap(options.maxOutputTokens) === undefined)
+    throw new InvalidOptionsError("maxOutputTokens must be a positive integer");
+  const capInBody = tokenCap(options.body?.max_tokens) ?? tokenCap(options.body?.max_completion_tokens);
   const maxBytes = options.maxResponseBytes;
   if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0))
     throw new InvalidOptionsError("maxResponseBytes must be a positive integer");
@@ -187,6 +201,8 @@ function readOptions(options: OpenAICompatibleOptions) {
     stream: options.stream ?? true,
     maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,
     prices: resolvePrices(options.prices),
+    maxOutputTokens: capInBody ?? options.maxOutputTokens,
+    capInBody: capInBody !== undefined,
   };
 }
 

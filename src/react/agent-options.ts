@@ -4,7 +4,15 @@ import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
 import type { EventListener } from "../core/events.js";
 import type { Message } from "../core/messages.js";
-import { modelIdentity, toModelFunction, type Model, type ModelFunction } from "../core/model.js";
+import {
+  maxCallCostOf,
+  modelIdentity,
+  toModelFunction,
+  type CallCost,
+  type Model,
+  type ModelFunction,
+  type ModelRequest,
+} from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { resolveDecisions } from "../core/tools/approvals.js";
 import type { DurableOptions } from "../core/checkpoints.js";
@@ -67,6 +75,8 @@ export interface AgentConfig {
   model: ModelFunction;
   /** The name and provider the model declares, for events. */
   identity: { model?: string; provider?: string };
+  /** The most a call can cost, if the model says (held against the budget while it runs). */
+  maxCallCost: (request: ModelRequest) => CallCost | undefined;
   runner: ToolRunner;
   initialMessages: Message[];
   maxSteps: number;
@@ -110,6 +120,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
   return {
     model,
     identity: modelIdentity(options.model),
+    maxCallCost: (request) => maxCallCostOf(options.model, request),
     runner: readTools(options),
     initialMessages: options.task === undefined ? [...messages] : [...messages, { role: "user", content: options.task }],
     maxSteps,

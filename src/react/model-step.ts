@@ -2,6 +2,7 @@ import { raceAbort } from "../core/abort.js";
 import { maxNesting, nestedTooDeep, nestsDeeperThan } from "../core/json-safe.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import { describeDecisionProblem, type ModelDecision, type ModelDelta, type ModelRequest } from "../core/model.js";
+import type { Reservation } from "../core/budget.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
 import type { AgentStop } from "./agent-result.js";
 import type { Message } from "../core/messages.js";
@@ -38,10 +39,6 @@ export function checkBeforeModelCall(run: AgentRun): AgentStop | undefined {
  */
 export async function callModel(run: AgentRun, messages: Message[]): Promise<ModelDecision | AgentStop> {
   const step = run.steps;
-  run.steps += 1;
-  run.events.emit({ type: "agent-step-start", step });
-  run.events.emit({ type: "model-call-start", step, purpose: "act", ...run.config.identity });
-  const startedAt = run.config.clock.now();
   const request: ModelRequest = {
     messages,
     step,
@@ -53,6 +50,12 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
       ? { onDelta: (delta: ModelDelta) => run.events.emit({ type: "model-delta", step, purpose: "act", ...delta }) }
       : {}),
   };
+  const held = await holdCallCost(run, request);
+  if (!("settle" in held)) return held;
+  run.steps += 1;
+  run.events.emit({ type: "agent-step-start", step });
+  run.events.emit({ type: "model-call-start", step, purpose: "act", ...run.config.identity });
+  const startedAt = run.config.clock.now();
   let decision: ModelDecision;
   try {
     decision = await raceAbort(
@@ -60,6 +63,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
       run.signal,
     );
   } catch (error) {
+    held.release();
     if (run.signal.aborted) return abortStop(run);
     run.steps -= 1;
     const state = snapshotState(run, "failed");
@@ -67,6 +71,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
   }
   const problem = describeDecisionProblem(decision);
   if (problem !== undefined) {
+    held.settle(modelCallDelta(decision?.usage));
     throw new InvalidDecisionError(`model returned no actionable decision at step ${step}: ${problem}`, {
       decision,
       state: snapshotState(run, "failed"),
@@ -82,7 +87,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
   }
   const delta = modelCallDelta(decision.usage);
   run.usage = addUsage(run.usage, delta);
-  run.budget.charge(delta);
+  held.settle(delta);
   run.lastCall = { tokens: (delta.inputTokens ?? 0) + (delta.outputTokens ?? 0), costUsd: delta.costUsd ?? 0 };
   run.events.emit({
     type: "model-call-end",
@@ -94,4 +99,27 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     ...(decision.usage ? { usage: decision.usage } : {}),
   });
   return decision;
+}
+
+/**
+ * Holds the call's worst case against the budget while it runs: what the model says the call
+ * can cost, else the dearest of this loop's last call and the run's dearest call so far. A
+ * hold that cannot fit stops the loop as the check before the call would (`budget_exceeded`);
+ * one that fits once calls in flight settle waits for them.
+ */
+async function holdCallCost(run: AgentRun, request: ModelRequest): Promise<Reservation | AgentStop> {
+  const dearest = run.budget.dearestCall();
+  const last = run.lastCall ?? dearest;
+  const worstCase = run.config.maxCallCost(request) ?? {
+    tokens: Math.max(last.tokens, dearest.tokens),
+    costUsd: Math.max(last.costUsd, dearest.costUsd),
+  };
+  const held = await run.budget.reserve(worstCase, run.signal);
+  if (run.signal.aborted) {
+    if ("settle" in held) held.release();
+    return abortStop(run);
+  }
+  if ("settle" in held) return held;
+  if (held.limit === "deadlineMs") return { status: "deadline_exceeded", limit: held.limit, reason: held.message };
+  return { status: "budget_exceeded", limit: held.limit, reason: held.message };
 }

@@ -1,7 +1,7 @@
 import type { SecretKeys } from "../core/secrets.js";
 import { Budget, type BudgetLimit } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
-import { errorMessage, InvalidOptionsError } from "../core/errors.js";
+import { BudgetExceededError, errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { EventHub, type PlanloopEvent } from "../core/events.js";
 import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelPurpose, type ResponseFormat } from "../core/model.js";
@@ -117,6 +117,12 @@ export function checkStop(run: StrategyRun): StrategyStop | undefined {
   return undefined;
 }
 
+/** The stop for a call whose worst case the budget could not hold. */
+function budgetStop(error: unknown): StrategyStop | undefined {
+  if (!(error instanceof BudgetExceededError)) return undefined;
+  return { status: error.limit === "deadlineMs" ? "deadline_exceeded" : "budget_exceeded", limit: error.limit, reason: error.message };
+}
+
 export type AskResult = { ok: true; text: string } | { ok: false; stop: StrategyStop };
 
 /**
@@ -151,7 +157,7 @@ export async function askFor(
     );
     return { ok: true, text };
   } catch (error) {
-    return { ok: false, stop: checkStop(run) ?? { status: "failed", reason: errorMessage(error) } };
+    return { ok: false, stop: checkStop(run) ?? budgetStop(error) ?? { status: "failed", reason: errorMessage(error) } };
   }
 }
 
