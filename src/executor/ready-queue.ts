@@ -16,8 +16,17 @@ export class ReadyQueue {
   private readonly heap: number[] = [];
   private heapCount = 0;
 
-  /** `priorities[step]`, higher first; without them, steps come in plan order. */
-  constructor(private readonly priorities?: Float64Array) {}
+  /**
+   * `priorities[step]`, higher first; without them, steps come in plan order. `capacity`: how
+   * many steps may wait at once, if known (a plan's size): the line is made that long at
+   * once rather than grown and copied as ten thousand steps arrive.
+   */
+  constructor(
+    private readonly priorities?: Float64Array,
+    capacity = 0,
+  ) {
+    if (capacity > 0) this.line = new Array<number>(capacity).fill(0);
+  }
 
   get size(): number {
     return this.lineEnd - this.lineStart + this.heapCount;

@@ -55,7 +55,7 @@ const burstMs = 5;
  */
 export function createScheduler(hooks: SchedulerHooks): Scheduler {
   const readiness = new Readiness(hooks.graph);
-  const queue = new ReadyQueue(hooks.priorities);
+  const queue = new ReadyQueue(hooks.priorities, hooks.graph.keys.length);
   // Ready steps whose tool is at its own limit, by tool, best first: one goes back to the
   // ready queue each time a step of that tool ends.
   const parkedByTool = new Map<string, ReadyQueue>();

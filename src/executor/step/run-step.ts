@@ -25,7 +25,8 @@ import { runToolStep, type StepDone } from "./tool-step.js";
 
 /**
  * Runs one step and records how it ended. A step that failed or was cancelled skips every
- * step after it, each with the reason. Ended at once: whether it succeeded; else undefined,
+ * step after it, each with the reason (an optional step that failed does not: it is missing,
+ * and counts as met for the steps after it). Ended at once: whether it succeeded; else undefined,
  * and `done(index, ok)` once it ends. Never throws. Synchronous from start to end when the
  * step's tool and checks are.
  */

@@ -58,7 +58,8 @@ export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done:
     args = substituted.value;
   }
   const call = new StepCall(run, index, ended, done);
-  call.id = toolStepCallId(step.id);
+  // The step's key is its id as text already: no number turned into text again per step.
+  call.id = toolStepCallId(run.graph.keys[index]!);
   call.name = step.tool!;
   call.arguments = args;
   // Only calls that can run again after a crash carry a key: a durable run's, and those
