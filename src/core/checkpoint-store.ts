@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "./errors.js";
+import { InvalidOptionsError, LeaseLostError } from "./errors.js";
 import type { MaybePromise } from "./maybe-async.js";
 
 /**
@@ -33,6 +33,14 @@ export interface StoredRun {
   journal: JournalEntry[];
 }
 
+/**
+ * Who may write to a running run: one owner at a time. A lease lasts until `expiresAt` unless
+ * its owner renews it; every new owner gets a larger `token`, and a store refuses writes made
+ * under a token that is no longer the run's (a stale owner's), so a process that lost its
+ * lease cannot write over the one that took the run after it.
+ */
+export type LeaseAnswer = { kind: "acquired"; token: number } | { kind: "held"; owner: string; expiresAt: number };
+
 /** A line of `listRuns`. */
 export type RunSummary = Omit<StoredRun, "journal" | "result"> & { entries: number };
 
@@ -46,10 +54,23 @@ export interface CheckpointStore {
   /** Creates the run, or says that one with this id exists already (and leaves it as it is). */
   createRun(run: { runId: string; entry: string; at: number }): MaybePromise<"created" | "exists">;
   getRun(runId: string): MaybePromise<StoredRun | undefined>;
-  /** Appends entries to a running run, all or none. */
-  append(runId: string, entries: readonly JournalEntry[], at: number): MaybePromise<void>;
-  /** Marks the run finished with its result; a finished run takes no more entries. */
-  finishRun(runId: string, result: unknown, at: number): MaybePromise<void>;
+  /**
+   * Appends entries to a running run, all or none. With `token`: only while that token is the
+   * run's lease (else `LeaseLostError`, nothing written).
+   */
+  append(runId: string, entries: readonly JournalEntry[], at: number, token?: number): MaybePromise<void>;
+  /** Marks the run finished with its result; a finished run takes no more entries. `token` as for `append`. */
+  finishRun(runId: string, result: unknown, at: number, token?: number): MaybePromise<void>;
+  /**
+   * Takes the run's lease for `owner` until `at + ttlMs`: when nobody holds it, when its
+   * holder let it run out, or when `owner` holds it already. Each new owner's token is larger
+   * than every token before it. Else who holds it, and until when.
+   */
+  acquireLease(runId: string, lease: { owner: string; ttlMs: number; at: number }): MaybePromise<LeaseAnswer>;
+  /** Extends the lease `token` names to `at + ttlMs`; false when it is no longer the run's. */
+  renewLease(runId: string, lease: { token: number; ttlMs: number; at: number }): MaybePromise<boolean>;
+  /** Gives the lease up, so the next caller need not wait for it to run out; a stale token changes nothing. */
+  releaseLease(runId: string, token: number): MaybePromise<void>;
   /** The runs, newest first. */
   listRuns(options?: { limit?: number }): MaybePromise<RunSummary[]>;
   /** A value kept beside the runs (what runs learn for the next ones, e.g. step latencies); undefined if none. */
@@ -71,10 +92,12 @@ export function storeMisuse(message: string): InvalidOptionsError {
 export function memoryStore(): CheckpointStore {
   const runs = new Map<string, StoredRun>();
   const values = new Map<string, string>();
-  const running = (runId: string): StoredRun => {
+  const leases = new Map<string, { owner: string; token: number; expiresAt: number }>();
+  const running = (runId: string, token?: number): StoredRun => {
     const run = runs.get(runId);
     if (run === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
     if (run.status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    if (token !== undefined && leases.get(runId)?.token !== token) throw new LeaseLostError(runId, token);
     return run;
   };
   return {
@@ -87,15 +110,15 @@ export function memoryStore(): CheckpointStore {
       const run = runs.get(runId);
       return run === undefined ? undefined : (JSON.parse(JSON.stringify(run)) as StoredRun);
     },
-    append(runId, entries, at) {
-      const run = running(runId);
+    append(runId, entries, at, token) {
+      const run = running(runId, token);
       const copies = JSON.parse(JSON.stringify(entries)) as JournalEntry[];
       // Entry by entry: a commit of a few hundred thousand step ends would overflow the stack as arguments.
       for (const copy of copies) run.journal.push(copy);
       run.updatedAt = at;
     },
-    finishRun(runId, result, at) {
-      const run = running(runId);
+    finishRun(runId, result, at, token) {
+      const run = running(runId, token);
       run.status = "finished";
       run.result = JSON.parse(JSON.stringify(result ?? null)) as unknown;
       run.updatedAt = at;
@@ -110,6 +133,24 @@ export function memoryStore(): CheckpointStore {
       return text === undefined ? undefined : (JSON.parse(text) as unknown);
     },
     setValue: (key, value) => void values.set(key, JSON.stringify(value ?? null)),
+    acquireLease(runId, { owner, ttlMs, at }) {
+      const held = leases.get(runId);
+      if (held !== undefined && held.owner !== owner && held.expiresAt > at)
+        return { kind: "held", owner: held.owner, expiresAt: held.expiresAt };
+      const token = held !== undefined && held.owner === owner && held.expiresAt > at ? held.token : (held?.token ?? 0) + 1;
+      leases.set(runId, { owner, token, expiresAt: at + ttlMs });
+      return { kind: "acquired", token };
+    },
+    renewLease(runId, { token, ttlMs, at }) {
+      const held = leases.get(runId);
+      if (held?.token !== token) return false;
+      held.expiresAt = at + ttlMs;
+      return true;
+    },
+    releaseLease(runId, token) {
+      const held = leases.get(runId);
+      if (held?.token === token) held.expiresAt = 0;
+    },
     close: () => runs.clear(),
   };
 }

@@ -70,6 +70,46 @@ export class BudgetExceededError extends PlanloopError {
   }
 }
 
+/**
+ * Another process holds a stored run's lease: this call did not start it. Wait for it
+ * (`lease: { onBusy: "wait" }`), or try again once its owner is done or its lease runs out.
+ */
+export class RunBusyError extends PlanloopError {
+  readonly runId: string;
+  readonly owner: string;
+  /** When the owner's lease runs out unless it renews it (milliseconds since the epoch). */
+  readonly expiresAt: number;
+
+  constructor(runId: string, holder: { owner: string; expiresAt: number }) {
+    super(
+      `run "${runId}" is being run by ${holder.owner} (its lease runs to ${new Date(holder.expiresAt).toISOString()}); ` +
+        `nothing was started. Wait for it with lease: { onBusy: "wait" }, or try again once it is done`,
+    );
+    this.name = "RunBusyError";
+    this.runId = runId;
+    this.owner = holder.owner;
+    this.expiresAt = holder.expiresAt;
+  }
+}
+
+/**
+ * This process lost a stored run's lease (it could not renew it in time, and another process
+ * took the run over): its writes are refused, it stopped starting steps and calls, and what
+ * it was doing is the new owner's to finish.
+ */
+export class LeaseLostError extends PlanloopError {
+  readonly runId: string;
+
+  constructor(runId: string, token: number) {
+    super(
+      `run "${runId}" is no longer this process's (lease ${token} was taken over by another process): ` +
+        "this process stopped and wrote nothing more; the run goes on where it is owned now",
+    );
+    this.name = "LeaseLostError";
+    this.runId = runId;
+  }
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;

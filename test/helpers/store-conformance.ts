@@ -90,5 +90,53 @@ export function storeConformance(name: string, open: () => CheckpointStore | Pro
       expect(await store.getValue("__proto__")).toBe(7);
       await store.close();
     });
+
+    it("leases a run to one owner at a time; a new owner after expiry or release gets a larger token", async () => {
+      const store = await open();
+      await store.createRun({ runId: "lease-1", entry: "executePlan", at: 1 });
+      const first = await store.acquireLease("lease-1", { owner: "A", ttlMs: 100, at: 1_000 });
+      expect(first).toMatchObject({ kind: "acquired" });
+      const token = (first as { token: number }).token;
+      expect(await store.acquireLease("lease-1", { owner: "B", ttlMs: 100, at: 1_050 })).toEqual({
+        kind: "held",
+        owner: "A",
+        expiresAt: 1_100,
+      });
+      // The owner asking again keeps its token; renewing moves the expiry.
+      expect(await store.acquireLease("lease-1", { owner: "A", ttlMs: 100, at: 1_060 })).toEqual({ kind: "acquired", token });
+      expect(await store.renewLease("lease-1", { token, ttlMs: 100, at: 1_090 })).toBe(true);
+      expect(await store.acquireLease("lease-1", { owner: "B", ttlMs: 100, at: 1_150 })).toEqual({
+        kind: "held",
+        owner: "A",
+        expiresAt: 1_190,
+      });
+      // Run out: the next owner takes it over, and the old token is dead.
+      const second = await store.acquireLease("lease-1", { owner: "B", ttlMs: 100, at: 1_200 });
+      expect(second).toEqual({ kind: "acquired", token: token + 1 });
+      expect(await store.renewLease("lease-1", { token, ttlMs: 100, at: 1_201 })).toBe(false);
+      // Given up: free at once.
+      await store.releaseLease("lease-1", token); // stale: changes nothing
+      expect(await store.acquireLease("lease-1", { owner: "C", ttlMs: 100, at: 1_210 })).toMatchObject({ kind: "held", owner: "B" });
+      await store.releaseLease("lease-1", token + 1);
+      expect(await store.acquireLease("lease-1", { owner: "C", ttlMs: 100, at: 1_211 })).toEqual({ kind: "acquired", token: token + 2 });
+      await store.close();
+    });
+
+    it("refuses writes under a token that is no longer the run's, and writes nothing", async () => {
+      const store = await open();
+      await store.createRun({ runId: "lease-2", entry: "executePlan", at: 1 });
+      const old = (await store.acquireLease("lease-2", { owner: "A", ttlMs: 10, at: 100 })) as { token: number };
+      const now = (await store.acquireLease("lease-2", { owner: "B", ttlMs: 10_000, at: 200 })) as { token: number };
+      await store.append("lease-2", entries.slice(0, 1), 201, now.token);
+      await expect(async () => store.append("lease-2", entries.slice(1), 202, old.token)).rejects.toThrow(/no longer this process's/);
+      await expect(async () => store.append("lease-2", [], 202, old.token)).rejects.toThrow(/no longer this process's/);
+      await expect(async () => store.finishRun("lease-2", { status: "completed" }, 203, old.token)).rejects.toThrow(
+        /no longer this process's/,
+      );
+      expect(await store.getRun("lease-2")).toMatchObject({ status: "running", journal: entries.slice(0, 1) });
+      await store.finishRun("lease-2", { status: "completed" }, 204, now.token);
+      expect(await store.getRun("lease-2")).toMatchObject({ status: "finished" });
+      await store.close();
+    });
   });
 }

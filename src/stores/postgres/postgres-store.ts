@@ -1,5 +1,6 @@
 import type * as Pg from "pg";
 import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, type StoredRun } from "../../core/checkpoint-store.js";
+import { LeaseLostError } from "../../core/errors.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
 import { summaryOf, type RunRow } from "../run-row.js";
@@ -12,13 +13,23 @@ const sql = {
     "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES ($1, $2, 'running', $3, $3) ON CONFLICT DO NOTHING",
   // One statement: the run is checked to be running, marked, and its entries added, or nothing is.
   // The row lock of the update orders appends to one run from several processes.
+  // A write under a token ($4) is made only while that token is the run's lease (fencing).
   append: `WITH running AS (
-             UPDATE planloop_runs SET updated_at = $2 WHERE run_id = $1 AND status = 'running' RETURNING run_id
+             UPDATE planloop_runs SET updated_at = $2
+             WHERE run_id = $1 AND status = 'running' AND ($4::bigint IS NULL OR lease_token = $4) RETURNING run_id
            )
            INSERT INTO planloop_journal (run_id, entry)
            SELECT running.run_id, e.entry FROM running, unnest($3::text[]) WITH ORDINALITY AS e(entry, n) ORDER BY e.n`,
-  touch: "UPDATE planloop_runs SET updated_at = $2 WHERE run_id = $1 AND status = 'running'",
-  finish: "UPDATE planloop_runs SET status = 'finished', result = $2, updated_at = $3 WHERE run_id = $1 AND status = 'running'",
+  touch: "UPDATE planloop_runs SET updated_at = $2 WHERE run_id = $1 AND status = 'running' AND ($3::bigint IS NULL OR lease_token = $3)",
+  finish: `UPDATE planloop_runs SET status = 'finished', result = $2, updated_at = $3
+           WHERE run_id = $1 AND status = 'running' AND ($4::bigint IS NULL OR lease_token = $4)`,
+  // Taken when free, run out, or already this owner's; a new owner's token is one more.
+  takeLease: `UPDATE planloop_runs SET lease_owner = $2,
+                lease_token = CASE WHEN lease_owner = $2 AND lease_expires_at > $3 THEN lease_token ELSE lease_token + 1 END,
+                lease_expires_at = $4
+              WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at <= $3) RETURNING lease_token`,
+  renewLease: "UPDATE planloop_runs SET lease_expires_at = $3 WHERE run_id = $1 AND lease_token = $2",
+  releaseLease: "UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = $1 AND lease_token = $2",
   run: "SELECT * FROM planloop_runs WHERE run_id = $1",
   runWithJournal: `SELECT r.*, ARRAY(SELECT j.entry FROM planloop_journal j WHERE j.run_id = r.run_id ORDER BY j.seq) AS journal
                    FROM planloop_runs r WHERE r.run_id = $1`,
@@ -61,11 +72,12 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     await migrated();
     return pool.query<Row>(text, values);
   };
-  // Says why a write changed nothing: the run is unknown, or finished.
-  const refuse = async (runId: string): Promise<never> => {
+  // Says why a write changed nothing: the run is unknown, finished, or no longer the writer's.
+  const refuse = async (runId: string, token: number | undefined): Promise<never> => {
     const { rows } = await query<RunRow>(sql.run, [runId]);
     if (rows[0] === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
-    throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    if (rows[0].status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    throw new LeaseLostError(runId, token ?? 0);
   };
   let closed = false;
   return {
@@ -83,16 +95,31 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
         journal: row.journal.map((line) => JSON.parse(line) as JournalEntry),
       } satisfies StoredRun;
     },
-    async append(runId, entries, at) {
+    async append(runId, entries, at, token) {
+      const fence = token ?? null;
       const { rowCount } =
         entries.length === 0
-          ? await query(sql.touch, [runId, at])
-          : await query(sql.append, [runId, at, entries.map((entry) => JSON.stringify(entry))]);
-      if (rowCount === 0) await refuse(runId);
+          ? await query(sql.touch, [runId, at, fence])
+          : await query(sql.append, [runId, at, entries.map((entry) => JSON.stringify(entry)), fence]);
+      if (rowCount === 0) await refuse(runId, token);
     },
-    async finishRun(runId, result, at) {
-      const { rowCount } = await query(sql.finish, [runId, JSON.stringify(result ?? null), at]);
-      if (rowCount === 0) await refuse(runId);
+    async finishRun(runId, result, at, token) {
+      const { rowCount } = await query(sql.finish, [runId, JSON.stringify(result ?? null), at, token ?? null]);
+      if (rowCount === 0) await refuse(runId, token);
+    },
+    async acquireLease(runId, { owner, ttlMs, at }) {
+      const { rows } = await query<{ lease_token: string }>(sql.takeLease, [runId, owner, at, at + ttlMs]);
+      if (rows[0] !== undefined) return { kind: "acquired", token: Number(rows[0].lease_token) };
+      const held = await query<RunRow & { lease_owner: string | null; lease_expires_at: number }>(sql.run, [runId]);
+      if (held.rows[0] === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
+      return { kind: "held", owner: held.rows[0].lease_owner ?? "another process", expiresAt: held.rows[0].lease_expires_at };
+    },
+    async renewLease(runId, { token, ttlMs, at }) {
+      const { rowCount } = await query(sql.renewLease, [runId, token, at + ttlMs]);
+      return rowCount === 1;
+    },
+    async releaseLease(runId, token) {
+      await query(sql.releaseLease, [runId, token]);
     },
     async listRuns(listing = {}) {
       const { rows } = await query<RunRow & { entries: number }>(sql.list, [listing.limit ?? null]);

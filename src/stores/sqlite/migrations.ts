@@ -23,6 +23,10 @@ const migrations: readonly string[] = [
    ) WITHOUT ROWID;
    CREATE INDEX planloop_runs_created ON planloop_runs (created_at);`,
   `CREATE TABLE planloop_values (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // A run's lease: who may write to it, until when, and the fencing token of its owner.
+  `ALTER TABLE planloop_runs ADD COLUMN lease_owner TEXT;
+   ALTER TABLE planloop_runs ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE planloop_runs ADD COLUMN lease_expires_at REAL NOT NULL DEFAULT 0;`,
 ];
 
 /** The schema version this planloop writes. */

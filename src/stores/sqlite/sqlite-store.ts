@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { LeaseLostError } from "../../core/errors.js";
 import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, type StoredRun } from "../../core/checkpoint-store.js";
 
 import { loadOptionalPackage } from "../../core/optional-package.js";
@@ -40,19 +41,34 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     journal: db.prepare<[string], { entry: string }>("SELECT entry FROM planloop_journal WHERE run_id = ? ORDER BY seq"),
     lastSeq: db.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM planloop_journal WHERE run_id = ?"),
     insertEntry: db.prepare("INSERT INTO planloop_journal (run_id, seq, entry) VALUES (?, ?, ?)"),
-    touchRunning: db.prepare("UPDATE planloop_runs SET updated_at = ? WHERE run_id = ? AND status = 'running'"),
-    finish: db.prepare("UPDATE planloop_runs SET status = 'finished', result = ?, updated_at = ? WHERE run_id = ?"),
+    // A write under a token is made only while that token is the run's lease (fencing).
+    touchRunning: db.prepare<[number, string, number | null, number | null]>(
+      "UPDATE planloop_runs SET updated_at = ? WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)",
+    ),
+    finish: db.prepare<[string, number, string, number | null, number | null]>(
+      "UPDATE planloop_runs SET status = 'finished', result = ?, updated_at = ? WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)",
+    ),
+    // Taken when free, run out, or already this owner's; a new owner's token is one more.
+    takeLease: db.prepare<[string, string, number, number, string, string, number], { lease_token: number }>(
+      `UPDATE planloop_runs SET lease_owner = ?,
+         lease_token = CASE WHEN lease_owner = ? AND lease_expires_at > ? THEN lease_token ELSE lease_token + 1 END,
+         lease_expires_at = ?
+       WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at <= ?) RETURNING lease_token`,
+    ),
+    renewLease: db.prepare<[number, string, number]>("UPDATE planloop_runs SET lease_expires_at = ? WHERE run_id = ? AND lease_token = ?"),
+    releaseLease: db.prepare<[string, number]>("UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = ? AND lease_token = ?"),
     getValue: db.prepare<[string], { value: string }>("SELECT value FROM planloop_values WHERE key = ?"),
     setValue: db.prepare("INSERT INTO planloop_values (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
     list: db.prepare<[number], RunRow & { entries: number }>(
       "SELECT r.*, (SELECT COUNT(*) FROM planloop_journal j WHERE j.run_id = r.run_id) AS entries FROM planloop_runs r ORDER BY created_at DESC, run_id DESC LIMIT ?",
     ),
   };
-  const running = (runId: string): RunRow => {
+  // Says why a write changed nothing: the run is unknown, finished, or no longer the writer's.
+  const refuse = (runId: string, token: number | undefined): never => {
     const row = statements.run.get(runId);
     if (row === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
     if (row.status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
-    return row;
+    throw new LeaseLostError(runId, token ?? 0);
   };
   // The last entry number of each run this store wrote to, so an append reads nothing first;
   // another process appending to the same run makes the insert collide, and it is read again.
@@ -62,9 +78,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     for (const entry of entries) statements.insertEntry.run(runId, ++seq, JSON.stringify(entry));
     return seq;
   };
-  const append = db.transaction((runId: string, entries: readonly JournalEntry[], at: number) => {
-    // One statement both checks that the run is running and marks the time.
-    if (statements.touchRunning.run(at, runId).changes === 0) running(runId);
+  const append = db.transaction((runId: string, entries: readonly JournalEntry[], at: number, token: number | undefined) => {
+    // One statement checks that the run is running (and still the writer's) and marks the time.
+    const fence = token ?? null;
+    if (statements.touchRunning.run(at, runId, fence, fence).changes === 0) refuse(runId, token);
     const known = lastSeq.get(runId);
     let seq: number;
     try {
@@ -75,9 +92,9 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     }
     lastSeq.set(runId, seq);
   });
-  const finish = db.transaction((runId: string, result: unknown, at: number) => {
-    running(runId);
-    statements.finish.run(JSON.stringify(result ?? null), at, runId);
+  const finish = db.transaction((runId: string, result: unknown, at: number, token: number | undefined) => {
+    const fence = token ?? null;
+    if (statements.finish.run(JSON.stringify(result ?? null), at, runId, fence, fence).changes === 0) refuse(runId, token);
     lastSeq.delete(runId);
   });
   return {
@@ -92,8 +109,19 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
         journal,
       } satisfies StoredRun;
     },
-    append: (runId, entries, at) => append(runId, entries, at),
-    finishRun: (runId, result, at) => finish(runId, result, at),
+    // Writes take the write lock when they begin (IMMEDIATE) and wait for it there: a deferred
+    // transaction that read first could not upgrade once another process had written.
+    append: (runId, entries, at, token) => append.immediate(runId, entries, at, token),
+    finishRun: (runId, result, at, token) => finish.immediate(runId, result, at, token),
+    acquireLease(runId, { owner, ttlMs, at }) {
+      const taken = statements.takeLease.get(owner, owner, at, at + ttlMs, runId, owner, at);
+      if (taken !== undefined) return { kind: "acquired", token: taken.lease_token };
+      const row = statements.run.get(runId) as (RunRow & { lease_owner: string | null; lease_expires_at: number }) | undefined;
+      if (row === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
+      return { kind: "held", owner: row.lease_owner ?? "another process", expiresAt: row.lease_expires_at };
+    },
+    renewLease: (runId, { token, ttlMs, at }) => statements.renewLease.run(at + ttlMs, runId, token).changes === 1,
+    releaseLease: (runId, token) => void statements.releaseLease.run(runId, token),
     listRuns: (listing = {}) =>
       statements.list.all(listing.limit ?? -1).map((row): RunSummary => ({ ...summaryOf(row), entries: row.entries })),
     getValue(key) {
