@@ -21,7 +21,16 @@ export type { ApprovalDecision, HumanDecisions } from "./core/tools/guarded-call
 export { Budget } from "./core/budget.js";
 export type { BudgetLimits, BudgetLimit, BudgetBreach, Reservation } from "./core/budget.js";
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";
-export { PlanloopError, InvalidOptionsError, InvalidDecisionError, ModelCallError, BudgetExceededError } from "./core/errors.js";
+export {
+  PlanloopError,
+  InvalidOptionsError,
+  InvalidDecisionError,
+  ModelCallError,
+  BudgetExceededError,
+  RunBusyError,
+  LeaseLostError,
+} from "./core/errors.js";
+export type { LeaseOptions } from "./core/run-lease.js";
 export { defaultSecretKeys, maskSecrets } from "./core/secrets.js";
 export { stream } from "./core/run-stream.js";
 export type { RunStream } from "./core/run-stream.js";
@@ -56,7 +65,7 @@ export type {
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
 export { memoryStore } from "./core/checkpoint-store.js";
-export type { CheckpointStore, JournalEntry, RunStatus, RunSummary, StoredRun } from "./core/checkpoint-store.js";
+export type { CheckpointStore, JournalEntry, LeaseAnswer, RunStatus, RunSummary, StoredRun } from "./core/checkpoint-store.js";
 
 // plan/: what a plan is
 export { validatePlan } from "./plan/validate-plan.js";

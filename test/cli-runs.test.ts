@@ -91,7 +91,7 @@ describe("planloop runs", () => {
     const env = { ...process.env, PLANLOOP_TEST_LOG: log };
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", main, "run", plan, "--tools", toolsModule, "--store", store, "--run-id", "crash-1"],
+      ["--import", "tsx", main, "run", plan, "--tools", toolsModule, "--store", store, "--run-id", "crash-1", "--lease-ms", "3000"],
       {
         env,
       },
@@ -112,7 +112,11 @@ describe("planloop runs", () => {
 
     // In this process the long step is quick: the same step, called again with its key.
     Object.assign(process.env, { PLANLOOP_TEST_LOG: log, PLANLOOP_TEST_MS: "10" });
-    const resumed = await cli("runs", "resume", "crash-1", "--store", store);
+    // The killed process's lease runs out on its own: --wait waits for that, rather than failing.
+    const busy = await cli("runs", "resume", "crash-1", "--store", store);
+    expect(busy.code).not.toBe(0);
+    expect(busy.err).toMatch(/run "crash-1" is being run by .* \(its lease runs to .*\); nothing was started/);
+    const resumed = await cli("runs", "resume", "crash-1", "--store", store, "--wait");
     delete process.env.PLANLOOP_TEST_MS;
     expect(resumed, resumed.err).toMatchObject({ code: 0, out: expect.stringContaining("output: three") });
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["one crash-1/1", "two crash-1/2", "two crash-1/2", "three crash-1/3"]);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, memoryStore, runAgent, type JournalEntry } from "planloop";
+import { dyingLease, dyingStore, takeOver } from "./helpers/dying-store.js";
 
 function counting() {
   const calls: string[] = [];
@@ -120,13 +121,23 @@ describe("durable runAgent", () => {
         return `found ${q}`;
       },
     });
-    void runAgent({ model: deciding, tools: [dying], task: "t", store, runId: "loop-2", toolConcurrency: 1 });
+    const crashed = dyingStore(store);
+    void runAgent({
+      model: deciding,
+      tools: [dying],
+      task: "t",
+      store: crashed.store,
+      lease: dyingLease,
+      runId: "loop-2",
+      toolConcurrency: 1,
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
+    crashed.die();
     expect(calls).toEqual(["A loop-2/call:0:0", "B loop-2/call:0:1"]);
     // Second process: the same id continues; the model is asked only for the next turn.
     let askedAfter = 0;
     const answering = async () => (askedAfter++, { type: "final" as const, content: "both found" });
-    const result = await runAgent({ model: answering, tools: [tool], task: "t", store, runId: "loop-2" });
+    const result = await runAgent({ model: answering, tools: [tool], task: "t", store, runId: "loop-2", ...takeOver });
     expect(result).toMatchObject({ status: "completed", output: "both found" });
     expect(asked).toBe(1);
     expect(askedAfter).toBe(1);
@@ -160,12 +171,21 @@ describe("durable runs and approvals", () => {
     const payPlan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 120 } }] };
     const waiting = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1" });
     expect(waiting).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
-    void executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1", approvals: { "step:1": { approved: true } } });
+    const crashed = dyingStore(store);
+    void executePlan({
+      plan: payPlan,
+      tools: [pay],
+      store: crashed.store,
+      lease: dyingLease,
+      runId: "pay-1",
+      approvals: { "step:1": { approved: true } },
+    });
     await new Promise((resolve) => setTimeout(resolve, 30));
+    crashed.die();
     expect(paid).toEqual(["120 pay-1/1"]);
 
     live();
-    const continued = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1" });
+    const continued = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1", ...takeOver });
     expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
     expect(paid).toHaveLength(1);
     const approvedAgain = await executePlan({
@@ -193,12 +213,14 @@ describe("durable ReAct loops and approvals", () => {
     const waiting = await runAgent(options);
     expect(waiting.status).toBe("waiting");
     const pendingId = waiting.pending![0]!.id;
-    void runAgent({ ...options, approvals: { [pendingId]: { approved: true } } });
+    const crashed = dyingStore(store);
+    void runAgent({ ...options, store: crashed.store, lease: dyingLease, approvals: { [pendingId]: { approved: true } } });
     await new Promise((resolve) => setTimeout(resolve, 30));
+    crashed.die();
     expect(paid).toEqual(["120 loop-pay/call:0:0"]);
 
     live();
-    const continued = await runAgent(options);
+    const continued = await runAgent({ ...options, ...takeOver });
     expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ id: pendingId })] });
     expect(paid).toHaveLength(1);
     const done = await runAgent({ ...options, approvals: { [pendingId]: { approved: true } } });

@@ -16,6 +16,7 @@ import {
   type TextStreamPart,
 } from "planloop";
 import { ScriptedModel } from "planloop/testing";
+import { dyingLease, dyingStore, takeOver } from "./helpers/dying-store.js";
 
 const text = (content: string) => ({ type: "final" as const, content });
 const never = () => new Promise<never>(() => {});
@@ -67,14 +68,16 @@ describe("durable planAndExecute", () => {
     const store = memoryStore();
     const dying = fetchTools(["b"]);
     const planner = new ScriptedModel([{ purpose: "plan", reply: text(jsonPlan) }]);
-    void planAndExecute({ task: "fetch both", planner, tools: dying.tools, store, runId: "pe-2" });
+    const crashed = dyingStore(store);
+    void planAndExecute({ task: "fetch both", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "pe-2" });
     await settle();
+    crashed.die();
     expect(dying.calls).toEqual(["a pe-2/plan:1/a", "b pe-2/plan:1/b"]);
     planner.assertDone();
 
     const { calls, tools } = fetchTools();
     const after = new ScriptedModel([{ purpose: "solve", reply: text("a and b, after a restart") }]);
-    const result = await planAndExecute({ task: "fetch both", planner: after, tools, store, runId: "pe-2" });
+    const result = await planAndExecute({ task: "fetch both", planner: after, tools, store, runId: "pe-2", ...takeOver });
     expect(result).toMatchObject({ status: "completed", output: "a and b, after a restart", runId: "pe-2" });
     expect(calls).toEqual(["b pe-2/plan:1/b"]); // the same key as the call cut short
     after.assertDone();
@@ -150,12 +153,14 @@ describe("durable ReWOO", () => {
     const store = memoryStore();
     const planner = new ScriptedModel([{ purpose: "plan", reply: text('#E1 = fetch[{"source": "a"}]\n#E2 = fetch[{"source": "b"}]') }]);
     const dying = fetchTools(["b"]);
-    void rewoo({ task: "fetch", planner, tools: dying.tools, store, runId: "rw-1", concurrency: 1 });
+    const crashed = dyingStore(store);
+    void rewoo({ task: "fetch", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "rw-1", concurrency: 1 });
     await settle();
+    crashed.die();
     expect(dying.calls).toEqual(["a rw-1/plan:1/1", "b rw-1/plan:1/2"]);
     const { calls, tools } = fetchTools();
     const solver = new ScriptedModel([{ purpose: "solve", reply: text("both") }]);
-    const result = await rewoo({ task: "fetch", planner: solver, tools, store, runId: "rw-1" });
+    const result = await rewoo({ task: "fetch", planner: solver, tools, store, runId: "rw-1", ...takeOver });
     expect(result).toMatchObject({ status: "completed", output: "both" });
     expect(calls).toEqual(["b rw-1/plan:1/2"]);
     expect(await rewoo({ task: "fetch", planner: solver, tools, store, runId: "rw-1" })).toMatchObject({ output: "both" });
@@ -182,14 +187,16 @@ describe("durable LLMCompiler", () => {
     const store = memoryStore();
     const planner = streamingPlanner(['1. fetch({"source": "a"})', '2. fetch({"source": "b"})'], { hangAfter: true });
     const dying = fetchTools(["b"]);
-    void llmCompiler({ task: "fetch", planner, tools: dying.tools, store, runId: "lc-1" });
+    const crashed = dyingStore(store);
+    void llmCompiler({ task: "fetch", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "lc-1" });
     await settle();
+    crashed.die();
     expect(dying.calls.sort()).toEqual(["a lc-1/plan:1/1", "b lc-1/plan:1/2"]);
 
     const { calls, tools } = fetchTools();
     const joiner = new ScriptedModel([{ purpose: "join", reply: text("FINISH: a and b") }]);
     const restarted = streamingPlanner(["never asked"], {});
-    const result = await llmCompiler({ task: "fetch", planner: restarted, joiner, tools, store, runId: "lc-1" });
+    const result = await llmCompiler({ task: "fetch", planner: restarted, joiner, tools, store, runId: "lc-1", ...takeOver });
     expect(result).toMatchObject({ status: "completed", output: "a and b" });
     expect(restarted.asked).toBe(0);
     expect(calls).toEqual(["b lc-1/plan:1/2"]);
@@ -204,12 +211,14 @@ describe("durable ReAct and runStrategy", () => {
     const decide = { type: "tool_calls" as const, calls: [{ id: "c1", name: "fetch", arguments: { source: "a" } }] };
     const dying = fetchTools(["a"]);
     const first = new ScriptedModel([decide]);
-    void react({ task: "fetch a", model: first, tools: dying.tools, store, runId: "re-1" });
+    const crashed = dyingStore(store);
+    void react({ task: "fetch a", model: first, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "re-1" });
     await settle();
+    crashed.die();
     expect(dying.calls).toEqual(["a re-1/agent/call:0:0"]);
     const { calls, tools } = fetchTools();
     const second = new ScriptedModel([text("got a")]);
-    const result = await react({ task: "fetch a", model: second, tools, store, runId: "re-1" });
+    const result = await react({ task: "fetch a", model: second, tools, store, runId: "re-1", ...takeOver });
     expect(result).toMatchObject({ status: "completed", output: "got a", runId: "re-1" });
     expect(calls).toEqual(["a re-1/agent/call:0:0"]);
     second.assertDone();

@@ -1,3 +1,4 @@
+import type { LeaseOptions } from "../core/run-lease.js";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -20,6 +21,18 @@ export interface PauseFlags {
   runId?: string;
   /** With `--approve plan:<v>`: the edited plan (a JSON file) to run instead. */
   plan?: string;
+  /** Another process runs this id: wait until it is free instead of failing. */
+  wait?: boolean;
+  /** How long this process's lease on a stored run lasts unless renewed, in milliseconds. */
+  leaseMs?: string;
+}
+
+/** The lease a stored run is held with, from `--wait` and `--lease-ms`. */
+export function leaseFromFlags(flags: PauseFlags): LeaseOptions {
+  const ttlMs = flags.leaseMs === undefined ? undefined : Number(flags.leaseMs);
+  if (ttlMs !== undefined && !(Number.isInteger(ttlMs) && ttlMs >= 10))
+    throw new CliError("--lease-ms must be a whole number of milliseconds >= 10");
+  return { onBusy: flags.wait ? "wait" : "fail", ...(ttlMs === undefined ? {} : { ttlMs }) };
 }
 
 export function pauseOptions(command: Command, defaultState: string): Command {
@@ -30,7 +43,13 @@ export function pauseOptions(command: Command, defaultState: string): Command {
     .option("--deny <ids...>", "deny these pending calls (with --resume or --run-id)")
     .option("--deny-reason <text>", "why they are denied (the run sees it)")
     .option("--answer <id=text...>", "answer these pending questions (with --resume or --run-id)")
-    .option("--plan <file>", "with --approve plan:<version>: run this edited plan (JSON) instead of the one waiting");
+    .option("--plan <file>", "with --approve plan:<version>: run this edited plan (JSON) instead of the one waiting")
+    .option("--wait", "if another process is running this run id (--run-id), wait until it is free instead of failing")
+    .option(
+      "--lease-ms <ms>",
+      "how long this process holds a stored run unless it renews the hold; a crash blocks the run at most this long",
+      "30000",
+    );
 }
 
 /** What a state file holds once the run it saved has finished: a second resume runs nothing. */

@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { CheckpointStore, JournalEntry, StoredRun } from "./checkpoint-store.js";
 import { Budget } from "./budget.js";
-import { InvalidOptionsError } from "./errors.js";
+import { InvalidOptionsError, LeaseLostError } from "./errors.js";
+import { RunLease, type LeaseOptions } from "./run-lease.js";
 import type { UsageTotals } from "./usage.js";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
 
-/** Where a durable run writes, and under which id. */
+/** Where a durable run writes, under which id, and the lease that makes this process its one writer. */
 export interface Durability {
   store: CheckpointStore;
   runId: string;
+  lease?: RunLease | undefined;
 }
 
 /** The store and id options every durable entry point takes. */
@@ -21,6 +23,12 @@ export interface DurableOptions {
   store?: CheckpointStore | undefined;
   /** The run's id in the store; generated when absent, and always on the result. */
   runId?: string | undefined;
+  /**
+   * A stored run has one owner at a time: opening it takes its lease, renewed while the run
+   * works, and a second caller of the same `runId` fails at once with `RunBusyError` (or
+   * waits, with `onBusy: "wait"`). See `LeaseOptions`.
+   */
+  lease?: LeaseOptions | undefined;
 }
 
 /** What the store says of a run about to start: nothing yet, a result, or a journal to continue from. */
@@ -43,12 +51,30 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   const runId = options.runId ?? randomUUID();
   const { store } = options;
   if (store === undefined) return { kind: "new", runId, durability: undefined };
-  if ((await store.createRun({ runId, entry, at: Date.now() })) === "created") return { kind: "new", runId, durability: { store, runId } };
-  const stored = await store.getRun(runId);
-  if (stored === undefined) throw new InvalidOptionsError(`run "${runId}" vanished from the store while it was opened`);
-  if (stored.entry !== entry) throw new InvalidOptionsError(`run "${runId}" was started by ${stored.entry}, not ${entry}`);
-  if (stored.status === "finished") return { kind: "finished", runId, result: stored.result };
-  return { kind: "continue", runId, durability: { store, runId }, journal: stored.journal };
+  const created = await store.createRun({ runId, entry, at: Date.now() });
+  // The run is read only once it is this process's: what its last owner wrote is all there.
+  const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
+  if (created === "created") return { kind: "new", runId, durability: { store, runId, lease } };
+  try {
+    const stored = await store.getRun(runId);
+    if (stored === undefined) throw new InvalidOptionsError(`run "${runId}" vanished from the store while it was opened`);
+    if (stored.entry !== entry) throw new InvalidOptionsError(`run "${runId}" was started by ${stored.entry}, not ${entry}`);
+    if (stored.status === "finished") {
+      await lease.release();
+      return { kind: "finished", runId, result: stored.result };
+    }
+    return { kind: "continue", runId, durability: { store, runId, lease }, journal: stored.journal };
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+}
+
+/** The caller's signal and the run's lease: a durable run stops when either aborts (its lease was lost). */
+export function leasedSignal(signal: AbortSignal | undefined, checkpoints: Checkpoints | undefined): AbortSignal | undefined {
+  const lost = checkpoints?.durability.lease?.signal;
+  if (lost === undefined) return signal;
+  return signal === undefined ? lost : AbortSignal.any([signal, lost]);
 }
 
 /**
@@ -150,7 +176,7 @@ export class Checkpoints {
     const entries = this.buffer;
     this.buffer = [];
     const { store, runId } = this.durability;
-    const written = store.append(runId, entries, Date.now());
+    const written = this.fenced(() => store.append(runId, entries, Date.now(), this.token()));
     if (!isPromiseLike(written)) return undefined;
     const flight: Promise<void> = Promise.resolve(written).finally(() => {
       if (this.inFlight === flight) this.inFlight = undefined;
@@ -162,7 +188,44 @@ export class Checkpoints {
   finish(result: unknown): MaybePromise<void> {
     const { store, runId } = this.durability;
     const committed = this.commit();
-    const done = () => store.finishRun(runId, result, Date.now());
+    const done = () => this.fenced(() => store.finishRun(runId, result, Date.now(), this.token()));
     return committed === undefined ? done() : Promise.resolve(committed).then(done);
+  }
+
+  /**
+   * The lease of a run kept inside this one (a strategy's plan run, an agent step's loop): as
+   * long as this one's, and waited for when busy. This run's own lease keeps other processes
+   * out; an inner run held by someone else is one its last owner left behind as it died.
+   */
+  innerLease(): LeaseOptions | undefined {
+    const lease = this.durability.lease;
+    return lease === undefined ? undefined : { ttlMs: lease.ttlMs, onBusy: "wait" };
+  }
+
+  /** Stops renewing the run's lease and gives it up (the run is done here, finished or paused). */
+  async close(): Promise<void> {
+    await this.durability.lease?.release();
+  }
+
+  /** The lease's token, after checking it was not lost: a stale owner writes nothing at all. */
+  private token(): number | undefined {
+    const lease = this.durability.lease;
+    if (lease?.signal.aborted) throw lease.signal.reason;
+    return lease?.token;
+  }
+
+  /** A write; when the store refuses it because the run is another's now, the lease is lost: the run stops. */
+  private fenced(write: () => MaybePromise<void>): MaybePromise<void> {
+    const lose = (error: unknown): never => {
+      if (error instanceof LeaseLostError) this.durability.lease?.markLost(error);
+      throw error;
+    };
+    let written: MaybePromise<void>;
+    try {
+      written = write();
+    } catch (error) {
+      return lose(error);
+    }
+    return isPromiseLike(written) ? Promise.resolve(written).catch(lose) : written;
   }
 }

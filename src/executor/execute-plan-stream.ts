@@ -40,7 +40,8 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
   }
   const written = opened.kind === "continue" ? stateFromJournal(opened.journal) : undefined;
   if (written !== undefined) {
-    // The stream had ended and its plan was written: the run goes on as a plan run.
+    // The stream had ended and its plan was written: the run goes on as a plan run (which takes the lease again).
+    await opened.durability?.lease?.release();
     const { steps: _, ...rest } = options;
     return executePlan({ ...rest, plan: written.plan });
   }
@@ -79,6 +80,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     return result;
   } finally {
     run.dispose();
+    await checkpoints?.close();
   }
 }
 

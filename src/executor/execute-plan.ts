@@ -83,6 +83,7 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
     return result;
   } finally {
     run.dispose();
+    await checkpoints?.close();
   }
 }
 

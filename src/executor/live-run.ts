@@ -4,7 +4,7 @@ import { remoteToolCalls, type RemoteCall } from "./step-runner.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
-import type { Checkpoints } from "../core/checkpoints.js";
+import { leasedSignal, type Checkpoints } from "../core/checkpoints.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import type { PlanConfig } from "./execution-options.js";
@@ -114,7 +114,9 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
     config.budget instanceof Budget
       ? config.budget.child()
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs, spent: saved.usage } : {}) });
-  const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
+  // A durable run stops too when its lease is lost (another process took it over).
+  const signal = leasedSignal(config.signal, identity.checkpoints);
+  const runSignal = createRunSignal({ signal, clock: config.clock, remainingMs: budget.remainingMs() });
   const graph = config.graph;
   const waiting = new Map<number, WaitingStep>();
   for (const [key, entry] of Object.entries(saved?.waiting ?? {})) {

@@ -5,7 +5,7 @@ import { cancelReason, createRunSignal, type AbortCause } from "../core/run-sign
 import type { Message, ToolMessage } from "../core/messages.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
 import { signState } from "../core/state-signature.js";
-import type { Checkpoints } from "../core/checkpoints.js";
+import { leasedSignal, type Checkpoints } from "../core/checkpoints.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
 import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./agent-result.js";
@@ -53,7 +53,9 @@ export function startRun(config: AgentConfig, identity: { runId: string; checkpo
     config.budget instanceof Budget
       ? config.budget
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs } : {}) });
-  const runSignal = createRunSignal({ signal: config.signal, clock: config.clock, remainingMs: budget.remainingMs() });
+  // A durable loop stops too when its lease is lost (another process took it over).
+  const leased = leasedSignal(config.signal, identity.checkpoints);
+  const runSignal = createRunSignal({ signal: leased, clock: config.clock, remainingMs: budget.remainingMs() });
   const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
   const signal = runSignal.signal;
   const runner = config.context ? withObservationReader(config.runner, () => run.history) : config.runner;

@@ -38,6 +38,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     return result;
   } finally {
     run.dispose();
+    await checkpoints?.close();
   }
 }
 

@@ -139,5 +139,6 @@ export async function runStrategyDurably<Result extends { state?: unknown }>(
     return await settleStrategyRun(run.durability, await body(run));
   } finally {
     run.dispose();
+    await run.durability?.checkpoints.close();
   }
 }

@@ -270,10 +270,11 @@ export async function executionOptions(
 async function durablePlanRun(
   run: StrategyRun,
   version: number,
-): Promise<Pick<ExecutePlanOptions, "store" | "runId" | "approvals" | "answers">> {
+): Promise<Pick<ExecutePlanOptions, "store" | "runId" | "lease" | "approvals" | "answers">> {
   if (run.durability === undefined) return {};
   const runId = run.durability.planRunId(version);
-  return { store: run.durability.store, runId, ...(await run.durability.decisionsFor(runId)) };
+  const lease = run.durability.checkpoints.innerLease();
+  return { store: run.durability.store, runId, lease, ...(await run.durability.decisionsFor(runId)) };
 }
 
 /** Statuses an execution ends the whole run with; `failed` is left to the strategy. */

@@ -61,7 +61,14 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         taskType: options.taskType,
         ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
         // Kept in the same store as a loop of its own, which continues where it stopped.
-        ...(run.durability ? { store: run.durability.store, runId: agentRunId, ...(await run.durability.decisionsFor(agentRunId)) } : {}),
+        ...(run.durability
+          ? {
+              store: run.durability.store,
+              runId: agentRunId,
+              lease: run.durability.checkpoints.innerLease(),
+              ...(await run.durability.decisionsFor(agentRunId)),
+            }
+          : {}),
       });
     } catch (error) {
       if (error instanceof TypeError) throw error;

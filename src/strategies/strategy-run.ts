@@ -13,7 +13,7 @@ import { checkSecret, verifyState } from "../core/state-signature.js";
 import { readTaskType } from "../react/agent-options.js";
 import type { RunSettings } from "../executor/execution-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
-import type { DurableOptions } from "../core/checkpoints.js";
+import { leasedSignal, type DurableOptions } from "../core/checkpoints.js";
 import type { StrategyDurability } from "./strategy-durability.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
@@ -81,7 +81,9 @@ export function startStrategyRun(
     options.budget instanceof Budget
       ? options.budget.child()
       : new Budget(options.budget, { clock, ...(saved ? { spent: saved.usage, elapsedMs: saved.elapsedMs } : {}) });
-  const runSignal = createRunSignal({ signal: options.signal, clock, remainingMs: budget.remainingMs() });
+  // A durable run stops too when its lease is lost (another process took it over).
+  const signal = leasedSignal(options.signal, identity.durability?.checkpoints);
+  const runSignal = createRunSignal({ signal, clock, remainingMs: budget.remainingMs() });
   const trace: PlanloopEvent[] = [];
   // The result's trace keeps every event but the pieces of streamed answers (the answers are in it whole).
   const events = new EventHub({ clock, internal: (event) => event.type !== "model-delta" && trace.push(event) });

@@ -9,7 +9,15 @@ import type { ContextPolicy } from "../../react/context-window.js";
 import type { CliIo } from "../cli-io.js";
 import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 import { onInterrupt } from "../interrupt.js";
-import { pauseOptions, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
+import {
+  leaseFromFlags,
+  pauseOptions,
+  resumeFromFlags,
+  savePaused,
+  settleResumedFile,
+  statePathOf,
+  type PauseFlags,
+} from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { loadTools } from "../load-tools.js";
 import { defaultStore, openStore, storeFlag } from "../store-option.js";
@@ -104,7 +112,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...contextOf(flags),
         ...(flags.taskType ? { taskType: flags.taskType } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
-        ...(store ? { store, runId } : {}),
+        ...(store ? { store, runId, lease: leaseFromFlags(flags) } : {}),
       });
       progress?.stop();
       settleResumedFile(flags, result);

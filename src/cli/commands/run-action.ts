@@ -10,7 +10,7 @@ import { bullmqRunner } from "../../workers/bullmq-runner.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { onInterrupt } from "../interrupt.js";
-import { resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
+import { leaseFromFlags, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { openStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
@@ -84,6 +84,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
     signal: interrupt.signal,
     store,
     runId,
+    lease: leaseFromFlags(flags),
     runner,
     ...resumed,
   }).finally(() => {

@@ -63,35 +63,39 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         io.out("no runs to learn from (give runs a taskType: runAgent({ taskType }), planloop ask --task-type)");
       for (const line of statsLines(suggestions)) io.out(line);
     });
-  const continuing = (name: string, description: string) => withStore(runs.command(name).description(description)).argument("<runId>");
+  const continuing = (name: string, description: string) =>
+    withStore(runs.command(name).description(description))
+      .argument("<runId>")
+      .option("--wait", "if another process is running it, wait until it is free instead of failing");
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
-    (runId: string, flags: { store: string }) => resumeRun(io, rerun, { runId, store: flags.store, decisions: [] }),
+    (runId: string, flags: { store: string; wait?: boolean }) =>
+      resumeRun(io, rerun, { runId, store: flags.store, decisions: waiting(flags) }),
   );
   continuing("approve", "Approve a call or a plan the run waits for, and continue it")
     .argument("<pendingId>")
     .option("--plan <file>", "for a plan waiting for review (plan:<v>): run this edited plan (JSON) instead")
-    .action((runId: string, pendingId: string, flags: { store: string; plan?: string }) =>
+    .action((runId: string, pendingId: string, flags: { store: string; plan?: string; wait?: boolean }) =>
       resumeRun(io, rerun, {
         runId,
         store: flags.store,
-        decisions: ["--approve", pendingId, ...(flags.plan ? ["--plan", resolve(flags.plan)] : [])],
+        decisions: ["--approve", pendingId, ...(flags.plan ? ["--plan", resolve(flags.plan)] : []), ...waiting(flags)],
       }),
     );
   continuing("deny", "Deny a call the run waits for, or reject a plan (the planner writes a new one), and continue it")
     .argument("<pendingId>")
     .option("--reason <text>", "why (the run sees it)")
-    .action((runId: string, pendingId: string, flags: { store: string; reason?: string }) =>
+    .action((runId: string, pendingId: string, flags: { store: string; reason?: string; wait?: boolean }) =>
       resumeRun(io, rerun, {
         runId,
         store: flags.store,
-        decisions: ["--deny", pendingId, ...(flags.reason ? ["--deny-reason", flags.reason] : [])],
+        decisions: ["--deny", pendingId, ...(flags.reason ? ["--deny-reason", flags.reason] : []), ...waiting(flags)],
       }),
     );
   continuing("answer", "Answer a question the run waits for, and continue it")
     .argument("<pendingId>")
     .argument("<text>")
-    .action((runId: string, pendingId: string, text: string, flags: { store: string }) =>
-      resumeRun(io, rerun, { runId, store: flags.store, decisions: ["--answer", `${pendingId}=${text}`] }),
+    .action((runId: string, pendingId: string, text: string, flags: { store: string; wait?: boolean }) =>
+      resumeRun(io, rerun, { runId, store: flags.store, decisions: ["--answer", `${pendingId}=${text}`, ...waiting(flags)] }),
     );
   continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
     (runId: string, flags: { store: string }) =>
@@ -102,6 +106,11 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         io.out(`run ${runId}: cancelled`);
       }),
   );
+}
+
+/** `--wait`, handed on to the command that continues the run. */
+function waiting(flags: { wait?: boolean }): string[] {
+  return flags.wait ? ["--wait"] : [];
 }
 
 async function usingStore(flag: string, use: (store: CheckpointStore) => Promise<void>): Promise<void> {

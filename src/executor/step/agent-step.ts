@@ -35,7 +35,9 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
           ...(paused?.kind === "agent" ? { resume: paused.agentState, ...innerDecisions(run, step.id) } : {}),
           // A durable run keeps the step's loop as a run of its own, `<runId>/<step id>`: after a
           // crash it continues turn by turn, and its tools get keys of their own.
-          ...(run.checkpoints ? { store: run.checkpoints.durability.store, runId: idempotencyKeyOf(run, index) } : {}),
+          ...(run.checkpoints
+            ? { store: run.checkpoints.durability.store, runId: idempotencyKeyOf(run, index), lease: run.checkpoints.innerLease() }
+            : {}),
         });
   } catch (error) {
     return { status: "failed", error: `the step's agent failed: ${errorMessage(error)}` };

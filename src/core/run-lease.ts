@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import { InvalidOptionsError, LeaseLostError, RunBusyError } from "./errors.js";
+
+/** How a durable run holds its lease (see docs/durable-runs.md, "Many processes"). */
+export interface LeaseOptions {
+  /**
+   * How long the lease lasts unless renewed, in milliseconds; default 30 s. It is renewed
+   * every third of that while the run works, so a slow tool keeps it; a process that dies
+   * holds the run for at most this long.
+   */
+  ttlMs?: number | undefined;
+  /**
+   * What a call does when another process runs the same `runId`: `"fail"` at once with a
+   * `RunBusyError` naming the owner and when its lease runs out (default), or `"wait"` until
+   * the run is free, and then continue it (or hand back its result, if it finished).
+   */
+  onBusy?: "fail" | "wait" | undefined;
+}
+
+const defaultTtlMs = 30_000;
+
+/**
+ * A stored run's lease while this process owns it: its token fences every write, a timer
+ * renews it, and `signal` aborts the moment it is lost (a renewal refused, or a write refused
+ * because another process took the run over), so the run stops starting steps and calls.
+ */
+export class RunLease {
+  private readonly lost = new AbortController();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private renewedAt: number;
+
+  private constructor(
+    private readonly store: CheckpointStore,
+    readonly runId: string,
+    readonly token: number,
+    readonly ttlMs: number,
+  ) {
+    this.renewedAt = Date.now();
+    this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(ttlMs / 3)));
+    this.timer.unref?.();
+  }
+
+  /** Takes the run's lease, waiting for it when `onBusy` is "wait"; a busy run fails with `RunBusyError` otherwise. */
+  static async take(
+    store: CheckpointStore,
+    runId: string,
+    options: { lease?: LeaseOptions | undefined; signal?: AbortSignal | undefined },
+  ): Promise<RunLease> {
+    const { ttlMs, onBusy } = readLeaseOptions(options.lease);
+    const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    for (;;) {
+      const answer = await store.acquireLease(runId, { owner, ttlMs, at: Date.now() });
+      if (answer.kind === "acquired") return new RunLease(store, runId, answer.token, ttlMs);
+      if (onBusy === "fail") throw new RunBusyError(runId, answer);
+      options.signal?.throwIfAborted();
+      // Free when its owner gives it up (checked often) or when it runs out.
+      await sleepUntil(Math.min(Date.now() + 200, answer.expiresAt + 1), options.signal);
+    }
+  }
+
+  /** Aborts once the lease is lost; its reason is the `LeaseLostError`. */
+  get signal(): AbortSignal {
+    return this.lost.signal;
+  }
+
+  /** A write was refused because the run is no longer this lease's: stop. */
+  markLost(error?: unknown): void {
+    this.stopRenewing();
+    if (!this.lost.signal.aborted) this.lost.abort(error instanceof LeaseLostError ? error : new LeaseLostError(this.runId, this.token));
+  }
+
+  /** Stops renewing and gives the lease up, so the next caller need not wait for it to run out. */
+  async release(): Promise<void> {
+    this.stopRenewing();
+    if (this.lost.signal.aborted) return;
+    try {
+      await this.store.releaseLease(this.runId, this.token);
+    } catch {
+      // The store is away: the lease runs out on its own.
+    }
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      const renewed = await this.store.renewLease(this.runId, { token: this.token, ttlMs: this.ttlMs, at: Date.now() });
+      if (!renewed) return this.markLost();
+      this.renewedAt = Date.now();
+    } catch {
+      // The store did not answer: the lease holds until it would have run out.
+      if (Date.now() - this.renewedAt >= this.ttlMs) this.markLost();
+    }
+  }
+
+  private stopRenewing(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+function readLeaseOptions(lease: LeaseOptions | undefined): { ttlMs: number; onBusy: "fail" | "wait" } {
+  if (lease !== undefined && (typeof lease !== "object" || lease === null)) {
+    throw new InvalidOptionsError('lease must be an object: { ttlMs?, onBusy?: "fail" | "wait" }');
+  }
+  const ttlMs = lease?.ttlMs ?? defaultTtlMs;
+  if (!Number.isInteger(ttlMs) || ttlMs < 10) throw new InvalidOptionsError(`lease.ttlMs must be an integer >= 10, got ${String(ttlMs)}`);
+  const onBusy = lease?.onBusy ?? "fail";
+  if (onBusy !== "fail" && onBusy !== "wait") throw new InvalidOptionsError('lease.onBusy must be "fail" or "wait"');
+  return { ttlMs, onBusy };
+}
+
+function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, at - Date.now()));
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
