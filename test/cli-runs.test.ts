@@ -23,6 +23,23 @@ const payPlan = () =>
   });
 
 describe("planloop runs", () => {
+  it("approve and cancel of a run another process holds are refused, naming the owner; nothing changes", async () => {
+    const path = join(dir, "held.sqlite");
+    const store = `sqlite:${path}`;
+    const waiting = await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "held-1");
+    expect(waiting.code).toBe(3);
+    const { sqliteStore } = await import("planloop/sqlite");
+    const other = sqliteStore({ path });
+    expect(await other.acquireLease("held-1", { owner: "ci-box:4242", ttlMs: 60_000, at: Date.now() })).toMatchObject({ kind: "acquired" });
+    const approve = await cli("runs", "approve", "held-1", "step:2", "--store", store);
+    expect(approve.code).not.toBe(0);
+    expect(approve.err).toContain('run "held-1" is being run by ci-box:4242');
+    const cancel = await cli("runs", "cancel", "held-1", "--store", store);
+    expect(cancel.err).toContain('run "held-1" is being run by ci-box:4242');
+    expect(await other.getRun("held-1")).toMatchObject({ status: "running" });
+    other.close();
+  });
+
   it("a run waiting for approval is continued by id: approve runs the call once, and a finished run runs nothing again", async () => {
     const store = `sqlite:${join(dir, "approve.sqlite")}`;
     const waiting = await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-1");

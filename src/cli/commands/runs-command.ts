@@ -1,3 +1,4 @@
+import { RunLease } from "../../core/run-lease.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CheckpointStore, JournalEntry, StoredRun } from "../../core/checkpoint-store.js";
@@ -98,12 +99,24 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
       resumeRun(io, rerun, { runId, store: flags.store, decisions: ["--answer", `${pendingId}=${text}`, ...waiting(flags)] }),
     );
   continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
-    (runId: string, flags: { store: string }) =>
+    (runId: string, flags: { store: string; wait?: boolean }) =>
       usingStore(flags.store, async (store) => {
-        const run = await storedRun(store, runId, flags.store);
-        if (run.status === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
-        await store.finishRun(runId, { status: "cancelled", reason: "cancelled with planloop runs cancel", runId }, Date.now());
-        io.out(`run ${runId}: cancelled`);
+        await storedRun(store, runId, flags.store);
+        // Under the run's lease: a run another process is running is not ended under it.
+        const lease = await RunLease.take(store, runId, { lease: { onBusy: flags.wait ? "wait" : "fail" } });
+        try {
+          const run = await storedRun(store, runId, flags.store);
+          if (run.status === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
+          await store.finishRun(
+            runId,
+            { status: "cancelled", reason: "cancelled with planloop runs cancel", runId },
+            Date.now(),
+            lease.token,
+          );
+          io.out(`run ${runId}: cancelled`);
+        } finally {
+          await lease.release();
+        }
       }),
   );
 }
