@@ -167,3 +167,22 @@ describe.each([
     60_000,
   );
 });
+
+describe("SQLite shared by several processes", () => {
+  it("8 processes × 100 runs on one file: every run completes", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "planloop-many-")), "runs.sqlite");
+    const script = join(root, "test", "fixtures", "many-runs.ts");
+    const start = (name: string) =>
+      new Promise<{ completed: number; errors: string[] }>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--import", "tsx", script, path, name, "100"], { cwd: root });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+        child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(`${name} exited ${code}: ${err}`))));
+      });
+    const results = await Promise.all(Array.from({ length: 8 }, (_, index) => start(`p${index}`)));
+    expect(results.flatMap((result) => result.errors)).toEqual([]);
+    expect(results.map((result) => result.completed)).toEqual(Array.from({ length: 8 }, () => 100));
+  }, 120_000);
+});
