@@ -3,6 +3,7 @@ import type { CheckpointStore, JournalEntry, StoredRun } from "./checkpoint-stor
 import { Budget } from "./budget.js";
 import { InvalidOptionsError, LeaseLostError } from "./errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
+import { boundRunId } from "./state-signature.js";
 import type { UsageTotals } from "./usage.js";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
 
@@ -48,7 +49,8 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   if (options.runId !== undefined && (typeof options.runId !== "string" || options.runId === "")) {
     throw new InvalidOptionsError("runId must be a non-empty string");
   }
-  const runId = options.runId ?? randomUUID();
+  // A signed state resumes the run it belongs to, under its id (and no other).
+  const runId = boundRunId(options) ?? options.runId ?? randomUUID();
   const { store } = options;
   if (store === undefined) return { kind: "new", runId, durability: undefined };
   const created = await store.createRun({ runId, entry, at: Date.now() });

@@ -13,10 +13,33 @@ export interface StateSigning {
   stateSecret?: string | undefined;
 }
 
-/** The state with its `signature`; the state itself when there is no secret. */
-export function signState<T extends object>(state: T, secret: string | undefined): T {
+/**
+ * The state with its `signature`, and the id of the run it belongs to (`runId`, signed with
+ * it: a state cannot start or continue another run); the state itself when there is no secret.
+ */
+export function signState<T extends object>(state: T, secret: string | undefined, runId: string): T {
   if (secret === undefined) return state;
-  return { ...state, signature: signatureOf(state, secret) };
+  const bound = { ...state, runId };
+  return { ...bound, signature: signatureOf(bound, secret) };
+}
+
+/**
+ * The run a signed state belongs to, checked against the `runId` a caller gave: a signed
+ * state resumes its own run (under its own id, so its calls keep their idempotency keys), and
+ * is refused for another. Undefined without a secret or a state (the caller's id, or a new one).
+ */
+export function boundRunId(options: { resume?: unknown; stateSecret?: string | undefined; runId?: string | undefined }): string | undefined {
+  const { resume, stateSecret } = options;
+  if (stateSecret === undefined || resume === undefined) return undefined;
+  verifyState(resume, stateSecret);
+  const bound = (resume as { runId?: unknown }).runId;
+  if (typeof bound !== "string") return undefined;
+  if (options.runId !== undefined && options.runId !== bound) {
+    throw new InvalidOptionsError(
+      `resume: this state belongs to run "${bound}", not "${options.runId}"; continue it with runId "${bound}" (or with no runId)`,
+    );
+  }
+  return bound;
 }
 
 /**

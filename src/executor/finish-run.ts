@@ -47,7 +47,7 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   );
   if (pending.length > 0) result.pending = pending;
   if (missing.length > 0) result.missing = missing;
-  if (status !== "completed") result.state = signState(snapshot(run, steps), run.config.stateSecret);
+  if (status !== "completed") result.state = signState(snapshot(run, steps), run.config.stateSecret, run.runId);
   run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
   // Built field by field above; the status decided which fields are set (see PlanRunResult).
   return result as PlanRunResult;

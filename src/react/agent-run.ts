@@ -137,7 +137,7 @@ export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
   if (run.lastError) result.lastError = run.lastError;
   if (run.config.taskType !== undefined) result.taskType = run.config.taskType;
   if (run.openRound?.pending.length) result.pending = run.openRound.pending;
-  if (stop.status !== "completed") result.state = signState(snapshotState(run, stop.status), run.config.stateSecret);
+  if (stop.status !== "completed") result.state = signState(snapshotState(run, stop.status), run.config.stateSecret, run.runId);
   run.events.emit({
     type: "agent-end",
     status: stop.status,

@@ -358,7 +358,7 @@ export function pausedState<Strategy extends PlanningStrategyName>(
     usage: run.budget.spent,
     elapsedMs: run.budget.elapsedMs(),
   });
-  return signState(state, run.stateSecret);
+  return signState(state, run.stateSecret, run.runId);
 }
 
 /** What `resume` needs to continue a run that waits for a plan's review. */
@@ -375,5 +375,5 @@ function reviewState<Strategy extends PlanningStrategyName>(
     usage: run.budget.spent,
     elapsedMs: run.budget.elapsedMs(),
   });
-  return signState(state, run.stateSecret);
+  return signState(state, run.stateSecret, run.runId);
 }
