@@ -28,7 +28,11 @@ export function signState<T extends object>(state: T, secret: string | undefined
  * state resumes its own run (under its own id, so its calls keep their idempotency keys), and
  * is refused for another. Undefined without a secret or a state (the caller's id, or a new one).
  */
-export function boundRunId(options: { resume?: unknown; stateSecret?: string | undefined; runId?: string | undefined }): string | undefined {
+export function boundRunId(options: {
+  resume?: unknown;
+  stateSecret?: string | undefined;
+  runId?: string | undefined;
+}): string | undefined {
   const { resume, stateSecret } = options;
   if (stateSecret === undefined || resume === undefined) return undefined;
   verifyState(resume, stateSecret);
