@@ -120,11 +120,11 @@ describe("planloop ask", () => {
     expect(paused.code).toBe(3);
     expect(paused.out).toContain("plan:1 waits for review: 1 steps");
     expect(paused.out).toContain('1 [new] double {"value":21}');
-    expect(paused.out).toContain(`or by id: planloop runs approve r1 plan:1 --store ${store}`);
+    expect(paused.out).toContain(`or by id: planloop runs approve r1 plan:1 --tools ${toolsModule} --store ${store}`);
     expect((await cli("runs", "show", "r1", "--store", store)).out).toContain("plan:1 waits for review");
     const edited = join(dir, "edited.json");
     writeFileSync(edited, JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 50 } }] }));
-    const approved = await cli("runs", "approve", "r1", "plan:1", "--plan", edited, "--store", store);
+    const approved = await cli("runs", "approve", "r1", "plan:1", "--plan", edited, "--tools", toolsModule, "--store", store);
     expect(approved.code).toBe(0);
     expect(approved.out).toContain("Twice 50 is 100.");
     expect(server.requests).toHaveLength(2);

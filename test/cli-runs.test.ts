@@ -23,6 +23,37 @@ const payPlan = () =>
   });
 
 describe("planloop runs", () => {
+  it("a launch line planted in the store loads nothing: no module without --tools, no flag planloop does not write", async () => {
+    const path = join(dir, "planted.sqlite");
+    const store = `sqlite:${path}`;
+    const marker = join(dir, "evil-ran");
+    const evil = file("evil.mjs", "");
+    writeFileSync(
+      evil,
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "ran"); export const tools = [];`,
+    );
+    const { sqliteStore } = await import("planloop/sqlite");
+    const planted = sqliteStore({ path });
+    for (const [runId, argv] of [
+      ["planted-1", ["run", payPlan(), "--tools", evil, "--concurrency", "4"]],
+      ["planted-2", ["run", payPlan(), "--tools", toolsModule, "--events", join(dir, "overwritten")]],
+    ] as const) {
+      planted.createRun({ runId, entry: "executePlan", at: Date.now() });
+      planted.append(runId, [{ kind: "launch", argv: [...argv], cwd: dir }], Date.now());
+    }
+    planted.close();
+    const refused = await cli("runs", "resume", "planted-1", "--store", store);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain(`run "planted-1" was started with --tools ${evil}; nothing the store names is loaded without your word`);
+    const odd = await cli("runs", "resume", "planted-2", "--tools", toolsModule, "--store", store);
+    expect(odd.err).toContain('run "planted-2" has a launch line planloop did not write (it holds "--events")');
+    // Named on the command line, the person's module is loaded instead of the stored one.
+    const mine = await cli("runs", "resume", "planted-1", "--tools", toolsModule, "--store", store);
+    expect(mine.out).toContain("waits for approval");
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("approve and cancel of a run another process holds are refused, naming the owner; nothing changes", async () => {
     const path = join(dir, "held.sqlite");
     const store = `sqlite:${path}`;
@@ -31,7 +62,7 @@ describe("planloop runs", () => {
     const { sqliteStore } = await import("planloop/sqlite");
     const other = sqliteStore({ path });
     expect(await other.acquireLease("held-1", { owner: "ci-box:4242", ttlMs: 60_000, at: Date.now() })).toMatchObject({ kind: "acquired" });
-    const approve = await cli("runs", "approve", "held-1", "step:2", "--store", store);
+    const approve = await cli("runs", "approve", "held-1", "step:2", "--tools", toolsModule, "--store", store);
     expect(approve.code).not.toBe(0);
     expect(approve.err).toContain('run "held-1" is being run by ci-box:4242');
     const cancel = await cli("runs", "cancel", "held-1", "--store", store);
@@ -44,14 +75,14 @@ describe("planloop runs", () => {
     const store = `sqlite:${join(dir, "approve.sqlite")}`;
     const waiting = await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-1");
     expect(waiting.code).toBe(3);
-    expect(waiting.out).toContain(`or by id: planloop runs approve pay-1 step:2 --store ${store}`);
+    expect(waiting.out).toContain(`or by id: planloop runs approve pay-1 step:2 --tools ${toolsModule} --store ${store}`);
     expect((await cli("runs", "list", "--store", store)).out).toMatch(/^pay-1 {2}executePlan {2}paused {2}1\/2 steps/m);
     const shown = await cli("runs", "show", "pay-1", "--store", store);
     expect(shown.out).toContain("step:2 waits for approval: pay");
 
-    const approved = await cli("runs", "approve", "pay-1", "step:2", "--store", store);
+    const approved = await cli("runs", "approve", "pay-1", "step:2", "--tools", toolsModule, "--store", store);
     expect(approved).toMatchObject({ code: 0, out: expect.stringContaining("output: paid 120") });
-    const again = await cli("runs", "resume", "pay-1", "--store", store);
+    const again = await cli("runs", "resume", "pay-1", "--tools", toolsModule, "--store", store);
     expect(again).toMatchObject({ code: 0, out: expect.stringContaining("run pay-1 has finished (completed); nothing runs again") });
     const after = (await cli("runs", "show", "pay-1", "--store", store)).out;
     expect(after).toContain("step 2: succeeded");
@@ -68,7 +99,7 @@ describe("planloop runs", () => {
   it("deny passes its reason to the run; cancel ends a waiting run for good", async () => {
     const store = `sqlite:${join(dir, "deny.sqlite")}`;
     await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-2");
-    const denied = await cli("runs", "deny", "pay-2", "step:2", "--reason", "over the limit", "--store", store);
+    const denied = await cli("runs", "deny", "pay-2", "step:2", "--reason", "over the limit", "--tools", toolsModule, "--store", store);
     expect(denied.code).toBe(1);
     expect(denied.out).toMatch(/failed.*over the limit/);
     expect((await cli("runs", "show", "pay-2", "--store", store)).out).toContain("decision step:2: denied (over the limit)");
@@ -117,11 +148,15 @@ describe("planloop runs", () => {
       const timer = setInterval(() => {
         if (readFileSync(log, "utf8").includes("two")) {
           clearInterval(timer);
-          child.kill("SIGKILL");
           resolve();
         }
       }, 10);
     });
+    // While it runs, the run is its: a resume is refused, naming it.
+    const busy = await cli("runs", "resume", "crash-1", "--tools", toolsModule, "--store", store);
+    expect(busy.code).not.toBe(0);
+    expect(busy.err).toMatch(/run "crash-1" is being run by .* \(its lease runs to .*\); nothing was started/);
+    child.kill("SIGKILL");
     await new Promise((resolve) => child.on("close", resolve));
     expect(await cli("runs", "list", "--store", store)).toMatchObject({
       out: expect.stringMatching(/^crash-1 {2}executePlan {2}running {2}1\/3 steps/m),
@@ -130,10 +165,7 @@ describe("planloop runs", () => {
     // In this process the long step is quick: the same step, called again with its key.
     Object.assign(process.env, { PLANLOOP_TEST_LOG: log, PLANLOOP_TEST_MS: "10" });
     // The killed process's lease runs out on its own: --wait waits for that, rather than failing.
-    const busy = await cli("runs", "resume", "crash-1", "--store", store);
-    expect(busy.code).not.toBe(0);
-    expect(busy.err).toMatch(/run "crash-1" is being run by .* \(its lease runs to .*\); nothing was started/);
-    const resumed = await cli("runs", "resume", "crash-1", "--store", store, "--wait");
+    const resumed = await cli("runs", "resume", "crash-1", "--tools", toolsModule, "--store", store, "--wait");
     delete process.env.PLANLOOP_TEST_MS;
     expect(resumed, resumed.err).toMatchObject({ code: 0, out: expect.stringContaining("output: three") });
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["one crash-1/1", "two crash-1/2", "two crash-1/2", "three crash-1/3"]);

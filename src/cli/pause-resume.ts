@@ -123,6 +123,8 @@ export function savePaused(
     command: string;
     runId?: string;
     storeFlag?: string;
+    /** The tools module the run loads, named again to continue it (the store is not trusted to name it). */
+    tools?: string | undefined;
   },
 ): void {
   const statePath = resolve(paused.statePath);
@@ -132,7 +134,7 @@ export function savePaused(
   const decide = first === undefined ? "" : first.kind === "input" ? ` --answer ${first.id}=<your answer>` : ` --approve ${first.id}`;
   io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath}${decide}`);
   if (paused.runId === undefined) return;
-  const store = paused.storeFlag ?? "";
+  const store = `${paused.tools === undefined ? "" : ` --tools ${paused.tools}`}${paused.storeFlag ?? ""}`;
   const byId =
     first === undefined
       ? `planloop runs resume ${paused.runId}${store}`

@@ -138,7 +138,7 @@ export function askCommand(program: Command, io: CliIo): void {
         pending: result.pending ?? [],
         statePath: statePathOf(flags, `planloop-${result.strategy}.state.json`),
         command,
-        ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store) } : {}),
+        ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), tools: flags.tools } : {}),
       });
     }
     interrupt.dispose();

@@ -107,7 +107,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
       pending: result.pending ?? [],
       statePath,
       command: `planloop run ${path} --tools ${flags.tools}`,
-      ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store) } : {}),
+      ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), tools: flags.tools } : {}),
     });
   }
   io.exitCode(interrupt.interrupted() ? 130 : result.status === "completed" ? 0 : result.status === "waiting" ? 3 : 1);

@@ -1,4 +1,5 @@
 import { RunLease } from "../../core/run-lease.js";
+import { trustedLaunchLine } from "../launch-line.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CheckpointStore, JournalEntry, StoredRun } from "../../core/checkpoint-store.js";
@@ -67,36 +68,36 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
   const continuing = (name: string, description: string) =>
     withStore(runs.command(name).description(description))
       .argument("<runId>")
-      .option("--wait", "if another process is running it, wait until it is free instead of failing");
+      .option("--wait", "if another process is running it, wait until it is free instead of failing")
+      .option("--tools <module>", "the tools module to continue it with (the store's launch line is not trusted to name one)");
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
-    (runId: string, flags: { store: string; wait?: boolean }) =>
-      resumeRun(io, rerun, { runId, store: flags.store, decisions: waiting(flags) }),
+    (runId: string, flags: ContinueFlags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }),
   );
   continuing("approve", "Approve a call or a plan the run waits for, and continue it")
     .argument("<pendingId>")
     .option("--plan <file>", "for a plan waiting for review (plan:<v>): run this edited plan (JSON) instead")
-    .action((runId: string, pendingId: string, flags: { store: string; plan?: string; wait?: boolean }) =>
+    .action((runId: string, pendingId: string, flags: ContinueFlags & { plan?: string }) =>
       resumeRun(io, rerun, {
         runId,
-        store: flags.store,
+        flags,
         decisions: ["--approve", pendingId, ...(flags.plan ? ["--plan", resolve(flags.plan)] : []), ...waiting(flags)],
       }),
     );
   continuing("deny", "Deny a call the run waits for, or reject a plan (the planner writes a new one), and continue it")
     .argument("<pendingId>")
     .option("--reason <text>", "why (the run sees it)")
-    .action((runId: string, pendingId: string, flags: { store: string; reason?: string; wait?: boolean }) =>
+    .action((runId: string, pendingId: string, flags: ContinueFlags & { reason?: string }) =>
       resumeRun(io, rerun, {
         runId,
-        store: flags.store,
+        flags,
         decisions: ["--deny", pendingId, ...(flags.reason ? ["--deny-reason", flags.reason] : []), ...waiting(flags)],
       }),
     );
   continuing("answer", "Answer a question the run waits for, and continue it")
     .argument("<pendingId>")
     .argument("<text>")
-    .action((runId: string, pendingId: string, text: string, flags: { store: string; wait?: boolean }) =>
-      resumeRun(io, rerun, { runId, store: flags.store, decisions: ["--answer", `${pendingId}=${text}`, ...waiting(flags)] }),
+    .action((runId: string, pendingId: string, text: string, flags: ContinueFlags) =>
+      resumeRun(io, rerun, { runId, flags, decisions: ["--answer", `${pendingId}=${text}`, ...waiting(flags)] }),
     );
   continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
     (runId: string, flags: { store: string; wait?: boolean }) =>
@@ -119,6 +120,13 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         }
       }),
   );
+}
+
+/** The flags of the commands that continue a stored run. */
+interface ContinueFlags {
+  store: string;
+  wait?: boolean;
+  tools?: string;
 }
 
 /** `--wait`, handed on to the command that continues the run. */
@@ -145,12 +153,13 @@ async function storedRun(store: CheckpointStore, runId: string, flag: string): P
  * Runs the command that started a stored run again, in the folder it ran in, with the same
  * id and store, and the human's decisions. A finished run is shown, not run.
  */
-async function resumeRun(io: CliIo, rerun: Rerun, request: { runId: string; store: string; decisions: string[] }): Promise<void> {
+async function resumeRun(io: CliIo, rerun: Rerun, request: { runId: string; flags: ContinueFlags; decisions: string[] }): Promise<void> {
+  const { store: storeFlag } = request.flags;
   // The store flag as it reads from here, before the command moves to the run's folder.
-  const store = request.store.startsWith("sqlite:") ? `sqlite:${resolve(request.store.slice("sqlite:".length))}` : request.store;
+  const store = storeFlag.startsWith("sqlite:") ? `sqlite:${resolve(storeFlag.slice("sqlite:".length))}` : storeFlag;
   let launch: ReturnType<typeof launchOf> | undefined;
-  await usingStore(request.store, async (opened) => {
-    const run = await storedRun(opened, request.runId, request.store);
+  await usingStore(storeFlag, async (opened) => {
+    const run = await storedRun(opened, request.runId, storeFlag);
     if (run.status === "finished") {
       const result = run.result as { status?: string } | undefined;
       io.out(`run ${run.runId} has finished (${result?.status ?? "finished"}); nothing runs again: planloop runs show ${run.runId}`);
@@ -159,8 +168,9 @@ async function resumeRun(io: CliIo, rerun: Rerun, request: { runId: string; stor
     launch = launchOf(run);
   });
   if (launch === undefined) return;
+  const argv = await trustedLaunchLine(request.runId, launch, { tools: request.flags.tools });
   process.chdir(launch.cwd);
-  await rerun([...launch.argv, "--store", store, "--run-id", request.runId, ...request.decisions]);
+  await rerun([...argv, "--store", store, "--run-id", request.runId, ...request.decisions]);
 }
 
 /** Per step, in the order steps first appear: how it stands by the journal. */

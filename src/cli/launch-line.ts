@@ -1,0 +1,74 @@
+import { resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import type { JournalEntry } from "../core/checkpoint-store.js";
+import { CliError } from "./cli-error.js";
+
+/*
+ * A stored launch line is input, not a command: anyone who can write to the store can plant
+ * one. `planloop runs resume|approve|deny|answer` run it again only when it is a line planloop
+ * writes (a command and flags it knows), and load no module it names unless the person says
+ * so: `--tools <module>` on the command line, or a yes to the question on a terminal.
+ */
+
+/** The flags planloop writes into a launch line, per command: those that take a value, and switches. */
+const storedFlags: Record<string, { values: readonly string[]; switches: readonly string[] }> = {
+  run: { values: ["--tools", "--concurrency", "--redis", "--queue"], switches: [] },
+  ask: {
+    values: ["--strategy", "--model", "--base-url", "--api-key-env", "--tools", "--context-tokens", "--context-keep", "--task-type"],
+    switches: ["--replan-early", "--review-plan"],
+  },
+};
+
+type Launch = Extract<JournalEntry, { kind: "launch" }>;
+
+/**
+ * The command line to run the stored run again with: the stored one, checked, with the tools
+ * module the person named (`given.tools`), or the stored module once they confirmed it.
+ */
+export async function trustedLaunchLine(runId: string, launch: Launch, given: { tools?: string | undefined }): Promise<string[]> {
+  const argv = [...launch.argv];
+  const allowed = storedFlags[argv[0] ?? ""];
+  if (allowed === undefined || typeof argv[1] !== "string") throw planted(runId, `it starts with ${JSON.stringify(argv.slice(0, 2))}`);
+  const modules: number[] = [];
+  for (let position = 2; position < argv.length; position += 1) {
+    const flag = argv[position]!;
+    if (allowed.switches.includes(flag)) continue;
+    if (!allowed.values.includes(flag) || typeof argv[position + 1] !== "string") throw planted(runId, `it holds ${JSON.stringify(flag)}`);
+    position += 1;
+    if (flag === "--tools" || (flag === "--model" && namesModule(argv[position]!))) modules.push(position);
+  }
+  // A module the person named on this command line replaces the stored one; any other stored module needs a yes.
+  if (given.tools !== undefined)
+    for (const position of modules) if (argv[position - 1] === "--tools") argv[position] = resolve(given.tools);
+  const unconfirmed = modules
+    .filter((position) => given.tools === undefined || argv[position - 1] !== "--tools")
+    .map((position) => `${argv[position - 1]} ${argv[position]}`);
+  if (unconfirmed.length === 0 || (await confirmed(runId, unconfirmed))) return argv;
+  throw new CliError(
+    `run "${runId}" was started with ${unconfirmed.join(" ")}; nothing the store names is loaded without your word: ` +
+      `pass --tools <module> (the same module, or your own), or run this on a terminal to confirm it`,
+  );
+}
+
+/** A model given as a module of yours (a path), not a provider's name. */
+function namesModule(model: string): boolean {
+  return /^[./]|\.(?:[cm]?js|[cm]?ts)$/.test(model);
+}
+
+/** Asks on a terminal whether to load the modules a stored run names; false without one. */
+async function confirmed(runId: string, modules: readonly string[]): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return false;
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await prompt.question(`run "${runId}" loads ${modules.join(", ")} (named in the store). Load it? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+function planted(runId: string, what: string): CliError {
+  return new CliError(
+    `run "${runId}" has a launch line planloop did not write (${what}); it is not run. Continue the run from your program, or start it anew`,
+  );
+}
