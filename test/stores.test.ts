@@ -1,5 +1,5 @@
 // The checkpoint stores against one contract, and what is particular to each.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -13,6 +13,20 @@ storeConformance("memoryStore", () => memoryStore());
 storeConformance("sqliteStore", () => sqliteStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-store-")), "runs.sqlite") }));
 
 describe("sqliteStore", () => {
+  it("creates its file private to its owner, and SQLite's -wal and -shm beside it the same; the CLI's folder too", async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), "planloop-private-")), "nested", "runs");
+    const { storeFromFlag } = await import("../src/cli/store-option.js");
+    const path = join(folder, "runs.sqlite");
+    const store = storeFromFlag(`sqlite:${path}`);
+    store.createRun({ runId: "r", entry: "executePlan", at: 1 });
+    store.append("r", [{ kind: "paused", state: { secret: "x" } }], 2);
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    expect(mode(path)).toBe(0o600);
+    expect(mode(`${path}-wal`)).toBe(0o600);
+    expect(mode(folder)).toBe(0o700);
+    await store.close();
+  });
+
   const file = () => join(mkdtempSync(join(tmpdir(), "planloop-store-")), "runs.sqlite");
 
   it("keeps runs across closing and opening the file, in WAL mode", () => {

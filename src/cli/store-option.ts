@@ -38,7 +38,8 @@ export function storeFromFlag(flag: string): CheckpointStore {
 
 function ensureFolder(folder: string): void {
   try {
-    mkdirSync(folder, { recursive: true });
+    // Private to its owner, as the file in it is (runs hold tools' arguments and outputs).
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new CliError(`cannot create ${folder} for the store: ${(error as Error).message}`);
   }

@@ -1,3 +1,4 @@
+import { closeSync, existsSync, openSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import { LeaseLostError } from "../../core/errors.js";
 import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, type StoredRun } from "../../core/checkpoint-store.js";
@@ -7,7 +8,10 @@ import { migrate } from "./migrations.js";
 import { summaryOf, type RunRow } from "../run-row.js";
 
 export interface SqliteStoreOptions {
-  /** The database file; created, with its folder's permission, on first use. `:memory:` for tests. */
+  /**
+   * The database file; created on first use readable and writable by its owner only (SQLite
+   * gives its -wal and -shm files the same permission). `:memory:` for tests.
+   */
   path: string;
 }
 
@@ -28,6 +32,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     neededFor: "planloop/sqlite",
     install: "better-sqlite3@12",
   });
+  createPrivately(options.path);
   const db = new Database(options.path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
@@ -133,4 +138,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
       if (db.open) db.close();
     },
   };
+}
+
+/** A store holds tools' arguments and outputs: a new file is made private to its owner before SQLite opens it. */
+function createPrivately(path: string): void {
+  if (path === ":memory:" || path.startsWith("file:") || existsSync(path)) return;
+  closeSync(openSync(path, "a", 0o600));
 }
