@@ -29,6 +29,7 @@ export {
   BudgetExceededError,
   RunBusyError,
   LeaseLostError,
+  StoreError,
 } from "./core/errors.js";
 export type { LeaseOptions } from "./core/run-lease.js";
 export { defaultSecretKeys, maskSecrets } from "./core/secrets.js";

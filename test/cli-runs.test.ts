@@ -39,7 +39,7 @@ describe("planloop runs", () => {
       ["planted-2", ["run", payPlan(), "--tools", toolsModule, "--events", join(dir, "overwritten")]],
     ] as const) {
       planted.createRun({ runId, entry: "executePlan", at: Date.now() });
-      planted.append(runId, [{ kind: "launch", argv: [...argv], cwd: dir }], Date.now());
+      planted.append(runId, [{ kind: "launch", argv: [...argv], cwd: process.cwd() }], Date.now());
     }
     planted.close();
     const refused = await cli("runs", "resume", "planted-1", "--store", store);

@@ -51,6 +51,8 @@ export type RunSummary = Omit<StoredRun, "journal" | "result"> & { entries: numb
  * wait a turn of the event loop per checkpoint.
  */
 export interface CheckpointStore {
+  /** Where the store keeps runs (a file, a server without its password), for messages. */
+  readonly location?: string;
   /** Creates the run, or says that one with this id exists already (and leaves it as it is). */
   createRun(run: { runId: string; entry: string; at: number }): MaybePromise<"created" | "exists">;
   getRun(runId: string): MaybePromise<StoredRun | undefined>;
@@ -101,6 +103,7 @@ export function memoryStore(): CheckpointStore {
     return run;
   };
   return {
+    location: "the memory store",
     createRun({ runId, entry, at }) {
       if (runs.has(runId)) return "exists";
       runs.set(runId, { runId, entry, status: "running", createdAt: at, updatedAt: at, journal: [] });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CheckpointStore, JournalEntry, StoredRun } from "./checkpoint-store.js";
 import { Budget } from "./budget.js";
-import { InvalidOptionsError, LeaseLostError } from "./errors.js";
+import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "./errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
 import { boundRunId } from "./state-signature.js";
 import type { UsageTotals } from "./usage.js";
@@ -53,14 +53,23 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   const runId = boundRunId(options) ?? options.runId ?? randomUUID();
   const { store } = options;
   if (store === undefined) return { kind: "new", runId, durability: undefined };
-  const created = await store.createRun({ runId, entry, at: Date.now() });
+  const created = await asStoreError(store, runId, "could not be opened", () => store.createRun({ runId, entry, at: Date.now() }));
   // The run is read only once it is this process's: what its last owner wrote is all there.
-  const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
+  const lease = await asStoreError(store, runId, "could not be opened", () =>
+    RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal }),
+  );
   if (created === "created") return { kind: "new", runId, durability: { store, runId, lease } };
   try {
-    const stored = await store.getRun(runId);
+    const stored = await asStoreError(store, runId, "could not be read", () => store.getRun(runId));
     if (stored === undefined) throw new InvalidOptionsError(`run "${runId}" vanished from the store while it was opened`);
     if (stored.entry !== entry) throw new InvalidOptionsError(`run "${runId}" was started by ${stored.entry}, not ${entry}`);
+    if (stored.status === "finished" && stored.result === undefined) {
+      throw new StoreError({
+        store: store.location,
+        runId,
+        problem: "the run is marked finished but its result is missing: the store was changed outside planloop; restore it from a backup",
+      });
+    }
     if (stored.status === "finished") {
       await lease.release();
       return { kind: "finished", runId, result: stored.result };
@@ -69,6 +78,21 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   } catch (error) {
     await lease.release();
     throw error;
+  }
+}
+
+/** A store call whose failure (the server away, the disk full) becomes a `StoreError` naming the store and the run. */
+async function asStoreError<T>(store: CheckpointStore, runId: string, what: string, call: () => MaybePromise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (PlanloopError.isInstance(error)) throw error;
+    throw new StoreError({
+      store: store.location,
+      runId,
+      problem: `the run ${what} (${errorMessage(error)}); nothing was started. Try again once the store is back`,
+      cause: error,
+    });
   }
 }
 
@@ -220,7 +244,14 @@ export class Checkpoints {
   private fenced(write: () => MaybePromise<void>): MaybePromise<void> {
     const lose = (error: unknown): never => {
       if (error instanceof LeaseLostError) this.durability.lease?.markLost(error);
-      throw error;
+      if (PlanloopError.isInstance(error)) throw error;
+      const { store, runId } = this.durability;
+      throw new StoreError({
+        store: store.location,
+        runId,
+        problem: `a checkpoint could not be written (${errorMessage(error)}); continue the run by id once the store is back (what was not written runs again)`,
+        cause: error,
+      });
     };
     let written: MaybePromise<void>;
     try {

@@ -110,6 +110,24 @@ export class LeaseLostError extends PlanloopError {
   }
 }
 
+/**
+ * A checkpoint store that cannot be read or written, or holds what planloop did not write: the
+ * message names the store and the run, and says what to do. A run stopped by a store that went
+ * away continues by id once the store is back.
+ */
+export class StoreError extends PlanloopError {
+  readonly store: string;
+  readonly runId: string | undefined;
+
+  constructor(details: { store: string | undefined; runId?: string | undefined; problem: string; cause?: unknown }) {
+    const store = details.store ?? "the checkpoint store";
+    super(`${store}${details.runId === undefined ? "" : ` (run "${details.runId}")`}: ${details.problem}`, { cause: details.cause });
+    this.name = "StoreError";
+    this.store = store;
+    this.runId = details.runId;
+  }
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;

@@ -1,4 +1,5 @@
 import type { StoredRun } from "../core/checkpoint-store.js";
+import { StoreError } from "../core/errors.js";
 
 /** A run's row as the SQL stores keep it (snake case, the result as JSON text). */
 export type RunRow = {
@@ -9,6 +10,20 @@ export type RunRow = {
   created_at: number;
   updated_at: number;
 };
+
+/** Text a SQL store kept as JSON, read back; a value damaged outside planloop is a `StoreError` saying where. */
+export function readStoredJson(text: string, where: { store: string; runId: string; what: string }): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new StoreError({
+      store: where.store,
+      runId: where.runId,
+      problem: `${where.what} is not JSON (${text.slice(0, 60)}): it was changed outside planloop; restore the store from a backup, or start the run anew under another id`,
+      cause: error,
+    });
+  }
+}
 
 /** The row as a run, without its journal and result. */
 export function summaryOf(row: RunRow): Omit<StoredRun, "journal" | "result"> {

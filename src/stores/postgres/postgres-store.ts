@@ -3,7 +3,7 @@ import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, 
 import { LeaseLostError } from "../../core/errors.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
-import { summaryOf, type RunRow } from "../run-row.js";
+import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 
 /** Where the store connects: a connection string (the store owns its pool), or a pool of yours. */
 export type PostgresStoreOptions = { connectionString: string; pool?: never } | { pool: Pg.Pool; connectionString?: never };
@@ -55,6 +55,7 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
   if (hasString === hasPool) throw storeMisuse("postgresStore needs either { connectionString } or { pool }, not both");
   const pool = hasPool ? (given!.pool as Pg.Pool) : newPool(given!.connectionString as string);
   const ownsPool = !hasPool;
+  const location = hasString ? withoutPassword(given!.connectionString as string) : "the Postgres pool given";
   let ready: Promise<void> | undefined;
   const migrated = (): Promise<void> =>
     (ready ??= (async () => {
@@ -81,6 +82,7 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
   };
   let closed = false;
   return {
+    location,
     async createRun({ runId, entry, at }) {
       const { rowCount } = await query(sql.insertRun, [runId, entry, at]);
       return rowCount === 1 ? "created" : "exists";
@@ -91,8 +93,10 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
       if (row === undefined) return undefined;
       return {
         ...summaryOf(row),
-        ...(row.result === null ? {} : { result: JSON.parse(row.result) as unknown }),
-        journal: row.journal.map((line) => JSON.parse(line) as JournalEntry),
+        ...(row.result === null ? {} : { result: readStoredJson(row.result, { store: location, runId, what: "the result" }) }),
+        journal: row.journal.map(
+          (line, index) => readStoredJson(line, { store: location, runId, what: `journal entry ${index + 1}` }) as JournalEntry,
+        ),
       } satisfies StoredRun;
     },
     async append(runId, entries, at, token) {
@@ -146,4 +150,15 @@ function newPool(connectionString: string): Pg.Pool {
   // An idle connection the server dropped is reported here; the next query reconnects, or fails itself.
   pool.on("error", () => {});
   return pool;
+}
+
+/** A connection string as messages show it: the password left out. */
+function withoutPassword(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password !== "") url.password = "***";
+    return url.toString();
+  } catch {
+    return "the Postgres server";
+  }
 }

@@ -5,7 +5,7 @@ import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, 
 
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
-import { summaryOf, type RunRow } from "../run-row.js";
+import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 
 export interface SqliteStoreOptions {
   /**
@@ -103,14 +103,18 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     lastSeq.delete(runId);
   });
   return {
+    location: options.path,
     createRun: ({ runId, entry, at }) => (statements.insertRun.run(runId, entry, at, at).changes === 1 ? "created" : "exists"),
     getRun(runId) {
       const row = statements.run.get(runId);
       if (row === undefined) return undefined;
-      const journal = statements.journal.all(runId).map((line) => JSON.parse(line.entry) as JournalEntry);
+      const where = (what: string) => ({ store: options.path, runId, what });
+      const journal = statements.journal
+        .all(runId)
+        .map((line, index) => readStoredJson(line.entry, where(`journal entry ${index + 1}`)) as JournalEntry);
       return {
         ...summaryOf(row),
-        ...(row.result === null ? {} : { result: JSON.parse(row.result) as unknown }),
+        ...(row.result === null ? {} : { result: readStoredJson(row.result, where("the result")) }),
         journal,
       } satisfies StoredRun;
     },
