@@ -19,7 +19,7 @@ export async function openStore(flag: string): Promise<CheckpointStore> {
     await store.listRuns({ limit: 1 });
   } catch (error) {
     await Promise.resolve(store.close()).catch(() => {});
-    throw new CliError(`cannot open the store ${withoutPassword(flag)}: ${(error as Error).message}`);
+    throw new CliError(`cannot open the store ${store.location ?? flag}: ${(error as Error).message}`);
   }
   return store;
 }
@@ -42,15 +42,5 @@ function ensureFolder(folder: string): void {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new CliError(`cannot create ${folder} for the store: ${(error as Error).message}`);
-  }
-}
-
-function withoutPassword(flag: string): string {
-  try {
-    const url = new URL(flag);
-    if (url.password !== "") url.password = "***";
-    return url.toString();
-  } catch {
-    return flag;
   }
 }
