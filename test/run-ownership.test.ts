@@ -186,3 +186,12 @@ describe("SQLite shared by several processes", () => {
     expect(results.map((result) => result.completed)).toEqual(Array.from({ length: 8 }, () => 100));
   }, 120_000);
 });
+
+describe("a run whose options are refused after it was opened", () => {
+  it("gives its lease back at once: the caller can try again with good options", async () => {
+    const store = memoryStore();
+    const { tool } = slowTool(1);
+    await expect(executePlan({ plan: chain(2), tools: [tool], store, runId: "bad", concurrency: 0 })).rejects.toThrow(/concurrency/);
+    expect(await executePlan({ plan: chain(2), tools: [tool], store, runId: "bad" })).toMatchObject({ status: "completed" });
+  });
+});

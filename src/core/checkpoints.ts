@@ -55,9 +55,7 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   if (store === undefined) return { kind: "new", runId, durability: undefined };
   const created = await asStoreError(store, runId, "could not be opened", () => store.createRun({ runId, entry, at: Date.now() }));
   // The run is read only once it is this process's: what its last owner wrote is all there.
-  const lease = await asStoreError(store, runId, "could not be opened", () =>
-    RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal }),
-  );
+  const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
   if (created === "created") return { kind: "new", runId, durability: { store, runId, lease } };
   try {
     const stored = await asStoreError(store, runId, "could not be read", () => store.getRun(runId));
@@ -93,6 +91,20 @@ async function asStoreError<T>(store: CheckpointStore, runId: string, what: stri
       problem: `the run ${what} (${errorMessage(error)}); nothing was started. Try again once the store is back`,
       cause: error,
     });
+  }
+}
+
+/**
+ * What sets a run up between opening it and its own try/finally (reading its options,
+ * starting it): when that throws (bad options), the run's lease is given up at once rather
+ * than held until this process exits, so the caller can try again.
+ */
+export async function settingUp<T>(durability: Durability | undefined, setUp: () => T | Promise<T>): Promise<T> {
+  try {
+    return await setUp();
+  } catch (error) {
+    await durability?.lease?.release();
+    throw error;
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { CheckpointStore } from "./checkpoint-store.js";
-import { InvalidOptionsError, LeaseLostError, RunBusyError } from "./errors.js";
+import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, RunBusyError, StoreError } from "./errors.js";
 
 /** How a durable run holds its lease (see docs/durable-runs.md, "Many processes"). */
 export interface LeaseOptions {
@@ -51,7 +51,7 @@ export class RunLease {
     const { ttlMs, onBusy } = readLeaseOptions(options.lease);
     const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     for (;;) {
-      const answer = await store.acquireLease(runId, { owner, ttlMs, at: Date.now() });
+      const answer = await acquire(store, runId, { owner, ttlMs, at: Date.now() });
       if (answer.kind === "acquired") return new RunLease(store, runId, answer.token, ttlMs);
       if (onBusy === "fail") throw new RunBusyError(runId, answer);
       options.signal?.throwIfAborted();
@@ -96,6 +96,17 @@ export class RunLease {
   private stopRenewing(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+  }
+}
+
+/** A lease asked of the store; a store that does not answer is a `StoreError` naming it and the run. */
+async function acquire(store: CheckpointStore, runId: string, lease: { owner: string; ttlMs: number; at: number }) {
+  try {
+    return await store.acquireLease(runId, lease);
+  } catch (error) {
+    if (PlanloopError.isInstance(error)) throw error;
+    const problem = `the run could not be opened (${errorMessage(error)}); nothing was started. Try again once the store is back`;
+    throw new StoreError({ store: store.location, runId, problem, cause: error });
   }
 }
 

@@ -10,7 +10,7 @@ import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
 import { liveRecord, restoredRecord, startPlanRun, type PlanRun } from "./live-run.js";
-import { chargeStoredUsage, Checkpoints, openStoredRun } from "../core/checkpoints.js";
+import { chargeStoredUsage, Checkpoints, openStoredRun, settingUp } from "../core/checkpoints.js";
 import type { JournalEntry } from "../core/checkpoint-store.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import { ownValue, textKeyed } from "../core/records.js";
@@ -46,9 +46,11 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     return executePlan({ ...rest, plan: written.plan });
   }
   const empty = { steps: [] };
-  const config = readPlanOptions({ ...options, plan: empty }, { kind: "streamed", plan: empty, graph: buildPlanGraph(empty) });
+  const config = await settingUp(opened.durability, () =>
+    readPlanOptions({ ...options, plan: empty }, { kind: "streamed", plan: empty, graph: buildPlanGraph(empty) }),
+  );
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
-  const shared = await sharedLatencies(config, opened.durability?.store);
+  const shared = await settingUp(opened.durability, () => sharedLatencies(config, opened.durability?.store));
   const run = startPlanRun(config, { runId: opened.runId, checkpoints });
   // Steps that ended before the process died: the stream is read again (from its kept text) and they are not run again.
   const ended = opened.kind === "continue" ? endedSteps(opened.journal) : undefined;

@@ -3,7 +3,7 @@ import { jsonSafe } from "../core/json-safe.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { LearnedOrder } from "./learned-order.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
-import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoints.js";
+import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../core/checkpoints.js";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import { storedLatenciesKey, storedLatencyBook } from "./latency-book.js";
@@ -35,7 +35,8 @@ import { runStep } from "./step/run-step.js";
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
   const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
-  return runPlan(readPlanOptions(continuedOptions(options, opened)), opened);
+  const config = await settingUp(opened.durability, () => readPlanOptions(continuedOptions(options, opened)));
+  return runPlan(config, opened);
 }
 
 /**
@@ -45,12 +46,15 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunR
 export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan">, checked: CheckedPlan): Promise<PlanRunResult> {
   const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
-  return runPlan(readPlanOptions({ ...continuedOptions(options, opened), plan: checked.plan }, { kind: "checked", checked }), opened);
+  const config = await settingUp(opened.durability, () =>
+    readPlanOptions({ ...continuedOptions(options, opened), plan: checked.plan }, { kind: "checked", checked }),
+  );
+  return runPlan(config, opened);
 }
 
 async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "finished" }>): Promise<PlanRunResult> {
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
-  const shared = await sharedLatencies(config, opened.durability?.store);
+  const shared = await settingUp(opened.durability, () => sharedLatencies(config, opened.durability?.store));
   const run = startPlanRun(config, { runId: opened.runId, checkpoints });
   // A durable run writes its plan before any step starts (also one that died before it had).
   if (opened.kind === "new" || opened.resume === undefined) {

@@ -1,7 +1,7 @@
 import { feedbackMessage, checkCompletion } from "./completion-check.js";
 import { readAgentOptions, type AgentOptions } from "./agent-options.js";
 import type { AgentResult, AgentStop } from "./agent-result.js";
-import { Checkpoints, continuedOptions, decisionEntries } from "../core/checkpoints.js";
+import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../core/checkpoints.js";
 import { abortStop, finishRun, snapshotState, startRun, type AgentRun } from "./agent-run.js";
 import { openAgentRun } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
@@ -23,9 +23,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const opened = await openAgentRun(options);
   if (opened.kind === "finished") return opened.result;
   const read = continuedOptions(options, opened);
+  const config = await settingUp(opened.durability, () => readAgentOptions(read));
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
   checkpoints?.write(decisionEntries(options));
-  const run = startRun(readAgentOptions(read), { runId: opened.runId, checkpoints });
+  const run = startRun(config, { runId: opened.runId, checkpoints });
   try {
     let stop = run.openRound ? await settleRound(run, run.openRound) : undefined;
     while (!stop) stop = await nextStep(run);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
 import type { JournalEntry } from "../core/checkpoint-store.js";
-import { Checkpoints, openStoredRun, type DurableOptions } from "../core/checkpoints.js";
+import { Checkpoints, openStoredRun, settingUp, type DurableOptions } from "../core/checkpoints.js";
 import type { KeptText, TextReplay } from "../core/text-call.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import type { Usage, UsageTotals } from "../core/usage.js";
@@ -134,7 +134,7 @@ export async function runStrategyDurably<Result extends { state?: unknown }>(
 ): Promise<Result> {
   const opened = await openStrategyRun<Result>(strategyEntries[strategy], options);
   if (opened.kind === "finished") return opened.result;
-  const run = startStrategyRun(strategy, options, opened, saved);
+  const run = await settingUp(opened.durability?.checkpoints.durability, () => startStrategyRun(strategy, options, opened, saved));
   try {
     return await settleStrategyRun(run.durability, await body(run));
   } finally {
