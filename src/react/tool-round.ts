@@ -81,7 +81,7 @@ function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromis
     // Only a durable loop's calls can run again after a crash: only they carry a key.
     call: run.checkpoints === undefined ? call : { ...call, idempotencyKey: `${run.runId}/${id}` },
     step: round.step,
-    waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: id },
+    waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: id, expiresAt: waiting.expiresAt },
   };
   return andThen(admitCall(options), (verdict): Verdict => {
     if (verdict.kind === "run") {
@@ -100,6 +100,7 @@ function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromis
       digest: callDigest(call.name, args),
     };
     if (verdict.question !== undefined) entry.question = verdict.question;
+    if (verdict.expiresInMs !== undefined) entry.expiresAt = run.config.clock.now() + verdict.expiresInMs;
     return { pending: entry };
   });
 }

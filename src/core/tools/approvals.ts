@@ -20,6 +20,11 @@ export interface PendingCall {
   question?: string;
   /** Of the tool name and arguments: a decision applies only to the call that was shown. */
   digest: string;
+  /**
+   * When the request for approval lapses (the tool's `approvalExpiresInMs`, on the run's
+   * clock: milliseconds since the epoch by default): past it, the call is denied.
+   */
+  expiresAt?: number;
 }
 
 /** The id of a ReAct call waiting in round `turn` at `position`. */

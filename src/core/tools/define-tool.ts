@@ -37,6 +37,12 @@ export interface ToolOptions<Input, Output> {
   maxCalls?: number;
   /** Pause the run for a human decision before calling (always, or when the function says so). */
   needsApproval?: boolean | ((args: Input) => boolean | Promise<boolean>);
+  /**
+   * How long a request for approval stands, in milliseconds (on the run's clock): a call whose
+   * approval comes later, or a run continued later without one, is denied with that reason
+   * rather than run on a stale approval.
+   */
+  approvalExpiresInMs?: number;
   /** Every call pauses the run and the user's answer becomes the result (see `askUser`). */
   needsInput?: boolean;
   /**
@@ -97,6 +103,7 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   checkPositive(where, "timeoutMs", options.timeoutMs, { integer: false });
   checkPositive(where, "maxCalls", options.maxCalls, { integer: true });
   checkPositive(where, "concurrency", options.concurrency, { integer: true });
+  checkPositive(where, "approvalExpiresInMs", options.approvalExpiresInMs, { integer: true });
   if (options.idempotent !== undefined && typeof options.idempotent !== "boolean") {
     throw new InvalidOptionsError(`${where}: idempotent must be true or false`);
   }

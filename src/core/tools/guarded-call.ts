@@ -63,8 +63,8 @@ export interface GuardedCallOptions {
    */
   parsedTool?: Tool | undefined;
   parsedArgs?: unknown;
-  /** The run paused on this call before: the human's decision, under `key`, decides it. */
-  waiting?: { kind: "approval" | "input"; key: string } | undefined;
+  /** The run paused on this call before: the human's decision, under `key`, decides it (unless its request lapsed at `expiresAt`). */
+  waiting?: { kind: "approval" | "input"; key: string; expiresAt?: number | undefined } | undefined;
   /** A human approved this call for an earlier attempt, and its tool may be called again (idempotent). */
   approved?: boolean | undefined;
 }
@@ -79,7 +79,7 @@ export type CallResult =
   | RanCall
   | { kind: "refused"; outcome: ToolOutcome }
   | { kind: "answered"; outcome: ToolOutcome }
-  | { kind: "pending"; reason: "approval" | "input"; question?: string };
+  | { kind: "pending"; reason: "approval" | "input"; question?: string; expiresInMs?: number };
 
 export type RanCall = { kind: "ran" } & ToolOutcome;
 
@@ -116,7 +116,7 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
   }
   let approved = options.approved === true;
   if (waiting !== undefined && !approved) {
-    const human = humanVerdict(scope.humans, waiting, call.name);
+    const human = humanVerdict(scope, waiting, call.name);
     if (human !== "approved") return human;
     approved = true;
   }
@@ -150,7 +150,8 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
   );
 }
 
-function humanVerdict(humans: HumanAnswers, waiting: { kind: "approval" | "input"; key: string }, name: string): CallVerdict | "approved" {
+function humanVerdict(scope: CallScope, waiting: NonNullable<GuardedCallOptions["waiting"]>, name: string): CallVerdict | "approved" {
+  const { humans } = scope;
   if (waiting.kind === "input") {
     const answer = ownValue(humans.answers, waiting.key);
     if (typeof answer !== "string") return { kind: "pending", reason: "input" };
@@ -158,6 +159,14 @@ function humanVerdict(humans: HumanAnswers, waiting: { kind: "approval" | "input
     return { kind: "answered", outcome: { content: answer } };
   }
   const decision = ownValue(humans.approvals, waiting.key);
+  if (waiting.expiresAt !== undefined && scope.execution.clock.now() > waiting.expiresAt) {
+    // A decision given late is taken by the denial: it cannot release the call later.
+    if (decision !== undefined) useDecision(humans, waiting.key);
+    const lapsed = new Date(waiting.expiresAt).toISOString();
+    return refused(
+      toolFailure("denied", `the request to approve "${name}" lapsed at ${lapsed}, before it was approved; ask for the call again`),
+    );
+  }
   if (decision === undefined) return { kind: "pending", reason: "approval" };
   useDecision(humans, waiting.key);
   if (decision.approved) return "approved";
@@ -175,9 +184,10 @@ function useDecision(humans: HumanAnswers, key: string): void {
 function settleAdmission(scope: CallScope, name: string, admission: Admission): CallVerdict {
   if (admission.kind === "reject") return refused({ content: `Error: ${admission.error.message}`, error: admission.error });
   if (admission.kind === "pending") {
-    return admission.question === undefined
-      ? { kind: "pending", reason: admission.reason }
-      : { kind: "pending", reason: admission.reason, question: admission.question };
+    const pending: CallVerdict = { kind: "pending", reason: admission.reason };
+    if (admission.question !== undefined) pending.question = admission.question;
+    if (admission.expiresInMs !== undefined) pending.expiresInMs = admission.expiresInMs;
+    return pending;
   }
   return chargeCall(scope, name, admission);
 }

@@ -78,7 +78,11 @@ function admitAuthorized(tool: Tool, args: unknown, context: AdmitContext): Mayb
   }
   const run: Admission = { kind: "run", tool, args, timeoutMs: tool.timeoutMs };
   if (context.approved || tool.needsApproval === undefined || tool.needsApproval === false) return run;
-  return andThen(needsApproval(tool, args), (needed): Admission => (needed ? { kind: "pending", reason: "approval" } : run));
+  const pending: Admission =
+    tool.approvalExpiresInMs === undefined
+      ? { kind: "pending", reason: "approval" }
+      : { kind: "pending", reason: "approval", expiresInMs: tool.approvalExpiresInMs };
+  return andThen(needsApproval(tool, args), (needed): Admission => (needed ? pending : run));
 }
 
 function checkToolList(tools: readonly Tool[]): void {

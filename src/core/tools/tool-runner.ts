@@ -8,7 +8,7 @@ import type { Tool } from "./define-tool.js";
 export type Admission =
   | { kind: "run"; tool: CallTarget; args: unknown; timeoutMs?: number | undefined }
   | { kind: "reject"; error: ToolError }
-  | { kind: "pending"; reason: "approval" | "input"; question?: string };
+  | { kind: "pending"; reason: "approval" | "input"; question?: string; expiresInMs?: number };
 
 export type AdmittedCall = Extract<Admission, { kind: "run" }>;
 

@@ -118,7 +118,7 @@ class StepCall implements StepCallOptions, CallSink {
 
   get waiting(): StepCallOptions["waiting"] {
     const { paused } = this;
-    return paused === undefined ? undefined : { kind: paused.kind, key: paused.id };
+    return paused === undefined ? undefined : { kind: paused.kind, key: paused.id, expiresAt: paused.expiresAt };
   }
 
   /** The call of an attempt ended later: the step goes on from it. */
@@ -220,6 +220,7 @@ function stepOutcomeOf(call: StepCall, result: CallResult): Attempt {
         digest: callDigest(name, args),
       };
       if (paused === undefined && result.question !== undefined) pending.question = result.question;
+      if (paused === undefined && result.expiresInMs !== undefined) pending.expiresAt = run.config.clock.now() + result.expiresInMs;
       return { status: "waiting", error: `waits for ${pending.kind} of "${pending.name}"`, waiting: { kind: "tool", pending } };
     }
   }

@@ -1,0 +1,73 @@
+// Approvals that expire (issue 27 §6): a request for approval stands for the tool's
+// `approvalExpiresInMs`; past it, the call is denied with that reason when the run is next
+// touched, never run on a stale approval.
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, executePlan, runAgent } from "planloop";
+import { FakeClock } from "planloop/testing";
+
+function refundTool() {
+  const refunds: string[] = [];
+  const refund = defineTool({
+    name: "refund",
+    description: "Refund an order",
+    input: z.object({ order: z.string() }),
+    needsApproval: true,
+    approvalExpiresInMs: 60_000,
+    execute: ({ order }) => (refunds.push(order), `refunded ${order}`),
+  });
+  return { refunds, refund };
+}
+const plan = { steps: [{ id: 1, task: "refund A7", tool: "refund", args: { order: "A7" } }] };
+const approved = { "step:1": { approved: true } };
+
+describe("approvals that expire", () => {
+  it("a plan step approved in time runs; one approved after its request lapsed is denied, and the refund never runs", async () => {
+    const { refunds, refund } = refundTool();
+    const paused = await executePlan({ plan, tools: [refund], clock: new FakeClock(1_000) });
+    expect(paused.pending).toEqual([expect.objectContaining({ id: "step:1", expiresAt: 61_000 })]);
+    const inTime = await executePlan({ plan, tools: [refund], clock: new FakeClock(60_000), resume: paused.state, approvals: approved });
+    expect(inTime.status).toBe("completed");
+    const late = await executePlan({ plan, tools: [refund], clock: new FakeClock(61_001), resume: paused.state, approvals: approved });
+    expect(late.status).toBe("failed");
+    expect(late.steps["1"]!.error).toBe(
+      `the request to approve "refund" lapsed at ${new Date(61_000).toISOString()}, before it was approved; ask for the call again`,
+    );
+    expect(refunds).toEqual(["A7"]);
+  });
+
+  it("a lapsed request is denied when the run is next touched, with no decision at all", async () => {
+    const { refund } = refundTool();
+    const paused = await executePlan({ plan, tools: [refund], clock: new FakeClock(0) });
+    const touched = await executePlan({ plan, tools: [refund], clock: new FakeClock(70_000), resume: paused.state });
+    expect(touched).toMatchObject({ status: "failed", steps: { 1: { status: "failed" } } });
+  });
+
+  it("holds for the ReAct loop: the model reads the denial", async () => {
+    const { refunds, refund } = refundTool();
+    let turn = 0;
+    const model = async () =>
+      turn++ === 0
+        ? { type: "tool_calls" as const, calls: [{ id: "c1", name: "refund", arguments: { order: "A7" } }] }
+        : { type: "final" as const, content: "could not refund" };
+    const paused = await runAgent({ model, tools: [refund], task: "refund", clock: new FakeClock(0) });
+    expect(paused.pending).toEqual([expect.objectContaining({ expiresAt: 60_000 })]);
+    const late = await runAgent({
+      model,
+      tools: [refund],
+      task: "refund",
+      clock: new FakeClock(90_000),
+      resume: paused.state,
+      approvals: { [paused.pending![0]!.id]: { approved: true } },
+    });
+    expect(late.status).toBe("completed");
+    expect(late.messages.find((message) => message.role === "tool")).toMatchObject({ content: expect.stringContaining("lapsed at") });
+    expect(refunds).toEqual([]);
+  });
+
+  it("is a positive whole number of milliseconds", () => {
+    expect(() =>
+      defineTool({ name: "t", description: "t", input: z.object({}), needsApproval: true, approvalExpiresInMs: 0, execute: () => 1 }),
+    ).toThrow(/approvalExpiresInMs/);
+  });
+});
