@@ -93,7 +93,7 @@ export type {
 } from "./executor/execution-options.js";
 export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall } from "./executor/execution-result.js";
 export type { PlanRunState, WaitingStep } from "./executor/resume-state.js";
-export type { RetryOptions } from "./executor/step/retry.js";
+export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./plan/timeline.js";
 export { toolStepCallId } from "./executor/step/tool-step.js";
 export { LatencyBook, latencyBook } from "./executor/latency-book.js";

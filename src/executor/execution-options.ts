@@ -18,7 +18,7 @@ import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-cal
 import { checkSamePlan, pausedCalls, readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
 import { resolveDecisions } from "../core/tools/approvals.js";
 import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
-import { readRetry, type RetryOptions, type RetryPolicy } from "./step/retry.js";
+import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 import type { StepRunner } from "./step-runner.js";
 import { LatencyBook } from "./latency-book.js";
 

@@ -23,7 +23,7 @@ import { substitutePlaceholders } from "../../plan/placeholders.js";
 import type { PlanPendingCall } from "../execution-result.js";
 import { idempotencyKeyOf, outputOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "../live-run.js";
 import type { RemoteCall } from "../step-runner.js";
-import { backoffDelay, isRetryable } from "./retry.js";
+import { backoffDelay, isRetryable } from "../retry.js";
 
 /** The scheduler's callback for a step that ended later: whether it succeeded. */
 export type StepDone = (index: number, ok: boolean) => void;

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "../../core/errors.js";
+import { InvalidOptionsError } from "../core/errors.js";
 
 export interface RetryOptions {
   /** Attempts in all, the first included; default 2. */
