@@ -139,7 +139,14 @@ async function contend(storeFlag: string, onBusy: "fail" | "wait"): Promise<{ pr
       child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
       child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`process ${name} exited ${code}: ${err}`))));
     });
-  const printed = await Promise.all([start("A"), start("B")]);
+  // A holds the run, stopped in its first step, when B opens it: B's answer does not depend on
+  // how fast either process starts. A goes on once B has answered.
+  const first = start("A");
+  while (!readFileSync(log, "utf8").includes("A/s0")) await new Promise((resolve) => setTimeout(resolve, 10));
+  const second = start("B");
+  if (onBusy === "fail") await second;
+  writeFileSync(`${log}.go`, "");
+  const printed = await Promise.all([first, second]);
   return { printed: printed.sort(), calls: readFileSync(log, "utf8").trim().split("\n") };
 }
 
