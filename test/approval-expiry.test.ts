@@ -3,27 +3,16 @@
 // touched, never run on a stale approval.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { approvedRefund, refundPlan, refundTool } from "./helpers/refund-tool.js";
 import { defineTool, executePlan, runAgent } from "planloop";
 import { FakeClock } from "planloop/testing";
 
-function refundTool() {
-  const refunds: string[] = [];
-  const refund = defineTool({
-    name: "refund",
-    description: "Refund an order",
-    input: z.object({ order: z.string() }),
-    needsApproval: true,
-    approvalExpiresInMs: 60_000,
-    execute: ({ order }) => (refunds.push(order), `refunded ${order}`),
-  });
-  return { refunds, refund };
-}
-const plan = { steps: [{ id: 1, task: "refund A7", tool: "refund", args: { order: "A7" } }] };
-const approved = { "step:1": { approved: true } };
+const plan = refundPlan;
+const approved = approvedRefund;
 
 describe("approvals that expire", () => {
   it("a plan step approved in time runs; one approved after its request lapsed is denied, and the refund never runs", async () => {
-    const { refunds, refund } = refundTool();
+    const { refunds, refund } = refundTool({ approvalExpiresInMs: 60_000 });
     const paused = await executePlan({ plan, tools: [refund], clock: new FakeClock(1_000) });
     expect(paused.pending).toEqual([expect.objectContaining({ id: "step:1", expiresAt: 61_000 })]);
     const inTime = await executePlan({ plan, tools: [refund], clock: new FakeClock(60_000), resume: paused.state, approvals: approved });
@@ -33,18 +22,18 @@ describe("approvals that expire", () => {
     expect(late.steps["1"]!.error).toBe(
       `the request to approve "refund" lapsed at ${new Date(61_000).toISOString()}, before it was approved; ask for the call again`,
     );
-    expect(refunds).toEqual(["A7"]);
+    expect(refunds).toEqual(["A7 -"]);
   });
 
   it("a lapsed request is denied when the run is next touched, with no decision at all", async () => {
-    const { refund } = refundTool();
+    const { refund } = refundTool({ approvalExpiresInMs: 60_000 });
     const paused = await executePlan({ plan, tools: [refund], clock: new FakeClock(0) });
     const touched = await executePlan({ plan, tools: [refund], clock: new FakeClock(70_000), resume: paused.state });
     expect(touched).toMatchObject({ status: "failed", steps: { 1: { status: "failed" } } });
   });
 
   it("holds for the ReAct loop: the model reads the denial", async () => {
-    const { refunds, refund } = refundTool();
+    const { refunds, refund } = refundTool({ approvalExpiresInMs: 60_000 });
     let turn = 0;
     const model = async () =>
       turn++ === 0

@@ -1,24 +1,13 @@
 // A signed state belongs to its run (issue 27 §3): it continues that run, under its id, and is
 // refused for any other, so one waiting refund cannot be started again as runs B and C.
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, executePlan, memoryStore, runAgent } from "planloop";
+import { approvedRefund, refundPlan, refundTool } from "./helpers/refund-tool.js";
+import { executePlan, memoryStore, runAgent } from "planloop";
 
 const secret = "a secret of sixteen or more";
 
-function refundTool() {
-  const refunds: string[] = [];
-  const refund = defineTool({
-    name: "refund",
-    description: "Refund an order",
-    input: z.object({ order: z.string() }),
-    needsApproval: true,
-    execute: ({ order }, { idempotencyKey }) => (refunds.push(`${order} ${idempotencyKey ?? "-"}`), `refunded ${order}`),
-  });
-  return { refunds, refund };
-}
-const plan = { steps: [{ id: 1, task: "refund A7", tool: "refund", args: { order: "A7" } }] };
-const approved = { "step:1": { approved: true } };
+const plan = refundPlan;
+const approved = approvedRefund;
 
 describe("a signed state is bound to its run", () => {
   it("is refused for another run id, with or without a store; its own id (or none) continues it", async () => {
