@@ -1,4 +1,4 @@
-import { InvalidOptionsError, LeaseLostError } from "./errors.js";
+import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "./errors.js";
 import type { MaybePromise } from "./maybe-async.js";
 
 /**
@@ -80,6 +80,17 @@ export interface CheckpointStore {
   /** Keeps a value under `key`, replacing the one there. */
   setValue(key: string, value: unknown): MaybePromise<void>;
   close(): MaybePromise<void>;
+}
+
+/**
+ * What a store call threw, as planloop reports it: its own errors as they are; a driver's (the
+ * server away, the disk full) as a `StoreError` naming the store and the run, with what
+ * happened and `then`, what to do about it.
+ */
+export function storeFailure(store: CheckpointStore, runId: string, error: unknown, what: { happened: string; then: string }): Error {
+  if (PlanloopError.isInstance(error)) return error;
+  const problem = `${what.happened} (${errorMessage(error)}); ${what.then}`;
+  return new StoreError({ store: store.location, runId, problem, cause: error });
 }
 
 /** The store was asked for something the run's state does not allow. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { CheckpointStore, JournalEntry, StoredRun } from "./checkpoint-store.js";
+import { storeFailure, type CheckpointStore, type JournalEntry, type StoredRun } from "./checkpoint-store.js";
 import { Budget } from "./budget.js";
-import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "./errors.js";
+import { InvalidOptionsError, LeaseLostError, StoreError } from "./errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
 import { boundRunId } from "./state-signature.js";
 import type { UsageTotals } from "./usage.js";
@@ -84,13 +84,7 @@ async function asStoreError<T>(store: CheckpointStore, runId: string, what: stri
   try {
     return await call();
   } catch (error) {
-    if (PlanloopError.isInstance(error)) throw error;
-    throw new StoreError({
-      store: store.location,
-      runId,
-      problem: `the run ${what} (${errorMessage(error)}); nothing was started. Try again once the store is back`,
-      cause: error,
-    });
+    throw storeFailure(store, runId, error, { happened: `the run ${what}`, then: "nothing was started. Try again once the store is back" });
   }
 }
 
@@ -256,13 +250,9 @@ export class Checkpoints {
   private fenced(write: () => MaybePromise<void>): MaybePromise<void> {
     const lose = (error: unknown): never => {
       if (error instanceof LeaseLostError) this.durability.lease?.markLost(error);
-      if (PlanloopError.isInstance(error)) throw error;
-      const { store, runId } = this.durability;
-      throw new StoreError({
-        store: store.location,
-        runId,
-        problem: `a checkpoint could not be written (${errorMessage(error)}); continue the run by id once the store is back (what was not written runs again)`,
-        cause: error,
+      throw storeFailure(this.durability.store, this.durability.runId, error, {
+        happened: "a checkpoint could not be written",
+        then: "continue the run by id once the store is back (what was not written runs again)",
       });
     };
     let written: MaybePromise<void>;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { CheckpointStore } from "./checkpoint-store.js";
-import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, RunBusyError, StoreError } from "./errors.js";
+import { storeFailure, type CheckpointStore } from "./checkpoint-store.js";
+import { InvalidOptionsError, LeaseLostError, RunBusyError } from "./errors.js";
 
 /** How a durable run holds its lease (see docs/durable-runs.md, "Many processes"). */
 export interface LeaseOptions {
@@ -104,9 +104,10 @@ async function acquire(store: CheckpointStore, runId: string, lease: { owner: st
   try {
     return await store.acquireLease(runId, lease);
   } catch (error) {
-    if (PlanloopError.isInstance(error)) throw error;
-    const problem = `the run could not be opened (${errorMessage(error)}); nothing was started. Try again once the store is back`;
-    throw new StoreError({ store: store.location, runId, problem, cause: error });
+    throw storeFailure(store, runId, error, {
+      happened: "the run could not be opened",
+      then: "nothing was started. Try again once the store is back",
+    });
   }
 }
 
