@@ -3,7 +3,9 @@ import { storeFailure, type CheckpointStore, type JournalEntry, type StoredRun }
 import { Budget } from "./budget.js";
 import { InvalidOptionsError, LeaseLostError, StoreError } from "./errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
-import { boundRunId } from "./state-signature.js";
+import { keptOutKeys, protectStore, secretsIn, type StoreProtection } from "./protected-store.js";
+import { defaultSecretKeys, type SecretKeys } from "./secrets.js";
+import { boundRunId, checkSecret } from "./state-signature.js";
 import type { UsageTotals } from "./usage.js";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
 
@@ -30,6 +32,13 @@ export interface DurableOptions {
    * waits, with `onBusy: "wait"`). See `LeaseOptions`.
    */
   lease?: LeaseOptions | undefined;
+  /**
+   * Values for the secret arguments of a run kept without a `stateSecret`: the store keeps
+   * such values out (`{ "$keptOut": "apiKey" }`), so continuing the run needs them again, by
+   * key (`{ apiKey: process.env.API_KEY }`). A plan given again gives its own. With a
+   * `stateSecret` they are kept sealed instead, and nothing needs giving.
+   */
+  keptSecrets?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What the store says of a run about to start: nothing yet, a result, or a journal to continue from. */
@@ -51,8 +60,8 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   }
   // A signed state resumes the run it belongs to, under its id (and no other).
   const runId = boundRunId(options) ?? options.runId ?? randomUUID();
-  const { store } = options;
-  if (store === undefined) return { kind: "new", runId, durability: undefined };
+  if (options.store === undefined) return { kind: "new", runId, durability: undefined };
+  const store = protectStore(options.store, protectionOf(options));
   const created = await asStoreError(store, runId, "could not be opened", () => store.createRun({ runId, entry, at: Date.now() }));
   // The run is read only once it is this process's: what its last owner wrote is all there.
   const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
@@ -72,11 +81,29 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
       await lease.release();
       return { kind: "finished", runId, result: stored.result };
     }
+    const missing = keptOutKeys(stored.journal);
+    if (missing.length > 0) {
+      throw new InvalidOptionsError(
+        `run "${runId}" was kept without a stateSecret, so its secret arguments (${missing.join(", ")}) were kept out of the store; ` +
+          `to continue it, give them again (keptSecrets: { ${missing.map((key) => `${key}: …`).join(", ")} }, or the same plan), ` +
+          "or set stateSecret on new runs to keep them sealed",
+      );
+    }
     return { kind: "continue", runId, durability: { store, runId, lease }, journal: stored.journal };
   } catch (error) {
     await lease.release();
     throw error;
   }
+}
+
+/** How the run's store keeps secrets and proves its entries: from the run's own options. */
+function protectionOf(options: DurableOptions): StoreProtection {
+  const loose = options as { stateSecret?: unknown; secretKeys?: SecretKeys; plan?: unknown };
+  checkSecret(loose.stateSecret);
+  const secretKeys = loose.secretKeys ?? defaultSecretKeys;
+  const given = secretsIn(loose.plan, secretKeys);
+  for (const [key, value] of Object.entries(options.keptSecrets ?? {})) given.set(key, value);
+  return { secret: loose.stateSecret as string | undefined, secretKeys, given };
 }
 
 /** A store call whose failure (the server away, the disk full) becomes a `StoreError` naming the store and the run. */

@@ -18,15 +18,35 @@ export type SecretKeys = ReadonlyArray<string | RegExp> | false;
 
 /** A copy of `value` with the values of secret keys replaced by "[masked]", at any depth. */
 export function maskSecrets(value: unknown, keys: SecretKeys = defaultSecretKeys): unknown {
+  return replaceSecrets(value, keys, () => masked);
+}
+
+/** Whether `key` names a secret by `keys`. */
+export function isSecretKey(key: string, keys: SecretKeys): boolean {
+  if (keys === false) return false;
+  return keys.some((pattern) => (typeof pattern === "string" ? pattern.toLowerCase() === key.toLowerCase() : pattern.test(key)));
+}
+
+/**
+ * A copy of `value` with the value of every secret key replaced by what `replace` makes of
+ * it, at any depth; `value` itself when no key is a secret (nothing is copied then).
+ */
+export function replaceSecrets(value: unknown, keys: SecretKeys, replace: (secret: unknown, key: string) => unknown): unknown {
   if (keys === false || keys.length === 0) return value;
-  const matches = (key: string) =>
-    keys.some((pattern) => (typeof pattern === "string" ? pattern.toLowerCase() === key.toLowerCase() : pattern.test(key)));
   const walk = (item: unknown, depth: number): unknown => {
     if (depth > 32 || typeof item !== "object" || item === null) return item;
-    if (Array.isArray(item)) return item.map((entry) => walk(entry, depth + 1));
-    const copy: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(item)) copy[key] = matches(key) ? masked : walk(entry, depth + 1);
-    return copy;
+    if (Array.isArray(item)) {
+      const copy = item.map((entry) => walk(entry, depth + 1));
+      return copy.some((entry, index) => entry !== item[index]) ? copy : item;
+    }
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, entry] of Object.entries(item)) {
+      const next = isSecretKey(key, keys) ? replace(entry, key) : walk(entry, depth + 1);
+      if (next === entry) continue;
+      copy ??= { ...(item as Record<string, unknown>) };
+      copy[key] = next;
+    }
+    return copy ?? item;
   };
   return walk(value, 0);
 }

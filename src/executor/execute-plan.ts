@@ -100,7 +100,7 @@ export async function sharedLatencies(
   store: CheckpointStore | undefined,
 ): Promise<{ save(): MaybePromise<void> } | undefined> {
   if (store === undefined || config.latencies !== undefined) return undefined;
-  const book = await storedLatencyBook(store);
+  const book = await storedLatencyBook(store, config.secretKeys);
   config.latencies = book;
   return { save: () => store.setValue(storedLatenciesKey, book.toJSON()) };
 }

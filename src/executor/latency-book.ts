@@ -1,6 +1,7 @@
 import { canonicalJson } from "../core/canonical-json.js";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
 import { InvalidOptionsError } from "../core/errors.js";
+import { defaultSecretKeys, maskSecrets, type SecretKeys } from "../core/secrets.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 
 /** A latency book as JSON: per step identity and per tool, a running mean and how many were seen. */
@@ -16,7 +17,8 @@ export interface LatencyBookJson {
  * before is estimated by how long it took then (a pipeline's plan run again each night is
  * ordered right from the first step); a step of a known tool with new arguments, by the
  * tool's mean. Pass the same book to the next run, or keep `toJSON()` and pass it to
- * `latencyBook(saved)` in the next process.
+ * `latencyBook(saved)` in the next process. Calls are known by their arguments with the
+ * values of secret keys masked (`secretKeys`, as in events): a book holds no secret.
  *
  * @example
  * const latencies = latencyBook();
@@ -27,7 +29,10 @@ export class LatencyBook {
   private readonly calls = new Map<string, [number, number]>();
   private readonly tools = new Map<string, [number, number]>();
 
-  constructor(saved?: LatencyBookJson) {
+  private readonly secretKeys: SecretKeys;
+
+  constructor(saved?: LatencyBookJson, options: { secretKeys?: SecretKeys | undefined } = {}) {
+    this.secretKeys = options.secretKeys ?? defaultSecretKeys;
     if (saved === undefined) return;
     if (saved?.kind !== "planloop/latencies")
       throw new InvalidOptionsError("latencyBook(saved): not a latency book (kind planloop/latencies)");
@@ -38,14 +43,18 @@ export class LatencyBook {
   /** The estimate for a tool step, or undefined when neither the call nor its tool was seen. */
   estimate(step: Pick<PlanStep, "tool" | "args">): number | undefined {
     if (step.tool === undefined) return undefined;
-    return (this.calls.get(callKey(step)) ?? this.tools.get(step.tool))?.[0];
+    return (this.calls.get(this.callKey(step)) ?? this.tools.get(step.tool))?.[0];
   }
 
   /** Learns how long a tool step took. */
   record(step: Pick<PlanStep, "tool" | "args">, ms: number): void {
     if (step.tool === undefined || !Number.isFinite(ms) || ms < 0) return;
-    learn(this.calls, callKey(step), ms);
+    learn(this.calls, this.callKey(step), ms);
     learn(this.tools, step.tool, ms);
+  }
+
+  private callKey(step: Pick<PlanStep, "tool" | "args">): string {
+    return `${step.tool} ${canonicalJson(maskSecrets(step.args ?? {}, this.secretKeys))}`;
   }
 
   toJSON(): LatencyBookJson {
@@ -54,8 +63,8 @@ export class LatencyBook {
 }
 
 /** A latency book, new or from a saved one (`book.toJSON()`). */
-export function latencyBook(saved?: LatencyBookJson): LatencyBook {
-  return new LatencyBook(saved);
+export function latencyBook(saved?: LatencyBookJson, options?: { secretKeys?: SecretKeys | undefined }): LatencyBook {
+  return new LatencyBook(saved, options);
 }
 
 /** Where a store keeps the book its durable runs share. */
@@ -69,17 +78,13 @@ const maxCalls = 10_000;
  * its own starts from it and adds to it, so the next run of a pipeline is ordered by what the
  * last ones took. A book that does not read back (damaged, from elsewhere) starts empty.
  */
-export async function storedLatencyBook(store: CheckpointStore): Promise<LatencyBook> {
+export async function storedLatencyBook(store: CheckpointStore, secretKeys?: SecretKeys): Promise<LatencyBook> {
   const saved = await store.getValue(storedLatenciesKey);
   try {
-    return new LatencyBook(saved as LatencyBookJson | undefined);
+    return new LatencyBook(saved as LatencyBookJson | undefined, { secretKeys });
   } catch {
-    return new LatencyBook();
+    return new LatencyBook(undefined, { secretKeys });
   }
-}
-
-function callKey(step: Pick<PlanStep, "tool" | "args">): string {
-  return `${step.tool} ${canonicalJson(step.args ?? {})}`;
 }
 
 /** A running mean, so a book stays small however many runs it sees. */
