@@ -66,7 +66,16 @@ export type {
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
 export { memoryStore } from "./core/checkpoint-store.js";
-export type { CheckpointStore, JournalEntry, LeaseAnswer, RunStatus, RunSummary, StoredRun } from "./core/checkpoint-store.js";
+export type {
+  CheckpointStore,
+  JournalEntry,
+  LeaseAnswer,
+  ListRunsOptions,
+  RunOutcome,
+  RunStatus,
+  RunSummary,
+  StoredRun,
+} from "./core/checkpoint-store.js";
 
 // plan/: what a plan is
 export { validatePlan } from "./plan/validate-plan.js";

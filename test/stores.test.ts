@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { memoryStore } from "planloop";
+import { memoryStore, type RunSummary } from "planloop";
 import { schemaVersion, sqliteStore } from "planloop/sqlite";
 import { migrate } from "../src/stores/sqlite/migrations.js";
 import { storeConformance } from "./helpers/store-conformance.js";
@@ -60,6 +60,51 @@ describe("sqliteStore", () => {
     future.exec(`CREATE TABLE planloop_schema (version INTEGER NOT NULL); INSERT INTO planloop_schema VALUES (${schemaVersion + 1});`);
     future.close();
     expect(() => sqliteStore({ path: newer })).toThrow(/newer than this planloop's/);
+  });
+
+  it("opens a store written at schema version 3: kept-in runs and finished runs' outcomes are filled in for listing", () => {
+    const path = file();
+    const raw = new Database(path);
+    migrate(raw, 3);
+    const insert = raw.prepare(
+      "INSERT INTO planloop_runs (run_id, entry, status, result, created_at, updated_at) VALUES (?, 'planAndExecute', ?, ?, ?, ?)",
+    );
+    insert.run("old", "finished", JSON.stringify({ status: "failed", taskType: "report", usage: { costUsd: 1 } }), 1, 2);
+    insert.run("old/plan:1", "finished", JSON.stringify({ status: "failed" }), 2, 2);
+    insert.run("old/plan:1/step", "running", null, 3, 3);
+    insert.run("lone/x", "running", null, 4, 4);
+    raw.close();
+    const store = sqliteStore({ path });
+    expect(store.listRuns({ topLevel: true })).toMatchObject([
+      { runId: "lone/x" },
+      { runId: "old", outcome: { status: "failed", taskType: "report", usage: { costUsd: 1 } } },
+    ]);
+    expect((store.listRuns({ within: "old" }) as RunSummary[]).map((row) => [row.runId, row.keptIn])).toEqual([
+      ["old/plan:1/step", "old/plan:1"],
+      ["old/plan:1", "old"],
+    ]);
+    store.close();
+  });
+
+  it("opens a file for reading only: runs list and read back, nothing is written, an old schema is not migrated", () => {
+    const path = file();
+    const writer = sqliteStore({ path });
+    writer.createRun({ runId: "r", entry: "runAgent", at: 1 });
+    writer.finishRun("r", { status: "completed" }, 2);
+    writer.close();
+    const reader = sqliteStore({ path, readonly: true });
+    expect((reader.listRuns() as RunSummary[]).map((row) => row.runId)).toEqual(["r"]);
+    expect(reader.getRun("r")).toMatchObject({ result: { status: "completed" } });
+    expect(() => reader.createRun({ runId: "s", entry: "runAgent", at: 3 })).toThrow(/readonly/);
+    reader.close();
+    expect(() => sqliteStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-ro-")), "none.sqlite"), readonly: true })).toThrow(
+      /cannot be opened for reading/,
+    );
+    const old = file();
+    const raw = new Database(old);
+    migrate(raw, 2);
+    raw.close();
+    expect(() => sqliteStore({ path: old, readonly: true })).toThrow(/schema version 2 .*open it once with write access/);
   });
 
   it("opens a store written at schema version 1: its runs read back, and the values table is added", () => {

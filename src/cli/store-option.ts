@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
 import { postgresStore } from "../stores/postgres/postgres-store.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
@@ -13,8 +13,8 @@ export { defaultStore, storeFlag } from "./default-store.js";
  * The store a `--store` flag names, opened and asked once, so that a server that cannot be
  * reached is a one-line error before the run starts rather than a failure inside it.
  */
-export async function openStore(flag: string): Promise<CheckpointStore> {
-  const store = storeFromFlag(flag);
+export async function openStore(flag: string, options: { readonly?: boolean } = {}): Promise<CheckpointStore> {
+  const store = storeFromFlag(flag, options);
   try {
     await store.listRuns({ limit: 1 });
   } catch (error) {
@@ -24,13 +24,18 @@ export async function openStore(flag: string): Promise<CheckpointStore> {
   return store;
 }
 
-/** `--store sqlite:<path>` (or a path ending in .sqlite / .db), or `postgres://…`, as a checkpoint store. */
-export function storeFromFlag(flag: string): CheckpointStore {
+/**
+ * `--store sqlite:<path>` (or a path ending in .sqlite / .db), or `postgres://…`, as a
+ * checkpoint store; `readonly`: a SQLite file that exists is opened for reading only (the
+ * commands that only read runs work on a file they may not write).
+ */
+export function storeFromFlag(flag: string, options: { readonly?: boolean } = {}): CheckpointStore {
   if (/^postgres(ql)?:\/\//.test(flag)) return postgresStore({ connectionString: flag });
   const path = flag.startsWith("sqlite:") ? flag.slice("sqlite:".length) : /\.(sqlite|db)$/.test(flag) ? flag : undefined;
   if (path === undefined || path === "") {
     throw new CliError(`--store takes sqlite:<path> (e.g. ${defaultStore}) or postgres://…; got "${flag}"`);
   }
+  if (options.readonly && existsSync(path)) return sqliteStore({ path, readonly: true });
   const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
   if (folder !== "") ensureFolder(folder);
   return sqliteStore({ path });

@@ -62,24 +62,10 @@ export function lastPause(run: StoredRun, children: readonly StoredRun[]): unkno
   return undefined;
 }
 
-/**
- * The runs that are not kept inside another listed run: a strategy's plan runs and loops
- * (`<runId>/plan:<v>`, `<runId>/agent`, `<runId>/<step>`) belong to it, not beside it.
- */
-export function topLevel<Row extends { runId: string }>(rows: readonly Row[]): Row[] {
-  const ids = new Set(rows.map((row) => row.runId));
-  const inner = (runId: string) => [...runId.matchAll(/\//g)].some((slash) => ids.has(runId.slice(0, slash.index)));
-  return rows.filter((row) => !inner(row.runId));
-}
-
 /** The runs a strategy run keeps for its plans and its loop (`<runId>/plan:<v>`, `<runId>/agent`), oldest first. */
 export async function childrenOf(store: CheckpointStore, runId: string): Promise<StoredRun[]> {
-  const listed = await store.listRuns();
-  const ids = listed
-    .filter((row) => row.runId.startsWith(`${runId}/`))
-    .map((row) => row.runId)
-    .reverse();
-  const runs = await Promise.all(ids.map((id) => store.getRun(id)));
+  const listed = await store.listRuns({ within: runId });
+  const runs = await Promise.all(listed.reverse().map((row) => store.getRun(row.runId)));
   return runs.filter((each): each is StoredRun => each !== undefined);
 }
 

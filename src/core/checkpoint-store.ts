@@ -11,7 +11,7 @@ export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }
   | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string }
   | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown; totals?: { usage: unknown; elapsedMs: number } }
-  | { kind: "paused"; state: unknown }
+  | { kind: "paused"; state: unknown; status?: string }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
   | { kind: "human-decision"; id: string; decision: unknown }
@@ -41,8 +41,40 @@ export interface StoredRun {
  */
 export type LeaseAnswer = { kind: "acquired"; token: number } | { kind: "held"; owner: string; expiresAt: number };
 
+/**
+ * How a run stands, kept in its row so runs can be listed and counted without reading their
+ * journals: the status it finished or paused with (none while it runs), its task type, and
+ * what it had spent (`UsageTotals`).
+ */
+export interface RunOutcome {
+  status: string;
+  taskType?: string;
+  usage?: unknown;
+}
+
 /** A line of `listRuns`. */
-export type RunSummary = Omit<StoredRun, "journal" | "result"> & { entries: number };
+export type RunSummary = Omit<StoredRun, "journal" | "result"> & {
+  entries: number;
+  /** The run this one is kept inside (a strategy's plan run, an agent step's loop): the nearest `<id>/…` prefix that is a run. */
+  keptIn?: string;
+  /** The status, task type and spend the run finished or paused with; absent while it runs. */
+  outcome?: RunOutcome;
+};
+
+/** Which runs `listRuns` gives: newest first, filtered, a page at a time. */
+export interface ListRunsOptions {
+  limit?: number | undefined;
+  /** Only runs older than this one (the last line of the page before): the next page. */
+  before?: { createdAt: number; runId: string } | undefined;
+  /** Only runs not kept inside another one. */
+  topLevel?: boolean | undefined;
+  /** Only the runs kept inside this one, at any depth (ids `<runId>/…`). */
+  within?: string | undefined;
+  /** Only runs of this status: `running`, or the status they paused or finished with (`completed`, `waiting`, …). */
+  status?: string | undefined;
+  /** Only runs of this task type. */
+  taskType?: string | undefined;
+}
 
 /**
  * Where durable runs keep their checkpoints: `memoryStore()` here, `sqliteStore` from
@@ -73,13 +105,62 @@ export interface CheckpointStore {
   renewLease(runId: string, lease: { token: number; ttlMs: number; at: number }): MaybePromise<boolean>;
   /** Gives the lease up, so the next caller need not wait for it to run out; a stale token changes nothing. */
   releaseLease(runId: string, token: number): MaybePromise<void>;
-  /** The runs, newest first. */
-  listRuns(options?: { limit?: number }): MaybePromise<RunSummary[]>;
+  /** The runs, newest first (by `createdAt`, then id): a page of them, filtered by the options. */
+  listRuns(options?: ListRunsOptions): MaybePromise<RunSummary[]>;
+  /**
+   * How every run that stopped stands (`RunOutcome`), in no order, read from the rows alone:
+   * for counting many runs (`planloop runs stats`). Runs still running have none.
+   */
+  runOutcomes(options?: Pick<ListRunsOptions, "topLevel" | "taskType">): MaybePromise<Array<{ runId: string; outcome: RunOutcome }>>;
   /** A value kept beside the runs (what runs learn for the next ones, e.g. step latencies); undefined if none. */
   getValue(key: string): MaybePromise<unknown>;
   /** Keeps a value under `key`, replacing the one there. */
   setValue(key: string, value: unknown): MaybePromise<void>;
   close(): MaybePromise<void>;
+}
+
+/** The ids a run could be kept inside: each prefix of its id that ends before a "/". */
+export function keptInCandidates(runId: string): string[] {
+  const prefixes: string[] = [];
+  for (let at = runId.indexOf("/"); at > 0; at = runId.indexOf("/", at + 1)) prefixes.push(runId.slice(0, at));
+  return prefixes;
+}
+
+/** The outcome a finished run's result gives its row. */
+export function finishedOutcome(result: unknown): RunOutcome {
+  return outcomeFrom(result, "finished");
+}
+
+/**
+ * The outcome an append gives a run's row: when its last entry is the pause a run stopped
+ * with (one that names its status), that status; otherwise null (the run is running; a loop
+ * keeps its state unnamed before its calls run). Undefined for an empty append (no change).
+ */
+export function appendedOutcome(entries: readonly JournalEntry[]): RunOutcome | null | undefined {
+  const last = entries.at(-1);
+  if (last === undefined) return undefined;
+  if (last.kind !== "paused" || last.status === undefined) return null;
+  return { ...outcomeFrom(last.state, last.status), status: last.status };
+}
+
+function outcomeFrom(value: unknown, status: string): RunOutcome {
+  const given = (typeof value === "object" && value !== null ? value : {}) as { status?: unknown; taskType?: unknown; usage?: unknown };
+  return {
+    status: typeof given.status === "string" ? given.status : status,
+    ...(typeof given.taskType === "string" ? { taskType: given.taskType } : {}),
+    ...(given.usage === undefined ? {} : { usage: given.usage }),
+  };
+}
+
+/** Whether a run's row passes the filters of `listRuns` (for stores that filter in memory). */
+export function listedBy(row: RunSummary, options: ListRunsOptions): boolean {
+  const { before, within, status, taskType } = options;
+  if (options.topLevel && row.keptIn !== undefined) return false;
+  if (within !== undefined && !row.runId.startsWith(`${within}/`)) return false;
+  if (before !== undefined && !(row.createdAt < before.createdAt || (row.createdAt === before.createdAt && row.runId < before.runId)))
+    return false;
+  if (status !== undefined && (row.outcome?.status ?? "running") !== status) return false;
+  return taskType === undefined || row.outcome?.taskType === taskType;
 }
 
 /**
@@ -103,10 +184,10 @@ export function storeMisuse(message: string): InvalidOptionsError {
  * process). Entries are copied through JSON, as a durable store would keep them.
  */
 export function memoryStore(): CheckpointStore {
-  const runs = new Map<string, StoredRun>();
+  const runs = new Map<string, StoredRun & Pick<RunSummary, "keptIn" | "outcome">>();
   const values = new Map<string, string>();
   const leases = new Map<string, { owner: string; token: number; expiresAt: number }>();
-  const running = (runId: string, token?: number): StoredRun => {
+  const running = (runId: string, token?: number) => {
     const run = runs.get(runId);
     if (run === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
     if (run.status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
@@ -117,12 +198,15 @@ export function memoryStore(): CheckpointStore {
     location: "the memory store",
     createRun({ runId, entry, at }) {
       if (runs.has(runId)) return "exists";
-      runs.set(runId, { runId, entry, status: "running", createdAt: at, updatedAt: at, journal: [] });
+      const keptIn = keptInCandidates(runId).findLast((prefix) => runs.has(prefix));
+      runs.set(runId, { runId, entry, status: "running", createdAt: at, updatedAt: at, journal: [], ...(keptIn ? { keptIn } : {}) });
       return "created";
     },
     getRun: (runId) => {
       const run = runs.get(runId);
-      return run === undefined ? undefined : (JSON.parse(JSON.stringify(run)) as StoredRun);
+      if (run === undefined) return undefined;
+      const { keptIn: _, outcome: __, ...stored } = run;
+      return JSON.parse(JSON.stringify(stored)) as StoredRun;
     },
     append(runId, entries, at, token) {
       const run = running(runId, token);
@@ -130,18 +214,31 @@ export function memoryStore(): CheckpointStore {
       // Entry by entry: a commit of a few hundred thousand step ends would overflow the stack as arguments.
       for (const copy of copies) run.journal.push(copy);
       run.updatedAt = at;
+      const outcome = appendedOutcome(copies);
+      if (outcome === null) delete run.outcome;
+      else if (outcome !== undefined) run.outcome = outcome;
     },
     finishRun(runId, result, at, token) {
       const run = running(runId, token);
       run.status = "finished";
       run.result = JSON.parse(JSON.stringify(result ?? null)) as unknown;
+      run.outcome = finishedOutcome(run.result);
       run.updatedAt = at;
     },
     listRuns: (options = {}) =>
       [...runs.values()]
+        .map(({ journal, result: _, ...row }): RunSummary => JSON.parse(JSON.stringify({ ...row, entries: journal.length })))
+        .filter((row) => listedBy(row, options))
         .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
-        .slice(0, options.limit ?? Infinity)
-        .map(({ journal, result: _, ...row }) => ({ ...row, entries: journal.length })),
+        .slice(0, options.limit ?? Infinity),
+    runOutcomes: (options = {}) =>
+      [...runs.values()].flatMap(({ runId, keptIn, outcome }) =>
+        outcome === undefined ||
+        (options.topLevel && keptIn !== undefined) ||
+        (options.taskType !== undefined && outcome.taskType !== options.taskType)
+          ? []
+          : [{ runId, outcome: JSON.parse(JSON.stringify(outcome)) as RunOutcome }],
+      ),
     getValue: (key) => {
       const text = values.get(key);
       return text === undefined ? undefined : (JSON.parse(text) as unknown);

@@ -145,6 +145,7 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
     renewLease: (runId, lease) => store.renewLease(runId, lease),
     releaseLease: (runId, token) => store.releaseLease(runId, token),
     listRuns: (options) => store.listRuns(options),
+    runOutcomes: (options) => store.runOutcomes(options),
     getValue: (key) => store.getValue(key),
     setValue: (key, value) => store.setValue(key, value),
     close: () => store.close(),

@@ -33,7 +33,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     const result = finishRun(run, stop);
     if (result.status === "completed") await checkpoints?.finish(result);
     else {
-      checkpoints?.write([{ kind: "paused", state: result.state }]);
+      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status }]);
       await checkpoints?.commit();
     }
     return result;

@@ -56,7 +56,7 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
  * Ends a durable strategy run: one that can be continued (it has a `state`) stays open in
  * the store, resumable by id; any other is marked finished with its result.
  */
-export async function settleStrategyRun<Result extends { state?: unknown }>(
+export async function settleStrategyRun<Result extends { state?: unknown; status: string }>(
   durability: StrategyDurability | undefined,
   result: Result,
 ): Promise<Result> {
@@ -64,7 +64,7 @@ export async function settleStrategyRun<Result extends { state?: unknown }>(
   if (result.state === undefined) await durability.checkpoints.finish(result);
   else {
     // Kept, so `planloop runs show` can say what the run waits for (a plan's review is the strategy's own).
-    durability.checkpoints.write([{ kind: "paused", state: result.state }]);
+    durability.checkpoints.write([{ kind: "paused", state: result.state, status: result.status }]);
     await durability.checkpoints.commit();
   }
   return result;
@@ -126,7 +126,7 @@ export const strategyEntries: Readonly<Record<StrategyName, string>> = {
  * A strategy run from start to end: opened by id (a finished run hands back its stored
  * result and runs nothing), run by `body`, settled in the store, disposed.
  */
-export async function runStrategyDurably<Result extends { state?: unknown }>(
+export async function runStrategyDurably<Result extends { state?: unknown; status: string }>(
   strategy: StrategyName,
   options: StrategyOptions & HumanDecisions,
   saved: { usage: UsageTotals; elapsedMs: number } | undefined,

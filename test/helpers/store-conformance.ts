@@ -68,6 +68,49 @@ export function storeConformance(name: string, open: () => CheckpointStore | Pro
       await store.close();
     });
 
+    it("lists a page of runs by filter: top-level, kept inside a run, by status and task type, before a run", async () => {
+      const store = await open();
+      const usage = { modelCalls: 2, costUsd: 0.5 };
+      const ids = ["s1", "s1/plan:1", "s1/plan:1/step", "s2", "s2/agent", "s3", "x/y", "s10"];
+      for (const [index, runId] of ids.entries()) await store.createRun({ runId, entry: "planAndExecute", at: index });
+      await store.finishRun("s1", { status: "completed", taskType: "report", usage }, 20);
+      await store.append("s2", [{ kind: "paused", state: { usage }, status: "waiting" }], 21);
+      await store.append("s3", [{ kind: "paused", state: { usage }, status: "paused" }], 22);
+      const ids_ = (rows: Array<{ runId: string }>) => rows.map((row) => row.runId);
+      // "x/y" is kept in no run (there is no run "x"); "s10" is not inside "s1".
+      expect(ids_(await store.listRuns({ topLevel: true }))).toEqual(["s10", "x/y", "s3", "s2", "s1"]);
+      expect(ids_(await store.listRuns({ within: "s1" }))).toEqual(["s1/plan:1/step", "s1/plan:1"]);
+      expect(ids_(await store.listRuns({ within: "s1/plan:1" }))).toEqual(["s1/plan:1/step"]);
+      const listed = await store.listRuns({ within: "s1" });
+      expect(listed.map((row) => row.keptIn)).toEqual(["s1/plan:1", "s1"]);
+      expect(ids_(await store.listRuns({ status: "completed" }))).toEqual(["s1"]);
+      expect(ids_(await store.listRuns({ status: "waiting" }))).toEqual(["s2"]);
+      expect(ids_(await store.listRuns({ status: "paused" }))).toEqual(["s3"]);
+      expect(ids_(await store.listRuns({ status: "running", topLevel: true }))).toEqual(["s10", "x/y"]);
+      expect(ids_(await store.listRuns({ taskType: "report" }))).toEqual(["s1"]);
+      const [first] = await store.listRuns({ status: "completed" });
+      expect(first).toMatchObject({ outcome: { status: "completed", taskType: "report", usage } });
+      const page = await store.listRuns({ topLevel: true, limit: 2 });
+      expect(ids_(page)).toEqual(["s10", "x/y"]);
+      expect(ids_(await store.listRuns({ topLevel: true, limit: 2, before: page.at(-1)! }))).toEqual(["s3", "s2"]);
+      const outcomes = async (options: { topLevel?: boolean; taskType?: string }) =>
+        (await store.runOutcomes(options)).map((row) => [row.runId, row.outcome.status]).sort();
+      expect(await outcomes({ topLevel: true })).toEqual([
+        ["s1", "completed"],
+        ["s2", "waiting"],
+        ["s3", "paused"],
+      ]);
+      expect(await outcomes({ taskType: "report" })).toEqual([["s1", "completed"]]);
+      // Running again after a pause: the next entries clear it.
+      await store.append("s2", [{ kind: "step-start", stepKey: "1", attempt: 1, idempotencyKey: "k" }], 23);
+      expect(ids_(await store.listRuns({ status: "waiting" }))).toEqual([]);
+      expect(await outcomes({ topLevel: true })).toEqual([
+        ["s1", "completed"],
+        ["s3", "paused"],
+      ]);
+      await store.close();
+    });
+
     it("treats ids and keys named like object machinery as data", async () => {
       const store = await open();
       for (const runId of ["__proto__", "constructor", "toString"]) {

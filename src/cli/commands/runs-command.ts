@@ -2,13 +2,13 @@ import { RunLease } from "../../core/run-lease.js";
 import { trustedLaunchLine } from "../launch-line.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { CheckpointStore, JournalEntry, StoredRun } from "../../core/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry, RunOutcome, StoredRun } from "../../core/checkpoint-store.js";
 import { previewOf } from "../../core/tools/tool-output.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { pendingLine } from "../pause-resume.js";
 import { defaultStore, openStore } from "../store-option.js";
-import { childrenOf, lastPause, launchOf, pendingOf, standing, topLevel } from "../stored-runs.js";
+import { childrenOf, lastPause, launchOf, pendingOf, standing } from "../stored-runs.js";
 import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.js";
 import { readEvents } from "./trace-command.js";
 
@@ -25,16 +25,22 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
   const withStore = (command: Command) => command.option("--store <sqlite:path|postgres://…>", "the checkpoint store", defaultStore);
   withStore(runs.command("list").description("The runs, newest first: id, entry point, status, steps ended/planned, cost, started"))
     .option("--limit <n>", "how many", "20")
-    .action(async (flags: { store: string; limit: string }) =>
+    .option("--status <status>", "only runs of this status: running, waiting, paused, completed, failed, cancelled, …")
+    .option("--task-type <type>", "only runs of this task type")
+    .option("--before <runId>", "only runs older than this one (the last of the page before)")
+    .action(async (flags: ListFlags) =>
       usingStore(flags.store, async (store) => {
+        const limit = positiveCount(flags.limit, "--limit");
+        const before = flags.before === undefined ? undefined : await storedRun(store, flags.before, flags.store);
         // A strategy's plan runs and loops (`<runId>/…`) are shown with it, not as runs of their own.
-        const listed = topLevel(await store.listRuns()).slice(0, Number(flags.limit) || 20);
-        if (listed.length === 0) io.out(`no runs in ${flags.store}`);
+        const listed = await store.listRuns({ topLevel: true, limit, before, status: flags.status, taskType: flags.taskType });
+        if (listed.length === 0) io.out(`no runs in ${flags.store}${flags.status || flags.taskType || before ? " that match" : ""}`);
         for (const row of listed) {
           const run = (await store.getRun(row.runId))!;
           const { status, steps, cost } = standing(run, await childrenOf(store, run.runId));
           io.out(`${run.runId}  ${run.entry}  ${status}  ${steps} steps  ${cost}  ${new Date(run.createdAt).toISOString()}`);
         }
+        if (listed.length === limit) io.out(`(more: planloop runs list --before ${listed.at(-1)!.runId})`);
       }),
     );
   withStore(runs.command("show").description("One run: its plans, each step's last start and end, what it waits for, its result"))
@@ -57,7 +63,7 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--percentile <p>", "the percentile the suggestion starts from", "95")
     .option("--events <files...>", "read events JSONL files (planloop ask --events) instead of the store")
     .action(async (flags: { store: string; taskType?: string; percentile: string; events?: string[] }) => {
-      const runsRead = flags.events ? flags.events.flatMap((file) => readEvents(file)) : await storedRuns(flags.store);
+      const runsRead = flags.events ? flags.events.flatMap((file) => readEvents(file)) : await storedOutcomes(flags.store, flags.taskType);
       const suggestions = suggestLimits(runsRead, { percentile: Number(flags.percentile) }).filter(
         (suggestion) => flags.taskType === undefined || suggestion.taskType === flags.taskType,
       );
@@ -101,26 +107,32 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     );
   continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
     (runId: string, flags: { store: string; wait?: boolean }) =>
-      usingStore(flags.store, async (store) => {
-        await storedRun(store, runId, flags.store);
-        // Under the run's lease: a run another process is running is not ended under it.
-        const lease = await RunLease.take(store, runId, { lease: { onBusy: flags.wait ? "wait" : "fail" } });
-        try {
-          const run = await storedRun(store, runId, flags.store);
-          if (run.status === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
-          await store.finishRun(
-            runId,
-            { status: "cancelled", reason: "cancelled with planloop runs cancel", runId },
-            Date.now(),
-            lease.token,
-          );
-          io.out(`run ${runId}: cancelled`);
-        } finally {
-          await lease.release();
-        }
-      }),
+      usingStore(
+        flags.store,
+        async (store) => {
+          await storedRun(store, runId, flags.store);
+          // Under the run's lease: a run another process is running is not ended under it.
+          const lease = await RunLease.take(store, runId, { lease: { onBusy: flags.wait ? "wait" : "fail" } });
+          try {
+            const run = await storedRun(store, runId, flags.store);
+            if (run.status === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
+            await store.finishRun(
+              runId,
+              { status: "cancelled", reason: "cancelled with planloop runs cancel", runId },
+              Date.now(),
+              lease.token,
+            );
+            io.out(`run ${runId}: cancelled`);
+          } finally {
+            await lease.release();
+          }
+        },
+        writable,
+      ),
   );
 }
+
+const writable = { readonly: false };
 
 /** The flags of the commands that continue a stored run. */
 interface ContinueFlags {
@@ -134,8 +146,9 @@ function waiting(flags: { wait?: boolean }): string[] {
   return flags.wait ? ["--wait"] : [];
 }
 
-async function usingStore(flag: string, use: (store: CheckpointStore) => Promise<void>): Promise<void> {
-  const store = await openStore(flag);
+/** The store, for commands that only read it (a SQLite file is opened for reading). */
+async function usingStore(flag: string, use: (store: CheckpointStore) => Promise<void>, options = { readonly: true }): Promise<void> {
+  const store = await openStore(flag, options);
   try {
     await use(store);
   } finally {
@@ -198,16 +211,33 @@ function describeDecision(decision: unknown): string {
   return `denied${given.reason ? ` (${given.reason})` : ""}`;
 }
 
-async function storedRuns(flag: string): Promise<StoredRun[]> {
-  const runs: StoredRun[] = [];
+/**
+ * How each run that stopped stands (status, task type, spend), from the rows alone: no
+ * journal is read. Counted once: a strategy run, not also the loop or plan runs it keeps
+ * inside it; runs still running or waiting for a human have not ended, and do not count.
+ */
+async function storedOutcomes(flag: string, taskType: string | undefined): Promise<RunOutcome[]> {
+  let outcomes: RunOutcome[] = [];
   await usingStore(flag, async (store) => {
-    // Counted once: a strategy run, not also the loop or plan runs it keeps inside it.
-    for (const row of topLevel(await store.listRuns())) {
-      const run = await store.getRun(row.runId);
-      if (run !== undefined) runs.push(run);
-    }
+    const rows = await store.runOutcomes({ topLevel: true, taskType });
+    outcomes = rows.flatMap(({ outcome }) => (outcome.status === "waiting" ? [] : [outcome]));
   });
-  return runs;
+  return outcomes;
+}
+
+/** The flags of `runs list`. */
+interface ListFlags {
+  store: string;
+  limit: string;
+  status?: string;
+  taskType?: string;
+  before?: string;
+}
+
+function positiveCount(text: string, flag: string): number {
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1) throw new CliError(`${flag} takes a whole number of at least 1; got "${text}"`);
+  return count;
 }
 
 function statsLines(suggestions: readonly LimitSuggestion[]): string[] {

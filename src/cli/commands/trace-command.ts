@@ -31,7 +31,7 @@ export function traceCommand(program: Command, io: CliIo): void {
         throw new CliError("trace takes an events file or --run <id>, one of the two");
       if (flags.run !== undefined) {
         const runId = flags.run;
-        const store = await openStore(flags.store);
+        const store = await openStore(flags.store, { readonly: true });
         let events: PlanloopEvent[];
         try {
           const run = await store.getRun(runId);

@@ -26,6 +26,21 @@ const migrations: readonly string[] = [
   `ALTER TABLE planloop_runs ADD COLUMN lease_owner TEXT;
    ALTER TABLE planloop_runs ADD COLUMN lease_token BIGINT NOT NULL DEFAULT 0;
    ALTER TABLE planloop_runs ADD COLUMN lease_expires_at DOUBLE PRECISION NOT NULL DEFAULT 0;`,
+  // Listing at scale: the run a run is kept inside, how it stands (JSON), and the top-level runs indexed.
+  `ALTER TABLE planloop_runs ADD COLUMN kept_in TEXT, ADD COLUMN outcome TEXT;
+   UPDATE planloop_runs SET outcome = json_build_object(
+       'status', coalesce(result::json ->> 'status', 'finished'),
+       'taskType', result::json ->> 'taskType',
+       'usage', result::json -> 'usage')::text
+     WHERE status = 'finished' AND result IS NOT NULL;
+   UPDATE planloop_runs r SET kept_in = (
+       SELECT p.run_id FROM planloop_runs p
+       WHERE p.run_id = ANY (
+         SELECT array_to_string((string_to_array(r.run_id, '/'))[1:n], '/')
+         FROM generate_series(1, array_length(string_to_array(r.run_id, '/'), 1) - 1) AS n)
+       ORDER BY length(p.run_id) DESC LIMIT 1)
+     WHERE position('/' in r.run_id) > 0;
+   CREATE INDEX planloop_runs_top ON planloop_runs (created_at DESC, run_id DESC) WHERE kept_in IS NULL;`,
 ];
 
 /** The schema version this planloop writes. */

@@ -1,27 +1,40 @@
 import type * as Pg from "pg";
-import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, type StoredRun } from "../../core/checkpoint-store.js";
+import {
+  appendedOutcome,
+  finishedOutcome,
+  keptInCandidates,
+  storeMisuse,
+  type CheckpointStore,
+  type JournalEntry,
+  type StoredRun,
+} from "../../core/checkpoint-store.js";
 import { LeaseLostError } from "../../core/errors.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
 import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
+import { listedSummary, listQuery, outcomeRow, outcomesQuery, postgresDialect, type ListedRow } from "../run-listing.js";
 
 /** Where the store connects: a connection string (the store owns its pool), or a pool of yours. */
 export type PostgresStoreOptions = { connectionString: string; pool?: never } | { pool: Pg.Pool; connectionString?: never };
 
 const sql = {
-  insertRun:
-    "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES ($1, $2, 'running', $3, $3) ON CONFLICT DO NOTHING",
+  // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
+  insertRun: `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in)
+              VALUES ($1, $2, 'running', $3, $3,
+                (SELECT run_id FROM planloop_runs WHERE run_id = ANY ($4::text[]) ORDER BY length(run_id) DESC LIMIT 1))
+              ON CONFLICT DO NOTHING`,
   // One statement: the run is checked to be running, marked, and its entries added, or nothing is.
   // The row lock of the update orders appends to one run from several processes.
   // A write under a token ($4) is made only while that token is the run's lease (fencing).
+  // The same update keeps how the run stands ($5): paused (the last entry a pause) or running (null).
   append: `WITH running AS (
-             UPDATE planloop_runs SET updated_at = $2
+             UPDATE planloop_runs SET updated_at = $2, outcome = $5
              WHERE run_id = $1 AND status = 'running' AND ($4::bigint IS NULL OR lease_token = $4) RETURNING run_id
            )
            INSERT INTO planloop_journal (run_id, entry)
            SELECT running.run_id, e.entry FROM running, unnest($3::text[]) WITH ORDINALITY AS e(entry, n) ORDER BY e.n`,
   touch: "UPDATE planloop_runs SET updated_at = $2 WHERE run_id = $1 AND status = 'running' AND ($3::bigint IS NULL OR lease_token = $3)",
-  finish: `UPDATE planloop_runs SET status = 'finished', result = $2, updated_at = $3
+  finish: `UPDATE planloop_runs SET status = 'finished', result = $2, updated_at = $3, outcome = $5
            WHERE run_id = $1 AND status = 'running' AND ($4::bigint IS NULL OR lease_token = $4)`,
   // Taken when free, run out, or already this owner's; a new owner's token is one more.
   takeLease: `UPDATE planloop_runs SET lease_owner = $2,
@@ -35,8 +48,6 @@ const sql = {
                    FROM planloop_runs r WHERE r.run_id = $1`,
   getValue: "SELECT value FROM planloop_values WHERE key = $1",
   setValue: "INSERT INTO planloop_values (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-  list: `SELECT r.*, (SELECT COUNT(*) FROM planloop_journal j WHERE j.run_id = r.run_id)::int AS entries
-         FROM planloop_runs r ORDER BY r.created_at DESC, r.run_id DESC LIMIT $1`,
 };
 
 /**
@@ -84,7 +95,7 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
   return {
     location,
     async createRun({ runId, entry, at }) {
-      const { rowCount } = await query(sql.insertRun, [runId, entry, at]);
+      const { rowCount } = await query(sql.insertRun, [runId, entry, at, keptInCandidates(runId)]);
       return rowCount === 1 ? "created" : "exists";
     },
     async getRun(runId) {
@@ -104,11 +115,12 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
       const { rowCount } =
         entries.length === 0
           ? await query(sql.touch, [runId, at, fence])
-          : await query(sql.append, [runId, at, entries.map((entry) => JSON.stringify(entry)), fence]);
+          : await query(sql.append, [runId, at, entries.map((entry) => JSON.stringify(entry)), fence, stands(appendedOutcome(entries))]);
       if (rowCount === 0) await refuse(runId, token);
     },
     async finishRun(runId, result, at, token) {
-      const { rowCount } = await query(sql.finish, [runId, JSON.stringify(result ?? null), at, token ?? null]);
+      const outcome = JSON.stringify(finishedOutcome(result ?? null));
+      const { rowCount } = await query(sql.finish, [runId, JSON.stringify(result ?? null), at, token ?? null, outcome]);
       if (rowCount === 0) await refuse(runId, token);
     },
     async acquireLease(runId, { owner, ttlMs, at }) {
@@ -125,9 +137,15 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     async releaseLease(runId, token) {
       await query(sql.releaseLease, [runId, token]);
     },
-    async listRuns(listing = {}) {
-      const { rows } = await query<RunRow & { entries: number }>(sql.list, [listing.limit ?? null]);
-      return rows.map((row): RunSummary => ({ ...summaryOf(row), entries: row.entries }));
+    async listRuns(filters = {}) {
+      const listing = listQuery(filters, postgresDialect);
+      const { rows } = await query<ListedRow>(listing.sql, listing.values);
+      return rows.map((row) => listedSummary(row, location));
+    },
+    async runOutcomes(filters = {}) {
+      const listing = outcomesQuery(filters, postgresDialect);
+      const { rows } = await query<{ run_id: string; outcome: string }>(listing.sql, listing.values);
+      return rows.map((row) => outcomeRow(row, location));
     },
     async getValue(key) {
       const { rows } = await query<{ value: string }>(sql.getValue, [key]);
@@ -142,6 +160,11 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
       await pool.end();
     },
   };
+}
+
+/** An outcome as the append keeps it: JSON text, or null for a running run. */
+function stands(outcome: ReturnType<typeof appendedOutcome>): string | null {
+  return outcome ? JSON.stringify(outcome) : null;
 }
 
 function newPool(connectionString: string): Pg.Pool {

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { keptInCandidates } from "../../core/checkpoint-store.js";
 import { PlanloopError } from "../../core/errors.js";
 
 /**
@@ -6,7 +7,7 @@ import { PlanloopError } from "../../core/errors.js";
  * by an older planloop is brought up to date on opening; one made by a newer planloop is
  * refused rather than misread.
  */
-const migrations: readonly string[] = [
+const migrations: ReadonlyArray<string | ((db: BetterSqlite3.Database) => void)> = [
   `CREATE TABLE planloop_runs (
      run_id TEXT PRIMARY KEY,
      entry TEXT NOT NULL,
@@ -27,6 +28,24 @@ const migrations: readonly string[] = [
   `ALTER TABLE planloop_runs ADD COLUMN lease_owner TEXT;
    ALTER TABLE planloop_runs ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE planloop_runs ADD COLUMN lease_expires_at REAL NOT NULL DEFAULT 0;`,
+  // Listing at scale: the run a run is kept inside, how it stands (JSON), and the top-level runs indexed.
+  (db) => {
+    db.exec(`ALTER TABLE planloop_runs ADD COLUMN kept_in TEXT;
+   ALTER TABLE planloop_runs ADD COLUMN outcome TEXT;
+   UPDATE planloop_runs SET outcome = json_object(
+       'status', coalesce(json_extract(result, '$.status'), 'finished'),
+       'taskType', json_extract(result, '$.taskType'),
+       'usage', json(coalesce(json_extract(result, '$.usage'), 'null')))
+     WHERE status = 'finished' AND json_valid(result);
+     CREATE INDEX planloop_runs_top ON planloop_runs (created_at, run_id) WHERE kept_in IS NULL;`);
+    const exists = db.prepare<[string], { run_id: string }>("SELECT run_id FROM planloop_runs WHERE run_id = ?");
+    const keep = db.prepare("UPDATE planloop_runs SET kept_in = ? WHERE run_id = ?");
+    const inner = db.prepare<[], { run_id: string }>("SELECT run_id FROM planloop_runs WHERE instr(run_id, '/') > 0").all();
+    for (const { run_id } of inner) {
+      const keptIn = keptInCandidates(run_id).findLast((prefix) => exists.get(prefix) !== undefined);
+      if (keptIn !== undefined) keep.run(keptIn, run_id);
+    }
+  },
 ];
 
 /** The schema version this planloop writes. */
@@ -42,7 +61,11 @@ export function migrate(db: BetterSqlite3.Database, upTo: number = schemaVersion
         `this checkpoint database has schema version ${current}, newer than this planloop's ${schemaVersion}; upgrade planloop`,
       );
     }
-    for (let version = current; version < upTo; version += 1) db.exec(migrations[version]!);
+    for (let version = current; version < upTo; version += 1) {
+      const step = migrations[version]!;
+      if (typeof step === "string") db.exec(step);
+      else step(db);
+    }
     if (row === undefined) db.prepare("INSERT INTO planloop_schema (version) VALUES (?)").run(Math.max(current, upTo));
     else db.prepare("UPDATE planloop_schema SET version = ?").run(Math.max(current, upTo));
   });

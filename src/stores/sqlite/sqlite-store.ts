@@ -1,11 +1,20 @@
-import { closeSync, existsSync, openSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, openSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
-import { LeaseLostError } from "../../core/errors.js";
-import { storeMisuse, type CheckpointStore, type JournalEntry, type RunSummary, type StoredRun } from "../../core/checkpoint-store.js";
+import { errorMessage, LeaseLostError, StoreError } from "../../core/errors.js";
+import {
+  appendedOutcome,
+  finishedOutcome,
+  keptInCandidates,
+  storeMisuse,
+  type CheckpointStore,
+  type JournalEntry,
+  type StoredRun,
+} from "../../core/checkpoint-store.js";
 
 import { loadOptionalPackage } from "../../core/optional-package.js";
-import { migrate } from "./migrations.js";
+import { migrate, schemaVersion } from "./migrations.js";
 import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
+import { listedSummary, listQuery, outcomeRow, outcomesQuery, sqliteDialect, type ListedRow, type ListQuery } from "../run-listing.js";
 
 export interface SqliteStoreOptions {
   /**
@@ -13,6 +22,12 @@ export interface SqliteStoreOptions {
    * gives its -wal and -shm files the same permission). `:memory:` for tests.
    */
   path: string;
+  /**
+   * Opens the file for reading only (listing and showing runs): nothing is migrated or
+   * written, and any write is refused. Also chosen when the file exists and this process may
+   * not write to it.
+   */
+  readonly?: boolean | undefined;
 }
 
 /**
@@ -32,26 +47,37 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     neededFor: "planloop/sqlite",
     install: "better-sqlite3@12",
   });
-  createPrivately(options.path);
-  const db = new Database(options.path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
+  const readonly = options.readonly === true || unwritable(options.path);
+  if (!readonly) createPrivately(options.path);
+  const db = openDatabase(Database, options.path, readonly);
   db.pragma("busy_timeout = 5000");
-  migrate(db);
+  if (readonly) checkSchema(db, options.path);
+  else {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    migrate(db);
+  }
   const statements = {
-    insertRun: db.prepare(
-      "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES (?, ?, 'running', ?, ?) ON CONFLICT DO NOTHING",
+    // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
+    insertRun: db.prepare<[string, string, number, number, string]>(
+      `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in)
+       VALUES (?, ?, 'running', ?, ?,
+         (SELECT run_id FROM planloop_runs WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY length(run_id) DESC LIMIT 1))
+       ON CONFLICT DO NOTHING`,
     ),
     run: db.prepare<[string], RunRow>("SELECT * FROM planloop_runs WHERE run_id = ?"),
     journal: db.prepare<[string], { entry: string }>("SELECT entry FROM planloop_journal WHERE run_id = ? ORDER BY seq"),
     lastSeq: db.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM planloop_journal WHERE run_id = ?"),
     insertEntry: db.prepare("INSERT INTO planloop_journal (run_id, seq, entry) VALUES (?, ?, ?)"),
     // A write under a token is made only while that token is the run's lease (fencing).
-    touchRunning: db.prepare<[number, string, number | null, number | null]>(
-      "UPDATE planloop_runs SET updated_at = ? WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)",
+    // The same statement keeps how the run stands: paused (the last entry a pause) or running.
+    touchRunning: db.prepare<[number, number, string | null, string, number | null, number | null]>(
+      `UPDATE planloop_runs SET updated_at = ?, outcome = CASE WHEN ? = 1 THEN ? ELSE outcome END
+       WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)`,
     ),
-    finish: db.prepare<[string, number, string, number | null, number | null]>(
-      "UPDATE planloop_runs SET status = 'finished', result = ?, updated_at = ? WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)",
+    finish: db.prepare<[string, string, number, string, number | null, number | null]>(
+      `UPDATE planloop_runs SET status = 'finished', result = ?, outcome = ?, updated_at = ?
+       WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)`,
     ),
     // Taken when free, run out, or already this owner's; a new owner's token is one more.
     takeLease: db.prepare<[string, string, number, number, string, string, number], { lease_token: number }>(
@@ -64,9 +90,12 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     releaseLease: db.prepare<[string, number]>("UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = ? AND lease_token = ?"),
     getValue: db.prepare<[string], { value: string }>("SELECT value FROM planloop_values WHERE key = ?"),
     setValue: db.prepare("INSERT INTO planloop_values (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
-    list: db.prepare<[number], RunRow & { entries: number }>(
-      "SELECT r.*, (SELECT COUNT(*) FROM planloop_journal j WHERE j.run_id = r.run_id) AS entries FROM planloop_runs r ORDER BY created_at DESC, run_id DESC LIMIT ?",
-    ),
+  };
+  const listings = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
+  const listing = <Row>(query: ListQuery): Row[] => {
+    let statement = listings.get(query.sql);
+    if (statement === undefined) listings.set(query.sql, (statement = db.prepare<unknown[], ListedRow>(query.sql)));
+    return statement.all(...query.values) as Row[];
   };
   // Says why a write changed nothing: the run is unknown, finished, or no longer the writer's.
   const refuse = (runId: string, token: number | undefined): never => {
@@ -86,7 +115,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   const append = db.transaction((runId: string, entries: readonly JournalEntry[], at: number, token: number | undefined) => {
     // One statement checks that the run is running (and still the writer's) and marks the time.
     const fence = token ?? null;
-    if (statements.touchRunning.run(at, runId, fence, fence).changes === 0) refuse(runId, token);
+    const outcome = appendedOutcome(entries);
+    const stands = outcome === undefined ? 0 : 1;
+    if (statements.touchRunning.run(at, stands, outcome ? JSON.stringify(outcome) : null, runId, fence, fence).changes === 0)
+      refuse(runId, token);
     const known = lastSeq.get(runId);
     let seq: number;
     try {
@@ -99,12 +131,15 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   });
   const finish = db.transaction((runId: string, result: unknown, at: number, token: number | undefined) => {
     const fence = token ?? null;
-    if (statements.finish.run(JSON.stringify(result ?? null), at, runId, fence, fence).changes === 0) refuse(runId, token);
+    const kept = JSON.stringify(result ?? null);
+    const outcome = JSON.stringify(finishedOutcome(result ?? null));
+    if (statements.finish.run(kept, outcome, at, runId, fence, fence).changes === 0) refuse(runId, token);
     lastSeq.delete(runId);
   });
   return {
     location: options.path,
-    createRun: ({ runId, entry, at }) => (statements.insertRun.run(runId, entry, at, at).changes === 1 ? "created" : "exists"),
+    createRun: ({ runId, entry, at }) =>
+      statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId))).changes === 1 ? "created" : "exists",
     getRun(runId) {
       const row = statements.run.get(runId);
       if (row === undefined) return undefined;
@@ -131,8 +166,9 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     },
     renewLease: (runId, { token, ttlMs, at }) => statements.renewLease.run(at + ttlMs, runId, token).changes === 1,
     releaseLease: (runId, token) => void statements.releaseLease.run(runId, token),
-    listRuns: (listing = {}) =>
-      statements.list.all(listing.limit ?? -1).map((row): RunSummary => ({ ...summaryOf(row), entries: row.entries })),
+    listRuns: (filters = {}) => listing<ListedRow>(listQuery(filters, sqliteDialect)).map((row) => listedSummary(row, options.path)),
+    runOutcomes: (filters = {}) =>
+      listing<{ run_id: string; outcome: string }>(outcomesQuery(filters, sqliteDialect)).map((row) => outcomeRow(row, options.path)),
     getValue(key) {
       const row = statements.getValue.get(key);
       return row === undefined ? undefined : (JSON.parse(row.value) as unknown);
@@ -142,6 +178,48 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
       if (db.open) db.close();
     },
   };
+}
+
+function openDatabase(Database: typeof BetterSqlite3, path: string, readonly: boolean): BetterSqlite3.Database {
+  try {
+    return new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+  } catch (error) {
+    throw new StoreError({
+      store: path,
+      problem: `the store cannot be opened${readonly ? " for reading" : ""} (${errorMessage(error)})`,
+      cause: error,
+    });
+  }
+}
+
+/** A file that exists and that this process may not write: opened for reading. */
+function unwritable(path: string): boolean {
+  if (path === ":memory:" || path.startsWith("file:") || !existsSync(path)) return false;
+  try {
+    accessSync(path, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A file opened for reading is not migrated: it must be at this planloop's schema already. */
+function checkSchema(db: BetterSqlite3.Database, path: string): void {
+  let version: number | undefined;
+  try {
+    version = db.prepare<[], { version: number }>("SELECT version FROM planloop_schema").get()?.version;
+  } catch {
+    version = undefined;
+  }
+  if (version === schemaVersion) return;
+  db.close();
+  const problem =
+    version === undefined
+      ? "opened for reading, it holds no planloop runs"
+      : version > schemaVersion
+        ? `it has schema version ${version}, newer than this planloop's ${schemaVersion}; upgrade planloop`
+        : `opened for reading, it has schema version ${version} (this planloop reads ${schemaVersion}); open it once with write access to bring it up to date`;
+  throw new StoreError({ store: path, problem });
 }
 
 /** A store holds tools' arguments and outputs: a new file is made private to its owner before SQLite opens it. */
