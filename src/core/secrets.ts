@@ -21,10 +21,21 @@ export function maskSecrets(value: unknown, keys: SecretKeys = defaultSecretKeys
   return replaceSecrets(value, keys, () => masked);
 }
 
+/** What each list of keys said of each key seen: results repeat the same few keys many times. */
+const verdicts = new WeakMap<ReadonlyArray<string | RegExp>, Map<string, boolean>>();
+
 /** Whether `key` names a secret by `keys`. */
 export function isSecretKey(key: string, keys: SecretKeys): boolean {
   if (keys === false) return false;
-  return keys.some((pattern) => (typeof pattern === "string" ? pattern.toLowerCase() === key.toLowerCase() : pattern.test(key)));
+  let known = verdicts.get(keys);
+  if (known === undefined) verdicts.set(keys, (known = new Map()));
+  let verdict = known.get(key);
+  if (verdict === undefined) {
+    verdict = keys.some((pattern) => (typeof pattern === "string" ? pattern.toLowerCase() === key.toLowerCase() : pattern.test(key)));
+    // Bounded: a value with ever-new keys (ids as keys) does not grow the cache without end.
+    if (known.size < 10_000) known.set(key, verdict);
+  }
+  return verdict;
 }
 
 /**
@@ -33,20 +44,32 @@ export function isSecretKey(key: string, keys: SecretKeys): boolean {
  */
 export function replaceSecrets(value: unknown, keys: SecretKeys, replace: (secret: unknown, key: string) => unknown): unknown {
   if (keys === false || keys.length === 0) return value;
-  const walk = (item: unknown, depth: number): unknown => {
-    if (depth > 32 || typeof item !== "object" || item === null) return item;
-    if (Array.isArray(item)) {
-      const copy = item.map((entry) => walk(entry, depth + 1));
-      return copy.some((entry, index) => entry !== item[index]) ? copy : item;
-    }
-    let copy: Record<string, unknown> | undefined;
-    for (const [key, entry] of Object.entries(item)) {
-      const next = isSecretKey(key, keys) ? replace(entry, key) : walk(entry, depth + 1);
+  return replaceWithin(value, keys, replace, 0);
+}
+
+/** The walk of `replaceSecrets`: plain loops, and a copy made only of what changes (results can be large). */
+function replaceWithin(item: unknown, keys: SecretKeys, replace: (secret: unknown, key: string) => unknown, depth: number): unknown {
+  if (depth > 32 || typeof item !== "object" || item === null) return item;
+  if (Array.isArray(item)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < item.length; index++) {
+      const entry: unknown = item[index];
+      const next = replaceWithin(entry, keys, replace, depth + 1);
       if (next === entry) continue;
-      copy ??= { ...(item as Record<string, unknown>) };
-      copy[key] = next;
+      copy ??= item.slice();
+      copy[index] = next;
     }
     return copy ?? item;
-  };
-  return walk(value, 0);
+  }
+  let copy: Record<string, unknown> | undefined;
+  const record = item as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const entry = record[key];
+    const next = isSecretKey(key, keys) ? replace(entry, key) : replaceWithin(entry, keys, replace, depth + 1);
+    if (next === entry) continue;
+    copy ??= { ...record };
+    copy[key] = next;
+  }
+  return copy ?? item;
 }
