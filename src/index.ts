@@ -14,8 +14,8 @@ export type { ContextPolicy, ContextTrimmer, ContextCut } from "./react/context-
 export type { LimitSuggestion, Spread } from "./react/suggest-limits.js";
 
 // core/: tools, budgets, events, errors, messages, the model interface
-export { defineTool, askUser } from "./core/tools/define-tool.js";
-export type { Tool, ToolOptions, ToolContext, Authorization } from "./core/tools/define-tool.js";
+export { defineTool, askUser, effectOf } from "./core/tools/define-tool.js";
+export type { Tool, ToolEffect, ToolOptions, ToolContext, Authorization } from "./core/tools/define-tool.js";
 export type { ToolExecutor } from "./core/tools/tool-executor.js";
 export type { ApprovalDecision, HumanDecisions } from "./core/tools/guarded-call.js";
 export { Budget } from "./core/budget.js";

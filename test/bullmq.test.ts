@@ -11,6 +11,7 @@ import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { layeredPlan, remoteTools } from "./fixtures/remote-tools.js";
 import { freshQueue, redisUrl, skipRedis } from "./helpers/redis.js";
 import { cli } from "./helpers/run-cli.js";
+import { tools as planTools } from "./fixtures/plan-tools.js";
 import { main as weeklyReportOnWorkers } from "../examples/weekly-report-workers/main.js";
 
 const root = join(import.meta.dirname, "..");
@@ -128,7 +129,9 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     let output = "";
     worker.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     await until(() => output.includes("worker ready"));
-    expect(output).toContain(`worker ready: queue ${queue} on ${redisUrl}, 5 tools (no model: agent steps fail here), 8 at once`);
+    expect(output).toContain(
+      `worker ready: queue ${queue} on ${redisUrl}, ${planTools.length} tools (no model: agent steps fail here), 8 at once`,
+    );
     const plan = join(mkdtempSync(join(tmpdir(), "planloop-cli-worker-")), "plan.json");
     writeFileSync(
       plan,

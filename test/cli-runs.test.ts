@@ -172,6 +172,42 @@ describe("planloop runs", () => {
   }, 30_000);
 });
 
+describe("planloop runs after a crash in a side-effecting call", () => {
+  it("resume does not run it again unasked: it waits for word of what became of it, and runs answer marks it done", async () => {
+    const store = `sqlite:${join(dir, "transfer.sqlite")}`;
+    const log = join(dir, "transfers.log");
+    writeFileSync(log, "");
+    const plan = file("transfer.json", {
+      steps: [
+        { id: 1, task: "first", tool: "note", args: { text: "one", ms: 10 } },
+        { id: 2, task: "send", tool: "transfer", args: { text: "wire", ms: 10_000 }, depends_on: [1] },
+      ],
+    });
+    const main = join(import.meta.dirname, "..", "src", "cli", "main.ts");
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", main, "run", plan, "--tools", toolsModule, "--store", store, "--run-id", "wire-1", "--lease-ms", "500"],
+      { env: { ...process.env, PLANLOOP_TEST_LOG: log } },
+    );
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (readFileSync(log, "utf8").includes("wire wire-1/2")) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("close", resolve));
+    Object.assign(process.env, { PLANLOOP_TEST_LOG: log });
+    const resumed = await cli("runs", "resume", "wire-1", "--tools", toolsModule, "--store", store, "--wait");
+    expect(resumed, resumed.err).toMatchObject({ code: 3, out: expect.stringContaining("step:2 was running when the process stopped") });
+    const answered = await cli("runs", "answer", "wire-1", "step:2", "sent by hand", "--tools", toolsModule, "--store", store);
+    expect(answered, answered.err).toMatchObject({ code: 0, out: expect.stringContaining("output: sent by hand") });
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["one wire-1/1", "wire wire-1/2"]);
+  }, 30_000);
+});
+
 describe("planloop ask with a store", () => {
   it("keeps the strategy run; runs resume hands back its result without asking the model again", async () => {
     const { completion, startChatServer } = await import("./helpers/chat-server.js");

@@ -150,6 +150,8 @@ export function savePaused(
  */
 export function pendingLine(call: PendingCall | PendingPlan): string {
   if (call.kind === "plan") return planReviewLines(call).join("\n");
+  if (call.kind === "interrupted")
+    return `  ${call.id} was running when the process stopped: ${call.name} ${JSON.stringify(call.arguments)} — did it take effect? approve to run it again, deny to fail it, answer with its output to mark it done`;
   return `  ${call.id} waits for ${call.kind === "input" ? "an answer" : "approval"}: ${call.name} ${JSON.stringify(call.arguments)}`;
 }
 

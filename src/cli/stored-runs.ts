@@ -56,7 +56,7 @@ export function lastPause(run: StoredRun, children: readonly StoredRun[]): unkno
   for (const each of [...children].reverse().concat(run)) {
     const last = [...each.journal]
       .reverse()
-      .find((entry) => ["paused", "step-start", "call-end", "decision", "human-decision"].includes(entry.kind));
+      .find((entry) => ["paused", "step-start", "call-start", "call-end", "decision", "human-decision"].includes(entry.kind));
     if (each.status !== "finished" && last?.kind === "paused") return last.state;
   }
   return undefined;

@@ -12,6 +12,7 @@ export type JournalEntry =
   | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string }
   | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown; totals?: { usage: unknown; elapsedMs: number } }
   | { kind: "paused"; state: unknown; status?: string }
+  | { kind: "call-start"; turn: number; position: number }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
   | { kind: "human-decision"; id: string; decision: unknown }

@@ -73,6 +73,8 @@ export interface PlanRun {
   records: LiveRecord[];
   /** Steps paused for a human, by index: from the resumed state, then from this run. */
   waiting: Map<number, WaitingStep>;
+  /** Tool steps whose call was running when the process stopped, by index (taken when the step runs). */
+  interrupted: Set<number>;
   budget: Budget;
   events: EventHub;
   signal: AbortSignal;
@@ -124,12 +126,18 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
     if (index !== undefined) waiting.set(index, entry);
   }
   const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
+  const interrupted = new Set<number>();
+  for (const key of saved?.interrupted ?? []) {
+    const index = graph.indexOf.get(key);
+    if (index !== undefined && !waiting.has(index)) interrupted.add(index);
+  }
   const run: PlanRun = {
     config,
     steps: config.plan.steps,
     graph,
     records: startingRecords(graph.keys, saved?.steps, config.reuse),
     waiting,
+    interrupted,
     budget,
     events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
     signal: runSignal.signal,

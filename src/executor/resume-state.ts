@@ -39,6 +39,8 @@ export interface PlanRunState {
   toolCallCounts: Record<string, number>;
   /** The ids of the decisions (approvals, answers) this run has used: each is used once. */
   usedApprovals?: string[];
+  /** Steps whose call was running when the process stopped (by the journal): a side-effecting tool's asks before it runs again. */
+  interrupted?: string[];
 }
 
 export function createPlanState(fields: Omit<PlanRunState, "kind" | "version">): PlanRunState {

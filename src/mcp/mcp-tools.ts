@@ -96,6 +96,15 @@ function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpTo
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(approval === undefined ? {} : { needsApproval: typeof approval === "function" ? approval(info) : approval.includes(info.name) }),
     idempotent: readOnly || info.annotations?.idempotentHint === true,
+    // A read-only tool changes nothing; one the server calls destructive and not idempotent is
+    // not run again after a crash without asking.
+    effect: readOnly
+      ? "pure"
+      : info.annotations?.idempotentHint === true
+        ? "idempotent"
+        : info.annotations?.destructiveHint === true
+          ? "side-effecting"
+          : undefined,
   });
 }
 

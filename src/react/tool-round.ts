@@ -4,6 +4,7 @@ import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { callDigest, reactPendingId } from "../core/tools/approvals.js";
+import { effectOf, type Tool } from "../core/tools/define-tool.js";
 import { admitCall, callExecution, runAdmittedCall, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import type { AdmittedCall, ToolOutcome } from "../core/tools/tool-runner.js";
 import type { PendingCall, AgentStop } from "./agent-result.js";
@@ -44,6 +45,11 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
     const verdict = await decideCall(run, round, index);
     if ("admission" in verdict) {
       const { options, admission } = verdict;
+      // A side-effecting call is marked started before it runs: after a crash it is asked about, not run again.
+      if (run.checkpoints && effectOf(admission.tool as Partial<Tool>) === "side-effecting") {
+        run.checkpoints.write([{ kind: "call-start", turn: round.step, position: index }]);
+        await run.checkpoints.commit();
+      }
       const execution = callExecution(options);
       running.push(
         run.limitTools(async () =>

@@ -3,8 +3,14 @@ import { canonicalJson } from "../canonical-json.js";
 import { cappedList, InvalidOptionsError } from "../errors.js";
 import { ownValue, textKeyed } from "../records.js";
 import type { ApprovalDecision, HumanAnswers, HumanDecisions } from "./guarded-call.js";
+import type { PendingKind } from "./tool-runner.js";
 
-/** A call the run paused on: a human must approve it, or answer it (`kind: "input"`). */
+/**
+ * A call the run paused on: a human must approve it, answer it (`kind: "input"`), or say
+ * what became of a call that was running when the process stopped (`kind: "interrupted"`:
+ * approve it to run it again, deny it to fail it, or answer it to mark it done with the answer
+ * as its output).
+ */
 export interface PendingCall {
   /**
    * The key to decide it with, unique within the run: `step:<id>` for a plan's tool step,
@@ -15,8 +21,8 @@ export interface PendingCall {
   callId: string | number;
   name: string;
   arguments: unknown;
-  kind: "approval" | "input";
-  /** For `kind: "input"`: the question the model asked. */
+  kind: PendingKind;
+  /** For `kind: "input"`: the question the model asked; for `interrupted`, the question to the person. */
   question?: string;
   /** Of the tool name and arguments: a decision applies only to the call that was shown. */
   digest: string;
@@ -25,6 +31,13 @@ export interface PendingCall {
    * clock: milliseconds since the epoch by default): past it, the call is denied.
    */
   expiresAt?: number;
+}
+
+export type { PendingKind };
+
+/** What a call that was running when the process stopped asks (`kind: "interrupted"`). */
+export function interruptedQuestion(name: string): string {
+  return `"${name}" was running when the process stopped — did it take effect? Approve to run it again, deny to fail it, or answer with its output to mark it done`;
 }
 
 /** The id of a ReAct call waiting in round `turn` at `position`. */
@@ -70,7 +83,8 @@ export function resolveDecisions(pending: readonly PendingCall[], decisions: Hum
         throw new InvalidOptionsError(`the decision for "${key}" was already used by this run; a call runs once per decision`);
       }
       const call = pendingFor(pending, key);
-      if (call.kind !== kind) {
+      // An interrupted call is decided either way: approved or denied, or answered with its output.
+      if (call.kind !== kind && call.kind !== "interrupted") {
         throw new InvalidOptionsError(
           `${key} waits for ${call.kind === "input" ? "an answer (pass it in answers)" : "approval (pass it in approvals)"}`,
         );

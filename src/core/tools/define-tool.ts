@@ -51,6 +51,18 @@ export interface ToolOptions<Input, Output> {
    * without a new approval when they time out or throw.
    */
   idempotent?: boolean;
+  /**
+   * What running a call again means, after a crash cut it short (see docs/durable-runs.md):
+   * `pure` (it changes nothing) and `idempotent` (a second call with the same idempotency
+   * key does nothing more) run again; `side-effecting` does not: the continued run waits with
+   * the question "was running when the process stopped — did it take effect?" for a person to
+   * answer (run it again, mark it done with an output, or fail it). The default is
+   * `side-effecting` for a tool that needs approval (its author already said it changes the
+   * world) and `idempotent` otherwise (a call runs again under the same idempotency key, as
+   * planloop has always done: a tool that changes the world without asking for approval
+   * should say `side-effecting`). `idempotent: true` is `effect: "idempotent"`.
+   */
+  effect?: ToolEffect | undefined;
   /** Checked before every call; a denial reaches the model with its reason. */
   authorize?: (args: Input, context: ToolContext) => Authorization | Promise<Authorization>;
   /** Plan steps calling this tool that may run at once (on top of the run's concurrency). */
@@ -62,6 +74,16 @@ export interface ToolOptions<Input, Output> {
    * refunds are in USD, the plan assumed CNY). Return a description to ask for a replan.
    */
   check?(output: Output): string | undefined;
+}
+
+/** What running a tool's call again means (`ToolOptions.effect`). */
+export type ToolEffect = "pure" | "idempotent" | "side-effecting";
+
+/** A tool's effect as planloop treats it: its own, else the default (`ToolOptions.effect`). */
+export function effectOf(tool: Pick<ToolOptions<never, unknown>, "effect" | "idempotent" | "needsApproval">): ToolEffect {
+  if (tool.effect !== undefined) return tool.effect;
+  if (tool.idempotent === true) return "idempotent";
+  return tool.needsApproval === undefined || tool.needsApproval === false ? "idempotent" : "side-effecting";
 }
 
 /** A tool made by `defineTool`: its options, frozen, plus the JSON Schema of its input. */
@@ -106,6 +128,12 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
   checkPositive(where, "approvalExpiresInMs", options.approvalExpiresInMs, { integer: true });
   if (options.idempotent !== undefined && typeof options.idempotent !== "boolean") {
     throw new InvalidOptionsError(`${where}: idempotent must be true or false`);
+  }
+  if (options.effect !== undefined && !["pure", "idempotent", "side-effecting"].includes(options.effect)) {
+    throw new InvalidOptionsError(`${where}: effect must be "pure", "idempotent" or "side-effecting"`);
+  }
+  if (options.effect === "side-effecting" && options.idempotent === true) {
+    throw new InvalidOptionsError(`${where}: a tool is idempotent or side-effecting, not both`);
   }
   if (options.estimateMs !== undefined && !(typeof options.estimateMs === "number" && options.estimateMs >= 0)) {
     throw new InvalidOptionsError(`${where}: estimateMs must be a number >= 0`);

@@ -8,7 +8,15 @@ import { ownValue } from "../records.js";
 import type { Tool } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
 import { limitOutput } from "./tool-output.js";
-import { toolFailure, type Admission, type AdmittedCall, type RunOptions, type ToolOutcome, type ToolRunner } from "./tool-runner.js";
+import {
+  toolFailure,
+  type Admission,
+  type AdmittedCall,
+  type PendingKind,
+  type RunOptions,
+  type ToolOutcome,
+  type ToolRunner,
+} from "./tool-runner.js";
 
 /*
  * Every tool call, in two halves: `admitCall` decides it (policy), `runAdmittedCall` runs what
@@ -64,7 +72,7 @@ export interface GuardedCallOptions {
   parsedTool?: Tool | undefined;
   parsedArgs?: unknown;
   /** The run paused on this call before: the human's decision, under `key`, decides it (unless its request lapsed at `expiresAt`). */
-  waiting?: { kind: "approval" | "input"; key: string; expiresAt?: number | undefined } | undefined;
+  waiting?: { kind: PendingKind; key: string; expiresAt?: number | undefined } | undefined;
   /** A human approved this call for an earlier attempt, and its tool may be called again (idempotent). */
   approved?: boolean | undefined;
 }
@@ -79,7 +87,7 @@ export type CallResult =
   | RanCall
   | { kind: "refused"; outcome: ToolOutcome }
   | { kind: "answered"; outcome: ToolOutcome }
-  | { kind: "pending"; reason: "approval" | "input"; question?: string; expiresInMs?: number };
+  | { kind: "pending"; reason: PendingKind; question?: string; expiresInMs?: number };
 
 export type RanCall = { kind: "ran" } & ToolOutcome;
 
@@ -152,13 +160,22 @@ export function admitCall(options: GuardedCallOptions): MaybePromise<CallVerdict
 
 function humanVerdict(scope: CallScope, waiting: NonNullable<GuardedCallOptions["waiting"]>, name: string): CallVerdict | "approved" {
   const { humans } = scope;
-  if (waiting.kind === "input") {
+  if (waiting.kind !== "approval") {
     const answer = ownValue(humans.answers, waiting.key);
-    if (typeof answer !== "string") return { kind: "pending", reason: "input" };
-    useDecision(humans, waiting.key);
-    return { kind: "answered", outcome: { content: answer } };
+    if (typeof answer === "string") {
+      useDecision(humans, waiting.key);
+      return { kind: "answered", outcome: { content: answer } };
+    }
+    if (waiting.kind === "input") return { kind: "pending", reason: "input" };
   }
   const decision = ownValue(humans.approvals, waiting.key);
+  if (waiting.kind === "interrupted") {
+    if (decision === undefined) return { kind: "pending", reason: "interrupted" };
+    useDecision(humans, waiting.key);
+    if (decision.approved) return "approved";
+    const because = decision.reason ? `: ${decision.reason}` : "";
+    return refused(toolFailure("denied", `the call to "${name}" was cut short when the process stopped, and was marked failed${because}`));
+  }
   if (waiting.expiresAt !== undefined && scope.execution.clock.now() > waiting.expiresAt) {
     // A decision given late is taken by the denial: it cannot release the call later.
     if (decision !== undefined) useDecision(humans, waiting.key);

@@ -4,11 +4,14 @@ import type { ToolCall, ToolError } from "../messages.js";
 import type { ToolSpec } from "../model.js";
 import type { Tool } from "./define-tool.js";
 
+/** What a paused call waits for: an approval, an answer, or word of what became of a call cut short by a crash. */
+export type PendingKind = "approval" | "input" | "interrupted";
+
 /** The verdict on a call before anything runs. */
 export type Admission =
   | { kind: "run"; tool: CallTarget; args: unknown; timeoutMs?: number | undefined }
   | { kind: "reject"; error: ToolError }
-  | { kind: "pending"; reason: "approval" | "input"; question?: string; expiresInMs?: number };
+  | { kind: "pending"; reason: PendingKind; question?: string; expiresInMs?: number };
 
 export type AdmittedCall = Extract<Admission, { kind: "run" }>;
 

@@ -1,8 +1,8 @@
 import { SettleWaiter, whenSettled } from "../../core/abort.js";
 import { sleep } from "../../core/clock.js";
 import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
-import { callDigest } from "../../core/tools/approvals.js";
-import type { Tool } from "../../core/tools/define-tool.js";
+import { callDigest, interruptedQuestion } from "../../core/tools/approvals.js";
+import { effectOf, type Tool } from "../../core/tools/define-tool.js";
 import {
   admitCall,
   callExecution,
@@ -70,7 +70,28 @@ export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done:
     call.parsedArgs = run.config.parsedArgs[index];
   }
   if (paused?.kind === "tool") call.paused = paused.pending;
+  else if (run.interrupted.size > 0 && run.interrupted.delete(index)) call.paused = interruptedCall(call);
   return attempt(call);
+}
+
+/**
+ * A step whose call was running when the process stopped: a side-effecting tool's is not run
+ * again unasked; the step waits for a person to say what became of it. Others run again.
+ */
+function interruptedCall(call: StepCall): PlanPendingCall | undefined {
+  const { run, index } = call;
+  const tool = run.config.toolsByName.get(call.name);
+  if (tool === undefined || effectOf(tool) !== "side-effecting") return undefined;
+  return {
+    id: call.id,
+    stepId: run.steps[index]!.id,
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    kind: "interrupted",
+    question: interruptedQuestion(call.name),
+    digest: callDigest(call.name, call.arguments),
+  };
 }
 
 /**
@@ -167,8 +188,10 @@ function afterAttempt(call: StepCall, result: CallResult): MaybePromise<StepOutc
   if (attempts >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
   // One approval, one call: an approved call that failed runs again only if its tool says a
   // repeat is harmless, or after a new approval (under a new id, so an old one cannot match).
-  if (call.waiting?.kind === "approval") {
-    if (run.config.toolsByName.get(call.call.name)?.idempotent !== true) return approveAgain(call, outcome.error);
+  const decided = call.waiting?.kind;
+  if (decided === "approval" || decided === "interrupted") {
+    const tool = run.config.toolsByName.get(call.call.name);
+    if (tool === undefined || effectOf(tool) === "side-effecting") return approveAgain(call, outcome.error);
     // The approval was taken by the first attempt; the retries of an idempotent call ride on it.
     call.approved = true;
   }
@@ -188,7 +211,8 @@ function approveAgain(call: StepCall, error: string): StepOutcome {
   const shown = call.paused!.id;
   const asked = /#(\d+)$/.exec(shown);
   const id = `${toolStepCallId(run.steps[index]!.id)}#${asked ? Number(asked[1]) + 1 : 2}`;
-  const pending: PlanPendingCall = { ...call.paused!, id };
+  const { question: _, ...shownCall } = call.paused!;
+  const pending: PlanPendingCall = { ...shownCall, id, kind: "approval" };
   const reason = `the approved call to "${pending.name}" failed (${error}); it runs again only with a new approval of ${id}`;
   return { status: "waiting", error: reason, waiting: { kind: "tool", pending } };
 }
