@@ -54,6 +54,26 @@ describe("approvals that expire", () => {
     expect(refunds).toEqual([]);
   });
 
+  it("a run's own approvalExpiresInMs gives every request it makes a deadline; a tool's own wins", async () => {
+    const { refunds, refund } = refundTool();
+    const paused = await executePlan({ plan, tools: [refund], clock: new FakeClock(1_000), approvalExpiresInMs: 5_000 });
+    expect(paused.pending).toEqual([expect.objectContaining({ id: "step:1", expiresAt: 6_000 })]);
+    const late = await executePlan({ plan, tools: [refund], clock: new FakeClock(6_001), resume: paused.state, approvals: approved });
+    expect(late.steps["1"]!.error).toMatch(/lapsed at/);
+    expect(refunds).toEqual([]);
+    const own = refundTool({ approvalExpiresInMs: 60_000 });
+    const mine = await executePlan({ plan, tools: [own.refund], clock: new FakeClock(0), approvalExpiresInMs: 5_000 });
+    expect(mine.pending![0]!.expiresAt).toBe(60_000);
+    let turn = 0;
+    const model = async () =>
+      turn++ === 0
+        ? { type: "tool_calls" as const, calls: [{ id: "c1", name: "refund", arguments: { order: "A7" } }] }
+        : { type: "final" as const, content: "done" };
+    const loop = await runAgent({ model, tools: [refund], task: "refund", clock: new FakeClock(0), approvalExpiresInMs: 2_000 });
+    expect(loop.pending).toEqual([expect.objectContaining({ expiresAt: 2_000 })]);
+    await expect(executePlan({ plan, tools: [refund], approvalExpiresInMs: 1.5 })).rejects.toThrow(/approvalExpiresInMs must be/);
+  });
+
   it("is a positive whole number of milliseconds", () => {
     expect(() =>
       defineTool({ name: "t", description: "t", input: z.object({}), needsApproval: true, approvalExpiresInMs: 0, execute: () => 1 }),

@@ -208,6 +208,28 @@ describe("planloop runs after a crash in a side-effecting call", () => {
   }, 30_000);
 });
 
+describe("planloop runs expire", () => {
+  it("continues each run waiting on a request for approval that lapsed: the call is denied, nothing is paid", async () => {
+    const store = `sqlite:${join(dir, "expire.sqlite")}`;
+    const plan = file("pay-now.json", { steps: [{ id: 1, task: "pay", tool: "payNow", args: { amount: 5 } }] });
+    const waiting = await cli("run", plan, "--tools", toolsModule, "--store", store, "--run-id", "soon-1");
+    expect(waiting.code).toBe(3);
+    const fresh = await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "later-1");
+    expect(fresh.code).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const expired = await cli("runs", "expire", "--tools", toolsModule, "--store", store);
+    expect(expired, expired.err).toMatchObject({
+      code: 0,
+      out: expect.stringContaining("run soon-1: step:1 lapsed; continuing it, which denies them"),
+    });
+    expect(expired.out).not.toContain("later-1");
+    const listed = (await cli("runs", "list", "--store", store)).out;
+    expect(listed).toMatch(/^soon-1 {2}executePlan {2}failed/m);
+    expect(listed).toMatch(/^later-1 {2}executePlan {2}paused/m);
+    expect((await cli("runs", "expire", "--tools", toolsModule, "--store", store)).out).toContain("no request for approval has lapsed");
+  });
+});
+
 describe("planloop ask with a store", () => {
   it("keeps the strategy run; runs resume hands back its result without asking the model again", async () => {
     const { completion, startChatServer } = await import("./helpers/chat-server.js");

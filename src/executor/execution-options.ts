@@ -16,7 +16,7 @@ import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-call.js";
 import { checkSamePlan, pausedCalls, readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
-import { resolveDecisions } from "../core/tools/approvals.js";
+import { checkedExpiry, resolveDecisions } from "../core/tools/approvals.js";
 import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 import type { StepRunner } from "./step-runner.js";
@@ -77,6 +77,13 @@ export interface RunSettings extends StateSigning {
    * your own list (strings match whole keys, any case), or `false` to mask nothing.
    */
   secretKeys?: SecretKeys | undefined;
+  /**
+   * How long every request for approval made in this run stands, in milliseconds on the run's
+   * clock (a tool's own `approvalExpiresInMs` wins): past it, the call is denied with that
+   * reason when the run is next continued (or by `planloop runs expire`), never run on a
+   * stale approval.
+   */
+  approvalExpiresInMs?: number | undefined;
 }
 
 export interface ExecutePlanOptions extends ExecutionSettings, RunSettings, HumanDecisions, DurableOptions {
@@ -146,6 +153,7 @@ export interface PlanConfig {
   agentMaxSteps: number;
   agentContext: ContextPolicy | undefined;
   secretKeys: SecretKeys;
+  approvalExpiresInMs: number | undefined;
   resume: PlanRunState | undefined;
   reuse: Record<string, StepRecord>;
   observe: Observer | undefined;
@@ -218,6 +226,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     agentMaxSteps,
     agentContext: options.agentContext,
     secretKeys: options.secretKeys ?? defaultSecretKeys,
+    approvalExpiresInMs: checkedExpiry(options.approvalExpiresInMs),
     resume,
     reuse: options.reuse ?? {},
     observe: options.observe,

@@ -14,7 +14,7 @@ import {
   type ModelRequest,
 } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import { resolveDecisions } from "../core/tools/approvals.js";
+import { checkedExpiry, resolveDecisions } from "../core/tools/approvals.js";
 import type { DurableOptions } from "../core/checkpoints.js";
 import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
@@ -67,6 +67,8 @@ export interface AgentOptions extends StateSigning, DurableOptions {
   context?: ContextPolicy | undefined;
   /** Argument keys masked in events (see `RunSettings.secretKeys`); default `defaultSecretKeys`. */
   secretKeys?: SecretKeys | undefined;
+  /** How long every request for approval this loop makes stands (see `RunSettings.approvalExpiresInMs`). */
+  approvalExpiresInMs?: number | undefined;
   clock?: Clock;
 }
 
@@ -96,6 +98,7 @@ export interface AgentConfig {
   maxToolOutputChars: number;
   context: ContextConfig | undefined;
   secretKeys: SecretKeys;
+  approvalExpiresInMs: number | undefined;
   clock: Clock;
 }
 
@@ -137,6 +140,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
     maxToolOutputChars: positiveInteger("maxToolOutputChars", options.maxToolOutputChars, 20_000),
     context: readContextPolicy(options.context),
     secretKeys: options.secretKeys ?? defaultSecretKeys,
+    approvalExpiresInMs: checkedExpiry(options.approvalExpiresInMs),
     clock: options.clock ?? systemClock,
   };
 }

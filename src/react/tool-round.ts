@@ -106,7 +106,8 @@ function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromis
       digest: callDigest(call.name, args),
     };
     if (verdict.question !== undefined) entry.question = verdict.question;
-    if (verdict.expiresInMs !== undefined) entry.expiresAt = run.config.clock.now() + verdict.expiresInMs;
+    const expiresInMs = verdict.expiresInMs ?? (verdict.reason === "approval" ? run.config.approvalExpiresInMs : undefined);
+    if (expiresInMs !== undefined) entry.expiresAt = run.config.clock.now() + expiresInMs;
     return { pending: entry };
   });
 }

@@ -260,6 +260,7 @@ export async function executionOptions(
     onEvent: run.events.relay(),
     clock: run.clock,
     secretKeys: run.secretKeys,
+    approvalExpiresInMs: run.approvalExpiresInMs,
   };
 }
 

@@ -58,6 +58,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         ...(options.context === undefined ? {} : { context: options.context }),
         stateSecret: options.stateSecret,
         secretKeys: options.secretKeys,
+        approvalExpiresInMs: options.approvalExpiresInMs,
         taskType: options.taskType,
         ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
         // Kept in the same store as a loop of its own, which continues where it stopped.

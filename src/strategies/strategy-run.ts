@@ -51,6 +51,7 @@ export interface StrategyRun {
   /** Where a durable run keeps its answers and plan runs; undefined without a store. */
   durability: StrategyDurability | undefined;
   secretKeys: SecretKeys | undefined;
+  approvalExpiresInMs: number | undefined;
   dispose(): void;
 }
 
@@ -104,6 +105,7 @@ export function startStrategyRun(
     taskType: readTaskType(options.taskType),
     durability: identity.durability,
     secretKeys: options.secretKeys,
+    approvalExpiresInMs: options.approvalExpiresInMs,
     dispose: runSignal.dispose,
   };
 }

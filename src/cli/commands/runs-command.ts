@@ -105,6 +105,29 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .action((runId: string, pendingId: string, text: string, flags: ContinueFlags) =>
       resumeRun(io, rerun, { runId, flags, decisions: ["--answer", `${pendingId}=${text}`, ...waiting(flags)] }),
     );
+  withStore(
+    runs
+      .command("expire")
+      .description("Deny the requests for approval that lapsed: each run waiting on one is continued, and the call is denied"),
+  )
+    .option("--wait", "if another process is running a run, wait until it is free instead of failing")
+    .option("--tools <module>", "the tools module to continue the runs with (the store's launch line is not trusted to name one)")
+    .action(async (flags: ContinueFlags) => {
+      const lapsed = await lapsedRequests(flags.store, Date.now());
+      if (lapsed.length === 0) io.out(`no request for approval has lapsed in ${flags.store}`);
+      for (const { runId, ids } of lapsed) {
+        io.out(`run ${runId}: ${ids.join(", ")} lapsed; continuing it, which denies them`);
+        try {
+          await resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) });
+        } catch (error) {
+          // One run that cannot be continued here (started from a program) does not stop the others.
+          if (!(error instanceof CliError)) throw error;
+          io.err(`run ${runId}: ${error.message}`);
+        }
+      }
+      // Denying was the job: how each continued run then ended is in what it printed.
+      io.exitCode(0);
+    });
   continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
     (runId: string, flags: { store: string; wait?: boolean }) =>
       usingStore(
@@ -223,6 +246,23 @@ async function storedOutcomes(flag: string, taskType: string | undefined): Promi
     outcomes = rows.flatMap(({ outcome }) => (outcome.status === "waiting" ? [] : [outcome]));
   });
   return outcomes;
+}
+
+/** The waiting runs with a request for approval past its deadline, and the ids of those requests. */
+async function lapsedRequests(flag: string, now: number): Promise<Array<{ runId: string; ids: string[] }>> {
+  const lapsed: Array<{ runId: string; ids: string[] }> = [];
+  await usingStore(flag, async (store) => {
+    for (const row of await store.listRuns({ topLevel: true, status: "waiting" })) {
+      const run = await store.getRun(row.runId);
+      if (run === undefined) continue;
+      const paused = lastPause(run, await childrenOf(store, run.runId));
+      const ids = (paused === undefined ? [] : pendingOf(paused)).flatMap((call) =>
+        call.kind === "approval" && call.expiresAt !== undefined && call.expiresAt <= now ? [call.id] : [],
+      );
+      if (ids.length > 0) lapsed.push({ runId: run.runId, ids });
+    }
+  });
+  return lapsed;
 }
 
 /** The flags of `runs list`. */

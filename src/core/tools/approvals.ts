@@ -118,3 +118,11 @@ function pendingFor(pending: readonly PendingCall[], key: string): PendingCall {
   const why = matches.length === 0 ? "matches no pending call" : `matches ${matches.length} pending calls; decide each by its id`;
   throw new InvalidOptionsError(`the decision for "${key}" ${why}; the pending calls are: ${ids}`);
 }
+
+/** A run's `approvalExpiresInMs`: a positive whole number of milliseconds, or none. */
+export function checkedExpiry(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0)
+    throw new InvalidOptionsError("approvalExpiresInMs must be a positive whole number of milliseconds");
+  return value;
+}

@@ -28,6 +28,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
           maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
           context: run.config.agentContext,
           secretKeys: run.config.secretKeys,
+          approvalExpiresInMs: run.config.approvalExpiresInMs,
           budget: run.budget.child(),
           signal: run.signal,
           clock: run.config.clock,

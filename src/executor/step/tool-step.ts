@@ -244,7 +244,8 @@ function stepOutcomeOf(call: StepCall, result: CallResult): Attempt {
         digest: callDigest(name, args),
       };
       if (paused === undefined && result.question !== undefined) pending.question = result.question;
-      if (paused === undefined && result.expiresInMs !== undefined) pending.expiresAt = run.config.clock.now() + result.expiresInMs;
+      const expiresInMs = result.expiresInMs ?? (result.reason === "approval" ? run.config.approvalExpiresInMs : undefined);
+      if (paused === undefined && expiresInMs !== undefined) pending.expiresAt = run.config.clock.now() + expiresInMs;
       return { status: "waiting", error: `waits for ${pending.kind} of "${pending.name}"`, waiting: { kind: "tool", pending } };
     }
   }
