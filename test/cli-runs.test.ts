@@ -14,6 +14,21 @@ const file = (name: string, content: unknown) => {
   return path;
 };
 const toolsModule = join(import.meta.dirname, "fixtures", "plan-tools.ts");
+const main = join(import.meta.dirname, "..", "src", "cli", "main.ts");
+
+/** `planloop run` in a process of its own, its tools logging to `log`; resolves once `text` is logged. */
+async function runUntilLogged(args: string[], log: string, text: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", main, "run", ...args], { env: { ...process.env, PLANLOOP_TEST_LOG: log } });
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (readFileSync(log, "utf8").includes(text)) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 10);
+  });
+  return child;
+}
 const payPlan = () =>
   file("pay.json", {
     steps: [
@@ -135,23 +150,11 @@ describe("planloop runs", () => {
         { id: 3, task: "third", tool: "note", args: { text: "three", ms: 10 }, depends_on: [2] },
       ],
     });
-    const main = join(import.meta.dirname, "..", "src", "cli", "main.ts");
-    const env = { ...process.env, PLANLOOP_TEST_LOG: log };
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", main, "run", plan, "--tools", toolsModule, "--store", store, "--run-id", "crash-1", "--lease-ms", "3000"],
-      {
-        env,
-      },
+    const child = await runUntilLogged(
+      [plan, "--tools", toolsModule, "--store", store, "--run-id", "crash-1", "--lease-ms", "3000"],
+      log,
+      "two",
     );
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (readFileSync(log, "utf8").includes("two")) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
     // While it runs, the run is its: a resume is refused, naming it.
     const busy = await cli("runs", "resume", "crash-1", "--tools", toolsModule, "--store", store);
     expect(busy.code).not.toBe(0);
@@ -183,20 +186,8 @@ describe("planloop runs after a crash in a side-effecting call", () => {
         { id: 2, task: "send", tool: "transfer", args: { text: "wire", ms: 10_000 }, depends_on: [1] },
       ],
     });
-    const main = join(import.meta.dirname, "..", "src", "cli", "main.ts");
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", main, "run", plan, "--tools", toolsModule, "--store", store, "--run-id", "wire-1", "--lease-ms", "500"],
-      { env: { ...process.env, PLANLOOP_TEST_LOG: log } },
-    );
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (readFileSync(log, "utf8").includes("wire wire-1/2")) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    const args = [plan, "--tools", toolsModule, "--store", store, "--run-id", "wire-1", "--lease-ms", "500"];
+    const child = await runUntilLogged(args, log, "wire wire-1/2");
     child.kill("SIGKILL");
     await new Promise((resolve) => child.on("close", resolve));
     Object.assign(process.env, { PLANLOOP_TEST_LOG: log });
