@@ -9,8 +9,11 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, planAndExecute, runAgent, StoreError } from "planloop";
+import pg from "pg";
+import { postgresStore } from "planloop/postgres";
 import { sqliteStore } from "planloop/sqlite";
 import { ScriptedModel } from "planloop/testing";
+import { freshDatabase, skipPostgres } from "./helpers/postgres.js";
 
 const secret = "a secret of sixteen or more";
 const apiKey = "sk-live-7f3a9c1e55";
@@ -104,6 +107,30 @@ describe("a journal signed with the state secret", () => {
     );
     expect(refunds).toEqual([25]);
     store.close();
+  });
+});
+
+describe.skipIf(skipPostgres)("a signed journal on Postgres", () => {
+  it("refuses an edited step output and a forged result, as on SQLite", async () => {
+    const url = await freshDatabase();
+    const { refunds, tools, plan, approvals } = refundPlanTools();
+    const store = postgresStore({ connectionString: url });
+    const edit = async (sql: string, ...params: unknown[]) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(sql, params);
+      await client.end();
+    };
+    await executePlan({ plan, tools, store, runId: "p1", stateSecret: secret });
+    await edit("UPDATE planloop_journal SET entry = replace(entry, '\"output\":25', '\"output\":777') WHERE run_id = 'p1'");
+    await expect(executePlan({ plan, tools, store, runId: "p1", stateSecret: secret, approvals })).rejects.toThrow(
+      /run "p1"\): journal entry \d+ \(step-end\) does not match its signature/,
+    );
+    await executePlan({ plan, tools, store, runId: "p2", stateSecret: secret });
+    await edit("UPDATE planloop_runs SET status = 'finished', result = $1 WHERE run_id = 'p2'", JSON.stringify({ status: "completed" }));
+    await expect(executePlan({ plan, tools, store, runId: "p2", stateSecret: secret })).rejects.toThrow(/stored result does not match/);
+    expect(refunds).toEqual([]);
+    await store.close();
   });
 });
 
