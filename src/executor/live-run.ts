@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { shown } from "../core/errors.js";
 import { Budget, type BudgetBreach } from "../core/budget.js";
 import { remoteToolCalls, type RemoteCall } from "./step-runner.js";
@@ -91,6 +92,8 @@ export interface PlanRun {
   remoteCall: RemoteCall | undefined;
   /** The run's id (the store's key, and the first part of every idempotency key). */
   runId: string;
+  /** Which run of that id this is, for its jobs on workers (see `incarnationOf`). */
+  incarnation: string | undefined;
   /** Where every step's start and end is written, for a durable run. */
   checkpoints: Checkpoints | undefined;
   /** Milliseconds since the run started (resumed runs continue their count). */
@@ -100,6 +103,19 @@ export interface PlanRun {
   /** Told how long each started step took to end, and whether it succeeded. */
   onStepEnded?: ((index: number, ms: number, ok: boolean) => void) | undefined;
   dispose(): void;
+}
+
+/**
+ * A run's jobs on workers belong to this run of its id: one without a store may use the id
+ * again for a new run (a new incarnation); a durable one is the same run after a crash.
+ */
+export function incarnationOf(identity: { checkpoints?: Checkpoints | undefined }): string | undefined {
+  return identity.checkpoints === undefined ? randomUUID().slice(0, 8) : undefined;
+}
+
+/** The lease token of a durable run's owner (its jobs on workers name it). */
+export function ownerOf(identity: { checkpoints?: Checkpoints | undefined }): number | undefined {
+  return identity.checkpoints?.durability.lease?.token;
 }
 
 /** When the budget's deadline passes, on the wall clock (workers in other processes read it). */
@@ -126,6 +142,7 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
     if (index !== undefined) waiting.set(index, entry);
   }
   const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
+  const incarnation = incarnationOf(identity);
   const interrupted = new Set<number>();
   for (const key of saved?.interrupted ?? []) {
     const index = graph.indexOf.get(key);
@@ -154,8 +171,12 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
       // Plan data flows into later steps' arguments: it is not cut to a model-sized preview.
       execution: { signal: runSignal.signal, step: 0, clock: config.clock, maxOutputChars: Infinity },
     },
-    remoteCall: config.runner === undefined ? undefined : remoteToolCalls(config.runner, identity.runId, deadlineOf(budget)),
+    remoteCall:
+      config.runner === undefined
+        ? undefined
+        : remoteToolCalls(config.runner, { runId: identity.runId, incarnation, owner: ownerOf(identity) }, deadlineOf(budget)),
     runId: identity.runId,
+    incarnation,
     checkpoints: identity.checkpoints,
     elapsed: () => budget.elapsedMs(),
     dispose: runSignal.dispose,

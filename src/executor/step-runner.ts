@@ -4,6 +4,7 @@ import type { UsageTotals } from "../core/usage.js";
 import type { AgentState } from "../react/agent-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+import { callDigest } from "../core/tools/approvals.js";
 
 /**
  * Where plan steps run when not in this process: a queue that worker processes take steps
@@ -25,6 +26,19 @@ export interface JobIdentity {
   attempt: number;
   /** When the run's deadline passes (milliseconds since the epoch), if it has one. */
   deadlineAt?: number | undefined;
+  /**
+   * Of the exact call (tool name and arguments; an agent step's task): a job is for one call,
+   * so a kept result of another call on the same step is never taken for this one.
+   */
+  digest?: string | undefined;
+  /**
+   * Which run of this id the job belongs to: a run without a store gets a new one each time
+   * (its id may be used again for a new run); a durable run keeps none, so a coordinator that
+   * takes the run over after a crash finds the jobs its last owner queued.
+   */
+  incarnation?: string | undefined;
+  /** The lease token of the durable run's owner that queued it: when that owner stops the run, its jobs are refused. */
+  owner?: number | undefined;
 }
 
 /** A tool step's admitted call, for a worker to run with the tool of that name. */
@@ -77,7 +91,12 @@ export type RemoteCall = (
  * Attempts are counted per call in this process, so a run continued after a crash asks for
  * the jobs it asked for before, in the same order, and gets their results.
  */
-export function remoteToolCalls(runner: StepRunner, runId: string, deadlineAt: () => number | undefined): RemoteCall {
+export function remoteToolCalls(
+  runner: StepRunner,
+  run: { runId: string; incarnation: string | undefined; owner: number | undefined },
+  deadlineAt: () => number | undefined,
+): RemoteCall {
+  const { runId, incarnation, owner } = run;
   const attempts = new Map<string, number>();
   return (call, admission, options) => {
     const id = String(call.id);
@@ -90,6 +109,9 @@ export function remoteToolCalls(runner: StepRunner, runId: string, deadlineAt: (
         runId,
         stepKey: id,
         attempt,
+        digest: callDigest(call.name, call.arguments ?? {}),
+        ...(incarnation === undefined ? {} : { incarnation }),
+        ...(owner === undefined ? {} : { owner }),
         call: {
           id,
           name: call.name,

@@ -51,7 +51,39 @@ export function cancelChannel(queue: string): string {
   return `planloop:${queue}:cancel`;
 }
 
-/** One job per run, step and attempt: the same id after a crash, so adding it again is a no-op. */
-export function jobIdOf(job: { kind: string; runId: string; stepKey: string; attempt: number }): string {
-  return [job.kind, job.runId, job.stepKey, String(job.attempt)].map(encodeURIComponent).join("/");
+/**
+ * One job per run (and incarnation), step, attempt and exact call: the same id after a crash,
+ * so adding it again is a no-op; another call on the same step, or a new run of the same id
+ * without a store, is another job.
+ */
+export function jobIdOf(job: {
+  kind: string;
+  runId: string;
+  stepKey: string;
+  attempt: number;
+  digest?: string | undefined;
+  incarnation?: string | undefined;
+}): string {
+  const parts = [job.kind, job.runId, job.stepKey, String(job.attempt), job.digest ?? "", job.incarnation ?? ""];
+  return parts.map(encodeURIComponent).join("/");
+}
+
+/**
+ * Which run a job is of, as workers know ended runs: its id with its incarnation (a run
+ * without a store) or its owner's lease token (a durable run continued later is another owner).
+ */
+export function runOf(job: { runId: string; incarnation?: string | undefined; owner?: number | undefined }): string {
+  return `${job.runId}#${job.incarnation ?? `owner-${job.owner ?? 0}`}`;
+}
+
+const endedPrefix = "run-ended:";
+
+/** What the cancel channel carries when a run is over: its jobs taken from now on are refused. */
+export function endedRunMessage(run: string): string {
+  return `${endedPrefix}${run}`;
+}
+
+/** The run an ended-run message names; undefined for a job id (a job to abort). */
+export function endedRunOf(message: string): string | undefined {
+  return message.startsWith(endedPrefix) ? message.slice(endedPrefix.length) : undefined;
 }

@@ -2,7 +2,17 @@ import type * as BullMQ from "bullmq";
 import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyUsage } from "../core/usage.js";
 import type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "../executor/step-runner.js";
-import { cancelChannel, connectionOf, jobIdOf, loadBullmq, redisClient, type RedisConnection } from "./bullmq-connection.js";
+import {
+  cancelChannel,
+  connectionOf,
+  endedRunMessage,
+  jobIdOf,
+  loadBullmq,
+  redisClient,
+  runOf,
+  type RedisConnection,
+} from "./bullmq-connection.js";
+import { checkQueueSecret, signJob, verifiedResult } from "./job-signature.js";
 
 export interface BullmqRunnerOptions {
   /** Redis: a `redis://` URL or BullMQ's connection options. */
@@ -11,6 +21,11 @@ export interface BullmqRunnerOptions {
   queue?: string | undefined;
   /** How long finished jobs keep their results in Redis (for a coordinator that restarts), in seconds; default 86,400. */
   keepResultsFor?: number | undefined;
+  /**
+   * A secret shared with the workers (`startWorker({ secret })`, `PLANLOOP_QUEUE_SECRET`): jobs
+   * are signed, and only results the workers signed are taken. See docs/many-machines.md.
+   */
+  secret?: string | undefined;
 }
 
 type Settled = { kind: "completed"; value: unknown } | { kind: "failed"; reason: string } | { kind: "cancelled" };
@@ -33,42 +48,61 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
   const keep = { age: options.keepResultsFor ?? 86_400 };
   const queue = new bullmq.Queue(name, { connection });
   const events = new bullmq.QueueEvents(name, { connection });
+  const secret = checkQueueSecret(options.secret);
   const ready = Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
   const waiting = new Map<string, (settled: Settled) => void>();
-  events.on("completed", ({ jobId, returnvalue }) => waiting.get(jobId)?.({ kind: "completed", value: parsed(returnvalue) }));
+  // A result that is not the worker's (a forged event, an edited job) is not taken: the real one comes on its own.
+  const completed = (jobId: string, value: unknown) => {
+    const verified = verifiedResult(jobId, parsed(value), secret);
+    if (verified !== undefined) waiting.get(jobId)?.({ kind: "completed", value: verified.result });
+  };
+  events.on("completed", ({ jobId, returnvalue }) => completed(jobId, returnvalue));
   events.on("failed", ({ jobId, failedReason }) => waiting.get(jobId)?.({ kind: "failed", reason: failedReason }));
   // A Redis that goes away is retried by BullMQ; the errors are not the run's to crash on.
   queue.on("error", () => {});
   events.on("error", () => {});
   const publisher = redisClient(connection);
 
-  // One abort listener per run signal, however many of its steps are out: it cancels them all.
+  // One abort listener per run signal, however many of its steps are out: it stops them all.
   const bySignal = new WeakMap<AbortSignal, Set<string>>();
-  const cancelAll = (signal: AbortSignal) => {
+  const cancelAll = (signal: AbortSignal, run: string) => {
+    // Workers hear that the run is over (a job of it taken later is refused) before its queued jobs go.
+    void publisher.publish(cancelChannel(name), endedRunMessage(run)).catch(() => {});
     for (const jobId of bySignal.get(signal) ?? []) {
       waiting.get(jobId)?.({ kind: "cancelled" });
       void publisher.publish(cancelChannel(name), jobId).catch(() => {});
+      // A job no worker has taken yet is removed; one that runs is locked, and its worker aborts it.
+      void queue.remove(jobId).catch(() => {});
     }
   };
-  const watch = (signal: AbortSignal, jobId: string): (() => void) => {
+  const watch = (signal: AbortSignal, job: ToolJob | AgentJob, jobId: string): (() => void) => {
     let jobs = bySignal.get(signal);
     if (jobs === undefined) {
       jobs = new Set();
       bySignal.set(signal, jobs);
-      signal.addEventListener("abort", () => cancelAll(signal), { once: true });
+      const run = runOf(job);
+      signal.addEventListener("abort", () => cancelAll(signal, run), { once: true });
     }
     jobs.add(jobId);
     return () => jobs.delete(jobId);
   };
 
-  /** Reads a job that had finished before it was asked for (a restarted run asks again). */
-  const finishedAlready = async (jobId: string, settle: (settled: Settled) => void) => {
+  /**
+   * Reads a job that had finished before it was asked for (a restarted run asks again). One
+   * kept as cancelled did not run (its run was stopped, as by a deadline, and is now resumed):
+   * it is queued again.
+   */
+  const finishedAlready = async (job: ToolJob | AgentJob, jobId: string, settle: (settled: Settled) => void) => {
     const state = await queue.getJobState(jobId);
     if (state !== "completed" && state !== "failed") return;
     // Read after its state says it finished, so the result is there.
     const known = await bullmq.Job.fromId(queue, jobId);
-    if (state === "completed") settle({ kind: "completed", value: parsed(known?.returnvalue) });
-    else settle({ kind: "failed", reason: known?.failedReason ?? "the job failed" });
+    if (state === "failed") return settle({ kind: "failed", reason: known?.failedReason ?? "the job failed" });
+    const verified = verifiedResult(jobId, parsed(known?.returnvalue), secret);
+    if (verified === undefined) return;
+    if (!wasCancelled(verified.result)) return settle({ kind: "completed", value: verified.result });
+    await queue.remove(jobId);
+    await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 });
   };
 
   async function run(job: ToolJob | AgentJob, signal: AbortSignal): Promise<Settled> {
@@ -79,11 +113,11 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     const settled = new Promise<Settled>((resolve) => (settle = resolve));
     // Listening before the job is added: its end cannot come before anyone hears it.
     waiting.set(jobId, settle);
-    const unwatch = watch(signal, jobId);
+    const unwatch = watch(signal, job, jobId);
     try {
-      await queue.add(job.kind, job, { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 });
+      await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 });
       // Not waited for: a new job's end comes as an event, without this extra round trip.
-      finishedAlready(jobId, settle).catch(() => {});
+      finishedAlready(job, jobId, settle).catch(() => {});
       return await settled;
     } catch (error) {
       return { kind: "failed", reason: `could not queue the step: ${(error as Error).message}` };
@@ -117,6 +151,12 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
 /** Why a job gave no result: its failure, or a result that is not one (a worker of another kind on the queue). */
 function failure(settled: Settled): string {
   return settled.kind === "failed" ? settled.reason : "it sent back no result planloop can read";
+}
+
+/** A kept result of a job that was stopped before it ran to its end. */
+function wasCancelled(value: unknown): boolean {
+  if (isOutcome(value)) return value.error?.kind === "cancelled";
+  return isAgentResult(value) && value.status === "cancelled";
 }
 
 function isOutcome(value: unknown): value is ToolOutcome {

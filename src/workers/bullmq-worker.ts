@@ -1,7 +1,8 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import type { AgentJob, ToolJob } from "../executor/step-runner.js";
-import { cancelChannel, connectionOf, loadBullmq, redisClient, type RedisConnection } from "./bullmq-connection.js";
-import { runJob, type WorkerKit } from "./run-job.js";
+import { cancelChannel, connectionOf, endedRunOf, loadBullmq, redisClient, runOf, type RedisConnection } from "./bullmq-connection.js";
+import { checkQueueSecret, signResult, verifiedJob } from "./job-signature.js";
+import { refusalBeforeRun, runJob, type WorkerKit } from "./run-job.js";
 
 export interface WorkerOptions extends WorkerKit {
   /** Redis: a `redis://` URL or BullMQ's connection options. */
@@ -16,6 +17,12 @@ export interface WorkerOptions extends WorkerKit {
    * another worker runs them, with the same `idempotencyKey`.
    */
   lockDurationMs?: number | undefined;
+  /**
+   * The secret the coordinators sign jobs with (`bullmqRunner({ secret })`): a job that is not
+   * signed with it is refused without running anything, and results are signed back. Without
+   * one, anyone who can write to the queue can have this worker run any of its tools.
+   */
+  secret?: string | undefined;
 }
 
 export interface RunningWorker {
@@ -42,20 +49,51 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const name = options.queue ?? "planloop";
   const kit: WorkerKit = { tools: options.tools, model: options.model, models: options.models };
   const lockDuration = options.lockDurationMs ?? 30_000;
+  const secret = checkQueueSecret(options.secret);
+  const ended = new EndedRuns();
   const worker = new bullmq.Worker(
     name,
-    async (job, _token, signal) => runJob(job.data as ToolJob | AgentJob, kit, signal ?? new AbortController().signal),
+    async (job, _token, signal) => {
+      const data = verifiedJob<ToolJob | AgentJob>(job.data, secret);
+      // Thrown, the job fails with this reason and nothing ran: a forged job gets no tool call.
+      if (data === undefined) throw new Error("the job is not signed with this worker's secret; nothing was run");
+      const refusal = refusalOf(data, ended);
+      const result = refusal ?? (await runJob(data, kit, signal ?? new AbortController().signal));
+      return signResult(job.id!, result, secret);
+    },
     { connection, concurrency, lockDuration, stalledInterval: Math.max(500, Math.floor(lockDuration / 2)), maxStalledCount: 5 },
   );
   worker.on("error", () => {}); // BullMQ reconnects to Redis on its own
   const listener = redisClient(connection);
   void listener.subscribe(cancelChannel(name)).catch(() => {});
-  listener.on("message", (_channel: string, jobId: string) => {
-    worker.cancelJob(jobId, "the run stopped");
+  listener.on("message", (_channel: string, message: string) => {
+    const run = endedRunOf(message);
+    if (run === undefined) worker.cancelJob(message, "the run stopped");
+    else ended.add(run);
   });
   return {
     async close({ force = false } = {}) {
       await Promise.allSettled([worker.close(force), listener.quit()]);
     },
   };
+}
+
+/** The runs this worker heard are over, for a while (their queued jobs may still be taken). */
+class EndedRuns {
+  private readonly runs = new Map<string, number>();
+
+  add(run: string): void {
+    this.runs.set(run, Date.now());
+    // An hour is far longer than a removed job's way to a worker; the list stays small.
+    for (const [known, at] of this.runs) if (Date.now() - at > 3_600_000) this.runs.delete(known);
+  }
+
+  has(run: string): boolean {
+    return this.runs.has(run);
+  }
+}
+
+/** A job of a run that is over is not run (its deadline is checked by `runJob`): before any tool is called. */
+function refusalOf(job: ToolJob | AgentJob, ended: EndedRuns) {
+  return ended.has(runOf(job)) ? refusalBeforeRun(job, "its run had ended before a worker took the step") : undefined;
 }

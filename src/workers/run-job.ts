@@ -23,6 +23,8 @@ export interface WorkerKit {
  * can end is an outcome the run understands.
  */
 export async function runJob(job: ToolJob | AgentJob, kit: WorkerKit, signal: AbortSignal): Promise<ToolOutcome | AgentJobResult> {
+  const refused = refusalBeforeRun(job, undefined);
+  if (refused !== undefined) return refused;
   const limited = withDeadline(signal, job.deadlineAt);
   try {
     return job.kind === "tool" ? await runToolJob(job, kit, limited.signal) : await runAgentJob(job, kit, limited.signal);
@@ -75,6 +77,20 @@ async function runAgentJob(job: AgentJob, kit: WorkerKit, signal: AbortSignal): 
   } catch (error) {
     return { status: "failed", reason: `the step's agent failed on the worker: ${errorMessage(error)}`, usage: emptyUsage(), steps: 0 };
   }
+}
+
+/**
+ * The outcome of a job that is not run (`why`, or its run's deadline had passed when a worker
+ * took it): cancelled, before any tool is called. Undefined when it may run.
+ */
+export function refusalBeforeRun(job: ToolJob | AgentJob, why: string | undefined): ToolOutcome | AgentJobResult | undefined {
+  const reason =
+    why ??
+    (job.deadlineAt !== undefined && Date.now() >= job.deadlineAt
+      ? "the run's deadline had passed before a worker took the step"
+      : undefined);
+  if (reason === undefined) return undefined;
+  return job.kind === "tool" ? toolFailure("cancelled", reason) : { status: "cancelled", reason, usage: emptyUsage(), steps: 0 };
 }
 
 /** The run's signal, aborted too when its deadline passes. */

@@ -58,7 +58,10 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
     progress.listener(event);
   };
   const interrupt = onInterrupt();
-  const runner = flags.redis === undefined ? undefined : bullmqRunner({ connection: flags.redis, queue: flags.queue });
+  const runner =
+    flags.redis === undefined
+      ? undefined
+      : bullmqRunner({ connection: flags.redis, queue: flags.queue, secret: process.env.PLANLOOP_QUEUE_SECRET });
   const store = flags.store === false ? undefined : await openStore(flags.store);
   const runId =
     store === undefined

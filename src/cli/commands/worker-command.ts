@@ -31,7 +31,12 @@ export function workerCommand(program: Command, io: CliIo): void {
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");
       const tools = await loadTools(flags.tools);
       const model = modelFromFlags(flags);
-      const worker = startWorker({ connection: flags.redis, queue: flags.queue, tools, model, concurrency });
+      const secret = process.env.PLANLOOP_QUEUE_SECRET;
+      if (secret === undefined)
+        io.err(
+          "planloop worker: no PLANLOOP_QUEUE_SECRET: this worker runs any job anyone who can write to the queue adds (see docs/many-machines.md)",
+        );
+      const worker = startWorker({ connection: flags.redis, queue: flags.queue, tools, model, concurrency, secret });
       io.out(
         `worker ready: queue ${flags.queue} on ${flags.redis}, ${tools.length} tools${model ? "" : " (no model: agent steps fail here)"}, ${concurrency} at once`,
       );

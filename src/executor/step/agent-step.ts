@@ -1,10 +1,11 @@
+import { callDigest } from "../../core/tools/approvals.js";
 import { errorMessage } from "../../core/errors.js";
 import { textKeyed } from "../../core/records.js";
 import type { ApprovalDecision } from "../../core/tools/guarded-call.js";
 import { stepKey } from "../../plan/plan-schema.js";
 import type { AgentResult } from "../../react/agent-result.js";
 import { runAgent } from "../../react/run-agent.js";
-import { deadlineOf, idempotencyKeyOf, resultFor, type PlanRun, type StepOutcome } from "../live-run.js";
+import { deadlineOf, idempotencyKeyOf, ownerOf, resultFor, type PlanRun, type StepOutcome } from "../live-run.js";
 import type { WaitingStep } from "../resume-state.js";
 
 /**
@@ -68,13 +69,17 @@ async function remoteAgentStep(run: PlanRun, index: number, paused: WaitingStep 
   const step = run.steps[index]!;
   const dependencies = dependenciesOf(run, index);
   const deadlineAt = deadlineOf(run.budget)();
+  const task = run.config.prompts.agentStep({ step, dependencies });
   const result = await run.config.runner!.runAgent(
     {
       kind: "agent",
       runId: run.runId,
       stepKey: run.graph.keys[index]!,
       attempt: run.records[index]!.attempts,
-      task: run.config.prompts.agentStep({ step, dependencies }),
+      digest: callDigest("agent", { task, model: step.model ?? null }),
+      ...(run.incarnation === undefined ? {} : { incarnation: run.incarnation }),
+      ...(ownerOf(run) === undefined ? {} : { owner: ownerOf(run) }),
+      task,
       maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
       ...(step.model === undefined ? {} : { model: step.model }),
       ...(deadlineAt === undefined ? {} : { deadlineAt }),
