@@ -19,7 +19,11 @@ export interface BullmqRunnerOptions {
   connection: RedisConnection;
   /** The queue the workers take steps from; default "planloop". */
   queue?: string | undefined;
-  /** How long finished jobs keep their results in Redis (for a coordinator that restarts), in seconds; default 86,400. */
+  /**
+   * How long a finished job's result stays in Redis after this coordinator read it, in
+   * seconds (for one that takes the run over if this one dies before it checkpointed the
+   * step's end); default 5. A result nobody reads is removed after a day.
+   */
   keepResultsFor?: number | undefined;
   /**
    * A secret shared with the workers (`startWorker({ secret })`, `PLANLOOP_QUEUE_SECRET`): jobs
@@ -45,7 +49,19 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
   const bullmq = loadBullmq();
   const connection = connectionOf(options.connection);
   const name = options.queue ?? "planloop";
-  const keep = { age: options.keepResultsFor ?? 86_400 };
+  const keep = { age: 86_400 };
+  const forgetAfterMs = (options.keepResultsFor ?? 5) * 1000;
+  // Results read, removed once the window for a coordinator taking over has passed.
+  const forgetting = new Map<string, ReturnType<typeof setTimeout>>();
+  const forget = (jobId: string) => {
+    if (forgetting.has(jobId)) return;
+    const timer = setTimeout(() => {
+      forgetting.delete(jobId);
+      void queue.remove(jobId).catch(() => {});
+    }, forgetAfterMs);
+    timer.unref();
+    forgetting.set(jobId, timer);
+  };
   const queue = new bullmq.Queue(name, { connection });
   const events = new bullmq.QueueEvents(name, { connection });
   const secret = checkQueueSecret(options.secret);
@@ -54,10 +70,13 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
   // A result that is not the worker's (a forged event, an edited job) is not taken: the real one comes on its own.
   const completed = (jobId: string, value: unknown) => {
     const verified = verifiedResult(jobId, parsed(value), secret);
-    if (verified !== undefined) waiting.get(jobId)?.({ kind: "completed", value: verified.result });
+    const settle = waiting.get(jobId);
+    if (verified === undefined || settle === undefined) return;
+    settle({ kind: "completed", value: verified.result });
+    forget(jobId);
   };
   events.on("completed", ({ jobId, returnvalue }) => completed(jobId, returnvalue));
-  events.on("failed", ({ jobId, failedReason }) => waiting.get(jobId)?.({ kind: "failed", reason: failedReason }));
+  events.on("failed", ({ jobId, failedReason }) => waiting.get(jobId)?.({ kind: "failed", reason: stallReason(failedReason) }));
   // A Redis that goes away is retried by BullMQ; the errors are not the run's to crash on.
   queue.on("error", () => {});
   events.on("error", () => {});
@@ -97,10 +116,13 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     if (state !== "completed" && state !== "failed") return;
     // Read after its state says it finished, so the result is there.
     const known = await bullmq.Job.fromId(queue, jobId);
-    if (state === "failed") return settle({ kind: "failed", reason: known?.failedReason ?? "the job failed" });
+    if (state === "failed") return settle({ kind: "failed", reason: stallReason(known?.failedReason ?? "the job failed") });
     const verified = verifiedResult(jobId, parsed(known?.returnvalue), secret);
     if (verified === undefined) return;
-    if (!wasCancelled(verified.result)) return settle({ kind: "completed", value: verified.result });
+    if (!wasCancelled(verified.result)) {
+      settle({ kind: "completed", value: verified.result });
+      return forget(jobId);
+    }
     await queue.remove(jobId);
     await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 });
   };
@@ -143,6 +165,11 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       return { status: "failed", reason: `the worker running the step failed: ${failure(settled)}`, usage, steps: 0 };
     },
     async close() {
+      // What was read is removed now: nothing of a closed coordinator's runs is left behind.
+      const read = [...forgetting.keys()];
+      for (const timer of forgetting.values()) clearTimeout(timer);
+      forgetting.clear();
+      await Promise.allSettled(read.map((jobId) => queue.remove(jobId)));
       await Promise.allSettled([events.close(), queue.close(), publisher.quit()]);
     },
   };
@@ -151,6 +178,12 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
 /** Why a job gave no result: its failure, or a result that is not one (a worker of another kind on the queue). */
 function failure(settled: Settled): string {
   return settled.kind === "failed" ? settled.reason : "it sent back no result planloop can read";
+}
+
+/** BullMQ's reason for a job that stalled too often, as a run reads it. */
+function stallReason(reason: string): string {
+  if (!/stalled more than allowable limit/i.test(reason)) return reason;
+  return "the worker running it stalled twice (it did not renew its lock within the worker's lockDurationMs: a process killed, or an event loop blocked); it was run at most once more, with the same idempotency key";
 }
 
 /** A kept result of a job that was stopped before it ran to its end. */

@@ -1,4 +1,7 @@
 import { InvalidOptionsError } from "../core/errors.js";
+import { effectOf } from "../core/tools/define-tool.js";
+import { toolFailure } from "../core/tools/tool-runner.js";
+import { emptyUsage } from "../core/usage.js";
 import type { AgentJob, ToolJob } from "../executor/step-runner.js";
 import { cancelChannel, connectionOf, endedRunOf, loadBullmq, redisClient, runOf, type RedisConnection } from "./bullmq-connection.js";
 import { checkQueueSecret, signResult, verifiedJob } from "./job-signature.js";
@@ -23,6 +26,12 @@ export interface WorkerOptions extends WorkerKit {
    * one, anyone who can write to the queue can have this worker run any of its tools.
    */
   secret?: string | undefined;
+  /**
+   * The largest result a job sends back through Redis, in bytes of JSON; default 4 MB. A
+   * larger output fails the step with a message saying so (Redis keeps every result twice,
+   * in the job and in the events stream).
+   */
+  maxResultBytes?: number | undefined;
 }
 
 export interface RunningWorker {
@@ -51,17 +60,19 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const lockDuration = options.lockDurationMs ?? 30_000;
   const secret = checkQueueSecret(options.secret);
   const ended = new EndedRuns();
+  const maxResultBytes = options.maxResultBytes ?? 4 * 1024 * 1024;
   const worker = new bullmq.Worker(
     name,
     async (job, _token, signal) => {
       const data = verifiedJob<ToolJob | AgentJob>(job.data, secret);
       // Thrown, the job fails with this reason and nothing ran: a forged job gets no tool call.
       if (data === undefined) throw new Error("the job is not signed with this worker's secret; nothing was run");
-      const refusal = refusalOf(data, ended);
+      const refusal = refusalOf(data, ended) ?? stalledRefusal(data, job.stalledCounter, kit);
       const result = refusal ?? (await runJob(data, kit, signal ?? new AbortController().signal));
-      return signResult(job.id!, result, secret);
+      return signResult(job.id!, withinSize(data, result, maxResultBytes), secret);
     },
-    { connection, concurrency, lockDuration, stalledInterval: Math.max(500, Math.floor(lockDuration / 2)), maxStalledCount: 5 },
+    // One stall is forgiven (the call runs once more, with its key); a second fails the job.
+    { connection, concurrency, lockDuration, stalledInterval: Math.max(500, Math.floor(lockDuration / 2)), maxStalledCount: 1 },
   );
   worker.on("error", () => {}); // BullMQ reconnects to Redis on its own
   const listener = redisClient(connection);
@@ -96,4 +107,28 @@ class EndedRuns {
 /** A job of a run that is over is not run (its deadline is checked by `runJob`): before any tool is called. */
 function refusalOf(job: ToolJob | AgentJob, ended: EndedRuns) {
   return ended.has(runOf(job)) ? refusalBeforeRun(job, "its run had ended before a worker took the step") : undefined;
+}
+
+/**
+ * A side-effecting call whose worker stalled (its lock ran out while it ran) is not run again
+ * on another worker unasked: the step fails saying so. Other calls run once more, with their key.
+ */
+function stalledRefusal(job: ToolJob | AgentJob, stalled: number | undefined, kit: WorkerKit) {
+  if (job.kind !== "tool" || !(stalled !== undefined && stalled > 0)) return undefined;
+  const tool = kit.tools.find((candidate) => candidate.name === job.call.name);
+  if (tool === undefined || effectOf(tool) !== "side-effecting") return undefined;
+  return toolFailure(
+    "execution_failed",
+    `"${tool.name}" was running on a worker that stalled (its lock ran out); it is side-effecting, so it was not run again: check whether it took effect`,
+  );
+}
+
+/** A result too large for Redis fails the step instead of filling the server. */
+function withinSize(job: ToolJob | AgentJob, result: unknown, maxBytes: number): unknown {
+  const bytes = Buffer.byteLength(JSON.stringify(result) ?? "");
+  if (bytes <= maxBytes) return result;
+  const problem = `the output is ${bytes} bytes of JSON, over the queue's limit of ${maxBytes} (the worker's maxResultBytes): write large outputs elsewhere and return a reference`;
+  return job.kind === "tool"
+    ? toolFailure("execution_failed", problem)
+    : { status: "failed", reason: problem, usage: emptyUsage(), steps: 0 };
 }
