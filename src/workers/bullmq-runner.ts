@@ -30,6 +30,13 @@ export interface BullmqRunnerOptions {
    * are signed, and only results the workers signed are taken. See docs/many-machines.md.
    */
   secret?: string | undefined;
+  /**
+   * How often the jobs this coordinator waits for are checked to still be in Redis, in ms:
+   * a job lost with the server's data (`FLUSHALL`, a
+   * restart without persistence) is queued again, under the same id and idempotency key.
+   * Default 2,000.
+   */
+  recheckMs?: number | undefined;
 }
 
 type Settled = { kind: "completed"; value: unknown } | { kind: "failed"; reason: string } | { kind: "cancelled" };
@@ -81,6 +88,24 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
   queue.on("error", () => {});
   events.on("error", () => {});
   const publisher = redisClient(connection);
+
+  // The jobs waited for, to queue again any that Redis lost.
+  const outstanding = new Map<string, ToolJob | AgentJob>();
+  const requeueLost = async () => {
+    for (const [jobId, job] of outstanding) {
+      const state = await queue.getJobState(jobId).catch(() => undefined);
+      if (state !== "unknown" || !outstanding.has(jobId)) continue;
+      await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 }).catch(() => {});
+    }
+  };
+  let rechecking = false;
+  const recheck = () => {
+    if (rechecking || outstanding.size === 0) return;
+    rechecking = true;
+    void requeueLost().finally(() => (rechecking = false));
+  };
+  const recheckTimer = setInterval(recheck, options.recheckMs ?? 2_000);
+  recheckTimer.unref();
 
   // One abort listener per run signal, however many of its steps are out: it stops them all.
   const bySignal = new WeakMap<AbortSignal, Set<string>>();
@@ -135,6 +160,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     const settled = new Promise<Settled>((resolve) => (settle = resolve));
     // Listening before the job is added: its end cannot come before anyone hears it.
     waiting.set(jobId, settle);
+    outstanding.set(jobId, job);
     const unwatch = watch(signal, job, jobId);
     try {
       await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 });
@@ -145,6 +171,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       return { kind: "failed", reason: `could not queue the step: ${(error as Error).message}` };
     } finally {
       waiting.delete(jobId);
+      outstanding.delete(jobId);
       unwatch();
     }
   }
@@ -165,6 +192,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       return { status: "failed", reason: `the worker running the step failed: ${failure(settled)}`, usage, steps: 0 };
     },
     async close() {
+      clearInterval(recheckTimer);
       // What was read is removed now: nothing of a closed coordinator's runs is left behind.
       const read = [...forgetting.keys()];
       for (const timer of forgetting.values()) clearTimeout(timer);
