@@ -1,7 +1,8 @@
 // Scale-out on BullMQ, on loopback (issue 16): BullMQ's own round trip for a zero-work job;
 // what planloop adds per step on top of it (target <= 1 ms p50); a 1,000-step fan-out of
 // 20 ms steps over 1, 2 and 4 worker processes (throughput, makespan over the lower bound
-// for the workers' slots); a 200-step layered DAG at concurrency 8 (target <= 1.10).
+// for the workers' slots); a 200-step layered DAG at concurrency 8 (target <= 1.10); small
+// runs beside a big run on a shared queue (issue 28 §7: fair share).
 // Needs PLANLOOP_REDIS_URL (eval "$(scripts/services.sh start)"). Run: npm run bench:bullmq
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
@@ -39,8 +40,13 @@ const stopWorkers = (children: ChildProcess[]) =>
   Promise.all(children.map((child) => new Promise((resolve) => (child.once("close", resolve), child.kill("SIGTERM")))));
 
 let runs = 0;
-async function runPlan(plan: PlanInput, queue: string, concurrency: number): Promise<{ ms: number; events: PlanloopEvent[] }> {
-  const runner = bullmqRunner({ connection: redis!, queue });
+async function runPlan(
+  plan: PlanInput,
+  queue: string,
+  concurrency: number,
+  shared?: ReturnType<typeof bullmqRunner>,
+): Promise<{ ms: number; events: PlanloopEvent[] }> {
+  const runner = shared ?? bullmqRunner({ connection: redis!, queue });
   const events: PlanloopEvent[] = [];
   const started = performance.now();
   const result = await executePlan({
@@ -52,7 +58,7 @@ async function runPlan(plan: PlanInput, queue: string, concurrency: number): Pro
     onEvent: (event) => events.push(event),
   });
   const ms = performance.now() - started;
-  await runner.close();
+  if (shared === undefined) await runner.close();
   if (result.status !== "completed") throw new Error(`${result.status}: ${result.reason}`);
   return { ms, events };
 }
@@ -139,5 +145,31 @@ for (const count of [1, 2, 4]) {
   console.log("# 200-step layered DAG (25 layers of 8), 20 ms steps, concurrency 8, 2 worker processes");
   console.log(
     `makespan / lower bound: median ${percentile(ratios, 0.5).toFixed(3)} (runs: ${ratios.map((ratio) => ratio.toFixed(3)).join(", ")}; target <= 1.10)`,
+  );
+}
+
+// 5. Fair share: 19 small runs (5 steps of 20 ms each) started beside one big run (400 steps of
+// 20 ms, concurrency 200: it queues 200 at once) on 2 worker processes of 8 slots, all from one coordinator: each small
+// run's makespan over the same small run alone, with fair share on and off (first in, first out).
+for (const fairShare of [true, false]) {
+  const queue = `bench-fair-${process.pid}-${fairShare}`;
+  const workers = await startWorkers(2, queue, 8);
+  const runner = bullmqRunner({ connection: redis!, queue, fairShare });
+  const fanOut = (size: number): PlanInput => ({
+    steps: Array.from({ length: size }, (_, index) => ({ id: index + 1, task: "s", tool: "sleep", args: { ms: 20 } })),
+  });
+  await runPlan(fanOut(16), queue, 16, runner);
+  const alone: number[] = [];
+  for (let round = 0; round < 5; round += 1) alone.push((await runPlan(fanOut(5), queue, 5, runner)).ms);
+  const big = runPlan(fanOut(400), queue, 200, runner);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const small = await Promise.all(Array.from({ length: 19 }, () => runPlan(fanOut(5), queue, 5, runner)));
+  const bigMs = (await big).ms;
+  await runner.close();
+  await stopWorkers(workers);
+  const ratios = small.map(({ ms }) => ms / percentile(alone, 0.5));
+  if (fairShare) console.log("# 19 small runs (5 steps) beside a big run (400 steps), 2 workers x 8 slots, one coordinator");
+  console.log(
+    `fair share ${fairShare ? "on " : "off"}: small run makespan / alone: median ${percentile(ratios, 0.5).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)} (alone ${percentile(alone, 0.5).toFixed(0)} ms; the big run ${bigMs.toFixed(0)} ms)`,
   );
 }

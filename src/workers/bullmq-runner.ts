@@ -37,6 +37,12 @@ export interface BullmqRunnerOptions {
    * Default 2,000.
    */
   recheckMs?: number | undefined;
+  /**
+   * Runs that share the queue take turns (default true): each run's n-th job is queued with
+   * priority n, so a small run's first steps go before a big run's hundredth, and every run's
+   * own steps keep their order. `false`: first in, first out across all runs.
+   */
+  fairShare?: boolean | undefined;
 }
 
 type Settled = { kind: "completed"; value: unknown } | { kind: "failed"; reason: string } | { kind: "cancelled" };
@@ -89,13 +95,30 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
   events.on("error", () => {});
   const publisher = redisClient(connection);
 
+  // Each run's jobs counted, for their turn (BullMQ's priorities: 1 is first, 2,097,152 the last).
+  const fair = options.fairShare !== false;
+  const turns = new Map<string, number>();
+  const turnOf = (job: ToolJob | AgentJob): number | undefined => {
+    if (!fair) return undefined;
+    const run = runOf(job);
+    const turn = (turns.get(run) ?? 0) + 1;
+    turns.delete(run);
+    turns.set(run, turn);
+    if (turns.size > 10_000) turns.delete(turns.keys().next().value!);
+    return Math.min(turn, 2_097_152);
+  };
+  const jobOptions = (jobId: string, job: ToolJob | AgentJob) => {
+    const priority = turnOf(job);
+    return { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1, ...(priority === undefined ? {} : { priority }) };
+  };
+
   // The jobs waited for, to queue again any that Redis lost.
   const outstanding = new Map<string, ToolJob | AgentJob>();
   const requeueLost = async () => {
     for (const [jobId, job] of outstanding) {
       const state = await queue.getJobState(jobId).catch(() => undefined);
       if (state !== "unknown" || !outstanding.has(jobId)) continue;
-      await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 }).catch(() => {});
+      await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job)).catch(() => {});
     }
   };
   let rechecking = false;
@@ -149,7 +172,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       return forget(jobId);
     }
     await queue.remove(jobId);
-    await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 });
+    await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job));
   };
 
   async function run(job: ToolJob | AgentJob, signal: AbortSignal): Promise<Settled> {
@@ -163,7 +186,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     outstanding.set(jobId, job);
     const unwatch = watch(signal, job, jobId);
     try {
-      await queue.add(job.kind, signJob(job, secret), { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1 });
+      await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job));
       // Not waited for: a new job's end comes as an event, without this extra round trip.
       finishedAlready(job, jobId, settle).catch(() => {});
       return await settled;
