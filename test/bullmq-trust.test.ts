@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { executePlan, memoryStore } from "planloop";
+import { executePlan, memoryStore, type PlanloopEvent } from "planloop";
 import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { layeredPlan, remoteTools } from "./fixtures/remote-tools.js";
 import { freshQueue, redisUrl, skipRedis } from "./helpers/redis.js";
@@ -170,5 +170,35 @@ describe.skipIf(skipRedis)("the queue is a trust boundary", () => {
     );
     const result = await running;
     expect(result).toMatchObject({ status: "completed", output: "real done" });
+  }, 30_000);
+});
+
+describe.skipIf(skipRedis)("agent steps on workers", () => {
+  it("stream their inner events back to the run's listeners, and stop on what is left of the run's budget", async () => {
+    const queue = freshQueue();
+    const log = logFile();
+    const model = async () => ({
+      type: "tool_calls" as const,
+      calls: [{ id: "c1", name: "work", arguments: { name: "inner", ms: 1 } }],
+      usage: { inputTokens: 600, outputTokens: 100 },
+    });
+    workers.push(startWorker({ connection: redisUrl!, queue, tools: remoteTools(log), model }));
+    const runner = bullmqRunner({ connection: redisUrl!, queue });
+    closing.push(() => runner.close());
+    const events: PlanloopEvent[] = [];
+    const result = await executePlan({
+      plan: { steps: [{ id: "agent", task: "look around" }] },
+      tools: remoteTools(log),
+      model,
+      runner,
+      budget: { maxTokens: 2_000 },
+      onEvent: (event) => events.push(event),
+    });
+    const inner = events.filter((event) => event.type === "model-call-end" || event.type === "tool-call-start");
+    expect(inner.length, JSON.stringify([result.steps, events.map((event) => event.type)])).toBeGreaterThan(0);
+    expect(inner.every((event) => (event as { stepId?: unknown }).stepId === "agent")).toBe(true);
+    // 700 tokens a call: the loop on the worker stops at the run's 2,000, not at its maxSteps.
+    expect(result.steps.agent!.error).toMatch(/maxTokens|budget/);
+    expect(result.usage.inputTokens + result.usage.outputTokens).toBeLessThanOrEqual(2_100);
   }, 30_000);
 });

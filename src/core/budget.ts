@@ -236,6 +236,28 @@ export class Budget {
     return inherited === undefined ? own : Math.min(own, inherited);
   }
 
+  /**
+   * What is left of the token, cost and tool-call limits here and in the parents (the least of
+   * each), as limits for a budget elsewhere (an agent step's loop on a worker).
+   */
+  remainingLimits(): Pick<BudgetLimits, "maxTokens" | "maxCostUsd" | "maxToolCalls"> {
+    const { maxTokens, maxCostUsd, maxToolCalls } = this.limits;
+    const spentTokens = this.totals.inputTokens + this.totals.outputTokens;
+    const own = {
+      maxTokens: maxTokens === undefined ? undefined : Math.max(0, maxTokens - spentTokens),
+      maxCostUsd: maxCostUsd === undefined ? undefined : Math.max(0, maxCostUsd - this.totals.costUsd),
+      maxToolCalls: maxToolCalls === undefined ? undefined : Math.max(0, maxToolCalls - this.totals.toolCalls),
+    };
+    const inherited = this.parent?.remainingLimits() ?? {};
+    const least = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+    const limits: Pick<BudgetLimits, "maxTokens" | "maxCostUsd" | "maxToolCalls"> = {};
+    for (const key of ["maxTokens", "maxCostUsd", "maxToolCalls"] as const) {
+      const value = least(own[key], inherited[key]);
+      if (value !== undefined) limits[key] = value;
+    }
+    return limits;
+  }
+
   /** How many more tool calls the budget allows; Infinity when unlimited. */
   remainingToolCalls(): number {
     const own = this.limits.maxToolCalls === undefined ? Infinity : Math.max(0, this.limits.maxToolCalls - this.totals.toolCalls);

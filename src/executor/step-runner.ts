@@ -4,6 +4,9 @@ import type { UsageTotals } from "../core/usage.js";
 import type { AgentState } from "../react/agent-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+import type { BudgetLimits } from "../core/budget.js";
+import type { PlanloopEvent } from "../core/events.js";
+import type { ContextPolicy } from "../react/context-window.js";
 import { callDigest } from "../core/tools/approvals.js";
 
 /**
@@ -14,7 +17,8 @@ import { callDigest } from "../core/tools/approvals.js";
  */
 export interface StepRunner {
   runTool(job: ToolJob, signal: AbortSignal): Promise<ToolOutcome>;
-  runAgent(job: AgentJob, signal: AbortSignal): Promise<AgentJobResult>;
+  /** `onEvent` hears the loop's own events (model calls, tool calls) as the worker sends them. */
+  runAgent(job: AgentJob, signal: AbortSignal, onEvent?: (event: PlanloopEvent) => void): Promise<AgentJobResult>;
 }
 
 /** What identifies one job: the same run, step and attempt is the same job, also after a crash. */
@@ -55,6 +59,10 @@ export interface AgentJob extends JobIdentity {
   kind: "agent";
   task: string;
   maxSteps: number;
+  /** What is left of the run's token, cost and tool-call limits when the step starts. */
+  budget?: Pick<BudgetLimits, "maxTokens" | "maxCostUsd" | "maxToolCalls"> | undefined;
+  /** The run's context policy for agent steps, as far as it is data (functions stay behind). */
+  context?: (Pick<ContextPolicy, "maxTokens" | "maxObservationTokens"> & { keep?: "recent" | "summarize" }) | undefined;
   /** The model the step names (the worker's `models` has it), else the worker's model. */
   model?: string | undefined;
   /** The loop paused before (waiting for a human), with the decisions for its calls. */

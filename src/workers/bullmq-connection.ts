@@ -46,6 +46,11 @@ export function connectionOf(connection: RedisConnection): BullMQ.ConnectionOpti
   } as BullMQ.ConnectionOptions;
 }
 
+/** The Redis channel an agent step's inner events come back on, from the worker running its job. */
+export function eventsChannel(queue: string, jobId: string): string {
+  return `planloop:${queue}:events:${jobId}`;
+}
+
 /** The Redis channel a run's cancellations go out on, for the workers of `queue`. */
 export function cancelChannel(queue: string): string {
   return `planloop:${queue}:cancel`;

@@ -2,10 +2,12 @@ import type * as BullMQ from "bullmq";
 import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyUsage } from "../core/usage.js";
 import type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "../executor/step-runner.js";
+import type { PlanloopEvent } from "../core/events.js";
 import {
   cancelChannel,
   connectionOf,
   endedRunMessage,
+  eventsChannel,
   jobIdOf,
   loadBullmq,
   redisClient,
@@ -94,6 +96,30 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
   queue.on("error", () => {});
   events.on("error", () => {});
   const publisher = redisClient(connection);
+
+  // An agent step's events, heard on its job's channel (subscribed before the job is added).
+  let subscriber: ReturnType<typeof redisClient> | undefined;
+  const listeners = new Map<string, (event: PlanloopEvent) => void>();
+  const listen = async (channel: string, onEvent: (event: PlanloopEvent) => void) => {
+    if (subscriber === undefined) {
+      subscriber = redisClient(connection);
+      subscriber.on("message", (heard: string, message: string) => {
+        const deliver = listeners.get(heard);
+        if (deliver === undefined) return;
+        try {
+          deliver(JSON.parse(message) as PlanloopEvent);
+        } catch {
+          // Not an event: nothing to tell the listeners.
+        }
+      });
+    }
+    listeners.set(channel, onEvent);
+    await subscriber.subscribe(channel).catch(() => {});
+    return async () => {
+      listeners.delete(channel);
+      await subscriber?.unsubscribe(channel).catch(() => {});
+    };
+  };
 
   // Each run's jobs counted, for their turn (BullMQ's priorities: 1 is first, 2,097,152 the last).
   const fair = options.fairShare !== false;
@@ -206,8 +232,14 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       if (settled.kind === "cancelled") return toolFailure("cancelled", `the run stopped while "${job.call.name}" ran on a worker`);
       return toolFailure("execution_failed", `the worker running "${job.call.name}" failed: ${failure(settled)}`);
     },
-    async runAgent(job, signal): Promise<AgentJobResult> {
-      const settled = await run(job, signal);
+    async runAgent(job, signal, onEvent): Promise<AgentJobResult> {
+      const stopListening = onEvent === undefined ? undefined : await listen(eventsChannel(name, jobIdOf(job)), onEvent);
+      let settled: Settled;
+      try {
+        settled = await run(job, signal);
+      } finally {
+        await stopListening?.();
+      }
       if (settled.kind === "completed" && isAgentResult(settled.value)) return settled.value;
       const usage = emptyUsage();
       if (settled.kind === "cancelled")
@@ -221,7 +253,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       for (const timer of forgetting.values()) clearTimeout(timer);
       forgetting.clear();
       await Promise.allSettled(read.map((jobId) => queue.remove(jobId)));
-      await Promise.allSettled([events.close(), queue.close(), publisher.quit()]);
+      await Promise.allSettled([events.close(), queue.close(), publisher.quit(), subscriber?.quit()]);
     },
   };
 }

@@ -3,7 +3,16 @@ import { effectOf } from "../core/tools/define-tool.js";
 import { toolFailure } from "../core/tools/tool-runner.js";
 import { emptyUsage } from "../core/usage.js";
 import type { AgentJob, ToolJob } from "../executor/step-runner.js";
-import { cancelChannel, connectionOf, endedRunOf, loadBullmq, redisClient, runOf, type RedisConnection } from "./bullmq-connection.js";
+import {
+  cancelChannel,
+  connectionOf,
+  endedRunOf,
+  eventsChannel,
+  loadBullmq,
+  redisClient,
+  runOf,
+  type RedisConnection,
+} from "./bullmq-connection.js";
 import { checkQueueSecret, signResult, verifiedJob } from "./job-signature.js";
 import { refusalBeforeRun, runJob, type WorkerKit } from "./run-job.js";
 
@@ -60,6 +69,8 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const lockDuration = options.lockDurationMs ?? 30_000;
   const secret = checkQueueSecret(options.secret);
   const ended = new EndedRuns();
+  let publisher: ReturnType<typeof redisClient> | undefined;
+  const events = () => (publisher ??= redisClient(connection));
   const maxResultBytes = options.maxResultBytes ?? 4 * 1024 * 1024;
   const worker = new bullmq.Worker(
     name,
@@ -68,7 +79,20 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       // Thrown, the job fails with this reason and nothing ran: a forged job gets no tool call.
       if (data === undefined) throw new Error("the job is not signed with this worker's secret; nothing was run");
       const refusal = refusalOf(data, ended) ?? stalledRefusal(data, job.stalledCounter, kit);
-      const result = refusal ?? (await runJob(data, kit, signal ?? new AbortController().signal));
+      // An agent step's loop sends its events back as they happen (the coordinator listens on the
+      // job's channel); all are sent before the result, so none arrives after the step has ended.
+      const sent: Array<Promise<unknown>> = [];
+      const onEvent =
+        data.kind === "agent"
+          ? (event: unknown) =>
+              void sent.push(
+                events()
+                  .publish(eventsChannel(name, job.id!), JSON.stringify(event))
+                  .catch(() => 0),
+              )
+          : undefined;
+      const result = refusal ?? (await runJob(data, kit, signal ?? new AbortController().signal, onEvent));
+      await Promise.all(sent);
       return signResult(job.id!, withinSize(data, result, maxResultBytes), secret);
     },
     // One stall is forgiven (the call runs once more, with its key); a second fails the job.
@@ -84,7 +108,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   });
   return {
     async close({ force = false } = {}) {
-      await Promise.allSettled([worker.close(force), listener.quit()]);
+      await Promise.allSettled([worker.close(force), listener.quit(), publisher?.quit()]);
     },
   };
 }

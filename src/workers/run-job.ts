@@ -7,6 +7,7 @@ import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyUsage } from "../core/usage.js";
 import type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "../executor/step-runner.js";
 import { runAgent } from "../react/run-agent.js";
+import type { PlanloopEvent } from "../core/events.js";
 
 /** What a worker runs jobs with: the tools (the same module the run was given) and, for agent steps, a model. */
 export interface WorkerKit {
@@ -22,12 +23,19 @@ export interface WorkerKit {
  * with the call's `idempotencyKey`; or an agent step's loop. Never throws: every way a job
  * can end is an outcome the run understands.
  */
-export async function runJob(job: ToolJob | AgentJob, kit: WorkerKit, signal: AbortSignal): Promise<ToolOutcome | AgentJobResult> {
+export async function runJob(
+  job: ToolJob | AgentJob,
+  kit: WorkerKit,
+  signal: AbortSignal,
+  onEvent?: (event: PlanloopEvent) => void,
+): Promise<ToolOutcome | AgentJobResult> {
   const refused = refusalBeforeRun(job, undefined);
   if (refused !== undefined) return refused;
   const limited = withDeadline(signal, job.deadlineAt);
   try {
-    return job.kind === "tool" ? await runToolJob(job, kit, limited.signal) : await runAgentJob(job, kit, limited.signal);
+    return job.kind === "tool"
+      ? await runToolJob(job, kit, limited.signal)
+      : await runAgentJob(job, kit, { signal: limited.signal, onEvent });
   } finally {
     limited.dispose();
   }
@@ -48,7 +56,11 @@ async function runToolJob(job: ToolJob, kit: WorkerKit, signal: AbortSignal): Pr
   );
 }
 
-async function runAgentJob(job: AgentJob, kit: WorkerKit, signal: AbortSignal): Promise<AgentJobResult> {
+async function runAgentJob(
+  job: AgentJob,
+  kit: WorkerKit,
+  { signal, onEvent }: { signal: AbortSignal; onEvent: ((event: PlanloopEvent) => void) | undefined },
+): Promise<AgentJobResult> {
   const named = job.model === undefined ? undefined : kit.models?.[job.model];
   const model = named ?? kit.model;
   if (model === undefined) {
@@ -61,6 +73,9 @@ async function runAgentJob(job: AgentJob, kit: WorkerKit, signal: AbortSignal): 
       tools: kit.tools,
       task: job.task,
       maxSteps: job.maxSteps,
+      ...(job.budget === undefined ? {} : { budget: job.budget }),
+      ...(job.context === undefined ? {} : { context: job.context }),
+      ...(onEvent === undefined ? {} : { onEvent }),
       signal,
       ...(job.resume ? { resume: job.resume, approvals: job.approvals ?? {}, answers: job.answers ?? {} } : {}),
     });
@@ -118,6 +133,6 @@ function withDeadline(signal: AbortSignal, deadlineAt: number | undefined): { si
 export function localRunner(kit: WorkerKit): StepRunner {
   return {
     runTool: (job, signal) => runJob(job, kit, signal) as Promise<ToolOutcome>,
-    runAgent: (job, signal) => runJob(job, kit, signal) as Promise<AgentJobResult>,
+    runAgent: (job, signal, onEvent) => runJob(job, kit, signal, onEvent) as Promise<AgentJobResult>,
   };
 }

@@ -7,6 +7,8 @@ import type { AgentResult } from "../../react/agent-result.js";
 import { runAgent } from "../../react/run-agent.js";
 import { deadlineOf, idempotencyKeyOf, ownerOf, resultFor, type PlanRun, type StepOutcome } from "../live-run.js";
 import type { WaitingStep } from "../resume-state.js";
+import type { AgentJob } from "../step-runner.js";
+import type { ContextPolicy } from "../../react/context-window.js";
 
 /**
  * Runs an agent step: an inner ReAct loop with the step's own step budget, drawing tokens,
@@ -81,14 +83,30 @@ async function remoteAgentStep(run: PlanRun, index: number, paused: WaitingStep 
       ...(ownerOf(run) === undefined ? {} : { owner: ownerOf(run) }),
       task,
       maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
+      budget: run.budget.remainingLimits(),
+      ...portableContext(run.config.agentContext),
       ...(step.model === undefined ? {} : { model: step.model }),
       ...(deadlineAt === undefined ? {} : { deadlineAt }),
       ...(paused?.kind === "agent" ? { resume: paused.agentState, ...innerDecisions(run, step.id) } : {}),
     },
     run.signal,
+    run.events.relay({ stepId: step.id }),
   );
   run.budget.charge(result.usage);
   return result as Pick<AgentResult, "status" | "output" | "reason" | "limit" | "pending" | "state">;
+}
+
+/** The parts of a context policy that can travel to a worker (its functions cannot). */
+function portableContext(policy: ContextPolicy | undefined): { context?: NonNullable<AgentJob["context"]> } {
+  if (policy === undefined) return {};
+  const keep = policy.keep === "recent" || policy.keep === "summarize" ? policy.keep : undefined;
+  return {
+    context: {
+      maxTokens: policy.maxTokens,
+      ...(keep === undefined ? {} : { keep }),
+      ...(policy.maxObservationTokens === undefined ? {} : { maxObservationTokens: policy.maxObservationTokens }),
+    },
+  };
 }
 
 /**
