@@ -202,3 +202,26 @@ describe.skipIf(skipRedis)("agent steps on workers", () => {
     expect(result.usage.inputTokens + result.usage.outputTokens).toBeLessThanOrEqual(2_100);
   }, 30_000);
 });
+
+describe.skipIf(skipRedis)("one coordinator per run", () => {
+  it("a second coordinator on the same run id and SQLite store is refused clearly while the first runs", async () => {
+    const queue = freshQueue();
+    const log = logFile();
+    workers.push(startWorker({ connection: redisUrl!, queue, tools: remoteTools(log) }));
+    const path = join(mkdtempSync(join(tmpdir(), "planloop-coordinators-")), "runs.sqlite");
+    const { sqliteStore } = await import("planloop/sqlite");
+    const [first, second] = [sqliteStore({ path }), sqliteStore({ path })];
+    const runners = [bullmqRunner({ connection: redisUrl!, queue }), bullmqRunner({ connection: redisUrl!, queue })];
+    closing.push(...runners.map((runner) => () => runner.close()));
+    const plan = layeredPlan(2, 2, 400);
+    const running = executePlan({ plan, tools: remoteTools(log), runner: runners[0]!, store: first, runId: "shared" });
+    await until(() => starts(log).length >= 1);
+    await expect(executePlan({ plan, tools: remoteTools(log), runner: runners[1]!, store: second, runId: "shared" })).rejects.toThrow(
+      /run "shared" is being run by/,
+    );
+    expect((await running).status).toBe("completed");
+    expect(starts(log)).toHaveLength(2);
+    first.close();
+    second.close();
+  }, 30_000);
+});

@@ -77,7 +77,8 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     timer.unref();
     forgetting.set(jobId, timer);
   };
-  const queue = new bullmq.Queue(name, { connection });
+  // The events stream holds a copy of every result: kept to the last 1,000 (BullMQ's default is 10,000).
+  const queue = new bullmq.Queue(name, { connection, streams: { events: { maxLen: 1_000 } } });
   const events = new bullmq.QueueEvents(name, { connection });
   const secret = checkQueueSecret(options.secret);
   const ready = Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
