@@ -3,14 +3,13 @@
 // the stall; results are removed from Redis once read, and an output too large for it fails
 // the step instead of filling the server.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { executePlan } from "planloop";
 import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { remoteTools } from "./fixtures/remote-tools.js";
+import { logFile, starts } from "./helpers/call-log.js";
 import { freshQueue, redisUrl, skipRedis } from "./helpers/redis.js";
 
 const root = join(import.meta.dirname, "..");
@@ -20,16 +19,6 @@ afterEach(async () => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
   await Promise.all(workers.splice(0).map((worker) => worker.close({ force: true })));
 });
-
-function logFile(): string {
-  const log = join(mkdtempSync(join(tmpdir(), "planloop-bullmq-bounds-")), "calls.log");
-  writeFileSync(log, "");
-  return log;
-}
-const starts = (log: string) =>
-  readFileSync(log, "utf8")
-    .split("\n")
-    .filter((line) => line.startsWith("start"));
 
 async function workerProcess(queue: string, log: string): Promise<void> {
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "test", "fixtures", "worker-process.ts"), redisUrl!, queue, log], {

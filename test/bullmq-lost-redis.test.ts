@@ -2,7 +2,7 @@
 // test's own (so no other test loses its queue), a run whose jobs vanish with FLUSHALL, or
 // with a restart without persistence, queues them again and completes within 10 s of the loss.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { executePlan } from "planloop";
 import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { layeredPlan, remoteTools } from "./fixtures/remote-tools.js";
+import { logFile, starts, until } from "./helpers/call-log.js";
 import { skipRedis } from "./helpers/redis.js";
 
 const servers: ChildProcess[] = [];
@@ -50,19 +51,6 @@ async function redisServer(port: number): Promise<ChildProcess> {
   return server;
 }
 
-function logFile(): string {
-  const log = join(mkdtempSync(join(tmpdir(), "planloop-lost-")), "calls.log");
-  writeFileSync(log, "");
-  return log;
-}
-const starts = (log: string) =>
-  readFileSync(log, "utf8")
-    .split("\n")
-    .filter((line) => line.startsWith("start")).length;
-const until = async (done: () => boolean) => {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
-};
-
 describe.skipIf(skipRedis)("losing Redis", () => {
   for (const loss of ["FLUSHALL", "a restart without persistence"] as const) {
     it(`${loss}: the lost jobs are queued again and the run completes within 10 s`, async () => {
@@ -73,7 +61,7 @@ describe.skipIf(skipRedis)("losing Redis", () => {
       workers.push(startWorker({ connection: url, queue: "lost", tools: remoteTools(log), concurrency: 4 }));
       const runner = bullmqRunner({ connection: url, queue: "lost" });
       const running = executePlan({ plan: layeredPlan(24, 4, 150), tools: remoteTools(log), runner, concurrency: 4, runId: "lost-1" });
-      await until(() => starts(log) >= 6);
+      await until(() => starts(log).length >= 6);
       const lostAt = Date.now();
       if (loss === "FLUSHALL") {
         const admin = new Redis(url, { maxRetriesPerRequest: null });

@@ -1,8 +1,9 @@
 // Scale-out you can stop and trust (issue 28 §1-3), against the real Redis: a stopped run's
 // queued steps do not start on the workers; a job is one call of one run (a run id used again
 // with new arguments runs them, a run resumed after its deadline runs what was cut short); and
-// with a shared secret, a job or a result nobody signed is refused.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+// with a shared secret, a job or a result nobody signed is refused; agent steps on workers
+// stream their events back; a second coordinator on a run is refused.
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue, QueueEvents } from "bullmq";
@@ -11,7 +12,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { executePlan, memoryStore, type PlanloopEvent } from "planloop";
 import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { layeredPlan, remoteTools } from "./fixtures/remote-tools.js";
+import { logFile, starts, until } from "./helpers/call-log.js";
 import { freshQueue, redisUrl, skipRedis } from "./helpers/redis.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const workers: RunningWorker[] = [];
 const closing: Array<() => Promise<unknown>> = [];
@@ -20,21 +24,6 @@ afterEach(async () => {
   await Promise.all(closing.splice(0).map((close) => close()));
 });
 
-function logFile(): string {
-  const log = join(mkdtempSync(join(tmpdir(), "planloop-bullmq-trust-")), "calls.log");
-  writeFileSync(log, "");
-  return log;
-}
-const lines = (log: string) => readFileSync(log, "utf8").trim().split("\n").filter(Boolean);
-const starts = (log: string) => lines(log).filter((line) => line.startsWith("start"));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const until = async (done: () => boolean, ms = 20_000) => {
-  const start = Date.now();
-  while (!done()) {
-    if (Date.now() - start > ms) throw new Error("timed out waiting");
-    await sleep(10);
-  }
-};
 const secret = "a queue secret of 16+ chars";
 const connection = () => {
   const url = new URL(redisUrl!);

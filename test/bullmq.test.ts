@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { executePlan } from "planloop";
 import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { layeredPlan, remoteTools } from "./fixtures/remote-tools.js";
+import { lines, logFile, until } from "./helpers/call-log.js";
 import { freshQueue, redisUrl, skipRedis } from "./helpers/redis.js";
 import { cli } from "./helpers/run-cli.js";
 import { tools as planTools } from "./fixtures/plan-tools.js";
@@ -21,20 +22,6 @@ afterEach(async () => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
   await Promise.all(workers.splice(0).map((worker) => worker.close({ force: true })));
 });
-
-function logFile(): string {
-  const log = join(mkdtempSync(join(tmpdir(), "planloop-bullmq-")), "calls.log");
-  writeFileSync(log, "");
-  return log;
-}
-const lines = (log: string) => readFileSync(log, "utf8").trim().split("\n").filter(Boolean);
-const until = async (done: () => boolean, ms = 20_000) => {
-  const start = Date.now();
-  while (!done()) {
-    if (Date.now() - start > ms) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
 
 function spawnScript(script: string, args: string[]): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "test", "fixtures", script), ...args], { cwd: root });
