@@ -73,7 +73,10 @@ const cases = existsSync(dir)
       .map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as Expected)
   : [];
 
-describe("plans from the papers' code and LangGraph's tutorials", () => {
+// A clone without ../shared skips these (CI has it, and runs them).
+const missing = !existsSync(dir) && process.env.CI !== "true";
+
+describe.skipIf(missing)("plans from the papers' code and LangGraph's tutorials (needs ../shared/data/outside-plans)", () => {
   it("are all here (26 plans)", () => {
     expect(cases).toHaveLength(26);
   });
