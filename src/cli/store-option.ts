@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from "node:fs";
+import { resolve } from "node:path";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
 import { postgresStore } from "../stores/postgres/postgres-store.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
@@ -22,6 +23,15 @@ export async function openStore(flag: string, options: { readonly?: boolean } = 
     throw new CliError(`cannot open the store ${store.location ?? flag}: ${(error as Error).message}`);
   }
   return store;
+}
+
+/**
+ * Where a `--store` flag points, for messages: a SQLite file by its absolute path (a command run
+ * from another folder finds another file), a server without its password.
+ */
+export function storeWhere(flag: string, store: CheckpointStore): string {
+  const path = flag.startsWith("sqlite:") ? flag.slice("sqlite:".length) : /\.(sqlite|db)$/.test(flag) ? flag : undefined;
+  return path === undefined ? (store.location ?? flag) : `sqlite:${resolve(path)}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { previewOf } from "../../core/tools/tool-output.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { pendingLine } from "../pause-resume.js";
-import { defaultStore, openStore } from "../store-option.js";
+import { defaultStore, openStore, storeWhere } from "../store-option.js";
 import { childrenOf, lastPause, launchOf, pendingOf, standing } from "../stored-runs.js";
 import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.js";
 import { readEvents } from "./trace-command.js";
@@ -181,7 +181,11 @@ async function usingStore(flag: string, use: (store: CheckpointStore) => Promise
 
 async function storedRun(store: CheckpointStore, runId: string, flag: string): Promise<StoredRun> {
   const run = await store.getRun(runId);
-  if (run === undefined) throw new CliError(`there is no run "${runId}" in ${flag}`);
+  if (run === undefined) {
+    throw new CliError(
+      `there is no run "${runId}" in ${storeWhere(flag, store)}; name the store the run was kept in with --store or PLANLOOP_STORE`,
+    );
+  }
   return run;
 }
 

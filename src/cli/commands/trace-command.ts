@@ -5,7 +5,7 @@ import { renderTraceHtml } from "../../trace/trace-html.js";
 import { perfettoTrace } from "../../trace/perfetto.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { defaultStore, openStore } from "../store-option.js";
+import { defaultStore, openStore, storeWhere } from "../store-option.js";
 import { storedRunEvents } from "../stored-trace.js";
 import { childrenOf } from "../stored-runs.js";
 
@@ -35,7 +35,10 @@ export function traceCommand(program: Command, io: CliIo): void {
         let events: PlanloopEvent[];
         try {
           const run = await store.getRun(runId);
-          if (run === undefined) throw new CliError(`there is no run "${runId}" in ${flags.store}`);
+          if (run === undefined)
+            throw new CliError(
+              `there is no run "${runId}" in ${storeWhere(flags.store, store)}; name the store the run was kept in with --store or PLANLOOP_STORE`,
+            );
           events = storedRunEvents(run, await childrenOf(store, runId));
         } finally {
           await store.close();
