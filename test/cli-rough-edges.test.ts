@@ -1,7 +1,7 @@
 // The command's rough edges (issue 30 §5): a reader that closes the pipe early ends the command
 // quietly; a run not found names the store's absolute path and how to name another.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import Database from "better-sqlite3";
@@ -10,6 +10,28 @@ import { sqliteStore } from "planloop/sqlite";
 import { cli } from "./helpers/run-cli.js";
 
 const main = join(import.meta.dirname, "..", "src", "cli", "main.ts");
+
+describe("a tools module that fails to load", () => {
+  it("says where: file:line:column and a short code frame, for a throw and for a syntax error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-tools-"));
+    const plan = join(dir, "plan.json");
+    writeFileSync(plan, JSON.stringify({ steps: [{ id: 1, task: "t", tool: "x", args: {} }] }));
+    const throwing = join(dir, "throwing.mjs");
+    writeFileSync(throwing, 'const ready = false;\nif (!ready) throw new Error("the API key is missing");\nexport const tools = [];\n');
+    // A process of its own: the way Node itself loads the module (not the test runner's loader).
+    const validate = (tools: string) =>
+      spawnSync(process.execPath, ["--import", "tsx", main, "validate", plan, "--tools", tools], { encoding: "utf8" });
+    const thrown = { err: validate(throwing).stderr };
+    expect(thrown.err).toContain(`cannot load tools from ${throwing}: the API key is missing`);
+    expect(thrown.err).toContain(`at ${throwing}:2:`);
+    expect(thrown.err).toContain('>    2 | if (!ready) throw new Error("the API key is missing");');
+    const broken = join(dir, "broken.mjs");
+    writeFileSync(broken, "export const tools = [\n  1,,, )\n];\n");
+    const syntax = { err: validate(broken).stderr };
+    expect(syntax.err).toContain(`cannot load tools from ${broken}: Unexpected token ')'`);
+    expect(syntax.err).toContain(`at ${broken}:2:8`);
+  });
+});
 
 describe("planloop on a closed pipe and a missing run", () => {
   it("runs list | head -1 prints one line and no stack trace", () => {

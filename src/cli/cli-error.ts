@@ -2,9 +2,13 @@ import { readFileSync } from "node:fs";
 
 /** Bad input on the command line: printed as one line, exit code 2, never a stack trace. */
 export class CliError extends Error {
-  constructor(message: string) {
+  /** Lines printed under the one-line message as they are (a code frame). */
+  readonly detail: string | undefined;
+
+  constructor(message: string, detail?: string) {
     super(message);
     this.name = "CliError";
+    this.detail = detail;
   }
 }
 

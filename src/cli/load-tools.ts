@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -9,7 +11,9 @@ export async function loadTools(modulePath: string): Promise<Tool[]> {
   try {
     exports = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new CliError(`cannot load tools from ${modulePath}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const where = error instanceof Error ? whereItFailed(error, modulePath) : undefined;
+    throw new CliError(`cannot load tools from ${modulePath}: ${message}`, where);
   }
   const isTool = (value: unknown): value is Tool =>
     typeof value === "object" && value !== null && "inputSchema" in value && "name" in value;
@@ -17,4 +21,46 @@ export async function loadTools(modulePath: string): Promise<Tool[]> {
   const tools = (listed ?? Object.values(exports)).filter(isTool);
   if (tools.length === 0) throw new CliError(`${modulePath} exports no tools: export an array \`tools\` of tools made with defineTool`);
   return tools;
+}
+
+/**
+ * Where loading a tools module failed: the first place in the module's own files the error
+ * points to (`file:line:column`, from a syntax error's location or the stack), with the line
+ * before and after it and a caret. Undefined when the error points nowhere in them.
+ */
+function whereItFailed(error: Error, modulePath: string): string | undefined {
+  const stack = error.stack ?? "";
+  // Frames name files as file:// URLs or as paths (a loader of another kind); the first outside node_modules wins.
+  const frames = [...stack.matchAll(/(?:file:\/\/)?(\/[^\s():]+):(\d+):(\d+)/g)].filter(
+    ([, file]) => !file!.includes("/node_modules/") && existsSync(file!),
+  );
+  const found = frames[0];
+  if (found === undefined) return error.name === "SyntaxError" ? syntaxErrorAt(resolve(modulePath)) : undefined;
+  const path = found[1]!;
+  const line = Number(found[2]);
+  const column = Number(found[3]);
+  let source: string[];
+  try {
+    source = readFileSync(path, "utf8").split("\n");
+  } catch {
+    return undefined;
+  }
+  const frame: string[] = [];
+  for (let number = Math.max(1, line - 1); number <= Math.min(source.length, line + 1); number += 1) {
+    frame.push(`${number === line ? ">" : " "} ${String(number).padStart(4)} | ${source[number - 1]}`);
+    if (number === line) frame.push(`       | ${" ".repeat(Math.max(0, column - 1))}^`);
+  }
+  return [`  at ${path}:${line}:${column}`, ...frame].join("\n");
+}
+
+/**
+ * Where a module's syntax error is: Node's loader does not say, `node --check` does (its first
+ * lines are `path:line`, the line, and a caret under the place).
+ */
+function syntaxErrorAt(path: string): string | undefined {
+  const checked = spawnSync(process.execPath, ["--check", path], { encoding: "utf8", timeout: 10_000 });
+  const [at, code, caret] = (checked.stderr ?? "").split("\n");
+  if (at === undefined || !/:\d+$/.test(at) || code === undefined) return undefined;
+  const column = caret === undefined ? -1 : caret.indexOf("^");
+  return [`  at ${at}${column >= 0 ? `:${column + 1}` : ""}`, `> ${code}`, ...(column >= 0 ? [`  ${caret}`] : [])].join("\n");
 }

@@ -100,6 +100,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof CliError || error instanceof TypeError || PlanloopError.isInstance(error)) {
       io.err(`planloop: ${(error as Error).message.split("\n").join(" ")}`);
+      if (error instanceof CliError && error.detail !== undefined) io.err(error.detail);
       return 2;
     }
     io.err(`planloop: unexpected error: ${error instanceof Error ? error.message : String(error)} (set PLANLOOP_DEBUG=1 for the stack)`);

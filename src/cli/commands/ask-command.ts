@@ -23,6 +23,7 @@ import { loadTools } from "../load-tools.js";
 import { defaultStore, openStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
 import { strategyEntries } from "../../strategies/durable-strategy.js";
+import { toolsModuleShape } from "../tools-shape.js";
 
 interface AskFlags extends ModelFlags, PauseFlags {
   taskType?: string;
@@ -41,7 +42,7 @@ export function askCommand(program: Command, io: CliIo): void {
   const ask = program
     .command("ask")
     .argument("<task>", "what to do, in words")
-    .option("--tools <module>", "a JavaScript module exporting the tools")
+    .option("--tools <module>", toolsModuleShape)
     .option("--strategy <name>", `${strategyNames.join(", ")}, or all (side by side); default plan-and-execute`)
     .option("--model <spec>", "the model: openai:<name>, or <name> with --base-url")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")

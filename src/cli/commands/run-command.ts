@@ -3,13 +3,14 @@ import { pauseOptions } from "../pause-resume.js";
 import type { RunFlags } from "./run-action.js";
 import { defaultStore } from "../default-store.js";
 import type { CliIo } from "../cli-io.js";
+import { toolsModuleShape } from "../tools-shape.js";
 
 /** `planloop run`: executes a plan the user wrote (the run itself loads when it starts). */
 export function runCommand(program: Command, io: CliIo): void {
   const run = program
     .command("run")
     .argument("<plan.json>", "the plan to run")
-    .requiredOption("--tools <module>", "a JavaScript module exporting the tools (an array `tools`, or tools as named exports)")
+    .requiredOption("--tools <module>", toolsModuleShape)
     .option("--concurrency <n>", "steps running at once", "4")
     .option("--json", "print the whole result as JSON (and progress on stderr)")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace)")

@@ -2,13 +2,14 @@ import type { Command } from "commander";
 import { validatePlan } from "../../plan/validate-plan.js";
 import { readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
+import { toolsModuleShape } from "../tools-shape.js";
 
 /** `planloop validate`: checks a plan without loading the executor, a store or a model. */
 export function validateCommand(program: Command, io: CliIo): void {
   program
     .command("validate")
     .argument("<plan.json>", "the plan: { steps: [{ id, task, depends_on, tool?, args? }] }")
-    .option("--tools <module>", "a JavaScript module exporting the tools, to check tool names and arguments")
+    .option("--tools <module>", `${toolsModuleShape}, to check tool names and arguments`)
     .action(async (path: string, flags: { tools?: string }) => {
       const plan = readJsonFile(path, "plan");
       // The tools module, and what loads it, only when asked for.
