@@ -284,13 +284,24 @@ describe("planloop runs stats", () => {
     expect(fromEvents.out).toContain("suggested maxSteps: 7 (maxSteps = ceil(P50 x 5/3)");
   });
 
-  it("counts a strategy run once, not again through the loop it keeps inside it", async () => {
+  it("counts a strategy run once, not again through the loop it keeps inside it, and no fixed plan's run", async () => {
     const { react } = await import("planloop");
     const { sqliteStore } = await import("planloop/sqlite");
     const path = join(dir, "stats-react.sqlite");
     const store = sqliteStore({ path });
     await react({ task: "t", model: () => ({ type: "final", content: "ok" }), taskType: "chat", store, runId: "chat-1" });
+    // A fixed plan's run is no loop: no model decided its steps, so it says nothing of step limits.
+    const { executePlan } = await import("planloop");
+    await executePlan({
+      plan: { steps: [{ id: 1, task: "t" }] },
+      model: () => ({ type: "final", content: "ok" }),
+      taskType: "chat",
+      store,
+      runId: "plan-1",
+    } as never);
     store.close();
-    expect((await cli("runs", "stats", "--store", `sqlite:${path}`)).out).toContain("chat: 1 runs, 100% succeeded");
+    const stats = (await cli("runs", "stats", "--store", `sqlite:${path}`)).out;
+    expect(stats).toContain("chat: 1 runs, 100% succeeded");
+    expect(stats).not.toContain("(none)");
   });
 });

@@ -112,7 +112,9 @@ export interface CheckpointStore {
    * How every run that stopped stands (`RunOutcome`), in no order, read from the rows alone:
    * for counting many runs (`planloop runs stats`). Runs still running have none.
    */
-  runOutcomes(options?: Pick<ListRunsOptions, "topLevel" | "taskType">): MaybePromise<Array<{ runId: string; outcome: RunOutcome }>>;
+  runOutcomes(
+    options?: Pick<ListRunsOptions, "topLevel" | "taskType">,
+  ): MaybePromise<Array<{ runId: string; entry: string; outcome: RunOutcome }>>;
   /** A value kept beside the runs (what runs learn for the next ones, e.g. step latencies); undefined if none. */
   getValue(key: string): MaybePromise<unknown>;
   /** Keeps a value under `key`, replacing the one there. */
@@ -233,12 +235,12 @@ export function memoryStore(): CheckpointStore {
         .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
         .slice(0, options.limit ?? Infinity),
     runOutcomes: (options = {}) =>
-      [...runs.values()].flatMap(({ runId, keptIn, outcome }) =>
+      [...runs.values()].flatMap(({ runId, entry, keptIn, outcome }) =>
         outcome === undefined ||
         (options.topLevel && keptIn !== undefined) ||
         (options.taskType !== undefined && outcome.taskType !== options.taskType)
           ? []
-          : [{ runId, outcome: JSON.parse(JSON.stringify(outcome)) as RunOutcome }],
+          : [{ runId, entry, outcome: JSON.parse(JSON.stringify(outcome)) as RunOutcome }],
       ),
     getValue: (key) => {
       const text = values.get(key);

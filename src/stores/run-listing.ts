@@ -72,12 +72,15 @@ export function outcomesQuery(options: Pick<ListRunsOptions, "topLevel" | "taskT
     values.push(options.taskType);
     where.push(`${dialect.outcomeField("taskType")} = ${dialect.param(values.length)}`);
   }
-  return { sql: `SELECT r.run_id, r.outcome FROM planloop_runs r WHERE ${where.join(" AND ")}`, values };
+  return { sql: `SELECT r.run_id, r.entry, r.outcome FROM planloop_runs r WHERE ${where.join(" AND ")}`, values };
 }
 
 /** A row of `outcomesQuery`, as `runOutcomes` gives it. */
-export function outcomeRow(row: { run_id: string; outcome: string }, store: string): { runId: string; outcome: RunOutcome } {
-  return { runId: row.run_id, outcome: readOutcome(row.outcome, row.run_id, store) };
+export function outcomeRow(
+  row: { run_id: string; entry: string; outcome: string },
+  store: string,
+): { runId: string; entry: string; outcome: RunOutcome } {
+  return { runId: row.run_id, entry: row.entry, outcome: readOutcome(row.outcome, row.run_id, store) };
 }
 
 function readOutcome(text: string, runId: string, store: string): RunOutcome {

@@ -241,13 +241,15 @@ function describeDecision(decision: unknown): string {
 /**
  * How each run that stopped stands (status, task type, spend), from the rows alone: no
  * journal is read. Counted once: a strategy run, not also the loop or plan runs it keeps
- * inside it; runs still running or waiting for a human have not ended, and do not count.
+ * inside it; runs still running or waiting for a human have not ended, and fixed plans
+ * (executePlan) have no model deciding their steps: neither counts.
  */
 async function storedOutcomes(flag: string, taskType: string | undefined): Promise<RunOutcome[]> {
   let outcomes: RunOutcome[] = [];
   await usingStore(flag, async (store) => {
     const rows = await store.runOutcomes({ topLevel: true, taskType });
-    outcomes = rows.flatMap(({ outcome }) => (outcome.status === "waiting" ? [] : [outcome]));
+    // Step limits are a loop's: a fixed plan's runs (no model decides their steps) do not count.
+    outcomes = rows.flatMap(({ entry, outcome }) => (outcome.status === "waiting" || entry === "executePlan" ? [] : [outcome]));
   });
   return outcomes;
 }

@@ -144,7 +144,7 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     },
     async runOutcomes(filters = {}) {
       const listing = outcomesQuery(filters, postgresDialect);
-      const { rows } = await query<{ run_id: string; outcome: string }>(listing.sql, listing.values);
+      const { rows } = await query<{ run_id: string; entry: string; outcome: string }>(listing.sql, listing.values);
       return rows.map((row) => outcomeRow(row, location));
     },
     async getValue(key) {

@@ -168,7 +168,9 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     releaseLease: (runId, token) => void statements.releaseLease.run(runId, token),
     listRuns: (filters = {}) => listing<ListedRow>(listQuery(filters, sqliteDialect)).map((row) => listedSummary(row, options.path)),
     runOutcomes: (filters = {}) =>
-      listing<{ run_id: string; outcome: string }>(outcomesQuery(filters, sqliteDialect)).map((row) => outcomeRow(row, options.path)),
+      listing<{ run_id: string; entry: string; outcome: string }>(outcomesQuery(filters, sqliteDialect)).map((row) =>
+        outcomeRow(row, options.path),
+      ),
     getValue(key) {
       const row = statements.getValue.get(key);
       return row === undefined ? undefined : (JSON.parse(row.value) as unknown);
