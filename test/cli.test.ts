@@ -77,6 +77,14 @@ describe("planloop CLI", () => {
     );
   });
 
+  it("run: the resume command it prints is the whole command, its flags kept (--concurrency, --events)", async () => {
+    const plan = file("pay-flags.json", { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 5 } }] });
+    const events = join(dir, "pay-flags.events.jsonl");
+    const paused = await cli("run", plan, "--tools", toolsModule, "--concurrency", "2", "--events", events);
+    expect(paused.code).toBe(3);
+    expect(paused.out).toContain(`resume: planloop run ${plan} --tools ${toolsModule} --concurrency 2 --events ${events} --resume `);
+  });
+
   it("run: a plan that waits for approval saves its state, exits 3, and resumes with --approve or --deny", async () => {
     const plan = file("pay.json", {
       steps: [

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { runDemo } from "../../demo/run-demo.js";
-import { offlineNotice } from "../../offline/offline-model.js";
 import { CliError } from "../cli-error.js";
 import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 import { defaultStore, openStore, storeFlag } from "../store-option.js";
@@ -37,13 +36,12 @@ export function demoCommand(program: Command, io: CliIo): void {
           entry: strategyEntries["plan-and-execute"],
           argv: ["demo", "--dir", dir, ...modelArguments(flags), ...latencies],
         }));
+      // Said once, before the live display starts, so it does not break the display's redraws.
       io.out(
         model
           ? `planloop demo with ${flags.model}`
-          : "planloop demo with the OFFLINE model (deterministic; pass --model to use a real one)",
+          : "planloop demo with the OFFLINE model: no network, deterministic answers for planloop's own demo (pass --model to use a real one)",
       );
-      // Said before the live display starts, so it does not break the display's redraws.
-      if (!model) io.err(offlineNotice);
       const progress = createProgress(io.stdout);
       const interrupt = onInterrupt();
       const { result, files } = await runDemo({

@@ -28,6 +28,16 @@ export interface RunFlags extends PauseFlags {
   queue: string;
 }
 
+/** The command that ran, whole (every flag that changes the run or what it writes), to print as the one to continue with. */
+function runCommandLine(path: string, flags: RunFlags): string {
+  const parts = [`planloop run ${path}`, `--tools ${flags.tools}`];
+  if (flags.concurrency !== "4") parts.push(`--concurrency ${flags.concurrency}`);
+  if (flags.events) parts.push(`--events ${flags.events}`);
+  if (flags.json) parts.push("--json");
+  if (flags.redis) parts.push(`--redis ${flags.redis}`, `--queue ${flags.queue}`);
+  return parts.join(" ");
+}
+
 /** `planloop run <plan.json>`: the plan checked against the tools, run, and its result printed. */
 export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Promise<void> {
   const plan = readJsonFile(path, "plan");
@@ -109,7 +119,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
       state: result.state,
       pending: result.pending ?? [],
       statePath,
-      command: `planloop run ${path} --tools ${flags.tools}`,
+      command: runCommandLine(path, flags),
       ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), tools: flags.tools } : {}),
     });
   }
