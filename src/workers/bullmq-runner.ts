@@ -23,8 +23,9 @@ export interface BullmqRunnerOptions {
   queue?: string | undefined;
   /**
    * How long a finished job's result stays in Redis after this coordinator read it, in
-   * seconds (for one that takes the run over if this one dies before it checkpointed the
-   * step's end); default 5. A result nobody reads is removed after a day.
+   * seconds; default 5. A coordinator that dies between reading a result and checkpointing
+   * the step's end (milliseconds) leaves the call to run again under the same key, unless
+   * this is longer than the run's lease. A result nobody reads is removed after a day.
    */
   keepResultsFor?: number | undefined;
   /**
