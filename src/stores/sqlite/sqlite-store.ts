@@ -13,6 +13,7 @@ import {
 
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate, schemaVersion } from "./migrations.js";
+import { builtinSqlite, nodeSqliteDatabase } from "./node-sqlite.js";
 import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, sqliteDialect, type ListedRow, type ListQuery } from "../run-listing.js";
 
@@ -28,10 +29,16 @@ export interface SqliteStoreOptions {
    * not write to it.
    */
   readonly?: boolean | undefined;
+  /**
+   * Which SQLite binding opens the file: `node:sqlite`, built into Node 22.5 and later (no
+   * compiler, no download: the default where Node has it), or the optional peer
+   * `better-sqlite3` (the default elsewhere, as on Node 20). Both read each other's files.
+   */
+  driver?: "node:sqlite" | "better-sqlite3" | undefined;
 }
 
 /**
- * The embedded checkpoint store: one SQLite file (better-sqlite3, an optional peer), in WAL
+ * The embedded checkpoint store: one SQLite file (`node:sqlite`, or better-sqlite3 where Node lacks it), in WAL
  * mode so readers do not wait for the writer. A commit survives the process dying; with
  * `synchronous = NORMAL` the last commits before a power loss may not (WAL's usual trade).
  * Writes are synchronous, so checkpoints add microseconds, not event-loop turns.
@@ -42,14 +49,10 @@ export interface SqliteStoreOptions {
  */
 export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   if (typeof options?.path !== "string" || options.path === "") throw storeMisuse("sqliteStore needs { path }: the database file");
-  const Database = loadOptionalPackage<typeof BetterSqlite3>({
-    name: "better-sqlite3",
-    neededFor: "planloop/sqlite",
-    install: "better-sqlite3@12",
-  });
   const readonly = options.readonly === true || unwritable(options.path);
+  const open = driverOf(options.driver);
   if (!readonly) createPrivately(options.path);
-  const db = openDatabase(Database, options.path, readonly);
+  const db = openDatabase(open, options.path, readonly);
   db.pragma("busy_timeout = 5000");
   if (readonly) checkSchema(db, options.path);
   else {
@@ -182,9 +185,28 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   };
 }
 
-function openDatabase(Database: typeof BetterSqlite3, path: string, readonly: boolean): BetterSqlite3.Database {
+/** How the file is opened: with node:sqlite where Node has it (or asked for), else better-sqlite3. */
+function driverOf(driver: SqliteStoreOptions["driver"]): (path: string, readonly: boolean) => BetterSqlite3.Database {
+  if (driver !== undefined && driver !== "node:sqlite" && driver !== "better-sqlite3")
+    throw storeMisuse(`sqliteStore: driver must be "node:sqlite" or "better-sqlite3", not ${JSON.stringify(driver)}`);
+  const builtin = driver === "better-sqlite3" ? undefined : builtinSqlite();
+  if (builtin !== undefined) return (path, readonly) => nodeSqliteDatabase(builtin, path, readonly);
+  if (driver === "node:sqlite") throw storeMisuse(`sqliteStore: this Node (${process.version}) has no node:sqlite; it came in Node 22.5`);
+  const Database = loadOptionalPackage<typeof BetterSqlite3>({
+    name: "better-sqlite3",
+    neededFor: "planloop/sqlite",
+    install: "better-sqlite3@12",
+  });
+  return (path, readonly) => new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+}
+
+function openDatabase(
+  open: (path: string, readonly: boolean) => BetterSqlite3.Database,
+  path: string,
+  readonly: boolean,
+): BetterSqlite3.Database {
   try {
-    return new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+    return open(path, readonly);
   } catch (error) {
     throw new StoreError({
       store: path,
