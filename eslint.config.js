@@ -99,7 +99,18 @@ const stepRoom = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist/**", "scratch/**", "test/.snippets/**", "node_modules/**", "bench/suites/**", ".planloop/**", "coverage/**", ".ci-cache/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "scratch/**",
+      "test/.snippets/**",
+      "node_modules/**",
+      "bench/suites/**",
+      ".planloop/**",
+      "coverage/**",
+      ".ci-cache/**",
+    ],
+  },
   {
     files: ["**/*.ts", "**/*.mts"],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: "module" },
