@@ -116,3 +116,14 @@ describe.skipIf(!existsSync(outsidePlans) && process.env.CI !== "true")(
     });
   },
 );
+
+describe("readJoinText on what models write", () => {
+  it("reads FINISH: and REPLAN: after a thought, as well as on their own", () => {
+    expect(readJoinText("Thought: done.\nFINISH: 137 orders")).toEqual({ answer: "137 orders" });
+    expect(readJoinText("FINISH: 137 orders")).toEqual({ answer: "137 orders" });
+    expect(readJoinText("Thought: the 2023 figures are missing.\nREPLAN: fetch the 2023 figures")).toEqual({
+      replan: "fetch the 2023 figures",
+    });
+    expect(readJoinText("Thought: all there.\nFINISH: two lines\nof answer")).toEqual({ answer: "two lines\nof answer" });
+  });
+});

@@ -144,6 +144,17 @@ describe("strategy options", () => {
     await expect(react({ task: " ", model, tools: [] })).rejects.toThrow(/task must be a non-empty string/);
     await expect(rewoo({ task: "x", planner: undefined as never, tools: [] })).rejects.toThrow(TypeError);
     await expect(planAndExecute({ task: "x", planner: "gpt" as never })).rejects.toThrow(/planner must be a model/);
-    await expect(compiler({ task: "x", planner: model, tools: [], maxReplans: -1 })).rejects.toThrow(/maxReplans/);
+    await expect(compiler({ task: "x", planner: model, tools: lookupTools().tools, maxReplans: -1 })).rejects.toThrow(/maxReplans/);
+  });
+});
+
+describe("a strategy whose plans are tool calls, given no tools", () => {
+  it("is refused before the first model call", async () => {
+    const { rewoo, llmCompiler } = await import("planloop");
+    const { ScriptedModel } = await import("planloop/testing");
+    const planner = new ScriptedModel([]);
+    await expect(rewoo({ task: "t", planner, tools: [] })).rejects.toThrow(/rewoo needs tools: every step of its plan is a tool call/);
+    await expect(llmCompiler({ task: "t", planner, tools: [] })).rejects.toThrow(/llm-compiler needs tools/);
+    expect(planner.requests).toHaveLength(0);
   });
 });

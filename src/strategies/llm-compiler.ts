@@ -34,7 +34,7 @@ export interface LlmCompilerOptions extends PlanningOptions {
  * answers, or asks for a new plan.
  */
 export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStrategyResult<LlmCompilerState>> {
-  checkStrategyOptions(options, { planner: true });
+  checkStrategyOptions(options, { planner: true, toolsFor: "llm-compiler" });
   const maxReplans = options.maxReplans ?? 2;
   if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("llm-compiler", options.resume, options.tools ?? []);
@@ -160,8 +160,15 @@ const joinForms = {
 };
 
 function joinAction(text: string, action: keyof typeof joinForms): string | undefined {
+  // From the last line that starts with the action: models often think aloud before the prefix asked for.
+  const lines = text.split("\n");
+  const starts = new RegExp(String.raw`^\s*(?:action\s*:\s*)?${action}\s*[:(]`, "i");
+  let from = -1;
+  for (let index = lines.length - 1; index >= 0 && from < 0; index -= 1) if (starts.test(lines[index]!)) from = index;
+  if (from < 0) return undefined;
+  const tail = lines.slice(from).join("\n");
   for (const form of joinForms[action]) {
-    const match = form.exec(text);
+    const match = form.exec(tail);
     if (match) return match[1]!.trim();
   }
   return undefined;

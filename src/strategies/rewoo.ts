@@ -30,7 +30,7 @@ export interface RewooOptions extends PlanningOptions {
  * a plan that meets a surprise fails.
  */
 export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<RewooState>> {
-  checkStrategyOptions(options, { planner: true });
+  checkStrategyOptions(options, { planner: true, toolsFor: "rewoo" });
   const config = { ...options, prompts: resolvePrompts(options.prompts), format: "rewoo" as const, maxRepairs: options.maxRepairs ?? 2 };
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume, config.tools);
   return runStrategyDurably("rewoo", options, saved, (run) => {

@@ -57,12 +57,17 @@ export interface StrategyRun {
 
 /** Checks what every strategy needs: a task, and for the planning ones a planner model. */
 export function checkStrategyOptions(
-  options: StrategyOptions & { planner?: unknown; resume?: unknown },
-  needs: { planner: boolean },
+  options: StrategyOptions & { planner?: unknown; resume?: unknown; tools?: unknown },
+  needs: { planner: boolean; toolsFor?: StrategyName },
 ): void {
   if (typeof options?.task !== "string" || options.task.trim() === "") throw new InvalidOptionsError("task must be a non-empty string");
   if (needs.planner && !toModelFunction(options.planner))
     throw new InvalidOptionsError("planner must be a model (a function or an object with generate)");
+  // Refused before the first model call: a plan of tool calls with no tool to call cannot be written.
+  if (needs.toolsFor !== undefined && !(Array.isArray(options.tools) && options.tools.length > 0))
+    throw new InvalidOptionsError(
+      `${needs.toolsFor} needs tools: every step of its plan is a tool call; pass tools (planloop ask --tools <module>)`,
+    );
   checkSecret(options.stateSecret);
   verifyState(options.resume, options.stateSecret);
 }

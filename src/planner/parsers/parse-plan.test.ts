@@ -59,6 +59,17 @@ describe("parseRewooPlan", () => {
 
   it("rejects a malformed evidence line", () => {
     expect(parseRewooPlan("#E1 = search(no brackets)")).toMatchObject({ ok: false });
+    // Only #E<n> is a reference in this format: dollars in an argument are text.
+    const priced = parseRewooPlan('Plan: find hotels. #E1 = search[{"query": "hotels", "price_range": "$20-$30"}]\n#E2 = book[#E1]');
+    expect(priced).toMatchObject({
+      ok: true,
+      plan: {
+        steps: [
+          { id: 1, args: { query: "hotels", price_range: "$20-$30" }, depends_on: [] },
+          { id: 2, depends_on: [1] },
+        ],
+      },
+    });
     expect(parseRewooPlan("no plan here")).toMatchObject({ ok: false });
   });
 });

@@ -26,7 +26,8 @@ export function parseRewooPlan(text: string, tools: readonly Tool[] = []): PlanT
     const [, id, toolName, input] = match;
     const tool = tools.find((candidate) => candidate.name === toolName);
     const args = argumentsFromText(tool, input!);
-    const depends = [...new Set(findPlaceholders(args).map((reference) => Number(reference.step)))];
+    // The format's own references are #E<n>: a "$20" in "$20-$30" is a price, not step 20.
+    const depends = [...new Set(findPlaceholders(args, { isStep: () => false }).map((reference) => Number(reference.step)))];
     steps.push({ id: Number(id), task: description || `${toolName}[${input}]`, tool: toolName!, args, depends_on: depends });
     description = "";
   }
