@@ -94,17 +94,22 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
       return forget(error);
     }
   };
+  // An entry as stored: itself when it holds nothing to hide (most entries: starts and ends of steps).
+  const hiding = <Entry extends JournalEntry, Field extends keyof Entry>(entry: Entry, field: Field): JournalEntry => {
+    const hidden = hide(entry[field]);
+    return hidden === entry[field] ? entry : { ...entry, [field]: hidden };
+  };
   const stored = (entry: JournalEntry): JournalEntry => {
     switch (entry.kind) {
       case "plan":
-        return { ...entry, plan: hide(entry.plan) };
+        return hiding(entry, "plan");
       case "paused":
-        return { ...entry, state: hide(entry.state) };
+        return hiding(entry, "state");
       case "decision":
       case "human-decision":
-        return { ...entry, decision: hide(entry.decision) };
+        return hiding(entry, "decision");
       case "step-end":
-        return entry.waiting === undefined ? entry : { ...entry, waiting: hide(entry.waiting) };
+        return entry.waiting === undefined ? entry : hiding(entry, "waiting");
       case "text":
         return keys === undefined ? entry : ({ ...entry, text: seal(entry.text, keys.seal) } as unknown as JournalEntry);
       default:
@@ -122,10 +127,14 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
     getRun: (runId) => andThen(store.getRun(runId), (run) => (run === undefined ? undefined : read(run))),
     append: (runId, entries, at, token) =>
       andThen(readTail(runId), (tail) => {
+        if (keys === undefined) {
+          // Nothing is signed: the entries go as they are unless one holds a secret (no copy per step).
+          const hidden = entries.some((entry) => stored(entry) !== entry) ? entries.map(stored) : entries;
+          return written(runId, () => store.append(runId, hidden, at, token));
+        }
         let previous = tail;
         const signed = entries.map((entry) => {
           const hidden = stored(entry);
-          if (keys === undefined) return hidden;
           previous = chainSignature(keys.sign, runId, previous, hidden);
           return { ...hidden, [entrySignature]: previous } as unknown as JournalEntry;
         });
