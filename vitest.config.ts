@@ -4,6 +4,14 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+// .ci/run also runs the AI SDK tests on Node 24 against `ai` 7, installed in a folder of its own.
+const aiSdk = process.env.PLANLOOP_AI_SDK_DIR;
+const aiSdkAliases = aiSdk
+  ? [
+      { find: /^ai$/, replacement: join(aiSdk, "node_modules", "ai", "dist", "index.js") },
+      { find: /^ai\/test$/, replacement: join(aiSdk, "node_modules", "ai", "dist", "test", "index.js") },
+    ]
+  : [];
 
 export default defineConfig({
   resolve: {
@@ -16,6 +24,7 @@ export default defineConfig({
       { find: /^planloop\/bullmq$/, replacement: source("./src/workers/index.ts") },
       { find: /^planloop\/mcp$/, replacement: source("./src/mcp/index.ts") },
       { find: /^planloop$/, replacement: source("./src/index.ts") },
+      ...aiSdkAliases,
     ],
   },
   test: {

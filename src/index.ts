@@ -158,6 +158,7 @@ export type {
 export { openAICompatible } from "./models/openai-compatible.js";
 export type { OpenAICompatibleOptions } from "./models/openai-compatible.js";
 export { ModelHttpError } from "./models/http-request.js";
+export { IncompleteAnswerError, type AnswerEnd } from "./models/answer-end.js";
 export { fromAISDK } from "./models/ai-sdk.js";
 export type { AISDKLanguageModel } from "./models/ai-sdk.js";
 export { defaultPrices, priceOf } from "./models/prices.js";

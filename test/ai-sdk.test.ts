@@ -1,7 +1,7 @@
-import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, fromAISDK, llmCompiler, runAgent, type PlanloopEvent } from "planloop";
+import { MockModel, simulateReadableStream } from "./helpers/ai-sdk-mock.js";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
@@ -17,7 +17,7 @@ const weather = defineTool({
 
 describe("fromAISDK", () => {
   it("runs a ReAct loop on an AI SDK model: tools out, tool results back, usage and cost", async () => {
-    const mock = new MockLanguageModelV3({
+    const mock = new MockModel({
       modelId: "gpt-4o",
       doGenerate: [
         {
@@ -51,7 +51,7 @@ describe("fromAISDK", () => {
   });
 
   it("streams text where the provider streams, for llmCompiler", async () => {
-    const mock = new MockLanguageModelV3({
+    const mock = new MockModel({
       modelId: "claude-sonnet-4-0",
       doStream: {
         stream: simulateReadableStream({
@@ -93,7 +93,7 @@ describe("fromAISDK", () => {
       ],
     ];
     let call = 0;
-    const mock = new MockLanguageModelV3({
+    const mock = new MockModel({
       modelId: "gpt-4o",
       doStream: async () => ({ stream: simulateReadableStream({ chunks: streams[call++] as never }) }),
     });
@@ -120,7 +120,7 @@ describe("fromAISDK", () => {
   });
 
   it("with callOptions.maxOutputTokens, says a call's worst case: the prompt plus the cap, priced", () => {
-    const mock = new MockLanguageModelV3({ modelId: "gpt-4o-mini" });
+    const mock = new MockModel({ modelId: "gpt-4o-mini" });
     const request = {
       messages: [{ role: "user" as const, content: "Paris?" }],
       step: 0,

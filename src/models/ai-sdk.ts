@@ -5,16 +5,20 @@ import type { Usage } from "../core/usage.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
 import { callCostCeiling, tokenCap } from "./call-cost.js";
 import { withArguments } from "./tool-call-arguments.js";
+import { checkAnswerEnd, isCutShort } from "./answer-end.js";
 
 /**
- * The part of the AI SDK's provider specification (LanguageModelV2 in `ai` 5, V3 in `ai` 6)
+ * The part of the AI SDK's provider specification (LanguageModelV2 in `ai` 5, V3 in `ai` 6,
+ * V4 in `ai` 7)
  * that planloop uses. Declared here so `ai` stays an optional peer dependency.
  */
 export interface AISDKLanguageModel {
   readonly specificationVersion: string;
   readonly modelId: string;
   readonly provider?: string | undefined;
-  doGenerate(options: Record<string, unknown>): PromiseLike<{ content: AISDKContent[]; usage?: AISDKUsage | undefined }>;
+  doGenerate(
+    options: Record<string, unknown>,
+  ): PromiseLike<{ content: AISDKContent[]; usage?: AISDKUsage | undefined; finishReason?: AISDKFinishReason }>;
   doStream?(options: Record<string, unknown>): PromiseLike<{ stream: ReadableStream<AISDKStreamPart> }>;
 }
 
@@ -28,11 +32,14 @@ type AISDKContent = {
 };
 type AISDKTokens = number | { total?: number | undefined } | undefined;
 type AISDKUsage = { inputTokens?: AISDKTokens; outputTokens?: AISDKTokens };
+/** V2 a word, V3 and V4 `{ unified, raw }`. */
+type AISDKFinishReason = string | { unified?: string | undefined; raw?: string | undefined } | undefined;
 type AISDKStreamPart = {
   type: string;
   delta?: string | undefined;
   textDelta?: string | undefined;
   usage?: AISDKUsage | undefined;
+  finishReason?: AISDKFinishReason;
   id?: string | undefined;
   toolName?: string | undefined;
   toolCallId?: string | undefined;
@@ -49,7 +56,12 @@ type AISDKStreamPart = {
  */
 export function fromAISDK(
   languageModel: AISDKLanguageModel,
-  options: { prices?: PriceTable; callOptions?: Record<string, unknown> } = {},
+  options: {
+    prices?: PriceTable;
+    callOptions?: Record<string, unknown>;
+    /** A stream that ends with no finish part is asked again this many times (2). */
+    maxRetries?: number;
+  } = {},
 ): ModelAdapter & { readonly modelId: string } {
   if (typeof languageModel?.doGenerate !== "function") {
     throw new InvalidOptionsError("fromAISDK needs an AI SDK language model (an object with doGenerate), e.g. openai('gpt-4o')");
@@ -77,6 +89,8 @@ export function fromAISDK(
     withCost({ inputTokens: count(usage?.inputTokens), outputTokens: count(usage?.outputTokens) }, languageModel.modelId, prices);
 
   const maxOutputTokens = tokenCap(options.callOptions?.maxOutputTokens);
+  const maxRetries = options.maxRetries ?? 2;
+  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw new InvalidOptionsError("maxRetries must be a whole number, 0 or more");
   const adapter: ModelAdapter & { readonly modelId: string } = {
     modelId: languageModel.modelId,
     // With `callOptions.maxOutputTokens`, a call's worst case is held against the run's budget.
@@ -84,11 +98,22 @@ export function fromAISDK(
     ...(languageModel.provider === undefined ? {} : { provider: languageModel.provider }),
     async generate(request) {
       // Someone watches the answer being written: stream it, and tell each piece.
-      if (request.onDelta && typeof languageModel.doStream === "function") return streamedDecision(request, request.onDelta);
+      if (request.onDelta && typeof languageModel.doStream === "function") return retriedStream(request, request.onDelta);
       const result = await languageModel.doGenerate(callOptions(request));
+      checkAnswerEnd(result.finishReason, { streamed: false, sawEnd: true });
       return { ...toDecision(result.content), usage: priced(result.usage) };
     },
   };
+  /** A stream cut short (no finish part, no tool run on it) is asked again, like openAICompatible's. */
+  async function retriedStream(request: ModelRequest, onDelta: (delta: ModelDelta) => void): Promise<ModelDecision> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await streamedDecision(request, onDelta);
+      } catch (error) {
+        if (!isCutShort(error) || attempt >= maxRetries || request.signal.aborted) throw error;
+      }
+    }
+  }
   /** A whole decision read from the provider's stream, its pieces told as they come. */
   async function streamedDecision(request: ModelRequest, onDelta: (delta: ModelDelta) => void): Promise<ModelDecision> {
     const { stream } = await languageModel.doStream!(callOptions(request));
@@ -96,6 +121,7 @@ export function fromAISDK(
     const content: AISDKContent[] = [];
     const inputs = new Map<string, { index: number; name: string }>();
     let usage: AISDKUsage | undefined;
+    let finished: { reason: AISDKFinishReason } | undefined;
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -111,12 +137,15 @@ export function fromAISDK(
           const input = inputs.get(value.id);
           if (input) onDelta({ toolCall: { index: input.index, id: value.id, name: input.name, arguments: piece } });
         } else if (value.type === "tool-call") content.push(value);
-        else if (value.type === "finish") usage = value.usage;
-        else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
+        else if (value.type === "finish") {
+          usage = value.usage;
+          finished = { reason: value.finishReason };
+        } else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
       }
     } finally {
       reader.releaseLock();
     }
+    checkStreamEnd(finished);
     return { ...toDecision(content), usage: priced(usage) };
   }
   const doStream = languageModel.doStream;
@@ -124,13 +153,16 @@ export function fromAISDK(
     adapter.streamText = async function* (request: ModelRequest): AsyncGenerator<TextStreamPart> {
       const { stream } = await doStream.call(languageModel, callOptions(request));
       const reader = stream.getReader();
+      let finished: { reason: AISDKFinishReason } | undefined;
       try {
         for (;;) {
           const { done, value } = await reader.read();
-          if (done) return;
+          if (done) return checkStreamEnd(finished);
           if (value.type === "text-delta") yield { type: "text", text: value.delta ?? value.textDelta ?? "" };
-          else if (value.type === "finish") yield { type: "usage", usage: priced(value.usage) };
-          else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
+          else if (value.type === "finish") {
+            finished = { reason: value.finishReason };
+            yield { type: "usage", usage: priced(value.usage) };
+          } else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
         }
       } finally {
         reader.releaseLock();
@@ -138,6 +170,12 @@ export function fromAISDK(
     };
   }
   return adapter;
+}
+
+/** A stream with no finish part was cut short; one with a finish part ended as its reason says. */
+function checkStreamEnd(finished: { reason: AISDKFinishReason } | undefined): void {
+  // A finish part with no reason at all (older providers) still ends the stream.
+  checkAnswerEnd(finished === undefined ? undefined : (finished.reason ?? "stop"), { streamed: true, sawEnd: finished !== undefined });
 }
 
 /** planloop's history in the provider format; consecutive tool results share one tool message. */

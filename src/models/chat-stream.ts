@@ -2,6 +2,7 @@ import type { ModelDecision, ModelDelta } from "../core/model.js";
 import { isRecord } from "../core/is-record.js";
 import { fromChatToolCalls } from "./chat-wire-format.js";
 import { ModelHttpError } from "./http-request.js";
+import { checkAnswerEnd } from "./answer-end.js";
 
 interface ChunkDelta {
   content?: string | null;
@@ -116,17 +117,9 @@ export class ChatStreamAssembler {
     return this.reasoning === "" ? undefined : this.reasoning;
   }
 
-  /**
-   * Throws unless the answer is whole: the server gave a reason it finished (other than the
-   * token limit or a content filter), or at least sent `[DONE]`.
-   */
+  /** Throws unless the answer is whole: see `answerEnd`. */
   checkComplete(sawDone: boolean): void {
-    const reason = this.finishReason;
-    if (reason === "length") throw new ModelHttpError("the answer was cut off at the token limit (finish_reason: length)", {});
-    if (reason === "content_filter") throw new ModelHttpError("the answer was cut off by the server's content filter", {});
-    if (reason === undefined && !sawDone) {
-      throw new ModelHttpError("the stream ended before the answer was complete (no finish_reason, no [DONE])", {});
-    }
+    checkAnswerEnd(this.finishReason, { streamed: true, sawEnd: sawDone });
   }
 
   decision(): ModelDecision {

@@ -2,6 +2,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import type { ModelAdapter, ModelDecision, ModelRequest, ResponseFormat, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
+import { checkAnswerEnd, isCutShort } from "./answer-end.js";
 import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
 import { decisionFromChoice, toChatMessages, toChatTools } from "./chat-wire-format.js";
 import { ModelHttpError, postWithRetries } from "./http-request.js";
@@ -135,6 +136,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     const choice: unknown = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
     if (!isRecord(json) || !isRecord(choice))
       throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
+    checkAnswerEnd(choice.finish_reason, { streamed: false, sawEnd: true });
     const decision = decisionFromChoice(isRecord(choice.message) ? choice.message : undefined);
     return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
   }
@@ -146,8 +148,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
         try {
           return await streamedDecision(request);
         } catch (error) {
-          const cutShort = error instanceof ModelHttpError && /ended before the answer was complete/.test(error.message);
-          if (!cutShort || attempt >= settings.maxRetries || request.signal.aborted) throw error;
+          if (!isCutShort(error) || attempt >= settings.maxRetries || request.signal.aborted) throw error;
         }
       }
     }
