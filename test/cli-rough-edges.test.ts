@@ -33,6 +33,32 @@ describe("a tools module that fails to load", () => {
   });
 });
 
+describe("a tools module in TypeScript", () => {
+  it("loads .ts and .mts with types in them, by Node itself where it strips types (22.18+), else through tsx", () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-ts-tools-"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    const repo = join(import.meta.dirname, "..");
+    const source = [
+      `import { z } from ${JSON.stringify(join(repo, "node_modules", "zod", "index.js"))};`,
+      `import { defineTool } from ${JSON.stringify(join(repo, "dist", "index.js"))};`,
+      "interface Doubled { value: number }",
+      "const double = (value: number): number => value * 2;",
+      'export const tools = [defineTool({ name: "double", description: "doubles", input: z.object({ value: z.number() }), execute: ({ value }: Doubled) => double(value) })];',
+    ].join("\n");
+    writeFileSync(join(dir, "plan.json"), JSON.stringify({ steps: [{ id: 1, task: "t", tool: "double", args: { value: 21 } }] }));
+    for (const file of ["tools.ts", "tools.mts"]) {
+      writeFileSync(join(dir, file), source);
+      // The built command under plain node, as a user runs it: no loader of the test runner's.
+      const ran = spawnSync(process.execPath, [join(repo, "dist", "cli", "main.js"), "run", "plan.json", "--tools", file, "--no-store"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      expect(ran.stderr).toBe("");
+      expect(ran.stdout).toContain("output: 42");
+    }
+  });
+});
+
 describe("planloop on a closed pipe and a missing run", () => {
   it("runs list | head -1 prints one line and no stack trace", () => {
     const path = join(mkdtempSync(join(tmpdir(), "planloop-pipe-")), "runs.sqlite");

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -6,6 +6,7 @@ import { defineTool, llmCompiler } from "planloop";
 import { readJoinText } from "../src/strategies/llm-compiler.js";
 import { FakeClock, ScriptedModel } from "planloop/testing";
 import { workTool } from "./helpers/timed-tools.js";
+import { sharedPath, skipWithout } from "./helpers/shared-data.js";
 
 function tools(clock: FakeClock) {
   const { tool: work, log } = workTool(clock);
@@ -91,31 +92,28 @@ describe("readJoinText", () => {
   });
 });
 
-const outsidePlans = join(import.meta.dirname, "..", "..", "shared", "data", "outside-plans");
+const outsidePlans = sharedPath("data", "outside-plans");
 
-// A clone without ../shared skips these (CI has it, and runs them).
-describe.skipIf(!existsSync(outsidePlans) && process.env.CI !== "true")(
-  "readJoinText on the papers' joiner answers (needs ../shared/data/outside-plans)",
-  () => {
-    const dir = outsidePlans;
-    const verbatim = (name: string) =>
-      readFileSync(join(dir, name), "utf8").split("======== verbatim text below this line, to the end of the file ========\n")[1]!;
+// A clone without ../shared skips these (.ci/run runs them with it).
+describe.skipIf(skipWithout(outsidePlans))("readJoinText on the papers' joiner answers (needs ../shared/data/outside-plans)", () => {
+  const dir = outsidePlans;
+  const verbatim = (name: string) =>
+    readFileSync(join(dir, name), "utf8").split("======== verbatim text below this line, to the end of the file ========\n")[1]!;
 
-    it("reads Thought lines and the last Action line as the original parser does", () => {
-      expect(readJoinText(verbatim("llmcompiler-joiner-hotpotqa-gpt-1.txt"))).toEqual({ answer: "Arthur's Magazine" });
-      expect(readJoinText(verbatim("llmcompiler-joiner-parallelqa-gpt-2.txt"))).toEqual({ answer: "7345.57" });
-      // The format's own line names both actions; the original replans on it.
-      expect(readJoinText(verbatim("llmcompiler-joiner-format.txt"))).toEqual({ replan: "yyy" });
-      expect(readJoinText("Thought: the data is missing.\nAction: Replan(find the 2023 figures)")).toEqual({
-        replan: "find the 2023 figures",
-      });
+  it("reads Thought lines and the last Action line as the original parser does", () => {
+    expect(readJoinText(verbatim("llmcompiler-joiner-hotpotqa-gpt-1.txt"))).toEqual({ answer: "Arthur's Magazine" });
+    expect(readJoinText(verbatim("llmcompiler-joiner-parallelqa-gpt-2.txt"))).toEqual({ answer: "7345.57" });
+    // The format's own line names both actions; the original replans on it.
+    expect(readJoinText(verbatim("llmcompiler-joiner-format.txt"))).toEqual({ replan: "yyy" });
+    expect(readJoinText("Thought: the data is missing.\nAction: Replan(find the 2023 figures)")).toEqual({
+      replan: "find the 2023 figures",
     });
+  });
 
-    it("keeps an answer's own parentheses (the original cuts at the first closing one: a deliberate difference)", () => {
-      expect(readJoinText("Thought: done.\nAction: Finish(27.6 (in millions))")).toEqual({ answer: "27.6 (in millions)" });
-    });
-  },
-);
+  it("keeps an answer's own parentheses (the original cuts at the first closing one: a deliberate difference)", () => {
+    expect(readJoinText("Thought: done.\nAction: Finish(27.6 (in millions))")).toEqual({ answer: "27.6 (in millions)" });
+  });
+});
 
 describe("readJoinText on what models write", () => {
   it("reads FINISH: and REPLAN: after a thought, as well as on their own", () => {

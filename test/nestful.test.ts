@@ -1,14 +1,14 @@
 // Real plan shapes: NESTFUL's 300 gold call sequences as planloop plans.
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, findPlaceholders, validatePlan } from "planloop";
 import { outputsFor, readNestful, toPlan } from "./helpers/nestful.js";
+import { sharedPath, skipWithout } from "./helpers/shared-data.js";
 
-const dir = resolve(import.meta.dirname, "../../shared/data/nestful");
+const dir = sharedPath("data", "nestful");
 
-describe.skipIf(!existsSync(dir) && process.env.CI !== "true")("NESTFUL plans", () => {
+describe.skipIf(skipWithout(dir))("NESTFUL plans (needs ../shared/data/nestful)", () => {
   const samples = existsSync(dir) ? readNestful(dir) : [];
   const plans = samples.map(toPlan);
 

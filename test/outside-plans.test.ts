@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, parsePlanText, validatePlan, type Tool } from "planloop";
+import { sharedPath, skipWithout } from "./helpers/shared-data.js";
 
-const dir = join(import.meta.dirname, "..", "..", "shared", "data", "outside-plans");
+const dir = sharedPath("data", "outside-plans");
 const marker = "======== verbatim text below this line, to the end of the file ========\n";
 
 interface ExpectedCall {
@@ -73,8 +74,8 @@ const cases = existsSync(dir)
       .map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as Expected)
   : [];
 
-// A clone without ../shared skips these (CI has it, and runs them).
-const missing = !existsSync(dir) && process.env.CI !== "true";
+// A clone without ../shared skips these (.ci/run runs them with it).
+const missing = skipWithout(dir);
 
 describe.skipIf(missing)("plans from the papers' code and LangGraph's tutorials (needs ../shared/data/outside-plans)", () => {
   it("are all here (26 plans)", () => {

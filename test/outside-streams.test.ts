@@ -2,14 +2,15 @@
 // (../shared/data/outside-streams), replayed byte for byte by a local server, through the
 // adapter: each must give the decision the SDKs' own snapshots give. Then the quirks public
 // issue threads describe, one by one.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, openAICompatible, runAgent, type ModelDecision, type ModelRequest } from "planloop";
 import { startChatServer, type ChatServer, type Reply } from "./helpers/chat-server.js";
+import { sharedPath, skipWithout } from "./helpers/shared-data.js";
 
-const dir = join(import.meta.dirname, "..", "..", "shared", "data", "outside-streams");
+const dir = sharedPath("data", "outside-streams");
 const marker = "======== recorded stream below this line, to the end of the file ========\n";
 let server: ChatServer | undefined;
 afterEach(async () => {
@@ -107,35 +108,32 @@ const recordings: Array<{
   },
 ];
 
-// A clone without ../shared skips these (CI has it, and runs them).
-describe.skipIf(!existsSync(dir) && process.env.CI !== "true")(
-  "streams recorded from providers (needs ../shared/data/outside-streams)",
-  () => {
-    for (const recording of recordings) {
-      it(`${recording.name}: the decision the SDK's snapshot gives`, async () => {
-        const { reply, chunks } = replay(recording.name);
-        const decision = await decide(reply);
-        if (recording.calls) {
-          expect(decision.type).toBe("tool_calls");
-          const calls =
-            decision.type === "tool_calls" ? decision.calls.map(({ name, id, arguments: args }) => ({ name, id, arguments: args })) : [];
-          expect(calls).toEqual(recording.calls);
-        } else {
-          expect(decision).toMatchObject({ type: "final", content: recording.text ?? textOf(chunks) });
-          expect(textOf(chunks).length).toBeGreaterThan(0);
-        }
-        const reported = chunks.some((chunk) => chunk.usage);
-        expect(decision.usage).toMatchObject(reported ? (recording.usage ?? lastUsage(chunks)) : { estimated: true });
-      });
-    }
-
-    it("keeps DeepSeek's reasoning apart from the answer and the arguments", async () => {
-      const decision = await decide(replay("deepseek-reasoner-tool-call").reply);
-      expect(decision.reasoning).toMatch(/^The user is asking for the weather in San Francisco\./);
-      expect(decision.type === "tool_calls" && decision.content).toBeFalsy();
+// A clone without ../shared skips these (.ci/run runs them with it).
+describe.skipIf(skipWithout(dir))("streams recorded from providers (needs ../shared/data/outside-streams)", () => {
+  for (const recording of recordings) {
+    it(`${recording.name}: the decision the SDK's snapshot gives`, async () => {
+      const { reply, chunks } = replay(recording.name);
+      const decision = await decide(reply);
+      if (recording.calls) {
+        expect(decision.type).toBe("tool_calls");
+        const calls =
+          decision.type === "tool_calls" ? decision.calls.map(({ name, id, arguments: args }) => ({ name, id, arguments: args })) : [];
+        expect(calls).toEqual(recording.calls);
+      } else {
+        expect(decision).toMatchObject({ type: "final", content: recording.text ?? textOf(chunks) });
+        expect(textOf(chunks).length).toBeGreaterThan(0);
+      }
+      const reported = chunks.some((chunk) => chunk.usage);
+      expect(decision.usage).toMatchObject(reported ? (recording.usage ?? lastUsage(chunks)) : { estimated: true });
     });
-  },
-);
+  }
+
+  it("keeps DeepSeek's reasoning apart from the answer and the arguments", async () => {
+    const decision = await decide(replay("deepseek-reasoner-tool-call").reply);
+    expect(decision.reasoning).toMatch(/^The user is asking for the weather in San Francisco\./);
+    expect(decision.type === "tool_calls" && decision.content).toBeFalsy();
+  });
+});
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
 

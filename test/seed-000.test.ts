@@ -1,10 +1,9 @@
 // Seed 000's reference example, unchanged in meaning, run against the package's public entry.
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { runAgent } from "planloop";
+import { sharedPath, skipWithout } from "./helpers/shared-data.js";
 
 describe("seed 000", () => {
   it("completes after one tool round and returns the seed's shapes", async () => {
@@ -38,8 +37,8 @@ describe("seed 000", () => {
     await expect(runAgent({ model: async () => ({}) as never, toolExecutor: { execute: async () => 1 } })).rejects.toThrow();
   });
 
-  const shared = resolve(process.cwd(), "../shared/checks/seed-000.mts");
-  it.skipIf(!existsSync(shared))("passes the shared seed check script", async () => {
+  const shared = sharedPath("checks", "seed-000.mts");
+  it.skipIf(skipWithout(shared))("passes the shared seed check script (needs ../shared/checks)", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", shared], { cwd: process.cwd() });
     expect(stdout).toContain("seed 000: 1 passed, 0 failed");
   });

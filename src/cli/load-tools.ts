@@ -4,10 +4,12 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Tool } from "../core/tools/define-tool.js";
 import { CliError } from "./cli-error.js";
+import { prepareTypeScript } from "./typescript-tools.js";
 
-/** The tools a module exports: an array named `tools` or the default export, or every export made with defineTool. */
+/** The tools a module (.js, .mjs, or .ts where Node or tsx can load it) exports: an array named `tools` or the default export, or every export made with defineTool. */
 export async function loadTools(modulePath: string): Promise<Tool[]> {
   let exports: Record<string, unknown>;
+  await prepareTypeScript(modulePath);
   try {
     exports = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
   } catch (error) {

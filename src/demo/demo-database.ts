@@ -1,20 +1,18 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { loadOptionalPackage } from "../core/optional-package.js";
+import { builtinSqlite, nodeSqliteDatabase } from "../stores/sqlite/node-sqlite.js";
+import type { SqliteDatabase } from "../stores/sqlite/sqlite-database.js";
 import type { DemoData } from "./demo-data.js";
 
-export type DemoDatabase = BetterSqlite3.Database;
+/** A SQLite database: node:sqlite's where Node has it (22.5+), else better-sqlite3's. */
+export type DemoDatabase = SqliteDatabase;
 
 /**
  * Creates the demo's SQLite database at `path` (replacing one that is there) and fills it.
  * The refunds table's amount column is called `refund_amount`: it was renamed last month.
  */
 export function createDemoDatabase(path: string, data: DemoData): DemoDatabase {
-  const Database = loadOptionalPackage<typeof BetterSqlite3>({
-    name: "better-sqlite3",
-    neededFor: "the demo's database",
-    install: "better-sqlite3@12",
-  });
-  const db = new Database(path);
+  const db = openDatabase(path);
   db.exec(`
     DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS refunds; DROP TABLE IF EXISTS tickets; DROP TABLE IF EXISTS fx_rates;
     CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT NOT NULL, total_cny REAL NOT NULL, created_at TEXT NOT NULL);
@@ -35,4 +33,15 @@ export function createDemoDatabase(path: string, data: DemoData): DemoDatabase {
   insert("tickets", data.tickets);
   insert("fx_rates", data.fxRates);
   return db;
+}
+
+function openDatabase(path: string): DemoDatabase {
+  const builtin = builtinSqlite();
+  if (builtin !== undefined) return nodeSqliteDatabase(builtin, path, false);
+  const Database = loadOptionalPackage<typeof BetterSqlite3>({
+    name: "better-sqlite3",
+    neededFor: "the demo's database on this Node (node:sqlite came in 22.5)",
+    install: "better-sqlite3@12",
+  });
+  return new Database(path);
 }

@@ -1,13 +1,13 @@
-import type BetterSqlite3 from "better-sqlite3";
 import { keptInCandidates } from "../../core/checkpoint-store.js";
 import { PlanloopError } from "../../core/errors.js";
+import type { SqliteDatabase } from "./sqlite-database.js";
 
 /**
  * The store's schema, one step per version, never edited once released: a database made
  * by an older planloop is brought up to date on opening; one made by a newer planloop is
  * refused rather than misread.
  */
-const migrations: ReadonlyArray<string | ((db: BetterSqlite3.Database) => void)> = [
+const migrations: ReadonlyArray<string | ((db: SqliteDatabase) => void)> = [
   `CREATE TABLE planloop_runs (
      run_id TEXT PRIMARY KEY,
      entry TEXT NOT NULL,
@@ -51,7 +51,7 @@ const migrations: ReadonlyArray<string | ((db: BetterSqlite3.Database) => void)>
 /** The schema version this planloop writes. */
 export const schemaVersion = migrations.length;
 
-export function migrate(db: BetterSqlite3.Database, upTo: number = schemaVersion): void {
+export function migrate(db: SqliteDatabase, upTo: number = schemaVersion): void {
   db.exec("CREATE TABLE IF NOT EXISTS planloop_schema (version INTEGER NOT NULL)");
   const upgrade = db.transaction(() => {
     const row = db.prepare<[], { version: number }>("SELECT version FROM planloop_schema").get();

@@ -10,6 +10,8 @@ interface NodeSqlite {
       run(...params: unknown[]): { changes: number | bigint };
       get(...params: unknown[]): unknown;
       all(...params: unknown[]): unknown[];
+      /** Node 22.16 and later. */
+      columns?(): unknown[];
     };
     exec(sql: string): void;
     close(): void;
@@ -54,7 +56,7 @@ const calling = <T>(call: () => T): T => {
 
 /**
  * A `node:sqlite` database behind the part of better-sqlite3's API the store and its
- * migrations use (`prepare` with `run`/`get`/`all`, `exec`, `pragma`, `transaction` with
+ * migrations use (`prepare` with `run`/`get`/`all`/`reader`, `exec`, `pragma`, `transaction` with
  * `.immediate`, `close`, `open`), so one store serves both drivers and each reads the other's
  * files (they are the same SQLite format).
  */
@@ -89,6 +91,8 @@ export function nodeSqliteDatabase(sqlite: NodeSqlite, path: string, readonly: b
         run: (...params: unknown[]) => calling(() => statement.run(...params)),
         get: (...params: unknown[]) => calling(() => statement.get(...params)),
         all: (...params: unknown[]) => calling(() => statement.all(...params)),
+        // better-sqlite3's `reader`: the statement returns rows. A Node without columns() is told by the verb.
+        reader: typeof statement.columns === "function" ? statement.columns().length > 0 : /^\s*(select|with|pragma|values)\b/i.test(sql),
       };
     },
     exec: (sql: string) => calling(() => db.exec(sql)),
