@@ -29,6 +29,8 @@ export default defineConfig({
   },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // Very large inputs and real-time bounds take what the machine gives them: npm run test:stress.
+    exclude: ["**/node_modules/**", "**/*.stress.test.ts"],
     // The command records runs by default: in tests, into a file of their own, not ./.planloop.
     env: { PLANLOOP_STORE: `sqlite:${join(tmpdir(), `planloop-test-${process.pid}`, "runs.sqlite")}` },
     // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.

@@ -79,4 +79,8 @@ describe("progress display", () => {
       "replan 1: step 2 failed",
     ]);
   });
+
+  it("says nothing of a plan with no steps (a plan stream that broke before its first step)", () => {
+    expect(progressLine(stamp(0, 1, { type: "plan-created", version: 1, steps: [] }))).toBeUndefined();
+  });
 });

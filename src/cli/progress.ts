@@ -115,7 +115,8 @@ const watchedStatuses = new Set(["running", "failed", "waiting", "cancelled"]);
 export function progressLine(event: PlanloopEvent): string | undefined {
   switch (event.type) {
     case "plan-created":
-      return `plan v${event.version}: ${event.steps.length} steps`;
+      // A plan stream that broke before its first step (a server not reached) planned nothing: no line.
+      return event.steps.length === 0 ? undefined : `plan v${event.version}: ${event.steps.length} steps`;
     case "step-start":
       return `  ▶ step ${event.stepId} started`;
     case "step-retry":

@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
 import { postgresStore } from "../stores/postgres/postgres-store.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
+import { MissingPackageError } from "../core/optional-package.js";
 import { CliError } from "./cli-error.js";
+import type { CliIo } from "./cli-io.js";
 
 import { defaultStore } from "./default-store.js";
 
@@ -15,7 +17,14 @@ export { defaultStore, storeFlag } from "./default-store.js";
  * reached is a one-line error before the run starts rather than a failure inside it.
  */
 export async function openStore(flag: string, options: { readonly?: boolean } = {}): Promise<CheckpointStore> {
-  const store = storeFromFlag(flag, options);
+  let store: CheckpointStore;
+  try {
+    store = storeFromFlag(flag, options);
+  } catch (error) {
+    // The driver is missing: what to install, in one line.
+    if (error instanceof MissingPackageError) throw new MissingDriverError(error.message);
+    throw error;
+  }
   try {
     await store.listRuns({ limit: 1 });
   } catch (error) {
@@ -23,6 +32,29 @@ export async function openStore(flag: string, options: { readonly?: boolean } = 
     throw new CliError(`cannot open the store ${store.location ?? flag}: ${(error as Error).message}`);
   }
   return store;
+}
+
+/** The store's driver is not installed: printed as one line, as bad input is. */
+class MissingDriverError extends CliError {}
+
+/**
+ * The store `run`, `ask` and `demo` keep their run in (undefined with `--no-store`). Where the
+ * default SQLite file cannot be opened for want of a driver (Node before 22.5 without
+ * better-sqlite3), the run goes on unrecorded and one line says so and what to install; a
+ * store the user named is opened or the command fails.
+ */
+export async function openRunStore(io: CliIo, flag: string | false): Promise<CheckpointStore | undefined> {
+  if (flag === false) return undefined;
+  try {
+    return await openStore(flag);
+  } catch (error) {
+    if (!(error instanceof MissingDriverError) || flag !== defaultStore || process.env.PLANLOOP_STORE) throw error;
+    io.err(
+      `planloop: this run is not recorded: Node ${process.versions.node} has no node:sqlite (it came in 22.5) and better-sqlite3 ` +
+        "is not installed; npm install better-sqlite3@12 to keep runs, or --no-store to say you know",
+    );
+    return undefined;
+  }
 }
 
 /**

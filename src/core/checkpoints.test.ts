@@ -48,20 +48,3 @@ describe("Checkpoints", () => {
     expect(store.getRun("r")).toMatchObject({ status: "finished", journal: [start("a"), start("b")] });
   });
 });
-
-describe("memoryStore", () => {
-  it("takes a commit of three hundred thousand entries", async () => {
-    const store = memoryStore();
-    await store.createRun({ runId: "wide", entry: "plan", at: 0 });
-    const entries: JournalEntry[] = Array.from({ length: 300_000 }, (_, index) => ({
-      kind: "step-start",
-      stepKey: String(index),
-      attempt: 1,
-      idempotencyKey: `wide/${index}`,
-    }));
-    await store.append("wide", entries, 1);
-    const run = await store.getRun("wide");
-    expect(run?.journal).toHaveLength(300_000);
-    expect(run?.journal.at(-1)).toEqual(entries.at(-1));
-  });
-});

@@ -20,7 +20,7 @@ import {
 } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
 import { loadTools } from "../load-tools.js";
-import { defaultStore, openStore, storeFlag } from "../store-option.js";
+import { defaultStore, openRunStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
 import { strategyEntries } from "../../strategies/durable-strategy.js";
 import { toolsModuleShape } from "../tools-shape.js";
@@ -78,7 +78,7 @@ export function askCommand(program: Command, io: CliIo): void {
     const tools: Tool[] = flags.tools ? await loadTools(flags.tools) : [];
     const results: StrategyResult[] = [];
     // One strategy is kept in the store; `all` runs side by side in memory.
-    const store = flags.store === false || names.length > 1 ? undefined : await openStore(flags.store);
+    const store = names.length > 1 ? undefined : await openRunStore(io, flags.store);
     const runId =
       store === undefined
         ? undefined

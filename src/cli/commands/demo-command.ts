@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { runDemo } from "../../demo/run-demo.js";
 import { CliError } from "../cli-error.js";
 import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
-import { defaultStore, openStore, storeFlag } from "../store-option.js";
+import { defaultStore, openRunStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
 import { strategyEntries } from "../../strategies/durable-strategy.js";
 import { onInterrupt } from "../interrupt.js";
@@ -28,7 +28,7 @@ export function demoCommand(program: Command, io: CliIo): void {
       const model = modelFromFlags(flags);
       const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "planloop-demo-"));
       const latencies = ["--latency", flags.latency, "--query-latency", flags.queryLatency];
-      const store = flags.store === false ? undefined : await openStore(flags.store);
+      const store = await openRunStore(io, flags.store);
       const runId =
         store &&
         (await recordLaunch(store, {

@@ -12,7 +12,7 @@ import type { CliIo } from "../cli-io.js";
 import { onInterrupt } from "../interrupt.js";
 import { leaseFromFlags, resumeFromFlags, savePaused, settleResumedFile, statePathOf, type PauseFlags } from "../pause-resume.js";
 import { createProgress } from "../progress.js";
-import { openStore, storeFlag } from "../store-option.js";
+import { openRunStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
 import { loadTools } from "../load-tools.js";
 
@@ -72,7 +72,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
     flags.redis === undefined
       ? undefined
       : bullmqRunner({ connection: flags.redis, queue: flags.queue, secret: process.env.PLANLOOP_QUEUE_SECRET });
-  const store = flags.store === false ? undefined : await openStore(flags.store);
+  const store = await openRunStore(io, flags.store);
   const runId =
     store === undefined
       ? flags.runId
