@@ -34,6 +34,6 @@ export default defineConfig({
     // The command records runs by default: in tests, into a file of their own, not ./.planloop.
     env: { PLANLOOP_STORE: `sqlite:${join(tmpdir(), `planloop-test-${process.pid}`, "runs.sqlite")}` },
     // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.
-    reporters: process.env.CI ? ["default", ["json", { outputFile: process.env.VITEST_REPORT ?? ".vitest-report.json" }]] : ["default"],
+    reporters: process.env.CI ? ["default", ["json", { outputFile: process.env.VITEST_REPORT || ".vitest-report.json" }]] : ["default"],
   },
 });
