@@ -17,6 +17,8 @@ const server = createServer(async (request, response) => {
         };
   const finish = message.tool_calls ? "tool_calls" : "stop";
   response.writeHead(200, { "content-type": "application/json" });
-  response.end(JSON.stringify({ choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 20, completion_tokens: 5 } }));
+  response.end(
+    JSON.stringify({ choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 20, completion_tokens: 5 } }),
+  );
 });
 server.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${server.address().port}/v1`));
