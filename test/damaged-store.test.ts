@@ -3,12 +3,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, memoryStore, StoreError, type CheckpointStore } from "planloop";
 import { postgresStore } from "planloop/postgres";
 import { sqliteStore } from "planloop/sqlite";
+import { openSqliteFile } from "./helpers/sqlite-file.js";
 
 const echo = defineTool({ name: "echo", description: "echo", input: z.object({ n: z.number() }), execute: ({ n }) => n });
 const plan = { steps: [{ id: 1, task: "a", tool: "echo", args: { n: 25 } }] };
@@ -30,7 +30,7 @@ describe("a damaged or unavailable store", () => {
     const store = sqliteStore({ path });
     expect((await executePlan({ plan: pausing, tools: [echo, gated], store, runId: "r1" })).status).toBe("waiting");
     store.close();
-    const db = new Database(path);
+    const db = openSqliteFile(path);
     db.prepare("UPDATE planloop_journal SET entry = 'not json {' WHERE run_id = 'r1' AND seq = 2").run();
     db.close();
     const reopened = sqliteStore({ path });
@@ -47,7 +47,7 @@ describe("a damaged or unavailable store", () => {
     const store = sqliteStore({ path });
     await executePlan({ plan, tools: [echo], store, runId: "r2" });
     store.close();
-    const db = new Database(path);
+    const db = openSqliteFile(path);
     db.prepare("UPDATE planloop_runs SET result = NULL WHERE run_id = 'r2'").run();
     db.close();
     const reopened = sqliteStore({ path });

@@ -9,7 +9,10 @@ import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, "..");
-const npmCli = resolve(dirname(process.execPath), "..", "lib", "node_modules", "npm", "bin", "npm-cli.js");
+// The npm running the tests (npm test sets npm_execpath); else the one beside this node.
+const npmCli = process.env.npm_execpath?.endsWith("npm-cli.js")
+  ? process.env.npm_execpath
+  : resolve(dirname(process.execPath), "..", "lib", "node_modules", "npm", "bin", "npm-cli.js");
 
 describe("the packed package", () => {
   it("installs into an empty project with no compiler on PATH, pulls no native driver, and runs executePlan and the CLI", async () => {

@@ -5,7 +5,6 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, planAndExecute, runAgent, StoreError } from "planloop";
@@ -14,6 +13,7 @@ import { postgresStore } from "planloop/postgres";
 import { sqliteStore } from "planloop/sqlite";
 import { ScriptedModel } from "planloop/testing";
 import { freshDatabase, skipPostgres } from "./helpers/postgres.js";
+import { openSqliteFile } from "./helpers/sqlite-file.js";
 
 const secret = "a secret of sixteen or more";
 const apiKey = "sk-live-7f3a9c1e55";
@@ -28,7 +28,7 @@ function storeFile() {
       .join("");
   /** Changes the stored journal as someone with the file could. */
   const edit = (sql: string, ...params: unknown[]) => {
-    const db = new Database(path);
+    const db = openSqliteFile(path);
     db.prepare(sql).run(...params);
     db.close();
   };

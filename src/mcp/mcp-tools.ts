@@ -2,6 +2,8 @@ import { z } from "zod";
 import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { defineTool, type Tool } from "../core/tools/define-tool.js";
+import { jsonSchemaCheck } from "../core/tools/json-schema-check.js";
+import type { JsonSchemaObject } from "../core/tools/tool-input.js";
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export interface McpToolInfo {
@@ -80,7 +82,7 @@ function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpTo
   return defineTool<Record<string, unknown>, unknown>({
     name,
     description: info.description ?? info.title ?? info.annotations?.title ?? info.name,
-    input: checkableSchema(inputSchema),
+    input: checkableInput(inputSchema),
     inputSchema,
     execute: async (args, { signal }) => {
       const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
@@ -109,12 +111,14 @@ function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpTo
 }
 
 /**
- * The tool's JSON Schema as a schema planloop checks arguments with; one it cannot read
- * (a keyword zod does not know) is left to the server, which checks it anyway.
+ * What planloop checks a call's arguments with: the tool's JSON Schema itself (checked, nothing
+ * added), or, where it cannot be checked (a keyword zod does not know, a `$ref` cycle), any
+ * object, left to the server, which checks it anyway.
  */
-function checkableSchema(schema: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
+function checkableInput(schema: JsonSchemaObject): JsonSchemaObject | z.ZodType<Record<string, unknown>> {
   try {
-    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Record<string, unknown>>;
+    jsonSchemaCheck(schema);
+    return schema;
   } catch {
     return z.record(z.string(), z.unknown());
   }

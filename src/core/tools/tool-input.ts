@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonSchemaCheck } from "./json-schema-check.js";
 import { InvalidOptionsError } from "../errors.js";
 import { isRecord } from "../is-record.js";
 import { zodThreeJsonSchema } from "./zod-three-schema.js";
@@ -67,13 +68,13 @@ export function readToolInput(input: unknown, inputSchema: object | undefined, w
     return { jsonSchema, check: (value) => settle(standard.validate(value) as StandardResult | Promise<StandardResult>) };
   }
   if (isObjectSchema(input)) {
-    let schema: z.ZodType;
+    let check: (value: unknown) => InputCheck;
     try {
-      schema = z.fromJSONSchema(input as Parameters<typeof z.fromJSONSchema>[0]);
+      check = jsonSchemaCheck(input);
     } catch (error) {
       throw new InvalidOptionsError(`${where}: input is not a JSON Schema planloop can check: ${(error as Error).message}`);
     }
-    return { jsonSchema: input, check: (value) => zodCheck(schema.safeParse(value)) };
+    return { jsonSchema: input, check };
   }
   throw new InvalidOptionsError(`${where}: input must be ${supported}`);
 }
