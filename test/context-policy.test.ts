@@ -156,6 +156,33 @@ describe("context: summarize", () => {
   });
 });
 
+describe("context: a summary too long", () => {
+  it("is cut to its share of the cap, with a marker: a summarizer that writes 1 MB keeps no request over maxTokens", async () => {
+    const huge = "fact ".repeat(200_000);
+    const summarizer = (): ModelDecision => ({ type: "final", content: huge });
+    const reader = pageReader(30);
+    const result = await runAgent({
+      model: reader.model,
+      tools: [fetchPage],
+      messages: [system],
+      task: "Read pages 1 to 30",
+      context: { maxTokens: 1_500, maxObservationTokens: 200, keep: "summarize", summarizer },
+      maxSteps: 40,
+    });
+    expect(result.status).toBe("completed");
+    const summaries = reader
+      .acts()
+      .flatMap((request) =>
+        request.messages.filter(
+          (message) => typeof message.content === "string" && message.content.startsWith("Summary of the work so far"),
+        ),
+      );
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(String(summaries[0]!.content)).toContain("[the summary was cut to its share of the context, 200 tokens]");
+    for (const request of reader.acts()) expect(approximateTokens(request.messages)).toBeLessThanOrEqual(1_500);
+  });
+});
+
 describe("context: options", () => {
   it("takes a function that trims the history its own way", async () => {
     const reader = pageReader(3);

@@ -163,7 +163,26 @@ async function summarize(
       cause: undefined,
       state: snapshotState(run, "failed"),
     });
-  return decision.content.trim();
+  return heldToShare(decision.content.trim(), policy);
+}
+
+/**
+ * The summary held to its share of the cap (`maxObservationTokens`, what the cut reserves for
+ * it): a longer one is cut, with a marker saying so, so that no summarizer can push every later
+ * request over `maxTokens`.
+ */
+function heldToShare(summary: string, policy: ContextConfig): string {
+  const share = policy.maxObservationTokens;
+  const tokens = (text: string) => policy.countTokens([{ role: "user", content: text }]);
+  if (tokens(summary) <= share) return summary;
+  const marker = `\n[the summary was cut to its share of the context, ${share} tokens]`;
+  let chars = Math.min(summary.length, share * 4);
+  let cut = `${summary.slice(0, chars)}${marker}`;
+  while (chars > 0 && tokens(cut) > share) {
+    chars = Math.floor(chars * 0.8);
+    cut = `${summary.slice(0, chars)}${marker}`;
+  }
+  return cut;
 }
 
 function transcriptLine(message: Message): string {
