@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { builtinSqlite } from "../src/stores/sqlite/node-sqlite.js";
 
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, "..");
@@ -61,7 +62,10 @@ const result = await executePlan({ plan: { steps: [{ id: 1, task: "double", tool
 console.log(result.status, result.output);
 const { sqliteStore } = await import("planloop/sqlite");
 try {
-  sqliteStore({ path: "runs.sqlite" });
+  const store = sqliteStore({ path: "runs.sqlite" });
+  await store.createRun({ runId: "r", entry: "executePlan", at: 0 });
+  console.log("sqlite", (await store.listRuns()).map((run) => run.runId).join(","));
+  store.close();
 } catch (error) {
   console.log(error.name, error.message);
 }
@@ -84,7 +88,10 @@ try {
     const { stdout } = await run(process.execPath, ["main.js"], { cwd: project, env });
     expect(stdout.trim().split("\n")).toEqual([
       "completed 42",
-      'MissingPackageError planloop/sqlite needs the package "better-sqlite3": run npm install better-sqlite3@12',
+      // Node 22.5+ keeps runs in node:sqlite, with no package to install; Node 20 needs better-sqlite3.
+      builtinSqlite() === undefined
+        ? 'MissingPackageError planloop/sqlite needs the package "better-sqlite3": run npm install better-sqlite3@12'
+        : "sqlite r",
       'MissingPackageError planloop/postgres needs the package "pg": run npm install pg@8',
       'MissingPackageError planloop/mcp (mcpServerTools) needs the package "@modelcontextprotocol/sdk": run npm install @modelcontextprotocol/sdk',
       'MissingPackageError openTelemetry() needs the package "@opentelemetry/api": run npm install @opentelemetry/api',

@@ -83,6 +83,35 @@ function waitersOf(signal: AbortSignal): WaiterList {
   return list;
 }
 
+/** A child signal's side of the waiter list: it aborts with its parent. */
+class ChildWaiter extends SettleWaiter {
+  readonly controller = new AbortController();
+
+  settle(_ok: boolean, reason: unknown): void {
+    this.controller.abort(reason);
+  }
+}
+
+/**
+ * A signal of its own for one call, aborted when `signal` aborts, without a listener of its own
+ * on `signal` (the one listener of its waiter list serves every child). Whatever the call adds
+ * to its signal (an HTTP client's listener per request) stays on the child, so a hundred calls
+ * at once put no hundred listeners on the run's signal. `abort` aborts the child alone (a
+ * timeout); `release` once the call is done.
+ */
+export function childSignal(signal: AbortSignal): { signal: AbortSignal; abort(reason: unknown): void; release(): void } {
+  const child = new ChildWaiter();
+  const { controller } = child;
+  const abort = (reason: unknown) => controller.abort(reason);
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return { signal: controller.signal, abort, release: () => {} };
+  }
+  const waiters = waitersOf(signal);
+  waiters.add(child);
+  return { signal: controller.signal, abort, release: () => void waiters.remove(child) };
+}
+
 /** A promise's side of `raceAbort`. */
 class PromiseWaiter<T> extends SettleWaiter {
   constructor(

@@ -13,6 +13,8 @@ export interface McpToolInfo {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; title?: string };
+  /** `taskSupport: "required"`: the tool runs only as an MCP task, never by a plain call. */
+  execution?: { taskSupport?: string };
 }
 
 /**
@@ -41,6 +43,10 @@ export interface McpToolsOptions {
   needsApproval?: readonly string[] | ((tool: McpToolInfo) => boolean);
   /** Plan steps calling one tool that may run at once. */
   concurrency?: number;
+  /** Listing the tools: abort it, or give up after `timeoutMs`. */
+  signal?: AbortSignal;
+  /** Told in one line of each tool left out and why; default a line on stderr. */
+  onNotice?: (line: string) => void;
 }
 
 /**
@@ -61,20 +67,46 @@ export async function mcpTools(client: McpClientLike, options: McpToolsOptions =
     throw new InvalidOptionsError("mcpTools needs a connected MCP client (Client from @modelcontextprotocol/sdk)");
   const listed: McpToolInfo[] = [];
   let cursor: string | undefined;
+  const requestOptions = {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+  };
   do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    const page = await client.listTools(cursor === undefined ? undefined : { cursor }, requestOptions);
     listed.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
   const include = options.include;
-  const kept = listed.filter((tool) =>
-    include === undefined ? true : typeof include === "function" ? include(tool) : include.includes(tool.name),
-  );
-  return kept.map((tool) => toPlanloopTool(client, tool, options));
+  const notice = options.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const kept = listed.filter((tool) => {
+    if (include !== undefined && !(typeof include === "function" ? include(tool) : include.includes(tool.name))) return false;
+    if (tool.execution?.taskSupport !== "required") return true;
+    // A plain call of such a tool always fails: offering it would only waste the model's calls.
+    notice(
+      `planloop/mcp: left out "${tool.name}": it runs only as an MCP task (execution.taskSupport "required"), which planloop does not call`,
+    );
+    return false;
+  });
+  return uniquelyNamed(kept, options.prefix ?? "").map(([name, tool]) => toPlanloopTool(client, tool, { ...options, name }));
 }
 
-function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpToolsOptions): Tool {
-  const name = `${options.prefix ?? ""}${info.name}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+/** Each tool's planloop name (letters, digits, _ and -, at most 64); two that come out alike are an error naming both. */
+function uniquelyNamed(tools: readonly McpToolInfo[], prefix: string): Array<[string, McpToolInfo]> {
+  const taken = new Map<string, string>();
+  return tools.map((tool) => {
+    const name = `${prefix}${tool.name}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+    const other = taken.get(name);
+    if (other !== undefined)
+      throw new InvalidOptionsError(
+        `the MCP tools "${other}" and "${tool.name}" would both be called "${name}" (tool names keep letters, digits, _ and -): leave one out with include`,
+      );
+    taken.set(name, tool.name);
+    return [name, tool];
+  });
+}
+
+function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpToolsOptions & { name: string }): Tool {
+  const { name } = options;
   const approval = options.needsApproval;
   const readOnly = info.annotations?.readOnlyHint === true;
   const { $schema: _draft, ...schema } = info.inputSchema;

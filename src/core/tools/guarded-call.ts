@@ -1,4 +1,4 @@
-import { raceAbort } from "../abort.js";
+import { childSignal, raceAbort } from "../abort.js";
 import type { Budget } from "../budget.js";
 import { errorMessage } from "../errors.js";
 import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
@@ -247,16 +247,50 @@ export type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: st
 export async function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): Promise<ToolOutcome> {
   if (options.signal.aborted) return stoppedBefore(call.name);
   if (admission.timeoutMs !== undefined) return runWithTimeout(call, admission, admission.timeoutMs, options);
+  // Each call its own signal: what the tool hangs on it is gone with the call.
+  const own = new OwnSignal(options.signal);
   try {
-    const returned = callTool(call, admission, options.signal, options.step);
+    const returned = callTool(call, admission, own, options.step);
     return outputOutcome(isPromiseLike(returned) ? await raceAbort(returned, options.signal) : returned, options);
   } catch (error) {
     return outcomeOfError(call.name, error, { aborted: options.signal.aborted, timedOut: false });
+  } finally {
+    own.release();
+  }
+}
+
+/**
+ * The signal a call's tool gets, of its own (`childSignal`): whatever the tool hangs on it (an
+ * HTTP client's listener per request) goes with the call, and many calls at once put no
+ * listeners on the run's signal. Made only if the tool reads it: a tool that returns at once
+ * without looking costs nothing.
+ */
+export class OwnSignal {
+  private own: ReturnType<typeof childSignal> | undefined = undefined;
+
+  constructor(private readonly parent: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    return (this.own ??= childSignal(this.parent)).signal;
+  }
+
+  release(): void {
+    this.own?.release();
   }
 }
 
 /** The tool itself, told which call it serves. */
-export function callTool(call: CallIdentity, admission: AdmittedCall, signal: AbortSignal, step: number): unknown {
+export function callTool(call: CallIdentity, admission: AdmittedCall, signal: AbortSignal | OwnSignal, step: number): unknown {
+  if (signal instanceof OwnSignal) {
+    return admission.tool.execute!(admission.args, {
+      get signal() {
+        return signal.signal;
+      },
+      callId: call.id,
+      step,
+      idempotencyKey: call.idempotencyKey,
+    });
+  }
   return admission.tool.execute!(admission.args, { signal, callId: call.id, step, idempotencyKey: call.idempotencyKey });
 }
 
@@ -265,9 +299,7 @@ export function callTool(call: CallIdentity, admission: AdmittedCall, signal: Ab
  * when the time is up. Timers come from the run's clock.
  */
 async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeoutMs: number, options: RunOptions): Promise<ToolOutcome> {
-  const controller = new AbortController();
-  const onRunAbort = () => controller.abort(options.signal.reason);
-  options.signal.addEventListener("abort", onRunAbort, { once: true });
+  const controller = childSignal(options.signal);
   let timedOut = false;
   const timer = options.clock.setTimeout(() => {
     timedOut = true;
@@ -280,7 +312,7 @@ async function runWithTimeout(call: CallIdentity, admission: AdmittedCall, timeo
     return outcomeOfError(call.name, error, { aborted: options.signal.aborted, timedOut, timeoutMs });
   } finally {
     options.clock.clearTimeout(timer);
-    options.signal.removeEventListener("abort", onRunAbort);
+    controller.release();
   }
 }
 

@@ -7,6 +7,7 @@ import {
   admitCall,
   callExecution,
   callTool,
+  OwnSignal,
   outcomeOfError,
   outputContent,
   runAdmittedCall,
@@ -309,14 +310,19 @@ function runVerdict(options: StepCallOptions, verdict: CallVerdict, sink: CallSi
 /** `runAdmittedCall` for a call with no timeout, here: a synchronous tool makes no promise. */
 function runHere(call: CallIdentity, admission: AdmittedCall, options: RunOptions, sink: CallSink): CallResult | undefined {
   if (options.signal.aborted) return ran(stoppedBefore(call.name));
+  const own = new OwnSignal(options.signal);
   let returned: unknown;
   try {
-    returned = callTool(call, admission, options.signal, options.step);
+    returned = callTool(call, admission, own, options.step);
   } catch (error) {
+    own.release();
     return ran(outcomeOfError(call.name, error, { aborted: options.signal.aborted, timedOut: false }));
   }
-  if (!isPromiseLike(returned)) return ranWith(returned, options);
-  whenSettled(returned, options.signal, new CallInFlight(call.name, options, sink));
+  if (!isPromiseLike(returned)) {
+    own.release();
+    return ranWith(returned, options);
+  }
+  whenSettled(returned, options.signal, new CallInFlight(call.name, options, sink, own));
   return undefined;
 }
 
@@ -326,12 +332,14 @@ class CallInFlight extends SettleWaiter {
     private readonly name: string,
     private readonly options: RunOptions,
     private readonly sink: CallSink,
+    private readonly own: OwnSignal,
   ) {
     super();
   }
 
   settle(ok: boolean, value: unknown): void {
     const { options } = this;
+    this.own.release();
     this.sink.callEnded(
       ok ? ranWith(value, options) : ran(outcomeOfError(this.name, value, { aborted: options.signal.aborted, timedOut: false })),
     );
