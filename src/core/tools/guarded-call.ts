@@ -5,7 +5,7 @@ import { jsonSafe, maxNesting, nestedTooDeep } from "../json-safe.js";
 import { andThen, isPromiseLike, type MaybePromise } from "../maybe-async.js";
 import type { ToolCall } from "../messages.js";
 import { ownValue } from "../records.js";
-import type { Tool } from "./define-tool.js";
+import type { Tool, ToolContext } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
 import { limitOutput } from "./tool-output.js";
 import {
@@ -248,7 +248,7 @@ export async function runAdmittedCall(call: CallIdentity, admission: AdmittedCal
   if (options.signal.aborted) return stoppedBefore(call.name);
   if (admission.timeoutMs !== undefined) return runWithTimeout(call, admission, admission.timeoutMs, options);
   // Each call its own signal: what the tool hangs on it is gone with the call.
-  const own = new OwnSignal(options.signal);
+  const own = new OwnSignal(options.signal, call.id, options.step, call.idempotencyKey);
   try {
     const returned = callTool(call, admission, own, options.step);
     return outputOutcome(isPromiseLike(returned) ? await raceAbort(returned, options.signal) : returned, options);
@@ -260,15 +260,21 @@ export async function runAdmittedCall(call: CallIdentity, admission: AdmittedCal
 }
 
 /**
- * The signal a call's tool gets, of its own (`childSignal`): whatever the tool hangs on it (an
- * HTTP client's listener per request) goes with the call, and many calls at once put no
- * listeners on the run's signal. Made only if the tool reads it: a tool that returns at once
- * without looking costs nothing.
+ * What a call's tool gets besides its arguments, with a signal of its own (`childSignal`):
+ * whatever the tool hangs on it (an HTTP client's listener per request) goes with the call,
+ * and many calls at once put no listeners on the run's signal. The signal is made only if the
+ * tool reads it: a tool that returns at once without looking costs nothing. `release` once
+ * the call is done.
  */
-export class OwnSignal {
+export class OwnSignal implements ToolContext {
   private own: ReturnType<typeof childSignal> | undefined = undefined;
 
-  constructor(private readonly parent: AbortSignal) {}
+  constructor(
+    private readonly parent: AbortSignal,
+    readonly callId: string | number,
+    readonly step: number,
+    readonly idempotencyKey: string | undefined,
+  ) {}
 
   get signal(): AbortSignal {
     return (this.own ??= childSignal(this.parent)).signal;
@@ -279,18 +285,9 @@ export class OwnSignal {
   }
 }
 
-/** The tool itself, told which call it serves. */
+/** The tool itself, told which call it serves: with the run's signal, or a context of the call's own. */
 export function callTool(call: CallIdentity, admission: AdmittedCall, signal: AbortSignal | OwnSignal, step: number): unknown {
-  if (signal instanceof OwnSignal) {
-    return admission.tool.execute!(admission.args, {
-      get signal() {
-        return signal.signal;
-      },
-      callId: call.id,
-      step,
-      idempotencyKey: call.idempotencyKey,
-    });
-  }
+  if (signal instanceof OwnSignal) return admission.tool.execute!(admission.args, signal);
   return admission.tool.execute!(admission.args, { signal, callId: call.id, step, idempotencyKey: call.idempotencyKey });
 }
 

@@ -310,7 +310,7 @@ function runVerdict(options: StepCallOptions, verdict: CallVerdict, sink: CallSi
 /** `runAdmittedCall` for a call with no timeout, here: a synchronous tool makes no promise. */
 function runHere(call: CallIdentity, admission: AdmittedCall, options: RunOptions, sink: CallSink): CallResult | undefined {
   if (options.signal.aborted) return ran(stoppedBefore(call.name));
-  const own = new OwnSignal(options.signal);
+  const own = new OwnSignal(options.signal, call.id, options.step, call.idempotencyKey);
   let returned: unknown;
   try {
     returned = callTool(call, admission, own, options.step);
