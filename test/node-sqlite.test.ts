@@ -1,6 +1,6 @@
 // The embedded store on node:sqlite (issue 30 §3): where Node has it (22.5 and later), the
 // SQLite store needs no native build. The same conformance suite as better-sqlite3's, and each
-// driver reads the other's file. On Node 20 this file's suite skips; .ci/run runs it on Node 24.
+// driver reads the other's file. On Node 20 this file's suite skips; .ci/run runs it on Node 22 and 24.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +27,22 @@ describe.skipIf(!has)("node:sqlite and better-sqlite3 files", () => {
     expect(reader.getRun("r")).toMatchObject({ status: "finished", result: { status: "completed" }, journal: [{ kind: "plan" }] });
     expect(() => reader.createRun({ runId: "s", entry: "runAgent", at: 4 })).toThrow();
     reader.close();
+  });
+
+  it("each driver reads the file the other wrote (one after the other: never both open in one process)", () => {
+    const path = file();
+    const written = sqliteStore({ path, driver: "node:sqlite" });
+    written.createRun({ runId: "a", entry: "runAgent", at: 1 });
+    written.finishRun("a", { status: "completed", output: "from node:sqlite" }, 2);
+    written.close();
+    const other = sqliteStore({ path, driver: "better-sqlite3" });
+    expect(other.getRun("a")).toMatchObject({ result: { output: "from node:sqlite" } });
+    other.createRun({ runId: "b", entry: "runAgent", at: 3 });
+    other.finishRun("b", { status: "completed", output: "from better-sqlite3" }, 4);
+    other.close();
+    const back = sqliteStore({ path, driver: "node:sqlite" });
+    expect(back.getRun("b")).toMatchObject({ result: { output: "from better-sqlite3" } });
+    back.close();
   });
 
   // Node 20 (this repo's own) reads a file node:sqlite wrote, with better-sqlite3, in a process of its own.
