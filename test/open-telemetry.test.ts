@@ -108,7 +108,8 @@ describe("OpenTelemetry spans", () => {
       onEvent: telemetry.onEvent,
     });
     const root = exporter.getFinishedSpans().find((span) => parentOf(span) === undefined)!;
-    expect(root.name).toBe("invoke_workflow");
+    expect(root.name).toBe("invoke_workflow executePlan");
+    expect(root.attributes).toMatchObject({ "gen_ai.workflow.name": "executePlan", "error.type": "failed" });
     expect(root.status).toMatchObject({ code: SpanStatusCode.ERROR });
     expect(exporter.getFinishedSpans()).toHaveLength(3);
   });

@@ -1,7 +1,7 @@
 import { EventEmitter } from "eventemitter3";
 import { systemClock, type Clock } from "./clock.js";
 import { shown } from "./errors.js";
-import type { ModelDelta, ModelPurpose } from "./model.js";
+import type { ModelDelta, ModelPurpose, ModelResponseInfo } from "./model.js";
 import type { ToolError } from "./messages.js";
 import type { Usage, UsageTotals } from "./usage.js";
 
@@ -11,8 +11,15 @@ type CallId = string | number;
 export type AgentEventBody =
   | { type: "agent-start"; resumed: boolean; maxSteps: number }
   | { type: "agent-step-start"; step: number }
-  /** `model` and `provider`: as the model declares them (`modelId`, `provider`), when it does. */
-  | { type: "model-call-start"; step: number; purpose: ModelPurpose; model?: string; provider?: string }
+  /** `model`, `provider` and `server`: as the model declares them (`modelId`, `provider`, `server`), when it does. */
+  | {
+      type: "model-call-start";
+      step: number;
+      purpose: ModelPurpose;
+      model?: string;
+      provider?: string;
+      server?: { address?: string; port?: number };
+    }
   /** A piece of a model's answer as it streams in: text, reasoning, or a tool call's argument fragment. */
   | ({ type: "model-delta"; step: number; purpose: ModelPurpose } & ModelDelta)
   | {
@@ -22,6 +29,8 @@ export type AgentEventBody =
       decision: "final" | "tool_calls" | "failed";
       toolCalls: number;
       usage?: Usage;
+      /** What the provider said of its answer (id, model, finish reason), where it did. */
+      response?: ModelResponseInfo;
       durationMs: number;
     }
   | { type: "tool-call-start"; step: number; callId: CallId; name: string; arguments: unknown }

@@ -46,12 +46,23 @@ export interface ResponseFormat {
   schema: Record<string, unknown>;
 }
 
+/** What the provider said of its answer, where it said it: for traces (`gen_ai.response.*`). */
+export interface ModelResponseInfo {
+  /** The provider's id of the answer. */
+  id?: string;
+  /** The model that answered (may be more specific than the one asked for). */
+  model?: string;
+  /** The provider's own finish reason ("stop", "tool_calls", "end_turn", …). */
+  finishReason?: string;
+}
+
 export interface FinalDecision {
   type: "final";
   content: string;
   /** Reasoning text the provider sent apart from the answer (DeepSeek's `reasoning_content`, `reasoning`). */
   reasoning?: string;
   usage?: Usage;
+  response?: ModelResponseInfo;
 }
 
 export interface ToolCallsDecision {
@@ -62,6 +73,7 @@ export interface ToolCallsDecision {
   /** Reasoning text the provider sent apart from the answer and the arguments. */
   reasoning?: string;
   usage?: Usage;
+  response?: ModelResponseInfo;
 }
 
 export type ModelDecision = FinalDecision | ToolCallsDecision;
@@ -77,6 +89,11 @@ export interface ModelAdapter {
   readonly modelId?: string;
   /** Who serves it ("openai", "anthropic", …), for traces (`gen_ai.provider.name`). */
   readonly provider?: string;
+  /**
+   * Where it is served, for traces: present for a model called over the network (its calls are
+   * CLIENT spans), with the host and port where the adapter knows them (`server.*`).
+   */
+  readonly server?: { address?: string; port?: number };
   generate(request: ModelRequest): Promise<ModelDecision> | ModelDecision;
   /**
    * Optional: the answer as text while it is written. The LLMCompiler planner starts tasks
@@ -108,14 +125,23 @@ export function maxCallCostOf(model: unknown, request: ModelRequest): CallCost |
 }
 
 /** The name and provider a model declares, for events and traces. */
-export function modelIdentity(model: unknown): { model?: string; provider?: string } {
+export function modelIdentity(model: unknown): { model?: string; provider?: string; server?: { address?: string; port?: number } } {
   const declared =
     (typeof model === "object" || typeof model === "function") && model !== null
-      ? (model as { modelId?: unknown; provider?: unknown })
+      ? (model as { modelId?: unknown; provider?: unknown; server?: unknown })
       : {};
+  const server = declared.server as { address?: unknown; port?: unknown } | undefined;
   return {
     ...(typeof declared.modelId === "string" ? { model: declared.modelId } : {}),
     ...(typeof declared.provider === "string" ? { provider: declared.provider } : {}),
+    ...(typeof server === "object" && server !== null
+      ? {
+          server: {
+            ...(typeof server.address === "string" ? { address: server.address } : {}),
+            ...(typeof server.port === "number" ? { port: server.port } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type Model,
   type ModelPurpose,
   type ModelRequest,
+  type ModelResponseInfo,
   type ResponseFormat,
   type TextStreamPart,
 } from "./model.js";
@@ -90,7 +91,7 @@ async function askModel(
     held.settle(modelCallDelta(decision?.usage));
     throw new InvalidDecisionError(`the ${purpose} call must answer with text (a "final" decision)`, { decision });
   }
-  finishCall(context, { purpose, usage: decision.usage, startedAt, held });
+  finishCall(context, { purpose, usage: decision.usage, startedAt, held, response: decision.response });
   await call?.keep({ text: decision.content, usage: decision.usage });
   return decision.content;
 }
@@ -146,9 +147,9 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
 
 function finishCall(
   context: TextCallContext,
-  call: { purpose: ModelPurpose; usage: Usage | undefined; startedAt: number; held: Reservation },
+  call: { purpose: ModelPurpose; usage: Usage | undefined; startedAt: number; held: Reservation; response?: ModelResponseInfo | undefined },
 ): void {
-  const { purpose, usage, startedAt } = call;
+  const { purpose, usage, startedAt, response } = call;
   call.held.settle(modelCallDelta(usage));
   context.events.emit({
     type: "model-call-end",
@@ -158,6 +159,7 @@ function finishCall(
     toolCalls: 0,
     durationMs: context.clock.now() - startedAt,
     ...(usage ? { usage } : {}),
+    ...(response ? { response } : {}),
   });
 }
 

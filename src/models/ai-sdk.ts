@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Message, ToolCall } from "../core/messages.js";
-import type { ModelAdapter, ModelDecision, ModelDelta, ModelRequest, TextStreamPart } from "../core/model.js";
+import type { ModelAdapter, ModelDecision, ModelDelta, ModelRequest, ModelResponseInfo, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
 import { callCostCeiling, tokenCap } from "./call-cost.js";
@@ -18,7 +18,12 @@ export interface AISDKLanguageModel {
   readonly provider?: string | undefined;
   doGenerate(
     options: Record<string, unknown>,
-  ): PromiseLike<{ content: AISDKContent[]; usage?: AISDKUsage | undefined; finishReason?: AISDKFinishReason }>;
+  ): PromiseLike<{
+    content: AISDKContent[];
+    usage?: AISDKUsage | undefined;
+    finishReason?: AISDKFinishReason;
+    response?: { id?: string | undefined; modelId?: string | undefined } | undefined;
+  }>;
   doStream?(options: Record<string, unknown>): PromiseLike<{ stream: ReadableStream<AISDKStreamPart> }>;
 }
 
@@ -41,6 +46,7 @@ type AISDKStreamPart = {
   usage?: AISDKUsage | undefined;
   finishReason?: AISDKFinishReason;
   id?: string | undefined;
+  modelId?: string | undefined;
   toolName?: string | undefined;
   toolCallId?: string | undefined;
   input?: string | undefined;
@@ -95,13 +101,16 @@ export function fromAISDK(
     modelId: languageModel.modelId,
     // With `callOptions.maxOutputTokens`, a call's worst case is held against the run's budget.
     maxCallCost: (request) => callCostCeiling(request, { modelId: languageModel.modelId, prices, maxOutputTokens }),
-    ...(languageModel.provider === undefined ? {} : { provider: languageModel.provider }),
+    ...(languageModel.provider === undefined ? {} : { provider: providerName(languageModel.provider) }),
+    // A provider's model is called over the network: its calls are CLIENT spans.
+    server: {},
     async generate(request) {
       // Someone watches the answer being written: stream it, and tell each piece.
       if (request.onDelta && typeof languageModel.doStream === "function") return retriedStream(request, request.onDelta);
       const result = await languageModel.doGenerate(callOptions(request));
       checkAnswerEnd(result.finishReason, { streamed: false, sawEnd: true });
-      return { ...toDecision(result.content), usage: priced(result.usage) };
+      const info = responseInfo(result.response?.id, result.response?.modelId, result.finishReason);
+      return { ...toDecision(result.content), usage: priced(result.usage), ...(info ? { response: info } : {}) };
     },
   };
   /** A stream cut short (no finish part, no tool run on it) is asked again, like openAICompatible's. */
@@ -122,6 +131,7 @@ export function fromAISDK(
     const inputs = new Map<string, { index: number; name: string }>();
     let usage: AISDKUsage | undefined;
     let finished: { reason: AISDKFinishReason } | undefined;
+    let metadata: { id?: string | undefined; modelId?: string | undefined } = {};
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -140,13 +150,15 @@ export function fromAISDK(
         else if (value.type === "finish") {
           usage = value.usage;
           finished = { reason: value.finishReason };
-        } else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
+        } else if (value.type === "response-metadata") metadata = value;
+        else if (value.type === "error") throw (value as { error?: unknown }).error ?? new Error("the provider's stream failed");
       }
     } finally {
       reader.releaseLock();
     }
     checkStreamEnd(finished);
-    return { ...toDecision(content), usage: priced(usage) };
+    const info = responseInfo(metadata.id, metadata.modelId, finished?.reason);
+    return { ...toDecision(content), usage: priced(usage), ...(info ? { response: info } : {}) };
   }
   const doStream = languageModel.doStream;
   if (typeof doStream === "function") {
@@ -170,6 +182,41 @@ export function fromAISDK(
     };
   }
   return adapter;
+}
+
+/** The answer's id, model and the provider's own finish reason, those it gave. */
+function responseInfo(id: string | undefined, modelId: string | undefined, reason: AISDKFinishReason): ModelResponseInfo | undefined {
+  const raw = typeof reason === "object" && reason !== null ? (reason.raw ?? reason.unified) : reason;
+  const info: ModelResponseInfo = {
+    ...(typeof id === "string" ? { id } : {}),
+    ...(typeof modelId === "string" ? { model: modelId } : {}),
+    ...(typeof raw === "string" ? { finishReason: raw } : {}),
+  };
+  return Object.keys(info).length === 0 ? undefined : info;
+}
+
+/**
+ * The AI SDK's provider ids ("openai.chat", "anthropic.messages", "google.generative-ai") as
+ * the GenAI conventions' provider names ("openai", "anthropic", "gcp.gemini"); others as given.
+ */
+function providerName(provider: string): string {
+  const family = provider.split(".")[0]!;
+  const known: Record<string, string> = {
+    openai: "openai",
+    anthropic: "anthropic",
+    google: "gcp.gemini",
+    vertex: "gcp.vertex_ai",
+    azure: "azure.ai.openai",
+    "amazon-bedrock": "aws.bedrock",
+    bedrock: "aws.bedrock",
+    mistral: "mistral_ai",
+    groq: "groq",
+    deepseek: "deepseek",
+    xai: "x_ai",
+    cohere: "cohere",
+    perplexity: "perplexity",
+  };
+  return known[family] ?? provider;
 }
 
 /** A stream with no finish part was cut short; one with a finish part ended as its reason says. */

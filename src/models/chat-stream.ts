@@ -12,6 +12,8 @@ interface ChunkDelta {
 }
 
 export interface StreamChunk {
+  id?: unknown;
+  model?: unknown;
   choices?: Array<{ delta?: ChunkDelta; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: unknown;
@@ -42,6 +44,9 @@ export class ChatStreamAssembler {
   usage: StreamChunk["usage"] = undefined;
   /** The last `finish_reason` the server sent: how the answer ended. */
   finishReason: string | undefined = undefined;
+  /** The answer's `id` and `model`, as the chunks carry them. */
+  responseId: string | undefined = undefined;
+  responseModel: string | undefined = undefined;
 
   /** `onDelta`: told each piece as it arrives (text, reasoning, a tool call's fragment). */
   constructor(private readonly onDelta?: ((delta: ModelDelta) => void) | undefined) {}
@@ -54,6 +59,8 @@ export class ChatStreamAssembler {
       throw new ModelHttpError(`the server's stream reported an error: ${message}`, { body: JSON.stringify(chunk) });
     }
     if (isRecord(chunk.usage)) this.usage = chunk.usage;
+    if (typeof chunk.id === "string") this.responseId = chunk.id;
+    if (typeof chunk.model === "string") this.responseModel = chunk.model;
     const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (isRecord(choice) && typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
     const delta: unknown = isRecord(choice) ? choice.delta : undefined;

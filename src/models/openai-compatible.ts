@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
-import type { ModelAdapter, ModelDecision, ModelRequest, ResponseFormat, TextStreamPart } from "../core/model.js";
+import type { ModelAdapter, ModelDecision, ModelRequest, ModelResponseInfo, ResponseFormat, TextStreamPart } from "../core/model.js";
 import type { Usage } from "../core/usage.js";
 import { checkAnswerEnd, isCutShort } from "./answer-end.js";
 import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
@@ -116,7 +116,8 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     for await (const chunk of readEvents(reading.body, reading)) assembler.add(chunk as StreamChunk);
     assembler.checkComplete(reading.sawDone);
     const decision = assembler.decision();
-    return { ...decision, usage: usageOf(request, assembler.usage, answerText(decision)) };
+    const response = responseInfo({ id: assembler.responseId, model: assembler.responseModel, finishReason: assembler.finishReason });
+    return { ...decision, usage: usageOf(request, assembler.usage, answerText(decision)), ...(response ? { response } : {}) };
   }
 
   /** The stream of an answer; or, from a server that does not stream, the whole answer it sent instead. */
@@ -130,6 +131,8 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
 
   async function wholeDecision(request: ModelRequest, response: Response): Promise<ModelDecision> {
     const json = readJson(await readBody(response, settings.maxResponseBytes), settings.url) as {
+      id?: unknown;
+      model?: unknown;
       choices?: unknown;
       usage?: StreamChunk["usage"];
     } | null;
@@ -138,7 +141,8 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
       throw new ModelHttpError(`the server at ${settings.url} answered without choices`, { body: JSON.stringify(json) });
     checkAnswerEnd(choice.finish_reason, { streamed: false, sawEnd: true });
     const decision = decisionFromChoice(isRecord(choice.message) ? choice.message : undefined);
-    return { ...decision, usage: usageOf(request, json.usage, answerText(decision)) };
+    const info = responseInfo({ id: json.id, model: json.model, finishReason: choice.finish_reason });
+    return { ...decision, usage: usageOf(request, json.usage, answerText(decision)), ...(info ? { response: info } : {}) };
   }
 
   async function generate(request: ModelRequest): Promise<ModelDecision> {
@@ -177,7 +181,23 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
 
   const maxCallCost = (request: ModelRequest) =>
     callCostCeiling(request, { modelId: options.model, prices: settings.prices, maxOutputTokens: settings.maxOutputTokens });
-  return { modelId: options.model, provider: providerOf(settings.url), generate, streamText, maxCallCost };
+  return { modelId: options.model, provider: providerOf(settings.url), server: serverOf(settings.url), generate, streamText, maxCallCost };
+}
+
+/** Where the server is, for traces (`server.address`, `server.port`: the scheme's port when the URL names none). */
+function serverOf(url: string): { address: string; port: number } {
+  const parsed = new URL(url);
+  return { address: parsed.hostname, port: parsed.port === "" ? (parsed.protocol === "https:" ? 443 : 80) : Number(parsed.port) };
+}
+
+/** The answer's id, model and finish reason, those the server sent. */
+function responseInfo(sent: { id: unknown; model: unknown; finishReason: unknown }): ModelResponseInfo | undefined {
+  const info: ModelResponseInfo = {
+    ...(typeof sent.id === "string" ? { id: sent.id } : {}),
+    ...(typeof sent.model === "string" ? { model: sent.model } : {}),
+    ...(typeof sent.finishReason === "string" ? { finishReason: sent.finishReason } : {}),
+  };
+  return Object.keys(info).length === 0 ? undefined : info;
 }
 
 function readOptions(options: OpenAICompatibleOptions) {

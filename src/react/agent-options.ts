@@ -76,7 +76,7 @@ export interface AgentOptions extends StateSigning, DurableOptions {
 export interface AgentConfig {
   model: ModelFunction;
   /** The name and provider the model declares, for events. */
-  identity: { model?: string; provider?: string };
+  identity: { model?: string; provider?: string; server?: { address?: string; port?: number } };
   /** The most a call can cost, if the model says (held against the budget while it runs). */
   maxCallCost: (request: ModelRequest) => CallCost | undefined;
   runner: ToolRunner;

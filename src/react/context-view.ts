@@ -131,7 +131,7 @@ async function summarize(
     },
   ];
   const step = run.steps;
-  run.events.emit({ type: "model-call-start", step, purpose: "summarize" });
+  run.events.emit({ type: "model-call-start", step, purpose: "summarize", ...(policy.summarizer === undefined ? run.config.identity : {}) });
   const startedAt = run.config.clock.now();
   let decision;
   try {
@@ -157,6 +157,7 @@ async function summarize(
     toolCalls: 0,
     durationMs: run.config.clock.now() - startedAt,
     ...(decision.usage ? { usage: decision.usage } : {}),
+    ...(decision.response ? { response: decision.response } : {}),
   });
   if (decision.type !== "final" || decision.content.trim() === "")
     throw new ModelCallError(`the summarize call at step ${step} wrote no summary`, {

@@ -97,6 +97,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     toolCalls: decision.type === "tool_calls" ? decision.calls.length : 0,
     durationMs: run.config.clock.now() - startedAt,
     ...(decision.usage ? { usage: decision.usage } : {}),
+    ...(decision.response ? { response: decision.response } : {}),
   });
   return decision;
 }

@@ -1,11 +1,12 @@
 import type { EventListener, PlanloopEvent } from "../core/events.js";
+import type { ModelResponseInfo } from "../core/model.js";
 import { loadOptionalPackage } from "../core/optional-package.js";
 
-type Attributes = Record<string, string | number | boolean>;
+type Attributes = Record<string, string | number | boolean | string[]>;
 
 /** The part of an OpenTelemetry span planloop uses (declared here: `@opentelemetry/api` is an optional peer). */
 export interface SpanLike {
-  setAttribute(key: string, value: string | number | boolean): unknown;
+  setAttribute(key: string, value: string | number | boolean | string[]): unknown;
   setAttributes(attributes: Attributes): unknown;
   addEvent(name: string, attributes: Attributes, time: number): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
@@ -22,7 +23,7 @@ export interface TracerLike {
 interface OtelApi {
   trace: { getTracer(name: string): TracerLike; setSpan(context: unknown, span: SpanLike): unknown };
   ROOT_CONTEXT: unknown;
-  SpanKind: { INTERNAL: number };
+  SpanKind: { INTERNAL: number; CLIENT: number };
   SpanStatusCode: { ERROR: number };
 }
 
@@ -36,8 +37,10 @@ export interface OpenTelemetryOptions {
    * they may hold personal data. (Secrets are masked in events either way.)
    */
   recordContent?: boolean;
-  /** The name of the workflow on its root span (`gen_ai.agent.name` / span name); default the entry point. */
+  /** The name of the workflow on its root span (`gen_ai.workflow.name`, or `gen_ai.agent.name` for a loop); default the entry point. */
   name?: string;
+  /** The run's tools, for each tool span's `gen_ai.tool.description`. */
+  tools?: ReadonlyArray<{ name: string; description?: string }>;
 }
 
 export interface OpenTelemetryListener {
@@ -48,12 +51,14 @@ export interface OpenTelemetryListener {
 }
 
 /**
- * Spans of a run following the OpenTelemetry GenAI semantic conventions, made from its
- * events: the run (`invoke_workflow`, or `invoke_agent` for a ReAct loop on its own), each
- * plan version (`plan`), each step (`execute_tool {tool}` or `invoke_agent` for an agent step),
- * each tool call of a loop (`execute_tool {tool}`) and each model call (`chat {model}`),
- * nested as the run is, parallel steps side by side under their plan. Errors set the span's
- * status. Needs the optional peer `@opentelemetry/api` (loaded when this is called).
+ * Spans of a run following the OpenTelemetry GenAI semantic conventions (docs/observing-runs.md
+ * lists them and the version they follow), made from its events: the run (`invoke_workflow
+ * {name}`, or `invoke_agent` for a ReAct loop on its own), each plan version (`plan`, planloop's
+ * own operation), each step (`execute_tool {tool}` or `invoke_agent step {id}`), each tool call
+ * of a loop (`execute_tool {tool}`) and each model call (`chat {model}`, CLIENT when the model
+ * is called over the network), nested as the run is, parallel steps side by side under their
+ * plan. Errors set the span's status and `error.type`. Needs the optional peer
+ * `@opentelemetry/api` (loaded when this is called).
  *
  * @example
  * const telemetry = openTelemetry();
@@ -63,43 +68,83 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
   const api = loadOptionalPackage<OtelApi>({ name: "@opentelemetry/api", neededFor: "openTelemetry()" });
   const tracer = options.tracer ?? api.trace.getTracer("planloop");
   const content = options.recordContent === true;
+  const descriptions = new Map((options.tools ?? []).map((tool) => [tool.name, tool.description]));
   let root: Span | undefined;
+  let rootIsAgent = false;
   let plan: Span | undefined;
   let planVersion = 0;
-  const toolOf = new Map<string, string>();
+  const stepTools = new Map<string, { tool: string; args: unknown }>();
   const steps = new Map<string, Span>();
   const calls = new Map<string, Span>();
   const models = new Map<string, Span[]>();
+  /** What the model calls under each agent span used: its provider, and tokens. */
+  const agents = new Map<Span, { provider?: string; input: number; output: number }>();
   const open = new Set<Span>();
 
-  const start = (name: string, event: PlanloopEvent, parent: Span | undefined, attributes: Attributes): Span => {
+  /** A span from `event` on; `kind` INTERNAL unless asked for (`{ name, kind }`). */
+  const start = (
+    named: string | { name: string; kind: number },
+    event: PlanloopEvent,
+    parent: Span | undefined,
+    attributes: Attributes,
+  ): Span => {
+    const { name, kind } = typeof named === "string" ? { name: named, kind: api.SpanKind.INTERNAL } : named;
     const context = parent ? api.trace.setSpan(api.ROOT_CONTEXT, parent) : api.ROOT_CONTEXT;
-    const span = tracer.startSpan(name, { startTime: event.time, attributes, kind: api.SpanKind.INTERNAL }, context);
+    const span = tracer.startSpan(name, { startTime: event.time, attributes, kind }, context);
     open.add(span);
     return span;
   };
-  const end = (span: Span | undefined, event: PlanloopEvent, failure?: string) => {
+
+  /** Ends a span; a failure sets its status and `error.type` (a low-cardinality word: the status, the tool error's kind). */
+  const end = (span: Span | undefined, event: PlanloopEvent, failure?: { message: string; type: string }) => {
     if (!span || !open.has(span)) return;
-    if (failure !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR, message: failure });
+    if (failure !== undefined) {
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: failure.message });
+      span.setAttribute("error.type", failure.type);
+    }
+    const agent = agents.get(span);
+    if (agent !== undefined) {
+      span.setAttributes({ "gen_ai.provider.name": agent.provider ?? unknownProvider, ...usageAttributes(agent.input, agent.output) });
+      agents.delete(span);
+    }
     span.end(event.time);
     open.delete(span);
   };
   const rootOf = (event: PlanloopEvent): Span => {
     if (root) return root;
-    const agent = event.type === "agent-start" && event.inner !== true;
-    root = start(agent ? "invoke_agent" : "invoke_workflow", event, undefined, {
-      "gen_ai.operation.name": agent ? "invoke_agent" : "invoke_workflow",
-      ...(options.name ? { "gen_ai.agent.name": options.name } : {}),
-    });
+    rootIsAgent = event.type === "agent-start" && event.inner !== true;
+    root = rootIsAgent
+      ? start(options.name ? `invoke_agent ${options.name}` : "invoke_agent", event, undefined, {
+          "gen_ai.operation.name": "invoke_agent",
+          ...(options.name ? { "gen_ai.agent.name": options.name } : {}),
+        })
+      : start("invoke_workflow", event, undefined, { "gen_ai.operation.name": "invoke_workflow" });
+    if (rootIsAgent) agents.set(root, { input: 0, output: 0 });
     return root;
   };
   // A call inside an agent step hangs from its step; the planner's calls and a loop's, from the run.
   const parentOf = (event: PlanloopEvent): Span =>
     (event.stepId === undefined ? undefined : steps.get(String(event.stepId))) ?? rootOf(event);
-  const finish = (event: PlanloopEvent, status: string, reason: string | undefined) => {
+  const finish = (event: PlanloopEvent, status: string, reason: string | undefined, workflow: string) => {
     for (const span of [...open]) if (span !== root) end(span, event);
+    if (root && !rootIsAgent) {
+      const name = options.name ?? workflow;
+      root.setAttribute("gen_ai.workflow.name", name);
+      root.updateName(`invoke_workflow ${name}`);
+    }
     root?.setAttribute("planloop.status", status);
-    end(root, event, status === "completed" ? undefined : (reason ?? status));
+    end(root, event, status === "completed" ? undefined : { message: reason ?? status, type: status });
+  };
+  const toolAttributes = (tool: string, callId: string, args: unknown): Attributes => {
+    const description = descriptions.get(tool);
+    return {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": tool,
+      "gen_ai.tool.call.id": callId,
+      "gen_ai.tool.type": "function",
+      ...(description ? { "gen_ai.tool.description": description } : {}),
+      ...(content && args !== undefined ? { "gen_ai.tool.call.arguments": JSON.stringify(args) } : {}),
+    };
   };
 
   const onEvent: EventListener = (event) => {
@@ -108,7 +153,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
       case "plan-created": {
         end(plan, event);
         planVersion = event.version;
-        for (const step of event.steps) if (step.tool) toolOf.set(String(step.id), step.tool);
+        for (const step of event.steps) if (step.tool) stepTools.set(String(step.id), { tool: step.tool, args: step.args });
+        // planloop's own operation: no GenAI span definition covers a plan version (a custom value, as the conventions allow).
         plan = start("plan", event, top, {
           "gen_ai.operation.name": "plan",
           "planloop.plan.version": event.version,
@@ -118,63 +164,72 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
       }
       case "step-start": {
         const id = String(event.stepId);
-        const tool = toolOf.get(id);
+        const tool = stepTools.get(id);
         const attributes: Attributes = {
           "planloop.step.id": id,
           "planloop.plan.version": planVersion,
           "planloop.step.attempt": event.attempt,
         };
         const span = tool
-          ? start(`execute_tool ${tool}`, event, plan ?? top, {
-              ...attributes,
-              "gen_ai.operation.name": "execute_tool",
-              "gen_ai.tool.name": tool,
-              "gen_ai.tool.call.id": `step:${id}`,
-            })
+          ? start(`execute_tool ${tool.tool}`, event, plan ?? top, { ...attributes, ...toolAttributes(tool.tool, `step:${id}`, tool.args) })
           : start(`invoke_agent step ${id}`, event, plan ?? top, {
               ...attributes,
               "gen_ai.operation.name": "invoke_agent",
               "gen_ai.agent.name": `step ${id}`,
             });
+        if (!tool) agents.set(span, { input: 0, output: 0 });
         steps.set(id, span);
         break;
       }
       case "step-retry":
         steps
           .get(String(event.stepId))
-          ?.addEvent("retry", { "planloop.step.attempt": event.attempt, "error.message": event.error }, event.time);
+          ?.addEvent("retry", { "planloop.step.attempt": event.attempt, "planloop.step.error": event.error }, event.time);
         break;
       case "step-end": {
         const id = String(event.stepId);
         const span = steps.get(id);
         span?.setAttributes({ "planloop.status": event.status, "planloop.step.attempts": event.attempts });
         if (span && content && event.preview !== undefined) span.setAttribute("gen_ai.tool.call.result", event.preview);
-        end(span, event, event.status === "succeeded" ? undefined : (event.error ?? event.status));
+        end(span, event, event.status === "succeeded" ? undefined : { message: event.error ?? event.status, type: event.status });
         steps.delete(id);
         break;
       }
       case "tool-call-start": {
-        const span = start(`execute_tool ${event.name}`, event, parentOf(event), {
-          "gen_ai.operation.name": "execute_tool",
-          "gen_ai.tool.name": event.name,
-          "gen_ai.tool.call.id": String(event.callId),
-          ...(content ? { "gen_ai.tool.call.arguments": JSON.stringify(event.arguments) } : {}),
-        });
+        const span = start(
+          `execute_tool ${event.name}`,
+          event,
+          parentOf(event),
+          toolAttributes(event.name, String(event.callId), event.arguments),
+        );
         calls.set(`${String(event.stepId)}:${String(event.callId)}`, span);
         break;
       }
       case "tool-call-end": {
         const key = `${String(event.stepId)}:${String(event.callId)}`;
-        end(calls.get(key), event, event.status === "ok" ? undefined : (event.error?.message ?? event.status));
+        const span = calls.get(key);
+        if (span && content && event.preview !== undefined) span.setAttribute("gen_ai.tool.call.result", event.preview);
+        end(
+          span,
+          event,
+          event.status === "ok" ? undefined : { message: event.error?.message ?? event.status, type: event.error?.kind ?? event.status },
+        );
         calls.delete(key);
         break;
       }
       case "model-call-start": {
-        const span = start(`chat${event.model ? ` ${event.model}` : ""}`, event, parentOf(event), {
+        const parent = parentOf(event);
+        const agent = agents.get(parent);
+        if (agent && event.provider) agent.provider = event.provider;
+        // A model called over the network: a CLIENT span, as the conventions ask.
+        const kind = event.server === undefined ? api.SpanKind.INTERNAL : api.SpanKind.CLIENT;
+        const span = start({ name: `chat${event.model ? ` ${event.model}` : ""}`, kind }, event, parent, {
           "gen_ai.operation.name": "chat",
+          "gen_ai.provider.name": event.provider ?? unknownProvider,
           "planloop.purpose": event.purpose,
           ...(event.model ? { "gen_ai.request.model": event.model } : {}),
-          ...(event.provider ? { "gen_ai.provider.name": event.provider } : {}),
+          ...(event.server?.address ? { "server.address": event.server.address } : {}),
+          ...(event.server?.address && event.server.port !== undefined ? { "server.port": event.server.port } : {}),
         });
         const key = String(event.stepId);
         models.set(key, [...(models.get(key) ?? []), span]);
@@ -182,13 +237,16 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
       }
       case "model-call-end": {
         const span = models.get(String(event.stepId))?.pop();
-        if (span && event.usage) {
-          span.setAttributes({
-            ...(event.usage.inputTokens === undefined ? {} : { "gen_ai.usage.input_tokens": event.usage.inputTokens }),
-            ...(event.usage.outputTokens === undefined ? {} : { "gen_ai.usage.output_tokens": event.usage.outputTokens }),
-          });
+        const agent = agents.get(parentOf(event));
+        if (agent && event.usage) {
+          agent.input += event.usage.inputTokens ?? 0;
+          agent.output += event.usage.outputTokens ?? 0;
         }
-        end(span, event);
+        span?.setAttributes({
+          ...(event.usage ? usageAttributes(event.usage.inputTokens, event.usage.outputTokens) : {}),
+          ...responseAttributes(event.response),
+        });
+        end(span, event, event.decision === "failed" ? { message: "the model call failed", type: "failed" } : undefined);
         break;
       }
       case "replan-start":
@@ -205,14 +263,10 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
         break;
       case "run-end":
       case "agent-end":
-        if (event.inner !== true && event.stepId === undefined) finish(event, event.status, event.reason);
+        if (event.inner !== true && event.stepId === undefined) finish(event, event.status, event.reason, "executePlan");
         break;
       case "strategy-end":
-        if (event.inner !== true) {
-          top.setAttribute("gen_ai.agent.name", options.name ?? event.strategy);
-          top.updateName(`invoke_workflow ${options.name ?? event.strategy}`);
-          finish(event, event.status, event.reason);
-        }
+        if (event.inner !== true) finish(event, event.status, event.reason, event.strategy);
         break;
     }
   };
@@ -221,7 +275,29 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
     onEvent,
     end() {
       const now = { time: Date.now() } as PlanloopEvent;
-      for (const span of [...open]) end(span, now, "the run ended without an end event");
+      for (const span of [...open]) end(span, now, { message: "the run ended without an end event", type: "_OTHER" });
     },
+  };
+}
+
+/**
+ * The provider of a model that names none (a function, a scripted model): a custom value, as
+ * the conventions allow where none of theirs applies; `gen_ai.provider.name` is required.
+ */
+const unknownProvider = "unknown";
+
+function usageAttributes(input: number | undefined, output: number | undefined): Attributes {
+  return {
+    ...(input === undefined ? {} : { "gen_ai.usage.input_tokens": input }),
+    ...(output === undefined ? {} : { "gen_ai.usage.output_tokens": output }),
+  };
+}
+
+function responseAttributes(response: ModelResponseInfo | undefined): Record<string, string | string[]> {
+  if (response === undefined) return {};
+  return {
+    ...(response.id ? { "gen_ai.response.id": response.id } : {}),
+    ...(response.model ? { "gen_ai.response.model": response.model } : {}),
+    ...(response.finishReason ? { "gen_ai.response.finish_reasons": [response.finishReason] } : {}),
   };
 }
