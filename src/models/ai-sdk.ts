@@ -16,9 +16,7 @@ export interface AISDKLanguageModel {
   readonly specificationVersion: string;
   readonly modelId: string;
   readonly provider?: string | undefined;
-  doGenerate(
-    options: Record<string, unknown>,
-  ): PromiseLike<{
+  doGenerate(options: Record<string, unknown>): PromiseLike<{
     content: AISDKContent[];
     usage?: AISDKUsage | undefined;
     finishReason?: AISDKFinishReason;

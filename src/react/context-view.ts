@@ -131,7 +131,12 @@ async function summarize(
     },
   ];
   const step = run.steps;
-  run.events.emit({ type: "model-call-start", step, purpose: "summarize", ...(policy.summarizer === undefined ? run.config.identity : {}) });
+  run.events.emit({
+    type: "model-call-start",
+    step,
+    purpose: "summarize",
+    ...(policy.summarizer === undefined ? run.config.identity : {}),
+  });
   const startedAt = run.config.clock.now();
   let decision;
   try {
