@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isRecord } from "../is-record.js";
 import { describeIssueList } from "./issue-list.js";
-import type { InputCheck } from "./tool-input.js";
+import type { InputCheck } from "./input-check.js";
 
 /**
  * A check of arguments against a plain JSON Schema (a tool's `input`, every MCP tool's): the

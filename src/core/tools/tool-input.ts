@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { InputCheck } from "./input-check.js";
 import { jsonSchemaCheck } from "./json-schema-check.js";
 import { InvalidOptionsError } from "../errors.js";
 import { isRecord } from "../is-record.js";
@@ -37,7 +38,7 @@ export type JsonSchemaObject = {
 /** What `input` may be: a zod 4 or zod 3 schema, any Standard Schema, or a JSON Schema object. */
 export type ToolInputSchema<Input> = z.ZodType<Input> | StandardSchemaLike<Input> | JsonSchemaObject;
 
-export type InputCheck = { ok: true; value: unknown } | { ok: false; problems: string };
+export type { InputCheck } from "./input-check.js";
 
 /** A tool's `input` made usable: the JSON Schema the model sees, and a check of arguments. */
 export interface ToolInput {
