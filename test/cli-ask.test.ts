@@ -44,6 +44,22 @@ describe("planloop ask", () => {
     expect(lines.map((event) => event.type)).toEqual(expect.arrayContaining(["plan-created", "step-start", "step-end", "strategy-end"]));
   });
 
+  it("--model names a module that exports a model: any provider works from the command", async () => {
+    const model = join(import.meta.dirname, "fixtures", "scripted-model.mjs");
+    for (const strategy of ["plan-and-execute", "react"]) {
+      const asked = await cli("ask", "What is twice 21?", "--tools", toolsModule, "--model", model, "--strategy", strategy, "--no-store");
+      expect(asked.err).toBe("");
+      expect(asked.code).toBe(0);
+      expect(asked.out).toContain("Twice 21 is 42.");
+    }
+    const empty = join(mkdtempSync(join(tmpdir(), "planloop-model-")), "none.mjs");
+    writeFileSync(empty, "export const nothing = 1;\n");
+    expect(await cli("ask", "t", "--tools", toolsModule, "--model", empty, "--no-store")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("exports no model: export const model"),
+    });
+  });
+
   it("--strategy all runs the four strategies one after another and prints each", async () => {
     server = await startChatServer([
       completion({ content: null, tool_calls: [toolCall("c1", "double", '{"value":21}')] }),

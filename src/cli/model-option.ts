@@ -1,6 +1,9 @@
-import type { Model } from "../core/model.js";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { toModelFunction, type Model } from "../core/model.js";
 import { openAICompatible } from "../models/openai-compatible.js";
 import { CliError } from "./cli-error.js";
+import { prepareTypeScript } from "./typescript-tools.js";
 
 export interface ModelFlags {
   model?: string;
@@ -10,28 +13,59 @@ export interface ModelFlags {
 
 /**
  * The model the flags name: `--model openai:<name>` (key from OPENAI_API_KEY, base URL from
- * OPENAI_BASE_URL or OpenAI's), or `--base-url <url> --model <name>` for any
- * OpenAI-compatible server. Undefined without flags: the caller uses the offline model.
+ * OPENAI_BASE_URL or OpenAI's), `--base-url <url> --model <name>` for any OpenAI-compatible
+ * server, or `--model ./model.mjs`, a module whose `model` or default export is a planloop
+ * model (a function, `openAICompatible(...)`, `fromAISDK(anthropic("…"))`: any AI SDK
+ * provider). Undefined without flags: the caller uses the offline model.
  */
-export function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): Model | undefined {
+export async function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): Promise<Model | undefined> {
   if (!flags.model && !flags.baseUrl) return undefined;
   if (!flags.model) throw new CliError("--base-url needs --model <name> too");
+  if (isModulePath(flags.model)) {
+    if (flags.baseUrl) throw new CliError(`--model ${flags.model} is a module: it makes its own model, so leave out --base-url`);
+    return modelFromModule(flags.model);
+  }
   const keyName = flags.apiKeyEnv ?? "OPENAI_API_KEY";
   if (flags.baseUrl) {
     const apiKey = env[keyName];
     return openAICompatible({ baseURL: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}) });
   }
   const match = /^openai:(.+)$/.exec(flags.model);
-  if (!match) throw new CliError(`--model ${flags.model}: write openai:<name>, or pass --base-url for an OpenAI-compatible server`);
+  if (!match)
+    throw new CliError(
+      `--model ${flags.model}: write openai:<name>, pass --base-url for an OpenAI-compatible server, or name a module (./model.mjs)`,
+    );
   const apiKey = env[keyName];
   if (!apiKey) throw new CliError(`--model ${flags.model} needs an API key in ${keyName}`);
   return openAICompatible({ baseURL: env.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey, model: match[1]! });
 }
 
+/** A path to a module (./model.mjs, /abs/model.js, model.ts), not a model's name. */
+function isModulePath(spec: string): boolean {
+  return /^(\.{1,2}\/|\/)/.test(spec) || /\.(?:[cm]?js|[cm]?ts)$/.test(spec);
+}
+
+async function modelFromModule(path: string): Promise<Model> {
+  await prepareTypeScript(path);
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new CliError(`cannot load the model from ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  }
+  const model = [exports.model, exports.default].find((value) => toModelFunction(value) !== undefined);
+  if (model === undefined)
+    throw new CliError(
+      `${path} exports no model: export const model = … (a function of a request, openAICompatible(…), or fromAISDK(…)), or a default export`,
+    );
+  return model as Model;
+}
+
 /** The model flags again, for the command that resumes a run (the key stays in its variable). */
 export function modelArguments(flags: ModelFlags): string[] {
   return [
-    ...(flags.model ? ["--model", flags.model] : []),
+    // A module by its absolute path: the command may be run from another folder.
+    ...(flags.model ? ["--model", isModulePath(flags.model) ? resolve(flags.model) : flags.model] : []),
     ...(flags.baseUrl ? ["--base-url", flags.baseUrl] : []),
     ...(flags.apiKeyEnv && flags.apiKeyEnv !== "OPENAI_API_KEY" ? ["--api-key-env", flags.apiKeyEnv] : []),
   ];

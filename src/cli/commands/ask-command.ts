@@ -44,7 +44,7 @@ export function askCommand(program: Command, io: CliIo): void {
     .argument("<task>", "what to do, in words")
     .option("--tools <module>", toolsModuleShape)
     .option("--strategy <name>", `${strategyNames.join(", ")}, or all (side by side); default plan-and-execute`)
-    .option("--model <spec>", "the model: openai:<name>, or <name> with --base-url")
+    .option("--model <spec>", "the model: openai:<name>, <name> with --base-url, or a module exporting a model (./model.mjs)")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
@@ -73,8 +73,8 @@ export function askCommand(program: Command, io: CliIo): void {
     const names = strategiesOf(flags.strategy, resumed.resume);
     if (names.length > 1 && (flags.events || flags.state)) throw new CliError("--events and --state go with one strategy, not all");
     // The offline model knows only its own demo and bench tasks: a task of yours needs a real one.
-    const model = modelFromFlags(flags);
-    if (!model) throw new CliError("ask needs a model: --model openai:<name>, or --base-url <url> --model <name>");
+    const model = await modelFromFlags(flags);
+    if (!model) throw new CliError("ask needs a model: --model openai:<name>, --base-url <url> --model <name>, or --model ./model.mjs");
     const tools: Tool[] = flags.tools ? await loadTools(flags.tools) : [];
     const results: StrategyResult[] = [];
     // One strategy is kept in the store; `all` runs side by side in memory.

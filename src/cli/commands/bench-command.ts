@@ -28,7 +28,7 @@ export function benchCommand(program: Command, io: CliIo): void {
     .command("bench")
     .option("--suite <names>", `suites, comma-separated: ${suiteNames.join(", ")}, or all`, "all")
     .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
-    .option("--model <spec>", "a real model: openai:<name>, or <name> with --base-url (default: the offline model)")
+    .option("--model <spec>", "a real model: openai:<name>, <name> with --base-url, or a module exporting a model (default: the offline model)")
     .option("--base-url <url>", "an OpenAI-compatible server")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--runs <n>", "runs of every task and strategy", "1")
@@ -46,7 +46,7 @@ export function benchCommand(program: Command, io: CliIo): void {
       const strategies = flags.strategies.split(",").map((name) => name.trim()) as StrategyName[];
       const unknown = strategies.filter((name) => !strategyNames.includes(name));
       if (unknown.length > 0) throw new CliError(`unknown strategies: ${unknown.join(", ")}; use ${strategyNames.join(", ")}`);
-      const model = modelFromFlags(flags);
+      const model = await modelFromFlags(flags);
       const label = model ? (flags.model ?? "model") : "planloop offline model";
       const bar = progressBar(io);
       const records = await runBench({

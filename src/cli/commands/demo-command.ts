@@ -16,7 +16,7 @@ export function demoCommand(program: Command, io: CliIo): void {
   program
     .command("demo")
     .option("--dir <folder>", "where to write the database, report, events and trace (default: a new temp folder)")
-    .option("--model <spec>", "a real model: openai:<name>, or <name> with --base-url")
+    .option("--model <spec>", "a real model: openai:<name>, <name> with --base-url, or a module exporting a model (./model.mjs)")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--latency <ms>", "the offline model's thinking time per call", "300")
@@ -25,7 +25,7 @@ export function demoCommand(program: Command, io: CliIo): void {
     .option("--no-store", "keep the run in memory only")
     .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it")
     .action(async (flags: DemoFlags) => {
-      const model = modelFromFlags(flags);
+      const model = await modelFromFlags(flags);
       const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "planloop-demo-"));
       const latencies = ["--latency", flags.latency, "--query-latency", flags.queryLatency];
       const store = await openRunStore(io, flags.store);

@@ -23,14 +23,14 @@ export function workerCommand(program: Command, io: CliIo): void {
     .option("--redis <url>", "the Redis server", process.env.PLANLOOP_REDIS_URL ?? "redis://127.0.0.1:6379")
     .option("--queue <name>", "the queue to take steps from", "planloop")
     .option("--concurrency <n>", "steps at once", "8")
-    .option("--model <spec>", "the model for agent steps: openai:<name>, or <name> with --base-url")
+    .option("--model <spec>", "the model for agent steps: openai:<name>, <name> with --base-url, or a module exporting a model")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .action(async (flags: WorkerFlags) => {
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");
       const tools = await loadTools(flags.tools);
-      const model = modelFromFlags(flags);
+      const model = await modelFromFlags(flags);
       const secret = process.env.PLANLOOP_QUEUE_SECRET;
       if (secret === undefined)
         io.err(
