@@ -28,7 +28,10 @@ export function benchCommand(program: Command, io: CliIo): void {
     .command("bench")
     .option("--suite <names>", `suites, comma-separated: ${suiteNames.join(", ")}, or all`, "all")
     .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
-    .option("--model <spec>", "a real model: openai:<name>, <name> with --base-url, or a module exporting a model (default: the offline model)")
+    .option(
+      "--model <spec>",
+      "a real model: openai:<name>, <name> with --base-url, or a module exporting a model (default: the offline model)",
+    )
     .option("--base-url <url>", "an OpenAI-compatible server")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--runs <n>", "runs of every task and strategy", "1")
