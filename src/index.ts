@@ -178,3 +178,12 @@ export type { TraceEvent } from "./trace/perfetto.js";
 // telemetry/: OpenTelemetry GenAI spans from a run's events (optional peer @opentelemetry/api)
 export { openTelemetry } from "./telemetry/open-telemetry.js";
 export type { OpenTelemetryListener, OpenTelemetryOptions, SpanLike, TracerLike } from "./telemetry/open-telemetry.js";
+
+// compare/: your own tasks through the strategies, scored (planloop bench --suite)
+export { runTaskSuite } from "./compare/run-task-suite.js";
+export type { TaskSuiteOptions, TrialRecord } from "./compare/run-task-suite.js";
+export { taskSuiteStats, suiteTable } from "./compare/task-suite-stats.js";
+export type { SuiteColumnStats } from "./compare/task-suite-stats.js";
+export { readTaskSuite } from "./compare/task-suite.js";
+export type { Expected, SuiteTask, TaskSuite } from "./compare/task-suite.js";
+export type { Scorer } from "./compare/scorers.js";

@@ -10,9 +10,12 @@ import type { StrategyName } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
 import type { CliIo } from "../cli-io.js";
+import { defaultStore } from "../default-store.js";
+import { benchSuiteFile, isSuiteFile, type SuiteBenchFlags } from "./suite-bench.js";
 
-interface BenchFlags extends ModelFlags {
+interface BenchFlags extends ModelFlags, Omit<SuiteBenchFlags, "suite"> {
   suite: string;
+  trials?: string;
   strategies: string;
   runs: string;
   concurrency: string;
@@ -26,7 +29,16 @@ interface BenchFlags extends ModelFlags {
 export function benchCommand(program: Command, io: CliIo): void {
   program
     .command("bench")
-    .option("--suite <names>", `suites, comma-separated: ${suiteNames.join(", ")}, or all`, "all")
+    .option(
+      "--suite <names>",
+      `suites, comma-separated: ${suiteNames.join(", ")}, or all; or a file of your own tasks (.json / .jsonl)`,
+      "all",
+    )
+    .option("--tools <module>", "with a suite file: the module exporting the tools its tasks use")
+    .option("--scorers <module>", 'with a suite file: a module exporting scorer functions, named by { "scorer": "<name>" }')
+    .option("--trials <n>", "with a suite file: runs of every task and strategy (pass^k, pass@k); same as --runs")
+    .option("--store <url>", "with a suite file: where every run is kept", defaultStore)
+    .option("--no-store", "with a suite file: keep the runs in memory only")
     .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
     .option(
       "--model <spec>",
@@ -45,13 +57,25 @@ export function benchCommand(program: Command, io: CliIo): void {
       "plan-and-execute asks for plans as text only (compare repair rounds with and without structured output)",
     )
     .action(async (flags: BenchFlags) => {
-      const suites = (flags.suite === "all" ? [...suiteNames] : flags.suite.split(",")).map((name) => loadSuite(name.trim()));
+      const suites = isSuiteFile(flags.suite)
+        ? []
+        : (flags.suite === "all" ? [...suiteNames] : flags.suite.split(",")).map((name) => loadSuite(name.trim()));
       const strategies = flags.strategies.split(",").map((name) => name.trim()) as StrategyName[];
       const unknown = strategies.filter((name) => !strategyNames.includes(name));
       if (unknown.length > 0) throw new CliError(`unknown strategies: ${unknown.join(", ")}; use ${strategyNames.join(", ")}`);
       const model = await modelFromFlags(flags);
       const label = model ? (flags.model ?? "model") : "planloop offline model";
       const bar = progressBar(io);
+      if (isSuiteFile(flags.suite)) {
+        if (!model)
+          throw new CliError(
+            "a suite of your own needs a model: --model openai:<name>, --base-url <url> --model <name>, or --model ./model.mjs",
+          );
+        const trials = whole(flags.trials ?? flags.runs, flags.trials ? "--trials" : "--runs");
+        const concurrency = whole(flags.concurrency, "--concurrency");
+        await benchSuiteFile(io, flags, { strategies, model, modelName: label, trials, concurrency, onRecord: bar });
+        return;
+      }
       const records = await runBench({
         suites,
         strategies,

@@ -1,0 +1,51 @@
+import type { StrategyResult } from "../strategies/strategy-result.js";
+import type { Expected, SuiteTask } from "./task-suite.js";
+
+/**
+ * A scorer of your own (exported by the `--scorers` module, named by `{ "scorer": "<name>" }`):
+ * true, false, or a score from 0 to 1 (1 passes). An LLM judge is one such function.
+ */
+export type Scorer = (input: {
+  task: SuiteTask;
+  output: string | undefined;
+  result: StrategyResult;
+}) => boolean | number | Promise<boolean | number>;
+
+export interface Score {
+  passed: boolean;
+  /** 0 to 1. */
+  score: number;
+}
+
+/**
+ * Scores one run's answer against the task's `expected`: a run that did not complete fails;
+ * with no `expected`, completing passes.
+ */
+export async function scoreRun(task: SuiteTask, result: StrategyResult, scorers: Readonly<Record<string, Scorer>> = {}): Promise<Score> {
+  const output = result.output;
+  const expected = task.expected;
+  if (result.status !== "completed") return { passed: false, score: 0 };
+  if (expected === undefined) return { passed: true, score: 1 };
+  if (typeof expected === "object" && "scorer" in expected) {
+    const scorer = Object.hasOwn(scorers, expected.scorer) ? scorers[expected.scorer] : undefined;
+    if (scorer === undefined) throw new Error(`task ${task.id}: no scorer "${expected.scorer}" (export it from the --scorers module)`);
+    const given = await scorer({ task, output, result });
+    const score = typeof given === "boolean" ? Number(given) : Math.max(0, Math.min(1, given));
+    return { passed: score >= 1, score };
+  }
+  const passed = matches(expected, (output ?? "").trim());
+  return { passed, score: Number(passed) };
+}
+
+function matches(expected: Exclude<Expected, { scorer: string }>, answer: string): boolean {
+  if (typeof expected !== "object") return answer === String(expected).trim();
+  if ("contains" in expected) return answer.toLowerCase().includes(expected.contains.toLowerCase());
+  if ("number" in expected) return numbersIn(answer).some((found) => Math.abs(found - expected.number) <= (expected.tolerance ?? 0));
+  if ("oneOf" in expected) return expected.oneOf.some((value) => answer === String(value).trim());
+  return new RegExp(expected.regex).test(answer);
+}
+
+/** The numbers an answer writes: "1,234.5", "-3", "42%" (as 42). */
+function numbersIn(answer: string): number[] {
+  return [...answer.matchAll(/-?\d[\d,]*(?:\.\d+)?|-?\.\d+/g)].map((match) => Number(match[0].replaceAll(",", ""))).filter(Number.isFinite);
+}

@@ -1,0 +1,99 @@
+// `planloop bench --suite` on a file of the user's own tasks: every task × strategy × trial on a
+// model module, scored against `expected`; the table's success (with its interval), pass^k and
+// pass@k; every run kept in the store under the bench run's id.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { sqliteStore } from "planloop/sqlite";
+import { readTaskSuite } from "../src/compare/task-suite.js";
+import { scoreRun } from "../src/compare/scorers.js";
+import { wilson } from "../src/compare/task-suite-stats.js";
+import type { StrategyResult } from "planloop";
+import { cli } from "./helpers/run-cli.js";
+
+const fixtures = join(import.meta.dirname, "fixtures");
+
+describe("planloop bench --suite <file>", () => {
+  it("runs tasks × 2 strategies × 3 trials, scores them, and reports success, pass^k and pass@k", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-suite-"));
+    const suite = join(dir, "doubling.jsonl");
+    writeFileSync(
+      suite,
+      [
+        { id: "a", task: "double 21", expected: { number: 42 } },
+        { id: "b", task: "double 5", expected: "The answer is 10." },
+        { id: "c", task: "double 7", expected: { regex: "\\b14\\b" } },
+      ]
+        .map((task) => JSON.stringify(task))
+        .join("\n"),
+    );
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const out = join(dir, "out");
+    const args = ["--tools", join(fixtures, "plan-tools.ts"), "--model", join(fixtures, "suite-model.mjs")];
+    const ran = await cli(
+      "bench",
+      "--suite",
+      suite,
+      ...args,
+      "--strategies",
+      "react,plan-and-execute",
+      "--trials",
+      "3",
+      "--concurrency",
+      "1",
+      "--out",
+      out,
+      "--store",
+      store,
+    );
+    expect(ran.err).toBe("");
+    expect(ran.code).toBe(0);
+    // Task c's answers alternate wrong / right across the runs, one at a time: react gets it
+    // right once in three, plan-and-execute twice.
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    expect(results.records).toHaveLength(18);
+    const react = results.stats.find((entry: { strategy: string }) => entry.strategy === "react");
+    const planned = results.stats.find((entry: { strategy: string }) => entry.strategy === "plan-and-execute");
+    expect(react).toMatchObject({ runs: 9, successRate: 7 / 9, passAll: 2 / 3, passAny: 1, trials: 3 });
+    expect(planned).toMatchObject({ runs: 9, successRate: 8 / 9, passAll: 2 / 3, passAny: 1 });
+    expect(react.modelCalls).toBe(2);
+    expect(planned.modelCalls).toBe(2);
+    expect(react.successLow).toBeCloseTo(wilson(7, 9)[0], 10);
+    expect(ran.out).toMatch(/\| react \| .*suite-model\.mjs \| 78% \(\d+%–\d+%\) \| 67% \| 100% \|/);
+    expect(ran.out).toContain("tasks that failed at least once: c");
+    // Every run is in the store, under the bench run's id.
+    const kept = sqliteStore({ path: join(dir, "runs.sqlite"), readonly: true });
+    const runs = (await kept.listRuns({ limit: 100, topLevel: true })).map((run) => run.runId);
+    kept.close();
+    const ids = runs;
+    expect(ids.filter((id: string) => id.startsWith(results.benchId))).toHaveLength(18);
+  }, 60_000);
+
+  it("says what is wrong with a suite file: its line and the field", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-suite-bad-"));
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, `${JSON.stringify({ id: "a", task: "t" })}\n${JSON.stringify({ id: "b", task: "t", expected: { regex: "(" } })}\n`);
+    expect(() => readTaskSuite(bad)).toThrow(`${bad} line 2 (b): "expected" must be a value, or one of`);
+    writeFileSync(bad, `${JSON.stringify({ id: "a", task: "t" })}\n${JSON.stringify({ id: "a", task: "u" })}\n`);
+    expect(() => readTaskSuite(bad)).toThrow('two tasks with the id "a"');
+    const ran = await cli("bench", "--suite", bad, "--model", join(fixtures, "suite-model.mjs"), "--no-store");
+    expect(ran).toMatchObject({ code: 2, err: expect.stringContaining('two tasks with the id "a"') });
+  });
+
+  it("scores by value, contains, number with a tolerance, oneOf, regex and a scorer of one's own; a run that did not complete fails", async () => {
+    const result = (output: string, status = "completed") => ({ status, output }) as unknown as StrategyResult;
+    const task = (expected: unknown) => ({ id: "t", task: "t", expected }) as never;
+    expect((await scoreRun(task("  42 "), result("42"))).passed).toBe(true);
+    expect((await scoreRun(task({ contains: "refund" }), result("Total Refunds: 3"))).passed).toBe(true);
+    expect((await scoreRun(task({ number: 1234.5, tolerance: 0.01 }), result("It is 1,234.51 CNY"))).passed).toBe(true);
+    expect((await scoreRun(task({ number: 1234.5 }), result("It is 1,234.51 CNY"))).passed).toBe(false);
+    expect((await scoreRun(task({ oneOf: ["yes", "y"] }), result("y"))).passed).toBe(true);
+    expect((await scoreRun(task({ regex: "^\\d+ orders$" }), result("137 orders"))).passed).toBe(true);
+    const judge = { halfway: () => 0.5, fine: () => true };
+    expect(await scoreRun(task({ scorer: "halfway" }), result("x"), judge)).toEqual({ passed: false, score: 0.5 });
+    expect(await scoreRun(task({ scorer: "fine" }), result("x"), judge)).toEqual({ passed: true, score: 1 });
+    await expect(scoreRun(task({ scorer: "none" }), result("x"), judge)).rejects.toThrow('no scorer "none"');
+    expect((await scoreRun(task("42"), result("42", "failed"))).passed).toBe(false);
+  });
+});
