@@ -187,3 +187,7 @@ export type { SuiteColumnStats } from "./compare/task-suite-stats.js";
 export { readTaskSuite } from "./compare/task-suite.js";
 export type { Expected, SuiteTask, TaskSuite } from "./compare/task-suite.js";
 export type { Scorer } from "./compare/scorers.js";
+export { recordingTools, replayingTools, emptyCassette, readCassette, writeCassette } from "./compare/tool-cassette.js";
+export type { ToolCassette } from "./compare/tool-cassette.js";
+export { gateAgainstBaseline } from "./compare/baseline-gate.js";
+export type { GateLimits, SuiteResults } from "./compare/baseline-gate.js";

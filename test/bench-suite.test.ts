@@ -9,7 +9,8 @@ import { sqliteStore } from "planloop/sqlite";
 import { readTaskSuite } from "../src/compare/task-suite.js";
 import { scoreRun } from "../src/compare/scorers.js";
 import { wilson } from "../src/compare/task-suite-stats.js";
-import type { StrategyResult } from "planloop";
+import { cassetteKey, emptyCassette, replayingTools } from "../src/compare/tool-cassette.js";
+import type { StrategyResult, Tool } from "planloop";
 import { cli } from "./helpers/run-cli.js";
 
 const fixtures = join(import.meta.dirname, "fixtures");
@@ -68,6 +69,92 @@ describe("planloop bench --suite <file>", () => {
     kept.close();
     const ids = runs;
     expect(ids.filter((id: string) => id.startsWith(results.benchId))).toHaveLength(18);
+  }, 60_000);
+
+  it("records every tool call, then replays them: identical outputs, and no tool runs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-cassette-"));
+    const suite = join(dir, "tasks.json");
+    writeFileSync(
+      suite,
+      JSON.stringify({
+        tasks: [
+          { id: "a", task: "double 21", expected: { number: 42 } },
+          { id: "b", task: "double 4" },
+        ],
+      }),
+    );
+    const log = join(dir, "tools.log");
+    process.env.PLANLOOP_TOOL_LOG = log;
+    try {
+      const cassette = join(dir, "tools.cassette");
+      const common = ["--suite", suite, "--tools", join(fixtures, "logged-tools.mjs"), "--model", join(fixtures, "suite-model.mjs")];
+      const options = ["--strategies", "react,rewoo", "--concurrency", "1", "--no-store"];
+      const recorded = await cli("bench", ...common, ...options, "--out", join(dir, "recorded"), "--record", cassette);
+      expect(recorded).toMatchObject({ code: 0, err: "" });
+      expect(recorded.out).toContain(`tool calls recorded: ${cassette} (2 distinct calls)`);
+      const ranWhileRecording = readFileSync(log, "utf8").trim().split("\n");
+      expect(ranWhileRecording).toHaveLength(4);
+      const replayed = await cli("bench", ...common, ...options, "--out", join(dir, "replayed"), "--replay", cassette);
+      expect(replayed).toMatchObject({ code: 0, err: "" });
+      expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(ranWhileRecording);
+      const outputs = (folder: string) =>
+        JSON.parse(readFileSync(join(dir, folder, "results.json"), "utf8")).records.map((record: { output?: string }) => record.output);
+      expect(outputs("replayed")).toEqual(outputs("recorded"));
+      expect(await cli("bench", ...common, "--record", cassette, "--replay", cassette, "--no-store")).toMatchObject({
+        code: 2,
+        err: expect.stringContaining("--record and --replay: one or the other"),
+      });
+    } finally {
+      delete process.env.PLANLOOP_TOOL_LOG;
+    }
+  }, 60_000);
+
+  it("a call the cassette does not hold fails naming it, or runs for real with miss: run", async () => {
+    const module = join(fixtures, "logged-tools.mjs");
+    const { tools } = (await import(module)) as { tools: Tool[] };
+    const cassette = emptyCassette();
+    cassette.calls[cassetteKey("double", { value: 2 })] = [{ output: 4 }, { error: "rate limited" }];
+    const [replayed] = replayingTools(tools, cassette);
+    const context = { signal: new AbortController().signal, callId: 1, step: 0 };
+    expect(await replayed!.execute!({ value: 2 }, context)).toBe(4);
+    await expect(replayed!.execute!({ value: 2 }, context)).rejects.toThrow("rate limited");
+    await expect(replayed!.execute!({ value: 3 }, context)).rejects.toThrow('the cassette holds no call double {"value":3}');
+    const [running] = replayingTools(tools, cassette, { miss: "run" });
+    expect(await running!.execute!({ value: 3 }, context)).toBe(6);
+  });
+
+  it("the baseline gate: exits 1 naming the tasks whose success fell more than --max-drop below the baseline's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-gate-"));
+    const suite = join(dir, "tasks.jsonl");
+    writeFileSync(
+      suite,
+      ["double 21", "double 7"]
+        .map((task, index) => JSON.stringify({ id: `t${index}`, task, expected: { number: index === 0 ? 42 : 14 } }))
+        .join("\n"),
+    );
+    const args = ["--suite", suite, "--tools", join(fixtures, "plan-tools.ts"), "--model", join(fixtures, "suite-model.mjs")];
+    const options = ["--strategies", "react", "--trials", "2", "--concurrency", "1", "--no-store"];
+    const first = await cli("bench", ...args, ...options, "--out", join(dir, "first"));
+    expect(first.code).toBe(0);
+    // The baseline as it would be had every run passed.
+    const results = JSON.parse(readFileSync(join(dir, "first", "results.json"), "utf8"));
+    const baseline = join(dir, "baseline.json");
+    writeFileSync(
+      baseline,
+      JSON.stringify({
+        ...results,
+        stats: results.stats.map((entry: object) => ({ ...entry, successRate: 1 })),
+        records: results.records.map((record: object) => ({ ...record, passed: true })),
+      }),
+    );
+    const gated = await cli("bench", ...args, ...options, "--out", join(dir, "second"), "--baseline", baseline);
+    expect(gated.code).toBe(1);
+    expect(gated.out).toMatch(
+      /below the baseline: react on .*suite-model\.mjs: success \d+%, \d+% below the baseline's 100%; tasks that fell: t1$/m,
+    );
+    const lenient = await cli("bench", ...args, ...options, "--out", join(dir, "third"), "--baseline", baseline, "--max-drop", "0.6");
+    expect(lenient.code).toBe(0);
+    expect(lenient.out).toContain(`the baseline ${baseline} holds`);
   }, 60_000);
 
   it("says what is wrong with a suite file: its line and the field", async () => {

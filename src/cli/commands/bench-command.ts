@@ -39,6 +39,13 @@ export function benchCommand(program: Command, io: CliIo): void {
     .option("--trials <n>", "with a suite file: runs of every task and strategy (pass^k, pass@k); same as --runs")
     .option("--store <url>", "with a suite file: where every run is kept", defaultStore)
     .option("--no-store", "with a suite file: keep the runs in memory only")
+    .option("--record <file>", "with a suite file: keep every tool call and its output in this cassette")
+    .option("--replay <file>", "with a suite file: answer tool calls from this cassette; no tool runs")
+    .option("--replay-miss <what>", "a call the cassette does not hold: error (default) or run it for real")
+    .option("--baseline <results.json>", "with a suite file: exit 1, naming the tasks, when success falls below this earlier run's")
+    .option("--max-drop <points>", "how far success may fall below the baseline's (0.05: five points)", "0")
+    .option("--max-cost-rise <ratio>", "how many times the baseline's cost per run may be spent (1.2)")
+    .option("--max-p95-rise <ratio>", "how many times the baseline's p95 latency may be taken")
     .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
     .option(
       "--model <spec>",

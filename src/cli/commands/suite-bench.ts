@@ -7,7 +7,17 @@ import type { Scorer } from "../../compare/scorers.js";
 import { suiteTable, taskSuiteStats } from "../../compare/task-suite-stats.js";
 import { readTaskSuite, SuiteError } from "../../compare/task-suite.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
-import { CliError } from "../cli-error.js";
+import { gateAgainstBaseline, type GateLimits, type SuiteResults } from "../../compare/baseline-gate.js";
+import {
+  emptyCassette,
+  readCassette,
+  recordingTools,
+  replayingTools,
+  writeCassette,
+  type ToolCassette,
+} from "../../compare/tool-cassette.js";
+import type { Tool } from "../../core/tools/define-tool.js";
+import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { loadTools } from "../load-tools.js";
 
@@ -17,6 +27,13 @@ export interface SuiteBenchFlags {
   scorers?: string;
   out: string;
   store: string | false;
+  record?: string;
+  replay?: string;
+  replayMiss?: string;
+  baseline?: string;
+  maxDrop?: string;
+  maxCostRise?: string;
+  maxP95Rise?: string;
 }
 
 /** `--suite` names a file of the user's own (a path, or a .json / .jsonl name), not a built-in suite. */
@@ -48,7 +65,10 @@ export async function benchSuiteFile(
     if (error instanceof SuiteError) throw new CliError(error.message);
     throw error;
   }
-  const tools = flags.tools ? await loadTools(flags.tools) : [];
+  const loaded = flags.tools ? await loadTools(flags.tools) : [];
+  const { tools, cassette } = recordedOrReplayed(loaded, flags);
+  const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
+  const limits = gateLimits(flags);
   const scorers = flags.scorers ? await loadScorers(flags.scorers) : {};
   // Loaded here: the other commands' help needs no store.
   const { openRunStore } = await import("../store-option.js");
@@ -80,6 +100,16 @@ export async function benchSuiteFile(
     const failing = [...new Set(records.filter((record) => !record.passed).map((record) => record.task))];
     if (failing.length > 0) io.out(`\ntasks that failed at least once: ${failing.join(", ")}`);
     io.out(`\nresults: ${join(out, "results.json")}${store ? `\nruns: planloop runs list (ids start with ${benchId})` : ""}`);
+    if (cassette && flags.record) {
+      writeCassette(flags.record, cassette);
+      io.out(`tool calls recorded: ${flags.record} (${Object.keys(cassette.calls).length} distinct calls)`);
+    }
+    if (baseline) {
+      const problems = gateAgainstBaseline({ stats, records }, baseline, limits);
+      for (const problem of problems) io.out(`below the baseline: ${problem}`);
+      if (problems.length > 0) io.exitCode(1);
+      else io.out(`the baseline ${flags.baseline} holds`);
+    }
   } finally {
     await store?.close();
   }
@@ -95,4 +125,49 @@ async function loadScorers(path: string): Promise<Record<string, Scorer>> {
   const scorers = Object.fromEntries(Object.entries(exports).filter(([, value]) => typeof value === "function")) as Record<string, Scorer>;
   if (Object.keys(scorers).length === 0) throw new CliError(`${path} exports no scorer functions`);
   return scorers;
+}
+
+/** The tools as given, recording every call into a new cassette, or answered from one. */
+function recordedOrReplayed(tools: Tool[], flags: SuiteBenchFlags): { tools: Tool[]; cassette?: ToolCassette } {
+  if (flags.record && flags.replay) throw new CliError("--record and --replay: one or the other (record once, replay after)");
+  if (flags.replayMiss !== undefined && flags.replayMiss !== "error" && flags.replayMiss !== "run")
+    throw new CliError(`--replay-miss takes error or run, not ${flags.replayMiss}`);
+  if (flags.replay) {
+    let cassette: ToolCassette;
+    try {
+      cassette = readCassette(flags.replay);
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+    return { tools: replayingTools(tools, cassette, { miss: flags.replayMiss === "run" ? "run" : "error" }) };
+  }
+  if (flags.record) {
+    const cassette = emptyCassette();
+    return { tools: recordingTools(tools, cassette), cassette };
+  }
+  return { tools };
+}
+
+function readBaseline(path: string): SuiteResults {
+  const read = readJsonFile(path, "the baseline") as Partial<SuiteResults> | null;
+  if (!Array.isArray(read?.stats) || !Array.isArray(read.records))
+    throw new CliError(`the baseline ${path} is not a results.json of planloop bench --suite`);
+  return read as SuiteResults;
+}
+
+function gateLimits(flags: SuiteBenchFlags): GateLimits {
+  const ratio = (value: string | undefined, flag: string) => {
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < 0) throw new CliError(`${flag} must be a number >= 0`);
+    return parsed;
+  };
+  const maxDrop = ratio(flags.maxDrop, "--max-drop");
+  const maxCostRise = ratio(flags.maxCostRise, "--max-cost-rise");
+  const maxP95Rise = ratio(flags.maxP95Rise, "--max-p95-rise");
+  return {
+    ...(maxDrop === undefined ? {} : { maxDrop }),
+    ...(maxCostRise === undefined ? {} : { maxCostRise }),
+    ...(maxP95Rise === undefined ? {} : { maxP95Rise }),
+  };
 }
