@@ -157,6 +157,33 @@ describe("planloop bench --suite <file>", () => {
     expect(lenient.out).toContain(`the baseline ${baseline} holds`);
   }, 60_000);
 
+  it("several --model values make several columns", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-columns-"));
+    const suite = join(dir, "tasks.json");
+    writeFileSync(suite, JSON.stringify([{ id: "a", task: "What is twice 21? double 21", expected: { contains: "42" } }]));
+    const models = [join(fixtures, "suite-model.mjs"), join(fixtures, "scripted-model.mjs")];
+    const ran = await cli(
+      "bench",
+      "--suite",
+      suite,
+      "--tools",
+      join(fixtures, "plan-tools.ts"),
+      ...models.flatMap((model) => ["--model", model]),
+      "--strategies",
+      "react",
+      "--out",
+      dir,
+      "--no-store",
+    );
+    expect(ran).toMatchObject({ code: 0, err: "" });
+    const { stats } = JSON.parse(readFileSync(join(dir, "results.json"), "utf8"));
+    expect(stats.map((entry: { model: string; successRate: number }) => [entry.model, entry.successRate])).toEqual([
+      [models[0], 1],
+      [models[1], 1],
+    ]);
+    expect(ran.out).toContain("1 tasks × 1 strategies × 2 models × 1 trials");
+  });
+
   it("says what is wrong with a suite file: its line and the field", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-suite-bad-"));
     const bad = join(dir, "bad.jsonl");

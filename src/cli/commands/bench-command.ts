@@ -13,7 +13,9 @@ import type { CliIo } from "../cli-io.js";
 import { defaultStore } from "../default-store.js";
 import { benchSuiteFile, isSuiteFile, type SuiteBenchFlags } from "./suite-bench.js";
 
-interface BenchFlags extends ModelFlags, Omit<SuiteBenchFlags, "suite"> {
+interface BenchFlags extends Omit<ModelFlags, "model">, Omit<SuiteBenchFlags, "suite"> {
+  /** Every --model given, in order. */
+  model?: string[];
   suite: string;
   trials?: string;
   strategies: string;
@@ -49,7 +51,8 @@ export function benchCommand(program: Command, io: CliIo): void {
     .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
     .option(
       "--model <spec>",
-      "a real model: openai:<name>, <name> with --base-url, or a module exporting a model (default: the offline model)",
+      "a real model: openai:<name>, <name> with --base-url, or a module exporting a model (default: the offline model); with a suite file, again for more columns",
+      (spec: string, specs: string[] | undefined) => [...(specs ?? []), spec],
     )
     .option("--base-url <url>", "an OpenAI-compatible server")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
@@ -70,19 +73,24 @@ export function benchCommand(program: Command, io: CliIo): void {
       const strategies = flags.strategies.split(",").map((name) => name.trim()) as StrategyName[];
       const unknown = strategies.filter((name) => !strategyNames.includes(name));
       if (unknown.length > 0) throw new CliError(`unknown strategies: ${unknown.join(", ")}; use ${strategyNames.join(", ")}`);
-      const model = await modelFromFlags(flags);
-      const label = model ? (flags.model ?? "model") : "planloop offline model";
+      const specs = flags.model ?? [];
       const bar = progressBar(io);
       if (isSuiteFile(flags.suite)) {
-        if (!model)
+        if (specs.length === 0)
           throw new CliError(
             "a suite of your own needs a model: --model openai:<name>, --base-url <url> --model <name>, or --model ./model.mjs",
           );
+        const models = await Promise.all(
+          specs.map(async (spec) => ({ name: spec, model: (await modelFromFlags({ ...modelFlags(flags), model: spec }))! })),
+        );
         const trials = whole(flags.trials ?? flags.runs, flags.trials ? "--trials" : "--runs");
         const concurrency = whole(flags.concurrency, "--concurrency");
-        await benchSuiteFile(io, flags, { strategies, model, modelName: label, trials, concurrency, onRecord: bar });
+        await benchSuiteFile(io, flags, { strategies, models, trials, concurrency, onRecord: bar });
         return;
       }
+      if (specs.length > 1) throw new CliError("the built-in suites take one --model; several make columns with a suite file of your own");
+      const model = await modelFromFlags({ ...modelFlags(flags), ...(specs[0] === undefined ? {} : { model: specs[0] }) });
+      const label = model ? (specs[0] ?? "model") : "planloop offline model";
       const records = await runBench({
         suites,
         strategies,
@@ -137,4 +145,12 @@ function whole(value: string, flag: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new CliError(`${flag} must be a whole number >= 1`);
   return parsed;
+}
+
+/** The flags a model is made from, less --model (a list here). */
+function modelFlags(flags: BenchFlags): ModelFlags {
+  return {
+    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+    ...(flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv }),
+  };
 }

@@ -51,8 +51,7 @@ export async function benchSuiteFile(
   flags: SuiteBenchFlags,
   run: {
     strategies: StrategyName[];
-    model: Model;
-    modelName: string;
+    models: Array<{ name: string; model: Model }>;
     trials: number;
     concurrency: number;
     onRecord: (done: number, total: number) => void;
@@ -82,7 +81,7 @@ export async function benchSuiteFile(
       suite,
       tools,
       strategies: run.strategies,
-      models: [{ name: run.modelName, model: run.model }],
+      models: run.models,
       trials: run.trials,
       concurrency: run.concurrency,
       scorers,
@@ -95,7 +94,7 @@ export async function benchSuiteFile(
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, "results.json"), JSON.stringify({ benchId, suite: suite.name, stats, records }, null, 1));
     io.out(
-      `\n${suite.name}: ${suite.tasks.length} tasks × ${run.strategies.length} strategies × ${run.trials} trials\n${suiteTable(stats)}`,
+      `\n${suite.name}: ${suite.tasks.length} tasks × ${run.strategies.length} strategies × ${run.models.length} models × ${run.trials} trials\n${suiteTable(stats)}`,
     );
     const failing = [...new Set(records.filter((record) => !record.passed).map((record) => record.task))];
     if (failing.length > 0) io.out(`\ntasks that failed at least once: ${failing.join(", ")}`);
