@@ -191,3 +191,5 @@ export { recordingTools, replayingTools, emptyCassette, readCassette, writeCasse
 export type { ToolCassette } from "./compare/tool-cassette.js";
 export { gateAgainstBaseline } from "./compare/baseline-gate.js";
 export type { GateLimits, SuiteResults } from "./compare/baseline-gate.js";
+export { planScorecard } from "./compare/plan-scorecard.js";
+export type { PlanScorecard } from "./compare/plan-scorecard.js";

@@ -22,7 +22,12 @@ describe("planloop bench --suite <file>", () => {
     writeFileSync(
       suite,
       [
-        { id: "a", task: "double 21", expected: { number: 42 } },
+        {
+          id: "a",
+          task: "double 21",
+          expected: { number: 42 },
+          plan: { steps: [{ id: 1, task: "d", tool: "double", args: { value: 21 } }] },
+        },
         { id: "b", task: "double 5", expected: "The answer is 10." },
         { id: "c", task: "double 7", expected: { regex: "\\b14\\b" } },
       ]
@@ -63,6 +68,10 @@ describe("planloop bench --suite <file>", () => {
     expect(react.successLow).toBeCloseTo(wilson(7, 9)[0], 10);
     expect(ran.out).toMatch(/\| react \| .*suite-model\.mjs \| 78% \(\d+%–\d+%\) \| 67% \| 100% \|/);
     expect(ran.out).toContain("tasks that failed at least once: c");
+    // Task a has a gold plan: both strategies made its one call, and nothing else.
+    expect(ran.out).toMatch(/\| a \| react \| .* \| 100% \/ 100% \| 100% \/ 100% \| 1\.0 \/ 1 \| 0\.0 \| — \|/);
+    expect(ran.out).toMatch(/\| a \| plan-and-execute \| .* \| 100% \/ 100% \| 100% \/ 100% \| 1\.0 \/ 1 \| 0\.0 \| \d+\.\d\d \|/);
+    expect(results.records.find((record: { task: string }) => record.task === "a").scorecard.calls).toMatchObject({ found: 1, recall: 1 });
     // Every run is in the store, under the bench run's id.
     const kept = sqliteStore({ path: join(dir, "runs.sqlite"), readonly: true });
     const runs = (await kept.listRuns({ limit: 100, topLevel: true })).map((run) => run.runId);
@@ -78,7 +87,12 @@ describe("planloop bench --suite <file>", () => {
       suite,
       JSON.stringify({
         tasks: [
-          { id: "a", task: "double 21", expected: { number: 42 } },
+          {
+            id: "a",
+            task: "double 21",
+            expected: { number: 42 },
+            plan: { steps: [{ id: 1, task: "d", tool: "double", args: { value: 21 } }] },
+          },
           { id: "b", task: "double 4" },
         ],
       }),

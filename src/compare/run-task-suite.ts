@@ -6,6 +6,7 @@ import type { BudgetLimits } from "../core/budget.js";
 import type { UsageTotals } from "../core/usage.js";
 import { runStrategy } from "../strategies/run-strategy.js";
 import type { StrategyName, StrategyStatus } from "../strategies/strategy-result.js";
+import { planScorecard, type PlanScorecard } from "./plan-scorecard.js";
 import { scoreRun, type Scorer } from "./scorers.js";
 import type { TaskSuite } from "./task-suite.js";
 
@@ -45,6 +46,8 @@ export interface TrialRecord {
   replans: number;
   /** The budget limit that stopped it, for `budget_exceeded`. */
   limit?: string;
+  /** With a gold plan: how the run's plan compares with it. */
+  scorecard?: PlanScorecard;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
         usage: result.usage,
         replans: result.replans,
         ...(result.limit === undefined ? {} : { limit: result.limit }),
+        ...(task.plan === undefined ? {} : { scorecard: planScorecard(task.plan, result) }),
       };
       done += 1;
       options.onRecord?.(records[index]!, done, jobs.length);

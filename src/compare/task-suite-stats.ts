@@ -114,3 +114,34 @@ export function suiteTable(stats: readonly SuiteColumnStats[]): string {
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
+
+/** The plan scorecards of the tasks with a gold plan, averaged over trials: one row per task × strategy × model. */
+export function scorecardTable(records: readonly TrialRecord[]): string | undefined {
+  const scored = records.filter((record) => record.scorecard !== undefined);
+  if (scored.length === 0) return undefined;
+  const groups = new Map<string, TrialRecord[]>();
+  for (const record of scored) {
+    const key = `${record.task}\u0000${record.strategy}\u0000${record.model}`;
+    groups.set(key, [...(groups.get(key) ?? []), record]);
+  }
+  const fraction = (values: number[]) => `${Math.round(mean(values) * 100)}%`;
+  const rows = [...groups.values()].map((group) => {
+    const cards = group.map((record) => record.scorecard!);
+    const makespans = cards.flatMap((card) => (card.makespanOverBound === undefined ? [] : [card.makespanOverBound]));
+    return [
+      group[0]!.task,
+      group[0]!.strategy,
+      group[0]!.model,
+      `${fraction(cards.map((card) => card.calls.precision))} / ${fraction(cards.map((card) => card.calls.recall))}`,
+      `${fraction(cards.map((card) => card.edges.precision))} / ${fraction(cards.map((card) => card.edges.recall))}`,
+      `${mean(cards.map((card) => card.criticalPath.emitted)).toFixed(1)} / ${cards[0]!.criticalPath.gold}`,
+      mean(cards.map((card) => card.serialized)).toFixed(1),
+      makespans.length === 0 ? "—" : mean(makespans).toFixed(2),
+    ].join(" | ");
+  });
+  return [
+    "| task | strategy | model | calls precision / recall | edges precision / recall | chain run / gold | steps serialized | makespan / bound |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...rows.map((row) => `| ${row} |`),
+  ].join("\n");
+}

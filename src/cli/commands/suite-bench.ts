@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { Model } from "../../core/model.js";
 import { runTaskSuite } from "../../compare/run-task-suite.js";
 import type { Scorer } from "../../compare/scorers.js";
-import { suiteTable, taskSuiteStats } from "../../compare/task-suite-stats.js";
+import { scorecardTable, suiteTable, taskSuiteStats } from "../../compare/task-suite-stats.js";
 import { readTaskSuite, SuiteError } from "../../compare/task-suite.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
 import { gateAgainstBaseline, type GateLimits, type SuiteResults } from "../../compare/baseline-gate.js";
@@ -96,6 +96,8 @@ export async function benchSuiteFile(
     io.out(
       `\n${suite.name}: ${suite.tasks.length} tasks × ${run.strategies.length} strategies × ${run.models.length} models × ${run.trials} trials\n${suiteTable(stats)}`,
     );
+    const scorecards = scorecardTable(records);
+    if (scorecards) io.out(`\nplan scorecards (tasks with a gold plan, mean over trials)\n${scorecards}`);
     const failing = [...new Set(records.filter((record) => !record.passed).map((record) => record.task))];
     if (failing.length > 0) io.out(`\ntasks that failed at least once: ${failing.join(", ")}`);
     io.out(`\nresults: ${join(out, "results.json")}${store ? `\nruns: planloop runs list (ids start with ${benchId})` : ""}`);
