@@ -120,6 +120,7 @@ export { react } from "./strategies/react.js";
 export type { ReactOptions, ReactResult } from "./strategies/react.js";
 export { planAndExecute } from "./strategies/plan-and-execute.js";
 export type { PlanAndExecuteOptions } from "./strategies/plan-and-execute.js";
+export type { PlanCacheOption } from "./strategies/plan-cache.js";
 export { rewoo } from "./strategies/rewoo.js";
 export type { RewooOptions } from "./strategies/rewoo.js";
 export { llmCompiler } from "./strategies/llm-compiler.js";

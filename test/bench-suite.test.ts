@@ -198,6 +198,29 @@ describe("planloop bench --suite <file>", () => {
     expect(ran.out).toContain("1 tasks × 1 strategies × 2 models × 1 trials");
   });
 
+  it("--plan-cache: the later trials of a recurring task start from the plan that succeeded, with no planner call", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-plan-cache-"));
+    const suite = join(dir, "recurring.jsonl");
+    writeFileSync(
+      suite,
+      [21, 5].map((n) => JSON.stringify({ id: `double-${n}`, task: `double ${n}`, expected: { number: n * 2 } })).join("\n"),
+    );
+    const args = ["--suite", suite, "--tools", join(fixtures, "plan-tools.ts"), "--model", join(fixtures, "suite-model.mjs")];
+    const options = ["--strategies", "plan-and-execute", "--trials", "3", "--concurrency", "1", "--no-store"];
+    const stats = async (folder: string, ...more: string[]) => {
+      const ran = await cli("bench", ...args, ...options, "--out", join(dir, folder), ...more);
+      expect(ran).toMatchObject({ code: 0, err: "" });
+      return JSON.parse(readFileSync(join(dir, folder, "results.json"), "utf8")).stats[0];
+    };
+    const without = await stats("without");
+    const withCache = await stats("with", "--plan-cache");
+    expect(without).toMatchObject({ successRate: 1, modelCalls: 2 });
+    // One plan call per task instead of three: a plan and an answer, then answers only.
+    expect(withCache.successRate).toBe(1);
+    expect(withCache.modelCalls).toBeCloseTo(4 / 3, 10);
+    expect(withCache.inputTokens).toBeLessThan(without.inputTokens);
+  });
+
   it("says what is wrong with a suite file: its line and the field", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-suite-bad-"));
     const bad = join(dir, "bad.jsonl");

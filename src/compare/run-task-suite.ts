@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import { memoryStore, type CheckpointStore } from "../core/checkpoint-store.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { BudgetLimits } from "../core/budget.js";
@@ -26,6 +26,11 @@ export interface TaskSuiteOptions {
   store?: CheckpointStore;
   benchId?: string;
   scorers?: Readonly<Record<string, Scorer>>;
+  /**
+   * Plan-and-Execute reuses the plan that succeeded for a task on a model in the later trials
+   * (`planCache`, kept in `store`, else in memory): with and without, side by side.
+   */
+  planCache?: boolean;
   onRecord?: (record: TrialRecord, done: number, total: number) => void;
 }
 
@@ -64,6 +69,7 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
     ),
   );
   const records: TrialRecord[] = new Array(jobs.length);
+  const cacheStore = options.planCache ? (options.store ?? memoryStore()) : undefined;
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -78,6 +84,7 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
         taskType: options.suite.name,
         ...(options.budget ? { budget: options.budget } : {}),
         ...(options.store ? { store: options.store } : {}),
+        ...(cacheStore ? { planCache: { key: `${benchId} ${model.name} ${task.id}`, store: cacheStore } } : {}),
       });
       const { passed, score } = await scoreRun(task, result, options.scorers);
       records[index] = {

@@ -75,6 +75,8 @@ export type StrategyEventBody =
    * was asked again.
    */
   | { type: "replan-start"; replans: number; reason: string; early?: boolean }
+  /** The first plan came from the plan cache (`planCache`): no planner call. */
+  | { type: "plan-reused"; key: string }
   | { type: "critic-end"; approved: boolean; feedback?: string }
   /** A new plan version was reviewed (`reviewPlan`): `unchanged` needed no review, `waiting` waits for a human. */
   | { type: "plan-review"; version: number; decision: "approved" | "edited" | "rejected" | "unchanged" | "waiting"; feedback?: string }

@@ -19,6 +19,7 @@ import { earlyReplanner, type EarlyReplanner } from "./early-replan.js";
 import { runStrategyDurably } from "./durable-strategy.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
+import { openPlanCache, type PlanCache, type PlanCacheOption } from "./plan-cache.js";
 import type { PlanReviewOptions } from "./planning.js";
 import { checkStrategyOptions, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
@@ -51,6 +52,11 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, 
    * is read and checked either way. Default true.
    */
   structuredPlans?: boolean | undefined;
+  /**
+   * Reuse plans across runs (see `PlanCacheOption`): a plan that succeeded is kept in the store
+   * under the task's key, and a later run of the same kind starts from it with no planner call.
+   */
+  planCache?: PlanCacheOption | boolean | undefined;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: PlanAndExecuteState | undefined;
   approvals?: PlanReviewOptions["approvals"];
@@ -68,13 +74,17 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, 
 export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult<PlanAndExecuteState>> {
   const config = readOptions(options);
   const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume, config.tools);
-  return runStrategyDurably("plan-and-execute", options, saved, (run) => {
+  const cache = openPlanCache(options.planCache, { task: options.task, store: options.store });
+  const result = await runStrategyDurably("plan-and-execute", options, saved, (run) => {
     const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
-    return runPlanningLoop(run, planAndExecuteSteps(run, config), {
+    return runPlanningLoop(run, planAndExecuteSteps(run, config, cache), {
       resumed: saved ? { saved, decisions } : undefined,
       review: { option: config.reviewPlan, tools: config.tools, approvals: config.approvals },
     });
   });
+  // The plan that got the run to a complete answer is the one the next run of its kind starts from.
+  if (cache !== undefined && result.status === "completed" && result.plan !== undefined) await cache.learn(result.plan);
+  return result;
 }
 
 type Config = ReturnType<typeof readOptions>;
@@ -101,7 +111,7 @@ function readOptions(options: PlanAndExecuteOptions) {
 }
 
 /** Plan-and-Execute's parts: plans from the planner, results kept across replans, a solver and a critic. */
-function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy<CheckedPlan> {
+function planAndExecuteSteps(run: StrategyRun, config: Config, cache: PlanCache | undefined): PlanningStrategy<CheckedPlan> {
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   let current: Plan | undefined;
   let early: EarlyReplanner | undefined;
@@ -112,6 +122,11 @@ function planAndExecuteSteps(run: StrategyRun, config: Config): PlanningStrategy
     maxReplans: config.maxReplans,
     maxRevisions: config.maxReplans,
     async plan() {
+      const reused = await cache?.lookup(config.tools);
+      if (reused !== undefined) {
+        run.events.emit({ type: "plan-reused", key: cache!.key });
+        return { ok: true, source: reused };
+      }
       const prompt = config.prompts.plan({ task: run.task, tools: specs, format: config.format, ...modelNamesOf(config) });
       return planned(await requestPlan(run, config, "plan", prompt));
     },

@@ -11,6 +11,7 @@ import type { ExecutionSettings } from "../executor/execution-options.js";
 import type { HumanDecisions, StrategyOptions } from "./strategy-run.js";
 import type { PlanDecision, ReviewPlanOption } from "./plan-review.js";
 import type { ContextPolicy } from "../react/context-window.js";
+import type { PlanCacheOption } from "./plan-cache.js";
 
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
@@ -27,6 +28,8 @@ export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, 
   replanEarly?: boolean | undefined;
   /** Plan-and-Execute only: ask for the JSON plan by its schema where the model can (default true). */
   structuredPlans?: boolean | undefined;
+  /** Plan-and-Execute only: reuse plans that succeeded across runs (see `PlanCacheOption`). */
+  planCache?: PlanCacheOption | boolean | undefined;
   /** ReAct's loop, and the planning strategies' agent steps: keep each request under a token cap. */
   context?: ContextPolicy | undefined;
   /** The planning strategies only (ReAct writes no plan): review each new plan before it runs. */
@@ -58,7 +61,19 @@ export function strategyOfState(state: unknown): StrategyName | undefined {
  * for (const name of strategyNames) console.log(name, (await runStrategy(name, options)).usage);
  */
 export async function runStrategy(name: StrategyName, options: SharedStrategyOptions): Promise<StrategyResult> {
-  const { model, planner = model, maxSteps, maxReplans, replanEarly, resume, reviewPlan, context, structuredPlans, ...rest } = options;
+  const {
+    model,
+    planner = model,
+    maxSteps,
+    maxReplans,
+    replanEarly,
+    resume,
+    reviewPlan,
+    context,
+    structuredPlans,
+    planCache,
+    ...rest
+  } = options;
   // Each strategy checks that the state is its own, and says whose it is when it is not.
   const shared = { ...rest, resume: resume as never };
   switch (name) {
@@ -74,6 +89,7 @@ export async function runStrategy(name: StrategyName, options: SharedStrategyOpt
         reviewPlan,
         agentContext: context,
         structuredPlans,
+        planCache,
       });
     case "rewoo":
       return rewoo({ ...shared, planner, reviewPlan, agentContext: context });

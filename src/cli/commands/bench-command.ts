@@ -41,6 +41,7 @@ export function benchCommand(program: Command, io: CliIo): void {
     .option("--trials <n>", "with a suite file: runs of every task and strategy (pass^k, pass@k); same as --runs")
     .option("--store <url>", "with a suite file: where every run is kept", defaultStore)
     .option("--no-store", "with a suite file: keep the runs in memory only")
+    .option("--plan-cache", "with a suite file: plan-and-execute reuses a task's plan that succeeded in its later trials")
     .option("--record <file>", "with a suite file: keep every tool call and its output in this cassette")
     .option("--replay <file>", "with a suite file: answer tool calls from this cassette; no tool runs")
     .option("--replay-miss <what>", "a call the cassette does not hold: error (default) or run it for real")

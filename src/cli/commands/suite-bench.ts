@@ -34,6 +34,7 @@ export interface SuiteBenchFlags {
   maxDrop?: string;
   maxCostRise?: string;
   maxP95Rise?: string;
+  planCache?: boolean;
 }
 
 /** `--suite` names a file of the user's own (a path, or a .json / .jsonl name), not a built-in suite. */
@@ -86,6 +87,7 @@ export async function benchSuiteFile(
       concurrency: run.concurrency,
       scorers,
       benchId,
+      ...(flags.planCache ? { planCache: true } : {}),
       ...(store ? { store } : {}),
       onRecord: (_record, done, total) => run.onRecord(done, total),
     });
