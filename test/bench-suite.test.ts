@@ -66,6 +66,15 @@ describe("planloop bench --suite <file>", () => {
     expect(react.modelCalls).toBe(2);
     expect(planned.modelCalls).toBe(2);
     expect(react.successLow).toBeCloseTo(wilson(7, 9)[0], 10);
+    expect(react.costUsd).toBeCloseTo(0.002, 10);
+    expect(react.totalCostUsd).toBeCloseTo(0.018, 10);
+    expect(ran.out).toContain("| $0.0020 ($0.0180) |");
+    // The report: Markdown with each task's runs, and a page with the spread of each column.
+    const markdown = readFileSync(join(out, "report.md"), "utf8");
+    expect(markdown).toMatch(/\| c \| 1\/3 \(`bench-[^`]+~c~react~[^`]+~1`/);
+    const page = readFileSync(join(out, "report.html"), "utf8");
+    expect(page.match(/class="spread"/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(page).not.toMatch(/<script|(?:src|href)="https?:/);
     expect(ran.out).toMatch(/\| react \| .*suite-model\.mjs \| 78% \(\d+%–\d+%\) \| 67% \| 100% \|/);
     expect(ran.out).toContain("tasks that failed at least once: c");
     // Task a has a gold plan: both strategies made its one call, and nothing else.

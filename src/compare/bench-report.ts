@@ -105,7 +105,12 @@ ${targets.length ? `<h2>Targets</h2><ul>${targets.map((line) => `<li>${escape(li
 `;
 }
 
-const palette: Record<string, string> = { react: "#d1495b", "plan-and-execute": "#00798c", rewoo: "#edae49", "llm-compiler": "#30638e" };
+export const palette: Record<string, string> = {
+  react: "#d1495b",
+  "plan-and-execute": "#00798c",
+  rewoo: "#edae49",
+  "llm-compiler": "#30638e",
+};
 
 function bars(title: string, values: Array<[string, number]>): string {
   const width = 360;
@@ -119,6 +124,6 @@ function bars(title: string, values: Array<[string, number]>): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${30 + values.length * rowHeight}"><text x="0" y="14" font-weight="600">${escape(title)}</text>${rows.join("")}</svg>`;
 }
 
-function escape(text: string): string {
+export function escape(text: string): string {
   return text.replace(/[&<>"]/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char]!);
 }

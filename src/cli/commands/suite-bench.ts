@@ -5,6 +5,7 @@ import type { Model } from "../../core/model.js";
 import { runTaskSuite } from "../../compare/run-task-suite.js";
 import type { Scorer } from "../../compare/scorers.js";
 import { scorecardTable, suiteTable, taskSuiteStats } from "../../compare/task-suite-stats.js";
+import { suiteHtml, suiteMarkdown } from "../../compare/suite-report.js";
 import { readTaskSuite, SuiteError } from "../../compare/task-suite.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
 import { gateAgainstBaseline, type GateLimits, type SuiteResults } from "../../compare/baseline-gate.js";
@@ -94,7 +95,10 @@ export async function benchSuiteFile(
     const stats = taskSuiteStats(records);
     const out = resolve(flags.out);
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, "results.json"), JSON.stringify({ benchId, suite: suite.name, stats, records }, null, 1));
+    const report = { benchId, suite: suite.name, stats, records };
+    writeFileSync(join(out, "results.json"), JSON.stringify(report, null, 1));
+    writeFileSync(join(out, "report.md"), suiteMarkdown(report));
+    writeFileSync(join(out, "report.html"), suiteHtml(report));
     io.out(
       `\n${suite.name}: ${suite.tasks.length} tasks × ${run.strategies.length} strategies × ${run.models.length} models × ${run.trials} trials\n${suiteTable(stats)}`,
     );
@@ -102,7 +106,9 @@ export async function benchSuiteFile(
     if (scorecards) io.out(`\nplan scorecards (tasks with a gold plan, mean over trials)\n${scorecards}`);
     const failing = [...new Set(records.filter((record) => !record.passed).map((record) => record.task))];
     if (failing.length > 0) io.out(`\ntasks that failed at least once: ${failing.join(", ")}`);
-    io.out(`\nresults: ${join(out, "results.json")}${store ? `\nruns: planloop runs list (ids start with ${benchId})` : ""}`);
+    io.out(
+      `\nreport: ${join(out, "report.md")}\npage:   ${join(out, "report.html")}\nresults: ${join(out, "results.json")}${store ? `\nruns: planloop runs list (ids start with ${benchId})` : ""}`,
+    );
     if (cassette && flags.record) {
       writeCassette(flags.record, cassette);
       io.out(`tool calls recorded: ${flags.record} (${Object.keys(cassette.calls).length} distinct calls)`);
