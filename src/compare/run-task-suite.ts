@@ -8,7 +8,7 @@ import { runStrategy } from "../strategies/run-strategy.js";
 import type { StrategyName, StrategyStatus } from "../strategies/strategy-result.js";
 import { planScorecard, type PlanScorecard } from "./plan-scorecard.js";
 import { scoreRun, type Scorer } from "./scorers.js";
-import type { TaskSuite } from "./task-suite.js";
+import { SuiteError, type TaskSuite } from "./task-suite.js";
 
 export interface TaskSuiteOptions {
   suite: TaskSuite;
@@ -68,6 +68,12 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
       options.models.flatMap((model) => Array.from({ length: trials }, (_, index) => ({ task, strategy, model, trial: index + 1 }))),
     ),
   );
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const missing = options.suite.tasks.flatMap((task) =>
+    (task.tools ?? []).filter((name) => !byName.has(name)).map((name) => `${task.id}: ${name}`),
+  );
+  if (missing.length > 0) throw new SuiteError(`tasks name tools the tools module does not export: ${missing.slice(0, 5).join(", ")}`);
+  const toolsOf = (names: string[] | undefined) => (names === undefined ? options.tools : names.map((name) => byName.get(name)!));
   const records: TrialRecord[] = new Array(jobs.length);
   const cacheStore = options.planCache ? (options.store ?? memoryStore()) : undefined;
   let next = 0;
@@ -79,7 +85,7 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
       const result = await runStrategy(strategy, {
         task: task.task,
         model: model.model,
-        tools: options.tools,
+        tools: toolsOf(task.tools),
         runId,
         taskType: options.suite.name,
         ...(options.budget ? { budget: options.budget } : {}),

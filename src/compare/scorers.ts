@@ -39,7 +39,7 @@ export async function scoreRun(task: SuiteTask, result: StrategyResult, scorers:
 
 function matches(expected: Exclude<Expected, { scorer: string }>, answer: string): boolean {
   if (typeof expected !== "object") return answer === String(expected).trim();
-  if ("contains" in expected) return answer.toLowerCase().includes(expected.contains.toLowerCase());
+  if ("contains" in expected) return [expected.contains].flat().every((text) => answer.toLowerCase().includes(text.toLowerCase()));
   if ("number" in expected) return numbersIn(answer).some((found) => Math.abs(found - expected.number) <= (expected.tolerance ?? 0));
   if ("oneOf" in expected) return expected.oneOf.some((value) => answer === String(value).trim());
   return new RegExp(expected.regex).test(answer);

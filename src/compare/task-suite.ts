@@ -4,7 +4,7 @@ import { isRecord } from "../core/is-record.js";
 
 /**
  * What a task's answer must be: a value compared exactly (after trimming), or a scorer:
- * `{ contains }`, `{ number, tolerance? }` (a number in the answer within `tolerance` of it,
+ * `{ contains }` (a text, or a list the answer must all contain), `{ number, tolerance? }` (a number in the answer within `tolerance` of it,
  * default 0), `{ oneOf }`, `{ regex }`, or `{ scorer }`, the name of a function exported by
  * the `--scorers` module.
  */
@@ -12,7 +12,7 @@ export type Expected =
   | string
   | number
   | boolean
-  | { contains: string }
+  | { contains: string | string[] }
   | { number: number; tolerance?: number }
   | { oneOf: unknown[] }
   | { regex: string }
@@ -26,6 +26,8 @@ export interface SuiteTask {
   /** A gold plan in planloop's JSON plan format. */
   plan?: unknown;
   tags?: string[];
+  /** The names of the tools this task's runs get, of the tools module's; default all of them. */
+  tools?: string[];
 }
 
 export interface TaskSuite {
@@ -95,8 +97,9 @@ function readTask(value: unknown, where: string): SuiteTask {
   if (typeof id !== "string" || id === "") throw new SuiteError(`${where}: "id" must be a non-empty string`);
   if (typeof value.task !== "string" || value.task.trim() === "")
     throw new SuiteError(`${where} (${id}): "task" must be a non-empty string`);
-  if (value.tags !== undefined && !(Array.isArray(value.tags) && value.tags.every((tag) => typeof tag === "string")))
-    throw new SuiteError(`${where} (${id}): "tags" must be a list of strings`);
+  for (const list of ["tags", "tools"] as const)
+    if (value[list] !== undefined && !(Array.isArray(value[list]) && value[list].every((item) => typeof item === "string")))
+      throw new SuiteError(`${where} (${id}): "${list}" must be a list of strings`);
   if (value.expected !== undefined) checkExpected(value.expected, `${where} (${id})`);
   return {
     id,
@@ -104,6 +107,7 @@ function readTask(value: unknown, where: string): SuiteTask {
     ...(value.expected === undefined ? {} : { expected: value.expected as Expected }),
     ...(value.plan === undefined ? {} : { plan: value.plan }),
     ...(value.tags === undefined ? {} : { tags: value.tags as string[] }),
+    ...(value.tools === undefined ? {} : { tools: value.tools as string[] }),
   };
 }
 
@@ -111,16 +115,19 @@ function checkExpected(expected: unknown, where: string): void {
   if (typeof expected === "string" || typeof expected === "number" || typeof expected === "boolean") return;
   const ok =
     isRecord(expected) &&
-    ((typeof expected.contains === "string" && Object.keys(expected).length === 1) ||
+    ((isText(expected.contains) && Object.keys(expected).length === 1) ||
       (typeof expected.number === "number" && (expected.tolerance === undefined || typeof expected.tolerance === "number")) ||
       Array.isArray(expected.oneOf) ||
       (typeof expected.regex === "string" && isRegex(expected.regex)) ||
       typeof expected.scorer === "string");
   if (!ok)
     throw new SuiteError(
-      `${where}: "expected" must be a value, or one of { "contains" }, { "number", "tolerance"? }, { "oneOf": [...] }, { "regex" } (a valid one), { "scorer": "<name>" }`,
+      `${where}: "expected" must be a value, or one of { "contains": text or [texts] }, { "number", "tolerance"? }, { "oneOf": [...] }, { "regex" } (a valid one), { "scorer": "<name>" }`,
     );
 }
+
+const isText = (value: unknown) =>
+  typeof value === "string" || (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string"));
 
 function isRegex(source: string): boolean {
   try {

@@ -6,7 +6,7 @@ import { readResults } from "./read-results.js";
 
 const steps = [
   { id: 1, task: "orders", tool: "sql", args: { query: "select * from orders" } },
-  { id: 2, task: "sum", tool: "metrics", args: { rows: "$1", label: "total of $1.count" }, depends_on: [1] },
+  { id: 2, task: "sum", tool: "metrics", args: { rows: "$1", label: "total of $1.count", price: "$20-$30" }, depends_on: [1] },
 ];
 
 describe("offline plan writing", () => {
@@ -29,6 +29,8 @@ describe("offline plan writing", () => {
         [1, "sql", []],
         [2, "metrics", [1]],
       ]);
+      // A price in an argument stays a price in every format.
+      expect(JSON.stringify(plan.steps[1])).toContain("$20-$30");
     }
   });
 });

@@ -14,8 +14,12 @@ export function requestedFormat(prompt: string): PlanFormat {
 export function writePlan(steps: Steps, format: PlanFormat): string[] {
   if (format === "json") return [JSON.stringify({ steps: steps.map((step) => ({ depends_on: [], ...step })) }, null, 1)];
   if (format === "rewoo") {
+    // Only references to steps of the plan become #E<n>: "$20-$30" in an argument is a price.
+    const ids = new Set(steps.map((step) => String(step.id)));
+    const reference = (match: string, id: string) => (ids.has(id) ? `#E${id}` : match);
     return steps.map(
-      (step) => `Plan: ${step.task}\n#E${step.id} = ${step.tool}[${JSON.stringify(step.args ?? {}).replace(/\$\{?(\d+)\}?/g, "#E$1")}]\n`,
+      (step) =>
+        `Plan: ${step.task}\n#E${step.id} = ${step.tool}[${JSON.stringify(step.args ?? {}).replace(/\$\{?(\d+)\}?/g, reference)}]\n`,
     );
   }
   const lines = steps.map((step) => {

@@ -91,6 +91,8 @@ export async function benchSuiteFile(
       ...(flags.planCache ? { planCache: true } : {}),
       ...(store ? { store } : {}),
       onRecord: (_record, done, total) => run.onRecord(done, total),
+    }).catch((error: unknown) => {
+      throw error instanceof SuiteError ? new CliError(error.message) : error;
     });
     const stats = taskSuiteStats(records);
     const out = resolve(flags.out);
