@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sqliteStore } from "planloop/sqlite";
 import { readTaskSuite } from "../src/compare/task-suite.js";
-import { scoreRun } from "../src/compare/scorers.js";
+import { llmJudge, scoreRun } from "../src/compare/scorers.js";
 import { wilson } from "../src/compare/task-suite-stats.js";
 import { cassetteKey, emptyCassette, replayingTools } from "../src/compare/tool-cassette.js";
-import type { StrategyResult, Tool } from "planloop";
+import type { ModelRequest, StrategyResult, Tool } from "planloop";
 import { cli } from "./helpers/run-cli.js";
 
 const fixtures = join(import.meta.dirname, "fixtures");
@@ -255,5 +255,20 @@ describe("planloop bench --suite <file>", () => {
     expect(await scoreRun(task({ scorer: "fine" }), result("x"), judge)).toEqual({ passed: true, score: 1 });
     await expect(scoreRun(task({ scorer: "none" }), result("x"), judge)).rejects.toThrow('no scorer "none"');
     expect((await scoreRun(task("42"), result("42", "failed"))).passed).toBe(false);
+    // An LLM judge: the model given, else the run's own; it sees the task, the reference and the answer.
+    const seen: string[] = [];
+    const judgeModel = (request: ModelRequest) => {
+      const text = String(request.messages.at(-1)!.content);
+      seen.push(text);
+      return {
+        type: "final" as const,
+        content: text.includes("The answer to judge:\n137 orders") ? "PASS: it counts them" : "FAIL: wrong count",
+      };
+    };
+    const judged = task({ scorer: "judge", reference: "137" });
+    expect(await scoreRun(judged, result("137 orders"), { judge: llmJudge({ model: judgeModel }) })).toEqual({ passed: true, score: 1 });
+    expect(await scoreRun(judged, result("12 orders"), { judge: llmJudge() }, judgeModel)).toEqual({ passed: false, score: 0 });
+    expect(seen[0]).toContain("A right answer:\n137");
+    await expect(scoreRun(judged, result("x"), { judge: llmJudge() })).rejects.toThrow("llmJudge has no model");
   });
 });

@@ -92,7 +92,7 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
         ...(options.store ? { store: options.store } : {}),
         ...(cacheStore ? { planCache: { key: `${benchId} ${model.name} ${task.id}`, store: cacheStore } } : {}),
       });
-      const { passed, score } = await scoreRun(task, result, options.scorers);
+      const { passed, score } = await scoreRun(task, result, options.scorers, model.model);
       records[index] = {
         task: task.id,
         strategy,

@@ -1,3 +1,4 @@
+import { toModelFunction, type Model } from "../core/model.js";
 import type { StrategyResult } from "../strategies/strategy-result.js";
 import type { Expected, SuiteTask } from "./task-suite.js";
 
@@ -5,11 +6,15 @@ import type { Expected, SuiteTask } from "./task-suite.js";
  * A scorer of your own (exported by the `--scorers` module, named by `{ "scorer": "<name>" }`):
  * true, false, or a score from 0 to 1 (1 passes). An LLM judge is one such function.
  */
-export type Scorer = (input: {
+export type Scorer = (input: ScorerInput) => boolean | number | Promise<boolean | number>;
+
+export interface ScorerInput {
   task: SuiteTask;
   output: string | undefined;
   result: StrategyResult;
-}) => boolean | number | Promise<boolean | number>;
+  /** The model of the run's column, for a judge that uses the run's own model. */
+  model?: Model;
+}
 
 export interface Score {
   passed: boolean;
@@ -21,7 +26,12 @@ export interface Score {
  * Scores one run's answer against the task's `expected`: a run that did not complete fails;
  * with no `expected`, completing passes.
  */
-export async function scoreRun(task: SuiteTask, result: StrategyResult, scorers: Readonly<Record<string, Scorer>> = {}): Promise<Score> {
+export async function scoreRun(
+  task: SuiteTask,
+  result: StrategyResult,
+  scorers: Readonly<Record<string, Scorer>> = {},
+  model?: Model,
+): Promise<Score> {
   const output = result.output;
   const expected = task.expected;
   if (result.status !== "completed") return { passed: false, score: 0 };
@@ -29,7 +39,7 @@ export async function scoreRun(task: SuiteTask, result: StrategyResult, scorers:
   if (typeof expected === "object" && "scorer" in expected) {
     const scorer = Object.hasOwn(scorers, expected.scorer) ? scorers[expected.scorer] : undefined;
     if (scorer === undefined) throw new Error(`task ${task.id}: no scorer "${expected.scorer}" (export it from the --scorers module)`);
-    const given = await scorer({ task, output, result });
+    const given = await scorer({ task, output, result, ...(model === undefined ? {} : { model }) });
     const score = typeof given === "boolean" ? Number(given) : Math.max(0, Math.min(1, given));
     return { passed: score >= 1, score };
   }
@@ -48,4 +58,40 @@ function matches(expected: Exclude<Expected, { scorer: string }>, answer: string
 /** The numbers an answer writes: "1,234.5", "-3", "42%" (as 42). */
 function numbersIn(answer: string): number[] {
   return [...answer.matchAll(/-?\d[\d,]*(?:\.\d+)?|-?\.\d+/g)].map((match) => Number(match[0].replaceAll(",", ""))).filter(Number.isFinite);
+}
+
+/**
+ * A scorer that asks a model whether the answer does what the task asks (an LLM judge): the
+ * `model` given, else the run's own. It sees the task, the reference (`expected.reference`,
+ * when the task's `expected` names one) and the answer, and must reply PASS or FAIL. Never the
+ * default: export it from your `--scorers` module (`export const judge = llmJudge()`) and name
+ * it (`"expected": { "scorer": "judge", "reference": "…" }`). Its calls are not counted in the
+ * run's usage.
+ */
+export function llmJudge(options: { model?: Model; instructions?: string } = {}): Scorer {
+  return async ({ task, output, model }) => {
+    const judge = toModelFunction(options.model ?? model);
+    if (judge === undefined) throw new Error(`task ${task.id}: llmJudge has no model (give it one, or run it from planloop bench)`);
+    const reference =
+      typeof task.expected === "object" && task.expected !== null ? (task.expected as { reference?: unknown }).reference : undefined;
+    const decision = await judge({
+      messages: [
+        {
+          role: "system",
+          content:
+            options.instructions ??
+            "You judge whether an answer does what a task asks. Reply with PASS or FAIL on the first line, then one sentence why.",
+        },
+        {
+          role: "user",
+          content: `Task:\n${task.task}\n\n${reference === undefined ? "" : `A right answer:\n${String(reference)}\n\n`}The answer to judge:\n${output ?? "(none)"}`,
+        },
+      ],
+      step: 0,
+      signal: new AbortController().signal,
+      tools: [],
+      purpose: "critic",
+    });
+    return decision.type === "final" && /^\s*PASS\b/i.test(decision.content);
+  };
 }

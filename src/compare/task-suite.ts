@@ -16,7 +16,7 @@ export type Expected =
   | { number: number; tolerance?: number }
   | { oneOf: unknown[] }
   | { regex: string }
-  | { scorer: string };
+  | { scorer: string; reference?: unknown };
 
 /** One task of a suite of the user's own. */
 export interface SuiteTask {
