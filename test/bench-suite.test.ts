@@ -205,6 +205,26 @@ describe("planloop bench --suite <file>", () => {
       [models[1], 1],
     ]);
     expect(ran.out).toContain("1 tasks × 1 strategies × 2 models × 1 trials");
+    // Tiers: --planner plans for the planning strategies, --model runs the steps.
+    const tiered = await cli(
+      "bench",
+      "--suite",
+      suite,
+      "--tools",
+      join(fixtures, "plan-tools.ts"),
+      "--model",
+      models[1]!,
+      "--planner",
+      models[0]!,
+      "--strategies",
+      "plan-and-execute",
+      "--out",
+      join(dir, "tiers"),
+      "--no-store",
+    );
+    expect(tiered).toMatchObject({ code: 0, err: "" });
+    const tiers = JSON.parse(readFileSync(join(dir, "tiers", "results.json"), "utf8"));
+    expect(tiers.stats[0]).toMatchObject({ model: `${models[1]} (planner ${models[0]})`, successRate: 1 });
   });
 
   it("--plan-cache: the later trials of a recurring task start from the plan that succeeded, with no planner call", async () => {

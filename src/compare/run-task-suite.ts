@@ -14,8 +14,11 @@ export interface TaskSuiteOptions {
   suite: TaskSuite;
   tools: readonly Tool[];
   strategies: readonly StrategyName[];
-  /** One column each; the name labels it. */
-  models: ReadonlyArray<{ name: string; model: Model }>;
+  /**
+   * One column each; the name labels it. `planner` (tiers): the planning strategies plan with
+   * it, and `model` runs their agent steps and ReAct's loop.
+   */
+  models: ReadonlyArray<{ name: string; model: Model; planner?: Model }>;
   /** Runs of every task × strategy × model (for pass^k and pass@k); default 1. */
   trials?: number;
   /** Runs at the same time; default 4. */
@@ -49,6 +52,8 @@ export interface TrialRecord {
   durationMs: number;
   usage: UsageTotals;
   replans: number;
+  /** Invalid plans sent back to the planner for repair. */
+  repairs: number;
   /** The budget limit that stopped it, for `budget_exceeded`. */
   limit?: string;
   /** With a gold plan: how the run's plan compares with it. */
@@ -85,6 +90,7 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
       const result = await runStrategy(strategy, {
         task: task.task,
         model: model.model,
+        ...(model.planner === undefined ? {} : { planner: model.planner }),
         tools: toolsOf(task.tools),
         runId,
         taskType: options.suite.name,
@@ -107,6 +113,7 @@ export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialReco
         durationMs: result.durationMs,
         usage: result.usage,
         replans: result.replans,
+        repairs: result.trace.filter((event) => event.type === "plan-invalid").length,
         ...(result.limit === undefined ? {} : { limit: result.limit }),
         ...(task.plan === undefined ? {} : { scorecard: planScorecard(task.plan, result) }),
       };

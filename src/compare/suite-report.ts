@@ -1,6 +1,6 @@
 import { escape, palette } from "./bench-report.js";
 import type { TrialRecord } from "./run-task-suite.js";
-import { scorecardTable, suiteTable, type SuiteColumnStats } from "./task-suite-stats.js";
+import { scorecardTable, suiteTable, taskSuiteStats, type SuiteColumnStats } from "./task-suite-stats.js";
 
 /** What a report of a suite's bench run is made from (results.json holds the same). */
 export interface SuiteReportInput {
@@ -23,6 +23,12 @@ export function suiteMarkdown(input: SuiteReportInput): string {
     "",
     taskTable(input.records),
     "",
+    ...[...new Set(input.records.map((record) => record.task))].flatMap((task) => [
+      `### ${task}`,
+      "",
+      suiteTable(taskSuiteStats(input.records.filter((record) => record.task === task))),
+      "",
+    ]),
   ].join("\n");
 }
 

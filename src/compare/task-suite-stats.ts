@@ -26,6 +26,8 @@ export interface SuiteColumnStats {
   totalCostUsd: number;
   toolCalls: number;
   replans: number;
+  /** Invalid plans sent back for repair, per run. */
+  repairs: number;
   /** Runs stopped by a budget limit, by limit. */
   budgetStops: Record<string, number>;
 }
@@ -70,6 +72,7 @@ export function taskSuiteStats(records: readonly TrialRecord[]): SuiteColumnStat
       totalCostUsd: mine.reduce((sum, record) => sum + record.usage.costUsd, 0),
       toolCalls: mean(mine.map((record) => record.usage.toolCalls)),
       replans: mean(mine.map((record) => record.replans)),
+      repairs: mean(mine.map((record) => record.repairs ?? 0)),
       budgetStops,
     };
   });
@@ -102,6 +105,7 @@ export function suiteTable(stats: readonly SuiteColumnStats[]): string {
       `$${entry.costUsd.toFixed(4)} ($${entry.totalCostUsd.toFixed(4)})`,
       entry.toolCalls.toFixed(1),
       entry.replans.toFixed(1),
+      entry.repairs.toFixed(1),
       Object.entries(entry.budgetStops)
         .map(([limit, count]) => `${limit} ${count}`)
         .join(", ") || "—",
@@ -109,8 +113,8 @@ export function suiteTable(stats: readonly SuiteColumnStats[]): string {
   );
   const k = Math.max(1, ...stats.map((entry) => entry.trials));
   return [
-    `| strategy | model | success (95% CI) | pass^${k} | pass@${k} | ms median / p95 | model calls | tokens in / out | cost per run (all) | tool calls | replans | budget stops |`,
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    `| strategy | model | success (95% CI) | pass^${k} | pass@${k} | ms median / p95 | model calls | tokens in / out | cost per run (all) | tool calls | replans | plan repairs | budget stops |`,
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }

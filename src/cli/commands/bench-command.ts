@@ -16,6 +16,7 @@ import { benchSuiteFile, isSuiteFile, type SuiteBenchFlags } from "./suite-bench
 interface BenchFlags extends Omit<ModelFlags, "model">, Omit<SuiteBenchFlags, "suite"> {
   /** Every --model given, in order. */
   model?: string[];
+  planner?: string;
   suite: string;
   trials?: string;
   strategies: string;
@@ -55,6 +56,7 @@ export function benchCommand(program: Command, io: CliIo): void {
       "a real model: openai:<name>, <name> with --base-url, or a module exporting a model (default: the offline model); with a suite file, again for more columns",
       (spec: string, specs: string[] | undefined) => [...(specs ?? []), spec],
     )
+    .option("--planner <spec>", "with a suite file: the model the planning strategies plan with (tiers); --model runs the steps")
     .option("--base-url <url>", "an OpenAI-compatible server")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--runs <n>", "runs of every task and strategy", "1")
@@ -81,8 +83,14 @@ export function benchCommand(program: Command, io: CliIo): void {
           throw new CliError(
             "a suite of your own needs a model: --model openai:<name>, --base-url <url> --model <name>, or --model ./model.mjs",
           );
+        // Tiers: with --planner, the planning strategies plan with it and each --model runs the steps.
+        const planner = flags.planner === undefined ? undefined : await modelFromFlags({ ...modelFlags(flags), model: flags.planner });
         const models = await Promise.all(
-          specs.map(async (spec) => ({ name: spec, model: (await modelFromFlags({ ...modelFlags(flags), model: spec }))! })),
+          specs.map(async (spec) => ({
+            name: flags.planner === undefined ? spec : `${spec} (planner ${flags.planner})`,
+            model: (await modelFromFlags({ ...modelFlags(flags), model: spec }))!,
+            ...(planner === undefined ? {} : { planner }),
+          })),
         );
         const trials = whole(flags.trials ?? flags.runs, flags.trials ? "--trials" : "--runs");
         const concurrency = whole(flags.concurrency, "--concurrency");

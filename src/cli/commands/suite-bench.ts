@@ -53,7 +53,7 @@ export async function benchSuiteFile(
   flags: SuiteBenchFlags,
   run: {
     strategies: StrategyName[];
-    models: Array<{ name: string; model: Model }>;
+    models: Array<{ name: string; model: Model; planner?: Model }>;
     trials: number;
     concurrency: number;
     onRecord: (done: number, total: number) => void;
