@@ -10,47 +10,115 @@ type PlanLike = {
 /**
  * The events of a stored run, for the trace page: a strategy's finished result carries its
  * whole trace; otherwise (a plan run, or one that has not finished) they are drawn from the
- * journal: each plan, and each step that ended, at the times its record gives.
+ * journal: each plan, each step as it started and ended, the steps still running, where the
+ * run paused (waiting, or its process gone) and where it went on, and how it ended.
  */
 export function storedRunEvents(run: StoredRun, children: readonly StoredRun[]): PlanloopEvent[] {
   const trace = (run.result as { trace?: unknown } | undefined)?.trace;
   if (Array.isArray(trace) && trace.length > 0) return trace as PlanloopEvent[];
   const events: Array<PlanloopEventBody & { time: number }> = [];
-  for (const each of [run, ...children]) {
-    let plan: PlanLike = {};
-    const ended = new Map<string, StepRecord>();
-    for (const entry of each.journal) {
-      if (entry.kind === "plan") {
-        plan = entry.plan as PlanLike;
-        const steps = (plan.steps ?? []).map((step) => ({
-          id: step.id,
-          task: step.task ?? "",
-          depends_on: step.depends_on ?? [],
-          ...(step.tool ? { tool: step.tool } : {}),
-          ...(step.model ? { model: step.model } : {}),
-        }));
-        events.push({ type: "plan-created", version: entry.version, steps, time: each.createdAt });
-      }
-      if (entry.kind === "step-end") ended.set(entry.stepKey, entry.record as StepRecord);
+  for (const each of [run, ...children]) events.push(...journalEvents(each, each === run));
+  // Stable: events at the same time keep the journal's order (a start before its end).
+  return events
+    .map((event, order) => ({ event, order }))
+    .sort((a, b) => a.event.time - b.event.time || a.order - b.order)
+    .map(({ event }, seq) => ({ ...event, seq }) as PlanloopEvent);
+}
+
+function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody & { time: number }> {
+  const events: Array<PlanloopEventBody & { time: number }> = [];
+  let plan: PlanLike = {};
+  // Steps started and not ended, with when: a step-start's own time, else the run's last write.
+  const started = new Map<string, number>();
+  let pausedAt: number | undefined;
+  for (const entry of each.journal) {
+    if (pausedAt !== undefined && entry.kind !== "paused" && entry.kind !== "human-decision") {
+      // The journal goes on after a pause: a later process took the run up.
+      events.push({ type: "run-resumed", time: entry.kind === "step-start" && entry.at !== undefined ? entry.at : pausedAt });
+      pausedAt = undefined;
     }
-    for (const [key, record] of ended) {
-      const step = plan.steps?.find((candidate) => String(candidate.id) === key);
-      const stepId = step?.id ?? key;
-      const started = each.createdAt + (record.startedAt ?? record.endedAt ?? 0);
-      const endedAt = each.createdAt + (record.endedAt ?? record.startedAt ?? 0);
-      if (record.startedAt !== undefined)
-        events.push({ type: "step-start", stepId, kind: step?.tool ? "tool" : "agent", attempt: record.attempts, time: started });
+    if (entry.kind === "plan") {
+      plan = entry.plan as PlanLike;
+      const steps = (plan.steps ?? []).map((step) => ({
+        id: step.id,
+        task: step.task ?? "",
+        depends_on: step.depends_on ?? [],
+        ...(step.tool ? { tool: step.tool } : {}),
+        ...(step.model ? { model: step.model } : {}),
+      }));
+      events.push({ type: "plan-created", version: entry.version, steps, time: each.createdAt });
+    } else if (entry.kind === "step-start") {
+      const time = entry.at ?? each.updatedAt;
+      if (started.has(entry.stepKey) && top) {
+        // Started again with no end between: the process running it stopped, and a later one took the run up.
+        events.push({ type: "run-paused", status: "process stopped", time: lastTime(events, each.createdAt) });
+        events.push({ type: "run-resumed", time });
+      }
+      started.set(entry.stepKey, time);
       events.push({
-        type: "step-end",
-        stepId,
-        status: record.status,
-        attempts: record.attempts,
-        durationMs: endedAt - started,
-        ...(record.error === undefined ? {} : { error: record.error }),
-        ...(record.status === "succeeded" ? { preview: previewOf(record.output) } : {}),
-        time: endedAt,
+        type: "step-start",
+        stepId: stepIdOf(plan, entry.stepKey),
+        kind: kindOf(plan, entry.stepKey),
+        attempt: entry.attempt,
+        time,
       });
+    } else if (entry.kind === "step-end") {
+      events.push(
+        ...stepEnd(each, plan, { key: entry.stepKey, record: entry.record as StepRecord, startedAt: started.get(entry.stepKey) }),
+      );
+      started.delete(entry.stepKey);
+    } else if (entry.kind === "paused" && top) {
+      pausedAt = entry.at ?? each.updatedAt;
+      events.push({ type: "run-paused", status: entry.status ?? "waiting", time: pausedAt });
     }
   }
-  return events.sort((a, b) => a.time - b.time).map((event, seq) => ({ ...event, seq }) as PlanloopEvent);
+  const result = each.result as { status?: unknown; reason?: unknown } | undefined;
+  if (top && each.status === "finished" && typeof result?.status === "string")
+    events.push({
+      type: "run-end",
+      status: result.status,
+      usage: (result as { usage?: never }).usage ?? ({} as never),
+      durationMs: each.updatedAt - each.createdAt,
+      ...(typeof result.reason === "string" ? { reason: result.reason } : {}),
+      time: each.updatedAt,
+    });
+  return events;
 }
+
+/** A step's end, and its start when the journal had none with a time (a journal written before step starts kept one). */
+function stepEnd(
+  each: StoredRun,
+  plan: PlanLike,
+  ended: { key: string; record: StepRecord; startedAt: number | undefined },
+): Array<PlanloopEventBody & { time: number }> {
+  const { key, record, startedAt } = ended;
+  const stepId = stepIdOf(plan, key);
+  const length = record.startedAt !== undefined && record.endedAt !== undefined ? record.endedAt - record.startedAt : 0;
+  const start = startedAt ?? each.createdAt + (record.startedAt ?? record.endedAt ?? 0);
+  const end = startedAt !== undefined ? startedAt + length : each.createdAt + (record.endedAt ?? record.startedAt ?? 0);
+  const events: Array<PlanloopEventBody & { time: number }> = [];
+  if (startedAt === undefined && record.startedAt !== undefined)
+    events.push({ type: "step-start", stepId, kind: kindOf(plan, key), attempt: record.attempts, time: start });
+  events.push({
+    type: "step-end",
+    stepId,
+    status: record.status,
+    attempts: record.attempts,
+    durationMs: end - start,
+    ...(record.error === undefined ? {} : { error: record.error }),
+    ...(record.status === "succeeded" ? { preview: previewOf(record.output) } : {}),
+    time: end,
+  });
+  return events;
+}
+
+/** The latest time of the events so far: where a process that stopped was last seen. */
+function lastTime(events: ReadonlyArray<{ time: number }>, from: number): number {
+  let latest = from;
+  for (const event of events) latest = Math.max(latest, event.time);
+  return latest;
+}
+
+const stepOf = (plan: PlanLike, key: string) => plan.steps?.find((candidate) => String(candidate.id) === key);
+const stepIdOf = (plan: PlanLike, key: string) => stepOf(plan, key)?.id ?? key;
+const kindOf = (plan: PlanLike, key: string): "tool" | "agent" => (stepOf(plan, key)?.tool ? "tool" : "agent");

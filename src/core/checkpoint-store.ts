@@ -9,9 +9,10 @@ import type { MaybePromise } from "./maybe-async.js";
  */
 export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }
-  | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string }
+  /** `at`: wall-clock time (ms since 1970) it started, for traces of stored runs. */
+  | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string; at?: number }
   | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown; totals?: { usage: unknown; elapsedMs: number } }
-  | { kind: "paused"; state: unknown; status?: string }
+  | { kind: "paused"; state: unknown; status?: string; at?: number }
   | { kind: "call-start"; turn: number; position: number }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }

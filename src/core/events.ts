@@ -64,7 +64,13 @@ export type PlanEventBody =
   | { type: "step-start"; stepId: CallId; kind: "tool" | "agent"; attempt: number }
   | { type: "step-retry"; stepId: CallId; attempt: number; delayMs: number; error: string }
   | { type: "step-end"; stepId: CallId; status: StepStatus; attempts: number; durationMs: number; error?: string; preview?: string }
-  | { type: "run-end"; status: string; usage: UsageTotals; durationMs: number; reason?: string };
+  | { type: "run-end"; status: string; usage: UsageTotals; durationMs: number; reason?: string }
+  /**
+   * Made from a stored run's journal for its trace (`planloop trace --run`): where the run
+   * stopped (waiting for a person, or its process gone) and where a later process went on.
+   */
+  | { type: "run-paused"; status: string }
+  | { type: "run-resumed" };
 
 /** Events of a planning strategy around its executions. */
 export type StrategyEventBody =

@@ -90,7 +90,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
 function settleStreamedRun(checkpoints: Checkpoints, result: PlanRunResult, version: number): MaybePromise<void> {
   checkpoints.write([{ kind: "plan", version, plan: result.plan }]);
   if (result.status === "completed" || result.status === "failed") return checkpoints.finish(result);
-  checkpoints.write([{ kind: "paused", state: result.state, status: result.status }]);
+  checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
   return checkpoints.commit();
 }
 

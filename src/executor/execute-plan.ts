@@ -80,7 +80,7 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
     const result = finishPlanRun(run);
     if (result.status === "completed" || result.status === "failed") await checkpoints?.finish(result);
     else {
-      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status }]);
+      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
       await checkpoints?.commit();
     }
     await shared?.save();

@@ -33,7 +33,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     const result = finishRun(run, stop);
     if (result.status === "completed") await checkpoints?.finish(result);
     else {
-      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status }]);
+      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
       await checkpoints?.commit();
     }
     return result;

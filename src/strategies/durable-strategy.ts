@@ -64,7 +64,7 @@ export async function settleStrategyRun<Result extends { state?: unknown; status
   if (result.state === undefined) await durability.checkpoints.finish(result);
   else {
     // Kept, so `planloop runs show` can say what the run waits for (a plan's review is the strategy's own).
-    durability.checkpoints.write([{ kind: "paused", state: result.state, status: result.status }]);
+    durability.checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
     await durability.checkpoints.commit();
   }
   return result;

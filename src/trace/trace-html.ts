@@ -9,6 +9,8 @@ const colours: Record<string, string> = {
   skipped: "#9aa0a6",
   cancelled: "#8e6c3a",
   waiting: "#d4a017",
+  running: "#4a90d9",
+  interrupted: "#e67e22",
   reused: "#b7dfc4",
   "not run": "#eaeef2",
 };
@@ -47,6 +49,7 @@ ${legend()}
 <h2>Step details</h2>
 <div id="details" class="hint">Click a step in the timeline or a plan to see its task, arguments, output, attempts and inner calls.</div>
 ${replanList(trace)}
+${pauseList(trace)}
 ${notRunList(trace)}
 ${versions.map(dagSvg).join("\n")}
 ${stepTable(trace.bars)}
@@ -115,7 +118,10 @@ function summaryTable(trace: TraceSummary): string {
 
 function legend(): string {
   const entries: Array<[string, string]> = [
-    ...["succeeded", "failed", "skipped", "cancelled", "waiting"].map((status): [string, string] => [status, colours[status]!]),
+    ...["succeeded", "failed", "skipped", "cancelled", "waiting", "running", "interrupted"].map((status): [string, string] => [
+      status,
+      colours[status]!,
+    ]),
     ["failed attempt (retried)", "#e8a09a"],
     ["model call (plan, solve, join)", "#6f42c1"],
     ["replan", "#e36209"],
@@ -130,6 +136,15 @@ function replanList(trace: TraceSummary): string {
       `<li>at ${whole(replan.at)} ms, replan ${whole(replan.replans)}${replan.dropped ? " (early, dropped: the planner was asked again)" : ""}: ${escape(String(replan.reason))}</li>`,
   );
   return `<h2>Replans</h2><ol class="replans">${items.join("")}</ol>`;
+}
+
+function pauseList(trace: TraceSummary): string {
+  if (trace.pauses.length === 0) return "";
+  const items = trace.pauses.map(
+    (pause) =>
+      `<li>at ${whole(pause.at)} ms, the run stopped (${escape(String(pause.status))})${pause.resumedAt === undefined ? "; not continued yet" : `; continued at ${whole(pause.resumedAt)} ms, after ${whole(pause.resumedAt - pause.at)} ms`}</li>`,
+  );
+  return `<h2>Pauses</h2><ol class="pauses">${items.join("")}</ol>`;
 }
 
 function notRunList(trace: TraceSummary): string {

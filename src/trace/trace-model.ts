@@ -57,6 +57,8 @@ export interface TraceSummary {
   modelCalls: Array<{ purpose: string; startedAt: number; endedAt: number }>;
   /** `dropped`: an early replan whose plan was not used (the planner was asked again). */
   replans: Array<{ at: number; reason: string; replans: number; dropped?: boolean }>;
+  /** Where a stored run stopped (waiting for a person, or its process gone) and was continued later. */
+  pauses: Array<{ at: number; status: string; resumedAt?: number }>;
   lanes: number;
 }
 
@@ -89,7 +91,9 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   const openCalls: Array<{ purpose: string; start: number }> = [];
   const replans: TraceSummary["replans"] = [];
   let version = 1;
-  let status = "unknown";
+  const pauses: TraceSummary["pauses"] = [];
+  let ended = false;
+  let status = "running";
   let reason: string | undefined;
   let usage: UsageTotals | undefined;
 
@@ -181,10 +185,24 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         replans.push({ at: at(event.time), reason: event.reason, replans: event.replans });
         break;
       }
+      case "run-paused":
+        pauses.push({ at: at(event.time), status: event.status });
+        break;
+      case "run-resumed": {
+        const pause = pauses.at(-1);
+        if (pause !== undefined && pause.resumedAt === undefined) pause.resumedAt = at(event.time);
+        // What was running when the process stopped is an attempt cut short.
+        for (const [key, step] of open) {
+          ran.push(openBar(key, step, { end: at(event.time), status: "interrupted" }, stepsOf));
+          open.delete(key);
+        }
+        break;
+      }
       case "run-end":
       case "agent-end":
       case "strategy-end":
         if (event.stepId === undefined) {
+          ended = true;
           status = event.status;
           usage = event.usage;
           reason = event.reason;
@@ -192,12 +210,56 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         break;
     }
   }
+  const last = events.at(-1)?.time ?? startedAt;
+  // A run not ended yet: its steps still running are drawn up to now (its last event).
+  if (!ended) for (const [key, step] of open) ran.push(openBar(key, step, { end: at(last), status: "running" }, stepsOf));
+  if (!ended && pauses.length > 0 && pauses.at(-1)!.resumedAt === undefined) status = pauses.at(-1)!.status;
   // Lanes come from the shared timeline layout; bars are matched back by position.
   const lanes = buildTimeline(ran, String);
   const bars = lanes.map((entry) => ({ ...ran[Number(entry.stepId)]!, lane: entry.lane }));
-  const last = events.at(-1)?.time ?? startedAt;
   // A loop, not Math.max(...bars): spreading a few hundred thousand bars overflows the stack.
   let laneCount = 0;
   for (const bar of bars) laneCount = Math.max(laneCount, bar.lane + 1);
-  return { startedAt, durationMs: last - startedAt, status, reason, usage, bars, notRun, versions, modelCalls, replans, lanes: laneCount };
+  return {
+    startedAt,
+    durationMs: last - startedAt,
+    status,
+    reason,
+    usage,
+    bars,
+    notRun,
+    versions,
+    modelCalls,
+    replans,
+    pauses,
+    lanes: laneCount,
+  };
+}
+
+/** A step that has not ended (still running, or cut short by its process stopping), as a bar up to `end`. */
+function openBar(
+  key: string,
+  step: OpenStep,
+  until: { end: number; status: "running" | "interrupted" },
+  stepsOf: ReadonlyMap<string, TracePlanVersion["steps"][number]>,
+): Omit<TraceBar, "lane"> {
+  const { end, status } = until;
+  const planned = stepsOf.get(`${step.version}:${key}`);
+  return {
+    stepId: key,
+    version: step.version,
+    task: planned?.task ?? "",
+    ...(planned?.tool === undefined ? {} : { tool: planned.tool }),
+    ...(planned?.model === undefined ? {} : { model: planned.model }),
+    ...(planned?.args === undefined ? {} : { args: planned.args }),
+    startedAt: step.start,
+    endedAt: Math.max(end, step.start),
+    status,
+    attempts: step.segments.length + 1,
+    ...(status === "interrupted" ? { error: "its process stopped while it ran" } : {}),
+    segments: [...step.segments, { startedAt: Math.min(step.segmentStart, end), endedAt: Math.max(end, step.start) }],
+    innerSteps: step.innerSteps,
+    toolCalls: step.toolCalls,
+    modelCalls: step.modelCalls,
+  };
 }

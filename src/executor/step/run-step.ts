@@ -108,7 +108,9 @@ function report(index: number, ok: boolean | undefined, done: StepDone): void {
 function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {
   const checkpoints = run.checkpoints!;
   const attempt = run.records[index]!.attempts + 1;
-  checkpoints.write([{ kind: "step-start", stepKey: run.graph.keys[index]!, attempt, idempotencyKey: idempotencyKeyOf(run, index) }]);
+  checkpoints.write([
+    { kind: "step-start", stepKey: run.graph.keys[index]!, attempt, idempotencyKey: idempotencyKeyOf(run, index), at: Date.now() },
+  ]);
   return checkpoints.commit();
 }
 
