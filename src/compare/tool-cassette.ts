@@ -23,25 +23,25 @@ export function cassetteKey(tool: string, args: unknown): string {
   return `${tool} ${canonicalJson(args)}`;
 }
 
+type Execute = NonNullable<Tool["execute"]>;
+
+/** The tools, each tool's execute wrapped by `wrap` (a tool without one is left as it is). */
+function wrapped(tools: readonly Tool[], wrap: (tool: Tool, execute: Execute) => Execute): Tool[] {
+  return tools.map((tool) => (tool.execute === undefined ? tool : { ...tool, execute: wrap(tool, tool.execute) }));
+}
+
 /** The tools, each call kept in `cassette` as it ends (its output, or its error's message). */
 export function recordingTools(tools: readonly Tool[], cassette: ToolCassette): Tool[] {
-  return tools.map((tool) => {
-    const execute = tool.execute;
-    if (execute === undefined) return tool;
-    return {
-      ...tool,
-      execute: async (args: unknown, context: Parameters<typeof execute>[1]) => {
-        const kept = (cassette.calls[cassetteKey(tool.name, args)] ??= []);
-        try {
-          const output: unknown = await execute(args, context);
-          kept.push({ output });
-          return output;
-        } catch (error) {
-          kept.push({ error: error instanceof Error ? error.message : String(error) });
-          throw error;
-        }
-      },
-    };
+  return wrapped(tools, (tool, execute) => async (args, context) => {
+    const kept = (cassette.calls[cassetteKey(tool.name, args)] ??= []);
+    try {
+      const output: unknown = await execute(args, context);
+      kept.push({ output });
+      return output;
+    } catch (error) {
+      kept.push({ error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
   });
 }
 
@@ -51,27 +51,20 @@ export function recordingTools(tools: readonly Tool[], cassette: ToolCassette): 
  */
 export function replayingTools(tools: readonly Tool[], cassette: ToolCassette, options: { miss?: "error" | "run" } = {}): Tool[] {
   const turns = new Map<string, number>();
-  return tools.map((tool) => {
-    const execute = tool.execute;
-    if (execute === undefined) return tool;
-    return {
-      ...tool,
-      execute: async (args: unknown, context: Parameters<typeof execute>[1]) => {
-        const key = cassetteKey(tool.name, args);
-        const kept = Object.hasOwn(cassette.calls, key) ? cassette.calls[key]! : [];
-        if (kept.length === 0) {
-          if (options.miss === "run") return execute(args, context);
-          throw Object.assign(new Error(`the cassette holds no call ${key} (record it, or replay with --replay-miss run)`), {
-            retryable: false,
-          });
-        }
-        const turn = turns.get(key) ?? 0;
-        turns.set(key, turn + 1);
-        const answer = kept[Math.min(turn, kept.length - 1)]!;
-        if ("error" in answer) throw Object.assign(new Error(answer.error), { retryable: false });
-        return answer.output;
-      },
-    };
+  return wrapped(tools, (tool, execute) => async (args, context) => {
+    const key = cassetteKey(tool.name, args);
+    const kept = Object.hasOwn(cassette.calls, key) ? cassette.calls[key]! : [];
+    if (kept.length === 0) {
+      if (options.miss === "run") return execute(args, context);
+      throw Object.assign(new Error(`the cassette holds no call ${key} (record it, or replay with --replay-miss run)`), {
+        retryable: false,
+      });
+    }
+    const turn = turns.get(key) ?? 0;
+    turns.set(key, turn + 1);
+    const answer = kept[Math.min(turn, kept.length - 1)]!;
+    if ("error" in answer) throw Object.assign(new Error(answer.error), { retryable: false });
+    return answer.output;
   });
 }
 

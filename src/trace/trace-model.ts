@@ -145,10 +145,7 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         ran.push({
           stepId: key,
           version: inside.version,
-          task: planned?.task ?? "",
-          ...(planned?.tool === undefined ? {} : { tool: planned.tool }),
-          ...(planned?.model === undefined ? {} : { model: planned.model }),
-          ...(planned?.args === undefined ? {} : { args: planned.args }),
+          ...plannedFields(planned),
           startedAt: inside.start,
           endedAt: end,
           status: event.status,
@@ -248,10 +245,7 @@ function openBar(
   return {
     stepId: key,
     version: step.version,
-    task: planned?.task ?? "",
-    ...(planned?.tool === undefined ? {} : { tool: planned.tool }),
-    ...(planned?.model === undefined ? {} : { model: planned.model }),
-    ...(planned?.args === undefined ? {} : { args: planned.args }),
+    ...plannedFields(planned),
     startedAt: step.start,
     endedAt: Math.max(end, step.start),
     status,
@@ -261,5 +255,15 @@ function openBar(
     innerSteps: step.innerSteps,
     toolCalls: step.toolCalls,
     modelCalls: step.modelCalls,
+  };
+}
+
+/** What a bar shows of its step as the plan wrote it. */
+function plannedFields(planned: TracePlanVersion["steps"][number] | undefined): Pick<TraceBar, "task" | "tool" | "model" | "args"> {
+  return {
+    task: planned?.task ?? "",
+    ...(planned?.tool === undefined ? {} : { tool: planned.tool }),
+    ...(planned?.model === undefined ? {} : { model: planned.model }),
+    ...(planned?.args === undefined ? {} : { args: planned.args }),
   };
 }
