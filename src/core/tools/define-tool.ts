@@ -4,7 +4,11 @@ import { InvalidOptionsError } from "../errors.js";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
-  /** Aborts on cancellation, deadline or the tool's own timeout. Pass it on. */
+  /**
+   * Aborts on cancellation, deadline or the tool's own timeout. Pass it on. It is the call's
+   * own (what you hang on it goes with the call), made when first read: to hand the context
+   * to another function pass it whole or read `context.signal`; `{ ...context }` leaves it out.
+   */
   signal: AbortSignal;
   callId: string | number;
   step: number;
