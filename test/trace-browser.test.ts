@@ -105,6 +105,35 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     }
   }, 60_000);
 
+  it("a stored run that paused and went on: the gap shaded on the timeline, the attempt cut short drawn", async () => {
+    const events = [
+      { type: "plan-created", version: 1, steps: [{ id: "a", task: "pay", depends_on: [], tool: "pay" }], time: 0 },
+      { type: "step-start", stepId: "a", kind: "tool", attempt: 1, time: 10 },
+      { type: "run-paused", status: "process stopped", time: 40 },
+      { type: "run-resumed", time: 400 },
+      { type: "step-start", stepId: "a", kind: "tool", attempt: 1, time: 400 },
+      { type: "step-end", stepId: "a", status: "succeeded", attempts: 1, durationMs: 30, time: 430 },
+      { type: "run-end", status: "completed", usage: {}, durationMs: 430, time: 430 },
+    ].map((event, seq) => ({ ...event, seq }));
+    const file = join(artifacts(), "paused-trace.html");
+    writeFileSync(file, renderTraceHtml(events as never, { title: "paused and continued" }));
+    const browser = await chromium.launch({ executablePath, args: launchArgs });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector("g.pause");
+      expect(await page.locator("g.pause title").textContent()).toBe("paused (process stopped), went on after 360 ms");
+      expect(await page.locator("g.step").count()).toBe(2);
+      expect(await page.locator("ol.pauses li").innerText()).toContain("continued at 400 ms, after 360 ms");
+      expect(errors).toEqual([]);
+      await page.screenshot({ path: join(artifacts(), "paused-trace.png") });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
   it("runs no script from a crafted events file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-trace-"));
     const page = join(dir, "hostile.html");

@@ -69,6 +69,11 @@ function viewerData(trace: TraceSummary) {
       startedAt: number(call.startedAt),
       endedAt: number(call.endedAt),
     })),
+    pauses: trace.pauses.map((pause) => ({
+      at: number(pause.at),
+      status: String(pause.status),
+      ...(pause.resumedAt === undefined ? {} : { resumedAt: number(pause.resumedAt) }),
+    })),
     replans: trace.replans.map((replan) => ({
       at: number(replan.at),
       replans: number(replan.replans),

@@ -188,9 +188,9 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
       case "run-resumed": {
         const pause = pauses.at(-1);
         if (pause !== undefined && pause.resumedAt === undefined) pause.resumedAt = at(event.time);
-        // What was running when the process stopped is an attempt cut short.
+        // What was running when the process stopped is an attempt cut short there.
         for (const [key, step] of open) {
-          ran.push(openBar(key, step, { end: at(event.time), status: "interrupted" }, stepsOf));
+          ran.push(openBar(key, step, { end: pause?.at ?? at(event.time), status: "interrupted" }, stepsOf));
           open.delete(key);
         }
         break;

@@ -89,6 +89,13 @@ export const viewerScript = String.raw`
       text(g, x(replan.at) + 3, height - 6 - (index % 3) * 12, label.length > chars ? label.slice(0, chars - 1) + "…" : label, { fill: colour, class: "replan-label" });
       text(el("title", {}, g), 0, 0, label);
     });
+    // A pause: the gap from where the run stopped to where a later process went on, shaded.
+    data.pauses.forEach((pause) => {
+      const g = el("g", { class: "pause" }, body);
+      const end = pause.resumedAt === undefined ? data.durationMs : pause.resumedAt;
+      el("rect", { x: x(pause.at), y: axisHeight, width: Math.max(2, x(end) - x(pause.at)), height: height - axisHeight - 8, fill: "#d4a017", "fill-opacity": 0.15 }, g);
+      text(el("title", {}, g), 0, 0, "paused (" + pause.status + ")" + (pause.resumedAt === undefined ? "" : ", went on after " + ms(end - pause.at)));
+    });
     host.replaceChildren(svg);
   }
 
