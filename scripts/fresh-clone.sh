@@ -3,7 +3,8 @@
 # `npm install`, `git status` clean, `npm test`, the package packed and installed with zod into
 # an empty project, `planloop ask` with a TypeScript tools file against a local scripted
 # server, and `planloop runs list` showing the run. Fails as soon as a step does; prints how
-# long each took. Used by .ci/run on Node 20 and on Node 24; developers run it as it is:
+# long each took. It clones what is committed (HEAD), as a newcomer gets it. Used by .ci/run on
+# Node 20 and on Node 24; developers run it as it is:
 #
 #   scripts/fresh-clone.sh [--node <node binary>] [--reports <dir>] [--shared <dir>] [--stress]
 #                          [--ai-sdk <dir with node_modules/ai>] [--then-node <node binary>]
