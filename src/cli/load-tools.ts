@@ -6,17 +6,25 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { CliError } from "./cli-error.js";
 import { prepareTypeScript } from "./typescript-tools.js";
 
-/** The tools a module (.js, .mjs, or .ts where Node or tsx can load it) exports: an array named `tools` or the default export, or every export made with defineTool. */
-export async function loadTools(modulePath: string): Promise<Tool[]> {
-  let exports: Record<string, unknown>;
+/**
+ * A module of the user's (tools, a model, scorers), imported: TypeScript where Node or tsx can
+ * load it; one that fails to load is a `CliError` saying where (`file:line:column` and the
+ * lines around it). `what` names it in the message ("tools", "the model").
+ */
+export async function importUserModule(modulePath: string, what: string): Promise<Record<string, unknown>> {
   await prepareTypeScript(modulePath);
   try {
-    exports = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
+    return (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     const where = error instanceof Error ? whereItFailed(error, modulePath) : undefined;
-    throw new CliError(`cannot load tools from ${modulePath}: ${message}`, where);
+    throw new CliError(`cannot load ${what} from ${modulePath}: ${message}`, where);
   }
+}
+
+/** The tools a module (.js, .mjs, or .ts where Node or tsx can load it) exports: an array named `tools` or the default export, or every export made with defineTool. */
+export async function loadTools(modulePath: string): Promise<Tool[]> {
+  const exports = await importUserModule(modulePath, "tools");
   const isTool = (value: unknown): value is Tool =>
     typeof value === "object" && value !== null && "inputSchema" in value && "name" in value;
   const listed = [exports.tools, exports.default].find(Array.isArray) as unknown[] | undefined;

@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { toModelFunction, type Model } from "../core/model.js";
 import { openAICompatible } from "../models/openai-compatible.js";
 import { CliError } from "./cli-error.js";
-import { prepareTypeScript } from "./typescript-tools.js";
+import { importUserModule } from "./load-tools.js";
 
 export interface ModelFlags {
   model?: string;
@@ -46,13 +45,7 @@ function isModulePath(spec: string): boolean {
 }
 
 async function modelFromModule(path: string): Promise<Model> {
-  await prepareTypeScript(path);
-  let exports: Record<string, unknown>;
-  try {
-    exports = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
-  } catch (error) {
-    throw new CliError(`cannot load the model from ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
-  }
+  const exports = await importUserModule(path, "the model");
   const model = [exports.model, exports.default].find((value) => toModelFunction(value) !== undefined);
   if (model === undefined)
     throw new CliError(

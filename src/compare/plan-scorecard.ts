@@ -120,15 +120,17 @@ function edges(steps: readonly Step[], calls: ReadonlyArray<string | undefined>)
   const index = new Map(steps.map((step, position) => [step.id, position]));
   const ids = new Set(index.keys());
   return steps.flatMap((step, position) => {
-    const needs = new Set([
-      ...(step.depends_on ?? []).map(String),
-      ...findPlaceholders(step.args, { isStep: (id) => ids.has(id) }).map((reference) => String(reference.step)),
-    ]);
-    return [...needs].flatMap((need) => {
+    return needsOf(step, ids).flatMap((need) => {
       const from = index.get(need);
       return from === undefined ? [] : [`${calls[from] ?? `agent ${need}`} -> ${calls[position] ?? `agent ${step.id}`}`];
     });
   });
+}
+
+/** The steps a step waits for: those it lists, and those whose output its arguments read. */
+function needsOf(step: Step, ids: ReadonlySet<string>): string[] {
+  const references = findPlaceholders(step.args, { isStep: (id) => ids.has(id) }).map((reference) => String(reference.step));
+  return [...new Set([...(step.depends_on ?? []).map(String), ...references])];
 }
 
 /** How many of `gold` the `emitted` list has, each counted once. */
@@ -162,10 +164,7 @@ function chain(steps: readonly Step[], weight: (step: Step) => number = () => 1)
     if (known !== undefined) return known;
     if (seen.has(step.id)) return 0;
     seen.add(step.id);
-    const needs = [
-      ...(step.depends_on ?? []).map(String),
-      ...findPlaceholders(step.args, { isStep: (id) => ids.has(id) }).map((ref) => String(ref.step)),
-    ];
+    const needs = needsOf(step, ids);
     const before = Math.max(
       0,
       ...needs

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Model } from "../../core/model.js";
 import { runTaskSuite } from "../../compare/run-task-suite.js";
 import type { Scorer } from "../../compare/scorers.js";
@@ -20,7 +19,7 @@ import {
 import type { Tool } from "../../core/tools/define-tool.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { loadTools } from "../load-tools.js";
+import { importUserModule, loadTools } from "../load-tools.js";
 
 export interface SuiteBenchFlags {
   suite: string;
@@ -127,12 +126,7 @@ export async function benchSuiteFile(
 }
 
 async function loadScorers(path: string): Promise<Record<string, Scorer>> {
-  let exports: Record<string, unknown>;
-  try {
-    exports = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
-  } catch (error) {
-    throw new CliError(`cannot load scorers from ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
-  }
+  const exports = await importUserModule(path, "scorers");
   const scorers = Object.fromEntries(Object.entries(exports).filter(([, value]) => typeof value === "function")) as Record<string, Scorer>;
   if (Object.keys(scorers).length === 0) throw new CliError(`${path} exports no scorer functions`);
   return scorers;
