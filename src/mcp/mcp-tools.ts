@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
-import { defineTool, type Tool } from "../core/tools/define-tool.js";
-import { jsonSchemaCheck } from "../core/tools/json-schema-check.js";
-import type { JsonSchemaObject } from "../core/tools/tool-input.js";
+import { defineTool, type Tool, type ToolOptions } from "../core/tools/define-tool.js";
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export interface McpToolInfo {
@@ -111,10 +109,9 @@ function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpTo
   const readOnly = info.annotations?.readOnlyHint === true;
   const { $schema: _draft, ...schema } = info.inputSchema;
   const inputSchema = { ...schema, type: "object" as const };
-  return defineTool<Record<string, unknown>, unknown>({
+  const spec = {
     name,
     description: info.description ?? info.title ?? info.annotations?.title ?? info.name,
-    input: checkableInput(inputSchema),
     inputSchema,
     execute: async (args, { signal }) => {
       const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
@@ -139,20 +136,14 @@ function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpTo
         : info.annotations?.destructiveHint === true
           ? "side-effecting"
           : undefined,
-  });
-}
-
-/**
- * What planloop checks a call's arguments with: the tool's JSON Schema itself (checked, nothing
- * added), or, where it cannot be checked (a keyword zod does not know, a `$ref` cycle), any
- * object, left to the server, which checks it anyway.
- */
-function checkableInput(schema: JsonSchemaObject): JsonSchemaObject | z.ZodType<Record<string, unknown>> {
+  } satisfies Omit<ToolOptions<Record<string, unknown>, unknown>, "input">;
+  // Arguments are checked with the tool's own JSON Schema (nothing added); one planloop cannot
+  // check (a keyword zod does not know, a $ref cycle) is left to the server, which checks it anyway.
   try {
-    jsonSchemaCheck(schema);
-    return schema;
-  } catch {
-    return z.record(z.string(), z.unknown());
+    return defineTool<Record<string, unknown>, unknown>({ ...spec, input: inputSchema });
+  } catch (error) {
+    if (!(error instanceof InvalidOptionsError)) throw error;
+    return defineTool<Record<string, unknown>, unknown>({ ...spec, input: z.record(z.string(), z.unknown()) });
   }
 }
 
