@@ -66,6 +66,8 @@ export type {
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
 export { memoryStore } from "./core/checkpoint-store.js";
+export { modelCallsOf } from "./core/model-calls.js";
+export type { KeptAnswer, KeptModelCall, ModelCallView } from "./core/model-calls.js";
 export type {
   CheckpointStore,
   JournalEntry,

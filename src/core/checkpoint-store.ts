@@ -1,11 +1,13 @@
 import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "./errors.js";
 import type { MaybePromise } from "./maybe-async.js";
+import type { KeptModelCall } from "./model-calls.js";
 
 /**
  * What a durable run writes, in the order it happens: each entry is committed before the run
  * goes on (a step's end before any step that depends on it starts). Replaying a run's entries
  * rebuilds what it had done when it stopped or its process died. `text`: a strategy's model
- * answer; `launch`: the command line that started the run (written by the planloop command).
+ * answer; `launch`: the command line that started the run (written by the planloop command); `model-call`: what a
+ * model was sent and answered.
  */
 export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }
@@ -18,7 +20,9 @@ export type JournalEntry =
   | { kind: "decision"; turn: number; decision: unknown }
   | { kind: "human-decision"; id: string; decision: unknown }
   | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean }
-  | { kind: "launch"; argv: string[]; cwd: string };
+  | { kind: "launch"; argv: string[]; cwd: string }
+  /** What a model was sent and answered (see `KeptModelCall`); kept unless the run says `keepModelCalls: false`. */
+  | { kind: "model-call"; call: KeptModelCall };
 
 export type RunStatus = "running" | "finished";
 

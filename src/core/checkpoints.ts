@@ -5,6 +5,7 @@ import { InvalidOptionsError, LeaseLostError, StoreError } from "./errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
 import { keptOutKeys, protectStore, secretsIn, type StoreProtection } from "./protected-store.js";
 import { defaultSecretKeys, type SecretKeys } from "./secrets.js";
+import { ModelCallLog } from "./model-calls.js";
 import { boundRunId, checkSecret } from "./state-signature.js";
 import type { UsageTotals } from "./usage.js";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
@@ -14,6 +15,8 @@ export interface Durability {
   store: CheckpointStore;
   runId: string;
   lease?: RunLease | undefined;
+  /** False when the run keeps no model calls (`DurableOptions.keepModelCalls`). */
+  keepModelCalls?: boolean | undefined;
 }
 
 /** The store and id options every durable entry point takes. */
@@ -39,6 +42,12 @@ export interface DurableOptions {
    * `stateSecret` they are kept sealed instead, and nothing needs giving.
    */
   keptSecrets?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Whether the store keeps each model call's messages and answer (secret keys masked), for
+   * `planloop ui` and evaluations: default true. A call costs what its new messages and its
+   * answer take as JSON (docs/durable-runs.md has measured figures); false keeps none.
+   */
+  keepModelCalls?: boolean | undefined;
 }
 
 /** What the store says of a run about to start: nothing yet, a result, or a journal to continue from. */
@@ -65,7 +74,8 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   const created = await asStoreError(store, runId, "could not be opened", () => store.createRun({ runId, entry, at: Date.now() }));
   // The run is read only once it is this process's: what its last owner wrote is all there.
   const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
-  if (created === "created") return { kind: "new", runId, durability: { store, runId, lease } };
+  const keepModelCalls = options.keepModelCalls !== false;
+  if (created === "created") return { kind: "new", runId, durability: { store, runId, lease, keepModelCalls } };
   try {
     const stored = await asStoreError(store, runId, "could not be read", () => store.getRun(runId));
     if (stored === undefined) throw new InvalidOptionsError(`run "${runId}" vanished from the store while it was opened`);
@@ -89,7 +99,7 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
           "or set stateSecret on new runs to keep them sealed",
       );
     }
-    return { kind: "continue", runId, durability: { store, runId, lease }, journal: stored.journal };
+    return { kind: "continue", runId, durability: { store, runId, lease, keepModelCalls }, journal: stored.journal };
   } catch (error) {
     await lease.release();
     throw error;
@@ -214,6 +224,12 @@ export class Checkpoints {
     for (const entry of entries) this.buffer.push(entry);
   }
 
+  /** Where the run keeps its model calls (they go with the next commit), unless it keeps none. */
+  modelCalls(secretKeys: SecretKeys): ModelCallLog | undefined {
+    if (this.durability.keepModelCalls === false) return undefined;
+    return new ModelCallLog((entries) => this.write(entries), secretKeys);
+  }
+
   /**
    * Commits what is buffered: at once when the store is synchronous, else a promise. While an
    * append is in flight, steps that commit meanwhile share the next one: with a store across
@@ -252,13 +268,29 @@ export class Checkpoints {
   }
 
   /**
-   * The lease of a run kept inside this one (a strategy's plan run, an agent step's loop): as
-   * long as this one's, and waited for when busy. This run's own lease keeps other processes
-   * out; an inner run held by someone else is one its last owner left behind as it died.
+   * How a run kept inside this one (a strategy's plan run, an agent step's loop) is held and
+   * kept: its lease as long as this one's, and waited for when busy (this run's own lease keeps
+   * other processes out; an inner run held by someone else is one its last owner left behind as
+   * it died); its model calls kept as this run's are.
    */
-  innerLease(): LeaseOptions | undefined {
-    const lease = this.durability.lease;
-    return lease === undefined ? undefined : { ttlMs: lease.ttlMs, onBusy: "wait" };
+  innerOptions(): { lease?: LeaseOptions; keepModelCalls?: boolean } {
+    const { lease, keepModelCalls } = this.durability;
+    return {
+      ...(lease === undefined ? {} : { lease: { ttlMs: lease.ttlMs, onBusy: "wait" as const } }),
+      ...(keepModelCalls === false ? { keepModelCalls } : {}),
+    };
+  }
+
+  /**
+   * Commits what is buffered as a run fails (its failed model call), so the failure can be
+   * read in the store; a commit that fails too (the store gone, the lease lost) changes nothing.
+   */
+  async commitAsItFails(): Promise<void> {
+    try {
+      await this.commit();
+    } catch {
+      // The run's own error is the one to report.
+    }
   }
 
   /** Stops renewing the run's lease and gives it up (the run is done here, finished or paused). */

@@ -112,6 +112,9 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
         return entry.waiting === undefined ? entry : hiding(entry, "waiting");
       case "text":
         return keys === undefined ? entry : ({ ...entry, text: seal(entry.text, keys.seal) } as unknown as JournalEntry);
+      // Masked already (secret keys as in events): nothing is kept out that a continuation would need back.
+      case "model-call":
+        return keys === undefined ? entry : ({ ...entry, call: seal(entry.call, keys.seal) } as unknown as JournalEntry);
       default:
         return entry;
     }

@@ -16,6 +16,7 @@ import {
   type TextStreamPart,
 } from "./model.js";
 import type { MaybePromise } from "./maybe-async.js";
+import type { ModelCallFacts, ModelCallLog } from "./model-calls.js";
 import { modelCallDelta, type Usage } from "./usage.js";
 
 /** What a text call (plan, replan, solve, critic, join) needs from the run around it. */
@@ -29,6 +30,8 @@ export interface TextCallContext {
   replay?: TextReplay | undefined;
   /** Asks for JSON of this schema where the model can (a plan: see `ModelRequest.responseFormat`). */
   responseFormat?: ResponseFormat | undefined;
+  /** Where a durable run keeps what each call was sent and answered. */
+  calls?: ModelCallLog | undefined;
 }
 
 /** A text answer as a durable run keeps it. `partial`: a stream cut short, kept up to its last full line. */
@@ -84,13 +87,16 @@ async function askModel(
     );
   } catch (error) {
     held.release();
+    keepCall(context, { request, startedAt, outcome: { error: errorMessage(error) } });
     if (context.signal.aborted) throw error;
     throw new ModelCallError(`the ${purpose} call failed: ${errorMessage(error)}`, { cause: error });
   }
   if (decision?.type !== "final" || typeof decision.content !== "string") {
+    keepCall(context, { request, startedAt, outcome: { error: `the ${purpose} call must answer with text (a "final" decision)` } });
     held.settle(modelCallDelta(decision?.usage));
     throw new InvalidDecisionError(`the ${purpose} call must answer with text (a "final" decision)`, { decision });
   }
+  keepCall(context, { request, startedAt, outcome: { decision } });
   finishCall(context, { purpose, usage: decision.usage, startedAt, held, response: decision.response });
   await call?.keep({ text: decision.content, usage: decision.usage });
   return decision.content;
@@ -137,10 +143,14 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
       if (call && part.text.includes("\n")) await call.keep({ text: text.slice(0, text.lastIndexOf("\n") + 1), partial: true });
       yield part.text;
     }
+  } catch (error) {
+    keepCall(context, { request, startedAt, outcome: { error: errorMessage(error) } });
+    throw error;
   } finally {
     // A stream left early (an error, or a reader that stopped) gives its hold back.
     held.release();
   }
+  keepCall(context, { request, startedAt, outcome: { decision: { type: "final", content: text, ...(usage ? { usage } : {}) } } });
   finishCall(context, { purpose, usage, startedAt, held });
   await call?.keep({ text, usage });
 }
@@ -161,6 +171,11 @@ function finishCall(
     ...(usage ? { usage } : {}),
     ...(response ? { response } : {}),
   });
+}
+
+/** Keeps the call in a durable run's journal (see `ModelCallLog`). */
+function keepCall(context: TextCallContext, call: Pick<ModelCallFacts, "request" | "startedAt" | "outcome">): void {
+  context.calls?.keep({ ...call, durationMs: context.clock.now() - call.startedAt, identity: modelIdentity(context.model) });
 }
 
 /** Each piece of an answer as a `model-delta` event, when someone listens. */

@@ -6,6 +6,7 @@ import type { Message, ToolMessage } from "../core/messages.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
 import { signState } from "../core/state-signature.js";
 import { leasedSignal, type Checkpoints } from "../core/checkpoints.js";
+import type { ModelCallLog } from "../core/model-calls.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
 import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./agent-result.js";
@@ -35,6 +36,8 @@ export interface AgentRun {
   runId: string;
   /** Where the loop's decisions and call outcomes are written, for a durable run. */
   checkpoints: Checkpoints | undefined;
+  /** Where a durable loop keeps what each model call was sent and answered (unless it keeps none). */
+  calls: ModelCallLog | undefined;
   progress: NoProgressState;
   lastCall: NextCallEstimate | undefined;
   lastError: AgentError | undefined;
@@ -79,6 +82,7 @@ export function startRun(config: AgentConfig, identity: { runId: string; checkpo
     },
     runId: identity.runId,
     checkpoints: identity.checkpoints,
+    calls: identity.checkpoints?.modelCalls(config.secretKeys),
     progress: saved ? structuredClone(saved.progress) : emptyNoProgress(),
     lastCall: saved?.lastCall,
     lastError: undefined,

@@ -3,6 +3,7 @@ import { maxNesting, nestedTooDeep, nestsDeeperThan } from "../core/json-safe.js
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import { describeDecisionProblem, type ModelDecision, type ModelDelta, type ModelRequest } from "../core/model.js";
 import type { Reservation } from "../core/budget.js";
+import type { ModelCallFacts } from "../core/model-calls.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
 import type { AgentStop } from "./agent-result.js";
 import type { Message } from "../core/messages.js";
@@ -64,6 +65,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     );
   } catch (error) {
     held.release();
+    keepCall(run, { request, startedAt, outcome: { error: errorMessage(error) } });
     if (run.signal.aborted) return abortStop(run);
     run.steps -= 1;
     const state = snapshotState(run, "failed");
@@ -71,6 +73,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
   }
   const problem = describeDecisionProblem(decision);
   if (problem !== undefined) {
+    keepCall(run, { request, startedAt, outcome: { error: problem } });
     held.settle(modelCallDelta(decision?.usage));
     throw new InvalidDecisionError(`model returned no actionable decision at step ${step}: ${problem}`, {
       decision,
@@ -85,6 +88,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     );
     decision = { ...decision, calls };
   }
+  keepCall(run, { request, startedAt, outcome: { decision } });
   const delta = modelCallDelta(decision.usage);
   run.usage = addUsage(run.usage, delta);
   held.settle(delta);
@@ -100,6 +104,11 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     ...(decision.response ? { response: decision.response } : {}),
   });
   return decision;
+}
+
+/** Keeps the call in a durable loop's journal (see `ModelCallLog`). */
+function keepCall(run: AgentRun, call: Pick<ModelCallFacts, "request" | "startedAt" | "outcome">): void {
+  run.calls?.keep({ ...call, durationMs: run.config.clock.now() - call.startedAt, identity: run.config.identity });
 }
 
 /**

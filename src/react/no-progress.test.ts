@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { toolFailure } from "../core/tools/tool-runner.js";
 import { emptyNoProgress, recordRound } from "./no-progress.js";
+import { defaultSecretKeys } from "../core/secrets.js";
 
-const settings = { maxRepeats: 3 };
+const settings = { maxRepeats: 3, secretKeys: defaultSecretKeys };
 const ok = { content: "fine" };
 
 describe("recordRound", () => {
@@ -14,6 +15,15 @@ describe("recordRound", () => {
     expect(recordRound(state, [{ call: { id: 4, name: "q", arguments: { a: 1, b: 2 } }, outcome: ok }], settings)).toMatch(
       /"q" was called 3 times/,
     );
+  });
+
+  it("keeps no argument in its state and masks secret ones in its message", () => {
+    const state = emptyNoProgress();
+    const call = { id: 1, name: "charge", arguments: { card: "4242", apiKey: "sk-live-9" } };
+    const stalls = [1, 2, 3].map(() => recordRound(state, [{ call, outcome: ok }], settings));
+    expect(JSON.stringify(state)).not.toMatch(/4242|sk-live-9/);
+    expect(stalls[2]).toContain('"apiKey":"[masked]"');
+    expect(stalls[2]).not.toContain("sk-live-9");
   });
 
   it("treats missing arguments as an empty object", () => {

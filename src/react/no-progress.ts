@@ -1,11 +1,16 @@
+import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
+import { maskSecrets, type SecretKeys } from "../core/secrets.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 
 /** What the detector remembers between rounds; part of the resumable state. */
 export interface NoProgressState {
-  /** How often each call (name plus canonical arguments) was requested. */
+  /**
+   * How often each call was requested, by its name and a digest of its canonical arguments
+   * (the state is stored: a key holds no argument, so no secret, in clear).
+   */
   calls: Record<string, number>;
   lastError?: string;
   errorStreak: number;
@@ -30,15 +35,18 @@ export function emptyNoProgress(): NoProgressState {
 export function recordRound(
   state: NoProgressState,
   results: ReadonlyArray<{ call: ToolCall; outcome: ToolOutcome }>,
-  settings: NoProgressSettings,
+  /** `secretKeys`: whose values are masked in the message that names a repeated call. */
+  settings: NoProgressSettings & { secretKeys: SecretKeys },
 ): string | undefined {
   let stall: string | undefined;
   for (const { call, outcome } of results) {
-    const signature = `${call.name} ${canonicalJson(call.arguments ?? {})}`;
+    const args = canonicalJson(call.arguments ?? {});
+    const signature = `${call.name} ${createHash("sha256").update(args).digest("base64url").slice(0, 22)}`;
     const count = (state.calls[signature] ?? 0) + 1;
     state.calls[signature] = count;
     if (count >= settings.maxRepeats) {
-      stall ??= `"${call.name}" was called ${count} times with the same arguments ${previewOf(canonicalJson(call.arguments ?? {}), 200)}`;
+      const shown = canonicalJson(maskSecrets(call.arguments ?? {}, settings.secretKeys));
+      stall ??= `"${call.name}" was called ${count} times with the same arguments ${previewOf(shown, 200)}`;
     }
     const error = outcome.error;
     if (!error) {

@@ -37,6 +37,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
       await checkpoints?.commit();
     }
     return result;
+  } catch (error) {
+    await checkpoints?.commitAsItFails();
+    throw error;
   } finally {
     run.dispose();
     await checkpoints?.close();

@@ -151,6 +151,6 @@ function closeRound(run: AgentRun, round: OpenRound): AgentStop | undefined {
   run.openRound = undefined;
   const settings = run.config.noProgress;
   if (!settings) return undefined;
-  const stall = recordRound(run.progress, results, settings);
+  const stall = recordRound(run.progress, results, { ...settings, secretKeys: run.config.secretKeys });
   return stall === undefined ? undefined : { status: "no_progress", reason: stall };
 }

@@ -3,6 +3,7 @@ import { canonicalJson } from "../core/canonical-json.js";
 import type { JournalEntry } from "../core/checkpoint-store.js";
 import { Checkpoints, openStoredRun, settingUp, type DurableOptions } from "../core/checkpoints.js";
 import type { KeptText, TextReplay } from "../core/text-call.js";
+import { defaultSecretKeys, type SecretKeys } from "../core/secrets.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import type { Usage, UsageTotals } from "../core/usage.js";
 import type { StrategyName } from "./strategy-result.js";
@@ -35,6 +36,7 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
       store,
       checkpoints,
       replay: textReplay(opened.kind === "continue" ? opened.journal : [], checkpoints),
+      calls: checkpoints.modelCalls((options as { secretKeys?: SecretKeys }).secretKeys ?? defaultSecretKeys),
       planRunId: (version) => `${runId}/plan:${version}`,
       decisionsFor: async (planRunId) => {
         if (decisions === undefined || (await store.getRun(planRunId))?.status !== "running") return undefined;
@@ -137,6 +139,9 @@ export async function runStrategyDurably<Result extends { state?: unknown; statu
   const run = await settingUp(opened.durability?.checkpoints.durability, () => startStrategyRun(strategy, options, opened, saved));
   try {
     return await settleStrategyRun(run.durability, await body(run));
+  } catch (error) {
+    await run.durability?.checkpoints.commitAsItFails();
+    throw error;
   } finally {
     run.dispose();
     await run.durability?.checkpoints.close();

@@ -125,6 +125,7 @@ async function* streamedSteps(
     events: run.events,
     clock: run.clock,
     replay: run.durability?.replay,
+    calls: run.durability?.calls,
   };
   let joined = false;
   const take = function* (lines: ReturnType<CompilerPlanReader["push"]>) {

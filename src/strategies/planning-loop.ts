@@ -271,11 +271,11 @@ export async function executionOptions(
 async function durablePlanRun(
   run: StrategyRun,
   version: number,
-): Promise<Pick<ExecutePlanOptions, "store" | "runId" | "lease" | "approvals" | "answers">> {
+): Promise<Pick<ExecutePlanOptions, "store" | "runId" | "lease" | "keepModelCalls" | "approvals" | "answers">> {
   if (run.durability === undefined) return {};
   const runId = run.durability.planRunId(version);
-  const lease = run.durability.checkpoints.innerLease();
-  return { store: run.durability.store, runId, lease, ...(await run.durability.decisionsFor(runId)) };
+  const inner = run.durability.checkpoints.innerOptions();
+  return { store: run.durability.store, runId, ...inner, ...(await run.durability.decisionsFor(runId)) };
 }
 
 /** Statuses an execution ends the whole run with; `failed` is left to the strategy. */

@@ -66,7 +66,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
           ? {
               store: run.durability.store,
               runId: agentRunId,
-              lease: run.durability.checkpoints.innerLease(),
+              ...run.durability.checkpoints.innerOptions(),
               ...(await run.durability.decisionsFor(agentRunId)),
             }
           : {}),

@@ -2,6 +2,7 @@ import type { CheckpointStore } from "../core/checkpoint-store.js";
 import type { Checkpoints } from "../core/checkpoints.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import type { TextReplay } from "../core/text-call.js";
+import type { ModelCallLog } from "../core/model-calls.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 
 /**
@@ -14,6 +15,8 @@ import type { HumanDecisions } from "../core/tools/guarded-call.js";
 export interface StrategyDurability {
   store: CheckpointStore;
   replay: TextReplay;
+  /** Where the run keeps what its model calls were sent and answered (unless it keeps none). */
+  calls: ModelCallLog | undefined;
   /** The id of the plan run for plan `version`. */
   planRunId(version: number): string;
   /**

@@ -159,6 +159,7 @@ export async function askFor(
         events: run.events,
         clock: run.clock,
         replay: run.durability?.replay,
+        calls: run.durability?.calls,
         responseFormat,
       },
       purpose,

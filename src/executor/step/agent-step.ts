@@ -40,7 +40,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
           // A durable run keeps the step's loop as a run of its own, `<runId>/<step id>`: after a
           // crash it continues turn by turn, and its tools get keys of their own.
           ...(run.checkpoints
-            ? { store: run.checkpoints.durability.store, runId: idempotencyKeyOf(run, index), lease: run.checkpoints.innerLease() }
+            ? { store: run.checkpoints.durability.store, runId: idempotencyKeyOf(run, index), ...run.checkpoints.innerOptions() }
             : {}),
         });
   } catch (error) {

@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import type { JournalEntry } from "./checkpoint-store.js";
+import type { Message, ToolCall } from "./messages.js";
+import type { ModelDecision, ModelPurpose, ModelRequest, ModelResponseInfo } from "./model.js";
+import { maskSecrets, type SecretKeys } from "./secrets.js";
+import type { Usage } from "./usage.js";
+
+/**
+ * One model call as a stored run keeps it (journal entry `model-call`), for the web app and
+ * for evaluations: what was asked and what came back. The messages are kept as a difference:
+ * those of the earlier call `base` up to `shared`, then `added`; a loop's long history is not
+ * written again at each turn, so what a run keeps grows with what it says, not its square.
+ */
+export interface KeptModelCall {
+  /** Unique within the run. */
+  id: string;
+  purpose: ModelPurpose;
+  /** The loop's step (0 for a strategy's text calls). */
+  step: number;
+  /** When the call started (ms since 1970) and how long it took. */
+  at: number;
+  durationMs: number;
+  model?: string;
+  provider?: string;
+  /** The name of the response format asked for (a plan's JSON schema). */
+  responseFormat?: string;
+  /** The names of the tools the model was offered. */
+  tools?: string[];
+  base?: string;
+  shared?: number;
+  added: Message[];
+  answer?: KeptAnswer;
+  /** Why the call failed, when it did (it threw, or answered with something that is not a decision). */
+  error?: string;
+  usage?: Usage;
+  response?: ModelResponseInfo;
+}
+
+/** What the model answered: text, tool calls and reasoning, kept apart. */
+export interface KeptAnswer {
+  text?: string;
+  toolCalls?: ToolCall[];
+  reasoning?: string;
+}
+
+/** A kept call with its messages whole again; `incomplete` when the call it shared them with is not in the journal. */
+export type ModelCallView = Omit<KeptModelCall, "base" | "shared" | "added"> & { messages: Message[]; incomplete?: true };
+
+/** What one call was, as `ModelCallLog.keep` takes it. */
+export interface ModelCallFacts {
+  request: Pick<ModelRequest, "messages" | "purpose" | "step" | "tools" | "responseFormat">;
+  startedAt: number;
+  durationMs: number;
+  identity: { model?: string; provider?: string };
+  /** The decision it answered with, or the error it ended with. */
+  outcome: { decision: ModelDecision } | { error: string };
+}
+
+/**
+ * Keeps a durable run's model calls in its journal. Entries ride with the run's next commit
+ * (`write` buffers), so keeping calls adds no round trip to the store. Values under secret
+ * keys are masked, as in events.
+ */
+export class ModelCallLog {
+  private last: { id: string; messages: readonly Message[]; length: number } | undefined;
+  private count = 0;
+  /** Ids of calls made by another process of the same run differ from this one's. */
+  private readonly prefix = randomUUID().slice(0, 8);
+
+  constructor(
+    private readonly write: (entries: JournalEntry[]) => void,
+    private readonly secretKeys: SecretKeys,
+  ) {}
+
+  keep(facts: ModelCallFacts): void {
+    const { request, outcome } = facts;
+    const messages = request.messages;
+    const id = `${this.prefix}:${++this.count}`;
+    const shared = this.sharedWithLast(messages);
+    const call: KeptModelCall = {
+      id,
+      purpose: request.purpose,
+      step: request.step,
+      at: facts.startedAt,
+      durationMs: facts.durationMs,
+      ...(facts.identity.model === undefined ? {} : { model: facts.identity.model }),
+      ...(facts.identity.provider === undefined ? {} : { provider: facts.identity.provider }),
+      ...(request.responseFormat ? { responseFormat: request.responseFormat.name } : {}),
+      ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => tool.name) } : {}),
+      ...(shared > 0 ? { base: this.last!.id, shared } : {}),
+      added: messages.slice(shared),
+      ...("error" in outcome ? { error: outcome.error } : answerOf(outcome.decision)),
+    };
+    this.last = { id, messages, length: messages.length };
+    this.write([{ kind: "model-call", call: maskSecrets(call, this.secretKeys) as KeptModelCall }]);
+  }
+
+  /**
+   * How many leading messages this request has in common with the last one kept: the loop
+   * hands its own history (the same array, grown) or a view of it (the same message objects).
+   */
+  private sharedWithLast(messages: readonly Message[]): number {
+    if (this.last === undefined) return 0;
+    const limit = Math.min(this.last.length, messages.length);
+    if (messages === this.last.messages) return limit;
+    let shared = 0;
+    while (shared < limit && messages[shared] === this.last.messages[shared]) shared++;
+    return shared;
+  }
+}
+
+function answerOf(decision: ModelDecision): Pick<KeptModelCall, "answer" | "usage" | "response"> {
+  const answer: KeptAnswer =
+    decision.type === "final"
+      ? { text: decision.content }
+      : { toolCalls: decision.calls, ...(decision.content ? { text: decision.content } : {}) };
+  if (decision.reasoning) answer.reasoning = decision.reasoning;
+  return {
+    answer,
+    ...(decision.usage ? { usage: decision.usage } : {}),
+    ...(decision.response ? { response: decision.response } : {}),
+  };
+}
+
+/** The model calls a journal keeps, in order, each with its messages whole. */
+export function modelCallsOf(journal: readonly JournalEntry[]): ModelCallView[] {
+  const byId = new Map<string, Message[]>();
+  const views: ModelCallView[] = [];
+  for (const entry of journal) {
+    if (entry.kind !== "model-call") continue;
+    const { base, shared, added, ...rest } = entry.call;
+    const before = base === undefined ? [] : byId.get(base);
+    const messages = [...(before ?? []).slice(0, shared ?? 0), ...added];
+    byId.set(rest.id, messages);
+    views.push({ ...rest, messages, ...(before === undefined ? { incomplete: true as const } : {}) });
+  }
+  return views;
+}
