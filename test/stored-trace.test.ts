@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, memoryStore } from "planloop";
-import { storedRunEvents } from "../src/cli/stored-trace.js";
+import { storedRunEvents } from "../src/trace/stored-trace.js";
 import { summarizeTrace } from "../src/trace/trace-model.js";
 import { dyingLease, dyingStore, takeOver } from "./helpers/dying-store.js";
 

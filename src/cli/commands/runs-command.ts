@@ -8,7 +8,8 @@ import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { pendingLine } from "../pause-resume.js";
 import { defaultStore, openStore, storeWhere } from "../store-option.js";
-import { childrenOf, lastPause, launchOf, pendingOf, standing } from "../stored-runs.js";
+import { launchOf } from "../stored-runs.js";
+import { childrenOf, lastPause, pendingOf, standing } from "../../strategies/stored-runs.js";
 import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.js";
 import { readEvents } from "./trace-command.js";
 

@@ -6,8 +6,8 @@ import { perfettoTrace } from "../../trace/perfetto.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultStore, openStore, storeWhere } from "../store-option.js";
-import { storedRunEvents } from "../stored-trace.js";
-import { childrenOf } from "../stored-runs.js";
+import { storedRunEvents } from "../../trace/stored-trace.js";
+import { childrenOf } from "../../strategies/stored-runs.js";
 
 export function traceCommand(program: Command, io: CliIo): void {
   program
