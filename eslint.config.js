@@ -20,7 +20,7 @@ const layers = [
   "trace",
   "testing",
 ];
-const harness = ["cli", "demo", "compare"];
+const harness = ["cli", "demo", "compare", "ui"];
 
 /** A rule forbidding relative imports that climb into any of `folders`. */
 function forbid(folders, why) {
@@ -66,6 +66,7 @@ const arrows = {
   telemetry: [layers.filter((folder) => folder !== "core"), "spans are made from events: telemetry stands on core alone"],
   trace: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
+  ui: [["cli", "demo", "compare"], "the web app's server is told what to do by the CLI; it does not import it"],
 };
 
 /** A rule's pattern and message for the arrows out of `folder` (see `forbid`). */
@@ -112,7 +113,7 @@ export default tseslint.config(
     ],
   },
   {
-    files: ["**/*.ts", "**/*.mts"],
+    files: ["**/*.ts", "**/*.mts", "**/*.tsx"],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: "module" },
     plugins: { "@typescript-eslint": tseslint.plugin },
     rules: {

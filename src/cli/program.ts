@@ -14,7 +14,7 @@ const { version } = require("../../package.json") as { version: string };
 const { Command, CommanderError } = require("commander") as typeof Commander;
 type Command = Commander.Command;
 
-type Register = (program: Command, io: CliIo, rerun: (argv: string[]) => Promise<void>) => void;
+type Register = (program: Command, io: CliIo, rerun: (argv: string[], io?: CliIo) => Promise<void>) => void;
 
 /**
  * The commands, each loaded only when it is the one asked for: `--help` and a command that
@@ -54,6 +54,10 @@ const commands: Array<{ names: Record<string, [args: string, description: string
     load: async () => (await import("./commands/worker-command.js")).workerCommand,
   },
   {
+    names: { ui: ["", "Serve a local web app over a store: runs live, every model call, an approval inbox"] },
+    load: async () => (await import("./commands/ui-command.js")).uiCommand,
+  },
+  {
     names: { runs: ["", "List, show and continue the runs kept in a checkpoint store"] },
     load: async () => (await import("./commands/runs-command.js")).runsCommand,
   },
@@ -72,8 +76,8 @@ export async function createProgram(io: CliIo, argv: readonly string[]): Promise
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.err(text.trimEnd()) });
   const wanted = requested(argv);
-  const rerun = async (again: string[]) => {
-    await (await createProgram(io, again)).parseAsync(again, { from: "user" });
+  const rerun = async (again: string[], other = io) => {
+    await (await createProgram(other, again)).parseAsync(again, { from: "user" });
   };
   for (const { names, load } of commands) {
     if (wanted !== undefined && Object.hasOwn(names, wanted)) {

@@ -14,7 +14,7 @@ import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.
 import { readEvents } from "./trace-command.js";
 
 /** Runs the planloop command again, in this process, on `argv` (a stored run's command line). */
-export type Rerun = (argv: string[]) => Promise<void>;
+export type Rerun = (argv: string[], io?: CliIo) => Promise<void>;
 
 /**
  * `planloop runs …`: what a store holds of its runs, and continuing them by id: `resume`,

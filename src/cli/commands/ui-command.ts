@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { startUi } from "../../ui/ui-server.js";
+import type { ContinueRun, Decision } from "../../ui/ui-decisions.js";
+import { CliError } from "../cli-error.js";
+import type { CliIo } from "../cli-io.js";
+import { loadTools } from "../load-tools.js";
+import { defaultStore, openStore } from "../store-option.js";
+import type { Rerun } from "./runs-command.js";
+
+interface UiFlags {
+  store: string;
+  tools?: string;
+  host: string;
+  port: string;
+}
+
+/**
+ * `planloop ui`: the web app over a store, until Ctrl-C. With `--tools`, a decision taken in
+ * the page continues the run in this process, as `planloop runs approve` would (the run's
+ * own command, its output on stderr); without, the page shows the command that does.
+ */
+export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
+  program
+    .command("ui")
+    .option("--store <sqlite:path|postgres://…>", "the store whose runs to show", defaultStore)
+    .option("--tools <module>", "the tools module the runs were started with: decisions taken in the page then continue the runs here")
+    .option("--host <address>", "where to listen (anything but 127.0.0.1 lets other machines in, with the token)", "127.0.0.1")
+    .option("--port <n>", "the port (0: a free one)", "4321")
+    .action(async (flags: UiFlags) => {
+      const port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port takes 0 to 65535, got "${flags.port}"`);
+      const store = await openStore(flags.store, { readonly: false });
+      const tools = flags.tools === undefined ? undefined : await loadTools(flags.tools);
+      // The store and the tools as they read from here: continuing a run moves to the folder it ran in.
+      const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
+      const continueRun =
+        flags.tools === undefined ? undefined : continuing(rerun, quietIo(io), { store: storeFlag, tools: resolve(flags.tools) });
+      const ui = await startUi({
+        store,
+        storeFlag,
+        host: flags.host,
+        port,
+        ...(tools ? { tools } : {}),
+        ...(continueRun ? { continueRun } : {}),
+      }).catch(async (error: unknown) => {
+        await store.close();
+        const code = (error as { code?: string }).code;
+        if (code === "EADDRINUSE") throw new CliError(`port ${port} is taken; pick another with --port (0: any free one)`);
+        throw error;
+      });
+      io.out(`planloop ui: ${ui.url}`);
+      if (flags.tools === undefined)
+        io.err("planloop ui: no --tools: decisions taken in the page are not run here; the page shows the command that runs them");
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          void ui.close().then(async () => {
+            await store.close();
+            done();
+          });
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+    });
+}
+
+/** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process. */
+function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string }): ContinueRun {
+  return async ({ runId, decision }) => {
+    const folder = decision.action === "edit" ? mkdtempSync(join(tmpdir(), "planloop-ui-")) : undefined;
+    try {
+      const argv = ["runs", ...decisionWords(runId, decision, folder), "--store", where.store, "--tools", where.tools];
+      // How the run then ends (completed, failed, waiting again) is the run's, shown in the page; only a run that could not be continued fails here.
+      await rerun(argv, io);
+    } finally {
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    }
+  };
+}
+
+function decisionWords(runId: string, decision: Decision, folder: string | undefined): string[] {
+  switch (decision.action) {
+    case "approve":
+      return ["approve", runId, decision.pendingId];
+    case "edit": {
+      const file = join(folder!, "plan.json");
+      writeFileSync(file, JSON.stringify(decision.plan));
+      return ["approve", runId, decision.pendingId, "--plan", file];
+    }
+    case "deny":
+      return ["deny", runId, decision.pendingId, ...(decision.reason ? ["--reason", decision.reason] : [])];
+    case "answer":
+      return ["answer", runId, decision.pendingId, decision.text];
+  }
+}
+
+/** The ui's own io, with what a continued run prints sent to stderr: stdout carries the one line with the URL. */
+function quietIo(io: CliIo): CliIo {
+  return { ...io, stdout: io.stderr, out: (line) => io.err(line), exitCode: () => {} };
+}

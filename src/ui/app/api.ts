@@ -1,0 +1,159 @@
+// The page's side of the JSON API (docs/ui.md): every call carries the token the page was
+// opened with, kept for this tab only.
+import { useEffect, useState } from "preact/hooks";
+
+const fromUrl = new URLSearchParams(location.search).get("token");
+if (fromUrl !== null) {
+  sessionStorage.setItem("planloop-token", fromUrl);
+  // The token leaves the address bar (and so any copy of it) once it is kept.
+  history.replaceState(null, "", location.pathname + location.hash);
+}
+const token = () => sessionStorage.getItem("planloop-token") ?? "";
+
+export interface RunRow {
+  runId: string;
+  entry: string;
+  task: string;
+  status: string;
+  taskType?: string;
+  steps: string;
+  modelCalls?: number;
+  tokens?: number;
+  costUsd?: number;
+  createdAt: number;
+  updatedAt: number;
+  durationMs: number;
+  entries: number;
+}
+
+export interface RunPage {
+  waiting: RunRow[];
+  runs: RunRow[];
+  next?: { createdAt: number; runId: string };
+}
+
+export interface Message {
+  role: "system" | "user" | "assistant" | "tool";
+  content?: string;
+  toolCalls?: Array<{ id: string | number; name: string; arguments?: unknown }>;
+  reasoning?: string;
+  name?: string;
+  toolCallId?: string | number;
+}
+
+export interface ModelCall {
+  id: string;
+  runId: string;
+  purpose: string;
+  step: number;
+  at: number;
+  durationMs: number;
+  model?: string;
+  provider?: string;
+  responseFormat?: string;
+  tools?: string[];
+  messages: Message[];
+  incomplete?: true;
+  answer?: { text?: string; toolCalls?: Array<{ id: string | number; name: string; arguments?: unknown }>; reasoning?: string };
+  error?: string;
+  usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
+}
+
+export interface PendingItem {
+  id: string;
+  kind: string;
+  runId: string;
+  entry: string;
+  task: string;
+  name?: string;
+  arguments?: unknown;
+  digest?: string;
+  question?: string;
+  expiresAt?: number;
+  planVersion?: number;
+  version?: number;
+  plan?: { steps: Array<{ id: string | number; task: string; tool?: string; args?: unknown; depends_on?: Array<string | number> }> };
+  changes?: { kept: string[]; added: string[]; changed: string[]; dropped: string[] };
+  reason?: string;
+}
+
+export interface StepDetail {
+  runId: string;
+  stepKey: string;
+  starts: number;
+  record?: { status?: string; output?: unknown; error?: string; attempts?: number; startedAt?: number; endedAt?: number };
+}
+
+export interface RunDetail {
+  row: RunRow;
+  trace: {
+    status: string;
+    startedAt: number;
+    durationMs: number;
+    lanes: number;
+    bars: Array<{ stepId: string; lane: number; startedAt: number; endedAt: number; status: string; version: number }>;
+    modelCalls: Array<{ purpose: string; startedAt: number; endedAt: number }>;
+    reason?: string;
+    versions: Array<{ version: number; steps: Array<{ id: string; task: string; tool?: string; args?: unknown }> }>;
+    replans: Array<{ at: number; reason: string }>;
+    pauses: Array<{ at: number; status: string; resumedAt?: number }>;
+  };
+  modelCalls: ModelCall[];
+  steps: StepDetail[];
+  pending: PendingItem[];
+  decisions: Array<{ runId: string; id: string; decision: unknown }>;
+  inner: string[];
+  result?: { status?: string; output?: unknown; reason?: string };
+  canDecide: boolean;
+  continuation?: { state: "continuing" | "continued" | "failed"; error?: string };
+}
+
+/** A failed request: the server's message, and its details (an edited plan's problems). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly details: { problems?: Array<{ message?: string; path?: unknown } | string> },
+  ) {
+    super(message);
+  }
+}
+
+export async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "x-planloop-token": token(), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const read = (await response.json()) as T & { error?: string };
+  if (!response.ok) throw new ApiError(read.error ?? `${response.status}`, response.status, read as never);
+  return read;
+}
+
+/** Calls `onChange` with the ids of runs that moved, as the server tells (server-sent events). */
+export function useRunChanges(onChange: (changed: string[]) => void): void {
+  useEffect(() => {
+    const source = new EventSource(`/api/events?token=${encodeURIComponent(token())}`);
+    source.addEventListener("runs", (event) =>
+      onChange((JSON.parse((event as MessageEvent<string>).data) as { changed: string[] }).changed),
+    );
+    return () => source.close();
+  }, []);
+}
+
+/** Data from the API, loaded again whenever `reloadWhen` says a change matters. */
+export function useApi<T>(path: string, reloadWhen: (changed: string[]) => boolean): { data?: T; error?: string; reload(): void } {
+  const [state, setState] = useState<{ data?: T; error?: string }>({});
+  const load = () =>
+    api<T>(path).then(
+      (data) => setState({ data }),
+      (error: unknown) => setState((before) => ({ ...before, error: String((error as Error).message ?? error) })),
+    );
+  useEffect(() => {
+    void load();
+  }, [path]);
+  useRunChanges((changed) => {
+    if (reloadWhen(changed)) void load();
+  });
+  return { ...state, reload: () => void load() };
+}

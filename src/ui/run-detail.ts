@@ -1,0 +1,100 @@
+import type { CheckpointStore, StoredRun } from "../core/checkpoint-store.js";
+import { modelCallsOf, type ModelCallView } from "../core/model-calls.js";
+import type { PendingCall } from "../core/tools/approvals.js";
+import type { PendingPlan } from "../strategies/plan-review.js";
+import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
+import { summarizeTrace, type TraceSummary } from "../trace/trace-model.js";
+import { storedRunEvents } from "../trace/stored-trace.js";
+import { rowOf, summaryOf, taskOf, type RunRow } from "./run-rows.js";
+
+/** Something a run waits for a person on, as the inbox lists it. */
+export type InboxItem = (PendingCall | PendingPlan) & {
+  runId: string;
+  entry: string;
+  task: string;
+  /** The version of the plan the run was on when it stopped (a call's plan). */
+  planVersion?: number;
+};
+
+/** A step as its run recorded its end: status, output, error, attempts and timings. */
+export interface StepDetail {
+  /** The run that keeps it (a strategy keeps each plan in a run of its own). */
+  runId: string;
+  stepKey: string;
+  starts: number;
+  record: unknown;
+}
+
+/** Everything the run page shows (`GET /api/runs/:id`). */
+export interface RunDetail {
+  row: RunRow;
+  trace: TraceSummary;
+  modelCalls: Array<ModelCallView & { runId: string }>;
+  steps: StepDetail[];
+  pending: InboxItem[];
+  decisions: Array<{ runId: string; id: string; decision: unknown }>;
+  /** The runs kept inside this one, oldest first. */
+  inner: string[];
+  result?: unknown;
+}
+
+export async function runDetail(store: CheckpointStore, runId: string): Promise<RunDetail | undefined> {
+  const run = await store.getRun(runId);
+  if (run === undefined) return undefined;
+  const children = await childrenOf(store, runId);
+  const all = [run, ...children];
+  return {
+    row: rowOf(summaryOf(run), run, children),
+    trace: summarizeTrace(storedRunEvents(run, children)),
+    modelCalls: all.flatMap((each) => modelCallsOf(each.journal).map((call) => ({ ...call, runId: each.runId }))),
+    steps: all.flatMap(stepsOf),
+    pending: pendingItems(run, children),
+    decisions: all.flatMap((each) =>
+      each.journal.flatMap((entry) =>
+        entry.kind === "human-decision" ? [{ runId: each.runId, id: entry.id, decision: entry.decision }] : [],
+      ),
+    ),
+    inner: children.map((each) => each.runId),
+    ...(run.result === undefined ? {} : { result: run.result }),
+  };
+}
+
+/** What every waiting run waits for, newest run first. */
+export async function inbox(store: CheckpointStore): Promise<InboxItem[]> {
+  const items: InboxItem[] = [];
+  for (const row of await store.listRuns({ topLevel: true, status: "waiting" })) {
+    const run = await store.getRun(row.runId);
+    if (run !== undefined) items.push(...pendingItems(run, await childrenOf(store, run.runId)));
+  }
+  return items;
+}
+
+function pendingItems(run: StoredRun, children: readonly StoredRun[]): InboxItem[] {
+  if (run.status === "finished") return [];
+  const paused = lastPause(run, children);
+  if (paused === undefined) return [];
+  const plans = [run, ...children].flatMap((each) => each.journal.flatMap((entry) => (entry.kind === "plan" ? [entry.version] : [])));
+  const planVersion = plans.length === 0 ? undefined : Math.max(...plans);
+  const task = taskOf(run, children);
+  return pendingOf(paused).map((item) => ({
+    ...item,
+    runId: run.runId,
+    entry: run.entry,
+    task,
+    ...(planVersion === undefined || item.kind === "plan" ? {} : { planVersion }),
+  }));
+}
+
+function stepsOf(run: StoredRun): StepDetail[] {
+  const steps = new Map<string, StepDetail>();
+  for (const entry of run.journal) {
+    if (entry.kind === "step-start") {
+      const step = steps.get(entry.stepKey) ?? { runId: run.runId, stepKey: entry.stepKey, starts: 0, record: undefined };
+      steps.set(entry.stepKey, { ...step, starts: step.starts + 1 });
+    } else if (entry.kind === "step-end") {
+      const step = steps.get(entry.stepKey) ?? { runId: run.runId, stepKey: entry.stepKey, starts: 0, record: undefined };
+      steps.set(entry.stepKey, { ...step, record: entry.record });
+    }
+  }
+  return [...steps.values()];
+}

@@ -1,0 +1,124 @@
+import {
+  appendedOutcome,
+  finishedOutcome,
+  type CheckpointStore,
+  type ListRunsOptions,
+  type RunSummary,
+  type StoredRun,
+} from "../core/checkpoint-store.js";
+import type { UsageTotals } from "../core/usage.js";
+import { childrenOf, standing } from "../strategies/stored-runs.js";
+
+/** A line of the runs list, as the JSON API gives it (`GET /api/runs`). */
+export interface RunRow {
+  runId: string;
+  /** The entry point: executePlan, planAndExecute, runAgent, react, rewoo, llmCompiler. */
+  entry: string;
+  /** The task's first line, where the run shows it (its first model call, or the command that started it). */
+  task: string;
+  /** As the API words it: running, waiting, completed, failed, cancelled, … */
+  status: string;
+  taskType?: string;
+  /** Steps ended of those planned, over the run and the runs it keeps inside it ("3/5"). */
+  steps: string;
+  modelCalls?: number;
+  tokens?: number;
+  costUsd?: number;
+  createdAt: number;
+  updatedAt: number;
+  /** From start to the last write. */
+  durationMs: number;
+  entries: number;
+}
+
+/** A page of the runs list: the waiting runs first (all of them), then the newest others. */
+export interface RunPage {
+  waiting: RunRow[];
+  runs: RunRow[];
+  /** Where the next page starts (`before`), when there may be one. */
+  next?: { createdAt: number; runId: string };
+}
+
+/** Reads a page of top-level runs: each row with its task and steps read from its journal (and its inner runs'). */
+export async function runPage(
+  store: CheckpointStore,
+  options: Pick<ListRunsOptions, "status" | "taskType" | "before"> & { limit: number },
+): Promise<RunPage> {
+  const showWaiting = options.before === undefined && (options.status === undefined || options.status === "waiting");
+  const waitingRows = showWaiting ? await store.listRuns({ topLevel: true, status: "waiting", taskType: options.taskType }) : [];
+  const listed = await store.listRuns({ ...options, topLevel: true });
+  const rows = listed.filter((row) => row.outcome?.status !== "waiting" || !showWaiting);
+  const last = listed.at(-1);
+  return {
+    waiting: await Promise.all(waitingRows.map((row) => runRow(store, row))),
+    runs: await Promise.all(rows.map((row) => runRow(store, row))),
+    ...(listed.length === options.limit && last ? { next: { createdAt: last.createdAt, runId: last.runId } } : {}),
+  };
+}
+
+/** One run's line of the list, read from the store. */
+export async function runRow(store: CheckpointStore, summary: RunSummary): Promise<RunRow> {
+  const run = await store.getRun(summary.runId);
+  return rowOf(summary, run, run === undefined ? [] : await childrenOf(store, run.runId));
+}
+
+/** A run's row as a listing would give it, from the run itself. */
+export function summaryOf(run: StoredRun): RunSummary {
+  const outcome = run.status === "finished" ? finishedOutcome(run.result) : appendedOutcome(run.journal.slice(-1));
+  const { journal, result: _, ...row } = run;
+  return { ...row, entries: journal.length, ...(outcome ? { outcome } : {}) };
+}
+
+/** One run's line of the list. */
+export function rowOf(summary: RunSummary, run: StoredRun | undefined, children: readonly StoredRun[]): RunRow {
+  const usage = (summary.outcome?.usage ?? (run?.result as { usage?: UsageTotals } | undefined)?.usage) as UsageTotals | undefined;
+  return {
+    runId: summary.runId,
+    entry: summary.entry,
+    task: run === undefined ? "" : taskOf(run, children),
+    status: statusOf(summary),
+    ...(summary.outcome?.taskType === undefined ? {} : { taskType: summary.outcome.taskType }),
+    steps: run === undefined ? "0/0" : standing(run, children).steps,
+    ...(usage === undefined
+      ? {}
+      : { modelCalls: usage.modelCalls, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }),
+    createdAt: summary.createdAt,
+    updatedAt: summary.updatedAt,
+    durationMs: summary.updatedAt - summary.createdAt,
+    entries: summary.entries,
+  };
+}
+
+/** The status in the API's words: what the run finished or paused with, else running. */
+export function statusOf(summary: Pick<RunSummary, "status" | "outcome">): string {
+  return summary.outcome?.status ?? (summary.status === "finished" ? "finished" : "running");
+}
+
+/** The first line of the run's task: its first model call's first user message, the `ask` command's task, or its first step's. */
+export function taskOf(run: StoredRun, children: readonly StoredRun[]): string {
+  for (const each of [run, ...children]) {
+    for (const entry of each.journal) {
+      if (entry.kind === "launch" && entry.argv[0] === "ask" && typeof entry.argv[1] === "string") return firstLine(entry.argv[1]);
+      if (entry.kind !== "model-call") continue;
+      const user = entry.call.added.find((message) => message.role === "user");
+      if (user !== undefined) return firstLine(taskIn(user.content));
+    }
+  }
+  for (const each of [run, ...children]) {
+    const plan = each.journal.find((entry) => entry.kind === "plan");
+    const first = (plan?.plan as { steps?: Array<{ task?: unknown }> } | undefined)?.steps?.[0]?.task;
+    if (typeof first === "string") return firstLine(first);
+  }
+  return "";
+}
+
+/** A planner's prompt names the task on a line of its own (`Task: …`); a loop's first message is the task. */
+function taskIn(content: string): string {
+  const named = /^(?:task|goal):\s*(.+)$/im.exec(content);
+  return named?.[1] ?? content;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

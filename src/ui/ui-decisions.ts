@@ -1,0 +1,68 @@
+import type { CheckpointStore } from "../core/checkpoint-store.js";
+import { isRecord } from "../core/is-record.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { validatePlan } from "../plan/validate-plan.js";
+import { runDetail } from "./run-detail.js";
+import { HttpError } from "./ui-http.js";
+
+/** A person's decision on something a run waits for, as the page sends it (`POST /api/runs/:id/decisions`). */
+export type Decision =
+  | { pendingId: string; action: "approve" }
+  | { pendingId: string; action: "deny"; reason?: string }
+  | { pendingId: string; action: "answer"; text: string }
+  /** A plan under review, approved as edited here. */
+  | { pendingId: string; action: "edit"; plan: unknown };
+
+/** What the ui process does with a decision: continue the run with it (as `planloop runs approve` would). */
+export type ContinueRun = (request: { runId: string; decision: Decision }) => Promise<void>;
+
+/** The command that continues the run with this decision, for a ui that cannot continue it itself. */
+export function continueCommand(runId: string, decision: Decision, store: string | undefined): string {
+  const quote = (text: string) => (/^[\w:@./=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+  const words = ["planloop", "runs"];
+  if (decision.action === "approve") words.push("approve", runId, decision.pendingId);
+  if (decision.action === "edit") words.push("approve", runId, decision.pendingId, "--plan", "<edited-plan.json>");
+  if (decision.action === "deny") words.push("deny", runId, decision.pendingId, ...(decision.reason ? ["--reason", decision.reason] : []));
+  if (decision.action === "answer") words.push("answer", runId, decision.pendingId, decision.text);
+  if (store !== undefined) words.push("--store", store);
+  return [...words.map(quote), "--tools", "<your tools module>"].join(" ");
+}
+
+/**
+ * Reads a decision from a request body and checks it against the run: the run waits for
+ * `pendingId` (else 409), an answer is text, an edited plan is a valid plan (else 422 with
+ * every problem, and nothing changes).
+ */
+export async function readDecision(
+  store: CheckpointStore,
+  runId: string,
+  body: unknown,
+  tools: readonly Tool[] | undefined,
+): Promise<Decision> {
+  if (!isRecord(body) || typeof body.pendingId !== "string" || typeof body.action !== "string") {
+    throw new HttpError(400, 'a decision is { pendingId, action: "approve" | "deny" | "answer" | "edit", … }');
+  }
+  const detail = await runDetail(store, runId);
+  if (detail === undefined) throw new HttpError(404, `there is no run "${runId}"`);
+  const pending = detail.pending.find((item) => item.id === body.pendingId);
+  if (pending === undefined)
+    throw new HttpError(409, `run "${runId}" does not wait for "${body.pendingId}" (it was decided, or the run went on)`);
+  const { pendingId, action } = body;
+  switch (action) {
+    case "approve":
+      return { pendingId, action };
+    case "deny":
+      return { pendingId, action, ...(typeof body.reason === "string" && body.reason !== "" ? { reason: body.reason } : {}) };
+    case "answer":
+      if (typeof body.text !== "string" || body.text === "") throw new HttpError(400, "an answer needs text");
+      return { pendingId, action, text: body.text };
+    case "edit": {
+      if (pending.kind !== "plan") throw new HttpError(400, "only a plan under review can be edited");
+      const checked = validatePlan(body.plan, tools === undefined ? {} : { tools });
+      if (!checked.ok) throw new HttpError(422, "the edited plan cannot run; nothing was changed", { problems: checked.errors });
+      return { pendingId, action, plan: checked.plan };
+    }
+    default:
+      throw new HttpError(400, `action must be approve, deny, answer or edit; got "${action}"`);
+  }
+}
