@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CheckpointStore } from "../core/checkpoint-store.js";
 import { errorMessage } from "../core/errors.js";
@@ -54,7 +56,7 @@ type Continuation = { state: "continuing" | "continued"; decision: Decision } | 
 export async function startUi(options: UiOptions): Promise<UiServer> {
   const host = options.host ?? "127.0.0.1";
   const token = options.token ?? randomBytes(24).toString("base64url");
-  const folder = options.appFolder ?? fileURLToPath(new URL("./app/", import.meta.url));
+  const folder = options.appFolder ?? builtPage();
   const watch = new RunWatch(options.store, options.pollMs ?? 500);
   const continuations = new Map<string, Continuation>();
   // One continuation at a time: each runs the run's command in this process.
@@ -95,6 +97,15 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
       await queue;
     },
   };
+}
+
+/**
+ * Where the built page is: beside this module in the package (dist/ui/app); run from the
+ * source (tests, tsx), the one `npm run build` made.
+ */
+function builtPage(): string {
+  const candidates = [new URL("./app/", import.meta.url), new URL("../../dist/ui/app/", import.meta.url)].map((url) => fileURLToPath(url));
+  return candidates.find((folder) => existsSync(join(folder, "assets"))) ?? candidates[0]!;
 }
 
 interface Context {

@@ -10,6 +10,9 @@ if (fromUrl !== null) {
 }
 const token = () => sessionStorage.getItem("planloop-token") ?? "";
 
+/** A URL of the API with the token in it, for what cannot send a header (the timeline's frame, the event stream). */
+export const withToken = (path: string) => `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token())}`;
+
 export interface RunRow {
   runId: string;
   entry: string;
@@ -133,7 +136,7 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
 /** Calls `onChange` with the ids of runs that moved, as the server tells (server-sent events). */
 export function useRunChanges(onChange: (changed: string[]) => void): void {
   useEffect(() => {
-    const source = new EventSource(`/api/events?token=${encodeURIComponent(token())}`);
+    const source = new EventSource(withToken("/api/events"));
     source.addEventListener("runs", (event) =>
       onChange((JSON.parse((event as MessageEvent<string>).data) as { changed: string[] }).changed),
     );

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { useApi, type RunDetail, type StepDetail } from "./api.js";
+import { useApi, withToken, type RunDetail, type StepDetail } from "./api.js";
 import { ModelCalls } from "./calls-view.js";
 import { cost, count, duration, shown, when } from "./format.js";
 import { PendingCard } from "./inbox-view.js";
@@ -74,7 +74,7 @@ export function RunView({ runId }: { runId: string }) {
         title="timeline"
         sandbox="allow-scripts"
         key={drawn}
-        src={`/api/runs/${encodeURIComponent(runId)}/trace.html`}
+        src={withToken(`/api/runs/${encodeURIComponent(runId)}/trace.html`)}
       />
       {data.steps.length > 0 && <Steps steps={data.steps} />}
       <h2>Model calls ({data.modelCalls.length})</h2>

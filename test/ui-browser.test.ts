@@ -1,0 +1,178 @@
+// `planloop ui` as a person uses it, in Debian's Chromium: the command in a process of its own
+// over a SQLite file, runs started beside it by other processes' code (the CLI in-process, the
+// library), the page driven by playwright-core. Screenshots go to test-artifacts/ui-*.png.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planAndExecute } from "planloop";
+import { sqliteStore } from "planloop/sqlite";
+import { ScriptedModel } from "planloop/testing";
+import { cli } from "./helpers/run-cli.js";
+import { tools } from "./fixtures/ui-tools.js";
+
+const executablePath = "/usr/bin/chromium";
+const launchArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
+const available = existsSync(executablePath) || process.env.CI === "true";
+const root = join(import.meta.dirname, "..");
+const shots = join(root, "test-artifacts");
+const toolsModule = join(import.meta.dirname, "fixtures", "ui-tools.ts");
+
+const dir = mkdtempSync(join(tmpdir(), "planloop-ui-"));
+const storeFile = join(dir, "runs.sqlite");
+const payments = join(dir, "payments.log");
+process.env.PLANLOOP_TEST_LOG = payments;
+const store = `sqlite:${storeFile}`;
+let child: ChildProcess | undefined;
+let browser: Browser | undefined;
+let url = "";
+const stdout: string[] = [];
+const stderr: string[] = [];
+
+/** Starts `planloop ui` and reads the URL it prints. */
+async function startUi(): Promise<string> {
+  child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(root, "src", "cli", "main.ts"), "ui", "--port", "0", "--store", store, "--tools", toolsModule],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PLANLOOP_TEST_LOG: payments },
+    },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  // What continued runs print goes to the ui's stderr: kept, for a failure's message.
+  child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child!.once("exit", (code) => reject(new Error(`planloop ui exited with ${code}`)));
+    lines.on("line", (line) => {
+      stdout.push(line);
+      if (line.startsWith("planloop ui: ")) resolve(line.slice("planloop ui: ".length));
+    });
+  });
+}
+
+const payPlan = () => {
+  const file = join(dir, "pay.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      steps: [
+        { id: 1, task: "double", tool: "double", args: { value: 60 } },
+        { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] },
+      ],
+    }),
+  );
+  return file;
+};
+
+async function shot(page: Page, name: string) {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `ui-${name}.png`), fullPage: true });
+}
+
+describe.skipIf(!available)("planloop ui in headless Chromium", () => {
+  beforeAll(async () => {
+    url = await startUi();
+    browser = await chromium.launch({ executablePath, args: launchArgs });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    child?.kill("SIGINT");
+  });
+
+  it("prints one line with the URL and its token; a request without the token is refused", async () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    expect(stdout).toEqual([`planloop ui: ${url}`]);
+    const page = await browser!.newPage();
+    const refused = await page.goto(url.slice(0, url.indexOf("?")));
+    expect(refused!.status()).toBe(401);
+    expect(await page.content()).toContain("this needs the token");
+    const api = await page.goto(`${url.slice(0, url.indexOf("?"))}api/runs`);
+    expect(api!.status()).toBe(401);
+    await page.close();
+  });
+
+  it("a waiting run appears in the list without reload; Approve runs the call once and the run page turns completed", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url);
+    await page.getByRole("heading", { name: "Runs" }).waitFor();
+    // The token left the address bar once the page kept it.
+    expect(page.url()).not.toContain("token=");
+    const waiting = await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-ui");
+    expect(waiting.code).toBe(3);
+    const row = page.locator('tr[data-run="pay-ui"]');
+    await row.locator(".badge.waiting").waitFor({ timeout: 20_000 });
+    expect(await row.locator("td.task").innerText()).toBe("double");
+    await shot(page, "runs");
+
+    await page.getByRole("link", { name: "Inbox" }).click();
+    const card = page.locator('article[data-pending="step:2"]');
+    await card.waitFor();
+    expect(await card.innerText()).toContain("pay");
+    expect(await card.locator("pre").first().innerText()).toContain('"amount": 120');
+    await shot(page, "inbox");
+    await card.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Decision taken").waitFor();
+
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/pay-ui`);
+    await page.locator('[data-testid="run-status"]', { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    await page.locator('tr[data-step="2"] .badge.succeeded').waitFor();
+    // The timeline's frame draws the run's two steps.
+    await page.frameLocator("iframe.trace").locator("g.step").nth(1).waitFor();
+    await shot(page, "run");
+    // The payment ran once, under the run's key for the step, continued by the ui's own process.
+    expect(readFileSync(payments, "utf8")).toBe("paid 120 pay-ui/2\n");
+    expect((await cli("runs", "show", "pay-ui", "--store", store)).out).toContain("decision step:2: approved");
+    await page.close();
+  }, 90_000);
+
+  it("a plan under review: an edit with a cycle is refused in the page; the plan call's messages and answer are shown", async () => {
+    const plan = { steps: [{ id: "a", task: "double 21", tool: "double", args: { value: 21 } }] };
+    const planner = new ScriptedModel([{ purpose: "plan", reply: { type: "final", content: `The plan:\n${JSON.stringify(plan)}` } }]);
+    const kept = sqliteStore({ path: storeFile });
+    try {
+      const paused = await planAndExecute({ task: "double 21", planner, tools, store: kept, runId: "review-ui", reviewPlan: true });
+      expect(paused.status).toBe("waiting");
+    } finally {
+      await kept.close();
+    }
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}#/inbox`);
+    const card = page.locator('article[data-pending="plan:1"]');
+    await card.waitFor({ timeout: 20_000 });
+    await card.getByRole("button", { name: "Edit" }).click();
+    const cycle = {
+      steps: [
+        { id: "a", task: "double 21", tool: "double", args: { value: 21 }, depends_on: ["b"] },
+        { id: "b", task: "double again", tool: "double", args: { value: 2 }, depends_on: ["a"] },
+      ],
+    };
+    await card.locator("textarea").fill(JSON.stringify(cycle, null, 2));
+    await card.getByRole("button", { name: "Approve the edited plan" }).click();
+    const alert = card.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/cannot run[\s\S]*cycle/i);
+    await shot(page, "plan-edit");
+
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/review-ui`);
+    const call = page.locator("li.call").first();
+    await call.waitFor();
+    // Scrolled to first: the timeline's frame above it is still laying out while the page scrolls.
+    await call.locator("summary").scrollIntoViewIfNeeded();
+    await call.locator("summary").click();
+    await call.locator(".message.user").waitFor();
+    expect(await call.locator(".message.user").innerText()).toContain("Task: double 21");
+    expect(await call.locator(".message.system").innerText()).toContain("You are the planner");
+    expect(await call.locator(".answer-text").innerText()).toContain('"task":"double 21"');
+    expect(await call.locator("summary").innerText()).toContain("plan");
+    await call.scrollIntoViewIfNeeded();
+    await shot(page, "model-call");
+    // Still waiting: the refused edit changed nothing.
+    expect(await page.locator('[data-testid="run-status"]').innerText()).toBe("waiting");
+    await page.close();
+  }, 90_000);
+});
