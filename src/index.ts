@@ -91,6 +91,7 @@ export type { StepRecord, StepStatus } from "./plan/step-record.js";
 
 // executor/: running a plan
 export { executePlan } from "./executor/execute-plan.js";
+export { forkRun, type ForkOptions, type ForkedRun } from "./executor/fork-run.js";
 export { executePlanStream } from "./executor/execute-plan-stream.js";
 export type { ExecutePlanStreamOptions } from "./executor/execute-plan-stream.js";
 export type {

@@ -23,7 +23,7 @@ const toolsModule = join(import.meta.dirname, "fixtures", "ui-tools.ts");
 
 const dir = mkdtempSync(join(tmpdir(), "planloop-ui-"));
 const storeFile = join(dir, "runs.sqlite");
-const payments = join(dir, "payments.log");
+const payments = join(dir, "calls.log");
 process.env.PLANLOOP_TEST_LOG = payments;
 const store = `sqlite:${storeFile}`;
 let child: ChildProcess | undefined;
@@ -125,7 +125,7 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await page.frameLocator("iframe.trace").locator("g.step").nth(1).waitFor();
     await shot(page, "run");
     // The payment ran once, under the run's key for the step, continued by the ui's own process.
-    expect(readFileSync(payments, "utf8")).toBe("paid 120 pay-ui/2\n");
+    expect(readFileSync(payments, "utf8")).toBe("double 60 pay-ui/1\npaid 120 pay-ui/2\n");
     expect((await cli("runs", "show", "pay-ui", "--store", store)).out).toContain("decision step:2: approved");
     await page.close();
   }, 90_000);
@@ -173,6 +173,35 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await shot(page, "model-call");
     // Still waiting: the refused edit changed nothing.
     expect(await page.locator('[data-testid="run-status"]').innerText()).toBe("waiting");
+    await page.close();
+  }, 90_000);
+
+  it("rerun from a step with new arguments: a new run that reuses the steps before it and links to the run it came from", async () => {
+    const file = join(dir, "chain.json");
+    const chain = {
+      steps: [
+        { id: "a", task: "double 3", tool: "double", args: { value: 3 } },
+        { id: "b", task: "double a", tool: "double", args: { value: "${a}" }, depends_on: ["a"] },
+        { id: "c", task: "double b", tool: "double", args: { value: "${b}" }, depends_on: ["b"] },
+      ],
+    };
+    writeFileSync(file, JSON.stringify(chain));
+    expect((await cli("run", file, "--tools", toolsModule, "--store", store, "--run-id", "chain-ui")).code).toBe(0);
+    const logged = readFileSync(payments, "utf8");
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}#/runs/chain-ui`);
+    const row = page.locator('tr[data-step="b"]');
+    await row.getByRole("button", { name: "Rerun from here" }).click();
+    await row.locator("textarea").fill('{ "value": 7 }');
+    await row.getByRole("button", { name: "Rerun" }).click();
+    await page.locator('[data-testid="forked-from"]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid="run-status"]', { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="forked-from"]').innerText()).toContain("Rerun of chain-ui from step b");
+    const forkId = decodeURIComponent(page.url().slice(page.url().indexOf("#/runs/") + "#/runs/".length));
+    // Only b (with its new arguments) and c ran again; a was reused.
+    expect(readFileSync(payments, "utf8").slice(logged.length)).toBe(`double 7 ${forkId}/b\ndouble 14 ${forkId}/c\n`);
+    expect(await page.locator(".output").innerText()).toBe("28");
+    await shot(page, "rerun");
     await page.close();
   }, 90_000);
 });

@@ -106,7 +106,7 @@ describe("planloop ui's server", () => {
       store,
       continueRun: async ({ runId, decision }) => {
         decisions.push(decision);
-        await executePlan({ plan: refundPlan, tools: [refund], store, runId, approvals: { [decision.pendingId]: { approved: true } } });
+        await executePlan({ plan: refundPlan, tools: [refund], store, runId, approvals: { [decision!.pendingId]: { approved: true } } });
       },
     });
     const headers = { "x-planloop-token": ui.token, "content-type": "application/json" };

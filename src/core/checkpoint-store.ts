@@ -22,7 +22,9 @@ export type JournalEntry =
   | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean }
   | { kind: "launch"; argv: string[]; cwd: string }
   /** What a model was sent and answered (see `KeptModelCall`); kept unless the run says `keepModelCalls: false`. */
-  | { kind: "model-call"; call: KeptModelCall };
+  | { kind: "model-call"; call: KeptModelCall }
+  /** A run made by `forkRun` from a step of another: the run and the step it reruns from. */
+  | { kind: "forked"; from: string; step: string };
 
 export type RunStatus = "running" | "finished";
 

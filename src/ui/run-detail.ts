@@ -35,6 +35,8 @@ export interface RunDetail {
   decisions: Array<{ runId: string; id: string; decision: unknown }>;
   /** The runs kept inside this one, oldest first. */
   inner: string[];
+  /** The run and step this one reruns from (`forkRun`). */
+  forkedFrom?: { runId: string; step: string };
   result?: unknown;
 }
 
@@ -55,6 +57,7 @@ export async function runDetail(store: CheckpointStore, runId: string): Promise<
       ),
     ),
     inner: children.map((each) => each.runId),
+    ...forkOrigin(run),
     ...(run.result === undefined ? {} : { result: run.result }),
   };
 }
@@ -97,4 +100,9 @@ function stepsOf(run: StoredRun): StepDetail[] {
     }
   }
   return [...steps.values()];
+}
+
+function forkOrigin(run: StoredRun): Pick<RunDetail, "forkedFrom"> {
+  const forked = run.journal.find((entry) => entry.kind === "forked");
+  return forked === undefined ? {} : { forkedFrom: { runId: forked.from, step: forked.step } };
 }

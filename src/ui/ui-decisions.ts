@@ -13,8 +13,11 @@ export type Decision =
   /** A plan under review, approved as edited here. */
   | { pendingId: string; action: "edit"; plan: unknown };
 
-/** What the ui process does with a decision: continue the run with it (as `planloop runs approve` would). */
-export type ContinueRun = (request: { runId: string; decision: Decision }) => Promise<void>;
+/**
+ * Continues a stored run in the ui's process: with a person's decision (as `planloop runs
+ * approve` would), or without one, a run made here to rerun from a step (`runs resume`).
+ */
+export type ContinueRun = (request: { runId: string; decision?: Decision }) => Promise<void>;
 
 /** The command that continues the run with this decision, for a ui that cannot continue it itself. */
 export function continueCommand(runId: string, decision: Decision, store: string | undefined): string {

@@ -13,6 +13,7 @@ import { inbox, runDetail } from "./run-detail.js";
 import { runPage } from "./run-rows.js";
 import { RunWatch } from "./run-watch.js";
 import { continueCommand, readDecision, type ContinueRun, type Decision } from "./ui-decisions.js";
+import { forkFrom, resumeCommand } from "./ui-fork.js";
 import { checkOrigin, hasToken, HttpError, readJson, sendJson, sendStatic, tokenCookie } from "./ui-http.js";
 
 export interface UiOptions {
@@ -47,7 +48,9 @@ export interface UiServer {
 }
 
 /** How continuing a run with a decision is going, by run, for the page. */
-type Continuation = { state: "continuing" | "continued"; decision: Decision } | { state: "failed"; decision: Decision; error: string };
+type Continuation =
+  | { state: "continuing" | "continued"; decision: Decision | undefined }
+  | { state: "failed"; decision: Decision | undefined; error: string };
 
 /**
  * Serves the web app over a store: the page, its JSON API (docs/ui.md) and a stream of the
@@ -144,7 +147,7 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
   }
   if (path === "/api/inbox")
     return sendJson(response, 200, { items: await inbox(store), canDecide: context.options.continueRun !== undefined });
-  const run = /^\/api\/runs\/([^/]+)(\/trace\.html|\/decisions)?$/.exec(path);
+  const run = /^\/api\/runs\/([^/]+)(\/trace\.html|\/decisions|\/fork)?$/.exec(path);
   if (run) return runRoute(context, request, response, { runId: decodeURIComponent(run[1]!), part: run[2] });
   if (request.method !== "GET") throw new HttpError(405, `${request.method} ${path} is not part of the API`);
   if (path.startsWith("/api/")) throw new HttpError(404, `${path} is not part of the API (docs/ui.md lists it)`);
@@ -152,6 +155,22 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
   const cookie = `${tokenCookie}=${context.token}; HttpOnly; SameSite=Strict; Path=/`;
   const served = await sendStatic(response, context.folder, path.startsWith("/assets/") ? path : "/", { "set-cookie": cookie });
   if (!served) throw new HttpError(404, `no such file: ${path} (was the package built? npm run build)`);
+}
+
+/** Continues the run in this process (one continuation at a time), keeping how it went for the page. */
+function goOn(context: Context, runId: string, decision: Decision | undefined): void {
+  const continueRun = context.options.continueRun!;
+  if (context.continuations.get(runId)?.state === "continuing") throw new HttpError(409, `run "${runId}" is being continued already`);
+  context.continuations.set(runId, { state: "continuing", decision });
+  context.enqueue(async () => {
+    try {
+      await continueRun({ runId, ...(decision ? { decision } : {}) });
+      context.continuations.set(runId, { state: "continued", decision });
+    } catch (error) {
+      context.continuations.set(runId, { state: "failed", decision, error: errorMessage(error) });
+    }
+    void context.watch.poke();
+  });
 }
 
 async function runRoute(
@@ -167,19 +186,16 @@ async function runRoute(
     if (continueRun === undefined) {
       return sendJson(response, 200, { continued: false, command: continueCommand(runId, decision, context.options.storeFlag) });
     }
-    const busy = context.continuations.get(runId);
-    if (busy?.state === "continuing") throw new HttpError(409, `run "${runId}" is being continued already`);
-    context.continuations.set(runId, { state: "continuing", decision });
-    context.enqueue(async () => {
-      try {
-        await continueRun({ runId, decision });
-        context.continuations.set(runId, { state: "continued", decision });
-      } catch (error) {
-        context.continuations.set(runId, { state: "failed", decision, error: errorMessage(error) });
-      }
-      context.watch.poke();
-    });
+    goOn(context, runId, decision);
     return sendJson(response, 202, { continued: true });
+  }
+  if (part === "/fork") {
+    if (request.method !== "POST") throw new HttpError(405, "a rerun is POSTed");
+    const forked = await forkFrom(store, runId, await readJson(request));
+    if (continueRun === undefined)
+      return sendJson(response, 200, { ...forked, continued: false, command: resumeCommand(forked.runId, context.options.storeFlag) });
+    goOn(context, forked.runId, undefined);
+    return sendJson(response, 202, { ...forked, continued: true });
   }
   if (request.method !== "GET") throw new HttpError(405, `${request.method} is not allowed here`);
   if (part === "/trace.html") {

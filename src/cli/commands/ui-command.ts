@@ -72,9 +72,10 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
 /** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process. */
 function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string }): ContinueRun {
   return async ({ runId, decision }) => {
-    const folder = decision.action === "edit" ? mkdtempSync(join(tmpdir(), "planloop-ui-")) : undefined;
+    const folder = decision?.action === "edit" ? mkdtempSync(join(tmpdir(), "planloop-ui-")) : undefined;
     try {
-      const argv = ["runs", ...decisionWords(runId, decision, folder), "--store", where.store, "--tools", where.tools];
+      const words = decision === undefined ? ["resume", runId] : decisionWords(runId, decision, folder);
+      const argv = ["runs", ...words, "--store", where.store, "--tools", where.tools];
       // How the run then ends (completed, failed, waiting again) is the run's, shown in the page; only a run that could not be continued fails here.
       await rerun(argv, io);
     } finally {

@@ -106,6 +106,7 @@ export interface RunDetail {
   pending: PendingItem[];
   decisions: Array<{ runId: string; id: string; decision: unknown }>;
   inner: string[];
+  forkedFrom?: { runId: string; step: string };
   result?: { status?: string; output?: unknown; reason?: string };
   canDecide: boolean;
   continuation?: { state: "continuing" | "continued" | "failed"; error?: string };

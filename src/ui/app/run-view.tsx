@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
-import { useApi, withToken, type RunDetail, type StepDetail } from "./api.js";
+import { api, useApi, withToken, type RunDetail, type StepDetail } from "./api.js";
 import { ModelCalls } from "./calls-view.js";
-import { cost, count, duration, shown, when } from "./format.js";
+import { cost, count, duration, runLink, shown, when } from "./format.js";
 import { PendingCard } from "./inbox-view.js";
 
 /** One run as it happens: its facts, what it waits for, its timeline and plans, its steps and every model call. */
@@ -44,6 +44,12 @@ export function RunView({ runId }: { runId: string }) {
         <dt>duration</dt>
         <dd>{duration(row.durationMs)}</dd>
       </dl>
+      {data.forkedFrom && (
+        <p class="note" data-testid="forked-from">
+          Rerun of <a href={runLink(data.forkedFrom.runId)}>{data.forkedFrom.runId}</a> from step <code>{data.forkedFrom.step}</code>: the
+          steps that had succeeded before it were reused.
+        </p>
+      )}
       {data.continuation && (
         <p class={data.continuation.state === "failed" ? "problem" : "note"}>
           {data.continuation.state === "continuing"
@@ -76,7 +82,7 @@ export function RunView({ runId }: { runId: string }) {
         key={drawn}
         src={withToken(`/api/runs/${encodeURIComponent(runId)}/trace.html`)}
       />
-      {data.steps.length > 0 && <Steps steps={data.steps} />}
+      {data.steps.length > 0 && <Steps steps={data.steps} detail={data} />}
       <h2>Model calls ({data.modelCalls.length})</h2>
       <ModelCalls calls={data.modelCalls} />
       {data.decisions.length > 0 && (
@@ -95,7 +101,8 @@ export function RunView({ runId }: { runId: string }) {
   );
 }
 
-function Steps({ steps }: { steps: StepDetail[] }) {
+function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
+  const stopped = detail.row.status !== "running" && detail.row.status !== "waiting";
   return (
     <>
       <h2>Steps</h2>
@@ -107,6 +114,7 @@ function Steps({ steps }: { steps: StepDetail[] }) {
             <th class="num">attempts</th>
             <th class="num">took</th>
             <th>output or error</th>
+            {stopped && <th />}
           </tr>
         </thead>
         <tbody>
@@ -131,11 +139,66 @@ function Steps({ steps }: { steps: StepDetail[] }) {
                     <pre>{record?.error ?? shown(record?.output ?? "")}</pre>
                   </details>
                 </td>
+                {stopped && (
+                  <td>
+                    <RerunFrom step={step} args={argsOf(detail, step)} />
+                  </td>
+                )}
               </tr>
             );
           })}
         </tbody>
       </table>
     </>
+  );
+}
+
+/** The step's arguments as its last plan version shows them (secret values masked). */
+function argsOf(detail: RunDetail, step: StepDetail): unknown {
+  for (const version of [...detail.trace.versions].reverse()) {
+    const found = version.steps.find((each) => each.id === step.stepKey);
+    if (found) return found.args;
+  }
+  return undefined;
+}
+
+/** Rerun from this step as a new run: the steps that succeeded before it are reused; its arguments may be changed first. */
+function RerunFrom({ step, args }: { step: StepDetail; args: unknown }) {
+  const shownArgs = args === undefined ? "" : JSON.stringify(args, null, 2);
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState(shownArgs);
+  const [outcome, setOutcome] = useState<{ error?: string; command?: string } | undefined>(undefined);
+  const send = async () => {
+    let body: Record<string, unknown> = { step: step.stepKey };
+    if (text !== shownArgs) {
+      try {
+        body = { ...body, args: JSON.parse(text) as unknown };
+      } catch (error) {
+        return setOutcome({ error: `the arguments are not JSON: ${(error as Error).message}` });
+      }
+    }
+    try {
+      const forked = await api<{ runId: string; continued: boolean; command?: string }>(
+        `/api/runs/${encodeURIComponent(step.runId)}/fork`,
+        body,
+      );
+      if (forked.continued) location.hash = runLink(forked.runId);
+      else setOutcome({ command: `Run ${forked.runId} was made; continue it with: ${forked.command}` });
+    } catch (error) {
+      setOutcome({ error: (error as Error).message });
+    }
+  };
+  if (!open) return <button onClick={() => setOpen(true)}>Rerun from here</button>;
+  return (
+    <div class="rerun">
+      <textarea name="args" rows={4} value={text} onInput={(event) => setText((event.target as HTMLTextAreaElement).value)} />
+      <button onClick={() => void send()}>Rerun</button>
+      {outcome?.error && (
+        <p class="problem" role="alert">
+          {outcome.error}
+        </p>
+      )}
+      {outcome?.command && <pre>{outcome.command}</pre>}
+    </div>
   );
 }

@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto";
+import type { Command } from "commander";
+import { forkRun } from "../../executor/fork-run.js";
+import { CliError } from "../cli-error.js";
+import type { CliIo } from "../cli-io.js";
+import { openStore } from "../store-option.js";
+
+/** Continues a stored run by id, as `planloop runs resume` does. */
+export type GoOn = (runId: string, flags: { store: string; tools: string; wait?: boolean }) => Promise<void>;
+
+interface ForkFlags {
+  store: string;
+  from: string;
+  args?: string;
+  runId?: string;
+  tools?: string;
+  wait?: boolean;
+}
+
+/**
+ * `planloop runs fork <runId> --from <step>`: rerun from a step as a new run that reuses
+ * what succeeded before it (`forkRun`). With `--tools` the new run goes on at once; without,
+ * the command that continues it is printed.
+ */
+export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
+  command
+    .description("Rerun from a step as a new run: the steps that succeeded before it are reused, the step and those after it run again")
+    .argument("<runId>", "the run to start from (a strategy's plan run: <id>/plan:<version>)")
+    .requiredOption("--from <step>", "the step to run again")
+    .option("--args <json>", "new arguments for that step, as JSON")
+    .option("--run-id <id>", "the new run's id (default: a new one)")
+    .option("--tools <module>", "the tools module: the new run goes on at once (else the command that continues it is printed)")
+    .option("--wait", "if another process holds the new run, wait")
+    .action(async (from: string, flags: ForkFlags) => {
+      const args = flags.args === undefined ? undefined : parseArgs(flags.args);
+      const runId = flags.runId ?? randomUUID();
+      const store = await openStore(flags.store, { readonly: false });
+      let continues: string;
+      try {
+        const fork = await forkRun(store, { from, step: flags.from, runId, ...(args === undefined ? {} : { args }) });
+        const launch = (await store.getRun(fork.runId))?.journal.some((entry) => entry.kind === "launch");
+        io.out(`run ${fork.runId}: from ${from} at step ${flags.from}; reuses ${list(fork.reused)}, runs ${list(fork.rerun)} again`);
+        continues = !launch
+          ? `continue it from your program: executePlan({ plan, tools, store, runId: "${fork.runId}" })`
+          : `continue it: planloop runs resume ${fork.runId} --tools <module> --store ${flags.store}`;
+      } finally {
+        await store.close();
+      }
+      if (flags.tools === undefined) return io.out(continues);
+      await goOn(runId, { store: flags.store, tools: flags.tools, ...(flags.wait ? { wait: true } : {}) });
+    });
+}
+
+function parseArgs(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new CliError(`--args takes JSON (e.g. '{"order":"A8"}'); got ${text}`);
+  }
+}
+
+const list = (keys: readonly string[]) => (keys.length === 0 ? "none" : keys.join(", "));

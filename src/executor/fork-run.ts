@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CheckpointStore, JournalEntry, StoredRun } from "../core/checkpoint-store.js";
+import { InvalidOptionsError } from "../core/errors.js";
+import { protectStore } from "../core/protected-store.js";
+import { defaultSecretKeys, type SecretKeys } from "../core/secrets.js";
+import { checkSecret } from "../core/state-signature.js";
+import { buildPlanGraph, reachableFrom } from "../plan/graph/plan-graph.js";
+import type { Plan } from "../plan/plan-schema.js";
+import { stepKey } from "../plan/step-key.js";
+import type { StepRecord } from "../plan/step-record.js";
+import { validatePlan } from "../plan/validate-plan.js";
+
+export interface ForkOptions {
+  /** The run to start from: a plan run (`executePlan`, the planloop run command, or a strategy's `<id>/plan:<v>`). */
+  from: string;
+  /** The step to run again: it and every step after it run in the new run; the steps that succeeded before it are reused. */
+  step: string | number;
+  /** New arguments for that step (checked against the plan like any plan). */
+  args?: unknown;
+  /** The new run's id; a new one when absent. */
+  runId?: string;
+  /** The source run's `stateSecret`, when it was kept with one (the new run is kept with it too). */
+  stateSecret?: string;
+  secretKeys?: SecretKeys;
+}
+
+export interface ForkedRun {
+  runId: string;
+  /** The steps the new run runs again (the step and the steps after it), in plan order. */
+  rerun: string[];
+  /** The steps whose results it reuses. */
+  reused: string[];
+  plan: Plan;
+}
+
+/**
+ * Rerun from a step: a new run of the same plan (with the step's arguments changed, if
+ * given) whose journal holds the results of the steps that had succeeded and do not come
+ * after that step. Continue it as any unfinished run, by id: `executePlan({ plan, tools,
+ * store, runId })`, or `planloop runs resume <runId>` for a run the command started. The
+ * new run names the one it came from (journal `forked`); the old one is not changed.
+ */
+export async function forkRun(store: CheckpointStore, options: ForkOptions): Promise<ForkedRun> {
+  checkSecret(options.stateSecret);
+  const guarded = protectStore(store, {
+    secret: options.stateSecret,
+    secretKeys: options.secretKeys ?? defaultSecretKeys,
+    given: new Map(),
+  });
+  const source = await guarded.getRun(options.from);
+  if (source === undefined) throw new InvalidOptionsError(`there is no run "${options.from}" to rerun from`);
+  if (source.entry !== "executePlan") {
+    throw new InvalidOptionsError(
+      `run "${source.runId}" was started by ${source.entry}: rerun from a step of one of its plan runs (${source.runId}/plan:<version>), which the run page lists`,
+    );
+  }
+  const plan = lastPlan(source);
+  const key = stepKey(options.step);
+  const index = plan.steps.findIndex((step) => stepKey(step.id) === key);
+  if (index < 0)
+    throw new InvalidOptionsError(
+      `run "${source.runId}" has no step "${key}"; its steps: ${plan.steps.map((step) => stepKey(step.id)).join(", ")}`,
+    );
+  const edited =
+    options.args === undefined
+      ? plan
+      : { ...plan, steps: plan.steps.map((step, at) => (at === index ? { ...step, args: options.args } : step)) };
+  const checked = validatePlan(edited);
+  if (!checked.ok)
+    throw new InvalidOptionsError(`the plan with the new arguments cannot run: ${checked.errors.map((error) => error.message).join("; ")}`);
+  const graph = buildPlanGraph(checked.plan);
+  const again = new Set([index, ...reachableFrom(graph.dependents, index)].map((at) => graph.keys[at]!));
+  const runId = options.runId ?? randomUUID();
+  const { entries, reused } = reusedEntries(source, again);
+  if ((await guarded.createRun({ runId, entry: "executePlan", at: Date.now() })) === "exists") {
+    throw new InvalidOptionsError(`a run "${runId}" exists already; give the new run another id`);
+  }
+  const launch = launchOf(source, { runId, plan: checked.plan, edited: options.args !== undefined });
+  const journal: JournalEntry[] = [
+    ...(launch ? [launch] : []),
+    { kind: "forked", from: source.runId, step: key },
+    { kind: "plan", version: 1, plan: checked.plan },
+    ...entries,
+  ];
+  await guarded.append(runId, journal, Date.now());
+  return { runId, rerun: graph.keys.filter((each) => again.has(each)), reused, plan: checked.plan };
+}
+
+/**
+ * The command line that continues the new run: the source's. A `planloop run <plan.json>`
+ * run reads its plan from that file as it goes on, so a fork with new arguments gets a file
+ * of its own beside the runs, `.planloop/forks/<id>.json` in the folder it ran in.
+ */
+function launchOf(source: StoredRun, fork: { runId: string; plan: Plan; edited: boolean }): Launch | undefined {
+  const launch = source.journal.find((entry): entry is Launch => entry.kind === "launch");
+  if (launch === undefined || !fork.edited || launch.argv[0] !== "run") return launch;
+  const folder = join(launch.cwd, ".planloop", "forks");
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, `${fork.runId.replace(/[^\w.-]+/g, "_")}.json`);
+  writeFileSync(file, JSON.stringify(fork.plan, null, 2));
+  return { ...launch, argv: ["run", file, ...launch.argv.slice(2)] };
+}
+
+type Launch = Extract<JournalEntry, { kind: "launch" }>;
+
+function lastPlan(run: StoredRun): Plan {
+  const entry = run.journal.findLast((each) => each.kind === "plan");
+  if (entry === undefined) throw new InvalidOptionsError(`run "${run.runId}" never wrote its plan: there is nothing to rerun`);
+  return entry.plan as Plan;
+}
+
+/** The start and end of each step that succeeded and is not to run again, as the source kept them. */
+function reusedEntries(source: StoredRun, again: ReadonlySet<string>): { entries: JournalEntry[]; reused: string[] } {
+  const ends = new Map<string, Extract<JournalEntry, { kind: "step-end" }>>();
+  for (const entry of source.journal) if (entry.kind === "step-end") ends.set(entry.stepKey, entry);
+  const entries: JournalEntry[] = [];
+  const reused: string[] = [];
+  for (const [key, end] of ends) {
+    if (again.has(key) || (end.record as StepRecord).status !== "succeeded") continue;
+    const start = source.journal.findLast((entry) => entry.kind === "step-start" && entry.stepKey === key);
+    if (start) entries.push(start);
+    // What the run had spent is its own: the new run counts from nothing.
+    const { totals: _, ...ended } = end;
+    entries.push(ended);
+    reused.push(key);
+  }
+  return { entries, reused };
+}
