@@ -277,7 +277,7 @@ describe("reviewPlan with a store", () => {
     expect(calls).toEqual(["sales"]);
     const journal = (await store.getRun("weekly"))!.journal;
     expect(journal.filter((entry) => entry.kind === "human-decision")).toEqual([
-      { kind: "human-decision", id: "plan:1", decision: { approved: true } },
+      { kind: "human-decision", id: "plan:1", decision: { approved: true }, at: expect.any(Number) },
     ]);
     planner.assertDone();
   });

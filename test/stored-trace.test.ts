@@ -4,7 +4,9 @@
 // a run that waited for a person shows the pause and when it went on.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, executePlan, memoryStore } from "planloop";
+import { defineTool, executePlan, memoryStore, planAndExecute } from "planloop";
+import { ScriptedModel } from "planloop/testing";
+import { childrenOf } from "../src/strategies/stored-runs.js";
 import { storedRunEvents } from "../src/trace/stored-trace.js";
 import { summarizeTrace } from "../src/trace/trace-model.js";
 import { dyingLease, dyingStore, takeOver } from "./helpers/dying-store.js";
@@ -93,6 +95,41 @@ describe("the trace of a stored run", () => {
     const done = summarizeTrace(storedRunEvents((await store.getRun("w"))!, []));
     expect(done.status).toBe("completed");
     expect(done.pauses[0]!.resumedAt).toBeDefined();
+    expect(done.pauses[0]!.decided).toEqual([{ id: "step:1", decision: "approved", at: expect.any(Number) }]);
     expect(done.bars.at(-1)).toMatchObject({ stepId: "1", status: "succeeded" });
+  });
+
+  it("a strategy run continued after a pause: both processes' model calls and steps, the pause and the end", async () => {
+    const store = memoryStore();
+    const pay = defineTool({ name: "pay", description: "pays", input: z.object({}), needsApproval: true, execute: () => "paid" });
+    const plan = JSON.stringify({ steps: [{ id: 1, task: "pay", tool: "pay", args: {} }] });
+    const planner = new ScriptedModel([
+      { purpose: "plan", reply: { type: "final", content: plan } },
+      { purpose: "solve", reply: { type: "final", content: "paid" } },
+    ]);
+    const first = await planAndExecute({ task: "pay", planner, tools: [pay], store, runId: "s" });
+    expect(first.status).toBe("waiting");
+    await pause(5);
+    const done = await planAndExecute({
+      task: "pay",
+      planner,
+      tools: [pay],
+      store,
+      runId: "s",
+      approvals: { "step:1": { approved: true } },
+    });
+    expect(done.status).toBe("completed");
+    // The result's own trace is the second process's only: it never saw the plan call.
+    expect(done.trace.some((event) => event.type === "model-call-end" && event.purpose === "plan")).toBe(false);
+    const run = (await store.getRun("s"))!;
+    const summary = summarizeTrace(storedRunEvents(run, await childrenOf(store, "s")));
+    expect(summary.status).toBe("completed");
+    expect(summary.modelCalls.map((call) => call.purpose)).toEqual(["plan", "solve"]);
+    expect(summary.pauses).toEqual([expect.objectContaining({ status: "waiting", resumedAt: expect.any(Number) })]);
+    // The step as it waited for the approval, and as it ran once approved.
+    expect(summary.bars.map((bar) => [bar.stepId, bar.status])).toEqual([
+      ["1", "waiting"],
+      ["1", "succeeded"],
+    ]);
   });
 });

@@ -13,12 +13,21 @@ export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }
   /** `at`: wall-clock time (ms since 1970) it started, for traces of stored runs. */
   | { kind: "step-start"; stepKey: string; attempt: number; idempotencyKey: string; at?: number }
-  | { kind: "step-end"; stepKey: string; record: unknown; waiting?: unknown; totals?: { usage: unknown; elapsedMs: number } }
+  | {
+      kind: "step-end";
+      stepKey: string;
+      record: unknown;
+      waiting?: unknown;
+      totals?: { usage: unknown; elapsedMs: number };
+      /** When it ended, wall-clock (ms since 1970), for traces of stored runs. */
+      at?: number;
+    }
   | { kind: "paused"; state: unknown; status?: string; at?: number }
   | { kind: "call-start"; turn: number; position: number }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
-  | { kind: "human-decision"; id: string; decision: unknown }
+  /** `at`: when it was given (ms since 1970). */
+  | { kind: "human-decision"; id: string; decision: unknown; at?: number }
   | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean }
   | { kind: "launch"; argv: string[]; cwd: string }
   /** What a model was sent and answered (see `KeptModelCall`); kept unless the run says `keepModelCalls: false`. */

@@ -205,8 +205,10 @@ export function decisionEntries(decisions: {
   answers?: Record<string, string> | undefined;
 }): JournalEntry[] {
   const entries: JournalEntry[] = [];
-  for (const [id, decision] of Object.entries(decisions.approvals ?? {})) entries.push({ kind: "human-decision", id, decision });
-  for (const [id, answer] of Object.entries(decisions.answers ?? {})) entries.push({ kind: "human-decision", id, decision: { answer } });
+  const at = Date.now();
+  for (const [id, decision] of Object.entries(decisions.approvals ?? {})) entries.push({ kind: "human-decision", id, decision, at });
+  for (const [id, answer] of Object.entries(decisions.answers ?? {}))
+    entries.push({ kind: "human-decision", id, decision: { answer }, at });
   return entries;
 }
 

@@ -70,7 +70,8 @@ export type PlanEventBody =
    * stopped (waiting for a person, or its process gone) and where a later process went on.
    */
   | { type: "run-paused"; status: string }
-  | { type: "run-resumed" };
+  /** `decided`: the decisions a person gave while it waited, as `<id>: approved|denied|answered`, and when (ms since 1970). */
+  | { type: "run-resumed"; decided?: Array<{ id: string; decision: string; at?: number }> };
 
 /** Events of a planning strategy around its executions. */
 export type StrategyEventBody =

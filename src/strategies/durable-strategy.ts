@@ -47,7 +47,7 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
       keptReview: (id) => reviews.get(id),
       keepReview(id, decision) {
         reviews.set(id, decision);
-        checkpoints.write([{ kind: "human-decision", id, decision }]);
+        checkpoints.write([{ kind: "human-decision", id, decision, at: Date.now() }]);
         return checkpoints.commit();
       },
     },

@@ -1,5 +1,6 @@
 import type { PlanloopEvent, PlanloopEventBody } from "../core/events.js";
 import type { StoredRun } from "../core/checkpoint-store.js";
+import type { KeptModelCall } from "../core/model-calls.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { previewOf } from "../core/tools/tool-output.js";
 
@@ -15,7 +16,8 @@ type PlanLike = {
  */
 export function storedRunEvents(run: StoredRun, children: readonly StoredRun[]): PlanloopEvent[] {
   const trace = (run.result as { trace?: unknown } | undefined)?.trace;
-  if (Array.isArray(trace) && trace.length > 0) return trace as PlanloopEvent[];
+  // A finished strategy's own trace is its last process's: a run that was continued is drawn from its journal whole.
+  if (Array.isArray(trace) && trace.length > 0 && ![run, ...children].some(wasContinued)) return trace as PlanloopEvent[];
   const events: Array<PlanloopEventBody & { time: number }> = [];
   for (const each of [run, ...children]) events.push(...journalEvents(each, each === run));
   // Stable: events at the same time keep the journal's order (a start before its end).
@@ -31,11 +33,17 @@ function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody &
   // Steps started and not ended, with when: a step-start's own time, else the run's last write.
   const started = new Map<string, number>();
   let pausedAt: number | undefined;
+  let decided: Array<{ id: string; decision: string; at?: number }> = [];
   for (const entry of each.journal) {
+    if (entry.kind === "human-decision" && pausedAt !== undefined) {
+      decided.push({ id: entry.id, decision: decisionWord(entry.decision), ...(entry.at === undefined ? {} : { at: entry.at }) });
+    }
     if (pausedAt !== undefined && entry.kind !== "paused" && entry.kind !== "human-decision") {
       // The journal goes on after a pause: a later process took the run up.
-      events.push({ type: "run-resumed", time: entry.kind === "step-start" && entry.at !== undefined ? entry.at : pausedAt });
+      const time = entry.kind === "step-start" && entry.at !== undefined ? entry.at : (decided.at(-1)?.at ?? pausedAt);
+      events.push({ type: "run-resumed", ...(decided.length > 0 ? { decided } : {}), time });
       pausedAt = undefined;
+      decided = [];
     }
     if (entry.kind === "plan") {
       plan = entry.plan as PlanLike;
@@ -64,9 +72,16 @@ function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody &
       });
     } else if (entry.kind === "step-end") {
       events.push(
-        ...stepEnd(each, plan, { key: entry.stepKey, record: entry.record as StepRecord, startedAt: started.get(entry.stepKey) }),
+        ...stepEnd(each, plan, {
+          key: entry.stepKey,
+          record: entry.record as StepRecord,
+          startedAt: started.get(entry.stepKey),
+          at: entry.at,
+        }),
       );
       started.delete(entry.stepKey);
+    } else if (entry.kind === "model-call") {
+      events.push(...callEvents(entry.call, stepOfLoop(each.runId)));
     } else if (entry.kind === "paused" && top) {
       pausedAt = entry.at ?? each.updatedAt;
       events.push({ type: "run-paused", status: entry.status ?? "waiting", time: pausedAt });
@@ -89,13 +104,14 @@ function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody &
 function stepEnd(
   each: StoredRun,
   plan: PlanLike,
-  ended: { key: string; record: StepRecord; startedAt: number | undefined },
+  ended: { key: string; record: StepRecord; startedAt: number | undefined; at: number | undefined },
 ): Array<PlanloopEventBody & { time: number }> {
   const { key, record, startedAt } = ended;
   const stepId = stepIdOf(plan, key);
   const length = record.startedAt !== undefined && record.endedAt !== undefined ? record.endedAt - record.startedAt : 0;
   const start = startedAt ?? each.createdAt + (record.startedAt ?? record.endedAt ?? 0);
-  const end = startedAt !== undefined ? startedAt + length : each.createdAt + (record.endedAt ?? record.startedAt ?? 0);
+  // Its own wall-clock end where the journal kept one: a pause written after it is never drawn before it.
+  const end = ended.at ?? (startedAt !== undefined ? startedAt + length : each.createdAt + (record.endedAt ?? record.startedAt ?? 0));
   const events: Array<PlanloopEventBody & { time: number }> = [];
   if (startedAt === undefined && record.startedAt !== undefined)
     events.push({ type: "step-start", stepId, kind: kindOf(plan, key), attempt: record.attempts, time: start });
@@ -110,6 +126,61 @@ function stepEnd(
     time: end,
   });
   return events;
+}
+
+/** A decision in a few words: approved (an edited plan says so), denied (with its reason), answered (with the answer). */
+export function decisionWord(decision: unknown): string {
+  const given = decision as { approved?: boolean; reason?: string; answer?: string; plan?: unknown } | null;
+  if (typeof given?.answer === "string") return `answered ${JSON.stringify(given.answer)}`;
+  if (given?.approved) return given.plan === undefined ? "approved" : "approved an edited plan";
+  return `denied${given?.reason ? ` (${given.reason})` : ""}`;
+}
+
+/** Whether a later process went on with the run: it paused and more came after, or a step started again with no end between. */
+function wasContinued(run: StoredRun): boolean {
+  const open = new Set<string>();
+  let paused = false;
+  for (const entry of run.journal) {
+    if (entry.kind === "paused") paused = true;
+    else if (paused && entry.kind !== "human-decision") return true;
+    if (entry.kind === "step-start") {
+      if (open.has(entry.stepKey)) return true;
+      open.add(entry.stepKey);
+    } else if (entry.kind === "step-end") open.delete(entry.stepKey);
+  }
+  return false;
+}
+
+/** The step an agent step's loop belongs to, by the loop's run id (`<plan run>/<step>`, the plan run being `<id>/plan:<v>`). */
+function stepOfLoop(runId: string): string | undefined {
+  return /\/plan:\d+\/([^/]+)$/.exec(runId)?.[1];
+}
+
+/** A kept model call as the events a live run would have made of it. */
+function callEvents(call: KeptModelCall, stepId: string | undefined): Array<PlanloopEventBody & { time: number }> {
+  const inStep = stepId === undefined ? {} : { stepId };
+  const decision = call.error !== undefined ? "failed" : call.answer?.toolCalls ? "tool_calls" : "final";
+  return [
+    {
+      type: "model-call-start",
+      step: call.step,
+      purpose: call.purpose,
+      ...(call.model ? { model: call.model } : {}),
+      ...inStep,
+      time: call.at,
+    },
+    {
+      type: "model-call-end",
+      step: call.step,
+      purpose: call.purpose,
+      decision,
+      toolCalls: call.answer?.toolCalls?.length ?? 0,
+      durationMs: call.durationMs,
+      ...(call.usage ? { usage: call.usage } : {}),
+      ...inStep,
+      time: call.at + call.durationMs,
+    },
+  ];
 }
 
 /** The latest time of the events so far: where a process that stopped was last seen. */

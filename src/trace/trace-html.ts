@@ -147,9 +147,15 @@ function pauseList(trace: TraceSummary): string {
   if (trace.pauses.length === 0) return "";
   const items = trace.pauses.map(
     (pause) =>
-      `<li>at ${whole(pause.at)} ms, the run stopped (${escape(String(pause.status))})${pause.resumedAt === undefined ? "; not continued yet" : `; continued at ${whole(pause.resumedAt)} ms, after ${whole(pause.resumedAt - pause.at)} ms`}</li>`,
+      `<li>at ${whole(pause.at)} ms, the run stopped (${escape(String(pause.status))})${pause.resumedAt === undefined ? "; not continued yet" : `; continued at ${whole(pause.resumedAt)} ms, after ${whole(pause.resumedAt - pause.at)} ms`}${decidedList(pause.decided)}</li>`,
   );
   return `<h2>Pauses</h2><ol class="pauses">${items.join("")}</ol>`;
+}
+
+function decidedList(decided: TraceSummary["pauses"][number]["decided"]): string {
+  if (decided === undefined) return "";
+  const each = decided.map((one) => `${escape(one.id)} ${escape(one.decision)}${one.at === undefined ? "" : ` at ${whole(one.at)} ms`}`);
+  return `, decided: ${each.join("; ")}`;
 }
 
 function notRunList(trace: TraceSummary): string {

@@ -58,7 +58,7 @@ export interface TraceSummary {
   /** `dropped`: an early replan whose plan was not used (the planner was asked again). */
   replans: Array<{ at: number; reason: string; replans: number; dropped?: boolean }>;
   /** Where a stored run stopped (waiting for a person, or its process gone) and was continued later. */
-  pauses: Array<{ at: number; status: string; resumedAt?: number }>;
+  pauses: Array<{ at: number; status: string; resumedAt?: number; decided?: Array<{ id: string; decision: string; at?: number }> }>;
   lanes: number;
 }
 
@@ -187,7 +187,11 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         break;
       case "run-resumed": {
         const pause = pauses.at(-1);
-        if (pause !== undefined && pause.resumedAt === undefined) pause.resumedAt = at(event.time);
+        if (pause !== undefined && pause.resumedAt === undefined) {
+          pause.resumedAt = at(event.time);
+          if (event.decided?.length)
+            pause.decided = event.decided.map((each) => ({ ...each, ...(each.at === undefined ? {} : { at: at(each.at) }) }));
+        }
         // What was running when the process stopped is an attempt cut short there.
         for (const [key, step] of open) {
           ran.push(openBar(key, step, { end: pause?.at ?? at(event.time), status: "interrupted" }, stepsOf));

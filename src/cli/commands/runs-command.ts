@@ -12,6 +12,7 @@ import { launchOf } from "../stored-runs.js";
 import { childrenOf, lastPause, pendingOf, standing } from "../../strategies/stored-runs.js";
 import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.js";
 import { readEvents } from "./trace-command.js";
+import { decisionWord } from "../../trace/stored-trace.js";
 import { forkCommand } from "./runs-fork.js";
 
 /** Runs the planloop command again, in this process, on `argv` (a stored run's command line). */
@@ -222,7 +223,7 @@ function stepLines(journal: readonly JournalEntry[]): string[] {
   const lines: string[] = [];
   for (const entry of journal) {
     if (entry.kind === "plan") lines.push(`plan v${entry.version}: ${(entry.plan as { steps?: unknown[] }).steps?.length ?? 0} steps`);
-    if (entry.kind === "human-decision") lines.push(`  decision ${entry.id}: ${describeDecision(entry.decision)}`);
+    if (entry.kind === "human-decision") lines.push(`  decision ${entry.id}: ${decisionWord(entry.decision)}`);
     if (entry.kind === "step-start") {
       const step = steps.get(entry.stepKey) ?? { starts: 0, status: "running" };
       steps.set(entry.stepKey, { starts: step.starts + 1, status: "running" });
@@ -232,13 +233,6 @@ function stepLines(journal: readonly JournalEntry[]): string[] {
     }
   }
   return [...lines, ...[...steps].map(([key, step]) => `  step ${key}: ${step.status} (started ${step.starts}x)`)];
-}
-
-function describeDecision(decision: unknown): string {
-  const given = decision as { approved?: boolean; reason?: string; answer?: string; plan?: unknown };
-  if (typeof given.answer === "string") return `answered ${JSON.stringify(given.answer)}`;
-  if (given.approved) return given.plan === undefined ? "approved" : "approved an edited plan";
-  return `denied${given.reason ? ` (${given.reason})` : ""}`;
 }
 
 /**

@@ -220,6 +220,7 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
       ...(outcome.status === "waiting" ? { waiting: outcome.waiting } : {}),
       // What the run had spent by now, so a run continued after a crash keeps counting from here.
       totals: { usage: run.budget.spent, elapsedMs: run.elapsed() },
+      at: Date.now(),
     },
   ]);
   if (!run.events.active) return;
