@@ -53,19 +53,13 @@ export function layOutVersions(
   const statusOf = new Map<string, string>();
   for (const entry of runs.notRun) statusOf.set(`${entry.version}:${entry.stepId}`, entry.status);
   for (const bar of [...runs.bars].sort((a, b) => a.startedAt - b.startedAt)) statusOf.set(`${bar.version}:${bar.stepId}`, bar.status);
-  const { dagre, Graph } = layoutLibraries();
   return versions.map((plan, index) => {
     const previous = index > 0 ? versions[index - 1] : undefined;
     const before = new Map((previous?.steps ?? []).map((step) => [step.id, signature(step)]));
-    const graph = new Graph({ multigraph: false });
-    graph.setGraph({ rankdir: "LR", nodesep: 14, ranksep: 48, marginx: 8, marginy: 8 });
-    graph.setDefaultEdgeLabel(() => ({}));
     const ids = new Set(plan.steps.map((step) => step.id));
-    for (const step of plan.steps) graph.setNode(step.id, { width: nodeWidth(step), height: nodeHeight });
-    for (const step of plan.steps) for (const dependency of step.depends_on) if (ids.has(dependency)) graph.setEdge(dependency, step.id);
-    dagre.layout(graph);
+    const placed = geometryOf(plan, ids);
     const nodes = plan.steps.map((step): LaidOutNode => {
-      const placed = graph.node(step.id) as { x: number; y: number; width: number; height: number };
+      const node = placed.nodes.get(step.id)!;
       const ran = statusOf.get(`${plan.version}:${step.id}`);
       const old = before.get(step.id);
       const change: StepChange = old === undefined ? "new" : old !== signature(step) ? "changed" : ran === undefined ? "reused" : "kept";
@@ -73,21 +67,60 @@ export function layOutVersions(
         id: step.id,
         task: step.task,
         ...(step.tool === undefined ? {} : { tool: step.tool }),
-        x: placed.x - placed.width / 2,
-        y: placed.y - placed.height / 2,
-        width: placed.width,
-        height: placed.height,
+        x: node.x - node.width / 2,
+        y: node.y - node.height / 2,
+        width: node.width,
+        height: node.height,
         status: ran ?? (change === "reused" ? "reused" : "not run"),
         change,
       };
     });
-    const edges = graph
-      .edges()
-      .map((edge) => ({ from: edge.v, to: edge.w, points: (graph.edge(edge) as { points: Array<{ x: number; y: number }> }).points }));
-    const size = graph.graph() as { width?: number; height?: number };
     const dropped = (previous?.steps ?? []).filter((step) => !ids.has(step.id)).map((step) => step.id);
-    return { version: plan.version, width: Math.ceil(size.width ?? 0), height: Math.ceil(size.height ?? 0), nodes, edges, dropped };
+    return { version: plan.version, width: placed.width, height: placed.height, nodes, edges: placed.edges, dropped };
   });
+}
+
+interface Geometry {
+  nodes: Map<string, { x: number; y: number; width: number; height: number }>;
+  edges: LaidOutVersion["edges"];
+  width: number;
+  height: number;
+}
+
+/**
+ * Where dagre puts a plan's steps and edges, which depends on the plan alone: kept for the
+ * last few plans drawn, so the page of a run that moves (drawn again at each change, by
+ * planloop ui) lays a 2,000-step plan out once, not at every redraw.
+ */
+const laidOut = new Map<string, Geometry>();
+
+function geometryOf(plan: TracePlanVersion, ids: ReadonlySet<string>): Geometry {
+  const key = JSON.stringify(plan.steps.map((step) => [step.id, nodeWidth(step), step.depends_on.filter((each) => ids.has(each))]));
+  const kept = laidOut.get(key);
+  if (kept !== undefined) {
+    laidOut.delete(key);
+    laidOut.set(key, kept);
+    return kept;
+  }
+  const { dagre, Graph } = layoutLibraries();
+  const graph = new Graph({ multigraph: false });
+  graph.setGraph({ rankdir: "LR", nodesep: 14, ranksep: 48, marginx: 8, marginy: 8 });
+  graph.setDefaultEdgeLabel(() => ({}));
+  for (const step of plan.steps) graph.setNode(step.id, { width: nodeWidth(step), height: nodeHeight });
+  for (const step of plan.steps) for (const dependency of step.depends_on) if (ids.has(dependency)) graph.setEdge(dependency, step.id);
+  dagre.layout(graph);
+  const size = graph.graph() as { width?: number; height?: number };
+  const geometry: Geometry = {
+    nodes: new Map(plan.steps.map((step) => [step.id, graph.node(step.id) as { x: number; y: number; width: number; height: number }])),
+    edges: graph
+      .edges()
+      .map((edge) => ({ from: edge.v, to: edge.w, points: (graph.edge(edge) as { points: Array<{ x: number; y: number }> }).points })),
+    width: Math.ceil(size.width ?? 0),
+    height: Math.ceil(size.height ?? 0),
+  };
+  laidOut.set(key, geometry);
+  if (laidOut.size > 16) laidOut.delete(laidOut.keys().next().value!);
+  return geometry;
 }
 
 /** Wide enough for its two lines: "<id> <tool>" and "<change>, <status>" (at most "changed, succeeded"). */

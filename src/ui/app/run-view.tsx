@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, useApi, withToken, type RunDetail, type StepDetail } from "./api.js";
 import { ModelCalls } from "./calls-view.js";
 import { cost, count, duration, runLink, shown, when } from "./format.js";
@@ -7,6 +7,12 @@ import { PendingCard } from "./inbox-view.js";
 /** One run as it happens: its facts, what it waits for, its timeline and plans, its steps and every model call. */
 export function RunView({ runId }: { runId: string }) {
   const [drawn, setDrawn] = useState(0);
+  // The timeline's frame is drawn after the page's own first paint: a plan of thousands of steps takes it a while.
+  const [framed, setFramed] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setTimeout(() => setFramed(true)));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const moved = (changed: string[]) => {
     const mine = changed.some((id) => id === runId || id.startsWith(`${runId}/`));
     if (mine) setDrawn((n) => n + 1);
@@ -75,13 +81,17 @@ export function RunView({ runId }: { runId: string }) {
         </>
       )}
       <h2>Timeline and plans</h2>
-      <iframe
-        class="trace"
-        title="timeline"
-        sandbox="allow-scripts"
-        key={drawn}
-        src={withToken(`/api/runs/${encodeURIComponent(runId)}/trace.html`)}
-      />
+      {framed ? (
+        <iframe
+          class="trace"
+          title="timeline"
+          sandbox="allow-scripts"
+          key={drawn}
+          src={withToken(`/api/runs/${encodeURIComponent(runId)}/trace.html`)}
+        />
+      ) : (
+        <div class="trace quiet">drawing the timeline…</div>
+      )}
       {data.steps.length > 0 && <Steps steps={data.steps} detail={data} />}
       <h2>Model calls ({data.modelCalls.length})</h2>
       <ModelCalls calls={data.modelCalls} />
@@ -101,11 +111,16 @@ export function RunView({ runId }: { runId: string }) {
   );
 }
 
+/** How many steps the table lists before it is asked for all: the timeline above draws every one either way. */
+const firstSteps = 200;
+
 function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
   const stopped = detail.row.status !== "running" && detail.row.status !== "waiting";
+  const [all, setAll] = useState(steps.length <= firstSteps);
+  const listed = all ? steps : steps.slice(0, firstSteps);
   return (
     <>
-      <h2>Steps</h2>
+      <h2>Steps ({steps.length.toLocaleString("en")})</h2>
       <table class="steps">
         <thead>
           <tr>
@@ -118,7 +133,7 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
           </tr>
         </thead>
         <tbody>
-          {steps.map((step) => {
+          {listed.map((step) => {
             const record = step.record;
             const took =
               record?.startedAt !== undefined && record.endedAt !== undefined ? duration(record.endedAt - record.startedAt) : "-";
@@ -149,6 +164,11 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
           })}
         </tbody>
       </table>
+      {!all && (
+        <button class="more" onClick={() => setAll(true)}>
+          Show all {steps.length.toLocaleString("en")} steps
+        </button>
+      )}
     </>
   );
 }
