@@ -87,7 +87,7 @@ try {
     const drawn = performance.now() - started;
     const clicked = performance.now();
     const more = page.getByRole("button", { name: `Show all ${steps.toLocaleString("en")} steps` });
-    // Scrolled to first: Playwright's own scroll before a click lands beside it on this page (the frame above).
+    // Scrolled to first: a click Playwright scrolls to itself can land beside its target below the timeline's frame (a page of its own).
     await more.scrollIntoViewIfNeeded();
     await more.click();
     await page

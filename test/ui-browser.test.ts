@@ -1,17 +1,16 @@
 // `planloop ui` as a person uses it, in Debian's Chromium: the command in a process of its own
 // over a SQLite file, runs started beside it by other processes' code (the CLI in-process, the
 // library), the page driven by playwright-core. Screenshots go to test-artifacts/ui-*.png.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planAndExecute } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { ScriptedModel } from "planloop/testing";
 import { cli } from "./helpers/run-cli.js";
+import { startUiProcess, type UiProcess } from "./helpers/ui-process.js";
 import { tools } from "./fixtures/ui-tools.js";
 
 const executablePath = "/usr/bin/chromium";
@@ -26,34 +25,9 @@ const storeFile = join(dir, "runs.sqlite");
 const payments = join(dir, "calls.log");
 process.env.PLANLOOP_TEST_LOG = payments;
 const store = `sqlite:${storeFile}`;
-let child: ChildProcess | undefined;
+let ui: UiProcess | undefined;
 let browser: Browser | undefined;
 let url = "";
-const stdout: string[] = [];
-const stderr: string[] = [];
-
-/** Starts `planloop ui` and reads the URL it prints. */
-async function startUi(): Promise<string> {
-  child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(root, "src", "cli", "main.ts"), "ui", "--port", "0", "--store", store, "--tools", toolsModule],
-    {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PLANLOOP_TEST_LOG: payments },
-    },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  // What continued runs print goes to the ui's stderr: kept, for a failure's message.
-  child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child!.once("exit", (code) => reject(new Error(`planloop ui exited with ${code}`)));
-    lines.on("line", (line) => {
-      stdout.push(line);
-      if (line.startsWith("planloop ui: ")) resolve(line.slice("planloop ui: ".length));
-    });
-  });
-}
 
 const payPlan = () => {
   const file = join(dir, "pay.json");
@@ -69,6 +43,16 @@ const payPlan = () => {
   return file;
 };
 
+/**
+ * A click on something below the timeline's frame, scrolled to first: the frame is a page of
+ * its own (sandboxed, another process), and a click that Playwright scrolls to itself can
+ * land beside its target.
+ */
+async function press(target: Locator) {
+  await target.scrollIntoViewIfNeeded();
+  await target.click();
+}
+
 async function shot(page: Page, name: string) {
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: join(shots, `ui-${name}.png`), fullPage: true });
@@ -76,17 +60,18 @@ async function shot(page: Page, name: string) {
 
 describe.skipIf(!available)("planloop ui in headless Chromium", () => {
   beforeAll(async () => {
-    url = await startUi();
+    ui = await startUiProcess(["--store", store, "--tools", toolsModule], { PLANLOOP_TEST_LOG: payments });
+    url = ui.url;
     browser = await chromium.launch({ executablePath, args: launchArgs });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    child?.kill("SIGINT");
+    ui?.stop();
   });
 
   it("prints one line with the URL and its token; a request without the token is refused", async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
-    expect(stdout).toEqual([`planloop ui: ${url}`]);
+    expect(ui!.stdout).toEqual([`planloop ui: ${url}`]);
     const page = await browser!.newPage();
     const refused = await page.goto(url.slice(0, url.indexOf("?")));
     expect(refused!.status()).toBe(401);
@@ -161,9 +146,7 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/review-ui`);
     const call = page.locator("li.call").first();
     await call.waitFor();
-    // Scrolled to first: the timeline's frame above it is still laying out while the page scrolls.
-    await call.locator("summary").scrollIntoViewIfNeeded();
-    await call.locator("summary").click();
+    await press(call.locator("summary"));
     await call.locator(".message.user").waitFor();
     expect(await call.locator(".message.user").innerText()).toContain("Task: double 21");
     expect(await call.locator(".message.system").innerText()).toContain("You are the planner");
@@ -191,9 +174,9 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${url}#/runs/chain-ui`);
     const row = page.locator('tr[data-step="b"]');
-    await row.getByRole("button", { name: "Rerun from here" }).click();
+    await press(row.getByRole("button", { name: "Rerun from here" }));
     await row.locator("textarea").fill('{ "value": 7 }');
-    await row.getByRole("button", { name: "Rerun" }).click();
+    await press(row.getByRole("button", { name: "Rerun" }));
     await page.locator('[data-testid="forked-from"]').waitFor({ timeout: 20_000 });
     await page.locator('[data-testid="run-status"]', { hasText: "completed" }).waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid="forked-from"]').innerText()).toContain("Rerun of chain-ui from step b");
@@ -202,6 +185,20 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     expect(readFileSync(payments, "utf8").slice(logged.length)).toBe(`double 7 ${forkId}/b\ndouble 14 ${forkId}/c\n`);
     expect(await page.locator(".output").innerText()).toBe("28");
     await shot(page, "rerun");
+
+    // The run and its rerun side by side: figures, and timelines on one time axis.
+    await page.getByRole("link", { name: "Runs" }).click();
+    await page.getByLabel("pick chain-ui to compare").check();
+    await page.getByLabel(`pick ${forkId} to compare`).check();
+    await page.getByRole("link", { name: "Compare 2" }).click();
+    await page.locator("table.compare tbody tr").nth(1).waitFor();
+    const compared = await page.locator("table.compare tbody tr").allInnerTexts();
+    expect(compared.map((row) => row.split("\t")[0])).toEqual(["chain-ui", forkId]);
+    expect(await page.locator(".lanes svg").count()).toBe(2);
+    for (const lane of await page.locator(".lanes svg").all()) expect(await lane.locator("rect.bar").count()).toBe(3);
+    // The rerun ran two of the three steps; both runs completed.
+    expect(compared.every((row) => row.includes("completed") && row.includes("3/3"))).toBe(true);
+    await shot(page, "compare");
     await page.close();
   }, 90_000);
 });

@@ -63,7 +63,8 @@ export function CompareView({ ids }: { ids: string[] }) {
 function Lanes({ run, longest }: { run: RunDetail; longest: number }) {
   const { trace } = run;
   const lanes = Math.max(1, trace.lanes) + 1;
-  const x = (at: number) => `${((at - trace.startedAt) / longest) * 100}%`;
+  // The trace's times are offsets from the run's start.
+  const x = (at: number) => `${(at / longest) * 100}%`;
   const width = (from: number, to: number) => `${Math.max(0.3, ((to - from) / longest) * 100)}%`;
   return (
     <div class="lanes">
