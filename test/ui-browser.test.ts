@@ -116,7 +116,14 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
   }, 90_000);
 
   it("a plan under review: an edit with a cycle is refused in the page; the plan call's messages and answer are shown", async () => {
-    const plan = { steps: [{ id: "a", task: "double 21", tool: "double", args: { value: 21 } }] };
+    // A step's task written by a model is text: markup in it is shown, never run.
+    const hostile = `<img src=x onerror="window.hacked=1"><script>window.hacked=2</script>`;
+    const plan = {
+      steps: [
+        { id: "a", task: "double 21", tool: "double", args: { value: 21 } },
+        { id: "h", task: hostile, tool: "double", args: { value: 1 } },
+      ],
+    };
     const planner = new ScriptedModel([{ purpose: "plan", reply: { type: "final", content: `The plan:\n${JSON.stringify(plan)}` } }]);
     const kept = sqliteStore({ path: storeFile });
     try {
@@ -142,6 +149,8 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/cannot run[\s\S]*cycle/i);
     await shot(page, "plan-edit");
+    expect(await card.locator("table.plan").innerText()).toContain(hostile);
+    expect(await page.evaluate(() => (globalThis as { hacked?: number }).hacked)).toBeUndefined();
 
     await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/review-ui`);
     const call = page.locator("li.call").first();
@@ -152,6 +161,11 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     expect(await call.locator(".message.system").innerText()).toContain("You are the planner");
     expect(await call.locator(".answer-text").innerText()).toContain('"task":"double 21"');
     expect(await call.locator("summary").innerText()).toContain("plan");
+    // Beside the raw answer, the plan planloop read from it.
+    expect(await call.locator(".parsed-plan").innerText()).toContain("read as plan v1");
+    expect(await call.locator(".parsed-plan").innerText()).toContain(hostile);
+    expect(await page.evaluate(() => (globalThis as { hacked?: number }).hacked)).toBeUndefined();
+    expect(await page.locator("main img").count()).toBe(0);
     await call.scrollIntoViewIfNeeded();
     await shot(page, "model-call");
     // Still waiting: the refused edit changed nothing.
@@ -175,6 +189,8 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await page.goto(`${url}#/runs/chain-ui`);
     const row = page.locator('tr[data-step="b"]');
     await press(row.getByRole("button", { name: "Rerun from here" }));
+    // The step's arguments as its plan gave them, to edit.
+    expect(JSON.parse(await row.locator("textarea").inputValue())).toEqual({ value: "${a}" });
     await row.locator("textarea").fill('{ "value": 7 }');
     await press(row.getByRole("button", { name: "Rerun" }));
     await page.locator('[data-testid="forked-from"]').waitFor({ timeout: 20_000 });

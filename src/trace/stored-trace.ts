@@ -3,9 +3,10 @@ import type { StoredRun } from "../core/checkpoint-store.js";
 import type { KeptModelCall } from "../core/model-calls.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { previewOf } from "../core/tools/tool-output.js";
+import { maskSecrets } from "../core/secrets.js";
 
 type PlanLike = {
-  steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string; model?: string }>;
+  steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string; model?: string; args?: unknown }>;
 };
 
 /**
@@ -53,6 +54,8 @@ function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody &
         depends_on: step.depends_on ?? [],
         ...(step.tool ? { tool: step.tool } : {}),
         ...(step.model ? { model: step.model } : {}),
+        // As events show them: secret values masked.
+        ...(step.args === undefined ? {} : { args: maskSecrets(step.args) }),
       }));
       events.push({ type: "plan-created", version: entry.version, steps, time: each.createdAt });
     } else if (entry.kind === "step-start") {

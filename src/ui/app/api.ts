@@ -97,7 +97,11 @@ export interface RunDetail {
     bars: Array<{ stepId: string; lane: number; startedAt: number; endedAt: number; status: string; version: number }>;
     modelCalls: Array<{ purpose: string; startedAt: number; endedAt: number }>;
     reason?: string;
-    versions: Array<{ version: number; steps: Array<{ id: string; task: string; tool?: string; args?: unknown }> }>;
+    versions: Array<{
+      version: number;
+      at: number;
+      steps: Array<{ id: string; task: string; tool?: string; args?: unknown; depends_on?: string[] }>;
+    }>;
     replans: Array<{ at: number; reason: string }>;
     pauses: Array<{ at: number; status: string; resumedAt?: number }>;
   };

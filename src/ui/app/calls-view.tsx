@@ -1,15 +1,46 @@
-import type { Message, ModelCall } from "./api.js";
+import type { Message, ModelCall, RunDetail } from "./api.js";
 import { count, cost, duration, shown } from "./format.js";
 
+type Version = RunDetail["trace"]["versions"][number];
+
+/**
+ * The plan a plan or replan call led to: the first version made after the call ended and
+ * before the next plan call started (a call whose plan could not run led to none: a repair
+ * round follows it).
+ */
+function planOf(calls: ModelCall[], index: number, versions: readonly Version[], startedAt: number): Version | undefined {
+  const call = calls[index]!;
+  if (call.purpose !== "plan" && call.purpose !== "replan") return undefined;
+  const next = calls.slice(index + 1).find((each) => each.purpose === "plan" || each.purpose === "replan");
+  const ended = call.at + call.durationMs - startedAt;
+  const until = next === undefined ? Infinity : next.at - startedAt;
+  return versions.find((version) => version.at >= ended && version.at <= until);
+}
+
 /** Every model call of a run (and the runs it keeps inside it), each opened up on a click. */
-export function ModelCalls({ calls }: { calls: ModelCall[] }) {
+export function ModelCalls({ calls, detail }: { calls: ModelCall[]; detail: RunDetail }) {
+  // The plans the run ran, and the one waiting for review (it runs once approved).
+  const versions: Version[] = [
+    ...detail.trace.versions,
+    ...detail.pending.flatMap((item) =>
+      item.kind === "plan" && item.plan && item.version !== undefined
+        ? [
+            {
+              version: item.version,
+              at: Number.MAX_SAFE_INTEGER,
+              steps: item.plan.steps.map((step) => ({ ...step, id: String(step.id), depends_on: (step.depends_on ?? []).map(String) })),
+            },
+          ]
+        : [],
+    ),
+  ];
   if (calls.length === 0) {
     return <p class="quiet">No model calls kept: the run made none, or it was run with keepModelCalls: false.</p>;
   }
   return (
     <ol class="calls">
       {calls.map((call, index) => (
-        <CallCard call={call} index={index} />
+        <CallCard call={call} index={index} plan={planOf(calls, index, versions, detail.trace.startedAt)} />
       ))}
     </ol>
   );
@@ -22,7 +53,7 @@ function repairOf(call: ModelCall): string | undefined {
   return last.content?.startsWith("That plan cannot run") ? last.content : undefined;
 }
 
-function CallCard({ call, index }: { call: ModelCall; index: number }) {
+function CallCard({ call, index, plan }: { call: ModelCall; index: number; plan: Version | undefined }) {
   const repair = repairOf(call);
   const tokens = (call.usage?.inputTokens ?? 0) + (call.usage?.outputTokens ?? 0);
   const where = call.runId.includes("/") ? call.runId.slice(call.runId.indexOf("/") + 1) : "";
@@ -70,10 +101,37 @@ function CallCard({ call, index }: { call: ModelCall; index: number }) {
               </div>
             ))}
             {call.error && <pre class="problem">{call.error}</pre>}
+            {plan && <ParsedPlan version={plan} />}
           </div>
         </div>
       </details>
     </li>
+  );
+}
+
+/** The plan as planloop read it from the answer beside it. */
+function ParsedPlan({ version }: { version: Version }) {
+  return (
+    <div class="parsed-plan">
+      <h4>read as plan v{version.version}</h4>
+      <table class="plan">
+        <tbody>
+          {version.steps.map((step) => (
+            <tr>
+              <td>
+                <code>{step.id}</code>
+              </td>
+              <td>{step.task}</td>
+              <td>{step.tool ? <code>{step.tool}</code> : "agent"}</td>
+              <td>{step.depends_on?.length ? `after ${step.depends_on.join(", ")}` : ""}</td>
+              <td>
+                <code>{step.args === undefined ? "" : JSON.stringify(step.args)}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

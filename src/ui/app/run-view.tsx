@@ -94,7 +94,7 @@ export function RunView({ runId }: { runId: string }) {
       )}
       {data.steps.length > 0 && <Steps steps={data.steps} detail={data} />}
       <h2>Model calls ({data.modelCalls.length})</h2>
-      <ModelCalls calls={data.modelCalls} />
+      <ModelCalls calls={data.modelCalls} detail={data} />
       {data.decisions.length > 0 && (
         <>
           <h2>Decisions</h2>
@@ -126,6 +126,7 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
           <tr>
             <th>step</th>
             <th>status</th>
+            <th>arguments</th>
             <th class="num">attempts</th>
             <th class="num">took</th>
             <th>output or error</th>
@@ -145,6 +146,9 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
                 </td>
                 <td>
                   <span class={`badge ${record?.status ?? "running"}`}>{record?.status ?? "running"}</span>
+                </td>
+                <td>
+                  <code>{argsText(detail, step)}</code>
                 </td>
                 <td class="num">{record?.attempts ?? step.starts}</td>
                 <td class="num">{took}</td>
@@ -171,6 +175,12 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
       )}
     </>
   );
+}
+
+function argsText(detail: RunDetail, step: StepDetail): string {
+  const args = argsOf(detail, step);
+  const text = args === undefined ? "" : JSON.stringify(args);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** The step's arguments as its last plan version shows them (secret values masked). */
