@@ -23,6 +23,7 @@ export default defineConfig({
       { find: /^planloop\/postgres$/, replacement: source("./src/stores/postgres/index.ts") },
       { find: /^planloop\/bullmq$/, replacement: source("./src/workers/index.ts") },
       { find: /^planloop\/mcp$/, replacement: source("./src/mcp/index.ts") },
+      { find: /^planloop\/ui$/, replacement: source("./src/ui/index.ts") },
       { find: /^planloop$/, replacement: source("./src/index.ts") },
       ...aiSdkAliases,
     ],
