@@ -25,7 +25,12 @@ const refund = defineTool({
   needsApproval: true,
   execute: ({ order }) => `refunded ${order}`,
 });
-const lookup = defineTool({ name: "lookup", description: "Look an order up", input: z.object({ order: z.string() }), execute: ({ order }) => ({ order, paid: 329 }) });
+const lookup = defineTool({
+  name: "lookup",
+  description: "Look an order up",
+  input: z.object({ order: z.string() }),
+  execute: ({ order }) => ({ order, paid: 329 }),
+});
 await executePlan({
   plan: {
     steps: [
@@ -44,11 +49,21 @@ const plan = {
   ],
 };
 const planner = new ScriptedModel([{ purpose: "plan", reply: { type: "final", content: JSON.stringify(plan) } }]);
-await planAndExecute({ task: "Refund every order of week 47 that shipped late", planner, tools: [lookup, refund], store, runId: "late-refunds", reviewPlan: true });
+await planAndExecute({
+  task: "Refund every order of week 47 that shipped late",
+  planner,
+  tools: [lookup, refund],
+  store,
+  runId: "late-refunds",
+  reviewPlan: true,
+});
 
 const ui = await startUi({ store });
 const base = ui.url.slice(0, ui.url.indexOf("?"));
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
   await page.goto(ui.url);
