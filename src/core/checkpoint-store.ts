@@ -1,6 +1,6 @@
 import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "./errors.js";
 import type { MaybePromise } from "./maybe-async.js";
-import type { KeptModelCall } from "./model-calls.js";
+import type { KeptModelCall } from "./model-call-record.js";
 
 /**
  * What a durable run writes, in the order it happens: each entry is committed before the run

@@ -21,7 +21,8 @@ export type ContinueRun = (request: { runId: string; decision?: Decision }) => P
 
 /** The command that continues the run with this decision, for a ui that cannot continue it itself. */
 export function continueCommand(runId: string, decision: Decision, store: string | undefined): string {
-  const quote = (text: string) => (/^[\w:@./=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+  // Quoted for a POSIX shell where it needs to be: in single quotes, each of its own closed, escaped and reopened.
+  const quote = (text: string) => (/^[\w:@./=-]+$/.test(text) ? text : "'" + text.split("'").join("'\\''") + "'");
   const words = ["planloop", "runs"];
   if (decision.action === "approve") words.push("approve", runId, decision.pendingId);
   if (decision.action === "edit") words.push("approve", runId, decision.pendingId, "--plan", "<edited-plan.json>");

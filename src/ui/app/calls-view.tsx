@@ -1,5 +1,6 @@
 import type { Message, ModelCall, RunDetail } from "./api.js";
 import { count, cost, duration, shown } from "./format.js";
+import { PlanTable } from "./plan-table.js";
 
 type Version = RunDetail["trace"]["versions"][number];
 
@@ -114,23 +115,7 @@ function ParsedPlan({ version }: { version: Version }) {
   return (
     <div class="parsed-plan">
       <h4>read as plan v{version.version}</h4>
-      <table class="plan">
-        <tbody>
-          {version.steps.map((step) => (
-            <tr>
-              <td>
-                <code>{step.id}</code>
-              </td>
-              <td>{step.task}</td>
-              <td>{step.tool ? <code>{step.tool}</code> : "agent"}</td>
-              <td>{step.depends_on?.length ? `after ${step.depends_on.join(", ")}` : ""}</td>
-              <td>
-                <code>{step.args === undefined ? "" : JSON.stringify(step.args)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PlanTable steps={version.steps} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError, useApi, type PendingItem } from "./api.js";
 import { runLink, shown, when } from "./format.js";
+import { PlanTable } from "./plan-table.js";
 
 /** Everything runs wait for a person on, across the store. */
 export function InboxView() {
@@ -182,24 +183,7 @@ function PlanShown({ item }: { item: PendingItem }) {
         {item.reason && <span class="quiet"> · {item.reason}</span>}
         {changes && changes.dropped.length > 0 && <span class="quiet"> · dropped: {changes.dropped.join(", ")}</span>}
       </p>
-      <table class="plan">
-        <tbody>
-          {item.plan?.steps.map((step) => (
-            <tr class={`change-${change(String(step.id))}`}>
-              <td>
-                <code>{String(step.id)}</code>
-              </td>
-              <td>{change(String(step.id))}</td>
-              <td>{step.task}</td>
-              <td>{step.tool ? <code>{step.tool}</code> : "agent"}</td>
-              <td>{step.depends_on?.length ? `after ${step.depends_on.join(", ")}` : ""}</td>
-              <td>
-                <code>{step.args === undefined ? "" : JSON.stringify(step.args)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PlanTable steps={item.plan?.steps ?? []} changeOf={change} />
     </div>
   );
 }
