@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { planAndExecute } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { ScriptedModel } from "planloop/testing";
@@ -64,6 +64,8 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     url = ui.url;
     browser = await chromium.launch({ executablePath, args: launchArgs });
   }, 60_000);
+  // A failure shows what the ui printed: the output of the runs it continued.
+  beforeEach(() => onTestFailed(() => console.error(`planloop ui's stderr:\n${ui?.stderr.join("") ?? ""}`)));
   afterAll(async () => {
     await browser?.close();
     ui?.stop();

@@ -170,7 +170,7 @@ describe("planloop ui's server", () => {
     };
     const reading = read();
     // The stream's first look at the store takes what is there as seen; a run started after it is news.
-    while (!seen.join("").includes("retry:")) await new Promise((resolve) => setImmediate(resolve));
+    while (!seen.join("").includes("event: ready")) await new Promise((resolve) => setImmediate(resolve));
     await waitingRefund(store, "fresh");
     await reading;
     expect(seen.join("")).toContain('event: runs\ndata: {"changed":["fresh"]}');

@@ -6,7 +6,7 @@ const watched = 200;
 
 /**
  * Tells the pages that runs moved, as server-sent events (`event: runs`, data `{ "changed":
- * [ids] }`): the store is looked at every `pollMs` while a page listens, and runs whose last
+ * [ids] }`, after an `event: ready`): the store is looked at every `pollMs` while a page listens, and runs whose last
  * write or entry count changed are named. Any process may write the store (a worker, another
  * terminal): looking at it is the one way to see them all.
  */
@@ -33,8 +33,9 @@ export class RunWatch {
       this.timer = setInterval(() => void this.poke(), this.pollMs);
       this.timer.unref();
     }
-    // The first line comes once the store was looked at: from then on, every run that moves is told.
-    void this.poke().then(() => response.write(`retry: 1000\n\n`));
+    // `ready` comes once the store was looked at: every run that moves after it is told, so a
+    // page that reads what it shows once it is ready misses nothing.
+    void this.poke().then(() => response.write(`retry: 1000\nevent: ready\ndata: {}\n\n`));
   }
 
   /** Looks at the store now (a decision was just taken here); a look under way is the one waited for. */

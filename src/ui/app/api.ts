@@ -138,10 +138,15 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
   return read;
 }
 
-/** Calls `onChange` with the ids of runs that moved, as the server tells (server-sent events). */
-export function useRunChanges(onChange: (changed: string[]) => void): void {
+/**
+ * Calls `onChange` with the ids of runs that moved, as the server tells (server-sent events),
+ * and `onReady` once the server watches for this page: from then on no change is missed, so
+ * what the page read before it is read again then.
+ */
+export function useRunChanges(onChange: (changed: string[]) => void, onReady?: () => void): void {
   useEffect(() => {
     const source = new EventSource(withToken("/api/events"));
+    if (onReady) source.addEventListener("ready", () => onReady());
     source.addEventListener("runs", (event) =>
       onChange((JSON.parse((event as MessageEvent<string>).data) as { changed: string[] }).changed),
     );
@@ -160,8 +165,11 @@ export function useApi<T>(path: string, reloadWhen: (changed: string[]) => boole
   useEffect(() => {
     void load();
   }, [path]);
-  useRunChanges((changed) => {
-    if (reloadWhen(changed)) void load();
-  });
+  useRunChanges(
+    (changed) => {
+      if (reloadWhen(changed)) void load();
+    },
+    () => void load(),
+  );
   return { ...state, reload: () => void load() };
 }
