@@ -6,8 +6,8 @@ import type { KeptModelCall } from "./model-call-record.js";
  * What a durable run writes, in the order it happens: each entry is committed before the run
  * goes on (a step's end before any step that depends on it starts). Replaying a run's entries
  * rebuilds what it had done when it stopped or its process died. `text`: a strategy's model
- * answer; `launch`: the command line that started the run (written by the planloop command); `model-call`: what a
- * model was sent and answered.
+ * answer; `launch`: the command line that started the run (written by the planloop command);
+ * `model-call`: what a model was sent and answered.
  */
 export type JournalEntry =
   | { kind: "plan"; version: number; plan: unknown }

@@ -28,23 +28,24 @@ export function hasToken(request: IncomingMessage, url: URL, token: string): boo
 }
 
 /**
- * Refuses what a page of another site could make a browser send: a request must name this
- * server as its host (no DNS rebinding); one that changes something must come with the token
- * in its header (a cross-site form or fetch cannot set it without a preflight this server
- * never allows), as JSON, and from this origin when the browser says where it comes from.
+ * Refuses what a page of another site could make a browser send: a request to a server on
+ * the loopback must name it as its host (no DNS rebinding; `hosts`, or undefined for a server
+ * listening elsewhere, whose names are its clients'); one that changes something must come
+ * with the token in its header (a cross-site form or fetch cannot set it without a preflight
+ * this server never allows), as JSON, and from this origin when the browser names one.
  */
-export function checkOrigin(request: IncomingMessage, hosts: readonly string[]): void {
-  const host = header(request, "host");
-  if (host === undefined || !hosts.includes(host.toLowerCase())) throw new HttpError(421, `this server answers for ${hosts[0]} only`);
+export function checkOrigin(request: IncomingMessage, hosts: readonly string[] | undefined): void {
+  const host = header(request, "host")?.toLowerCase();
+  if (host === undefined || (hosts !== undefined && !hosts.includes(host))) {
+    throw new HttpError(421, `this server answers for ${hosts?.[0] ?? "its own address"} only`);
+  }
   if (request.method === "GET" || request.method === "HEAD") return;
   if (header(request, "x-planloop-token") === undefined)
     throw new HttpError(403, "a request that changes something needs the X-Planloop-Token header");
   if (!(header(request, "content-type") ?? "").startsWith("application/json"))
     throw new HttpError(415, "send JSON (Content-Type: application/json)");
   const origin = header(request, "origin");
-  if (origin !== undefined && !hosts.some((each) => origin.toLowerCase() === `http://${each}`)) {
-    throw new HttpError(403, "a request from another site is refused");
-  }
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) throw new HttpError(403, "a request from another site is refused");
 }
 
 /** The JSON body of a request, at most `limit` bytes. */

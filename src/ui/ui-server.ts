@@ -64,7 +64,7 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
   const continuations = new Map<string, Continuation>();
   // One continuation at a time: each runs the run's command in this process.
   let queue: Promise<void> = Promise.resolve();
-  let hosts: string[] = [];
+  let hosts: string[] | undefined = [];
   const context: Context = {
     options,
     token,
@@ -89,7 +89,8 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   const named = host.includes(":") ? `[${host}]` : host;
-  hosts = [`${named}:${port}`, ...(host === "127.0.0.1" || host === "::1" ? [`localhost:${port}`] : [])];
+  const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost";
+  hosts = loopback ? [`${named}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`] : undefined;
   return {
     url: `http://${named}:${port}/?token=${token}`,
     token,
@@ -117,7 +118,8 @@ interface Context {
   folder: string;
   watch: RunWatch;
   continuations: Map<string, Continuation>;
-  hosts(): string[];
+  /** The names a request may give as its host (undefined: any, for a server not on the loopback). */
+  hosts(): string[] | undefined;
   enqueue(job: () => Promise<void>): void;
 }
 
