@@ -123,6 +123,20 @@ describe("planloop ask", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("a run started with a model module is continued only with the module named again (--model), never the store's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-model-module-"));
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const model = join(import.meta.dirname, "fixtures", "scripted-model.mjs");
+    const args = ["ask", "Double 21", "--tools", toolsModule, "--model", model, "--review-plan", "--store", store, "--run-id", "mm"];
+    expect((await cli(...args, "--state", join(dir, "state.json"))).code).toBe(3);
+    const refused = await cli("runs", "approve", "mm", "plan:1", "--tools", toolsModule, "--store", store);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain(`was started with --model ${model}`);
+    expect(refused.err).toContain("--model <module>");
+    const approved = await cli("runs", "approve", "mm", "plan:1", "--tools", toolsModule, "--model", model, "--store", store);
+    expect(approved).toMatchObject({ code: 0, out: expect.stringContaining("Twice 21 is 42.") });
+  });
+
   it("--review-plan stops before the plan runs; planloop runs approve with --plan runs an edited plan", async () => {
     server = await startChatServer([
       completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }] }) }),

@@ -25,7 +25,11 @@ type Launch = Extract<JournalEntry, { kind: "launch" }>;
  * The command line to run the stored run again with: the stored one, checked, with the tools
  * module the person named (`given.tools`), or the stored module once they confirmed it.
  */
-export async function trustedLaunchLine(runId: string, launch: Launch, given: { tools?: string | undefined }): Promise<string[]> {
+export async function trustedLaunchLine(
+  runId: string,
+  launch: Launch,
+  given: { tools?: string | undefined; model?: string | undefined },
+): Promise<string[]> {
   const argv = [...launch.argv];
   const allowed = storedFlags[argv[0] ?? ""];
   if (allowed === undefined || typeof argv[1] !== "string") throw planted(runId, `it starts with ${JSON.stringify(argv.slice(0, 2))}`);
@@ -38,15 +42,18 @@ export async function trustedLaunchLine(runId: string, launch: Launch, given: { 
     if (flag === "--tools" || (flag === "--model" && namesModule(argv[position]!))) modules.push(position);
   }
   // A module the person named on this command line replaces the stored one; any other stored module needs a yes.
-  if (given.tools !== undefined)
-    for (const position of modules) if (argv[position - 1] === "--tools") argv[position] = resolve(given.tools);
+  const named = (flag: string) => (flag === "--tools" ? given.tools : given.model);
+  for (const position of modules) {
+    const mine = named(argv[position - 1]!);
+    if (mine !== undefined) argv[position] = resolve(mine);
+  }
   const unconfirmed = modules
-    .filter((position) => given.tools === undefined || argv[position - 1] !== "--tools")
+    .filter((position) => named(argv[position - 1]!) === undefined)
     .map((position) => `${argv[position - 1]} ${argv[position]}`);
   if (unconfirmed.length === 0 || (await confirmed(runId, unconfirmed))) return argv;
   throw new CliError(
     `run "${runId}" was started with ${unconfirmed.join(" ")}; nothing the store names is loaded without your word: ` +
-      `pass --tools <module> (the same module, or your own), or run this on a terminal to confirm it`,
+      `pass --tools <module> (and --model <module> for a model module: the same, or your own), or run this on a terminal to confirm it`,
   );
 }
 

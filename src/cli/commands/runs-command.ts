@@ -78,7 +78,11 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     withStore(runs.command(name).description(description))
       .argument("<runId>")
       .option("--wait", "if another process is running it, wait until it is free instead of failing")
-      .option("--tools <module>", "the tools module to continue it with (the store's launch line is not trusted to name one)");
+      .option("--tools <module>", "the tools module to continue it with (the store's launch line is not trusted to name one)")
+      .option(
+        "--model <module>",
+        "for a run started with a model module: the module to continue it with (likewise not taken from the store)",
+      );
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
     (runId: string, flags: ContinueFlags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }),
   );
@@ -166,6 +170,8 @@ interface ContinueFlags {
   store: string;
   wait?: boolean;
   tools?: string;
+  /** The model module to continue it with, for a run started with `--model <module>`. */
+  model?: string;
 }
 
 /** `--wait`, handed on to the command that continues the run. */
@@ -212,7 +218,7 @@ async function resumeRun(io: CliIo, rerun: Rerun, request: { runId: string; flag
     launch = launchOf(run);
   });
   if (launch === undefined) return;
-  const argv = await trustedLaunchLine(request.runId, launch, { tools: request.flags.tools });
+  const argv = await trustedLaunchLine(request.runId, launch, { tools: request.flags.tools, model: request.flags.model });
   process.chdir(launch.cwd);
   await rerun([...argv, "--store", store, "--run-id", request.runId, ...request.decisions]);
 }

@@ -13,6 +13,7 @@ import type { Rerun } from "./runs-command.js";
 interface UiFlags {
   store: string;
   tools?: string;
+  model?: string;
   host: string;
   port: string;
 }
@@ -27,17 +28,28 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .command("ui")
     .option("--store <sqlite:path|postgres://…>", "the store whose runs to show", defaultStore)
     .option("--tools <module>", "the tools module the runs were started with: decisions taken in the page then continue the runs here")
+    .option("--model <module>", "for runs started with a model module (--model ./model.mjs): the module to continue them with")
     .option("--host <address>", "where to listen (anything but 127.0.0.1 lets other machines in, with the token)", "127.0.0.1")
     .option("--port <n>", "the port (0: a free one)", "4321")
     .action(async (flags: UiFlags) => {
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port takes 0 to 65535, got "${flags.port}"`);
+      if (flags.model !== undefined && !/^[./]|\.(?:[cm]?js|[cm]?ts)$/.test(flags.model))
+        throw new CliError(
+          `--model here names a model module (./model.mjs); a provider's model (${flags.model}) is read from the run's own command line`,
+        );
       const store = await openStore(flags.store, { readonly: false });
       const tools = flags.tools === undefined ? undefined : await loadTools(flags.tools);
       // The store and the tools as they read from here: continuing a run moves to the folder it ran in.
       const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
       const continueRun =
-        flags.tools === undefined ? undefined : continuing(rerun, quietIo(io), { store: storeFlag, tools: resolve(flags.tools) });
+        flags.tools === undefined
+          ? undefined
+          : continuing(rerun, quietIo(io), {
+              store: storeFlag,
+              tools: resolve(flags.tools),
+              ...(flags.model === undefined ? {} : { model: resolve(flags.model) }),
+            });
       const ui = await startUi({
         store,
         storeFlag,
@@ -70,12 +82,12 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
 }
 
 /** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process. */
-function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string }): ContinueRun {
+function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
   return async ({ runId, decision }) => {
     const folder = decision?.action === "edit" ? mkdtempSync(join(tmpdir(), "planloop-ui-")) : undefined;
     try {
       const words = decision === undefined ? ["resume", runId] : decisionWords(runId, decision, folder);
-      const argv = ["runs", ...words, "--store", where.store, "--tools", where.tools];
+      const argv = ["runs", ...words, "--store", where.store, "--tools", where.tools, ...(where.model ? ["--model", where.model] : [])];
       // How the run then ends (completed, failed, waiting again) is the run's, shown in the page; only a run that could not be continued fails here.
       await rerun(argv, io);
     } finally {
