@@ -60,6 +60,27 @@ describe("forkRun", () => {
     await expect(forkRun(store, { from: "src2", step: "b", args: { word: "${nowhere}" } })).rejects.toThrow(/cannot run/);
   });
 
+  it("runs an edited plan: the steps it changes or adds run, with the steps after them; the rest is reused", async () => {
+    const store = memoryStore();
+    await executePlan({ plan, tools: loggedTools().tools, store, runId: "src4" });
+    const edited = {
+      steps: [
+        ...plan.steps.filter((step) => step.id !== "d"),
+        { id: "d", task: "d", tool: "echo", args: { word: "d2" } },
+        { id: "e", task: "e", tool: "echo", args: { word: "e-${d}" }, depends_on: ["d"] },
+      ],
+    };
+    const fork = await forkRun(store, { from: "src4", step: "c", plan: edited });
+    expect(fork.rerun).toEqual(["c", "d", "e"]);
+    expect(fork.reused.sort()).toEqual(["a", "b"]);
+    const again = loggedTools();
+    const result = await executePlan({ plan: fork.plan, tools: again.tools, store, runId: fork.runId });
+    expect(result.steps.e!.output).toBe("E-D2");
+    expect(again.calls.map((call) => call.split(" ")[0]).sort()).toEqual(["c-A", "d2", "e-D2"]);
+    await expect(forkRun(store, { from: "src4", step: "c", plan: edited, args: {} })).rejects.toThrow("not both");
+    await expect(forkRun(store, { from: "src4", step: "z", plan: edited })).rejects.toThrow('the plan has no step "z"');
+  });
+
   it("says what to do for an unknown run, an unknown step, a taken id and a strategy run", async () => {
     const store = memoryStore();
     await executePlan({ plan, tools: loggedTools().tools, store, runId: "src3" });

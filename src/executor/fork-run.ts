@@ -11,6 +11,7 @@ import type { Plan } from "../plan/plan-schema.js";
 import { stepKey } from "../plan/step-key.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { validatePlan } from "../plan/validate-plan.js";
+import { canonicalJson } from "../core/canonical-json.js";
 
 export interface ForkOptions {
   /** The run to start from: a plan run (`executePlan`, the planloop run command, or a strategy's `<id>/plan:<v>`). */
@@ -19,6 +20,11 @@ export interface ForkOptions {
   step: string | number;
   /** New arguments for that step (checked against the plan like any plan). */
   args?: unknown;
+  /**
+   * A whole edited plan to run instead (not with `args`): the steps it changes or adds run too,
+   * with every step after them; a step is reused only where the plan keeps it as it was.
+   */
+  plan?: unknown;
   /** The new run's id; a new one when absent. */
   runId?: string;
   /** The source run's `stateSecret`, when it was kept with one (the new run is kept with it too). */
@@ -58,26 +64,23 @@ export async function forkRun(store: CheckpointStore, options: ForkOptions): Pro
   }
   const plan = lastPlan(source);
   const key = stepKey(options.step);
-  const index = plan.steps.findIndex((step) => stepKey(step.id) === key);
-  if (index < 0)
-    throw new InvalidOptionsError(
-      `run "${source.runId}" has no step "${key}"; its steps: ${plan.steps.map((step) => stepKey(step.id)).join(", ")}`,
-    );
-  const edited =
-    options.args === undefined
-      ? plan
-      : { ...plan, steps: plan.steps.map((step, at) => (at === index ? { ...step, args: options.args } : step)) };
+  const edited = editedPlan(plan, key, { ...options, from: source.runId });
   const checked = validatePlan(edited);
-  if (!checked.ok)
-    throw new InvalidOptionsError(`the plan with the new arguments cannot run: ${checked.errors.map((error) => error.message).join("; ")}`);
+  if (!checked.ok) throw new InvalidOptionsError(`the edited plan cannot run: ${checked.errors.map((error) => error.message).join("; ")}`);
   const graph = buildPlanGraph(checked.plan);
-  const again = new Set([index, ...reachableFrom(graph.dependents, index)].map((at) => graph.keys[at]!));
+  const index = graph.indexOf.get(key);
+  if (index === undefined) throw new InvalidOptionsError(`the plan has no step "${key}"; its steps: ${graph.keys.join(", ")}`);
+  // The step, every step the edit changed or added, and every step after any of them.
+  const original = validatePlan(plan);
+  const before = new Map((original.ok ? original.plan : plan).steps.map((step) => [stepKey(step.id), canonicalJson(step)]));
+  const starts = [index, ...checked.plan.steps.flatMap((step, at) => (before.get(stepKey(step.id)) === canonicalJson(step) ? [] : [at]))];
+  const again = new Set(starts.flatMap((start) => [start, ...reachableFrom(graph.dependents, start)]).map((at) => graph.keys[at]!));
   const runId = options.runId ?? randomUUID();
   const { entries, reused } = reusedEntries(source, again);
   if ((await guarded.createRun({ runId, entry: "executePlan", at: Date.now() })) === "exists") {
     throw new InvalidOptionsError(`a run "${runId}" exists already; give the new run another id`);
   }
-  const launch = launchOf(source, { runId, plan: checked.plan, edited: options.args !== undefined });
+  const launch = launchOf(source, { runId, plan: checked.plan, edited: edited !== plan });
   const journal: JournalEntry[] = [
     ...(launch ? [launch] : []),
     { kind: "forked", from: source.runId, step: key },
@@ -86,6 +89,20 @@ export async function forkRun(store: CheckpointStore, options: ForkOptions): Pro
   ];
   await guarded.append(runId, journal, Date.now());
   return { runId, rerun: graph.keys.filter((each) => again.has(each)), reused, plan: checked.plan };
+}
+
+/** The plan the new run runs: the source's, with the step's new arguments, or the edited plan given. */
+function editedPlan(plan: Plan, key: string, options: ForkOptions): unknown {
+  if (options.plan !== undefined && options.args !== undefined)
+    throw new InvalidOptionsError("give the step new args or a whole edited plan, not both");
+  if (options.plan !== undefined) return options.plan;
+  if (!plan.steps.some((step) => stepKey(step.id) === key)) {
+    throw new InvalidOptionsError(
+      `run "${options.from}" has no step "${key}"; its steps: ${plan.steps.map((step) => stepKey(step.id)).join(", ")}`,
+    );
+  }
+  if (options.args === undefined) return plan;
+  return { ...plan, steps: plan.steps.map((step) => (stepKey(step.id) === key ? { ...step, args: options.args } : step)) };
 }
 
 /**

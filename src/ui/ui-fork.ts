@@ -4,7 +4,7 @@ import { isRecord } from "../core/is-record.js";
 import { forkRun, type ForkedRun } from "../executor/fork-run.js";
 import { HttpError } from "./ui-http.js";
 
-/** Reruns from a step (`POST /api/runs/:id/fork`, body `{ step, args? }`): a new run, made with `forkRun`. */
+/** Reruns from a step (`POST /api/runs/:id/fork`, body `{ step, args? }` or `{ step, plan }`): a new run, made with `forkRun`. */
 export async function forkFrom(store: CheckpointStore, runId: string, body: unknown): Promise<Omit<ForkedRun, "plan">> {
   if (!isRecord(body) || (typeof body.step !== "string" && typeof body.step !== "number")) {
     throw new HttpError(400, "a rerun is { step, args? }: the step to run again, and its new arguments if any");

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { forkRun } from "../../executor/fork-run.js";
-import { CliError } from "../cli-error.js";
+import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openStore } from "../store-option.js";
 
@@ -12,6 +12,7 @@ interface ForkFlags {
   store: string;
   from: string;
   args?: string;
+  plan?: string;
   runId?: string;
   tools?: string;
   wait?: boolean;
@@ -28,16 +29,24 @@ export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
     .argument("<runId>", "the run to start from (a strategy's plan run: <id>/plan:<version>)")
     .requiredOption("--from <step>", "the step to run again")
     .option("--args <json>", "new arguments for that step, as JSON")
+    .option("--plan <file>", "a whole edited plan (JSON) instead: the steps it changes or adds run too, with those after them")
     .option("--run-id <id>", "the new run's id (default: a new one)")
     .option("--tools <module>", "the tools module: the new run goes on at once (else the command that continues it is printed)")
     .option("--wait", "if another process holds the new run, wait")
     .action(async (from: string, flags: ForkFlags) => {
       const args = flags.args === undefined ? undefined : parseArgs(flags.args);
+      const plan = flags.plan === undefined ? undefined : readJsonFile(flags.plan, "plan");
       const runId = flags.runId ?? randomUUID();
       const store = await openStore(flags.store, { readonly: false });
       let continues: string;
       try {
-        const fork = await forkRun(store, { from, step: flags.from, runId, ...(args === undefined ? {} : { args }) });
+        const fork = await forkRun(store, {
+          from,
+          step: flags.from,
+          runId,
+          ...(args === undefined ? {} : { args }),
+          ...(plan === undefined ? {} : { plan }),
+        });
         const launch = (await store.getRun(fork.runId))?.journal.some((entry) => entry.kind === "launch");
         io.out(`run ${fork.runId}: from ${from} at step ${flags.from}; reuses ${list(fork.reused)}, runs ${list(fork.rerun)} again`);
         continues = !launch
