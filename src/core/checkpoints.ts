@@ -8,6 +8,7 @@ import { defaultSecretKeys, type SecretKeys } from "./secrets.js";
 import { ModelCallLog } from "./model-calls.js";
 import { boundRunId, checkSecret } from "./state-signature.js";
 import type { UsageTotals } from "./usage.js";
+import { journalTime } from "./clock.js";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
 
 /** Where a durable run writes, under which id, and the lease that makes this process its one writer. */
@@ -205,7 +206,7 @@ export function decisionEntries(decisions: {
   answers?: Record<string, string> | undefined;
 }): JournalEntry[] {
   const entries: JournalEntry[] = [];
-  const at = Date.now();
+  const at = journalTime();
   for (const [id, decision] of Object.entries(decisions.approvals ?? {})) entries.push({ kind: "human-decision", id, decision, at });
   for (const [id, answer] of Object.entries(decisions.answers ?? {}))
     entries.push({ kind: "human-decision", id, decision: { answer }, at });

@@ -14,6 +14,16 @@ export const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/**
+ * The wall-clock time a journal entry is written at (ms since 1970, to a fraction of a
+ * microsecond): entries written one after another in a process, with any work between them,
+ * do not share a time even within one millisecond, so a stored run's trace orders a step's end
+ * in one run and the pause written after it in another rightly.
+ */
+export function journalTime(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** Resolves after `ms` on the given clock; rejects with the signal's reason on abort. */
 export function sleep(ms: number, options: { clock?: Clock; signal?: AbortSignal } = {}): Promise<void> {
   const clock = options.clock ?? systemClock;

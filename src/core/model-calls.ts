@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { journalTime } from "./clock.js";
 import type { JournalEntry } from "./checkpoint-store.js";
 import type { Message } from "./messages.js";
 import type { ModelDecision, ModelRequest } from "./model.js";
@@ -45,7 +46,8 @@ export class ModelCallLog {
       id,
       purpose: request.purpose,
       step: request.step,
-      at: facts.startedAt,
+      // On the wall clock (the run's own may be a test's fake one), like the journal's other times.
+      at: journalTime() - facts.durationMs,
       durationMs: facts.durationMs,
       ...(facts.identity.model === undefined ? {} : { model: facts.identity.model }),
       ...(facts.identity.provider === undefined ? {} : { provider: facts.identity.provider }),

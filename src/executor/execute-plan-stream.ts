@@ -1,3 +1,4 @@
+import { journalTime } from "../core/clock.js";
 import { raceAbort } from "../core/abort.js";
 import { errorMessage } from "../core/errors.js";
 import { addStep, buildPlanGraph, sinksOf } from "../plan/graph/plan-graph.js";
@@ -90,7 +91,7 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
 function settleStreamedRun(checkpoints: Checkpoints, result: PlanRunResult, version: number): MaybePromise<void> {
   checkpoints.write([{ kind: "plan", version, plan: result.plan }]);
   if (result.status === "completed" || result.status === "failed") return checkpoints.finish(result);
-  checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
+  checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
   return checkpoints.commit();
 }
 

@@ -1,3 +1,4 @@
+import { journalTime } from "../core/clock.js";
 import { maskSecrets, type SecretKeys } from "../core/secrets.js";
 import { jsonSafe } from "../core/json-safe.js";
 import { previewOf } from "../core/tools/tool-output.js";
@@ -80,7 +81,7 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
     const result = finishPlanRun(run);
     if (result.status === "completed" || result.status === "failed") await checkpoints?.finish(result);
     else {
-      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
+      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
       await checkpoints?.commit();
     }
     await shared?.save();

@@ -1,3 +1,4 @@
+import { journalTime } from "../core/clock.js";
 import { feedbackMessage, checkCompletion } from "./completion-check.js";
 import { readAgentOptions, type AgentOptions } from "./agent-options.js";
 import type { AgentResult, AgentStop } from "./agent-result.js";
@@ -33,7 +34,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     const result = finishRun(run, stop);
     if (result.status === "completed") await checkpoints?.finish(result);
     else {
-      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
+      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
       await checkpoints?.commit();
     }
     return result;

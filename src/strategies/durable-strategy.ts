@@ -1,3 +1,4 @@
+import { journalTime } from "../core/clock.js";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
 import type { JournalEntry } from "../core/checkpoint-store.js";
@@ -47,7 +48,7 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
       keptReview: (id) => reviews.get(id),
       keepReview(id, decision) {
         reviews.set(id, decision);
-        checkpoints.write([{ kind: "human-decision", id, decision, at: Date.now() }]);
+        checkpoints.write([{ kind: "human-decision", id, decision, at: journalTime() }]);
         return checkpoints.commit();
       },
     },
@@ -66,7 +67,7 @@ export async function settleStrategyRun<Result extends { state?: unknown; status
   if (result.state === undefined) await durability.checkpoints.finish(result);
   else {
     // Kept, so `planloop runs show` can say what the run waits for (a plan's review is the strategy's own).
-    durability.checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: Date.now() }]);
+    durability.checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
     await durability.checkpoints.commit();
   }
   return result;

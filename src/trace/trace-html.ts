@@ -23,7 +23,11 @@ const changeStroke: Record<string, string> = { new: "#1f6feb", changed: "#e36209
  * its edges, statuses and what changed from the version before; and a table of every step.
  * The data goes into the page as JSON and is written out as text only.
  */
-export function renderTraceHtml(events: readonly PlanloopEvent[], options: { title?: string } = {}): string {
+export function renderTraceHtml(
+  events: readonly PlanloopEvent[],
+  /** `embedded`: drawn inside planloop ui's run page, which lists the steps itself: no table of every step. */
+  options: { title?: string; embedded?: boolean } = {},
+): string {
   const trace = summarizeTrace(events);
   const versions = layOutVersions(trace.versions, trace);
   const title = options.title ?? "planloop run";
@@ -52,7 +56,7 @@ ${replanList(trace)}
 ${pauseList(trace)}
 ${notRunList(trace)}
 ${versions.map(dagSvg).join("\n")}
-${stepTable(trace.bars)}
+${options.embedded ? "" : stepTable(trace.bars)}
 <script type="application/json" id="trace-data">${jsonForScript(viewerData(trace))}</script>
 <script id="planloop-viewer">${viewerScript}</script>
 </body></html>

@@ -203,7 +203,7 @@ async function runRoute(
   if (part === "/trace.html") {
     const stored = await store.getRun(runId);
     if (stored === undefined) throw new HttpError(404, `there is no run "${runId}"`);
-    const html = renderTraceHtml(storedRunEvents(stored, await childrenOf(store, runId)), { title: `run ${runId}` });
+    const html = renderTraceHtml(storedRunEvents(stored, await childrenOf(store, runId)), { title: `run ${runId}`, embedded: true });
     // Drawn in a sandboxed frame: its own inline script runs, and it can reach nothing.
     response.writeHead(200, {
       "content-type": "text/html; charset=utf-8",

@@ -1,3 +1,4 @@
+import { journalTime } from "../../core/clock.js";
 import { raceAbort } from "../../core/abort.js";
 import { shown } from "../../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
@@ -109,7 +110,7 @@ function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {
   const checkpoints = run.checkpoints!;
   const attempt = run.records[index]!.attempts + 1;
   checkpoints.write([
-    { kind: "step-start", stepKey: run.graph.keys[index]!, attempt, idempotencyKey: idempotencyKeyOf(run, index), at: Date.now() },
+    { kind: "step-start", stepKey: run.graph.keys[index]!, attempt, idempotencyKey: idempotencyKeyOf(run, index), at: journalTime() },
   ]);
   return checkpoints.commit();
 }
@@ -220,7 +221,7 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
       ...(outcome.status === "waiting" ? { waiting: outcome.waiting } : {}),
       // What the run had spent by now, so a run continued after a crash keeps counting from here.
       totals: { usage: run.budget.spent, elapsedMs: run.elapsed() },
-      at: Date.now(),
+      at: journalTime(),
     },
   ]);
   if (!run.events.active) return;
