@@ -1,6 +1,6 @@
 // The page's side of the JSON API (docs/ui.md): every call carries the token the page was
 // opened with, kept for this tab only.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 const fromUrl = new URLSearchParams(location.search).get("token");
 if (fromUrl !== null) {
@@ -157,19 +157,33 @@ export function useRunChanges(onChange: (changed: string[]) => void, onReady?: (
 /** Data from the API, loaded again whenever `reloadWhen` says a change matters. */
 export function useApi<T>(path: string, reloadWhen: (changed: string[]) => boolean): { data?: T; error?: string; reload(): void } {
   const [state, setState] = useState<{ data?: T; error?: string }>({});
-  const load = () =>
-    api<T>(path).then(
-      (data) => setState({ data }),
+  // The path now (a filter may change it) and whether the server watches for this page yet.
+  const current = useRef(path);
+  current.current = path;
+  const ready = useRef(false);
+  const load = () => {
+    const asked = current.current;
+    return api<T>(asked).then(
+      (data) => {
+        if (asked === current.current) setState({ data });
+      },
       (error: unknown) => setState((before) => ({ ...before, error: String((error as Error).message ?? error) })),
     );
-  useEffect(() => {
+  };
+  const start = () => {
+    ready.current = true;
     void load();
+  };
+  // Read once the server watches (nothing that moves after is missed, and a large run is read once); without the stream, after a second.
+  useEffect(() => {
+    const late = setTimeout(() => ready.current || start(), 1000);
+    return () => clearTimeout(late);
+  }, []);
+  useEffect(() => {
+    if (ready.current) void load();
   }, [path]);
-  useRunChanges(
-    (changed) => {
-      if (reloadWhen(changed)) void load();
-    },
-    () => void load(),
-  );
+  useRunChanges((changed) => {
+    if (ready.current && reloadWhen(changed)) void load();
+  }, start);
   return { ...state, reload: () => void load() };
 }

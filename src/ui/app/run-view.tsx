@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, useApi, withToken, type RunDetail, type StepDetail } from "./api.js";
 import { ModelCalls } from "./calls-view.js";
 import { cost, count, duration, runLink, shown, when } from "./format.js";
@@ -118,6 +118,7 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
   const stopped = detail.row.status !== "running" && detail.row.status !== "waiting";
   const [all, setAll] = useState(steps.length <= firstSteps);
   const listed = all ? steps : steps.slice(0, firstSteps);
+  const args = useMemo(() => argsByStep(detail), [detail]);
   return (
     <>
       <h2>Steps ({steps.length.toLocaleString("en")})</h2>
@@ -148,7 +149,7 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
                   <span class={`badge ${record?.status ?? "running"}`}>{record?.status ?? "running"}</span>
                 </td>
                 <td>
-                  <code>{argsText(detail, step)}</code>
+                  <code>{argsText(args.get(step.stepKey))}</code>
                 </td>
                 <td class="num">{record?.attempts ?? step.starts}</td>
                 <td class="num">{took}</td>
@@ -160,7 +161,7 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
                 </td>
                 {stopped && (
                   <td>
-                    <RerunFrom step={step} args={argsOf(detail, step)} />
+                    <RerunFrom step={step} args={args.get(step.stepKey)} />
                   </td>
                 )}
               </tr>
@@ -177,19 +178,16 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
   );
 }
 
-function argsText(detail: RunDetail, step: StepDetail): string {
-  const args = argsOf(detail, step);
+function argsText(args: unknown): string {
   const text = args === undefined ? "" : JSON.stringify(args);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
-/** The step's arguments as its last plan version shows them (secret values masked). */
-function argsOf(detail: RunDetail, step: StepDetail): unknown {
-  for (const version of [...detail.trace.versions].reverse()) {
-    const found = version.steps.find((each) => each.id === step.stepKey);
-    if (found) return found.args;
-  }
-  return undefined;
+/** Each step's arguments as the last plan version that has it shows them (secret values masked). */
+function argsByStep(detail: RunDetail): Map<string, unknown> {
+  const args = new Map<string, unknown>();
+  for (const version of detail.trace.versions) for (const step of version.steps) args.set(step.id, step.args);
+  return args;
 }
 
 /** Rerun from this step as a new run: the steps that succeeded before it are reused; its arguments may be changed first. */
