@@ -122,6 +122,21 @@ describe("planloop runs fork", () => {
     const shown = (await cli("runs", "show", "f2", "--store", store)).out;
     expect(shown).toMatch(/step 1: succeeded \(started 1x\)/);
     expect(shown).toMatch(/step 2: succeeded \(started 1x\)/);
+    // A whole edited plan: step 3 is new; 1 and 2 are kept as they were, so only 3 runs.
+    const edited = join(dir, "edited.json");
+    writeFileSync(
+      edited,
+      JSON.stringify({
+        steps: [
+          { id: 1, task: "double", tool: "double", args: { value: 2 } },
+          { id: 2, task: "double again", tool: "double", args: { value: "$1" }, depends_on: [1] },
+          { id: 3, task: "double a third time", tool: "double", args: { value: "$2" }, depends_on: [2] },
+        ],
+      }),
+    );
+    const planned = await cli("runs", "fork", "f1", "--from", "3", "--plan", edited, "--run-id", "f3", "--tools", tools, "--store", store);
+    expect(planned.out).toContain("run f3: from f1 at step 3; reuses 1, 2, runs 3 again");
+    expect(planned).toMatchObject({ code: 0, out: expect.stringContaining("output: 16") });
     const bad = await cli("runs", "fork", "f1", "--from", "9", "--store", store);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain('has no step "9"');

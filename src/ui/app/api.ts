@@ -100,7 +100,7 @@ export interface RunDetail {
     versions: Array<{
       version: number;
       at: number;
-      steps: Array<{ id: string; task: string; tool?: string; args?: unknown; depends_on?: string[] }>;
+      steps: Array<{ id: string; task: string; tool?: string; model?: string; args?: unknown; depends_on?: string[] }>;
     }>;
     replans: Array<{ at: number; reason: string }>;
     pauses: Array<{ at: number; status: string; resumedAt?: number }>;

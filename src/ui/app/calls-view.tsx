@@ -41,7 +41,7 @@ export function ModelCalls({ calls, detail }: { calls: ModelCall[]; detail: RunD
   return (
     <ol class="calls">
       {calls.map((call, index) => (
-        <CallCard call={call} index={index} plan={planOf(calls, index, versions, detail.trace.startedAt)} />
+        <CallCard call={call} index={index} plan={planOf(calls, index, versions, detail.trace.startedAt)} tier={tierOf(call, versions)} />
       ))}
     </ol>
   );
@@ -54,7 +54,15 @@ function repairOf(call: ModelCall): string | undefined {
   return last.content?.startsWith("That plan cannot run") ? last.content : undefined;
 }
 
-function CallCard({ call, index, plan }: { call: ModelCall; index: number; plan: Version | undefined }) {
+/** The model tier an agent step's loop ran on (the step's `model` in its plan), for its calls. */
+function tierOf(call: ModelCall, versions: readonly Version[]): string | undefined {
+  const inStep = /\/plan:(\d+)\/([^/]+)$/.exec(call.runId);
+  if (inStep === null) return undefined;
+  const version = versions.find((each) => each.version === Number(inStep[1]));
+  return version?.steps.find((step) => step.id === inStep[2])?.model;
+}
+
+function CallCard({ call, index, plan, tier }: { call: ModelCall; index: number; plan: Version | undefined; tier: string | undefined }) {
   const repair = repairOf(call);
   const tokens = (call.usage?.inputTokens ?? 0) + (call.usage?.outputTokens ?? 0);
   const where = call.runId.includes("/") ? call.runId.slice(call.runId.indexOf("/") + 1) : "";
@@ -67,7 +75,8 @@ function CallCard({ call, index, plan }: { call: ModelCall; index: number; plan:
           {where && <span class="quiet"> in {where}</span>}
           <span class="quiet">
             {" "}
-            #{index + 1} · step {call.step} · {call.model ?? "model"} · {duration(call.durationMs)} · {count(tokens || undefined)} tokens
+            #{index + 1} · step {call.step} · {call.model ?? "model"}
+            {tier ? ` (tier ${tier})` : ""} · {duration(call.durationMs)} · {count(tokens || undefined)} tokens
             {call.usage?.costUsd ? ` · ${cost(call.usage.costUsd)}` : ""}
           </span>
           {call.error && <span class="problem"> {call.error}</span>}

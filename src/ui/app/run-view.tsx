@@ -37,6 +37,10 @@ export function RunView({ runId }: { runId: string }) {
         <dd>{row.entry}</dd>
         <dt>task</dt>
         <dd>{row.task || "-"}</dd>
+        <dt>plan</dt>
+        <dd>
+          {data.trace.versions.length === 0 ? "-" : `v${data.trace.versions.at(-1)!.version} (current) of ${data.trace.versions.length}`}
+        </dd>
         <dt>steps</dt>
         <dd>{row.steps}</dd>
         <dt>model calls</dt>
