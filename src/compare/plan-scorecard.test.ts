@@ -40,6 +40,14 @@ describe("planScorecard", () => {
     };
     // The searches ran one after the other (170 ms in all), though the longest chain takes 100 + 20.
     expect(planScorecard(gold, { plan: gold, stepResults }).makespanOverBound).toBeCloseTo(170 / 120, 10);
+    // Steps too quick to measure: the run took exactly its bound, not "unknown".
+    const instant = Object.fromEntries(
+      Object.keys(stepResults).map((id) => [id, { status: "succeeded" as const, attempts: 1, startedAt: 4, endedAt: 4 }]),
+    );
+    expect(planScorecard(gold, { plan: gold, stepResults: instant }).makespanOverBound).toBe(1);
+    // A run that took time over steps that took none has no ratio.
+    const waited = { ...instant, "3": { status: "succeeded" as const, attempts: 1, startedAt: 9, endedAt: 9 } };
+    expect(planScorecard(gold, { plan: gold, stepResults: waited }).makespanOverBound).toBeUndefined();
   });
 
   it("a loop's run is read from its tool calls, each turn's side by side", () => {

@@ -186,5 +186,7 @@ function makespan(steps: readonly Step[], records: Record<string, StepRecord> | 
   const start = Math.min(...timed.map((step) => records[step.id]!.startedAt!));
   const end = Math.max(...timed.map((step) => records[step.id]!.endedAt!));
   const bound = chain(timed, (step) => records[step.id]!.endedAt! - records[step.id]!.startedAt!);
-  return bound > 0 ? { makespanOverBound: (end - start) / bound } : {};
+  // Steps too quick to measure (0 ms each, the run 0 ms in all) took exactly their bound.
+  if (bound === 0) return end === start ? { makespanOverBound: 1 } : {};
+  return { makespanOverBound: (end - start) / bound };
 }
