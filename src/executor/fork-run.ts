@@ -130,13 +130,18 @@ function lastPlan(run: StoredRun): Plan {
 
 /** The start and end of each step that succeeded and is not to run again, as the source kept them. */
 function reusedEntries(source: StoredRun, again: ReadonlySet<string>): { entries: JournalEntry[]; reused: string[] } {
+  // Each step's last start and last end, in one pass over the journal.
+  const starts = new Map<string, Extract<JournalEntry, { kind: "step-start" }>>();
   const ends = new Map<string, Extract<JournalEntry, { kind: "step-end" }>>();
-  for (const entry of source.journal) if (entry.kind === "step-end") ends.set(entry.stepKey, entry);
+  for (const entry of source.journal) {
+    if (entry.kind === "step-start") starts.set(entry.stepKey, entry);
+    else if (entry.kind === "step-end") ends.set(entry.stepKey, entry);
+  }
   const entries: JournalEntry[] = [];
   const reused: string[] = [];
   for (const [key, end] of ends) {
     if (again.has(key) || (end.record as StepRecord).status !== "succeeded") continue;
-    const start = source.journal.findLast((entry) => entry.kind === "step-start" && entry.stepKey === key);
+    const start = starts.get(key);
     if (start) entries.push(start);
     // What the run had spent is its own: the new run counts from nothing.
     const { totals: _, ...ended } = end;

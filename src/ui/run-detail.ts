@@ -62,13 +62,17 @@ export async function runDetail(store: CheckpointStore, runId: string): Promise<
   };
 }
 
+/** What one run waits for, without reading the rest of its page (a decision's check). */
+export async function pendingFor(store: CheckpointStore, runId: string): Promise<InboxItem[] | undefined> {
+  const run = await store.getRun(runId);
+  return run === undefined ? undefined : pendingItems(run, await childrenOf(store, runId));
+}
+
 /** What every waiting run waits for, newest run first. */
 export async function inbox(store: CheckpointStore): Promise<InboxItem[]> {
   const items: InboxItem[] = [];
-  for (const row of await store.listRuns({ topLevel: true, status: "waiting" })) {
-    const run = await store.getRun(row.runId);
-    if (run !== undefined) items.push(...pendingItems(run, await childrenOf(store, run.runId)));
-  }
+  for (const row of await store.listRuns({ topLevel: true, status: "waiting" }))
+    items.push(...((await pendingFor(store, row.runId)) ?? []));
   return items;
 }
 

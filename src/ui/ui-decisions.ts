@@ -2,7 +2,7 @@ import type { CheckpointStore } from "../core/checkpoint-store.js";
 import { isRecord } from "../core/is-record.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { validatePlan } from "../plan/validate-plan.js";
-import { runDetail } from "./run-detail.js";
+import { pendingFor } from "./run-detail.js";
 import { HttpError } from "./ui-http.js";
 
 /** A person's decision on something a run waits for, as the page sends it (`POST /api/runs/:id/decisions`). */
@@ -46,9 +46,9 @@ export async function readDecision(
   if (!isRecord(body) || typeof body.pendingId !== "string" || typeof body.action !== "string") {
     throw new HttpError(400, 'a decision is { pendingId, action: "approve" | "deny" | "answer" | "edit", … }');
   }
-  const detail = await runDetail(store, runId);
-  if (detail === undefined) throw new HttpError(404, `there is no run "${runId}"`);
-  const pending = detail.pending.find((item) => item.id === body.pendingId);
+  const waiting = await pendingFor(store, runId);
+  if (waiting === undefined) throw new HttpError(404, `there is no run "${runId}"`);
+  const pending = waiting.find((item) => item.id === body.pendingId);
   if (pending === undefined)
     throw new HttpError(409, `run "${runId}" does not wait for "${body.pendingId}" (it was decided, or the run went on)`);
   const { pendingId, action } = body;
