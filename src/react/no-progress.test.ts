@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolFailure } from "../core/tools/tool-runner.js";
+import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyNoProgress, recordRound } from "./no-progress.js";
 import { defaultSecretKeys } from "../core/secrets.js";
 
@@ -40,6 +40,35 @@ describe("recordRound", () => {
     const stalls = outcomes.map((outcome, id) => recordRound(state, [{ call: { id, name: "t", arguments: { id } }, outcome }], settings));
     expect(stalls.slice(0, 7).every((stall) => stall === undefined)).toBe(true);
     expect(stalls[7]).toContain("the same error 3 times in a row: t: db down");
+  });
+
+  it("counts a decision's alike calls once, for repeats and for errors", () => {
+    const state = emptyNoProgress();
+    const down = toolFailure("execution_failed", "db down");
+    const same = [1, 2, 3].map((id) => ({ call: { id, name: "q", arguments: { a: 1 } }, outcome: ok }));
+    const failing = [1, 2, 3].map((id) => ({ call: { id, name: "t", arguments: { id } }, outcome: down }));
+    expect(recordRound(state, same, settings)).toBeUndefined();
+    expect(recordRound(state, failing, settings)).toBeUndefined();
+    expect(state).toMatchObject({ errorStreak: 1, lastError: "t: db down" });
+    expect(recordRound(state, same, settings)).toBeUndefined();
+    expect(recordRound(state, same, settings)).toMatch(/"q" was called 3 times/);
+  });
+
+  it("continues an error streak across decisions that share the error; a success in a decision breaks it", () => {
+    const state = emptyNoProgress();
+    const down = toolFailure("execution_failed", "db down");
+    const other = toolFailure("execution_failed", "timeout");
+    const round = (id: number, ...outcomes: ToolOutcome[]) =>
+      recordRound(
+        state,
+        outcomes.map((outcome, index) => ({ call: { id: `${id}.${index}`, name: "t", arguments: { id, index } }, outcome })),
+        settings,
+      );
+    expect(round(1, other, down)).toBeUndefined();
+    expect(round(2, down, ok)).toBeUndefined();
+    expect(state.errorStreak).toBe(1);
+    expect(round(3, down)).toBeUndefined();
+    expect(round(4, other, down)).toMatch(/the same error 3 times in a row: t: db down/);
   });
 
   it("does not count cancelled calls as errors", () => {

@@ -29,8 +29,11 @@ export function emptyNoProgress(): NoProgressState {
  * Records one finished round of tool calls in `state` (updated in place: the counters grow
  * with the run, and copying them every round would make a long run quadratic) and says
  * whether the run has stopped making progress: a call repeated with identical arguments
- * (key order ignored), or the same error `maxRepeats` times in a row with no successful
- * observation between.
+ * (key order ignored) in `maxRepeats` decisions, or the same error in `maxRepeats` decisions
+ * in a row with no successful observation between.
+ *
+ * Repeats are counted across decisions, never within one: a model that asks for three alike
+ * calls in one decision has not seen any of their results yet, so they are one attempt.
  */
 export function recordRound(
   state: NoProgressState,
@@ -38,27 +41,52 @@ export function recordRound(
   /** `secretKeys`: whose values are masked in the message that names a repeated call. */
   settings: NoProgressSettings & { secretKeys: SecretKeys },
 ): string | undefined {
+  const round = readRound(results);
   let stall: string | undefined;
-  for (const { call, outcome } of results) {
-    const args = canonicalJson(call.arguments ?? {});
-    const signature = `${call.name} ${createHash("sha256").update(args).digest("base64url").slice(0, 22)}`;
+  for (const [signature, call] of round.calls) {
     const count = (state.calls[signature] ?? 0) + 1;
     state.calls[signature] = count;
     if (count >= settings.maxRepeats) {
       const shown = canonicalJson(maskSecrets(call.arguments ?? {}, settings.secretKeys));
       stall ??= `"${call.name}" was called ${count} times with the same arguments ${previewOf(shown, 200)}`;
     }
-    const error = outcome.error;
-    if (!error) {
-      delete state.lastError;
-      state.errorStreak = 0;
-    } else if (error.kind !== "cancelled") {
-      const errorSignature = `${call.name}: ${error.message}`;
-      state.errorStreak = errorSignature === state.lastError ? state.errorStreak + 1 : 1;
-      state.lastError = errorSignature;
-      if (state.errorStreak >= settings.maxRepeats)
-        stall ??= `the same error ${state.errorStreak} times in a row: ${previewOf(errorSignature, 300)}`;
-    }
   }
+  const firstError = round.errors.values().next().value;
+  if (firstError === undefined) {
+    // A round of cancelled calls only says nothing either way.
+    if (round.succeeded) resetErrors(state);
+    return stall;
+  }
+  const continues = !round.succeeded && state.lastError !== undefined && round.errors.has(state.lastError);
+  state.errorStreak = continues ? state.errorStreak + 1 : 1;
+  if (!continues) state.lastError = firstError;
+  if (state.errorStreak >= settings.maxRepeats)
+    stall ??= `the same error ${state.errorStreak} times in a row: ${previewOf(state.lastError!, 300)}`;
   return stall;
+}
+
+interface Round {
+  /** Each distinct call of the decision once, by its signature. */
+  calls: Map<string, ToolCall>;
+  /** The distinct errors the decision's calls ended with (cancellations left out). */
+  errors: Set<string>;
+  succeeded: boolean;
+}
+
+function readRound(results: ReadonlyArray<{ call: ToolCall; outcome: ToolOutcome }>): Round {
+  const round: Round = { calls: new Map(), errors: new Set(), succeeded: false };
+  for (const { call, outcome } of results) {
+    const args = canonicalJson(call.arguments ?? {});
+    const signature = `${call.name} ${createHash("sha256").update(args).digest("base64url").slice(0, 22)}`;
+    if (!round.calls.has(signature)) round.calls.set(signature, call);
+    const error = outcome.error;
+    if (!error) round.succeeded = true;
+    else if (error.kind !== "cancelled") round.errors.add(`${call.name}: ${error.message}`);
+  }
+  return round;
+}
+
+function resetErrors(state: NoProgressState): void {
+  delete state.lastError;
+  state.errorStreak = 0;
 }

@@ -179,6 +179,26 @@ describe("stop conditions", () => {
     expect(result.reason).toContain("the same error 3 times in a row");
   });
 
+  it("no_progress counts repeats across decisions: alike calls in one decision are one attempt", async () => {
+    const down = defineTool({
+      name: "down",
+      description: "Always fails",
+      input: z.object({ region: z.string() }),
+      execute: () => {
+        throw new Error("service unavailable");
+      },
+    });
+    // Three calls in one decision: three that fail alike, then three identical successful ones.
+    const model = new ScriptedModel([
+      { type: "tool_calls", calls: [1, 2, 3].map((n) => call(`d${n}`, "down", { region: `r${n}` })) },
+      { type: "tool_calls", calls: [1, 2, 3].map((n) => call(`l${n}`, "lookup", { q: "same" })) },
+      { type: "final", content: "done after seeing the results" },
+    ]);
+    const result = await runAgent({ model, tools: [down, lookup], maxSteps: 5 });
+    expect(result).toMatchObject({ status: "completed", steps: 3, output: "done after seeing the results" });
+    expect(model.requests).toHaveLength(3);
+  });
+
   it("verify feedback goes back to the model and the loop continues", async () => {
     const model = new ScriptedModel([
       { type: "final", content: "draft" },
