@@ -29,9 +29,12 @@ describe("a plain JSON Schema input", () => {
     expect(check({ smoking: true })).toMatchObject({ ok: true });
     expect(check({ smoking: "dontcare" })).toMatchObject({
       ok: false,
-      problems: expect.stringContaining("smoking: Invalid input: expected boolean"),
+      problems: "smoking: must be boolean",
     });
-    expect(check({ metrics: ["co2"] })).toMatchObject({ ok: false, problems: expect.stringContaining("metrics: Invalid option") });
+    expect(check({ metrics: ["co2"] })).toMatchObject({
+      ok: false,
+      problems: expect.stringContaining("metrics: must be equal to one of the allowed values"),
+    });
     expect(check({ metrics: "co2" })).toMatchObject({ ok: false });
   });
 
@@ -66,5 +69,74 @@ describe("a plain JSON Schema input", () => {
     const result = await executePlan({ plan: { steps: [{ id: 1, task: "s", tool: "search", args: { q: "planloop" } }] }, tools: [tool] });
     expect(result.status).toBe("completed");
     expect(received).toEqual([{ q: "planloop" }]);
+  });
+
+  it("gives the verdicts zod's reader got wrong (each seen accepting invalid data)", () => {
+    const verdicts = (schema: Record<string, unknown>, values: unknown[]) => {
+      const check = jsonSchemaCheck(schema);
+      return values.map((value) => check(value).ok);
+    };
+    // `required` keys that are not in `properties`
+    expect(verdicts({ type: "object", required: ["id"] }, [{ id: 1 }, {}])).toEqual([true, false]);
+    // keywords on a node without `type`
+    expect(
+      verdicts({ type: "object", properties: { n: { minimum: 5 }, s: { maxLength: 2 } } }, [{ n: 5 }, { n: 4 }, { s: "abc" }]),
+    ).toEqual([true, false, false]);
+    // `pattern` with Unicode property escapes
+    expect(
+      verdicts({ type: "object", properties: { name: { type: "string", pattern: "^\\p{L}+$" } } }, [{ name: "Zoë" }, { name: "Zo3" }]),
+    ).toEqual([true, false]);
+    // `const` and `enum` of objects and arrays
+    const point = { type: "object", properties: { at: { const: { x: 1, y: [2] } }, pair: { enum: [[1, 2], { a: 1 }] } } };
+    expect(
+      verdicts(point, [{ at: { y: [2], x: 1 } }, { at: { x: 1, y: [3] } }, { pair: [1, 2] }, { pair: [2, 1] }, { pair: { a: 2 } }]),
+    ).toEqual([true, false, true, false, false]);
+    // `oneOf` branches told apart by `required`
+    const byRequired = { type: "object", oneOf: [{ required: ["email"] }, { required: ["phone"] }] };
+    expect(verdicts(byRequired, [{ email: "a" }, { phone: "1" }, { email: "a", phone: "1" }, {}])).toEqual([true, true, false, false]);
+    // keywords beside `$ref`
+    const besideRef = { type: "object", properties: { n: { $ref: "#/$defs/int", maximum: 3 } }, $defs: { int: { type: "integer" } } };
+    expect(verdicts(besideRef, [{ n: 3 }, { n: 4 }, { n: 1.5 }])).toEqual([true, false, false]);
+    // properties named like Object.prototype's own
+    const prototypeNames = JSON.parse(
+      '{ "type": "object", "properties": { "__proto__": { "type": "number" }, "constructor": { "type": "number" } }, "required": ["constructor"] }',
+    );
+    expect(
+      verdicts(prototypeNames, [
+        JSON.parse('{ "__proto__": 1, "constructor": 2 }'),
+        JSON.parse('{ "__proto__": "x", "constructor": 2 }'),
+        {},
+      ]),
+    ).toEqual([true, false, false]);
+  });
+
+  it("reads a schema by the draft it names, and a draft-07 one that names none", () => {
+    const tupleSeven = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "array",
+      items: [{ type: "string" }],
+      additionalItems: false,
+    };
+    expect([jsonSchemaCheck(tupleSeven)(["a"]).ok, jsonSchemaCheck(tupleSeven)(["a", 1]).ok]).toEqual([true, false]);
+    const unnamed = { type: "object", properties: { p: { type: "array", items: [{ type: "integer" }], additionalItems: false } } };
+    expect([jsonSchemaCheck(unnamed)({ p: [1] }).ok, jsonSchemaCheck(unnamed)({ p: [1, 2] }).ok]).toEqual([true, false]);
+    const prefix = { type: "object", properties: { p: { prefixItems: [{ type: "integer" }], items: false } } };
+    expect([jsonSchemaCheck(prefix)({ p: [1] }).ok, jsonSchemaCheck(prefix)({ p: [1, 2] }).ok]).toEqual([true, false]);
+  });
+
+  it("says what is wrong, field by field; two tools may carry the same $id", () => {
+    const schema = {
+      $id: "https://example.com/order",
+      type: "object",
+      properties: { order: { type: "object", properties: { id: { type: "string" } }, required: ["id"] }, kind: { enum: ["a", "b"] } },
+      additionalProperties: false,
+    };
+    const check = jsonSchemaCheck(schema);
+    expect(jsonSchemaCheck({ ...schema })({ order: { id: "1" } }).ok).toBe(true);
+    expect(check({ order: {}, kind: "c", extra: 1 })).toEqual({
+      ok: false,
+      problems:
+        'arguments: must NOT have additional properties ("extra"); order.id: missing (required); kind: must be equal to one of the allowed values (["a","b"])',
+    });
   });
 });
