@@ -151,25 +151,28 @@ describe("planloop runs", () => {
       ],
     });
     const child = await runUntilLogged(
-      [plan, "--tools", toolsModule, "--store", store, "--run-id", "crash-1", "--lease-ms", "3000"],
+      [plan, "--tools", toolsModule, "--store", store, "--run-id", "crash-1", "--lease-ms", "30000"],
       log,
       "two",
     );
     // While it runs, the run is its: a resume is refused, naming it.
     const busy = await cli("runs", "resume", "crash-1", "--tools", toolsModule, "--store", store);
     expect(busy.code).not.toBe(0);
-    expect(busy.err).toMatch(/run "crash-1" is being run by .* \(its lease runs to .*\); nothing was started/);
+    expect(busy.err).toMatch(/run "crash-1" is being run by .* \(its lease runs to .*\); nothing was started\. Add --wait to continue it/);
+    expect(busy.err).not.toContain("onBusy");
     child.kill("SIGKILL");
     await new Promise((resolve) => child.on("close", resolve));
+    const killedAt = Date.now();
     expect(await cli("runs", "list", "--store", store)).toMatchObject({
       out: expect.stringMatching(/^crash-1 {2}executePlan {2}running {2}1\/3 steps/m),
     });
 
     // In this process the long step is quick: the same step, called again with its key.
     Object.assign(process.env, { PLANLOOP_TEST_LOG: log, PLANLOOP_TEST_MS: "10" });
-    // The killed process's lease runs out on its own: --wait waits for that, rather than failing.
-    const resumed = await cli("runs", "resume", "crash-1", "--tools", toolsModule, "--store", store, "--wait");
+    // The killed process was on this host and is gone: its lease (30 s) is taken over at once, no --wait.
+    const resumed = await cli("runs", "resume", "crash-1", "--tools", toolsModule, "--store", store);
     delete process.env.PLANLOOP_TEST_MS;
+    console.log(`kill -9 to a resumed and finished run: ${Date.now() - killedAt} ms`);
     expect(resumed, resumed.err).toMatchObject({ code: 0, out: expect.stringContaining("output: three") });
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["one crash-1/1", "two crash-1/2", "two crash-1/2", "three crash-1/3"]);
   }, 30_000);

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type * as Commander from "commander";
 import { CliError } from "./cli-error.js";
-import { PlanloopError } from "../core/errors.js";
+import { PlanloopError, RunBusyError } from "../core/errors.js";
 import type { CliIo } from "./cli-io.js";
 
 export type { CliIo };
@@ -103,7 +103,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof CliError || error instanceof TypeError || PlanloopError.isInstance(error)) {
-      io.err(`planloop: ${(error as Error).message.split("\n").join(" ")}`);
+      io.err(
+        `planloop: ${cliMessage(error as Error)
+          .split("\n")
+          .join(" ")}`,
+      );
       if (error instanceof CliError && error.detail !== undefined) io.err(error.detail);
       return 2;
     }
@@ -111,4 +115,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (process.env.PLANLOOP_DEBUG) io.err(String((error as Error).stack));
     return 1;
   }
+}
+
+/** A library error in the words of the command line (its flags, not the library's options). */
+function cliMessage(error: Error): string {
+  if (!(error instanceof RunBusyError)) return error.message;
+  return (
+    `run "${error.runId}" is being run by ${error.owner} (its lease runs to ${new Date(error.expiresAt).toISOString()}); ` +
+    "nothing was started. Add --wait to continue it once it is free, or try again once it is done"
+  );
 }

@@ -116,8 +116,12 @@ export interface CheckpointStore {
    * Takes the run's lease for `owner` until `at + ttlMs`: when nobody holds it, when its
    * holder let it run out, or when `owner` holds it already. Each new owner's token is larger
    * than every token before it. Else who holds it, and until when.
+   *
+   * `goneOwner`: the holder the caller found to be a process that is gone (same host, pid not
+   * alive); the lease is taken from exactly that holder too, even before it runs out. A store
+   * that ignores it is still correct: the caller then waits for the lease to run out.
    */
-  acquireLease(runId: string, lease: { owner: string; ttlMs: number; at: number }): MaybePromise<LeaseAnswer>;
+  acquireLease(runId: string, lease: { owner: string; ttlMs: number; at: number; goneOwner?: string }): MaybePromise<LeaseAnswer>;
   /** Extends the lease `token` names to `at + ttlMs`; false when it is no longer the run's. */
   renewLease(runId: string, lease: { token: number; ttlMs: number; at: number }): MaybePromise<boolean>;
   /** Gives the lease up, so the next caller need not wait for it to run out; a stale token changes nothing. */
@@ -263,9 +267,9 @@ export function memoryStore(): CheckpointStore {
       return text === undefined ? undefined : (JSON.parse(text) as unknown);
     },
     setValue: (key, value) => void values.set(key, JSON.stringify(value ?? null)),
-    acquireLease(runId, { owner, ttlMs, at }) {
+    acquireLease(runId, { owner, ttlMs, at, goneOwner }) {
       const held = leases.get(runId);
-      if (held !== undefined && held.owner !== owner && held.expiresAt > at)
+      if (held !== undefined && held.owner !== owner && held.owner !== goneOwner && held.expiresAt > at)
         return { kind: "held", owner: held.owner, expiresAt: held.expiresAt };
       const token = held !== undefined && held.owner === owner && held.expiresAt > at ? held.token : (held?.token ?? 0) + 1;
       leases.set(runId, { owner, token, expiresAt: at + ttlMs });

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import { storeFailure, type CheckpointStore } from "./checkpoint-store.js";
 import { InvalidOptionsError, LeaseLostError, RunBusyError } from "./errors.js";
+import { leaseOwnerIsGone, leaseOwnerName } from "./lease-owner.js";
 
 /** How a durable run holds its lease (see docs/durable-runs.md, "Many processes"). */
 export interface LeaseOptions {
@@ -42,16 +41,22 @@ export class RunLease {
     this.timer.unref?.();
   }
 
-  /** Takes the run's lease, waiting for it when `onBusy` is "wait"; a busy run fails with `RunBusyError` otherwise. */
+  /**
+   * Takes the run's lease, waiting for it when `onBusy` is "wait"; a busy run fails with
+   * `RunBusyError` otherwise. A lease held by a process of this host that is gone (killed,
+   * crashed) is taken over at once, not after it runs out.
+   */
   static async take(
     store: CheckpointStore,
     runId: string,
     options: { lease?: LeaseOptions | undefined; signal?: AbortSignal | undefined },
   ): Promise<RunLease> {
     const { ttlMs, onBusy } = readLeaseOptions(options.lease);
-    const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const owner = leaseOwnerName();
     for (;;) {
-      const answer = await acquire(store, runId, { owner, ttlMs, at: Date.now() });
+      let answer = await acquire(store, runId, { owner, ttlMs, at: Date.now() });
+      if (answer.kind === "held" && leaseOwnerIsGone(answer.owner))
+        answer = await acquire(store, runId, { owner, ttlMs, at: Date.now(), goneOwner: answer.owner });
       if (answer.kind === "acquired") return new RunLease(store, runId, answer.token, ttlMs);
       if (onBusy === "fail") throw new RunBusyError(runId, answer);
       options.signal?.throwIfAborted();
@@ -100,7 +105,7 @@ export class RunLease {
 }
 
 /** A lease asked of the store; a store that does not answer is a `StoreError` naming it and the run. */
-async function acquire(store: CheckpointStore, runId: string, lease: { owner: string; ttlMs: number; at: number }) {
+async function acquire(store: CheckpointStore, runId: string, lease: Parameters<CheckpointStore["acquireLease"]>[1]) {
   try {
     return await store.acquireLease(runId, lease);
   } catch (error) {

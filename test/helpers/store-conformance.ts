@@ -165,6 +165,27 @@ export function storeConformance(name: string, open: () => CheckpointStore | Pro
       await store.close();
     });
 
+    it("takes a live lease from exactly the holder the caller found gone, and from no other", async () => {
+      const store = await open();
+      await store.createRun({ runId: "lease-gone", entry: "executePlan", at: 1 });
+      const first = (await store.acquireLease("lease-gone", { owner: "A", ttlMs: 10_000, at: 1_000 })) as { token: number };
+      expect(await store.acquireLease("lease-gone", { owner: "C", ttlMs: 100, at: 1_010, goneOwner: "B" })).toMatchObject({
+        kind: "held",
+        owner: "A",
+      });
+      expect(await store.acquireLease("lease-gone", { owner: "C", ttlMs: 100, at: 1_020, goneOwner: "A" })).toEqual({
+        kind: "acquired",
+        token: first.token + 1,
+      });
+      // A second caller that found A gone too comes after C took it: C's lease is not A's.
+      expect(await store.acquireLease("lease-gone", { owner: "D", ttlMs: 100, at: 1_030, goneOwner: "A" })).toMatchObject({
+        kind: "held",
+        owner: "C",
+      });
+      expect(await store.renewLease("lease-gone", { token: first.token, ttlMs: 100, at: 1_040 })).toBe(false);
+      await store.close();
+    });
+
     it("refuses writes under a token that is no longer the run's, and writes nothing", async () => {
       const store = await open();
       await store.createRun({ runId: "lease-2", entry: "executePlan", at: 1 });

@@ -40,7 +40,8 @@ const sql = {
   takeLease: `UPDATE planloop_runs SET lease_owner = $2,
                 lease_token = CASE WHEN lease_owner = $2 AND lease_expires_at > $3 THEN lease_token ELSE lease_token + 1 END,
                 lease_expires_at = $4
-              WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at <= $3) RETURNING lease_token`,
+              WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at <= $3 OR lease_owner = $5)
+              RETURNING lease_token`,
   renewLease: "UPDATE planloop_runs SET lease_expires_at = $3 WHERE run_id = $1 AND lease_token = $2",
   releaseLease: "UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = $1 AND lease_token = $2",
   run: "SELECT * FROM planloop_runs WHERE run_id = $1",
@@ -123,8 +124,8 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
       const { rowCount } = await query(sql.finish, [runId, JSON.stringify(result ?? null), at, token ?? null, outcome]);
       if (rowCount === 0) await refuse(runId, token);
     },
-    async acquireLease(runId, { owner, ttlMs, at }) {
-      const { rows } = await query<{ lease_token: string }>(sql.takeLease, [runId, owner, at, at + ttlMs]);
+    async acquireLease(runId, { owner, ttlMs, at, goneOwner }) {
+      const { rows } = await query<{ lease_token: string }>(sql.takeLease, [runId, owner, at, at + ttlMs, goneOwner ?? null]);
       if (rows[0] !== undefined) return { kind: "acquired", token: Number(rows[0].lease_token) };
       const held = await query<RunRow & { lease_owner: string | null; lease_expires_at: number }>(sql.run, [runId]);
       if (held.rows[0] === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);

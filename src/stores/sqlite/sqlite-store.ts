@@ -83,11 +83,11 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
        WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)`,
     ),
     // Taken when free, run out, or already this owner's; a new owner's token is one more.
-    takeLease: db.prepare<[string, string, number, number, string, string, number], { lease_token: number }>(
+    takeLease: db.prepare<[string, string, number, number, string, string, number, string | null], { lease_token: number }>(
       `UPDATE planloop_runs SET lease_owner = ?,
          lease_token = CASE WHEN lease_owner = ? AND lease_expires_at > ? THEN lease_token ELSE lease_token + 1 END,
          lease_expires_at = ?
-       WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at <= ?) RETURNING lease_token`,
+       WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at <= ? OR lease_owner = ?) RETURNING lease_token`,
     ),
     renewLease: db.prepare<[number, string, number]>("UPDATE planloop_runs SET lease_expires_at = ? WHERE run_id = ? AND lease_token = ?"),
     releaseLease: db.prepare<[string, number]>("UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = ? AND lease_token = ?"),
@@ -160,8 +160,8 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     // transaction that read first could not upgrade once another process had written.
     append: (runId, entries, at, token) => append.immediate(runId, entries, at, token),
     finishRun: (runId, result, at, token) => finish.immediate(runId, result, at, token),
-    acquireLease(runId, { owner, ttlMs, at }) {
-      const taken = statements.takeLease.get(owner, owner, at, at + ttlMs, runId, owner, at);
+    acquireLease(runId, { owner, ttlMs, at, goneOwner }) {
+      const taken = statements.takeLease.get(owner, owner, at, at + ttlMs, runId, owner, at, goneOwner ?? null);
       if (taken !== undefined) return { kind: "acquired", token: taken.lease_token };
       const row = statements.run.get(runId) as (RunRow & { lease_owner: string | null; lease_expires_at: number }) | undefined;
       if (row === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
