@@ -43,6 +43,18 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     expect(new Set(starts(log).map((line) => line.split(" ")[3]))).toEqual(new Set(["stall-1/a"]));
   }, 60_000);
 
+  it("holds the bound with the step's retries left at their default: a 3 s block over a 1 s lock", async () => {
+    const queue = freshQueue();
+    const log = logFile();
+    await Promise.all([workerProcess(queue, log), workerProcess(queue, log)]);
+    const runner = bullmqRunner({ connection: redisUrl!, queue });
+    const plan = { steps: [{ id: "a", task: "t", tool: "block", args: { name: "a", ms: 3_000 } }] };
+    const result = await executePlan({ plan, tools: remoteTools(log), runner, runId: "stall-2" });
+    await runner.close();
+    expect(result.steps.a!.error).toMatch(/stalled twice/);
+    expect(starts(log).length).toBeLessThanOrEqual(2);
+  }, 60_000);
+
   it("does not run a side-effecting call again after a stall: the step fails saying to check it", async () => {
     const queue = freshQueue();
     const log = logFile();

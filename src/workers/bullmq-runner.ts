@@ -48,7 +48,8 @@ export interface BullmqRunnerOptions {
   fairShare?: boolean | undefined;
 }
 
-type Settled = { kind: "completed"; value: unknown } | { kind: "failed"; reason: string } | { kind: "cancelled" };
+/** `ranTwice`: the job stalled past BullMQ's limit, so its call ran twice already and must not run again. */
+type Settled = { kind: "completed"; value: unknown } | { kind: "failed"; reason: string; ranTwice?: true } | { kind: "cancelled" };
 
 /**
  * Runs plan steps on BullMQ workers (`startWorker`, or `planloop worker`): each step the run
@@ -93,7 +94,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     forget(jobId);
   };
   events.on("completed", ({ jobId, returnvalue }) => completed(jobId, returnvalue));
-  events.on("failed", ({ jobId, failedReason }) => waiting.get(jobId)?.({ kind: "failed", reason: stallReason(failedReason) }));
+  events.on("failed", ({ jobId, failedReason }) => waiting.get(jobId)?.(failedWith(failedReason)));
   // A Redis that goes away is retried by BullMQ; the errors are not the run's to crash on.
   queue.on("error", () => {});
   events.on("error", () => {});
@@ -192,7 +193,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     if (state !== "completed" && state !== "failed") return;
     // Read after its state says it finished, so the result is there.
     const known = await bullmq.Job.fromId(queue, jobId);
-    if (state === "failed") return settle({ kind: "failed", reason: stallReason(known?.failedReason ?? "the job failed") });
+    if (state === "failed") return settle(failedWith(known?.failedReason ?? "the job failed"));
     const verified = verifiedResult(jobId, parsed(known?.returnvalue), secret);
     if (verified === undefined) return;
     if (!wasCancelled(verified.result)) {
@@ -232,7 +233,10 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       const settled = await run(job, signal);
       if (settled.kind === "completed" && isOutcome(settled.value)) return settled.value;
       if (settled.kind === "cancelled") return toolFailure("cancelled", `the run stopped while "${job.call.name}" ran on a worker`);
-      return toolFailure("execution_failed", `the worker running "${job.call.name}" failed: ${failure(settled)}`);
+      const failed = toolFailure("execution_failed", `the worker running "${job.call.name}" failed: ${failure(settled)}`);
+      // Run twice already: a retry of the step would be a third run, past the bound.
+      if (settled.kind === "failed" && settled.ranTwice) failed.error!.retryable = false;
+      return failed;
     },
     async runAgent(job, signal, onEvent): Promise<AgentJobResult> {
       const stopListening = onEvent === undefined ? undefined : await listen(eventsChannel(name, jobIdOf(job)), onEvent);
@@ -265,10 +269,15 @@ function failure(settled: Settled): string {
   return settled.kind === "failed" ? settled.reason : "it sent back no result planloop can read";
 }
 
-/** BullMQ's reason for a job that stalled too often, as a run reads it. */
-function stallReason(reason: string): string {
-  if (!/stalled more than allowable limit/i.test(reason)) return reason;
-  return "the worker running it stalled twice (it did not renew its lock within the worker's lockDurationMs: a process killed, or an event loop blocked); it was run at most once more, with the same idempotency key";
+/** A failed job as a run reads it: one that stalled too often says so, and is not run again. */
+function failedWith(reason: string): Settled {
+  if (!/stalled more than allowable limit/i.test(reason)) return { kind: "failed", reason };
+  return {
+    kind: "failed",
+    reason:
+      "the worker running it stalled twice (it did not renew its lock within the worker's lockDurationMs: a process killed, or an event loop blocked); it was run at most once more, with the same idempotency key, and is not run again",
+    ranTwice: true,
+  };
 }
 
 /** A kept result of a job that was stopped before it ran to its end. */
