@@ -177,7 +177,20 @@ describe("planloop bench --suite <file>", () => {
     );
     const lenient = await cli("bench", ...args, ...options, "--out", join(dir, "third"), "--baseline", baseline, "--max-drop", "0.6");
     expect(lenient.code).toBe(0);
-    expect(lenient.out).toContain(`the baseline ${baseline} holds`);
+    expect(lenient.out).toContain(`the baseline ${baseline} holds (compared react on`);
+    // A baseline of another model (one each side): held strategy to strategy, not skipped.
+    const renamed = join(dir, "baseline-other-model.json");
+    const other = JSON.parse(readFileSync(baseline, "utf8"));
+    writeFileSync(
+      renamed,
+      JSON.stringify({
+        stats: other.stats.map((entry: object) => ({ ...entry, model: "old-model" })),
+        records: other.records.map((record: object) => ({ ...record, model: "old-model" })),
+      }),
+    );
+    const againstOld = await cli("bench", ...args, ...options, "--out", join(dir, "fourth"), "--baseline", renamed, "--max-drop", "0.05");
+    expect(againstOld.code).toBe(1);
+    expect(againstOld.out).toMatch(/below the baseline: react on .*suite-model\.mjs \(against react on old-model\): success/);
   }, 60_000);
 
   it("several --model values make several columns", async () => {

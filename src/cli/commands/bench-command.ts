@@ -50,6 +50,10 @@ export function benchCommand(program: Command, io: CliIo): void {
     .option("--max-drop <points>", "how far success may fall below the baseline's (0.05: five points)", "0")
     .option("--max-cost-rise <ratio>", "how many times the baseline's cost per run may be spent (1.2)")
     .option("--max-p95-rise <ratio>", "how many times the baseline's p95 latency may be taken")
+    .option(
+      "--baseline-column <column>",
+      'the baseline\'s column to compare with: "<strategy> on <model>" as its report names it, or a model of the baseline (each strategy on it)',
+    )
     .option("--strategies <names>", "strategies, comma-separated", strategyNames.join(","))
     .option(
       "--model <spec>",

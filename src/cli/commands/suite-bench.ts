@@ -7,7 +7,7 @@ import { scorecardTable, suiteTable, taskSuiteStats } from "../../compare/task-s
 import { suiteHtml, suiteMarkdown } from "../../compare/suite-report.js";
 import { readTaskSuite, SuiteError } from "../../compare/task-suite.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
-import { gateAgainstBaseline, type GateLimits, type SuiteResults } from "../../compare/baseline-gate.js";
+import { baselinePairs, gateAgainstBaseline, type GateOptions, type SuiteResults } from "../../compare/baseline-gate.js";
 import {
   emptyCassette,
   readCassette,
@@ -34,6 +34,7 @@ export interface SuiteBenchFlags {
   maxDrop?: string;
   maxCostRise?: string;
   maxP95Rise?: string;
+  baselineColumn?: string;
   planCache?: boolean;
 }
 
@@ -118,7 +119,13 @@ export async function benchSuiteFile(
       const problems = gateAgainstBaseline({ stats, records }, baseline, limits);
       for (const problem of problems) io.out(`below the baseline: ${problem}`);
       if (problems.length > 0) io.exitCode(1);
-      else io.out(`the baseline ${flags.baseline} holds`);
+      else {
+        const pairs = baselinePairs({ stats, records }, baseline, limits);
+        const compared = pairs.map(
+          (pair) => `${pair.current.strategy} on ${pair.current.model} with ${pair.baseline.strategy} on ${pair.baseline.model}`,
+        );
+        io.out(`the baseline ${flags.baseline} holds (compared ${compared.join("; ")})`);
+      }
     }
   } finally {
     await store?.close();
@@ -160,7 +167,7 @@ function readBaseline(path: string): SuiteResults {
   return read as SuiteResults;
 }
 
-function gateLimits(flags: SuiteBenchFlags): GateLimits {
+function gateLimits(flags: SuiteBenchFlags): GateOptions {
   const ratio = (value: string | undefined, flag: string) => {
     if (value === undefined) return undefined;
     const parsed = Number(value);
@@ -174,5 +181,6 @@ function gateLimits(flags: SuiteBenchFlags): GateLimits {
     ...(maxDrop === undefined ? {} : { maxDrop }),
     ...(maxCostRise === undefined ? {} : { maxCostRise }),
     ...(maxP95Rise === undefined ? {} : { maxP95Rise }),
+    ...(flags.baselineColumn === undefined ? {} : { baselineColumn: flags.baselineColumn }),
   };
 }
