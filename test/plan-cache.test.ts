@@ -1,9 +1,14 @@
 // Plan reuse across runs (planCache): a plan that succeeded is kept in the store; the next run
 // of the same kind starts from it with no planner call; one that fails is replanned as usual,
 // and the cache learns the plan that succeeded.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, memoryStore, planAndExecute, type ModelRequest } from "planloop";
+import { sqliteStore } from "planloop/sqlite";
+import { openSqliteFile } from "./helpers/sqlite-file.js";
 
 const plan = (tool: string) => JSON.stringify({ steps: [{ id: 1, task: "report", tool, args: { week: "W48" } }] });
 
@@ -70,5 +75,53 @@ describe("planCache", () => {
     await planAndExecute({ task: "Weekly report", planner, tools: tools.slice(1), store, planCache: true });
     expect(asked[0]).toBe("plan");
     await expect(planAndExecute({ task: "t", planner, tools, planCache: true })).rejects.toThrow(/planCache keeps plans in a store/);
+  });
+
+  it("keeps a plan's secret arguments as the journal does: sealed with a stateSecret, kept out without one (grep of the file and its WAL)", async () => {
+    const secret = "sk-live-plan-cache-7f3a";
+    const calls: unknown[] = [];
+    const tools = [
+      defineTool({
+        name: "fetch",
+        description: "fetch with a key",
+        input: z.object({ url: z.string(), apiKey: z.string() }),
+        execute: (args) => (calls.push(args), "fetched"),
+      }),
+    ];
+    const secretPlan = JSON.stringify({
+      steps: [{ id: 1, task: "fetch", tool: "fetch", args: { url: "https://x.test", apiKey: secret } }],
+    });
+    const asked: string[] = [];
+    const planner = (request: ModelRequest) => {
+      asked.push(request.purpose);
+      return { type: "final" as const, content: request.purpose === "solve" ? "done" : secretPlan };
+    };
+    const dir = mkdtempSync(join(tmpdir(), "planloop-plan-cache-"));
+    const inFile = (path: string) =>
+      [path, `${path}-wal`].some((file) => existsSync(file) && readFileSync(file).includes(Buffer.from(secret)));
+    const inValues = (path: string) => {
+      const db = openSqliteFile(path);
+      const rows = db.prepare("SELECT value FROM planloop_values").all() as Array<{ value: string }>;
+      db.close();
+      return rows.some((row) => row.value.includes(secret));
+    };
+    for (const stateSecret of ["a-state-secret-of-32-characters!", undefined]) {
+      const path = join(dir, `${stateSecret ? "sealed" : "kept-out"}.sqlite`);
+      const store = sqliteStore({ path });
+      const run = () =>
+        planAndExecute({ task: "fetch it", planner, tools, store, planCache: true, ...(stateSecret ? { stateSecret } : {}) });
+      expect(await run()).toMatchObject({ status: "completed" });
+      asked.length = 0;
+      calls.length = 0;
+      expect(await run()).toMatchObject({ status: "completed" });
+      // Sealed: the kept plan is opened and reused with its secret; kept out: it cannot run as it was, so the run plans.
+      expect(asked).toEqual(stateSecret ? ["solve"] : ["plan", "solve"]);
+      expect(calls).toEqual([{ url: "https://x.test", apiKey: secret }]);
+      // With a stateSecret nothing in the file holds it; without one the model's own texts do (docs/durable-runs.md), the cache does not.
+      if (stateSecret) expect(inFile(path)).toBe(false);
+      store.close();
+      expect(inValues(path)).toBe(false);
+      if (stateSecret) expect(inFile(path)).toBe(false);
+    }
   });
 });

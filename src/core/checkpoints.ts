@@ -108,7 +108,7 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
 }
 
 /** How the run's store keeps secrets and proves its entries: from the run's own options. */
-function protectionOf(options: DurableOptions): StoreProtection {
+export function protectionOf(options: DurableOptions): StoreProtection {
   const loose = options as { stateSecret?: unknown; secretKeys?: SecretKeys; plan?: unknown };
   checkSecret(loose.stateSecret);
   const secretKeys = loose.secretKeys ?? defaultSecretKeys;

@@ -48,21 +48,28 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
   const tails = new Map<string, string>();
   const refused = (runId: string, problem: string) => new StoreError({ store: store.location, runId, problem });
 
+  // Sealed values opened, kept-out ones given again where the caller has them (else left as stand-ins).
+  const openIn = (value: unknown, where: string, runId: string | undefined) =>
+    openStandIns(value, ({ field, text }) => {
+      if (field === keptOutField) return protection.given.get(text);
+      if (keys === undefined) return undefined;
+      try {
+        return unseal(text, keys.seal);
+      } catch {
+        throw new StoreError({
+          store: store.location,
+          runId,
+          problem: `a sealed value in ${where} cannot be opened: it was changed, or sealed with another secret`,
+        });
+      }
+    });
+
   const read = (run: StoredRun): StoredRun => {
     if (keys !== undefined) verify(run, keys, refused);
     else if (run.journal.some((entry) => entrySignature in entry)) {
       throw new InvalidOptionsError(`run "${run.runId}" was kept with a stateSecret: continue it with the same stateSecret`);
     }
-    const open = (value: unknown, where: string) =>
-      openStandIns(value, ({ field, text }) => {
-        if (field === keptOutField) return protection.given.get(text);
-        if (keys === undefined) return undefined;
-        try {
-          return unseal(text, keys.seal);
-        } catch {
-          throw refused(run.runId, `a sealed value in ${where} cannot be opened: it was changed, or sealed with another secret`);
-        }
-      });
+    const open = (value: unknown, where: string) => openIn(value, where, run.runId);
     const journal = run.journal.map((entry, index) => {
       const { [entrySignature]: _, ...plain } = entry as JournalEntry & { [entrySignature]?: string };
       return open(plain, `journal entry ${index + 1}`) as JournalEntry;
@@ -158,8 +165,9 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
     releaseLease: (runId, token) => store.releaseLease(runId, token),
     listRuns: (options) => store.listRuns(options),
     runOutcomes: (options) => store.runOutcomes(options),
-    getValue: (key) => store.getValue(key),
-    setValue: (key, value) => store.setValue(key, value),
+    // Values beside the runs (a cached plan) keep secrets as the journal does.
+    getValue: (key) => andThen(store.getValue(key), (value) => openIn(value, `the value kept as "${key}"`, undefined)),
+    setValue: (key, value) => store.setValue(key, hide(value)),
     close: () => store.close(),
   };
   protectedStores.add(guarded);

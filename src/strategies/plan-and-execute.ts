@@ -74,7 +74,7 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, 
 export async function planAndExecute(options: PlanAndExecuteOptions): Promise<PlanStrategyResult<PlanAndExecuteState>> {
   const config = readOptions(options);
   const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume, config.tools);
-  const cache = openPlanCache(options.planCache, { task: options.task, store: options.store });
+  const cache = openPlanCache(options.planCache, { task: options.task, store: options.store, durable: options });
   const result = await runStrategyDurably("plan-and-execute", options, saved, (run) => {
     const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
     return runPlanningLoop(run, planAndExecuteSteps(run, config, cache), {
