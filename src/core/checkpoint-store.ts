@@ -22,7 +22,12 @@ export type JournalEntry =
       /** When it ended, wall-clock (ms since 1970), for traces of stored runs. */
       at?: number;
     }
-  | { kind: "paused"; state: unknown; status?: string; at?: number }
+  /**
+   * A stopped or paused run's state. A ReAct loop's is kept as a difference from its previous
+   * `paused` entry: with `messagesFrom`, the state's `messages` hold only those from this index
+   * on; with `callsChanged`, its no-progress counters only the ones that changed.
+   */
+  | { kind: "paused"; state: unknown; status?: string; at?: number; messagesFrom?: number; callsChanged?: true }
   | { kind: "call-start"; turn: number; position: number }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }

@@ -17,6 +17,12 @@ import type { ToolRunner } from "../core/tools/tool-runner.js";
 import type { ContextCut } from "./context-window.js";
 import { withObservationReader } from "./read-observation.js";
 
+/** What a durable loop's journal holds already of its history and counters (see `pausedEntry`). */
+export interface Journaled {
+  messages: number;
+  calls: Map<string, number>;
+}
+
 /** The mutable record of one loop invocation. Only the loop's named steps change it. */
 export interface AgentRun {
   config: AgentConfig;
@@ -47,10 +53,18 @@ export interface AgentRun {
   runner: ToolRunner;
   /** Where a context policy's view starts (see `contextView`). */
   contextCut: ContextCut | undefined;
+  /**
+   * What the journal's last snapshot holds of the growing parts of the state: how many of
+   * `history`'s messages, and the no-progress counters; the next snapshot writes only what changed.
+   */
+  journaled: Journaled;
   dispose(): void;
 }
 
-export function startRun(config: AgentConfig, identity: { runId: string; checkpoints?: Checkpoints | undefined }): AgentRun {
+export function startRun(
+  config: AgentConfig,
+  identity: { runId: string; checkpoints?: Checkpoints | undefined; journaled?: AgentState | undefined },
+): AgentRun {
   const saved = config.resume;
   const budget =
     config.budget instanceof Budget
@@ -90,6 +104,10 @@ export function startRun(config: AgentConfig, identity: { runId: string; checkpo
     openRound: saved?.openRound,
     runner,
     contextCut: saved?.context,
+    journaled: {
+      messages: identity.journaled?.messages.length ?? 0,
+      calls: new Map(Object.entries(identity.journaled?.progress.calls ?? {})),
+    },
     dispose: runSignal.dispose,
   };
   run.events.emit({ type: "agent-start", resumed: saved !== undefined, maxSteps: config.maxSteps });

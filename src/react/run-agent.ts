@@ -4,7 +4,7 @@ import { readAgentOptions, type AgentOptions } from "./agent-options.js";
 import type { AgentResult, AgentStop } from "./agent-result.js";
 import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../core/checkpoints.js";
 import { abortStop, finishRun, snapshotState, startRun, type AgentRun } from "./agent-run.js";
-import { openAgentRun } from "./durable-agent.js";
+import { openAgentRun, pausedEntry } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
 import { contextView } from "./context-view.js";
 import { openRound, settleRound } from "./tool-round.js";
@@ -27,14 +27,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const config = await settingUp(opened.durability, () => readAgentOptions(read));
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
   checkpoints?.write(decisionEntries(options));
-  const run = startRun(config, { runId: opened.runId, checkpoints });
+  const journaled = opened.kind === "continue" ? opened.resume : undefined;
+  const run = startRun(config, { runId: opened.runId, checkpoints, journaled });
   try {
     let stop = run.openRound ? await settleRound(run, run.openRound) : undefined;
     while (!stop) stop = await nextStep(run);
     const result = finishRun(run, stop);
     if (result.status === "completed") await checkpoints?.finish(result);
     else {
-      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
+      checkpoints?.write([pausedEntry(run, result.state!, { status: result.status, at: journalTime() })]);
       await checkpoints?.commit();
     }
     return result;
@@ -62,7 +63,7 @@ async function nextStep(run: AgentRun): Promise<AgentStop | undefined> {
   // A durable loop keeps the decision before its calls run: it is never asked for again.
   if (run.checkpoints) {
     run.openRound = round;
-    run.checkpoints.write([{ kind: "paused", state: snapshotState(run, "incomplete") }]);
+    run.checkpoints.write([pausedEntry(run, snapshotState(run, "incomplete"))]);
     await run.checkpoints.commit();
   }
   return settleRound(run, round);
