@@ -196,6 +196,25 @@ describe("planloop ask", () => {
     });
   });
 
+  it("a model that asks for tools the run was not given is told so, and the person how to give them (--tools)", async () => {
+    const plan = completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double 21", tool: "double", args: { value: 21 } }] }) });
+    server = await startChatServer([plan, plan, plan]);
+    const planned = await cli("ask", "What is twice 21?", "--base-url", server.baseURL, "--model", "m", "--no-store");
+    expect(planned.code).toBe(1);
+    expect(planned.err).toContain('the model asked for "double", but this run had no tools: give them with --tools ./tools.mjs');
+    await server.close();
+    const calling = completion({ content: null, tool_calls: [toolCall("c1", "double", '{"value":21}')] });
+    server = await startChatServer([calling, completion({ content: "I cannot compute it without tools." })]);
+    const looped = await cli("ask", "What is twice 21?", "--strategy", "react", "--base-url", server.baseURL, "--model", "m", "--no-store");
+    expect(looped.err).toContain('the model asked for "double", but this run had no tools');
+    // What the model read back: that it has none, so it answers without.
+    const told = server.requests[1]!.body.messages.at(-1);
+    expect(told).toMatchObject({
+      role: "tool",
+      content: expect.stringContaining("this run was given no tools, so answer without calling any"),
+    });
+  });
+
   it("refuses to run without a model, with an unknown strategy, or --events or --state with all", async () => {
     expect(await cli("ask", "anything")).toMatchObject({ code: 2, err: expect.stringContaining("ask needs a model") });
     expect(await cli("ask", "anything", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--strategy", "magic")).toMatchObject({

@@ -75,7 +75,8 @@ export type PlanEventBody =
 
 /** Events of a planning strategy around its executions. */
 export type StrategyEventBody =
-  | { type: "plan-invalid"; attempt: number; errors: string[] }
+  /** `unknownTools`: tools the plan calls that the run does not have. */
+  | { type: "plan-invalid"; attempt: number; errors: string[]; unknownTools?: string[] }
   /**
    * `early`: started while independent steps still ran (`replanEarly`). A later
    * `replan-start` with the same number means that early plan was dropped and the planner

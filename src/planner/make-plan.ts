@@ -20,7 +20,8 @@ export async function makePlan<Halt>(input: {
   tools: readonly Tool[];
   prompts: Prompts;
   maxRepairs: number;
-  onInvalid?: (errors: string[], attempt: number) => void;
+  /** `unknownTools`: the tools the plan calls that the run does not have. */
+  onInvalid?: (errors: string[], attempt: number, unknownTools: string[]) => void;
 }): Promise<PlanAttempt<Halt>> {
   const messages = [...input.messages];
   let errors: string[] = [];
@@ -31,11 +32,21 @@ export async function makePlan<Halt>(input: {
     const checked = read.ok ? checkPlan(read.plan, { tools: input.tools }) : undefined;
     if (checked?.ok) return { ok: true, plan: checked.plan, checked };
     errors = read.ok ? (checked && !checked.ok ? checked.errors.map((error) => error.message) : []) : [read.error];
-    input.onInvalid?.(errors, attempt);
+    const unknownTools = read.ok ? toolsNotIn(read.plan, input.tools) : [];
+    input.onInvalid?.(errors, attempt, unknownTools);
     messages.push(
       { role: "assistant", content: answer.text },
       { role: "user", content: input.prompts.repair({ errors, format: input.format }) },
     );
   }
   return { ok: false, errors };
+}
+
+/** The tools a plan as read (not yet valid) names that are not among `tools`. */
+function toolsNotIn(plan: unknown, tools: readonly Tool[]): string[] {
+  const steps = (plan as { steps?: unknown } | null)?.steps;
+  if (!Array.isArray(steps)) return [];
+  const known = new Set(tools.map((tool) => tool.name));
+  const named = steps.map((step) => (step as { tool?: unknown } | null)?.tool);
+  return [...new Set(named.filter((tool): tool is string => typeof tool === "string" && !known.has(tool)))];
 }

@@ -54,7 +54,8 @@ export function requestPlan(
     tools: config.tools,
     prompts: config.prompts,
     maxRepairs: config.maxRepairs,
-    onInvalid: (errors, attempt) => run.events.emit({ type: "plan-invalid", attempt, errors }),
+    onInvalid: (errors, attempt, unknownTools) =>
+      run.events.emit({ type: "plan-invalid", attempt, errors, ...(unknownTools.length > 0 ? { unknownTools } : {}) }),
   });
 }
 

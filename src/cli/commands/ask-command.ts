@@ -124,6 +124,12 @@ export function askCommand(program: Command, io: CliIo): void {
     if (store && runId) (flags.json ? io.err : io.out)(`run ${runId} (planloop runs show ${runId}${storeFlag(flags.store)})`);
     if (flags.json) io.out(JSON.stringify(names.length === 1 ? results[0] : results, null, 2));
     else for (const result of results) io.out(summary(result));
+    const asked = flags.tools ? [] : toolsAskedFor(results);
+    if (asked.length > 0)
+      io.err(
+        `planloop: the model asked for ${asked.map((name) => `"${name}"`).join(", ")}, but this run had no tools: ` +
+          "give them with --tools ./tools.mjs (a module that exports tools made with defineTool)",
+      );
     for (const result of results) {
       if ((result.status !== "waiting" && !interrupt.interrupted()) || !result.state) continue;
       const command = [
@@ -171,6 +177,17 @@ function summary(result: StrategyResult): string {
   ];
   if (result.output !== undefined) lines.push(result.output);
   return `${lines.join("\n")}\n`;
+}
+
+/** The tools a model called, or a plan named, that the run did not have. */
+function toolsAskedFor(results: readonly StrategyResult[]): string[] {
+  const names = new Set<string>();
+  for (const result of results)
+    for (const event of result.trace) {
+      if (event.type === "tool-call-end" && event.error?.kind === "unknown_tool") names.add(event.name);
+      if (event.type === "plan-invalid") for (const name of event.unknownTools ?? []) names.add(name);
+    }
+  return [...names];
 }
 
 /** 0 when every run completed, 3 when one waits for a human, 1 otherwise. */

@@ -20,13 +20,17 @@ export function guardTools(tools: readonly Tool[]): ToolRunner {
     description: tool.description,
     inputSchema: tool.inputSchema,
   }));
-  const names = tools.map((tool) => tool.name).join(", ") || "none";
+  const names = tools.map((tool) => tool.name).join(", ");
+  const unknown = (name: string) =>
+    names === ""
+      ? `there is no tool "${name}": this run was given no tools, so answer without calling any`
+      : `there is no tool "${name}"; available tools: ${names}`;
 
   // Every rule checked here past the arguments must also make `admitsParsedCalls` false:
   // `guardedCall` skips this function for plan steps whose tool it clears.
   function admit(call: ToolCall, context: AdmitContext): MaybePromise<Admission> {
     const tool = byName.get(call.name);
-    if (!tool) return reject(toolFailure("unknown_tool", `there is no tool "${call.name}"; available tools: ${names}`));
+    if (!tool) return reject(toolFailure("unknown_tool", unknown(call.name)));
     if (context.argsParsed === true) return admitChecked(tool, call, context, context.parsedArgs);
     return andThen(tool.checkArgs(call.arguments ?? {}), (checked) =>
       checked.ok
