@@ -208,7 +208,7 @@ describe("planloop ask", () => {
     const looped = await cli("ask", "What is twice 21?", "--strategy", "react", "--base-url", server.baseURL, "--model", "m", "--no-store");
     expect(looped.err).toContain('the model asked for "double", but this run had no tools');
     // What the model read back: that it has none, so it answers without.
-    const told = server.requests[1]!.body.messages.at(-1);
+    const told = (server.requests[1]!.body as { messages: unknown[] }).messages.at(-1);
     expect(told).toMatchObject({
       role: "tool",
       content: expect.stringContaining("this run was given no tools, so answer without calling any"),

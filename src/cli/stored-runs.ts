@@ -1,19 +1,27 @@
 import { randomUUID } from "node:crypto";
 import type { CheckpointStore, JournalEntry, StoredRun } from "../core/checkpoint-store.js";
+import { RunLease, type LeaseOptions } from "../core/run-lease.js";
 import { CliError } from "./cli-error.js";
 
 /**
  * Opens the run a command is about to start in the store, with the command line that starts
- * it (`launch`), so that `planloop runs resume <id>` can run it again. An id the store holds
- * already is left as it is: the command continues that run.
+ * it (`launch`), so that `planloop runs resume <id>` can run it again. The line is written under
+ * the run's lease, as every write is (another process that took the new run first makes this a
+ * `RunBusyError`, or, with `lease.onBusy: "wait"`, a wait). An id the store holds already is left
+ * as it is: the command continues that run.
  */
 export async function recordLaunch(
   store: CheckpointStore,
-  launch: { runId: string | undefined; entry: string; argv: string[] },
+  launch: { runId: string | undefined; entry: string; argv: string[]; lease?: LeaseOptions },
 ): Promise<string> {
   const runId = launch.runId ?? randomUUID();
   if ((await store.createRun({ runId, entry: launch.entry, at: Date.now() })) === "created") {
-    await store.append(runId, [{ kind: "launch", argv: launch.argv, cwd: process.cwd() }], Date.now());
+    const lease = await RunLease.take(store, runId, { lease: launch.lease });
+    try {
+      await store.append(runId, [{ kind: "launch", argv: launch.argv, cwd: process.cwd() }], Date.now(), lease.token);
+    } finally {
+      await lease.release();
+    }
   }
   return runId;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { executePlan, type PlanInput } from "planloop";
+import { z } from "zod";
+import { defineTool, executePlan, memoryStore, type CheckpointStore, type PlanInput } from "planloop";
 import { FakeClock } from "planloop/testing";
 import { workStep, workTool } from "../../test/helpers/timed-tools.js";
 import { executePlanStream } from "./execute-plan-stream.js";
@@ -98,5 +99,37 @@ describe("executePlanStream", () => {
     const shape = (result: typeof whole) =>
       Object.fromEntries(Object.entries(result.steps).map(([id, record]) => [id, [record.status, record.endedAt! - record.startedAt!]]));
     expect(shape(streamed)).toEqual(shape(whole));
+  });
+
+  it("a streamed run continued by id after its plan was written keeps its lease: it is never given up in between", async () => {
+    const store = memoryStore();
+    const leases: string[] = [];
+    const watched: CheckpointStore = {
+      ...store,
+      acquireLease: (runId, lease) => (leases.push("take"), store.acquireLease(runId, lease)),
+      releaseLease: (runId, token) => (leases.push("give up"), store.releaseLease(runId, token)),
+    };
+    const pay = defineTool({
+      name: "pay",
+      description: "pay",
+      input: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: () => "paid",
+    });
+    async function* planned() {
+      yield { id: 1, task: "pay", tool: "pay", args: { amount: 5 }, depends_on: [] };
+    }
+    const first = await executePlanStream({ steps: planned(), tools: [pay], store: watched, runId: "streamed-1" });
+    expect(first.status).toBe("waiting");
+    leases.length = 0;
+    const continued = await executePlanStream({
+      steps: planned(),
+      tools: [pay],
+      store: watched,
+      runId: "streamed-1",
+      approvals: { [first.pending![0]!.id]: { approved: true } },
+    });
+    expect(continued).toMatchObject({ status: "completed", output: "paid" });
+    expect(leases).toEqual(["take", "give up"]);
   });
 });

@@ -6,7 +6,7 @@ import { stepKey, type PlanInput } from "../plan/plan-schema.js";
 import { readPlanStep } from "../plan/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { streamedStepErrors } from "../plan/validate-plan.js";
-import { announcePlan, executePlan, schedulerHooks, sharedLatencies } from "./execute-plan.js";
+import { announcePlan, continueOpenedPlan, schedulerHooks, sharedLatencies } from "./execute-plan.js";
 import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
@@ -40,11 +40,13 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     return opened.result as PlanRunResult;
   }
   const written = opened.kind === "continue" ? stateFromJournal(opened.journal) : undefined;
-  if (written !== undefined) {
-    // The stream had ended and its plan was written: the run goes on as a plan run (which takes the lease again).
-    await opened.durability?.lease?.release();
+  if (opened.kind === "continue" && written !== undefined) {
+    // The stream had ended and its plan was written: the run goes on as a plan run, under the lease it holds.
     const { steps: _, ...rest } = options;
-    return executePlan({ ...rest, plan: written.plan });
+    return continueOpenedPlan(
+      { ...rest, plan: written.plan },
+      { kind: "continue", runId: opened.runId, durability: opened.durability, resume: written },
+    );
   }
   const empty = { steps: [] };
   const config = await settingUp(opened.durability, () =>

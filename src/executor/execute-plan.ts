@@ -36,6 +36,14 @@ import { runStep } from "./step/run-step.js";
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRunResult> {
   const opened = await openRun(options);
   if (opened.kind === "finished") return opened.result;
+  return continueOpenedPlan(options, opened);
+}
+
+/** `executePlan` for a run opened already, under the lease it holds (a streamed run whose plan was written). */
+export async function continueOpenedPlan(
+  options: ExecutePlanOptions,
+  opened: Exclude<Opened, { kind: "finished" }>,
+): Promise<PlanRunResult> {
   const config = await settingUp(opened.durability, () => readPlanOptions(continuedOptions(options, opened)));
   return runPlan(config, opened);
 }

@@ -85,6 +85,7 @@ export function askCommand(program: Command, io: CliIo): void {
         : await recordLaunch(store, {
             runId: flags.runId,
             entry: strategyEntries[names[0]!],
+            lease: leaseFromFlags(flags),
             argv: [
               "ask",
               task,

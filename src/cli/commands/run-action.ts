@@ -79,6 +79,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
       : await recordLaunch(store, {
           runId: flags.runId,
           entry: "executePlan",
+          lease: leaseFromFlags(flags),
           argv: [
             "run",
             resolve(path),
