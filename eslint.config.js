@@ -5,6 +5,8 @@ import tseslint from "typescript-eslint";
 /** Every folder of src/, lowest first. */
 const layers = [
   "core",
+  "trust",
+  "journal",
   "plan",
   "planner",
   "react",
@@ -31,14 +33,19 @@ function forbid(folders, why) {
 /** What a folder must not import, and why. */
 const arrows = {
   core: [layers.filter((folder) => folder !== "core"), "core imports nothing above it"],
-  plan: [[...layers.slice(2), ...harness], "plan/ is the plan language: it imports only core"],
+  trust: [[...layers.filter((folder) => !["core", "trust"].includes(folder)), ...harness], "trust/ signs and seals: it stands on core alone"],
+  journal: [
+    [...layers.filter((folder) => !["core", "trust", "journal"].includes(folder)), ...harness],
+    "journal/ keeps durable runs: it stands on core and trust, and knows no plan, loop or strategy",
+  ],
+  plan: [[...layers.filter((folder) => !["core", "plan"].includes(folder)), ...harness], "plan/ is the plan language: it imports only core"],
   planner: [
     ["react", "executor", "replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "planner/ writes plans; it does not run them",
   ],
   react: [
     ["planner", "executor", "replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
-    "the ReAct loop stands on core alone",
+    "the ReAct loop stands on core, trust and journal alone",
   ],
   executor: [
     ["replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
@@ -57,7 +64,10 @@ const arrows = {
     "strategies take models as options; they do not pick one",
   ],
   offline: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
-  stores: [layers.filter((folder) => folder !== "core"), "a checkpoint store knows only core's CheckpointStore"],
+  stores: [
+    layers.filter((folder) => !["core", "trust", "journal"].includes(folder)),
+    "a checkpoint store knows only the journal's CheckpointStore",
+  ],
   workers: [
     ["planner", "replan", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
     "workers run steps as the executor would; they know no strategy, store or model adapter",

@@ -31,11 +31,11 @@ export {
   LeaseLostError,
   StoreError,
 } from "./core/errors.js";
-export type { LeaseOptions } from "./core/run-lease.js";
-export { defaultSecretKeys, maskSecrets } from "./core/secrets.js";
+export type { LeaseOptions } from "./journal/run-lease.js";
+export { defaultSecretKeys, maskSecrets } from "./trust/secrets.js";
 export { stream } from "./core/run-stream.js";
 export type { RunStream } from "./core/run-stream.js";
-export type { SecretKeys } from "./core/secrets.js";
+export type { SecretKeys } from "./trust/secrets.js";
 export { MissingPackageError } from "./core/optional-package.js";
 export { sleep } from "./core/clock.js";
 export type { Clock } from "./core/clock.js";
@@ -65,9 +65,9 @@ export type {
   CallCost,
 } from "./core/model.js";
 export type { Usage, UsageTotals } from "./core/usage.js";
-export { memoryStore } from "./core/checkpoint-store.js";
-export { modelCallsOf } from "./core/model-calls.js";
-export type { KeptAnswer, KeptModelCall, ModelCallView } from "./core/model-calls.js";
+export { memoryStore } from "./journal/checkpoint-store.js";
+export { modelCallsOf } from "./journal/model-calls.js";
+export type { KeptAnswer, KeptModelCall, ModelCallView } from "./journal/model-calls.js";
 export type {
   CheckpointStore,
   JournalEntry,
@@ -77,7 +77,7 @@ export type {
   RunStatus,
   RunSummary,
   StoredRun,
-} from "./core/checkpoint-store.js";
+} from "./journal/checkpoint-store.js";
 
 // plan/: what a plan is
 export { validatePlan } from "./plan/validate-plan.js";

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import type { JournalEntry } from "../core/checkpoint-store.js";
+import type { JournalEntry } from "../journal/checkpoint-store.js";
 import { CliError } from "./cli-error.js";
 
 /*

@@ -1,4 +1,4 @@
-import type { LeaseOptions } from "../core/run-lease.js";
+import type { LeaseOptions } from "../journal/run-lease.js";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";

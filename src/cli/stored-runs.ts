@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { CheckpointStore, JournalEntry, StoredRun } from "../core/checkpoint-store.js";
-import { RunLease, type LeaseOptions } from "../core/run-lease.js";
+import type { CheckpointStore, JournalEntry, StoredRun } from "../journal/checkpoint-store.js";
+import { RunLease, type LeaseOptions } from "../journal/run-lease.js";
 import { CliError } from "./cli-error.js";
 
 /**

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import type { EventListener, PlanloopEvent } from "../core/events.js";
 import type { Model } from "../core/model.js";
 import { offlineModel } from "../offline/offline-model.js";

@@ -1,5 +1,5 @@
-import type { JournalEntry } from "../core/checkpoint-store.js";
-import { openDurableRun, type DurableOptions, type Opened as OpenedRun } from "../core/checkpoints.js";
+import type { JournalEntry } from "../journal/checkpoint-store.js";
+import { openDurableRun, type DurableOptions, type Opened as OpenedRun } from "../journal/checkpoints.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { Plan } from "../plan/plan-schema.js";

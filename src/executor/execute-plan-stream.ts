@@ -11,8 +11,8 @@ import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
 import { liveRecord, restoredRecord, startPlanRun, type PlanRun } from "./live-run.js";
-import { chargeStoredUsage, Checkpoints, openStoredRun, settingUp } from "../core/checkpoints.js";
-import type { JournalEntry } from "../core/checkpoint-store.js";
+import { chargeStoredUsage, Checkpoints, openStoredRun, settingUp } from "../journal/checkpoints.js";
+import type { JournalEntry } from "../journal/checkpoint-store.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import { ownValue, textKeyed } from "../core/records.js";
 import type { StepRecord } from "../plan/step-record.js";

@@ -1,11 +1,11 @@
 import { journalTime } from "../core/clock.js";
-import { maskSecrets, type SecretKeys } from "../core/secrets.js";
+import { maskSecrets, type SecretKeys } from "../trust/secrets.js";
 import { jsonSafe } from "../core/json-safe.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { LearnedOrder } from "./learned-order.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
-import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../core/checkpoints.js";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../journal/checkpoints.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import { storedLatenciesKey, storedLatencyBook } from "./latency-book.js";
 import { openRun, type Opened } from "./durable-run.js";

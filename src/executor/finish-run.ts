@@ -7,7 +7,7 @@ import { finalRecord, isMissing, type PlanRun } from "./live-run.js";
 import { createPlanState, type WaitingStep } from "./resume-state.js";
 import { buildTimeline } from "../plan/timeline.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
-import { signState } from "../core/state-signature.js";
+import { signState } from "../trust/state-signature.js";
 
 /**
  * Ends the run: every step that never started gets its status and reason, the run's status

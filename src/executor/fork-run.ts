@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckpointStore, JournalEntry, StoredRun } from "../core/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry, StoredRun } from "../journal/checkpoint-store.js";
 import { InvalidOptionsError } from "../core/errors.js";
-import { protectStore } from "../core/protected-store.js";
-import { defaultSecretKeys, type SecretKeys } from "../core/secrets.js";
-import { checkSecret } from "../core/state-signature.js";
+import { protectStore } from "../journal/protected-store.js";
+import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
+import { checkSecret } from "../trust/state-signature.js";
 import { buildPlanGraph, reachableFrom } from "../plan/graph/plan-graph.js";
 import type { Plan } from "../plan/plan-schema.js";
 import { stepKey } from "../plan/step-key.js";

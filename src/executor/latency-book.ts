@@ -1,7 +1,7 @@
 import { canonicalJson } from "../core/canonical-json.js";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { InvalidOptionsError } from "../core/errors.js";
-import { defaultSecretKeys, maskSecrets, type SecretKeys } from "../core/secrets.js";
+import { defaultSecretKeys, maskSecrets, type SecretKeys } from "../trust/secrets.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 
 /** A latency book as JSON: per step identity and per tool, a running mean and how many were seen. */

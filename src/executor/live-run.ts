@@ -5,7 +5,7 @@ import { remoteToolCalls, type RemoteCall } from "./step-runner.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
-import { leasedSignal, type Checkpoints } from "../core/checkpoints.js";
+import { leasedSignal, type Checkpoints } from "../journal/checkpoints.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import type { PlanConfig } from "./execution-options.js";

@@ -1,4 +1,4 @@
-import { defaultSecretKeys, type SecretKeys } from "../core/secrets.js";
+import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import { Budget, checkBudgetLimits, type BudgetLimits } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
@@ -15,8 +15,8 @@ import {
 } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { checkedExpiry, resolveDecisions } from "../core/tools/approvals.js";
-import type { DurableOptions } from "../core/checkpoints.js";
-import { checkSecret, verifyState, type StateSigning } from "../core/state-signature.js";
+import type { DurableOptions } from "../journal/checkpoints.js";
+import { checkSecret, verifyState, type StateSigning } from "../trust/state-signature.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
 import { guardTools } from "../core/tools/tool-guard.js";

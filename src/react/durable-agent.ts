@@ -1,5 +1,5 @@
-import type { JournalEntry } from "../core/checkpoint-store.js";
-import { openDurableRun, type DurableOptions, type Opened } from "../core/checkpoints.js";
+import type { JournalEntry } from "../journal/checkpoint-store.js";
+import { openDurableRun, type DurableOptions, type Opened } from "../journal/checkpoints.js";
 import { callDigest, interruptedQuestion, reactPendingId } from "../core/tools/approvals.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { AgentResult } from "./agent-result.js";

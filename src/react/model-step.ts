@@ -3,7 +3,7 @@ import { maxNesting, nestedTooDeep, nestsDeeperThan } from "../core/json-safe.js
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import { describeDecisionProblem, type ModelDecision, type ModelDelta, type ModelRequest } from "../core/model.js";
 import type { Reservation } from "../core/budget.js";
-import type { ModelCallFacts } from "../core/model-calls.js";
+import type { ModelCallFacts } from "../journal/model-calls.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
 import type { AgentStop } from "./agent-result.js";
 import type { Message } from "../core/messages.js";

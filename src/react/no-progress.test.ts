@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyNoProgress, recordRound } from "./no-progress.js";
-import { defaultSecretKeys } from "../core/secrets.js";
+import { defaultSecretKeys } from "../trust/secrets.js";
 
 const settings = { maxRepeats: 3, secretKeys: defaultSecretKeys };
 const ok = { content: "fine" };

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
-import { maskSecrets, type SecretKeys } from "../core/secrets.js";
+import { maskSecrets, type SecretKeys } from "../trust/secrets.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";

@@ -2,7 +2,7 @@ import { journalTime } from "../core/clock.js";
 import { feedbackMessage, checkCompletion } from "./completion-check.js";
 import { readAgentOptions, type AgentOptions } from "./agent-options.js";
 import type { AgentResult, AgentStop } from "./agent-result.js";
-import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../core/checkpoints.js";
+import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../journal/checkpoints.js";
 import { abortStop, finishRun, snapshotState, startRun, type AgentRun } from "./agent-run.js";
 import { openAgentRun, pausedEntry } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";

@@ -1,4 +1,4 @@
-import { maskSecrets } from "../core/secrets.js";
+import { maskSecrets } from "../trust/secrets.js";
 import { andThen, type MaybePromise } from "../core/maybe-async.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";

@@ -1,4 +1,4 @@
-import type { ListRunsOptions, RunOutcome, RunSummary } from "../core/checkpoint-store.js";
+import type { ListRunsOptions, RunOutcome, RunSummary } from "../journal/checkpoint-store.js";
 import { readStoredJson, summaryOf, type RunRow } from "./run-row.js";
 
 /** What the SQL stores differ in when they list runs. */

@@ -1,4 +1,4 @@
-import type { StoredRun } from "../core/checkpoint-store.js";
+import type { StoredRun } from "../journal/checkpoint-store.js";
 import { StoreError } from "../core/errors.js";
 
 /** A run's row as the SQL stores keep it (snake case, the result as JSON text). */

@@ -1,10 +1,10 @@
 import { journalTime } from "../core/clock.js";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
-import type { JournalEntry } from "../core/checkpoint-store.js";
-import { Checkpoints, openStoredRun, settingUp, type DurableOptions } from "../core/checkpoints.js";
-import type { KeptText, TextReplay } from "../core/text-call.js";
-import { defaultSecretKeys, type SecretKeys } from "../core/secrets.js";
+import type { JournalEntry } from "../journal/checkpoint-store.js";
+import { Checkpoints, openStoredRun, settingUp, type DurableOptions } from "../journal/checkpoints.js";
+import type { KeptText, TextReplay } from "./text-call.js";
+import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import type { Usage, UsageTotals } from "../core/usage.js";
 import type { StrategyName } from "./strategy-result.js";

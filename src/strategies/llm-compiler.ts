@@ -1,7 +1,7 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Message } from "../core/messages.js";
 import type { Model } from "../core/model.js";
-import { streamText } from "../core/text-call.js";
+import { streamText } from "./text-call.js";
 import { executePlanStream } from "../executor/execute-plan-stream.js";
 import type { PlanRunResult } from "../executor/execution-result.js";
 import { CompilerPlanReader } from "../planner/parsers/compiler-plan.js";

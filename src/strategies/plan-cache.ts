@@ -1,6 +1,6 @@
-import type { CheckpointStore } from "../core/checkpoint-store.js";
-import { protectionOf, type DurableOptions } from "../core/checkpoints.js";
-import { keptOutKeys, protectStore } from "../core/protected-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { protectionOf, type DurableOptions } from "../journal/checkpoints.js";
+import { keptOutKeys, protectStore } from "../journal/protected-store.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import type { Tool } from "../core/tools/define-tool.js";

@@ -22,7 +22,7 @@ import { reusableResults } from "../replan/merge-plan.js";
 import type { PendingPlan, ReviewPlanOption } from "./plan-review.js";
 import { isPlanReviewKey, planReviewing } from "./plan-review-step.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
-import { signState } from "../core/state-signature.js";
+import { signState } from "../trust/state-signature.js";
 import { finishStrategy, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { CheckpointStore, StoredRun } from "../core/checkpoint-store.js";
+import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js";
 import type { UsageTotals } from "../core/usage.js";
 import { pausedCalls, type PlanRunState } from "../executor/resume-state.js";
 import type { PendingCall } from "../react/agent-status.js";

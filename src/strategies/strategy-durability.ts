@@ -1,8 +1,8 @@
-import type { CheckpointStore } from "../core/checkpoint-store.js";
-import type { Checkpoints } from "../core/checkpoints.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import type { Checkpoints } from "../journal/checkpoints.js";
 import type { MaybePromise } from "../core/maybe-async.js";
-import type { TextReplay } from "../core/text-call.js";
-import type { ModelCallLog } from "../core/model-calls.js";
+import type { TextReplay } from "./text-call.js";
+import type { ModelCallLog } from "../journal/model-calls.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 
 /**

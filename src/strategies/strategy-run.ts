@@ -1,4 +1,4 @@
-import type { SecretKeys } from "../core/secrets.js";
+import type { SecretKeys } from "../trust/secrets.js";
 import { Budget, type BudgetLimit } from "../core/budget.js";
 import { systemClock, type Clock } from "../core/clock.js";
 import { BudgetExceededError, errorMessage, InvalidOptionsError } from "../core/errors.js";
@@ -6,14 +6,14 @@ import { EventHub, type PlanloopEvent } from "../core/events.js";
 import type { Message } from "../core/messages.js";
 import { toModelFunction, type Model, type ModelPurpose, type ResponseFormat } from "../core/model.js";
 import { cancelReason, createRunSignal, type AbortCause } from "../core/run-signal.js";
-import { requestText } from "../core/text-call.js";
+import { requestText } from "./text-call.js";
 import type { UsageTotals } from "../core/usage.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
-import { checkSecret, verifyState } from "../core/state-signature.js";
+import { checkSecret, verifyState } from "../trust/state-signature.js";
 import { readTaskType } from "../react/agent-options.js";
 import type { RunSettings } from "../executor/execution-options.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
-import { leasedSignal, type DurableOptions } from "../core/checkpoints.js";
+import { leasedSignal, type DurableOptions } from "../journal/checkpoints.js";
 import type { StrategyDurability } from "./strategy-durability.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */

@@ -6,7 +6,7 @@
 import { appendFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { effectOf, type Tool } from "../core/tools/define-tool.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 import type { CrashScenario } from "./crash-test.js";

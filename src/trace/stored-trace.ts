@@ -1,9 +1,9 @@
 import type { PlanloopEvent, PlanloopEventBody } from "../core/events.js";
-import type { StoredRun } from "../core/checkpoint-store.js";
-import type { KeptModelCall } from "../core/model-calls.js";
+import type { StoredRun } from "../journal/checkpoint-store.js";
+import type { KeptModelCall } from "../journal/model-calls.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { previewOf } from "../core/tools/tool-output.js";
-import { maskSecrets } from "../core/secrets.js";
+import { maskSecrets } from "../trust/secrets.js";
 
 type PlanLike = {
   steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string; model?: string; args?: unknown }>;

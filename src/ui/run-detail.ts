@@ -1,5 +1,5 @@
-import type { CheckpointStore, StoredRun } from "../core/checkpoint-store.js";
-import { modelCallsOf, type ModelCallView } from "../core/model-calls.js";
+import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js";
+import { modelCallsOf, type ModelCallView } from "../journal/model-calls.js";
 import type { PendingCall } from "../core/tools/approvals.js";
 import type { PendingPlan } from "../strategies/plan-review.js";
 import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";

@@ -5,7 +5,7 @@ import {
   type ListRunsOptions,
   type RunSummary,
   type StoredRun,
-} from "../core/checkpoint-store.js";
+} from "../journal/checkpoint-store.js";
 import type { UsageTotals } from "../core/usage.js";
 import { childrenOf, standing } from "../strategies/stored-runs.js";
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 
 /** How many of the newest runs each look compares: a run that moves is among them (new, or just written). */
 const watched = 200;

@@ -1,4 +1,4 @@
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { isRecord } from "../core/is-record.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { validatePlan } from "../plan/validate-plan.js";

@@ -1,4 +1,4 @@
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { PlanloopError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { forkRun, type ForkedRun } from "../executor/fork-run.js";

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { sameSecretText } from "../trust/keyed-hash.js";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
@@ -24,7 +24,7 @@ export class HttpError extends Error {
  */
 export function hasToken(request: IncomingMessage, url: URL, token: string): boolean {
   const given = [header(request, "x-planloop-token"), url.searchParams.get("token") ?? undefined, cookieOf(request, tokenCookie)];
-  return given.some((value) => value !== undefined && same(value, token));
+  return given.some((value) => value !== undefined && sameSecretText(value, token));
 }
 
 /**
@@ -117,10 +117,4 @@ function cookieOf(request: IncomingMessage, name: string): string | undefined {
     if (key === name) return decodeURIComponent(value.join("="));
   }
   return undefined;
-}
-
-function same(given: string, token: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CheckpointStore } from "../core/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { errorMessage } from "../core/errors.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { renderTraceHtml } from "../trace/trace-html.js";

@@ -1,7 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { canonicalJson } from "../core/canonical-json.js";
-import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
+import { checkSecret, sameSecretText, signValue } from "../trust/keyed-hash.js";
 
 /**
  * Jobs and results authenticated with a secret the coordinator and its workers share (the
@@ -11,20 +9,11 @@ import { isRecord } from "../core/is-record.js";
  * signature is right.
  */
 export function checkQueueSecret(secret: unknown): string | undefined {
-  if (secret === undefined) return undefined;
-  if (typeof secret !== "string" || secret.length < 16) throw new InvalidOptionsError("secret must be a string of at least 16 characters");
+  checkSecret(secret, "secret");
   return secret;
 }
 
-const mac = (secret: string, what: string, value: unknown) =>
-  createHmac("sha256", secret).update(`planloop/${what}\n`).update(canonicalJson(value)).digest("base64url");
-
-const same = (given: unknown, expected: string) => {
-  if (typeof given !== "string") return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
+const mac = (secret: string, what: string, value: unknown) => signValue(secret, `planloop/${what}\n`, value);
 
 /** The job with its signature, when there is a secret. */
 export function signJob<Job extends object>(job: Job, secret: string | undefined): Job {
@@ -36,7 +25,7 @@ export function verifiedJob<Job extends object>(data: unknown, secret: string | 
   if (!isRecord(data)) return undefined;
   if (secret === undefined) return data as Job;
   const { signature, ...job } = data;
-  return same(signature, mac(secret, "job", job)) ? (job as Job) : undefined;
+  return sameSecretText(signature, mac(secret, "job", job)) ? (job as Job) : undefined;
 }
 
 /** What a worker sends back for a job: the result, signed with the job's id when there is a secret. */
@@ -48,5 +37,5 @@ export function signResult(jobId: string, result: unknown, secret: string | unde
 export function verifiedResult(jobId: string, value: unknown, secret: string | undefined): { result: unknown } | undefined {
   if (secret === undefined) return { result: value };
   if (!isRecord(value)) return undefined;
-  return same(value.signature, mac(secret, "result", { jobId, result: value.result })) ? { result: value.result } : undefined;
+  return sameSecretText(value.signature, mac(secret, "result", { jobId, result: value.result })) ? { result: value.result } : undefined;
 }

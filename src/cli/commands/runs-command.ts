@@ -1,8 +1,8 @@
-import { RunLease } from "../../core/run-lease.js";
+import { RunLease } from "../../journal/run-lease.js";
 import { trustedLaunchLine } from "../launch-line.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { CheckpointStore, JournalEntry, RunOutcome, StoredRun } from "../../core/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry, RunOutcome, StoredRun } from "../../journal/checkpoint-store.js";
 import { previewOf } from "../../core/tools/tool-output.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";

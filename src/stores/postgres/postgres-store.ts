@@ -7,7 +7,7 @@ import {
   type CheckpointStore,
   type JournalEntry,
   type StoredRun,
-} from "../../core/checkpoint-store.js";
+} from "../../journal/checkpoint-store.js";
 import { LeaseLostError } from "../../core/errors.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";

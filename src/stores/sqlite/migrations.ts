@@ -1,4 +1,4 @@
-import { keptInCandidates } from "../../core/checkpoint-store.js";
+import { keptInCandidates } from "../../journal/checkpoint-store.js";
 import { PlanloopError } from "../../core/errors.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 

@@ -9,7 +9,7 @@ import {
   type CheckpointStore,
   type JournalEntry,
   type StoredRun,
-} from "../../core/checkpoint-store.js";
+} from "../../journal/checkpoint-store.js";
 
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate, schemaVersion } from "./migrations.js";

@@ -1,6 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { canonicalJson } from "./canonical-json.js";
-import { isRecord } from "./is-record.js";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { derivedKey, signValue } from "./keyed-hash.js";
+import { isRecord } from "../core/is-record.js";
 
 /**
  * The two keys a run's `stateSecret` gives its store: one seals values (AES-256-GCM), one
@@ -12,8 +12,7 @@ export interface StoreKeys {
 }
 
 export function storeKeys(secret: string): StoreKeys {
-  const derive = (purpose: string) => createHmac("sha256", secret).update(purpose).digest();
-  return { seal: derive("planloop/store-seal/v1"), sign: derive("planloop/journal-signature/v1") };
+  return { seal: derivedKey(secret, "planloop/store-seal/v1"), sign: derivedKey(secret, "planloop/journal-signature/v1") };
 }
 
 /** How a sealed value is stored: `{ "$sealed": base64(iv, tag, ciphertext) }`. */
@@ -79,12 +78,5 @@ export function openStandIns(value: unknown, open: (found: NonNullable<ReturnTyp
  * matches. `previous` is "" for a run's first entry.
  */
 export function chainSignature(key: Buffer, runId: string, previous: string, stored: unknown): string {
-  return createHmac("sha256", key).update(`${runId}\n${previous}\n`).update(canonicalJson(stored)).digest("base64url");
-}
-
-export function sameSignature(given: unknown, expected: string): boolean {
-  if (typeof given !== "string") return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return signValue(key, `${runId}\n${previous}\n`, stored);
 }

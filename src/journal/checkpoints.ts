@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { storeFailure, type CheckpointStore, type JournalEntry, type StoredRun } from "./checkpoint-store.js";
-import { Budget } from "./budget.js";
-import { InvalidOptionsError, LeaseLostError, StoreError } from "./errors.js";
+import { Budget } from "../core/budget.js";
+import { InvalidOptionsError, LeaseLostError, StoreError } from "../core/errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
 import { keptOutKeys, protectStore, secretsIn, type StoreProtection } from "./protected-store.js";
-import { defaultSecretKeys, type SecretKeys } from "./secrets.js";
+import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import { ModelCallLog } from "./model-calls.js";
-import { boundRunId, checkSecret } from "./state-signature.js";
-import type { UsageTotals } from "./usage.js";
-import { journalTime } from "./clock.js";
-import { isPromiseLike, type MaybePromise } from "./maybe-async.js";
+import { boundRunId, checkSecret } from "../trust/state-signature.js";
+import type { UsageTotals } from "../core/usage.js";
+import { journalTime } from "../core/clock.js";
+import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 
 /** Where a durable run writes, under which id, and the lease that makes this process its one writer. */
 export interface Durability {

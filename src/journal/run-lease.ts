@@ -1,5 +1,5 @@
 import { storeFailure, type CheckpointStore } from "./checkpoint-store.js";
-import { InvalidOptionsError, LeaseLostError, RunBusyError } from "./errors.js";
+import { InvalidOptionsError, LeaseLostError, RunBusyError } from "../core/errors.js";
 import { leaseOwnerIsGone, leaseOwnerName } from "./lease-owner.js";
 
 /** How a durable run holds its lease (see docs/durable-runs.md, "Many processes"). */

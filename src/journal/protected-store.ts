@@ -1,19 +1,10 @@
 import type { CheckpointStore, JournalEntry, StoredRun } from "./checkpoint-store.js";
-import { InvalidOptionsError, StoreError } from "./errors.js";
-import { isRecord } from "./is-record.js";
-import { andThen, isPromiseLike, type MaybePromise } from "./maybe-async.js";
-import { replaceSecrets, type SecretKeys } from "./secrets.js";
-import {
-  chainSignature,
-  keptOutField,
-  openStandIns,
-  sameSignature,
-  seal,
-  standIn,
-  storeKeys,
-  unseal,
-  type StoreKeys,
-} from "./store-sealing.js";
+import { InvalidOptionsError, StoreError } from "../core/errors.js";
+import { isRecord } from "../core/is-record.js";
+import { andThen, isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
+import { sameSecretText } from "../trust/keyed-hash.js";
+import { replaceSecrets, type SecretKeys } from "../trust/secrets.js";
+import { chainSignature, keptOutField, openStandIns, seal, standIn, storeKeys, unseal, type StoreKeys } from "../trust/store-sealing.js";
 
 /** How a run's store keeps what it must not hold in clear, and proves what it holds. */
 export interface StoreProtection {
@@ -211,7 +202,7 @@ function verify(run: StoredRun, keys: StoreKeys, refused: (runId: string, proble
     if (given === undefined)
       throw refused(run.runId, `${where} is not signed: it was added outside planloop, or written without the stateSecret`);
     const expected = chainSignature(keys.sign, run.runId, previous, plain);
-    if (!sameSignature(given, expected))
+    if (!sameSecretText(given, expected))
       throw refused(
         run.runId,
         `${where} does not match its signature: it was changed, moved or copied outside planloop, or signed with another secret`,
@@ -221,7 +212,7 @@ function verify(run: StoredRun, keys: StoreKeys, refused: (runId: string, proble
   if (run.status !== "finished") return;
   const result = isRecord(run.result) ? run.result : {};
   const { [resultSignature]: given, ...plain } = result;
-  if (!sameSignature(given, chainSignature(keys.sign, run.runId, previous, plain)))
+  if (!sameSecretText(given, chainSignature(keys.sign, run.runId, previous, plain)))
     throw refused(run.runId, "the stored result does not match the journal's signatures: it was changed or forged outside planloop");
 }
 

@@ -1,9 +1,9 @@
-import { raceAbort } from "./abort.js";
-import type { Budget, Reservation } from "./budget.js";
-import type { Clock } from "./clock.js";
-import { BudgetExceededError, errorMessage, InvalidDecisionError, ModelCallError } from "./errors.js";
-import type { EventHub } from "./events.js";
-import type { Message } from "./messages.js";
+import { raceAbort } from "../core/abort.js";
+import type { Budget, Reservation } from "../core/budget.js";
+import type { Clock } from "../core/clock.js";
+import { BudgetExceededError, errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
+import type { EventHub } from "../core/events.js";
+import type { Message } from "../core/messages.js";
 import {
   maxCallCostOf,
   modelIdentity,
@@ -14,10 +14,10 @@ import {
   type ModelResponseInfo,
   type ResponseFormat,
   type TextStreamPart,
-} from "./model.js";
-import type { MaybePromise } from "./maybe-async.js";
-import type { ModelCallFacts, ModelCallLog } from "./model-calls.js";
-import { modelCallDelta, type Usage } from "./usage.js";
+} from "../core/model.js";
+import type { MaybePromise } from "../core/maybe-async.js";
+import type { ModelCallFacts, ModelCallLog } from "../journal/model-calls.js";
+import { modelCallDelta, type Usage } from "../core/usage.js";
 
 /** What a text call (plan, replan, solve, critic, join) needs from the run around it. */
 export interface TextCallContext {

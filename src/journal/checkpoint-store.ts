@@ -1,5 +1,5 @@
-import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "./errors.js";
-import type { MaybePromise } from "./maybe-async.js";
+import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "../core/errors.js";
+import type { MaybePromise } from "../core/maybe-async.js";
 import type { KeptModelCall } from "./model-call-record.js";
 
 /**

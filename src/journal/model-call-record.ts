@@ -1,6 +1,6 @@
-import type { Message, ToolCall } from "./messages.js";
-import type { ModelPurpose, ModelResponseInfo } from "./model.js";
-import type { Usage } from "./usage.js";
+import type { Message, ToolCall } from "../core/messages.js";
+import type { ModelPurpose, ModelResponseInfo } from "../core/model.js";
+import type { Usage } from "../core/usage.js";
 
 /**
  * One model call as a stored run keeps it (journal entry `model-call`), for the web app and

@@ -1,7 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { canonicalJson } from "./canonical-json.js";
-import { InvalidOptionsError } from "./errors.js";
-import { isRecord } from "./is-record.js";
+import { InvalidOptionsError } from "../core/errors.js";
+import { checkSecret, sameSecretText, signValue } from "./keyed-hash.js";
+import { isRecord } from "../core/is-record.js";
 
 /**
  * Saved states signed with a secret (HMAC-SHA256 over the state's canonical JSON), so that a
@@ -58,22 +57,16 @@ export function verifyState(value: unknown, secret: string | undefined): void {
   if (typeof signature !== "string")
     throw new InvalidOptionsError("resume: the state is not signed, and stateSecret asks for a signed state");
   const { signature: _, ...unsigned } = value as Record<string, unknown>;
-  const expected = Buffer.from(signatureOf(unsigned, secret), "hex");
-  const given = Buffer.from(signature, "hex");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (!sameSecretText(signature, signatureOf(unsigned, secret))) {
     throw new InvalidOptionsError(
       "resume: the state's signature does not match: it was changed after it was saved, or signed with another secret",
     );
   }
 }
 
-export function checkSecret(secret: unknown): void {
-  if (secret !== undefined && (typeof secret !== "string" || secret.length < 16)) {
-    throw new InvalidOptionsError("stateSecret must be a string of at least 16 characters");
-  }
-}
+export { checkSecret };
 
 function signatureOf(state: object, secret: string): string {
   const { signature: _, ...unsigned } = state as Record<string, unknown>;
-  return createHmac("sha256", secret).update(canonicalJson(unsigned)).digest("hex");
+  return signValue(secret, "", unsigned, "hex");
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { journalTime } from "./clock.js";
+import { journalTime } from "../core/clock.js";
 import type { JournalEntry } from "./checkpoint-store.js";
-import type { Message } from "./messages.js";
-import type { ModelDecision, ModelRequest } from "./model.js";
+import type { Message } from "../core/messages.js";
+import type { ModelDecision, ModelRequest } from "../core/model.js";
 import type { KeptAnswer, KeptModelCall } from "./model-call-record.js";
-import { maskSecrets, type SecretKeys } from "./secrets.js";
+import { maskSecrets, type SecretKeys } from "../trust/secrets.js";
 
 export type { KeptAnswer, KeptModelCall };
 
