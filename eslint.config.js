@@ -33,12 +33,18 @@ function forbid(folders, why) {
 /** What a folder must not import, and why. */
 const arrows = {
   core: [layers.filter((folder) => folder !== "core"), "core imports nothing above it"],
-  trust: [[...layers.filter((folder) => !["core", "trust"].includes(folder)), ...harness], "trust/ signs and seals: it stands on core alone"],
+  trust: [
+    [...layers.filter((folder) => !["core", "trust"].includes(folder)), ...harness],
+    "trust/ signs and seals: it stands on core alone",
+  ],
   journal: [
     [...layers.filter((folder) => !["core", "trust", "journal"].includes(folder)), ...harness],
     "journal/ keeps durable runs: it stands on core and trust, and knows no plan, loop or strategy",
   ],
-  plan: [[...layers.filter((folder) => !["core", "plan"].includes(folder)), ...harness], "plan/ is the plan language: it imports only core"],
+  plan: [
+    [...layers.filter((folder) => !["core", "plan"].includes(folder)), ...harness],
+    "plan/ is the plan language: it imports only core",
+  ],
   planner: [
     ["react", "executor", "replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "planner/ writes plans; it does not run them",
