@@ -22,7 +22,7 @@ const layers = [
   "trace",
   "testing",
 ];
-const harness = ["cli", "demo", "compare", "ui"];
+const harness = ["cli", "demo", "evals", "ui"];
 
 /** A rule forbidding relative imports that climb into any of `folders`. */
 function forbid(folders, why) {
@@ -82,7 +82,7 @@ const arrows = {
   telemetry: [layers.filter((folder) => folder !== "core"), "spans are made from events: telemetry stands on core alone"],
   trace: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
-  ui: [["cli", "demo", "compare"], "the web app's server is told what to do by the CLI; it does not import it"],
+  ui: [["cli", "demo", "evals"], "the web app's server is told what to do by the CLI; it does not import it"],
 };
 
 /** A rule's pattern and message for the arrows out of `folder` (see `forbid`). */

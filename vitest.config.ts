@@ -18,6 +18,7 @@ export default defineConfig({
     // Tests import "planloop" exactly as a user would; here it resolves to the source.
     alias: [
       { find: /^planloop\/testing$/, replacement: source("./src/testing/index.ts") },
+      { find: /^planloop\/evals$/, replacement: source("./src/evals/index.ts") },
       { find: /^planloop\/demo$/, replacement: source("./src/demo/index.ts") },
       { find: /^planloop\/sqlite$/, replacement: source("./src/stores/sqlite/index.ts") },
       { find: /^planloop\/postgres$/, replacement: source("./src/stores/postgres/index.ts") },

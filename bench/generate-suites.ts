@@ -1,7 +1,7 @@
 // Writes the offline benchmark suites (fixed seeds) to bench/suites/*.json.
 // Run: npm run bench:generate
 import { writeFileSync } from "node:fs";
-import { generateSuites } from "../src/compare/generate-suites.js";
+import { generateSuites } from "../src/evals/generate-suites.js";
 
 for (const suite of generateSuites()) {
   const path = new URL(`./suites/${suite.name}.json`, import.meta.url);

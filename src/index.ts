@@ -183,18 +183,4 @@ export type { TraceEvent } from "./trace/perfetto.js";
 export { openTelemetry } from "./telemetry/open-telemetry.js";
 export type { OpenTelemetryListener, OpenTelemetryOptions, SpanLike, TracerLike } from "./telemetry/open-telemetry.js";
 
-// compare/: your own tasks through the strategies, scored (planloop bench --suite)
-export { runTaskSuite, runTaskSuite as runBench } from "./compare/run-task-suite.js";
-export type { TaskSuiteOptions, TrialRecord } from "./compare/run-task-suite.js";
-export { taskSuiteStats, suiteTable } from "./compare/task-suite-stats.js";
-export type { SuiteColumnStats } from "./compare/task-suite-stats.js";
-export { readTaskSuite } from "./compare/task-suite.js";
-export type { Expected, SuiteTask, TaskSuite } from "./compare/task-suite.js";
-export { llmJudge } from "./compare/scorers.js";
-export type { Scorer, ScorerInput } from "./compare/scorers.js";
-export { recordingTools, replayingTools, emptyCassette, readCassette, writeCassette } from "./compare/tool-cassette.js";
-export type { ToolCassette } from "./compare/tool-cassette.js";
-export { baselinePairs, gateAgainstBaseline } from "./compare/baseline-gate.js";
-export type { GateLimits, GateOptions, SuiteResults } from "./compare/baseline-gate.js";
-export { planScorecard } from "./compare/plan-scorecard.js";
-export type { PlanScorecard } from "./compare/plan-scorecard.js";
+// The evaluation harness (suites, scorers, cassettes, the gate, plan scorecards) is planloop/evals.

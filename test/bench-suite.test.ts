@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sqliteStore } from "planloop/sqlite";
-import { readTaskSuite } from "../src/compare/task-suite.js";
-import { llmJudge, scoreRun } from "../src/compare/scorers.js";
-import { wilson } from "../src/compare/task-suite-stats.js";
-import { cassetteKey, emptyCassette, replayingTools } from "../src/compare/tool-cassette.js";
+import { readTaskSuite } from "../src/evals/task-suite.js";
+import { llmJudge, scoreRun } from "../src/evals/scorers.js";
+import { wilson } from "../src/evals/task-suite-stats.js";
+import { cassetteKey, emptyCassette, replayingTools } from "../src/evals/tool-cassette.js";
 import type { ModelRequest, StrategyResult, Tool } from "planloop";
 import { cli } from "./helpers/run-cli.js";
 

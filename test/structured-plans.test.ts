@@ -4,9 +4,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, fromAISDK, openAICompatible, planAndExecute, type AISDKLanguageModel, type ModelRequest } from "planloop";
-import { loadSuite } from "../src/compare/load-suites.js";
-import { offlineTaskFor } from "../src/compare/bench-offline.js";
-import { runBench } from "../src/compare/run-bench.js";
+import { loadSuite } from "../src/evals/load-suites.js";
+import { offlineTaskFor } from "../src/evals/bench-offline.js";
+import { runBuiltInBench } from "../src/evals/built-in-bench.js";
 import { offlineModel } from "../src/offline/offline-model.js";
 import { completion, startChatServer, type ChatServer } from "./helpers/chat-server.js";
 
@@ -91,7 +91,7 @@ describe("the bench counts repair rounds", () => {
     // A planner that writes one broken plan first, as a model without structured output may.
     const model = (request: ModelRequest) =>
       request.purpose === "plan" && plans++ === 0 ? { type: "final" as const, content: "{ steps: oops" } : offline.generate(request);
-    const [record] = await runBench({ suites: [suite], strategies: ["plan-and-execute"], model, latencyScale: 0 });
+    const [record] = await runBuiltInBench({ suites: [suite], strategies: ["plan-and-execute"], model, latencyScale: 0 });
     expect(record).toMatchObject({ correct: true, repairs: 1 });
   });
 });

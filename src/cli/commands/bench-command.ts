@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { benchHtml, benchMarkdown, statsTable, targetLines } from "../../compare/bench-report.js";
-import { strategyStats } from "../../compare/bench-stats.js";
-import { loadSuite, suiteNames } from "../../compare/load-suites.js";
-import { runBench } from "../../compare/run-bench.js";
+import { benchHtml, benchMarkdown, statsTable, targetLines } from "../../evals/bench-report.js";
+import { strategyStats } from "../../evals/bench-stats.js";
+import { loadSuite, suiteNames } from "../../evals/load-suites.js";
+import { runBuiltInBench } from "../../evals/built-in-bench.js";
 import { strategyNames } from "../../strategies/run-strategy.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
@@ -104,7 +104,7 @@ export function benchCommand(program: Command, io: CliIo): void {
       if (specs.length > 1) throw new CliError("the built-in suites take one --model; several make columns with a suite file of your own");
       const model = await modelFromFlags({ ...modelFlags(flags), ...(specs[0] === undefined ? {} : { model: specs[0] }) });
       const label = model ? (specs[0] ?? "model") : "planloop offline model";
-      const records = await runBench({
+      const records = await runBuiltInBench({
         suites,
         strategies,
         ...(model ? { model } : {}),

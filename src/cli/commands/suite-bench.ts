@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Model } from "../../core/model.js";
-import { runTaskSuite } from "../../compare/run-task-suite.js";
-import type { Scorer } from "../../compare/scorers.js";
-import { scorecardTable, suiteTable, taskSuiteStats } from "../../compare/task-suite-stats.js";
-import { suiteHtml, suiteMarkdown } from "../../compare/suite-report.js";
-import { readTaskSuite, SuiteError } from "../../compare/task-suite.js";
+import { runBench } from "../../evals/run-bench.js";
+import type { Scorer } from "../../evals/scorers.js";
+import { scorecardTable, suiteTable, taskSuiteStats } from "../../evals/task-suite-stats.js";
+import { suiteHtml, suiteMarkdown } from "../../evals/suite-report.js";
+import { readTaskSuite, SuiteError } from "../../evals/task-suite.js";
 import type { StrategyName } from "../../strategies/strategy-result.js";
-import { baselinePairs, gateAgainstBaseline, type GateOptions, type SuiteResults } from "../../compare/baseline-gate.js";
+import { baselinePairs, gateAgainstBaseline, type GateOptions, type SuiteResults } from "../../evals/baseline-gate.js";
 import {
   emptyCassette,
   readCassette,
@@ -15,7 +15,7 @@ import {
   replayingTools,
   writeCassette,
   type ToolCassette,
-} from "../../compare/tool-cassette.js";
+} from "../../evals/tool-cassette.js";
 import type { Tool } from "../../core/tools/define-tool.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
@@ -79,7 +79,7 @@ export async function benchSuiteFile(
     .replace(/[-:.TZ]/g, "")
     .slice(0, 14)}`;
   try {
-    const records = await runTaskSuite({
+    const records = await runBench({
       suite,
       tools,
       strategies: run.strategies,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { baselinePairs, gateAgainstBaseline, type SuiteResults } from "./baseline-gate.js";
 import type { SuiteColumnStats } from "./task-suite-stats.js";
-import type { TrialRecord } from "./run-task-suite.js";
+import type { TrialRecord } from "./run-bench.js";
 
 /** A results.json of one task per strategy × model, passing as `passed` says. */
 function results(columns: Array<{ strategy: "react" | "rewoo"; model: string; passed: boolean }>): SuiteResults {

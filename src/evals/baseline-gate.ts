@@ -1,4 +1,4 @@
-import type { TrialRecord } from "./run-task-suite.js";
+import type { TrialRecord } from "./run-bench.js";
 import type { SuiteColumnStats } from "./task-suite-stats.js";
 
 /** A bench run's results as results.json holds them. */

@@ -1,5 +1,5 @@
 import { strategyStats, type StrategyStats } from "./bench-stats.js";
-import type { BenchRecord } from "./run-bench.js";
+import type { BenchRecord } from "./built-in-bench.js";
 import { tierTable } from "./bench-tiers.js";
 
 const offlineNote =

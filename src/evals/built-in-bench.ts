@@ -57,7 +57,7 @@ export interface BenchRecord {
  * Runs every strategy on every task of the suites, with the same tools, model and budget,
  * and checks each answer. A run that fails or times out is recorded, never fatal.
  */
-export async function runBench(options: BenchOptions): Promise<BenchRecord[]> {
+export async function runBuiltInBench(options: BenchOptions): Promise<BenchRecord[]> {
   const runs = options.runs ?? 1;
   const jobs = options.suites.flatMap((suite) =>
     suite.tasks.flatMap((task) =>

@@ -65,7 +65,7 @@ export interface TrialRecord {
  * tools and budget, scores each answer, and returns one record per run (in a fixed order,
  * whatever order they finished in). The report is made from these (`taskSuiteStats`).
  */
-export async function runTaskSuite(options: TaskSuiteOptions): Promise<TrialRecord[]> {
+export async function runBench(options: TaskSuiteOptions): Promise<TrialRecord[]> {
   const trials = options.trials ?? 1;
   const benchId = options.benchId ?? `bench-${randomUUID().slice(0, 8)}`;
   const jobs = options.suite.tasks.flatMap((task) =>

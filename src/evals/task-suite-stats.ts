@@ -1,5 +1,5 @@
 import { percentile } from "./bench-stats.js";
-import type { TrialRecord } from "./run-task-suite.js";
+import type { TrialRecord } from "./run-bench.js";
 
 /** What one strategy on one model did over a suite's runs. */
 export interface SuiteColumnStats {

@@ -7,7 +7,7 @@ import { answerMatches } from "./bench-suite.js";
 import { callLatency } from "./bench-tools.js";
 import { generateSuites } from "./generate-suites.js";
 import { loadSuite } from "./load-suites.js";
-import { runBench, type BenchRecord } from "./run-bench.js";
+import { runBuiltInBench, type BenchRecord } from "./built-in-bench.js";
 
 describe("benchmark suites", () => {
   it("are committed exactly as the generator writes them from their seeds", () => {
@@ -76,10 +76,10 @@ describe("answer checks and statistics", () => {
   });
 });
 
-describe("runBench", () => {
+describe("runBuiltInBench", () => {
   it("runs every strategy on every task, checks answers, and the replan suite separates the strategies", async () => {
     const suites = ["fanout", "chain", "replan"].map(loadSuite).map((suite) => ({ ...suite, tasks: suite.tasks.slice(0, 3) }));
-    const records = await runBench({
+    const records = await runBuiltInBench({
       suites,
       strategies: ["react", "plan-and-execute", "rewoo", "llm-compiler"],
       modelLatencyMs: 0,
@@ -141,7 +141,7 @@ describe("runBench", () => {
 
   it("records a run that fails instead of stopping", async () => {
     const suite = { ...loadSuite("chain"), tasks: loadSuite("chain").tasks.slice(0, 1) };
-    const records = await runBench({ suites: [suite], strategies: ["react"], model: () => Promise.reject(new Error("model down")) });
+    const records = await runBuiltInBench({ suites: [suite], strategies: ["react"], model: () => Promise.reject(new Error("model down")) });
     expect(records).toEqual([expect.objectContaining({ status: "failed", correct: false, error: expect.stringContaining("model down") })]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TrialRecord } from "./run-task-suite.js";
+import type { TrialRecord } from "./run-bench.js";
 import { taskSuiteStats, wilson } from "./task-suite-stats.js";
 
 const usage = { modelCalls: 2, inputTokens: 100, outputTokens: 10, toolCalls: 1, costUsd: 0.01 };

@@ -1,5 +1,5 @@
 import { escape, palette } from "./bench-report.js";
-import type { TrialRecord } from "./run-task-suite.js";
+import type { TrialRecord } from "./run-bench.js";
 import { scorecardTable, suiteTable, taskSuiteStats, type SuiteColumnStats } from "./task-suite-stats.js";
 
 /** What a report of a suite's bench run is made from (results.json holds the same). */

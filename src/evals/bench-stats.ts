@@ -1,4 +1,4 @@
-import type { BenchRecord } from "./run-bench.js";
+import type { BenchRecord } from "./built-in-bench.js";
 
 /** What one strategy did over a group of runs. */
 export interface StrategyStats {
