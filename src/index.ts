@@ -1,7 +1,8 @@
-// The package root: what a user of planloop imports, grouped by the folder it lives in.
-// Internal helpers stay off it; `planloop/testing` holds the test doubles.
+// The package root: what a user of planloop imports, grouped by what they do with it (docs/api.md).
+// Internal helpers stay off it. Beside it: planloop/testing (test doubles, the store conformance
+// checks), planloop/evals (the evaluation harness), planloop/sqlite, /postgres, /bullmq, /mcp, /ui.
 
-// react/: the ReAct loop
+// Run a ReAct loop
 export { runAgent } from "./react/run-agent.js";
 export type { AgentOptions } from "./react/agent-options.js";
 export type { AgentResult, AgentResultFields, AgentStatus, AgentError, PendingCall } from "./react/agent-result.js";
@@ -13,73 +14,13 @@ export { approximateTokens, readObservationName } from "./react/context-window.j
 export type { ContextPolicy, ContextTrimmer, ContextCut } from "./react/context-window.js";
 export type { LimitSuggestion, Spread } from "./react/suggest-limits.js";
 
-// core/: tools, budgets, events, errors, messages, the model interface
+// Give it tools
 export { defineTool, askUser, effectOf } from "./core/tools/define-tool.js";
 export type { Tool, ToolEffect, ToolOptions, ToolContext, Authorization } from "./core/tools/define-tool.js";
 export type { ToolExecutor } from "./core/tools/tool-executor.js";
 export type { ApprovalDecision, HumanDecisions } from "./core/tools/guarded-call.js";
-export { Budget } from "./core/budget.js";
-export type { BudgetLimits, BudgetLimit, BudgetBreach, Reservation } from "./core/budget.js";
-export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";
-export {
-  PlanloopError,
-  InvalidOptionsError,
-  InvalidDecisionError,
-  ModelCallError,
-  BudgetExceededError,
-  RunBusyError,
-  LeaseLostError,
-  StoreError,
-} from "./core/errors.js";
-export type { LeaseOptions } from "./journal/run-lease.js";
-export { defaultSecretKeys, maskSecrets } from "./trust/secrets.js";
-export { stream } from "./core/run-stream.js";
-export type { RunStream } from "./core/run-stream.js";
-export type { SecretKeys } from "./trust/secrets.js";
-export { MissingPackageError } from "./core/optional-package.js";
-export { sleep } from "./core/clock.js";
-export type { Clock } from "./core/clock.js";
-export type {
-  Message,
-  SystemMessage,
-  UserMessage,
-  AssistantMessage,
-  ToolMessage,
-  ToolCall,
-  ToolError,
-  ToolErrorKind,
-} from "./core/messages.js";
-export type {
-  Model,
-  ModelFunction,
-  ModelAdapter,
-  ModelRequest,
-  ModelDecision,
-  ModelPurpose,
-  FinalDecision,
-  ToolCallsDecision,
-  ToolSpec,
-  TextStreamPart,
-  ModelDelta,
-  ResponseFormat,
-  CallCost,
-} from "./core/model.js";
-export type { Usage, UsageTotals } from "./core/usage.js";
-export { memoryStore } from "./journal/checkpoint-store.js";
-export { modelCallsOf } from "./journal/model-calls.js";
-export type { KeptAnswer, KeptModelCall, ModelCallView } from "./journal/model-calls.js";
-export type {
-  CheckpointStore,
-  JournalEntry,
-  LeaseAnswer,
-  ListRunsOptions,
-  RunOutcome,
-  RunStatus,
-  RunSummary,
-  StoredRun,
-} from "./journal/checkpoint-store.js";
 
-// plan/: what a plan is
+// Run a fixed plan: a report pipeline's DAG
 export { validatePlan } from "./plan/validate-plan.js";
 export type { PlanValidation, PlanError, PlanErrorCode } from "./plan/validate-plan.js";
 export { InvalidPlanError } from "./plan/invalid-plan-error.js";
@@ -88,8 +29,6 @@ export type { Plan, PlanInput, PlanStep, StepId } from "./plan/plan-schema.js";
 export { findPlaceholders } from "./plan/placeholders.js";
 export type { PlaceholderReference } from "./plan/placeholders.js";
 export type { StepRecord, StepStatus } from "./plan/step-record.js";
-
-// executor/: running a plan
 export { executePlan } from "./executor/execute-plan.js";
 export { forkRun, type ForkOptions, type ForkedRun } from "./executor/fork-run.js";
 export { executePlanStream } from "./executor/execute-plan-stream.js";
@@ -112,13 +51,11 @@ export { LatencyBook, latencyBook } from "./executor/latency-book.js";
 export type { LatencyBookJson } from "./executor/latency-book.js";
 export type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "./executor/step-runner.js";
 
-// planner/: how a model writes a plan
+// Let a model plan: Plan-and-Execute, ReWOO, LLMCompiler, ReAct side by side
 export { defaultPrompts } from "./planner/prompts.js";
 export type { Prompts, StepView } from "./planner/prompts.js";
 export { parsePlanText } from "./planner/parsers/parse-plan.js";
 export type { PlanFormat } from "./planner/parsers/parse-plan.js";
-
-// strategies/: ReAct, Plan-and-Execute, ReWOO, LLMCompiler, side by side
 export { react } from "./strategies/react.js";
 export type { ReactOptions, ReactResult } from "./strategies/react.js";
 export { planAndExecute } from "./strategies/plan-and-execute.js";
@@ -158,7 +95,33 @@ export type {
   ReviewPlanOption,
 } from "./strategies/plan-review.js";
 
-// models/: adapters
+// Connect a model
+export type {
+  Message,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  ToolCall,
+  ToolError,
+  ToolErrorKind,
+} from "./core/messages.js";
+export type {
+  Model,
+  ModelFunction,
+  ModelAdapter,
+  ModelRequest,
+  ModelDecision,
+  ModelPurpose,
+  FinalDecision,
+  ToolCallsDecision,
+  ToolSpec,
+  TextStreamPart,
+  ModelDelta,
+  ResponseFormat,
+  CallCost,
+} from "./core/model.js";
+export type { Usage, UsageTotals } from "./core/usage.js";
 export { openAICompatible } from "./models/openai-compatible.js";
 export type { OpenAICompatibleOptions } from "./models/openai-compatible.js";
 export { ModelHttpError } from "./models/http-request.js";
@@ -168,19 +131,51 @@ export type { AISDKLanguageModel } from "./models/ai-sdk.js";
 export { defaultPrices, priceOf } from "./models/prices.js";
 export type { ModelPrice, PriceTable } from "./models/prices.js";
 export { estimatePromptTokens } from "./models/token-estimate.js";
-
-// offline/: the deterministic offline model (demo, benchmarks, tests)
 export { offlineModel, offlineNotice } from "./offline/offline-model.js";
 export type { OfflineModelOptions } from "./offline/offline-model.js";
 export type { OfflineTask } from "./offline/offline-task.js";
 
-// trace/: a run's events as a page, or as Chrome trace-event JSON for Perfetto
+// Budgets, stops and errors
+export { Budget } from "./core/budget.js";
+export type { BudgetLimits, BudgetLimit, BudgetBreach, Reservation } from "./core/budget.js";
+export {
+  PlanloopError,
+  InvalidOptionsError,
+  InvalidDecisionError,
+  ModelCallError,
+  BudgetExceededError,
+  RunBusyError,
+  LeaseLostError,
+  StoreError,
+} from "./core/errors.js";
+export { MissingPackageError } from "./core/optional-package.js";
+export { sleep } from "./core/clock.js";
+export type { Clock } from "./core/clock.js";
+
+// Keep runs: stores, leases, secrets (SQLite and Postgres stores are planloop/sqlite, planloop/postgres)
+export type { LeaseOptions } from "./journal/run-lease.js";
+export { defaultSecretKeys, maskSecrets } from "./trust/secrets.js";
+export type { SecretKeys } from "./trust/secrets.js";
+export { memoryStore } from "./journal/checkpoint-store.js";
+export { modelCallsOf } from "./journal/model-calls.js";
+export type { KeptAnswer, KeptModelCall, ModelCallView } from "./journal/model-calls.js";
+export type {
+  CheckpointStore,
+  JournalEntry,
+  LeaseAnswer,
+  ListRunsOptions,
+  RunOutcome,
+  RunStatus,
+  RunSummary,
+  StoredRun,
+} from "./journal/checkpoint-store.js";
+
+// Watch runs: events, streams, traces, OpenTelemetry
+export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";
+export { stream } from "./core/run-stream.js";
+export type { RunStream } from "./core/run-stream.js";
 export { renderTraceHtml } from "./trace/trace-html.js";
 export { perfettoTrace } from "./trace/perfetto.js";
 export type { TraceEvent } from "./trace/perfetto.js";
-
-// telemetry/: OpenTelemetry GenAI spans from a run's events (optional peer @opentelemetry/api)
 export { openTelemetry } from "./telemetry/open-telemetry.js";
 export type { OpenTelemetryListener, OpenTelemetryOptions, SpanLike, TracerLike } from "./telemetry/open-telemetry.js";
-
-// The evaluation harness (suites, scorers, cassettes, the gate, plan scorecards) is planloop/evals.

@@ -8,12 +8,16 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sqliteStore } from "planloop/sqlite";
 import { builtinSqlite } from "../src/stores/sqlite/node-sqlite.js";
-import { storeConformance } from "./helpers/store-conformance.js";
+import { storeConformance } from "planloop/testing";
 
 const has = builtinSqlite() !== undefined;
 const file = () => join(mkdtempSync(join(tmpdir(), "planloop-node-sqlite-")), "runs.sqlite");
 
-storeConformance("sqliteStore on node:sqlite", () => sqliteStore({ path: file(), driver: "node:sqlite" }), !has);
+storeConformance("sqliteStore on node:sqlite", () => sqliteStore({ path: file(), driver: "node:sqlite" }), {
+  describe: has ? describe : describe.skip,
+  it,
+  expect,
+});
 
 describe.skipIf(!has)("node:sqlite and better-sqlite3 files", () => {
   it("is the default driver where Node has it; a run it kept reads back, read-only too", () => {

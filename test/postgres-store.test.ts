@@ -4,10 +4,14 @@ import { describe, expect, it } from "vitest";
 import pg from "pg";
 import type { JournalEntry } from "planloop";
 import { postgresStore, schemaVersion } from "planloop/postgres";
-import { storeConformance } from "./helpers/store-conformance.js";
+import { storeConformance } from "planloop/testing";
 import { freshDatabase, skipPostgres } from "./helpers/postgres.js";
 
-storeConformance("postgresStore", async () => postgresStore({ connectionString: await freshDatabase() }), skipPostgres);
+storeConformance("postgresStore", async () => postgresStore({ connectionString: await freshDatabase() }), {
+  describe: skipPostgres ? describe.skip : describe,
+  it,
+  expect,
+});
 
 const start = (stepKey: string): JournalEntry => ({ kind: "step-start", stepKey, attempt: 1, idempotencyKey: `k/${stepKey}` });
 

@@ -7,10 +7,14 @@ import { describe, expect, it } from "vitest";
 import { memoryStore, type RunSummary } from "planloop";
 import { schemaVersion, sqliteStore } from "planloop/sqlite";
 import { migrate } from "../src/stores/sqlite/migrations.js";
-import { storeConformance } from "./helpers/store-conformance.js";
+import { storeConformance } from "planloop/testing";
 
-storeConformance("memoryStore", () => memoryStore());
-storeConformance("sqliteStore", () => sqliteStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-store-")), "runs.sqlite") }));
+storeConformance("memoryStore", () => memoryStore(), { describe, it, expect });
+storeConformance("sqliteStore", () => sqliteStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-store-")), "runs.sqlite") }), {
+  describe,
+  it,
+  expect,
+});
 
 describe("sqliteStore", () => {
   it("creates its file private to its owner, and SQLite's -wal and -shm beside it the same; the CLI's folder too", async () => {

@@ -1,9 +1,39 @@
-// One suite every CheckpointStore passes: memory, SQLite and Postgres.
-import { describe, expect, it } from "vitest";
-import type { CheckpointStore, JournalEntry } from "planloop";
+import type { CheckpointStore, JournalEntry } from "../journal/checkpoint-store.js";
 
-export function storeConformance(name: string, open: () => CheckpointStore | Promise<CheckpointStore>, skip = false): void {
-  describe.skipIf(skip)(`${name}: the CheckpointStore contract`, () => {
+/** The matchers the checks use, as vitest and Jest both have them. */
+export interface ConformanceMatchers {
+  toBe(expected: unknown): unknown;
+  toEqual(expected: unknown): unknown;
+  toMatchObject(expected: object): unknown;
+  toBeUndefined(): unknown;
+  rejects: { toThrow(expected?: string | RegExp): Promise<unknown> };
+}
+
+/** The test functions of the framework the checks run in (vitest's or Jest's `describe`, `it`, `expect`). */
+export interface ConformanceFramework {
+  describe(name: string, body: () => void): unknown;
+  it(name: string, body: () => Promise<void>): unknown;
+  expect(value: unknown): ConformanceMatchers;
+}
+
+/**
+ * The contract every `CheckpointStore` keeps, as tests: runs and their journals, listings and
+ * outcomes, values, leases and their fencing tokens, ids named like object machinery. planloop's
+ * memory, SQLite and Postgres stores pass it; run it against your own store with your test
+ * framework. `open` gives a fresh, empty store each time (each check closes the one it opened).
+ *
+ * @example
+ * import { describe, expect, it } from "vitest";
+ * import { storeConformance } from "planloop/testing";
+ * storeConformance("my store", () => myStore({ url: process.env.STORE_URL }), { describe, it, expect });
+ */
+export function storeConformance(
+  name: string,
+  open: () => CheckpointStore | Promise<CheckpointStore>,
+  framework: ConformanceFramework,
+): void {
+  const { describe, it, expect } = framework;
+  describe(`${name}: the CheckpointStore contract`, () => {
     const entries: JournalEntry[] = [
       { kind: "plan", version: 1, plan: { steps: [{ id: 1, task: "a", depends_on: [] }] } },
       { kind: "step-start", stepKey: "1", attempt: 1, idempotencyKey: "run-1/1/1" },
