@@ -2,6 +2,7 @@
 // test/saved-runs/scenarios.ts run until it waits, its result.state (signed) and the journals the
 // store keeps (the run's and those kept inside it), as JSON under test/saved-runs/<label>/.
 // Run it when a version changes what it saves:  node --import tsx scripts/save-runs.ts <label>
+// (then npm run format: the files are kept as prettier writes them).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { executePlan, memoryStore, planAndExecute, runAgent, type CheckpointStore } from "../src/index.js";
@@ -17,7 +18,7 @@ async function keep(name: string, store: CheckpointStore, runId: string, state: 
     await store.getRun(runId),
     ...(await Promise.all((await store.listRuns({ within: runId })).map((row) => store.getRun(row.runId)))),
   ];
-  writeFileSync(join(folder, `${name}.json`), JSON.stringify({ state, runs }, null, 1) + "\n");
+  writeFileSync(join(folder, `${name}.json`), JSON.stringify({ state, runs }, null, 2) + "\n");
 }
 
 const calls = { made: [] as string[] };
