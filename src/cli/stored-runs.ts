@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CheckpointStore, JournalEntry, StoredRun } from "../journal/checkpoint-store.js";
-import { RunLease, type LeaseOptions } from "../journal/run-lease.js";
+import type { LeaseOptions } from "../journal/run-lease.js";
+import { createRunWith } from "../journal/durable-envelope.js";
 import { CliError } from "./cli-error.js";
 
 /**
@@ -15,14 +16,8 @@ export async function recordLaunch(
   launch: { runId: string | undefined; entry: string; argv: string[]; lease?: LeaseOptions },
 ): Promise<string> {
   const runId = launch.runId ?? randomUUID();
-  if ((await store.createRun({ runId, entry: launch.entry, at: Date.now() })) === "created") {
-    const lease = await RunLease.take(store, runId, { lease: launch.lease });
-    try {
-      await store.append(runId, [{ kind: "launch", argv: launch.argv, cwd: process.cwd() }], Date.now(), lease.token);
-    } finally {
-      await lease.release();
-    }
-  }
+  const entries = (): JournalEntry[] => [{ kind: "launch", argv: launch.argv, cwd: process.cwd() }];
+  await createRunWith(store, { runId, entry: launch.entry, entries, lease: launch.lease });
   return runId;
 }
 

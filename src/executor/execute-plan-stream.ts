@@ -1,4 +1,3 @@
-import { journalTime } from "../core/clock.js";
 import { raceAbort } from "../core/abort.js";
 import { errorMessage } from "../core/errors.js";
 import { addStep, buildPlanGraph, sinksOf } from "../plan/graph/plan-graph.js";
@@ -6,14 +5,14 @@ import { stepKey, type PlanInput } from "../plan/plan-schema.js";
 import { readPlanStep } from "../plan/read-plan.js";
 import { describeIssues } from "../core/tools/tool-guard.js";
 import { streamedStepErrors } from "../plan/validate-plan.js";
-import { announcePlan, continueOpenedPlan, schedulerHooks, sharedLatencies } from "./execute-plan.js";
+import { announcePlan, continueOpenedPlan, planRunKept, schedulerHooks, sharedLatencies } from "./execute-plan.js";
+import { runEnveloped } from "../journal/durable-envelope.js";
 import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
 import { liveRecord, restoredRecord, startPlanRun, type PlanRun } from "./live-run.js";
 import { chargeStoredUsage, Checkpoints, openStoredRun, settingUp } from "../journal/checkpoints.js";
 import type { JournalEntry } from "../journal/checkpoint-store.js";
-import type { MaybePromise } from "../core/maybe-async.js";
 import { ownValue, textKeyed } from "../core/records.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { stateFromJournal } from "./durable-run.js";
@@ -53,48 +52,53 @@ export async function executePlanStream(options: ExecutePlanStreamOptions): Prom
     readPlanOptions({ ...options, plan: empty }, { kind: "streamed", plan: empty, graph: buildPlanGraph(empty) }),
   );
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
-  const shared = await settingUp(opened.durability, () => sharedLatencies(config, opened.durability?.store));
-  const run = startPlanRun(config, { runId: opened.runId, checkpoints });
-  // Steps that ended before the process died: the stream is read again (from its kept text) and they are not run again.
-  const ended = opened.kind === "continue" ? endedSteps(opened.journal) : undefined;
-  const scheduler = createScheduler(schedulerHooks(run, undefined));
-
-  try {
-    try {
-      // Each read is raced against the run's signal: a stream that stalls cannot outlive the run.
-      const steps = options.steps[Symbol.asyncIterator]();
-      for (;;) {
-        const next = await raceAbort(steps.next(), run.signal).catch((error: unknown) => {
-          if (run.signal.aborted) return { done: true as const, value: undefined };
-          throw error;
-        });
-        if (next.done || run.signal.aborted) break;
-        takeStep(run, scheduler, next.value, ended);
-      }
-      if (run.signal.aborted) void steps.return?.()?.then(undefined, () => {});
-    } catch (error) {
-      run.streamProblems.push(`the plan stream broke: ${errorMessage(error)}`);
-    }
-    scheduler.close();
-    await scheduler.done;
-    run.graph.sinks = sinksOf(run.graph);
-    announcePlan(run);
-    const result = finishPlanRun(run);
-    if (checkpoints) await settleStreamedRun(checkpoints, result, config.planVersion);
-    await shared?.save();
-    return result;
-  } finally {
-    run.dispose();
-    await checkpoints?.close();
-  }
+  let shared: Awaited<ReturnType<typeof sharedLatencies>>;
+  return runEnveloped(checkpoints, {
+    start: async () => {
+      shared = await sharedLatencies(config, opened.durability?.store);
+      return startPlanRun(config, { runId: opened.runId, checkpoints });
+    },
+    body: async (run) => {
+      // Steps that ended before the process died: the stream is read again (from its kept text) and they are not run again.
+      const ended = opened.kind === "continue" ? endedSteps(opened.journal) : undefined;
+      const scheduler = createScheduler(schedulerHooks(run, undefined));
+      await readSteps(run, scheduler, options.steps, ended);
+      scheduler.close();
+      await scheduler.done;
+      run.graph.sinks = sinksOf(run.graph);
+      announcePlan(run);
+      const result = finishPlanRun(run);
+      // The plan as it arrived, before the result is kept.
+      checkpoints?.write([{ kind: "plan", version: config.planVersion, plan: result.plan }]);
+      return result;
+    },
+    kept: planRunKept,
+    afterwards: () => shared?.save(),
+    dispose: (run) => run.dispose(),
+  });
 }
 
-/** Writes the plan as it arrived, then finishes the run, or keeps its state to continue by id. */
-function settleStreamedRun(checkpoints: Checkpoints, result: PlanRunResult, version: number): MaybePromise<void> {
-  checkpoints.write([{ kind: "plan", version, plan: result.plan }]);
-  if (result.status === "completed" || result.status === "failed") return checkpoints.finish(result);
-  checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
-  return checkpoints.commit();
+/** Takes each step as the stream gives it; each read is raced against the run's signal, so a stream that stalls cannot outlive the run. */
+async function readSteps(
+  run: PlanRun,
+  scheduler: Scheduler,
+  stream: AsyncIterable<StepInput>,
+  ended: Record<string, StepRecord> | undefined,
+): Promise<void> {
+  try {
+    const steps = stream[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await raceAbort(steps.next(), run.signal).catch((error: unknown) => {
+        if (run.signal.aborted) return { done: true as const, value: undefined };
+        throw error;
+      });
+      if (next.done || run.signal.aborted) break;
+      takeStep(run, scheduler, next.value, ended);
+    }
+    if (run.signal.aborted) void steps.return?.()?.then(undefined, () => {});
+  } catch (error) {
+    run.streamProblems.push(`the plan stream broke: ${errorMessage(error)}`);
+  }
 }
 
 /** The last record of every step that ended, by step key. */

@@ -5,7 +5,8 @@ import { previewOf } from "../core/tools/tool-output.js";
 import { LearnedOrder } from "./learned-order.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../journal/checkpoints.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry } from "../journal/checkpoint-store.js";
+import { runEnveloped } from "../journal/durable-envelope.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import { storedLatenciesKey, storedLatencyBook } from "./latency-book.js";
 import { openRun, type Opened } from "./durable-run.js";
@@ -63,41 +64,46 @@ export async function executeCheckedPlan(options: Omit<ExecutePlanOptions, "plan
 
 async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "finished" }>): Promise<PlanRunResult> {
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
-  const shared = await settingUp(opened.durability, () => sharedLatencies(config, opened.durability?.store));
-  const run = startPlanRun(config, { runId: opened.runId, checkpoints });
-  // A durable run writes its plan before any step starts (also one that died before it had).
-  if (opened.kind === "new" || opened.resume === undefined) {
-    checkpoints?.write([{ kind: "plan", version: config.planVersion, plan: config.plan }]);
-    // A durable run started from a saved state keeps it, so its journal alone can continue it.
-    if (config.resume !== undefined) checkpoints?.write([{ kind: "paused", state: config.resume }]);
-  }
-  checkpoints?.write(decisionEntries(config));
-  try {
-    announcePlan(run);
-    const order = new LearnedOrder(run);
-    const scheduler = createScheduler(schedulerHooks(run, order.priorities));
-    // Steps are told to the order only when it can learn from them.
-    if (order.learning) {
-      run.onStepStarted = (index, at) => order.started(index, at);
-      run.onStepEnded = (index, ms, ok) => {
-        if (order.ended(index, ms, ok, run.elapsed())) scheduler.reorder();
-      };
-    }
-    run.steps.forEach((_, index) => scheduler.add(index));
-    scheduler.close();
-    await scheduler.done;
-    const result = finishPlanRun(run);
-    if (result.status === "completed" || result.status === "failed") await checkpoints?.finish(result);
-    else {
-      checkpoints?.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
-      await checkpoints?.commit();
-    }
-    await shared?.save();
-    return result;
-  } finally {
-    run.dispose();
-    await checkpoints?.close();
-  }
+  let shared: Awaited<ReturnType<typeof sharedLatencies>>;
+  return runEnveloped(checkpoints, {
+    start: async () => {
+      shared = await sharedLatencies(config, opened.durability?.store);
+      const run = startPlanRun(config, { runId: opened.runId, checkpoints });
+      // A durable run writes its plan before any step starts (also one that died before it had).
+      if (opened.kind === "new" || opened.resume === undefined) {
+        checkpoints?.write([{ kind: "plan", version: config.planVersion, plan: config.plan }]);
+        // A durable run started from a saved state keeps it, so its journal alone can continue it.
+        if (config.resume !== undefined) checkpoints?.write([{ kind: "paused", state: config.resume }]);
+      }
+      checkpoints?.write(decisionEntries(config));
+      return run;
+    },
+    body: async (run) => {
+      announcePlan(run);
+      const order = new LearnedOrder(run);
+      const scheduler = createScheduler(schedulerHooks(run, order.priorities));
+      // Steps are told to the order only when it can learn from them.
+      if (order.learning) {
+        run.onStepStarted = (index, at) => order.started(index, at);
+        run.onStepEnded = (index, ms, ok) => {
+          if (order.ended(index, ms, ok, run.elapsed())) scheduler.reorder();
+        };
+      }
+      run.steps.forEach((_, index) => scheduler.add(index));
+      scheduler.close();
+      await scheduler.done;
+      return finishPlanRun(run);
+    },
+    kept: planRunKept,
+    afterwards: () => shared?.save(),
+    dispose: (run) => run.dispose(),
+  });
+}
+
+/** How a plan run's result is kept: finished when it completed or failed, else paused, to continue by id. */
+export function planRunKept(result: PlanRunResult): "finished" | JournalEntry {
+  if (result.status === "completed" || result.status === "failed") return "finished";
+  return { kind: "paused", state: result.state, status: result.status, at: journalTime() };
 }
 
 /**

@@ -6,6 +6,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { protectStore } from "../journal/protected-store.js";
 import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import { checkSecret } from "../trust/state-signature.js";
+import { createRunWith } from "../journal/durable-envelope.js";
 import { buildPlanGraph, reachableFrom } from "../plan/graph/plan-graph.js";
 import type { Plan } from "../plan/plan-schema.js";
 import { stepKey } from "../plan/step-key.js";
@@ -77,17 +78,18 @@ export async function forkRun(store: CheckpointStore, options: ForkOptions): Pro
   const again = new Set(starts.flatMap((start) => [start, ...reachableFrom(graph.dependents, start)]).map((at) => graph.keys[at]!));
   const runId = options.runId ?? randomUUID();
   const { entries, reused } = reusedEntries(source, again);
-  if ((await guarded.createRun({ runId, entry: "executePlan", at: Date.now() })) === "exists") {
+  const journal = (): JournalEntry[] => {
+    const launch = launchOf(source, { runId, plan: checked.plan, edited: edited !== plan });
+    return [
+      ...(launch ? [launch] : []),
+      { kind: "forked", from: source.runId, step: key },
+      { kind: "plan", version: 1, plan: checked.plan },
+      ...entries,
+    ];
+  };
+  if ((await createRunWith(guarded, { runId, entry: "executePlan", entries: journal })) === "exists") {
     throw new InvalidOptionsError(`a run "${runId}" exists already; give the new run another id`);
   }
-  const launch = launchOf(source, { runId, plan: checked.plan, edited: edited !== plan });
-  const journal: JournalEntry[] = [
-    ...(launch ? [launch] : []),
-    { kind: "forked", from: source.runId, step: key },
-    { kind: "plan", version: 1, plan: checked.plan },
-    ...entries,
-  ];
-  await guarded.append(runId, journal, Date.now());
   return { runId, rerun: graph.keys.filter((each) => again.has(each)), reused, plan: checked.plan };
 }
 

@@ -2,7 +2,8 @@ import { journalTime } from "../core/clock.js";
 import { feedbackMessage, checkCompletion } from "./completion-check.js";
 import { readAgentOptions, type AgentOptions } from "./agent-options.js";
 import type { AgentResult, AgentStop } from "./agent-result.js";
-import { Checkpoints, continuedOptions, decisionEntries, settingUp } from "../journal/checkpoints.js";
+import { Checkpoints, continuedOptions, decisionEntries } from "../journal/checkpoints.js";
+import { runEnveloped } from "../journal/durable-envelope.js";
 import { abortStop, finishRun, snapshotState, startRun, type AgentRun } from "./agent-run.js";
 import { openAgentRun, pausedEntry } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
@@ -23,29 +24,23 @@ import type { FinalDecision } from "../core/model.js";
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const opened = await openAgentRun(options);
   if (opened.kind === "finished") return opened.result;
-  const read = continuedOptions(options, opened);
-  const config = await settingUp(opened.durability, () => readAgentOptions(read));
   const checkpoints = opened.durability === undefined ? undefined : new Checkpoints(opened.durability);
-  checkpoints?.write(decisionEntries(options));
-  const journaled = opened.kind === "continue" ? opened.resume : undefined;
-  const run = startRun(config, { runId: opened.runId, checkpoints, journaled });
-  try {
-    let stop = run.openRound ? await settleRound(run, run.openRound) : undefined;
-    while (!stop) stop = await nextStep(run);
-    const result = finishRun(run, stop);
-    if (result.status === "completed") await checkpoints?.finish(result);
-    else {
-      checkpoints?.write([pausedEntry(run, result.state!, { status: result.status, at: journalTime() })]);
-      await checkpoints?.commit();
-    }
-    return result;
-  } catch (error) {
-    await checkpoints?.commitAsItFails();
-    throw error;
-  } finally {
-    run.dispose();
-    await checkpoints?.close();
-  }
+  return runEnveloped(checkpoints, {
+    start: () => {
+      const config = readAgentOptions(continuedOptions(options, opened));
+      checkpoints?.write(decisionEntries(options));
+      const journaled = opened.kind === "continue" ? opened.resume : undefined;
+      return startRun(config, { runId: opened.runId, checkpoints, journaled });
+    },
+    body: async (run) => {
+      let stop = run.openRound ? await settleRound(run, run.openRound) : undefined;
+      while (!stop) stop = await nextStep(run);
+      return finishRun(run, stop);
+    },
+    kept: (result, run) =>
+      result.status === "completed" ? "finished" : pausedEntry(run, result.state!, { status: result.status, at: journalTime() }),
+    dispose: (run) => run.dispose(),
+  });
 }
 
 async function nextStep(run: AgentRun): Promise<AgentStop | undefined> {

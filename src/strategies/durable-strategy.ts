@@ -2,7 +2,8 @@ import { journalTime } from "../core/clock.js";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
 import type { JournalEntry } from "../journal/checkpoint-store.js";
-import { Checkpoints, openStoredRun, settingUp, type DurableOptions } from "../journal/checkpoints.js";
+import { Checkpoints, openStoredRun, type DurableOptions } from "../journal/checkpoints.js";
+import { runEnveloped } from "../journal/durable-envelope.js";
 import type { KeptText, TextReplay } from "./text-call.js";
 import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
@@ -56,21 +57,13 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
 }
 
 /**
- * Ends a durable strategy run: one that can be continued (it has a `state`) stays open in
- * the store, resumable by id; any other is marked finished with its result.
+ * How a strategy run's result is kept: one that can be continued (it has a `state`) stays open
+ * in the store, resumable by id, its pause kept so `planloop runs show` can say what it waits for;
+ * any other is finished with its result.
  */
-export async function settleStrategyRun<Result extends { state?: unknown; status: string }>(
-  durability: StrategyDurability | undefined,
-  result: Result,
-): Promise<Result> {
-  if (durability === undefined) return result;
-  if (result.state === undefined) await durability.checkpoints.finish(result);
-  else {
-    // Kept, so `planloop runs show` can say what the run waits for (a plan's review is the strategy's own).
-    durability.checkpoints.write([{ kind: "paused", state: result.state, status: result.status, at: journalTime() }]);
-    await durability.checkpoints.commit();
-  }
-  return result;
+function strategyRunKept(result: { state?: unknown; status: string }): "finished" | JournalEntry {
+  if (result.state === undefined) return "finished";
+  return { kind: "paused", state: result.state, status: result.status, at: journalTime() };
 }
 
 /**
@@ -127,7 +120,7 @@ export const strategyEntries: Readonly<Record<StrategyName, string>> = {
 
 /**
  * A strategy run from start to end: opened by id (a finished run hands back its stored
- * result and runs nothing), run by `body`, settled in the store, disposed.
+ * result and runs nothing), run by `body` in the durable envelope (`runEnveloped`).
  */
 export async function runStrategyDurably<Result extends { state?: unknown; status: string }>(
   strategy: StrategyName,
@@ -137,14 +130,10 @@ export async function runStrategyDurably<Result extends { state?: unknown; statu
 ): Promise<Result> {
   const opened = await openStrategyRun<Result>(strategyEntries[strategy], options);
   if (opened.kind === "finished") return opened.result;
-  const run = await settingUp(opened.durability?.checkpoints.durability, () => startStrategyRun(strategy, options, opened, saved));
-  try {
-    return await settleStrategyRun(run.durability, await body(run));
-  } catch (error) {
-    await run.durability?.checkpoints.commitAsItFails();
-    throw error;
-  } finally {
-    run.dispose();
-    await run.durability?.checkpoints.close();
-  }
+  return runEnveloped<StrategyRun, Result>(opened.durability?.checkpoints, {
+    start: () => startStrategyRun(strategy, options, opened, saved),
+    body,
+    kept: strategyRunKept,
+    dispose: (run) => run.dispose(),
+  });
 }
