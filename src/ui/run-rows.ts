@@ -8,36 +8,9 @@ import {
 } from "../journal/checkpoint-store.js";
 import type { UsageTotals } from "../core/usage.js";
 import { childrenOf, standing } from "../strategies/stored-runs.js";
+import type { RunPage, RunRow } from "./api-types.js";
 
-/** A line of the runs list, as the JSON API gives it (`GET /api/runs`). */
-export interface RunRow {
-  runId: string;
-  /** The entry point: executePlan, planAndExecute, runAgent, react, rewoo, llmCompiler. */
-  entry: string;
-  /** The task's first line, where the run shows it (its first model call, or the command that started it). */
-  task: string;
-  /** As the API words it: running, waiting, completed, failed, cancelled, … */
-  status: string;
-  taskType?: string;
-  /** Steps ended of those planned, over the run and the runs it keeps inside it ("3/5"). */
-  steps: string;
-  modelCalls?: number;
-  tokens?: number;
-  costUsd?: number;
-  createdAt: number;
-  updatedAt: number;
-  /** From start to the last write. */
-  durationMs: number;
-  entries: number;
-}
-
-/** A page of the runs list: the waiting runs first (all of them), then the newest others. */
-export interface RunPage {
-  waiting: RunRow[];
-  runs: RunRow[];
-  /** Where the next page starts (`before`), when there may be one. */
-  next?: { createdAt: number; runId: string };
-}
+export type { RunPage, RunRow } from "./api-types.js";
 
 /** Reads a page of top-level runs: each row with its task and steps read from its journal (and its inner runs'). */
 export async function runPage(

@@ -4,14 +4,9 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { validatePlan } from "../plan/validate-plan.js";
 import { pendingFor } from "./run-detail.js";
 import { HttpError } from "./ui-http.js";
+import type { Decision } from "./api-types.js";
 
-/** A person's decision on something a run waits for, as the page sends it (`POST /api/runs/:id/decisions`). */
-export type Decision =
-  | { pendingId: string; action: "approve" }
-  | { pendingId: string; action: "deny"; reason?: string }
-  | { pendingId: string; action: "answer"; text: string }
-  /** A plan under review, approved as edited here. */
-  | { pendingId: string; action: "edit"; plan: unknown };
+export type { Decision } from "./api-types.js";
 
 /**
  * Continues a stored run in the ui's process: with a person's decision (as `planloop runs

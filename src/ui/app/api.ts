@@ -13,27 +13,8 @@ const token = () => sessionStorage.getItem("planloop-token") ?? "";
 /** A URL of the API with the token in it, for what cannot send a header (the timeline's frame, the event stream). */
 export const withToken = (path: string) => `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token())}`;
 
-export interface RunRow {
-  runId: string;
-  entry: string;
-  task: string;
-  status: string;
-  taskType?: string;
-  steps: string;
-  modelCalls?: number;
-  tokens?: number;
-  costUsd?: number;
-  createdAt: number;
-  updatedAt: number;
-  durationMs: number;
-  entries: number;
-}
-
-export interface RunPage {
-  waiting: RunRow[];
-  runs: RunRow[];
-  next?: { createdAt: number; runId: string };
-}
+export type { Decision, RunPage, RunRow } from "../api-types.js";
+import type { RunRow } from "../api-types.js";
 
 export interface Message {
   role: "system" | "user" | "assistant" | "tool";

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, ApiError, useApi, type PendingItem } from "./api.js";
+import { api, ApiError, useApi, type Decision, type PendingItem } from "./api.js";
 import { runLink, shown, when } from "./format.js";
 import { PlanTable } from "./plan-table.js";
 
@@ -39,12 +39,11 @@ export function PendingCard({
   const [answer, setAnswer] = useState("");
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const [sent, setSent] = useState<Sent | undefined>(undefined);
-  const decide = async (decision: Record<string, unknown>) => {
+  // A distributive Omit: each kind of decision keeps its own fields.
+  const decide = async (decision: Decision extends infer Each ? (Each extends Decision ? Omit<Each, "pendingId"> : never) : never) => {
     try {
-      const reply = await api<{ continued: boolean; command?: string }>(`/api/runs/${encodeURIComponent(item.runId)}/decisions`, {
-        pendingId: item.id,
-        ...decision,
-      });
+      const body: Decision = { pendingId: item.id, ...decision } as Decision;
+      const reply = await api<{ continued: boolean; command?: string }>(`/api/runs/${encodeURIComponent(item.runId)}/decisions`, body);
       setSent(reply.continued ? { kind: "sent" } : { kind: "command", command: reply.command ?? "" });
       if (reply.continued) done();
     } catch (error) {
