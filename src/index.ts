@@ -36,7 +36,6 @@ export type { ExecutePlanStreamOptions } from "./executor/execute-plan-stream.js
 export type {
   ExecutePlanOptions,
   ExecutionSettings,
-  RunSettings,
   Observer,
   ObservationVerdict,
   PlanProblem,
@@ -137,6 +136,7 @@ export type { OfflineTask } from "./offline/offline-task.js";
 
 // Budgets, stops and errors
 export { Budget } from "./core/budget.js";
+export type { RunSettings, StateSigning } from "./core/run-settings.js";
 export type { BudgetLimits, BudgetLimit, BudgetBreach, Reservation } from "./core/budget.js";
 export {
   PlanloopError,

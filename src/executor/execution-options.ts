@@ -17,7 +17,8 @@ import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-call.js";
 import { checkSamePlan, pausedCalls, readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
 import { checkedExpiry, resolveDecisions } from "../core/tools/approvals.js";
-import { checkSecret, verifyState, type StateSigning } from "../trust/state-signature.js";
+import { checkSecret, verifyState } from "../trust/state-signature.js";
+import type { RunSettings } from "../core/run-settings.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 import type { StepRunner } from "./step-runner.js";
 import { LatencyBook } from "./latency-book.js";
@@ -64,27 +65,7 @@ export function executionSettingsOf(options: ExecutionSettings): ExecutionSettin
   return settings as ExecutionSettings;
 }
 
-/** What every run takes: its cancellation, its budget, its events, its clock, and how its states are signed. */
-export interface RunSettings extends StateSigning {
-  signal?: AbortSignal | undefined;
-  /** One budget for the whole run; nested loops (agent steps) draw from it too. */
-  budget?: BudgetLimits | Budget | undefined;
-  onEvent?: EventListener | undefined;
-  clock?: Clock | undefined;
-  /**
-   * Argument keys whose values are masked in events and traces (tool calls, plan steps):
-   * default `defaultSecretKeys` (`apiKey`, `token`, `password`, `secret`, `authorization`, …);
-   * your own list (strings match whole keys, any case), or `false` to mask nothing.
-   */
-  secretKeys?: SecretKeys | undefined;
-  /**
-   * How long every request for approval made in this run stands, in milliseconds on the run's
-   * clock (a tool's own `approvalExpiresInMs` wins): past it, the call is denied with that
-   * reason when the run is next continued (or by `planloop runs expire`), never run on a
-   * stale approval.
-   */
-  approvalExpiresInMs?: number | undefined;
-}
+export type { RunSettings };
 
 export interface ExecutePlanOptions extends ExecutionSettings, RunSettings, HumanDecisions, DurableOptions {
   /** The steps and their `depends_on`; validated before anything runs. */

@@ -16,8 +16,9 @@ import {
 import type { Tool } from "../core/tools/define-tool.js";
 import { checkedExpiry, resolveDecisions } from "../core/tools/approvals.js";
 import type { DurableOptions } from "../journal/checkpoints.js";
-import { checkSecret, verifyState, type StateSigning } from "../trust/state-signature.js";
-import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+import { checkSecret, verifyState } from "../trust/state-signature.js";
+import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-call.js";
+import type { RunSettings } from "../core/run-settings.js";
 import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
 import { guardTools } from "../core/tools/tool-guard.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
@@ -28,7 +29,14 @@ import type { NoProgressSettings } from "./no-progress.js";
 
 export type { ApprovalDecision };
 
-export interface AgentOptions extends StateSigning, DurableOptions {
+/**
+ * The ReAct loop's own options; with the settings every run takes (`RunSettings`: signal,
+ * budget, events, clock, secret keys, approval expiry, stateSecret), decisions on pending calls
+ * (`HumanDecisions`) and durability (`DurableOptions`), each declared once in its own room.
+ */
+export interface AgentOptions extends AgentLoopOptions, RunSettings, HumanDecisions, DurableOptions {}
+
+export interface AgentLoopOptions {
   /** A function `(request) => decision`, or an adapter object with `generate(request)`. */
   model: Model;
   /** Tools made with `defineTool`, run behind the guard. Pass this or `toolExecutor`. */
@@ -46,30 +54,17 @@ export interface AgentOptions extends StateSigning, DurableOptions {
   taskType?: string | undefined;
   /** Model calls allowed; default 8. */
   maxSteps?: number;
-  signal?: AbortSignal;
-  /** Limits, or a shared `Budget` that an enclosing run also draws from. */
-  budget?: BudgetLimits | Budget;
   verify?: Verifier;
   /** Repeated-call and repeated-error detection; `false` turns it off. Default `{ maxRepeats: 3 }`. */
   noProgress?: false | Partial<NoProgressSettings>;
-  onEvent?: EventListener;
   /** `result.state` of a stopped run, to continue it. */
   resume?: AgentState | undefined;
-  /** For a `waiting` resume: decisions on pending approvals, by call id. */
-  approvals?: Record<string, ApprovalDecision>;
-  /** For a `waiting` resume: answers to pending questions (`askUser`), by call id. */
-  answers?: Record<string, string>;
   /** Calls of one decision that run at the same time; default 4. */
   toolConcurrency?: number;
   /** Longer tool results are cut, with a marker, before the model sees them; default 20,000. */
   maxToolOutputChars?: number;
   /** Keeps each request under a token cap as the history grows (see `ContextPolicy`); default: the whole history. */
   context?: ContextPolicy | undefined;
-  /** Argument keys masked in events (see `RunSettings.secretKeys`); default `defaultSecretKeys`. */
-  secretKeys?: SecretKeys | undefined;
-  /** How long every request for approval this loop makes stands (see `RunSettings.approvalExpiresInMs`). */
-  approvalExpiresInMs?: number | undefined;
-  clock?: Clock;
 }
 
 /** Options checked and filled with defaults. */

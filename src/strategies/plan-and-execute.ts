@@ -20,10 +20,10 @@ import { runStrategyDurably } from "./durable-strategy.js";
 import type { PlanAttempt } from "../planner/make-plan.js";
 import type { CheckedPlan } from "../plan/validate-plan.js";
 import { openPlanCache, type PlanCache, type PlanCacheOption } from "./plan-cache.js";
-import type { PlanReviewOptions } from "./planning.js";
-import { checkStrategyOptions, type HumanDecisions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import type { PlanningDecisions } from "./planning.js";
+import { checkStrategyOptions, type StrategyOptions, type StrategyRun, type StrategyStop } from "./strategy-run.js";
 
-export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, ExecutionSettings, PlanReviewOptions {
+export interface PlanAndExecuteOptions extends StrategyOptions, PlanningDecisions, ExecutionSettings {
   /** Writes and rewrites the plan, and the answer (`purpose` "plan", "replan", "solve"). */
   planner: Model;
   /** Runs agent steps; defaults to the planner, so steps can use a cheaper model. */
@@ -59,7 +59,6 @@ export interface PlanAndExecuteOptions extends StrategyOptions, HumanDecisions, 
   planCache?: PlanCacheOption | boolean | undefined;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: PlanAndExecuteState | undefined;
-  approvals?: PlanReviewOptions["approvals"];
 }
 
 /**

@@ -21,11 +21,13 @@ export interface PlanReviewOptions {
   approvals?: Record<string, PlanDecision> | undefined;
 }
 
+/** A planning run's decisions: answers to questions (`HumanDecisions`), and approvals that may decide plans too. */
+export interface PlanningDecisions extends Omit<HumanDecisions, "approvals">, PlanReviewOptions {}
+
 /** What ReWOO and LLMCompiler share: a planner, the tools the plan may call, and how steps run. */
-export interface PlanningOptions extends StrategyOptions, HumanDecisions, ExecutionSettings, PlanReviewOptions {
+export interface PlanningOptions extends StrategyOptions, PlanningDecisions, ExecutionSettings {
   planner: Model;
   tools: readonly Tool[];
-  approvals?: Record<string, PlanDecision> | undefined;
 }
 
 /** What asking a planner for a plan takes. */

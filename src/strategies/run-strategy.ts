@@ -8,15 +8,15 @@ import { react } from "./react.js";
 import { rewoo } from "./rewoo.js";
 import type { StrategyName, StrategyResult, StrategyState } from "./strategy-result.js";
 import type { ExecutionSettings } from "../executor/execution-options.js";
-import type { HumanDecisions, StrategyOptions } from "./strategy-run.js";
-import type { PlanDecision, ReviewPlanOption } from "./plan-review.js";
+import type { StrategyOptions } from "./strategy-run.js";
+import type { PlanningDecisions } from "./planning.js";
 import type { ContextPolicy } from "../react/context-window.js";
 import type { PlanCacheOption } from "./plan-cache.js";
 
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
 /** The options all four strategies share, for running one task through each. */
-export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, Pick<ExecutionSettings, "concurrency" | "runner"> {
+export interface SharedStrategyOptions extends StrategyOptions, PlanningDecisions, Pick<ExecutionSettings, "concurrency" | "runner"> {
   /** Acts (ReAct), runs agent steps, and plans unless `planner` is given. */
   model: Model;
   planner?: Model;
@@ -32,10 +32,6 @@ export interface SharedStrategyOptions extends StrategyOptions, HumanDecisions, 
   planCache?: PlanCacheOption | boolean | undefined;
   /** ReAct's loop, and the planning strategies' agent steps: keep each request under a token cap. */
   context?: ContextPolicy | undefined;
-  /** The planning strategies only (ReAct writes no plan): review each new plan before it runs. */
-  reviewPlan?: ReviewPlanOption;
-  /** Decisions on pending calls, and on plans waiting for review (the planning strategies). */
-  approvals?: Record<string, PlanDecision> | undefined;
   /** A waiting run's `result.state`, to continue it; it must come from the same strategy. */
   resume?: StrategyState | undefined;
 }

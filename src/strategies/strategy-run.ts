@@ -11,7 +11,7 @@ import type { UsageTotals } from "../core/usage.js";
 import type { HumanDecisions } from "../core/tools/guarded-call.js";
 import { checkSecret, verifyState } from "../trust/state-signature.js";
 import { readTaskType } from "../react/agent-options.js";
-import type { RunSettings } from "../executor/execution-options.js";
+import type { RunSettings } from "../core/run-settings.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 import { leasedSignal, type DurableOptions } from "../journal/checkpoints.js";
 import type { StrategyDurability } from "./strategy-durability.js";

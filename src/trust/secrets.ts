@@ -1,3 +1,5 @@
+import type { SecretKeys } from "../core/run-settings.js";
+
 /**
  * Argument keys whose values are secrets: masked in events and traces by default. Matched
  * against the whole key, case-insensitive (`apiKey`, `api_key`, `token`, `accessToken`,
@@ -13,8 +15,8 @@ export const defaultSecretKeys: readonly RegExp[] = [
 
 export const masked = "[masked]";
 
-/** Which keys to mask: the defaults, your own list (strings match whole keys, any case), or none (`false`). */
-export type SecretKeys = ReadonlyArray<string | RegExp> | false;
+/** Which keys to mask (declared with the run settings): the defaults, your own list, or none (`false`). */
+export type { SecretKeys } from "../core/run-settings.js";
 
 /** A copy of `value` with the values of secret keys replaced by "[masked]", at any depth. */
 export function maskSecrets(value: unknown, keys: SecretKeys = defaultSecretKeys): unknown {

@@ -2,15 +2,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { checkSecret, sameSecretText, signValue } from "./keyed-hash.js";
 import { isRecord } from "../core/is-record.js";
 
-/**
- * Saved states signed with a secret (HMAC-SHA256 over the state's canonical JSON), so that a
- * state edited outside planloop — an amount raised, a step added to the plan — is refused
- * when it is resumed. An unsigned state is run as it reads: keep it as trusted as your code.
- */
-export interface StateSigning {
-  /** Signs every state the run hands back and refuses to resume one whose signature is not right. */
-  stateSecret?: string | undefined;
-}
+export type { StateSigning } from "../core/run-settings.js";
 
 /**
  * The state with its `signature`, and the id of the run it belongs to (`runId`, signed with
