@@ -89,7 +89,7 @@ took
 
 if [ -n "$shared" ] && [ -d "$shared" ]; then
   step "the tests that read ../shared, with $shared"
-  files=$(grep -l "helpers/shared-data.js" test/*.test.ts src/**/*.test.ts 2>/dev/null || true)
+  files=$(grep -rl --include='*.test.ts' "helpers/shared-data.js" test src 2>/dev/null || true)
   PLANLOOP_SHARED_DIR="$shared" PLANLOOP_REQUIRE_SHARED=1 VITEST_REPORT="$(report "node$major-shared")" npx vitest run $files
   took
 fi
@@ -102,7 +102,7 @@ fi
 
 if [ -n "$ai_sdk" ]; then
   step "the AI SDK tests against ai $(node -p "require('$ai_sdk/node_modules/ai/package.json').version")"
-  PLANLOOP_AI_SDK_DIR="$ai_sdk" VITEST_REPORT="$(report "node$major-ai-sdk")" npx vitest run test/ai-sdk.test.ts test/adapter-outcomes.test.ts
+  PLANLOOP_AI_SDK_DIR="$ai_sdk" VITEST_REPORT="$(report "node$major-ai-sdk")" npx vitest run test/models/ai-sdk.test.ts test/models/adapter-outcomes.test.ts
   took
 fi
 

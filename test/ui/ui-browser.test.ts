@@ -1,0 +1,223 @@
+// `planloop ui` as a person uses it, in Debian's Chromium: the command in a process of its own
+// over a SQLite file, runs started beside it by other processes' code (the CLI in-process, the
+// library), the page driven by playwright-core. Screenshots go to test-artifacts/ui-*.png.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
+import { planAndExecute } from "planloop";
+import { sqliteStore } from "planloop/sqlite";
+import { ScriptedModel } from "planloop/testing";
+import { cli } from "../helpers/run-cli.js";
+import { startUiProcess, type UiProcess } from "../helpers/ui-process.js";
+import { tools } from "../fixtures/ui-tools.js";
+import { testRoot } from "../helpers/paths.js";
+
+const executablePath = "/usr/bin/chromium";
+const launchArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
+const available = existsSync(executablePath) || process.env.CI === "true";
+const root = join(testRoot, "..");
+const shots = join(root, "test-artifacts");
+const toolsModule = join(testRoot, "fixtures", "ui-tools.ts");
+
+const dir = mkdtempSync(join(tmpdir(), "planloop-ui-"));
+const storeFile = join(dir, "runs.sqlite");
+const payments = join(dir, "calls.log");
+process.env.PLANLOOP_TEST_LOG = payments;
+const store = `sqlite:${storeFile}`;
+let ui: UiProcess | undefined;
+let browser: Browser | undefined;
+let url = "";
+
+const payPlan = () => {
+  const file = join(dir, "pay.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      steps: [
+        { id: 1, task: "double", tool: "double", args: { value: 60 } },
+        { id: 2, task: "pay", tool: "pay", args: { amount: "$1" }, depends_on: [1] },
+      ],
+    }),
+  );
+  return file;
+};
+
+/**
+ * A click on something below the timeline's frame, scrolled to first: the frame is a page of
+ * its own (sandboxed, another process), and a click that Playwright scrolls to itself can
+ * land beside its target.
+ */
+async function press(target: Locator) {
+  await target.scrollIntoViewIfNeeded();
+  await target.click();
+}
+
+async function shot(page: Page, name: string) {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `ui-${name}.png`), fullPage: true });
+}
+
+describe.skipIf(!available)("planloop ui in headless Chromium", () => {
+  beforeAll(async () => {
+    ui = await startUiProcess(["--store", store, "--tools", toolsModule], { PLANLOOP_TEST_LOG: payments });
+    url = ui.url;
+    browser = await chromium.launch({ executablePath, args: launchArgs });
+  }, 60_000);
+  // A failure shows what the ui printed: the output of the runs it continued.
+  beforeEach(() => onTestFailed(() => console.error(`planloop ui's stderr:\n${ui?.stderr.join("") ?? ""}`)));
+  afterAll(async () => {
+    await browser?.close();
+    ui?.stop();
+  });
+
+  it("prints one line with the URL and its token; a request without the token is refused", async () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    expect(ui!.stdout).toEqual([`planloop ui: ${url}`]);
+    const page = await browser!.newPage();
+    const refused = await page.goto(url.slice(0, url.indexOf("?")));
+    expect(refused!.status()).toBe(401);
+    expect(await page.content()).toContain("this needs the token");
+    const api = await page.goto(`${url.slice(0, url.indexOf("?"))}api/runs`);
+    expect(api!.status()).toBe(401);
+    await page.close();
+  });
+
+  it("a waiting run appears in the list without reload; Approve runs the call once and the run page turns completed", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url);
+    await page.getByRole("heading", { name: "Runs" }).waitFor();
+    // The token left the address bar once the page kept it.
+    expect(page.url()).not.toContain("token=");
+    const waiting = await cli("run", payPlan(), "--tools", toolsModule, "--store", store, "--run-id", "pay-ui");
+    expect(waiting.code).toBe(3);
+    const row = page.locator('tr[data-run="pay-ui"]');
+    await row.locator(".badge.waiting").waitFor({ timeout: 20_000 });
+    expect(await row.locator("td.task").innerText()).toBe("double");
+    await shot(page, "runs");
+
+    await page.getByRole("link", { name: "Inbox" }).click();
+    const card = page.locator('article[data-pending="step:2"]');
+    await card.waitFor();
+    expect(await card.innerText()).toContain("pay");
+    expect(await card.locator("pre").first().innerText()).toContain('"amount": 120');
+    await shot(page, "inbox");
+    await card.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Decision taken").waitFor();
+
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/pay-ui`);
+    await page.locator('[data-testid="run-status"]', { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    await page.locator('tr[data-step="2"] .badge.succeeded').waitFor();
+    // The timeline's frame draws the run's two steps.
+    await page.frameLocator("iframe.trace").locator("g.step").nth(1).waitFor();
+    await shot(page, "run");
+    // The payment ran once, under the run's key for the step, continued by the ui's own process.
+    expect(readFileSync(payments, "utf8")).toBe("double 60 pay-ui/1\npaid 120 pay-ui/2\n");
+    expect((await cli("runs", "show", "pay-ui", "--store", store)).out).toContain("decision step:2: approved");
+    await page.close();
+  }, 90_000);
+
+  it("a plan under review: an edit with a cycle is refused in the page; the plan call's messages and answer are shown", async () => {
+    // A step's task written by a model is text: markup in it is shown, never run.
+    const hostile = `<img src=x onerror="window.hacked=1"><script>window.hacked=2</script>`;
+    const plan = {
+      steps: [
+        { id: "a", task: "double 21", tool: "double", args: { value: 21 } },
+        { id: "h", task: hostile, tool: "double", args: { value: 1 } },
+      ],
+    };
+    const planner = new ScriptedModel([{ purpose: "plan", reply: { type: "final", content: `The plan:\n${JSON.stringify(plan)}` } }]);
+    const kept = sqliteStore({ path: storeFile });
+    try {
+      const paused = await planAndExecute({ task: "double 21", planner, tools, store: kept, runId: "review-ui", reviewPlan: true });
+      expect(paused.status).toBe("waiting");
+    } finally {
+      await kept.close();
+    }
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}#/inbox`);
+    const card = page.locator('article[data-pending="plan:1"]');
+    await card.waitFor({ timeout: 20_000 });
+    await card.getByRole("button", { name: "Edit" }).click();
+    const cycle = {
+      steps: [
+        { id: "a", task: "double 21", tool: "double", args: { value: 21 }, depends_on: ["b"] },
+        { id: "b", task: "double again", tool: "double", args: { value: 2 }, depends_on: ["a"] },
+      ],
+    };
+    await card.locator("textarea").fill(JSON.stringify(cycle, null, 2));
+    await card.getByRole("button", { name: "Approve the edited plan" }).click();
+    const alert = card.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/cannot run[\s\S]*cycle/i);
+    await shot(page, "plan-edit");
+    expect(await card.locator("table.plan").innerText()).toContain(hostile);
+    expect(await page.evaluate(() => (globalThis as { hacked?: number }).hacked)).toBeUndefined();
+
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/review-ui`);
+    const call = page.locator("li.call").first();
+    await call.waitFor();
+    await press(call.locator("summary"));
+    await call.locator(".message.user").waitFor();
+    expect(await call.locator(".message.user").innerText()).toContain("Task: double 21");
+    expect(await call.locator(".message.system").innerText()).toContain("You are the planner");
+    expect(await call.locator(".answer-text").innerText()).toContain('"task":"double 21"');
+    expect(await call.locator("summary").innerText()).toContain("plan");
+    // Beside the raw answer, the plan planloop read from it.
+    expect(await call.locator(".parsed-plan").innerText()).toContain("read as plan v1");
+    expect(await call.locator(".parsed-plan").innerText()).toContain(hostile);
+    expect(await page.evaluate(() => (globalThis as { hacked?: number }).hacked)).toBeUndefined();
+    expect(await page.locator("main img").count()).toBe(0);
+    await call.scrollIntoViewIfNeeded();
+    await shot(page, "model-call");
+    // Still waiting: the refused edit changed nothing.
+    expect(await page.locator('[data-testid="run-status"]').innerText()).toBe("waiting");
+    await page.close();
+  }, 90_000);
+
+  it("rerun from a step with new arguments: a new run that reuses the steps before it and links to the run it came from", async () => {
+    const file = join(dir, "chain.json");
+    const chain = {
+      steps: [
+        { id: "a", task: "double 3", tool: "double", args: { value: 3 } },
+        { id: "b", task: "double a", tool: "double", args: { value: "${a}" }, depends_on: ["a"] },
+        { id: "c", task: "double b", tool: "double", args: { value: "${b}" }, depends_on: ["b"] },
+      ],
+    };
+    writeFileSync(file, JSON.stringify(chain));
+    expect((await cli("run", file, "--tools", toolsModule, "--store", store, "--run-id", "chain-ui")).code).toBe(0);
+    const logged = readFileSync(payments, "utf8");
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}#/runs/chain-ui`);
+    const row = page.locator('tr[data-step="b"]');
+    await press(row.getByRole("button", { name: "Rerun from here" }));
+    // The step's arguments as its plan gave them, to edit.
+    expect(JSON.parse(await row.locator("textarea").inputValue())).toEqual({ value: "${a}" });
+    await row.locator("textarea").fill('{ "value": 7 }');
+    await press(row.getByRole("button", { name: "Rerun" }));
+    await page.locator('[data-testid="forked-from"]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid="run-status"]', { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="forked-from"]').innerText()).toContain("Rerun of chain-ui from step b");
+    const forkId = decodeURIComponent(page.url().slice(page.url().indexOf("#/runs/") + "#/runs/".length));
+    // Only b (with its new arguments) and c ran again; a was reused.
+    expect(readFileSync(payments, "utf8").slice(logged.length)).toBe(`double 7 ${forkId}/b\ndouble 14 ${forkId}/c\n`);
+    expect(await page.locator(".output").innerText()).toBe("28");
+    await shot(page, "rerun");
+
+    // The run and its rerun side by side: figures, and timelines on one time axis.
+    await page.getByRole("link", { name: "Runs" }).click();
+    await page.getByLabel("pick chain-ui to compare").check();
+    await page.getByLabel(`pick ${forkId} to compare`).check();
+    await page.getByRole("link", { name: "Compare 2" }).click();
+    await page.locator("table.compare tbody tr").nth(1).waitFor();
+    const compared = await page.locator("table.compare tbody tr").allInnerTexts();
+    expect(compared.map((row) => row.split("\t")[0])).toEqual(["chain-ui", forkId]);
+    expect(await page.locator(".lanes svg").count()).toBe(2);
+    for (const lane of await page.locator(".lanes svg").all()) expect(await lane.locator("rect.bar").count()).toBe(3);
+    // The rerun ran two of the three steps; both runs completed.
+    expect(compared.every((row) => row.includes("completed") && row.includes("3/3"))).toBe(true);
+    await shot(page, "compare");
+    await page.close();
+  }, 90_000);
+});

@@ -1,0 +1,179 @@
+// The web app's server and JSON API over a store: every request needs the token, requests a
+// page of another site could send are refused, decisions are checked against what the run
+// waits for (an edited plan like any plan), continuing a run goes through the ui's
+// continueRun, and the event stream names the runs that moved.
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { executePlan, memoryStore, planAndExecute, type CheckpointStore } from "planloop";
+import { ScriptedModel } from "planloop/testing";
+import { startUi, type UiServer } from "../../src/ui/index.js";
+import { refundPlan, refundTool } from "../helpers/refund-tool.js";
+
+let ui: UiServer | undefined;
+afterEach(async () => {
+  await ui?.close();
+  ui = undefined;
+});
+
+/** A request with exactly these headers (fetch would set Host and Origin itself). */
+function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const call = request(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text.startsWith("{") ? JSON.parse(text) : { text } }));
+    });
+    call.on("error", reject);
+    call.end(body);
+  });
+}
+
+async function waitingRefund(store: CheckpointStore, runId: string) {
+  const { refund, refunds } = refundTool();
+  const paused = await executePlan({ plan: refundPlan, tools: [refund], store, runId });
+  expect(paused.status).toBe("waiting");
+  return { refund, refunds };
+}
+
+const base = (server: UiServer) => server.url.slice(0, server.url.indexOf("/?"));
+
+describe("planloop ui's server", () => {
+  it("needs the token on every request, and answers only for its own host", async () => {
+    const store = memoryStore();
+    await waitingRefund(store, "r1");
+    ui = await startUi({ store });
+    expect(ui.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    expect((await send(`${base(ui)}/api/runs`)).status).toBe(401);
+    expect((await send(`${base(ui)}/api/runs?token=wrong`)).status).toBe(401);
+    expect((await send(`${base(ui)}/`)).status).toBe(401);
+    const listed = await send(`${base(ui)}/api/runs`, { headers: { "x-planloop-token": ui.token } });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toMatchObject({
+      waiting: [{ runId: "r1", status: "waiting", entry: "executePlan", task: "refund A7", steps: "0/1" }],
+      runs: [],
+    });
+    // A name that points here from elsewhere (DNS rebinding) is refused even with the token.
+    const rebound = await send(`${base(ui)}/api/runs`, { headers: { "x-planloop-token": ui.token, host: "attacker.example:80" } });
+    expect(rebound.status).toBe(421);
+  });
+
+  it("refuses decisions a page of another site could send: no token header, another origin, not JSON", async () => {
+    const store = memoryStore();
+    await waitingRefund(store, "r2");
+    ui = await startUi({ store, continueRun: () => Promise.reject(new Error("must not be called")) });
+    const url = `${base(ui)}/api/runs/r2/decisions`;
+    const body = { pendingId: "step:1", action: "approve" };
+    const cookie = `planloop_ui=${ui.token}`;
+    const json = { "content-type": "application/json" };
+    expect((await send(url, { method: "POST", headers: { cookie, ...json }, body })).status).toBe(403);
+    const foreign = { "x-planloop-token": ui.token, origin: "http://attacker.example", ...json };
+    expect((await send(url, { method: "POST", headers: foreign, body })).status).toBe(403);
+    expect(
+      (await send(url, { method: "POST", headers: { "x-planloop-token": ui.token, "content-type": "text/plain" }, body })).status,
+    ).toBe(415);
+    const run = await store.getRun("r2");
+    expect(run!.journal.some((entry) => entry.kind === "human-decision")).toBe(false);
+  });
+
+  it("checks a decision against what the run waits for; without continueRun it hands back the command", async () => {
+    const store = memoryStore();
+    await waitingRefund(store, "r3");
+    ui = await startUi({ store, storeFlag: "sqlite:/tmp/my runs.sqlite" });
+    const headers = { "x-planloop-token": ui.token, "content-type": "application/json" };
+    const url = `${base(ui)}/api/runs/r3/decisions`;
+    expect(await send(url, { method: "POST", headers, body: { pendingId: "step:9", action: "approve" } })).toMatchObject({
+      status: 409,
+      body: { error: expect.stringContaining('does not wait for "step:9"') },
+    });
+    expect((await send(url, { method: "POST", headers, body: { pendingId: "step:1", action: "shrug" } })).status).toBe(400);
+    const answer = await send(url, { method: "POST", headers, body: { pendingId: "step:1", action: "deny", reason: "not this week" } });
+    expect(answer).toMatchObject({ status: 200, body: { continued: false } });
+    expect(answer.body.command).toBe(
+      "planloop runs deny r3 step:1 --reason 'not this week' --store 'sqlite:/tmp/my runs.sqlite' --tools <your tools module>",
+    );
+    expect((await store.getRun("r3"))!.status).toBe("running");
+  });
+
+  it("continues a run through continueRun once; the run then reads completed", async () => {
+    const store = memoryStore();
+    const { refund, refunds } = await waitingRefund(store, "r4");
+    const decisions: unknown[] = [];
+    ui = await startUi({
+      store,
+      continueRun: async ({ runId, decision }) => {
+        decisions.push(decision);
+        await executePlan({ plan: refundPlan, tools: [refund], store, runId, approvals: { [decision!.pendingId]: { approved: true } } });
+      },
+    });
+    const headers = { "x-planloop-token": ui.token, "content-type": "application/json" };
+    const posted = await send(`${base(ui)}/api/runs/r4/decisions`, {
+      method: "POST",
+      headers,
+      body: { pendingId: "step:1", action: "approve" },
+    });
+    expect(posted).toMatchObject({ status: 202, body: { continued: true } });
+    let detail: Record<string, unknown> = {};
+    for (let tries = 0; tries < 500 && (detail.row as { status?: string } | undefined)?.status !== "completed"; tries++) {
+      detail = (await send(`${base(ui)}/api/runs/r4`, { headers })).body;
+    }
+    expect(detail).toMatchObject({ row: { status: "completed", steps: "1/1" }, pending: [], continuation: { state: "continued" } });
+    expect(decisions).toEqual([{ pendingId: "step:1", action: "approve" }]);
+    expect(refunds).toEqual(["A7 r4/1"]);
+  });
+
+  it("an edited plan with a cycle is refused with its problems, and nothing changes", async () => {
+    const store = memoryStore();
+    const plan = { steps: [{ id: "a", task: "refund A7", tool: "refund", args: { order: "A7" } }] };
+    const planner = new ScriptedModel([{ purpose: "plan", reply: { type: "final", content: JSON.stringify(plan) } }]);
+    const { refund } = refundTool();
+    const paused = await planAndExecute({ task: "refund A7", planner, tools: [refund], store, runId: "p1", reviewPlan: true });
+    expect(paused.status).toBe("waiting");
+    ui = await startUi({ store, tools: [refund] });
+    const headers = { "x-planloop-token": ui.token, "content-type": "application/json" };
+    const inbox = await send(`${base(ui)}/api/inbox`, { headers });
+    expect(inbox.body.items).toMatchObject([{ runId: "p1", id: "plan:1", kind: "plan", version: 1, task: "refund A7" }]);
+    const cycle = {
+      steps: [
+        { id: "a", task: "refund A7", tool: "refund", args: { order: "A7" }, depends_on: ["b"] },
+        { id: "b", task: "refund A8", tool: "refund", args: { order: "A8" }, depends_on: ["a"] },
+      ],
+    };
+    const refused = await send(`${base(ui)}/api/runs/p1/decisions`, {
+      method: "POST",
+      headers,
+      body: { pendingId: "plan:1", action: "edit", plan: cycle },
+    });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body.problems)).toMatch(/cycle/i);
+    const before = (await store.getRun("p1"))!.journal.length;
+    expect((await send(`${base(ui)}/api/inbox`, { headers })).body.items).toHaveLength(1);
+    expect((await store.getRun("p1"))!.journal.length).toBe(before);
+  });
+
+  it("the event stream names the runs that moved", async () => {
+    const store = memoryStore();
+    ui = await startUi({ store, pollMs: 10 });
+    const events = await fetch(`${base(ui)}/api/events?token=${ui.token}`);
+    const reader = events.body!.getReader();
+    const seen: string[] = [];
+    const read = async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        seen.push(new TextDecoder().decode(value));
+        if (seen.join("").includes('"changed":["fresh"]')) return;
+      }
+    };
+    const reading = read();
+    // The stream's first look at the store takes what is there as seen; a run started after it is news.
+    while (!seen.join("").includes("event: ready")) await new Promise((resolve) => setImmediate(resolve));
+    await waitingRefund(store, "fresh");
+    await reading;
+    expect(seen.join("")).toContain('event: runs\ndata: {"changed":["fresh"]}');
+    await reader.cancel();
+  });
+});
