@@ -5,27 +5,9 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
-import { defineTool, runAgent, type ModelRequest } from "../src/index.js";
+import { runAgent } from "../src/index.js";
 import { sqliteStore } from "../src/stores/sqlite/index.js";
-
-const search = defineTool({
-  name: "search",
-  description: "Search the orders",
-  input: z.object({ page: z.number() }),
-  execute: ({ page }) =>
-    Array.from({ length: 6 }, (_, row) => `row ${row}: order A${page * 100 + row} shipped to warehouse ${row % 7}`).join("\n"),
-});
-
-const modelFor = (turns: number) => (request: ModelRequest) =>
-  request.step >= turns - 1
-    ? { type: "final" as const, content: "all pages read", usage: { inputTokens: 1000, outputTokens: 10 } }
-    : {
-        type: "tool_calls" as const,
-        content: `reading page ${request.step}`,
-        calls: [{ id: `c${request.step}`, name: "search", arguments: { page: request.step } }],
-        usage: { inputTokens: 1000, outputTokens: 20 },
-      };
+import { pageReader, search } from "./search-loop.js";
 
 async function measure(turns: number) {
   const folder = mkdtempSync(join(tmpdir(), "planloop-loop-journal-"));
@@ -33,7 +15,7 @@ async function measure(turns: number) {
   const store = sqliteStore({ path: file });
   const started = performance.now();
   const result = await runAgent({
-    model: modelFor(turns),
+    model: pageReader(turns),
     tools: [search],
     messages: [{ role: "user", content: "read every page" }],
     store,

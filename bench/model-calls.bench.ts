@@ -6,28 +6,12 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
-import { defineTool, runAgent, type ModelRequest } from "../src/index.js";
+import { runAgent } from "../src/index.js";
 import { sqliteStore } from "../src/stores/sqlite/index.js";
+import { pageReader, search } from "./search-loop.js";
 
 const turns = 200;
-const search = defineTool({
-  name: "search",
-  description: "Search the orders",
-  input: z.object({ page: z.number() }),
-  execute: ({ page }) =>
-    Array.from({ length: 6 }, (_, row) => `row ${row}: order A${page * 100 + row} shipped to warehouse ${row % 7}`).join("\n"),
-});
-
-const model = (request: ModelRequest) =>
-  request.step >= turns - 1
-    ? { type: "final" as const, content: "all pages read", usage: { inputTokens: 1000, outputTokens: 10 } }
-    : {
-        type: "tool_calls" as const,
-        content: `reading page ${request.step}`,
-        calls: [{ id: `c${request.step}`, name: "search", arguments: { page: request.step } }],
-        usage: { inputTokens: 1000, outputTokens: 20 },
-      };
+const model = pageReader(turns);
 
 const statusOf = (run: { result?: unknown } | undefined) => (run?.result as { status?: string } | undefined)?.status;
 
