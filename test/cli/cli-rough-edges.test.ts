@@ -8,9 +8,9 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { sqliteStore } from "planloop/sqlite";
 import { cli } from "../helpers/run-cli.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const main = join(testRoot, "..", "src", "cli", "main.ts");
+const main = join(repoRoot, "src", "cli", "main.ts");
 
 describe("a tools module that fails to load", () => {
   it("says where: file:line:column and a short code frame, for a throw and for a syntax error", () => {
@@ -38,7 +38,7 @@ describe("a tools module in TypeScript", () => {
   it("loads .ts and .mts with types in them, by Node itself where it strips types (22.18+), else through tsx", () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-ts-tools-"));
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-    const repo = join(testRoot, "..");
+    const repo = repoRoot;
     const source = [
       `import { z } from ${JSON.stringify(join(repo, "node_modules", "zod", "index.js"))};`,
       `import { defineTool } from ${JSON.stringify(join(repo, "dist", "index.js"))};`,

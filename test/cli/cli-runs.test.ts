@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../helpers/run-cli.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot, testRoot } from "../helpers/paths.js";
 
 const dir = mkdtempSync(join(tmpdir(), "planloop-cli-runs-"));
 const file = (name: string, content: unknown) => {
@@ -15,7 +15,7 @@ const file = (name: string, content: unknown) => {
   return path;
 };
 const toolsModule = join(testRoot, "fixtures", "plan-tools.ts");
-const main = join(testRoot, "..", "src", "cli", "main.ts");
+const main = join(repoRoot, "src", "cli", "main.ts");
 
 /** `planloop run` in a process of its own, its tools logging to `log`; resolves once `text` is logged. */
 async function runUntilLogged(args: string[], log: string, text: string) {

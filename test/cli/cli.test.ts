@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../helpers/run-cli.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot, testRoot } from "../helpers/paths.js";
 
 const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
 const file = (name: string, content: unknown) => {
@@ -16,7 +16,7 @@ const toolsModule = join(testRoot, "fixtures", "plan-tools.ts");
 
 describe("planloop CLI", () => {
   it("--version prints the package's version", async () => {
-    const { version } = JSON.parse(readFileSync(join(testRoot, "..", "package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
     expect(await cli("--version")).toMatchObject({ code: 0, out: `${version}\n` });
   });
 
@@ -207,9 +207,9 @@ describe("planloop bench", () => {
         { id: 2, task: "wait", tool: "slow", args: {}, depends_on: [1] },
       ],
     });
-    const main = join(testRoot, "..", "src", "cli", "main.ts");
+    const main = join(repoRoot, "src", "cli", "main.ts");
     const child = spawn(process.execPath, ["--import", "tsx", main, "run", plan, "--tools", toolsModule], {
-      cwd: join(testRoot, ".."),
+      cwd: repoRoot,
     });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {

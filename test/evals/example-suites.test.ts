@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../helpers/run-cli.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const suites = join(testRoot, "..", "examples", "suites");
+const suites = join(repoRoot, "examples", "suites");
 
 interface Task {
   id: string;

@@ -11,9 +11,9 @@ import { postgresStore } from "planloop/postgres";
 import { sqliteStore } from "planloop/sqlite";
 import { agentModel, crashPlan, lookup, work } from "../fixtures/crash-run.js";
 import { freshDatabase, skipPostgres } from "../helpers/postgres.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const root = join(testRoot, "..");
+const root = repoRoot;
 const script = join(root, "test", "fixtures", "crash-run.ts");
 
 /** A place the child processes share, as its --store flag, and a way for the test to read it. */

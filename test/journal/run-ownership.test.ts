@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, LeaseLostError, memoryStore, RunBusyError, type CheckpointStore } from "planloop";
 import { freshDatabase, skipPostgres } from "../helpers/postgres.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const root = join(testRoot, "..");
+const root = repoRoot;
 
 /** A tool that takes `ms` of real time and logs every call with its key. */
 function slowTool(ms: number) {

@@ -5,9 +5,9 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const root = join(testRoot, "..");
+const root = repoRoot;
 const sources = ["README.md", ...readdirSync(join(root, "docs")).map((name) => join("docs", name))].filter((name) => name.endsWith(".md"));
 // Provider packages a snippet imports to show where a model comes from; not installed here.
 const providers = 'declare module "@ai-sdk/anthropic" { export const anthropic: (model: string) => any; }\n';

@@ -8,7 +8,7 @@ import { main as approval } from "../../examples/approval/main.js";
 import { main as reactVsPlan, table } from "../../examples/react-vs-plan/main.js";
 import { main as research } from "../../examples/research/main.js";
 import { main as weeklyReport } from "../../examples/weekly-report/main.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
 describe("examples", () => {
   it("weekly-report: replans twice and writes the report", async () => {
@@ -35,9 +35,8 @@ describe("examples", () => {
 
   it("approval: a second process continues the stored run by id; the refund runs exactly once; a third runs nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-approval-"));
-    const script = join(testRoot, "..", "examples", "approval", "main.ts");
-    const run = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ["--import", "tsx", script, ...args], { cwd: join(testRoot, "..") });
+    const script = join(repoRoot, "examples", "approval", "main.ts");
+    const run = (...args: string[]) => promisify(execFile)(process.execPath, ["--import", "tsx", script, ...args], { cwd: repoRoot });
     const first = await run("start", dir);
     expect(first.stdout).toContain("start: waiting");
     expect(first.stdout).toContain("approve step:2");

@@ -7,10 +7,10 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { builtinSqlite } from "../../src/stores/sqlite/node-sqlite.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
 const run = promisify(execFile);
-const repo = resolve(testRoot, "..");
+const repo = repoRoot;
 // The npm running the tests (npm test sets npm_execpath); else the one beside this node.
 const npmCli = process.env.npm_execpath?.endsWith("npm-cli.js")
   ? process.env.npm_execpath

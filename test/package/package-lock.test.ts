@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const read = (name: string) => JSON.parse(readFileSync(join(testRoot, "..", name), "utf8")) as Record<string, unknown>;
+const read = (name: string) => JSON.parse(readFileSync(join(repoRoot, name), "utf8")) as Record<string, unknown>;
 
 describe("package-lock.json", () => {
   it("is in step with package.json: the same dependencies, peers and their optional marks", () => {

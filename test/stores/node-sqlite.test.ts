@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { sqliteStore } from "planloop/sqlite";
 import { builtinSqlite } from "../../src/stores/sqlite/node-sqlite.js";
 import { storeConformance } from "planloop/testing";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
 const has = builtinSqlite() !== undefined;
 const file = () => join(mkdtempSync(join(tmpdir(), "planloop-node-sqlite-")), "runs.sqlite");
@@ -64,7 +64,7 @@ describe.skipIf(!has)("node:sqlite and better-sqlite3 files", () => {
         "-e",
         `const D = require("better-sqlite3"); const db = new D(${JSON.stringify(path)}); console.log(db.prepare("SELECT result FROM planloop_runs WHERE run_id = 'shared'").get().result);`,
       ],
-      { encoding: "utf8", cwd: join(testRoot, "..") },
+      { encoding: "utf8", cwd: repoRoot },
     );
     expect(read.stdout).toContain("from node:sqlite");
   });

@@ -9,11 +9,11 @@ import { runDemo } from "../../src/demo/run-demo.js";
 import { renderTraceHtml } from "../../src/trace/trace-html.js";
 import { hostileEvents, payload } from "../helpers/hostile-events.js";
 import { bigTrace } from "../helpers/big-trace.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
 /** Screenshots and pages of these tests, kept as artifacts (test-artifacts/ is ignored by git). */
 function artifacts(): string {
-  const dir = join(testRoot, "..", "test-artifacts");
+  const dir = join(repoRoot, "test-artifacts");
   mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -12,12 +12,12 @@ import { ScriptedModel } from "planloop/testing";
 import { cli } from "../helpers/run-cli.js";
 import { startUiProcess, type UiProcess } from "../helpers/ui-process.js";
 import { tools } from "../fixtures/ui-tools.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot, testRoot } from "../helpers/paths.js";
 
 const executablePath = "/usr/bin/chromium";
 const launchArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
 const available = existsSync(executablePath) || process.env.CI === "true";
-const root = join(testRoot, "..");
+const root = repoRoot;
 const shots = join(root, "test-artifacts");
 const toolsModule = join(testRoot, "fixtures", "ui-tools.ts");
 

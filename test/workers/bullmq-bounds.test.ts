@@ -11,9 +11,9 @@ import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { remoteTools } from "../fixtures/remote-tools.js";
 import { logFile, starts } from "../helpers/call-log.js";
 import { freshQueue, redisUrl, skipRedis } from "../helpers/redis.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const root = join(testRoot, "..");
+const root = repoRoot;
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
 afterEach(async () => {

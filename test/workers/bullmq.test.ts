@@ -14,9 +14,9 @@ import { freshQueue, redisUrl, skipRedis } from "../helpers/redis.js";
 import { cli } from "../helpers/run-cli.js";
 import { tools as planTools } from "../fixtures/plan-tools.js";
 import { main as weeklyReportOnWorkers } from "../../examples/weekly-report-workers/main.js";
-import { testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
 
-const root = join(testRoot, "..");
+const root = repoRoot;
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
 afterEach(async () => {
