@@ -1,31 +1,39 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 
 /**
- * Who holds a stored run's lease: `host:pid:start:nonce`, where `start` tells this pid's process
- * from a later one that reuses the number (the kernel's start time on Linux, empty elsewhere).
- * Written as text into the store, read back by other processes.
+ * Who holds a stored run's lease: `host:pid:process:nonce`, where `process` tells this pid's
+ * process apart from any other that may show the same host and pid: the pid namespace and the
+ * boot it runs in, and the kernel's start time (`<namespace>.<boot>.<start>`, Linux; empty
+ * elsewhere). Written as text into the store, read back by other processes.
  */
 export function leaseOwnerName(): string {
-  return `${hostname()}:${process.pid}:${processStart(process.pid) ?? ""}:${randomUUID().slice(0, 8)}`;
+  return `${hostname()}:${process.pid}:${processIdentity(process.pid) ?? ""}:${randomUUID().slice(0, 8)}`;
 }
 
 /**
- * True when `owner` names a process on this host that is gone: its pid is not alive, or is alive
- * with another start time (a new process under a reused pid). False when it cannot tell: another
- * host, a name from an older version without a start time whose pid is alive, or a name not of
- * this form. A lease whose owner is gone may be taken at once instead of after it runs out.
+ * True when `owner` names a process that is gone, as far as this process can see: the same
+ * host, pid namespace and boot, and its pid not alive or alive with another start time (a new
+ * process under a reused pid). False whenever it cannot tell: another host, another pid
+ * namespace (a container that shares the host's name) or boot, a name of an older version or of
+ * another form. A lease whose owner is gone may be taken at once instead of after it runs out.
  */
 export function leaseOwnerIsGone(owner: string): boolean {
-  const parts = /^(.+):(\d+):(\d*):([0-9a-f]{8})$/.exec(owner) ?? /^(.+):(\d+):()([0-9a-f]{8})$/.exec(owner);
+  const parts = /^(.+):(\d+):([\w.]*):([0-9a-f]{8})$/.exec(owner);
   if (parts === null || parts[1] !== hostname()) return false;
-  const pid = Number(parts[2]);
+  const [, , pidText, identity] = parts as unknown as [string, string, string, string];
+  const mine = processIdentity(process.pid) ?? "";
+  const place = (text: string) => text.split(".").slice(0, 2).join(".");
+  // Without /proc (not Linux) on both sides, a pid on this host is the only evidence there is.
+  if (identity !== "" || mine !== "") {
+    if (identity === "" || place(identity) !== place(mine)) return false;
+  }
+  const pid = Number(pidText);
   if (!isAlive(pid)) return true;
-  const start = parts[3];
-  if (start === undefined || start === "") return false;
-  const now = processStart(pid);
-  return now !== undefined && now !== start;
+  if (identity === "") return false;
+  const now = processIdentity(pid);
+  return now !== undefined && now !== identity;
 }
 
 function isAlive(pid: number): boolean {
@@ -38,13 +46,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), where there is one. */
-function processStart(pid: number): string | undefined {
+/** `<pid namespace>.<boot>.<start ticks>` of a process, read from /proc, where there is one. */
+function processIdentity(pid: number): string | undefined {
   try {
+    const namespace = /\[(\d+)\]/.exec(readlinkSync(`/proc/${pid}/ns/pid`))?.[1];
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").replaceAll("-", "").slice(0, 12);
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) is in parentheses and may hold spaces: count after it.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[19];
+    const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    return namespace === undefined || start === undefined ? undefined : `${namespace}.${boot}.${start}`;
   } catch {
     return undefined;
   }
