@@ -38,7 +38,10 @@ export interface AssistantMessage {
 export interface ToolError {
   kind: ToolErrorKind;
   message: string;
-  /** False when the tool said trying again cannot help (it threw an error with `retryable: false`). */
+  /**
+   * False when the tool said trying again cannot help (it threw an error with `retryable: false`);
+   * true when it said this failure is safe to try again (`retryable: true`: it took no effect).
+   */
   retryable?: boolean;
 }
 

@@ -143,3 +143,48 @@ describe("side-effect classes after a crash", () => {
     expect(() => defineTool({ name: "both", ...base, effect: "side-effecting", idempotent: true })).toThrow(/not both/);
   });
 });
+
+describe("retries of a failed call", () => {
+  /** A tool that fails its first `failures` calls with `error`, logging each call. */
+  const flaky = (effect: "side-effecting" | "idempotent", failures: number, error: () => Error, timeoutMs?: number) => {
+    const calls: number[] = [];
+    const tool = defineTool({
+      name: "wire",
+      description: "Sends money",
+      input: z.object({ amount: z.number() }),
+      effect,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      execute: async ({ amount }) => {
+        calls.push(amount);
+        if (calls.length <= failures) {
+          if (timeoutMs !== undefined) await never();
+          throw error();
+        }
+        return `sent ${amount}`;
+      },
+    });
+    return { tool, calls };
+  };
+  const plan = { steps: [{ id: 1, task: "send", tool: "wire", args: { amount: 5 } }] };
+  const retry = { maxAttempts: 3, initialDelayMs: 0 };
+
+  it("do not run a side-effecting call again after it threw or timed out: the step fails saying to check it", async () => {
+    const thrown = flaky("side-effecting", 1, () => new Error("connection reset"));
+    const result = await executePlan({ plan, tools: [thrown.tool], retry });
+    expect(result.steps["1"]).toMatchObject({ status: "failed", attempts: 1 });
+    expect(result.steps["1"]!.error).toMatch(/connection reset; "wire" is side-effecting, so it was not run again .*check it/);
+    expect(thrown.calls).toEqual([5]);
+    const slow = flaky("side-effecting", 1, () => new Error("never"), 5);
+    expect((await executePlan({ plan, tools: [slow.tool], retry })).steps["1"]).toMatchObject({ status: "failed", attempts: 1 });
+    expect(slow.calls).toEqual([5]);
+  });
+
+  it("run it again when the tool says the failure is safe to retry (retryable: true); an idempotent call is retried as before", async () => {
+    const safe = flaky("side-effecting", 1, () => Object.assign(new Error("rate limited before sending"), { retryable: true }));
+    expect((await executePlan({ plan, tools: [safe.tool], retry })).steps["1"]).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(safe.calls).toEqual([5, 5]);
+    const idempotent = flaky("idempotent", 2, () => new Error("connection reset"));
+    expect((await executePlan({ plan, tools: [idempotent.tool], retry })).steps["1"]).toMatchObject({ status: "succeeded", attempts: 3 });
+    expect(idempotent.calls).toEqual([5, 5, 5]);
+  });
+});

@@ -330,7 +330,10 @@ export function stoppedBefore(name: string): ToolOutcome {
   return outcomeOfError(name, undefined, { aborted: true, timedOut: false });
 }
 
-/** Cancelled, timed out, or failed (final when the tool said `retryable: false`). */
+/**
+ * Cancelled, timed out, or failed: final when the tool said `retryable: false`; marked safe to
+ * try again when it said `retryable: true` (what lets a side-effecting tool's call be retried).
+ */
 export function outcomeOfError(
   name: string,
   error: unknown,
@@ -339,6 +342,7 @@ export function outcomeOfError(
   if (how.aborted) return toolFailure("cancelled", `the run stopped before "${name}" finished`);
   if (how.timedOut) return toolFailure("timeout", `"${name}" did not finish within ${how.timeoutMs} ms and was aborted`);
   const outcome = toolFailure("execution_failed", `"${name}" failed: ${errorMessage(error)}`);
-  if ((error as { retryable?: unknown } | null)?.retryable === false) outcome.error!.retryable = false;
+  const retryable = (error as { retryable?: unknown } | null)?.retryable;
+  if (typeof retryable === "boolean") outcome.error!.retryable = retryable;
   return outcome;
 }

@@ -187,14 +187,22 @@ function afterAttempt(call: StepCall, result: CallResult): MaybePromise<StepOutc
   const outcome = stepOutcomeOf(call, result);
   if (outcome.status !== "retry") return outcome;
   if (attempts >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
+  const tool = run.config.toolsByName.get(call.call.name);
   // One approval, one call: an approved call that failed runs again only if its tool says a
   // repeat is harmless, or after a new approval (under a new id, so an old one cannot match).
   const decided = call.waiting?.kind;
   if (decided === "approval" || decided === "interrupted") {
-    const tool = run.config.toolsByName.get(call.call.name);
     if (tool === undefined || effectOf(tool) === "side-effecting") return approveAgain(call, outcome.error);
     // The approval was taken by the first attempt; the retries of an idempotent call ride on it.
     call.approved = true;
+  }
+  // A side-effecting call that failed may have taken effect: it is tried again only when the
+  // tool said this failure is safe to retry (`retryable: true`), never after a timeout.
+  if (tool !== undefined && effectOf(tool) === "side-effecting" && !(result.kind === "ran" && result.error?.retryable === true)) {
+    return {
+      status: "failed",
+      error: `${outcome.error}; "${call.call.name}" is side-effecting, so it was not run again (the failed call may have taken effect: check it; a tool marks a failure safe to retry by throwing it with retryable: true)`,
+    };
   }
   const delayMs = backoffDelay(run.config.retry, attempts);
   const stepId = run.steps[index]!.id;
