@@ -13,6 +13,7 @@ const layers = [
   "executor",
   "replan",
   "strategies",
+  "waits",
   "models",
   "offline",
   "stores",
@@ -46,28 +47,32 @@ const arrows = {
     "plan/ is the plan language: it imports only core",
   ],
   planner: [
-    ["react", "executor", "replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["react", "executor", "replan", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "planner/ writes plans; it does not run them",
   ],
   react: [
-    ["planner", "executor", "replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["planner", "executor", "replan", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "the ReAct loop stands on core, trust and journal alone",
   ],
   executor: [
-    ["replan", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["replan", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "the executor runs plans; strategies and replanning sit above it",
   ],
   replan: [
-    ["executor", "strategies", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["executor", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "replan/ is pure policy over plans and step records",
   ],
   models: [
-    ["plan", "planner", "react", "executor", "replan", "strategies", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["plan", "planner", "react", "executor", "replan", "strategies", "waits", "offline", "stores", "workers", "trace", "testing", ...harness],
     "models/ are adapters: they import no plan code",
   ],
   strategies: [
-    ["models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "strategies take models as options; they do not pick one",
+  ],
+  waits: [
+    ["models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    "waits wake stored runs through the entry points; they pick no model adapter or store",
   ],
   offline: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   stores: [
@@ -75,7 +80,7 @@ const arrows = {
     "a checkpoint store knows only the journal's CheckpointStore",
   ],
   workers: [
-    ["planner", "replan", "strategies", "models", "offline", "stores", "trace", "testing", ...harness],
+    ["planner", "replan", "strategies", "waits", "models", "offline", "stores", "trace", "testing", ...harness],
     "workers run steps as the executor would; they know no strategy, store or model adapter",
   ],
   mcp: [layers.filter((folder) => folder !== "core"), "MCP tools are tools: they stand on core alone"],

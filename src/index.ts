@@ -41,8 +41,12 @@ export type {
   PlanProblem,
   ProblemListener,
 } from "./executor/execution-options.js";
-export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall } from "./executor/execution-result.js";
-export type { PlanRunState, WaitingStep } from "./executor/resume-state.js";
+export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall, PlanWait } from "./executor/execution-result.js";
+export type { PlanRunState, WaitingStep, StepWait } from "./executor/resume-state.js";
+export { sendEvent, defaultEventKeepMs } from "./waits/send-event.js";
+export type { SendEventOptions, SentEvent } from "./waits/send-event.js";
+export { wakeDueRuns } from "./waits/wake-due-runs.js";
+export type { WakeOptions, WakeReport, DueRun } from "./waits/wake-due-runs.js";
 export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./plan/timeline.js";
 export { toolStepCallId } from "./executor/step/tool-step.js";
@@ -168,6 +172,9 @@ export type {
   RunStatus,
   RunSummary,
   StoredRun,
+  RunWake,
+  StoredEvent,
+  EventLog,
 } from "./journal/checkpoint-store.js";
 
 // Watch runs: events, streams, traces, OpenTelemetry

@@ -61,7 +61,7 @@ export type PlanEventBody =
       steps: Array<{ id: CallId; task: string; depends_on: CallId[]; tool?: string; model?: string; args?: unknown }>;
     }
   | { type: "step-ready"; stepId: CallId }
-  | { type: "step-start"; stepId: CallId; kind: "tool" | "agent"; attempt: number }
+  | { type: "step-start"; stepId: CallId; kind: "tool" | "agent" | "wait"; attempt: number }
   | { type: "step-retry"; stepId: CallId; attempt: number; delayMs: number; error: string }
   | { type: "step-end"; stepId: CallId; status: StepStatus; attempts: number; durationMs: number; error?: string; preview?: string }
   | { type: "run-end"; status: string; usage: UsageTotals; durationMs: number; reason?: string }

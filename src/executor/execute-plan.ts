@@ -13,6 +13,7 @@ import { openRun, type Opened } from "./durable-run.js";
 import { readPlanOptions, type ExecutePlanOptions, type PlanConfig } from "./execution-options.js";
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
+import { wakeOf } from "./wake-of.js";
 import { isMissing, startPlanRun, type PlanRun } from "./live-run.js";
 import { createScheduler, eventLoopTurns, type SchedulerHooks } from "./scheduler.js";
 import { runStep } from "./step/run-step.js";
@@ -103,7 +104,8 @@ async function runPlan(config: PlanConfig, opened: Exclude<Opened, { kind: "fini
 /** How a plan run's result is kept: finished when it completed or failed, else paused, to continue by id. */
 export function planRunKept(result: PlanRunResult): "finished" | JournalEntry {
   if (result.status === "completed" || result.status === "failed") return "finished";
-  return { kind: "paused", state: result.state, status: result.status, at: journalTime() };
+  const wake = result.status === "waiting" ? wakeOf(result.state) : undefined;
+  return { kind: "paused", state: result.state, status: result.status, at: journalTime(), ...(wake ? { wake } : {}) };
 }
 
 /**

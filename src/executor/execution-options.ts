@@ -15,6 +15,7 @@ import { checkPlan, type CheckedPlan } from "../plan/validate-plan.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-call.js";
+import { stepKind } from "../plan/step-kind.js";
 import { checkSamePlan, pausedCalls, readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
 import { checkedExpiry, resolveDecisions } from "../core/tools/approvals.js";
 import { checkSecret, verifyState } from "../trust/state-signature.js";
@@ -173,7 +174,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   const model = options.model !== undefined && toModelFunction(options.model) ? options.model : undefined;
   if (options.model !== undefined && !model) throw new InvalidOptionsError("model must be a function or an object with generate(request)");
   const models = readModels(options.models);
-  const agentSteps = checked.plan.steps.filter((step) => step.tool === undefined);
+  const agentSteps = checked.plan.steps.filter((step) => stepKind(step) === "agent");
   checkStepModels(agentSteps, models, options.runner !== undefined || options.models === undefined);
   if (agentSteps.some((step) => step.model === undefined || !models.has(step.model)) && !model && options.runner === undefined) {
     throw new InvalidOptionsError(

@@ -29,6 +29,8 @@ export interface PlanRunResultFields {
   reason?: string;
   limit?: BudgetLimit;
   pending?: PlanPendingCall[];
+  /** The wait steps a `waiting` run waits on: a time, or an event (send it with `sendEvent`). */
+  waits?: PlanWait[];
   /**
    * Optional steps (`optional: true`) that failed: the run went on without their results,
    * and the steps after them were shown those results as missing.
@@ -37,6 +39,11 @@ export interface PlanRunResultFields {
   /** For every status but `completed`: pass back as `resume` to continue. JSON-safe. */
   state?: PlanRunState;
 }
+
+/** A wait step a run waits on (times as ISO strings): `wakeDueRuns` continues the run when it is due. */
+export type PlanWait =
+  | { stepId: string | number; kind: "timer"; until: string }
+  | { stepId: string | number; kind: "event"; event: string; match?: Record<string, unknown>; deadline?: string };
 
 /**
  * How a plan run ended, discriminated by `status`: every status but `completed` has a

@@ -2,9 +2,9 @@ import { cappedList } from "../core/errors.js";
 import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../plan/plan-schema.js";
 import { transition } from "./step/run-step.js";
-import type { PlanPendingCall, PlanRunResult, PlanRunResultFields, PlanRunStatus, StepRecord } from "./execution-result.js";
+import type { PlanRunResult, PlanWait, PlanRunResultFields, PlanRunStatus, StepRecord } from "./execution-result.js";
 import { finalRecord, isMissing, type PlanRun } from "./live-run.js";
-import { createPlanState, type WaitingStep } from "./resume-state.js";
+import { callsOf, createPlanState, isStepWait, type WaitingStep } from "./resume-state.js";
 import { buildTimeline } from "../plan/timeline.js";
 import { copyTextKeyed, textKeyed } from "../core/records.js";
 import { signState } from "../trust/state-signature.js";
@@ -42,10 +42,10 @@ export function finishPlanRun(run: PlanRun): PlanRunResult {
   const reason = stop?.reason ?? failureSummary(run, status);
   if (reason !== undefined) result.reason = reason;
   if (stop?.limit !== undefined) result.limit = stop.limit;
-  const pending = [...run.waiting.values()].flatMap((entry): PlanPendingCall[] =>
-    entry.kind === "tool" ? [entry.pending] : entry.pending,
-  );
-  if (pending.length > 0) result.pending = pending;
+  const pending = [...run.waiting.values()].flatMap(callsOf);
+  if (pending.length > 0 || status === "waiting") result.pending = pending;
+  const waits = stepWaits(run);
+  if (waits.length > 0) result.waits = waits;
   if (missing.length > 0) result.missing = missing;
   if (status !== "completed") result.state = signState(snapshot(run, steps), run.config.stateSecret, run.runId);
   run.events.emit({ type: "run-end", status, usage: result.usage, durationMs: run.elapsed(), ...(reason ? { reason } : {}) });
@@ -113,6 +113,21 @@ function planOutput(run: PlanRun): { found: boolean; value?: unknown } {
     else value[key] = output;
   }
   return { found: true, value };
+}
+
+/** The wait steps the run waits on, as the result lists them. */
+function stepWaits(run: PlanRun): PlanWait[] {
+  const waits: PlanWait[] = [];
+  for (const [index, entry] of run.waiting) {
+    if (!isStepWait(entry)) continue;
+    const stepId = run.steps[index]!.id;
+    if (entry.kind === "timer") waits.push({ stepId, kind: "timer", until: new Date(entry.until).toISOString() });
+    else {
+      const { event, match, deadline } = entry;
+      waits.push({ stepId, kind: "event", event, ...(match ? { match } : {}), ...(deadline === undefined ? {} : { deadline: new Date(deadline).toISOString() }) });
+    }
+  }
+  return waits;
 }
 
 /** The ids of the optional steps that failed, in plan order. */

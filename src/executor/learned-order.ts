@@ -1,9 +1,11 @@
 import { remainingPathLengths } from "../plan/graph/plan-graph.js";
+import { stepKind } from "../plan/step-kind.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanRun } from "./live-run.js";
 
 /** The key agent steps are learned under (no tool name can hold a NUL). */
 const agentKey = "\u0000agent";
+const waitKey = "\u0000wait";
 
 /**
  * The priorities of a plan run's steps (longest remaining path first), learned as the run
@@ -132,7 +134,8 @@ export class LearnedOrder {
 }
 
 function keyOf(step: PlanStep): string {
-  return step.tool ?? agentKey;
+  // A wait lasts what it says, not what agent steps take.
+  return step.tool ?? (stepKind(step) === "wait" ? waitKey : agentKey);
 }
 
 /** A running mean, changed in place: no allocation per step that ends. */

@@ -20,9 +20,33 @@ export interface PlanPendingCall extends PendingCall {
 const stateKind = "planloop/plan-state";
 const stateVersion = 1;
 
-/** A step paused for a human: a tool call awaiting approval, or an inner agent that waits. */
+/**
+ * A paused step: a tool call awaiting approval, an inner agent that waits for a human, or a
+ * wait step (see `StepWait`).
+ */
 export type WaitingStep =
-  { kind: "tool"; pending: PlanPendingCall } | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState };
+  | { kind: "tool"; pending: PlanPendingCall }
+  | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState }
+  | StepWait;
+
+/**
+ * What a wait step waits for: a time (`until`, ms since 1970), or an event of a name whose data
+ * has `match`'s fields, sent after the event numbered `afterSeq` (the store's numbering), until
+ * `deadline` if the step has a timeout.
+ */
+export type StepWait =
+  | { kind: "timer"; until: number }
+  | { kind: "event"; event: string; match?: Record<string, unknown>; afterSeq: number; deadline?: number };
+
+/** Whether a paused step waits for a time or an event rather than for a human. */
+export function isStepWait(entry: WaitingStep): entry is StepWait {
+  return entry.kind === "timer" || entry.kind === "event";
+}
+
+/** The calls a paused step waits for a decision on (none for a wait step). */
+export function callsOf(entry: WaitingStep): PlanPendingCall[] {
+  return entry.kind === "tool" ? [entry.pending] : entry.kind === "agent" ? entry.pending : [];
+}
 
 /**
  * What `executePlan({ resume })` needs to continue a run: the finished steps' records
@@ -58,7 +82,7 @@ export function readPlanState(value: unknown): PlanRunState {
 
 /** Every call a saved plan run waits for, tool steps' and agent steps' alike. */
 export function pausedCalls(state: PlanRunState): PlanPendingCall[] {
-  return Object.values(state.waiting).flatMap((entry) => (entry.kind === "tool" ? [entry.pending] : entry.pending));
+  return Object.values(state.waiting).flatMap(callsOf);
 }
 
 /**
@@ -66,8 +90,14 @@ export function pausedCalls(state: PlanRunState): PlanPendingCall[] {
  * checks its own). Calls saved without an id or a digest (by an earlier planloop) get them.
  */
 function checkWaitingStep(key: string, entry: WaitingStep): void {
-  if (!isRecord(entry) || (entry.kind !== "tool" && entry.kind !== "agent")) {
+  if (!isRecord(entry) || !waitingKinds.has(entry.kind)) {
     throw new InvalidOptionsError(`resume state is damaged: waiting step ${key} is malformed`);
+  }
+  if (entry.kind === "timer" || entry.kind === "event") {
+    const time = entry.kind === "timer" ? entry.until : entry.afterSeq;
+    if (typeof time !== "number" || !Number.isFinite(time) || (entry.kind === "event" && typeof entry.event !== "string"))
+      throw new InvalidOptionsError(`resume state is damaged: waiting step ${key} is malformed`);
+    return;
   }
   if (entry.kind === "tool") {
     const pending = entry.pending;
@@ -88,6 +118,8 @@ function checkWaitingStep(key: string, entry: WaitingStep): void {
     pending.digest = callDigest(pending.name, pending.arguments);
   }
 }
+
+const waitingKinds = new Set(["tool", "agent", "timer", "event"]);
 
 /**
  * A resumed run continues the plan its state paused with: a plan given beside the state must

@@ -27,7 +27,16 @@ export type JournalEntry =
    * `paused` entry: with `messagesFrom`, the state's `messages` hold only those from this index
    * on; with `callsChanged`, its no-progress counters only the ones that changed.
    */
-  | { kind: "paused"; state: unknown; status?: string; at?: number; messagesFrom?: number; callsChanged?: true }
+  | {
+      kind: "paused";
+      state: unknown;
+      status?: string;
+      at?: number;
+      messagesFrom?: number;
+      callsChanged?: true;
+      /** A run that waits for a time or an event: what wakes it (see `RunWake`). */
+      wake?: RunWake;
+    }
   | { kind: "call-start"; turn: number; position: number }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
@@ -72,6 +81,55 @@ export interface RunOutcome {
   status: string;
   taskType?: string;
   usage?: unknown;
+  /** A waiting run's wake: the time, or the events, that continue it (`dueRuns`). */
+  wake?: RunWake;
+}
+
+/**
+ * What wakes a waiting run: its earliest timer (`at`, ms since 1970) or any event of a name it
+ * waits for numbered after `afterSeq` (see `EventLog`).
+ */
+export interface RunWake {
+  at?: number;
+  events?: Array<{ name: string; afterSeq: number }>;
+}
+
+/** An event as the store keeps it, numbered in the order it arrived (`seq`, from 1). */
+export interface StoredEvent {
+  seq: number;
+  /** The sender's id for it: the same id sent twice is kept once. */
+  id: string;
+  name: string;
+  data: unknown;
+  /** Sent to this run only (and the runs kept inside it); else to any run waiting for its name. */
+  runId?: string;
+  at: number;
+  /** After this it is dropped: a run that starts waiting later never sees it. */
+  expiresAt: number;
+}
+
+/**
+ * Events sent to runs that wait for them (`sendEvent`), kept beside the runs. A run that
+ * starts waiting takes the oldest kept event of its name nobody took yet (`take`), else waits
+ * for the events numbered after `lastSeq()`, each of which wakes every run waiting for it once.
+ */
+export interface EventLog {
+  /** Keeps an event and gives its number; one whose `id` is kept already is not kept again (`duplicate`). */
+  put(event: Omit<StoredEvent, "seq">): MaybePromise<{ seq: number; duplicate: boolean }>;
+  /** The number of the last event kept; 0 when none was. */
+  lastSeq(): MaybePromise<number>;
+  /**
+   * The unexpired events of `name` for `runId` (sent to it, to a run it is kept inside, or to
+   * no run), numbered after `afterSeq` and up to `upTo`, oldest first, at most `limit`.
+   */
+  read(query: { name: string; runId: string; afterSeq: number; upTo?: number; at: number; limit?: number }): MaybePromise<StoredEvent[]>;
+  /** Records that `runId` took event `seq`: true when no run had taken it before. */
+  take(seq: number, runId: string, at: number): MaybePromise<boolean>;
+}
+
+/** Whether an event sent to `target` (or to any run) reaches run `runId`. */
+export function eventReaches(target: string | undefined, runId: string): boolean {
+  return target === undefined || target === runId || runId.startsWith(`${target}/`);
 }
 
 /** A line of `listRuns`. */
@@ -144,6 +202,13 @@ export interface CheckpointStore {
   getValue(key: string): MaybePromise<unknown>;
   /** Keeps a value under `key`, replacing the one there. */
   setValue(key: string, value: unknown): MaybePromise<void>;
+  /** Events for waiting runs; a store without them cannot keep runs that wait for events. */
+  readonly events?: EventLog;
+  /**
+   * The runs waiting on a time that has come by `at`, or on an event kept since they began to
+   * wait: at most `limit`, the ones due longest first. A store without it cannot wake runs.
+   */
+  dueRuns?(query: { at: number; limit: number }): MaybePromise<string[]>;
   close(): MaybePromise<void>;
 }
 
@@ -168,7 +233,7 @@ export function appendedOutcome(entries: readonly JournalEntry[]): RunOutcome | 
   const last = entries.at(-1);
   if (last === undefined) return undefined;
   if (last.kind !== "paused" || last.status === undefined) return null;
-  return { ...outcomeFrom(last.state, last.status), status: last.status };
+  return { ...outcomeFrom(last.state, last.status), status: last.status, ...(last.wake ? { wake: last.wake } : {}) };
 }
 
 function outcomeFrom(value: unknown, status: string): RunOutcome {
@@ -215,6 +280,7 @@ export function memoryStore(): CheckpointStore {
   const runs = new Map<string, StoredRun & Pick<RunSummary, "keptIn" | "outcome">>();
   const values = new Map<string, string>();
   const leases = new Map<string, { owner: string; token: number; expiresAt: number }>();
+  const kept = memoryEvents();
   const running = (runId: string, token?: number) => {
     const run = runs.get(runId);
     if (run === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
@@ -290,6 +356,53 @@ export function memoryStore(): CheckpointStore {
       const held = leases.get(runId);
       if (held?.token === token) held.expiresAt = 0;
     },
+    events: kept.log,
+    dueRuns: ({ at, limit }) =>
+      [...runs.values()]
+        .flatMap(({ runId, status, outcome }) => {
+          const due = status === "running" && outcome?.status === "waiting" ? dueSince(runId, outcome.wake, at, kept.all) : undefined;
+          return due === undefined ? [] : [{ runId, due }];
+        })
+        .sort((a, b) => a.due - b.due)
+        .slice(0, limit)
+        .map(({ runId }) => runId),
     close: () => runs.clear(),
   };
+}
+
+/** The memory store's events, in the order they came. */
+function memoryEvents(): { log: EventLog; all: StoredEvent[] } {
+  const all: StoredEvent[] = [];
+  const taken = new Set<number>();
+  const log: EventLog = {
+    put(event) {
+      const known = all.find((kept) => kept.id === event.id);
+      if (known !== undefined) return { seq: known.seq, duplicate: true };
+      const seq = all.length + 1;
+      all.push(JSON.parse(JSON.stringify({ ...event, seq })) as StoredEvent);
+      return { seq, duplicate: false };
+    },
+    lastSeq: () => all.length,
+    read: ({ name, runId, afterSeq, upTo = Infinity, at, limit = Infinity }) =>
+      all
+        .filter((event) => event.name === name && event.seq > afterSeq && event.seq <= upTo && event.expiresAt > at && eventReaches(event.runId, runId))
+        .slice(0, limit)
+        .map((event) => JSON.parse(JSON.stringify(event)) as StoredEvent),
+    take(seq) {
+      if (taken.has(seq)) return false;
+      taken.add(seq);
+      return true;
+    },
+  };
+  return { log, all };
+}
+
+/** When a waiting run became due (its timer's time, or the time of the first event that reaches it); undefined if it is not. */
+function dueSince(runId: string, wake: RunWake | undefined, at: number, events: readonly StoredEvent[]): number | undefined {
+  let due = wake?.at !== undefined && wake.at <= at ? wake.at : undefined;
+  for (const { name, afterSeq } of wake?.events ?? []) {
+    const event = events.find((kept) => kept.seq > afterSeq && kept.name === name && kept.expiresAt > at && eventReaches(kept.runId, runId));
+    if (event !== undefined) due = Math.min(due ?? Infinity, event.at);
+  }
+  return due;
 }

@@ -159,6 +159,8 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
     // Values beside the runs (a cached plan) keep secrets as the journal does.
     getValue: (key) => andThen(store.getValue(key), (value) => openIn(value, `the value kept as "${key}"`, undefined)),
     setValue: (key, value) => store.setValue(key, hide(value)),
+    ...(store.events ? { events: store.events } : {}),
+    ...(store.dueRuns ? { dueRuns: (query: { at: number; limit: number }) => store.dueRuns!(query) } : {}),
     close: () => store.close(),
   };
   protectedStores.add(guarded);

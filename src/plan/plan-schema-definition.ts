@@ -29,6 +29,23 @@ export function definePlanSchemas(z: typeof Zod) {
      * marked missing; the result lists it in `missing`.
      */
     optional: z.boolean().optional(),
+    /**
+     * A step that waits and calls nothing: until a time passes (`forMs` from when it starts,
+     * or `until`, an ISO time with its offset). Its output says when it woke.
+     */
+    wait: z.object({ forMs: z.number().int().nonnegative().optional(), until: z.string().min(1).optional() }).optional(),
+    /**
+     * A step that waits for an event sent with `sendEvent` (or `planloop runs signal`): one of
+     * this name whose data has `match`'s fields equal. Its output is the event's data. After
+     * `timeoutMs` without one, the step fails saying so.
+     */
+    waitFor: z
+      .object({
+        event: z.string().min(1),
+        match: z.record(z.string(), z.unknown()).optional(),
+        timeoutMs: z.number().int().positive().optional(),
+      })
+      .optional(),
   });
   return { stepId: stepIdSchema, step, plan: z.object({ steps: z.array(step).min(1) }) };
 }

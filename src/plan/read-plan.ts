@@ -44,6 +44,8 @@ function quickStep(input: unknown): PlanStep | undefined {
   const source = input as Record<string, unknown>;
   const { id, task, tool, args, budget, estimateMs, model, optional } = source;
   if (!isStepId(id) || typeof task !== "string") return undefined;
+  // Wait steps are rare: zod reads them.
+  if ("wait" in source || "waitFor" in source) return undefined;
   const dependsOn = quickDependencies(source.depends_on);
   if (!dependsOn) return undefined;
   // Zod keeps a key given as `undefined`; rare enough to leave to zod.

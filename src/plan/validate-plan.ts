@@ -19,7 +19,8 @@ export type PlanErrorCode =
   | "invalid_arguments"
   | "missing_task"
   | "undeclared_reference"
-  | "invalid_placeholder";
+  | "invalid_placeholder"
+  | "invalid_wait";
 
 /** One problem with a plan, worded so that a planner model reading it can fix the plan. */
 export interface PlanError {
@@ -239,6 +240,11 @@ function collectReferences(step: PlanStep, index: number, graph: PlanGraph, cont
 function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: StepCheck): void {
   const { tools, errors } = context;
   const id = graph.keys[index]!;
+  if (step.wait !== undefined || step.waitFor !== undefined) {
+    const problem = waitProblem(step);
+    if (problem !== undefined) errors.push({ code: "invalid_wait", stepId: step.id, message: `step ${id} ${problem}` });
+    return;
+  }
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
@@ -296,6 +302,22 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: St
 }
 
 const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
+
+/** What is wrong with a wait step, worded to follow "step <id>"; undefined when nothing is. */
+function waitProblem(step: PlanStep): string | undefined {
+  if (step.wait !== undefined && step.waitFor !== undefined) return "has both wait and waitFor; a step waits for one thing: split it in two";
+  if (step.tool !== undefined || step.args !== undefined) return "waits and calls a tool; a wait step calls nothing: move the call to a step after it";
+  if (step.wait === undefined) return undefined;
+  const { forMs, until } = step.wait;
+  if ((forMs === undefined) === (until === undefined)) return 'has a wait with neither or both of forMs and until; give one: { "forMs": 60000 } or { "until": "2026-12-07T08:00:00+01:00" }';
+  if (until !== undefined && !isIsoTime(until)) return `waits until "${until}", which is not an ISO time with a date and a time of day (e.g. 2026-12-07T08:00:00+01:00)`;
+  return undefined;
+}
+
+/** An ISO 8601 date and time (an offset or Z optional: without one it is the machine's local time). */
+export function isIsoTime(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.test(text) && Number.isFinite(Date.parse(text));
+}
 
 /**
  * Decides, for every reference to a step that is not a direct dependency, whether the step

@@ -7,6 +7,8 @@ import type { PlanProblem } from "../execution-options.js";
 import { endedRecords, finalRecord, idempotencyKeyOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "../live-run.js";
 import { runAgentStep } from "./agent-step.js";
 import { runToolStep, type StepDone } from "./tool-step.js";
+import { runWaitStep } from "./wait-step.js";
+import { stepKind } from "../../plan/step-kind.js";
 
 /*
  * A plan step's life: it starts and ends in this file, and runs as a tool step
@@ -17,7 +19,7 @@ import { runToolStep, type StepDone } from "./tool-step.js";
  *   failed     its call was refused or failed for good, its agent stopped short, its
  *              arguments could not be filled, or the executor hit a bug
  *   cancelled  the run stopped while it ran, or its agent ran out of time
- *   waiting    it paused for a human (approval or answer), or it never started because a
+ *   waiting    it paused for a human (approval or answer) or a wait step's time or event, or it never started because a
  *              step it depends on waits (`settleLeftovers`)
  *   skipped    a step it depends on failed, was cancelled or asked for a replan, or the
  *              run stopped before it started
@@ -38,7 +40,7 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
   run.onStepStarted?.(index, record.startedAt);
   if (run.events.active) {
     run.events.emit(
-      { type: "step-start", stepId: step.id, kind: step.tool ? "tool" : "agent", attempt: record.attempts + 1 },
+      { type: "step-start", stepId: step.id, kind: stepKind(step), attempt: record.attempts + 1 },
       { stepId: step.id },
     );
   }
@@ -61,7 +63,9 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
 function startWork(run: PlanRun, index: number, done: StepDone): boolean | undefined {
   let pending: MaybePromise<StepOutcome> | undefined;
   try {
-    pending = run.steps[index]!.tool ? runToolStep(run, index, concludeLater, done) : runAgentStep(run, index);
+    const kind = stepKind(run.steps[index]!);
+    pending =
+      kind === "tool" ? runToolStep(run, index, concludeLater, done) : kind === "wait" ? runWaitStep(run, index) : runAgentStep(run, index);
   } catch (error) {
     pending = unexpectedOutcome(error);
   }

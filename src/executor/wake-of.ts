@@ -1,0 +1,19 @@
+import type { RunWake } from "../journal/checkpoint-store.js";
+import { isStepWait, type PlanRunState } from "./resume-state.js";
+
+/**
+ * What wakes a waiting plan run, from its state: its earliest timer or event deadline, and the
+ * events its steps wait for. Undefined when it waits only for people (a decision continues it).
+ */
+export function wakeOf(state: PlanRunState): RunWake | undefined {
+  let at: number | undefined;
+  const events: NonNullable<RunWake["events"]> = [];
+  for (const entry of Object.values(state.waiting)) {
+    if (!isStepWait(entry)) continue;
+    const time = entry.kind === "timer" ? entry.until : entry.deadline;
+    if (time !== undefined) at = Math.min(at ?? Infinity, time);
+    if (entry.kind === "event") events.push({ name: entry.event, afterSeq: entry.afterSeq });
+  }
+  if (at === undefined && events.length === 0) return undefined;
+  return { ...(at === undefined ? {} : { at }), ...(events.length > 0 ? { events } : {}) };
+}
