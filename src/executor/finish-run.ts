@@ -124,7 +124,13 @@ function stepWaits(run: PlanRun): PlanWait[] {
     if (entry.kind === "timer") waits.push({ stepId, kind: "timer", until: new Date(entry.until).toISOString() });
     else {
       const { event, match, deadline } = entry;
-      waits.push({ stepId, kind: "event", event, ...(match ? { match } : {}), ...(deadline === undefined ? {} : { deadline: new Date(deadline).toISOString() }) });
+      waits.push({
+        stepId,
+        kind: "event",
+        event,
+        ...(match ? { match } : {}),
+        ...(deadline === undefined ? {} : { deadline: new Date(deadline).toISOString() }),
+      });
     }
   }
   return waits;

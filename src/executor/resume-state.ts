@@ -25,9 +25,7 @@ const stateVersion = 1;
  * wait step (see `StepWait`).
  */
 export type WaitingStep =
-  | { kind: "tool"; pending: PlanPendingCall }
-  | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState }
-  | StepWait;
+  { kind: "tool"; pending: PlanPendingCall } | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState } | StepWait;
 
 /**
  * What a wait step waits for: a time (`until`, ms since 1970), or an event of a name whose data
@@ -35,8 +33,7 @@ export type WaitingStep =
  * `deadline` if the step has a timeout.
  */
 export type StepWait =
-  | { kind: "timer"; until: number }
-  | { kind: "event"; event: string; match?: Record<string, unknown>; afterSeq: number; deadline?: number };
+  { kind: "timer"; until: number } | { kind: "event"; event: string; match?: Record<string, unknown>; afterSeq: number; deadline?: number };
 
 /** Whether a paused step waits for a time or an event rather than for a human. */
 export function isStepWait(entry: WaitingStep): entry is StepWait {

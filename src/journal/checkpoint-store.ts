@@ -385,7 +385,10 @@ function memoryEvents(): { log: EventLog; all: StoredEvent[] } {
     lastSeq: () => all.length,
     read: ({ name, runId, afterSeq, upTo = Infinity, at, limit = Infinity }) =>
       all
-        .filter((event) => event.name === name && event.seq > afterSeq && event.seq <= upTo && event.expiresAt > at && eventReaches(event.runId, runId))
+        .filter(
+          (event) =>
+            event.name === name && event.seq > afterSeq && event.seq <= upTo && event.expiresAt > at && eventReaches(event.runId, runId),
+        )
         .slice(0, limit)
         .map((event) => JSON.parse(JSON.stringify(event)) as StoredEvent),
     take(seq) {
@@ -401,7 +404,9 @@ function memoryEvents(): { log: EventLog; all: StoredEvent[] } {
 function dueSince(runId: string, wake: RunWake | undefined, at: number, events: readonly StoredEvent[]): number | undefined {
   let due = wake?.at !== undefined && wake.at <= at ? wake.at : undefined;
   for (const { name, afterSeq } of wake?.events ?? []) {
-    const event = events.find((kept) => kept.seq > afterSeq && kept.name === name && kept.expiresAt > at && eventReaches(kept.runId, runId));
+    const event = events.find(
+      (kept) => kept.seq > afterSeq && kept.name === name && kept.expiresAt > at && eventReaches(kept.runId, runId),
+    );
     if (event !== undefined) due = Math.min(due ?? Infinity, event.at);
   }
   return due;

@@ -305,12 +305,16 @@ const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
 
 /** What is wrong with a wait step, worded to follow "step <id>"; undefined when nothing is. */
 function waitProblem(step: PlanStep): string | undefined {
-  if (step.wait !== undefined && step.waitFor !== undefined) return "has both wait and waitFor; a step waits for one thing: split it in two";
-  if (step.tool !== undefined || step.args !== undefined) return "waits and calls a tool; a wait step calls nothing: move the call to a step after it";
+  if (step.wait !== undefined && step.waitFor !== undefined)
+    return "has both wait and waitFor; a step waits for one thing: split it in two";
+  if (step.tool !== undefined || step.args !== undefined)
+    return "waits and calls a tool; a wait step calls nothing: move the call to a step after it";
   if (step.wait === undefined) return undefined;
   const { forMs, until } = step.wait;
-  if ((forMs === undefined) === (until === undefined)) return 'has a wait with neither or both of forMs and until; give one: { "forMs": 60000 } or { "until": "2026-12-07T08:00:00+01:00" }';
-  if (until !== undefined && !isIsoTime(until)) return `waits until "${until}", which is not an ISO time with a date and a time of day (e.g. 2026-12-07T08:00:00+01:00)`;
+  if ((forMs === undefined) === (until === undefined))
+    return 'has a wait with neither or both of forMs and until; give one: { "forMs": 60000 } or { "until": "2026-12-07T08:00:00+01:00" }';
+  if (until !== undefined && !isIsoTime(until))
+    return `waits until "${until}", which is not an ISO time with a date and a time of day (e.g. 2026-12-07T08:00:00+01:00)`;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { CheckpointStore, JournalEntry } from "../journal/checkpoint-store.js";
+import { waitConformance } from "./wait-conformance.js";
 
 /** The matchers the checks use, as vitest and Jest both have them. */
 export interface ConformanceMatchers {
@@ -232,5 +233,7 @@ export function storeConformance(
       expect(await store.getRun("lease-2")).toMatchObject({ status: "finished" });
       await store.close();
     });
+
+    waitConformance(open, framework);
   });
 }

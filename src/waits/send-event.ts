@@ -41,9 +41,12 @@ export interface SentEvent {
 export async function sendEvent(options: SendEventOptions): Promise<SentEvent> {
   const log = eventLogOf(options?.store);
   const { event, runId, keepMs = defaultEventKeepMs } = options;
-  if (typeof event !== "string" || event.trim() === "") throw new InvalidOptionsError("sendEvent needs { event }: the name a waitFor step waits for");
-  if (runId !== undefined && (typeof runId !== "string" || runId === "")) throw new InvalidOptionsError("sendEvent: runId must be a run's id");
-  if (typeof keepMs !== "number" || !(keepMs > 0)) throw new InvalidOptionsError(`sendEvent: keepMs must be a positive number of ms, not ${String(keepMs)}`);
+  if (typeof event !== "string" || event.trim() === "")
+    throw new InvalidOptionsError("sendEvent needs { event }: the name a waitFor step waits for");
+  if (runId !== undefined && (typeof runId !== "string" || runId === ""))
+    throw new InvalidOptionsError("sendEvent: runId must be a run's id");
+  if (typeof keepMs !== "number" || !(keepMs > 0))
+    throw new InvalidOptionsError(`sendEvent: keepMs must be a positive number of ms, not ${String(keepMs)}`);
   const id = options.id ?? randomUUID();
   if (typeof id !== "string" || id === "") throw new InvalidOptionsError("sendEvent: id must be a non-empty string");
   const at = (options.clock ?? systemClock).now();
@@ -54,7 +57,9 @@ export async function sendEvent(options: SendEventOptions): Promise<SentEvent> {
 
 /** The store's events; a store without them is refused, naming it. */
 export function eventLogOf(store: CheckpointStore | undefined): EventLog {
-  if (store === undefined || typeof store !== "object") throw new InvalidOptionsError("sendEvent needs { store }: the store the waiting runs are kept in");
-  if (store.events === undefined) throw new InvalidOptionsError(`${store.location ?? "this store"} keeps no events: use memoryStore, sqliteStore or postgresStore`);
+  if (store === undefined || typeof store !== "object")
+    throw new InvalidOptionsError("sendEvent needs { store }: the store the waiting runs are kept in");
+  if (store.events === undefined)
+    throw new InvalidOptionsError(`${store.location ?? "this store"} keeps no events: use memoryStore, sqliteStore or postgresStore`);
   return store.events;
 }

@@ -51,8 +51,12 @@ export interface WakeReport {
  */
 export async function wakeDueRuns(options: WakeOptions): Promise<WakeReport> {
   const { store, concurrency = 4, limit = 100 } = options ?? ({} as WakeOptions);
-  if (store?.dueRuns === undefined) throw new InvalidOptionsError(`wakeDueRuns: ${store?.location ?? "the store given"} cannot list the runs due to wake; use memoryStore, sqliteStore or postgresStore`);
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new InvalidOptionsError(`wakeDueRuns: concurrency must be a whole number ≥ 1, not ${String(concurrency)}`);
+  if (store?.dueRuns === undefined)
+    throw new InvalidOptionsError(
+      `wakeDueRuns: ${store?.location ?? "the store given"} cannot list the runs due to wake; use memoryStore, sqliteStore or postgresStore`,
+    );
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new InvalidOptionsError(`wakeDueRuns: concurrency must be a whole number ≥ 1, not ${String(concurrency)}`);
   const clock = options.clock ?? systemClock;
   const due = await outermost(store, await store.dueRuns({ at: clock.now(), limit }));
   const report: WakeReport = { woken: [], busy: [], failed: [] };
@@ -88,7 +92,9 @@ function continued(options: WakeOptions, run: DueRun, clock: Clock): Promise<{ s
     });
   }
   if (options.continueRun !== undefined) return options.continueRun(run);
-  throw new InvalidOptionsError(`run "${run.runId}" was started by ${run.entry}: give wakeDueRuns a continueRun that calls ${run.entry} again with its store and runId`);
+  throw new InvalidOptionsError(
+    `run "${run.runId}" was started by ${run.entry}: give wakeDueRuns a continueRun that calls ${run.entry} again with its store and runId`,
+  );
 }
 
 /** Each due run's outermost run (a strategy's plan run is continued through the strategy), once. */

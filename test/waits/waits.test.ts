@@ -31,45 +31,53 @@ describe("timer wait steps", () => {
   it("sleep on the run's clock when the run has no store, and say when they woke", async () => {
     const clock = new FakeClock(monday);
     const after = counted("after");
-    const plan: PlanInput = { steps: [{ id: 1, task: "an hour", wait: { forMs: 3_600_000 } }, { id: 2, task: "go", tool: "after", args: {}, depends_on: [1] }] };
+    const plan: PlanInput = {
+      steps: [
+        { id: 1, task: "an hour", wait: { forMs: 3_600_000 } },
+        { id: 2, task: "go", tool: "after", args: {}, depends_on: [1] },
+      ],
+    };
     const result = await clock.run(executePlan({ plan, tools: [after.tool], clock }), { limitMs: 2 * 3_600_000 });
     expect(result.status).toBe("completed");
     expect(result.steps["1"]!.output).toEqual({ wokeAt: "2026-12-07T09:00:00.000Z", waitedUntil: "2026-12-07T09:00:00.000Z" });
     expect(after.calls).toHaveLength(1);
   });
 
-  it.each(stores)("hold nothing in a durable run for a 7-day wait: stored waiting, woken when due, nothing run twice (%s)", async (_, open) => {
-    const store = open();
-    const clock = new FakeClock(monday);
-    const before = counted("before");
-    const after = counted("after");
-    const tools = [before.tool, after.tool];
-    const plan: PlanInput = {
-      steps: [
-        { id: 1, task: "pull", tool: "before", args: { value: 1 } },
-        { id: 2, task: "a week", wait: { forMs: 7 * day }, depends_on: [1] },
-        { id: 3, task: "report", tool: "after", args: { value: "$2.wokeAt" }, depends_on: [2] },
-      ],
-    };
-    const first = await executePlan({ plan, tools, store, runId: "weekly", clock });
-    expect(first.status).toBe("waiting");
-    expect(first.waits).toEqual([{ stepId: 2, kind: "timer", until: "2026-12-14T08:00:00.000Z" }]);
-    expect(first.pending).toEqual([]);
-    expect(clock.pendingTimers).toBe(0);
-    expect((await store.listRuns({ status: "waiting" })).map((run) => run.runId)).toEqual(["weekly"]);
+  it.each(stores)(
+    "hold nothing in a durable run for a 7-day wait: stored waiting, woken when due, nothing run twice (%s)",
+    async (_, open) => {
+      const store = open();
+      const clock = new FakeClock(monday);
+      const before = counted("before");
+      const after = counted("after");
+      const tools = [before.tool, after.tool];
+      const plan: PlanInput = {
+        steps: [
+          { id: 1, task: "pull", tool: "before", args: { value: 1 } },
+          { id: 2, task: "a week", wait: { forMs: 7 * day }, depends_on: [1] },
+          { id: 3, task: "report", tool: "after", args: { value: "$2.wokeAt" }, depends_on: [2] },
+        ],
+      };
+      const first = await executePlan({ plan, tools, store, runId: "weekly", clock });
+      expect(first.status).toBe("waiting");
+      expect(first.waits).toEqual([{ stepId: 2, kind: "timer", until: "2026-12-14T08:00:00.000Z" }]);
+      expect(first.pending).toEqual([]);
+      expect(clock.pendingTimers).toBe(0);
+      expect((await store.listRuns({ status: "waiting" })).map((run) => run.runId)).toEqual(["weekly"]);
 
-    await clock.advance(6 * day);
-    expect(await wakeDueRuns({ store, tools, clock })).toEqual({ woken: [], busy: [], failed: [] });
-    await clock.advance(day);
-    const woken = await wakeDueRuns({ store, tools, clock });
-    expect(woken).toEqual({ woken: [{ runId: "weekly", status: "completed" }], busy: [], failed: [] });
-    expect(before.calls).toEqual([1]);
-    expect(after.calls).toEqual(["2026-12-14T08:00:00.000Z"]);
-    expect(await wakeDueRuns({ store, tools, clock })).toEqual({ woken: [], busy: [], failed: [] });
-    const stored = await executePlan({ plan, tools, store, runId: "weekly", clock });
-    expect(stored.status).toBe("completed");
-    expect(after.calls).toHaveLength(1);
-  });
+      await clock.advance(6 * day);
+      expect(await wakeDueRuns({ store, tools, clock })).toEqual({ woken: [], busy: [], failed: [] });
+      await clock.advance(day);
+      const woken = await wakeDueRuns({ store, tools, clock });
+      expect(woken).toEqual({ woken: [{ runId: "weekly", status: "completed" }], busy: [], failed: [] });
+      expect(before.calls).toEqual([1]);
+      expect(after.calls).toEqual(["2026-12-14T08:00:00.000Z"]);
+      expect(await wakeDueRuns({ store, tools, clock })).toEqual({ woken: [], busy: [], failed: [] });
+      const stored = await executePlan({ plan, tools, store, runId: "weekly", clock });
+      expect(stored.status).toBe("completed");
+      expect(after.calls).toHaveLength(1);
+    },
+  );
 
   it("wait until an ISO time, and keep that time when continued early", async () => {
     const store = memoryStore();
@@ -89,7 +97,11 @@ describe("timer wait steps", () => {
 describe("event wait steps", () => {
   const eventPlan = (timeoutMs?: number): PlanInput => ({
     steps: [
-      { id: 1, task: "export landed", waitFor: { event: "export-ready", match: { day: "2026-12-07" }, ...(timeoutMs ? { timeoutMs } : {}) } },
+      {
+        id: 1,
+        task: "export landed",
+        waitFor: { event: "export-ready", match: { day: "2026-12-07" }, ...(timeoutMs ? { timeoutMs } : {}) },
+      },
       { id: 2, task: "build", tool: "after", args: { value: "$1.rows" }, depends_on: [1] },
     ],
   });
@@ -120,7 +132,10 @@ describe("event wait steps", () => {
     const clock = new FakeClock(monday);
     const after = counted("after");
     const sent = await sendEvent({ store, event: "export-ready", data: { day: "2026-12-07", rows: 7 }, id: "export-1", clock });
-    expect(await sendEvent({ store, event: "export-ready", data: { day: "2026-12-07", rows: 8 }, id: "export-1", clock })).toEqual({ ...sent, duplicate: true });
+    expect(await sendEvent({ store, event: "export-ready", data: { day: "2026-12-07", rows: 8 }, id: "export-1", clock })).toEqual({
+      ...sent,
+      duplicate: true,
+    });
     const early = await executePlan({ plan: eventPlan(), tools: [after.tool], store, runId: "a", clock });
     expect(early.status).toBe("completed");
     expect(after.calls).toEqual([7]);
@@ -173,10 +188,18 @@ describe("wait steps in plans", () => {
   ])("are refused when malformed: %j", (step, message) => {
     const checked = validatePlan({ steps: [step] });
     expect(checked.ok).toBe(false);
-    if (!checked.ok) expect(checked.errors).toEqual([expect.objectContaining({ code: "invalid_wait", message: expect.stringMatching(message) })]);
+    if (!checked.ok)
+      expect(checked.errors).toEqual([expect.objectContaining({ code: "invalid_wait", message: expect.stringMatching(message) })]);
   });
 
   it("pass when well-formed", () => {
-    expect(validatePlan({ steps: [{ id: 1, task: "w", waitFor: { event: "e", timeoutMs: 5 } }, { id: 2, task: "t", wait: { until: "2026-12-07T08:00:00Z" } }] }).ok).toBe(true);
+    expect(
+      validatePlan({
+        steps: [
+          { id: 1, task: "w", waitFor: { event: "e", timeoutMs: 5 } },
+          { id: 2, task: "t", wait: { until: "2026-12-07T08:00:00Z" } },
+        ],
+      }).ok,
+    ).toBe(true);
   });
 });

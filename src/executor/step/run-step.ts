@@ -39,10 +39,7 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
   record.startedAt = run.elapsed();
   run.onStepStarted?.(index, record.startedAt);
   if (run.events.active) {
-    run.events.emit(
-      { type: "step-start", stepId: step.id, kind: stepKind(step), attempt: record.attempts + 1 },
-      { stepId: step.id },
-    );
+    run.events.emit({ type: "step-start", stepId: step.id, kind: stepKind(step), attempt: record.attempts + 1 }, { stepId: step.id });
   }
   if (run.checkpoints === undefined) return startWork(run, index, done);
   // A durable run commits this step's start, and the ends it depends on, before it runs.

@@ -48,7 +48,10 @@ async function waitForEvent(run: PlanRun, step: PlanStep, saved: Extract<StepWai
   const log = run.checkpoints?.durability.store.events;
   if (log === undefined) {
     const why = run.checkpoints === undefined ? "the run has no store" : "the run's store keeps no events";
-    return { status: "failed", error: `step ${step.id} waits for event "${name}", but ${why}: run it with a store (memoryStore, sqliteStore, postgresStore) and send the event with sendEvent` };
+    return {
+      status: "failed",
+      error: `step ${step.id} waits for event "${name}", but ${why}: run it with a store (memoryStore, sqliteStore, postgresStore) and send the event with sendEvent`,
+    };
   }
   const now = run.config.clock.now();
   const wanted = (event: StoredEvent) => matches(event.data, match);
@@ -70,7 +73,13 @@ async function waitForEvent(run: PlanRun, step: PlanStep, saved: Extract<StepWai
     if (wanted(event) && (await log.take(event.seq, run.runId, now))) return { status: "succeeded", output: event.data };
   }
   const deadline = timeoutMs === undefined ? undefined : now + timeoutMs;
-  const wait: StepWait = { kind: "event", event: name, afterSeq: cursor, ...(match ? { match } : {}), ...(deadline === undefined ? {} : { deadline }) };
+  const wait: StepWait = {
+    kind: "event",
+    event: name,
+    afterSeq: cursor,
+    ...(match ? { match } : {}),
+    ...(deadline === undefined ? {} : { deadline }),
+  };
   return paused(wait, waitingFor(name, deadline));
 }
 

@@ -41,6 +41,23 @@ const migrations: readonly string[] = [
        ORDER BY length(p.run_id) DESC LIMIT 1)
      WHERE position('/' in r.run_id) > 0;
    CREATE INDEX planloop_runs_top ON planloop_runs (created_at DESC, run_id DESC) WHERE kept_in IS NULL;`,
+  // Durable waits: what wakes a waiting run (its earliest time, the events it waits for), and the events sent.
+  `ALTER TABLE planloop_runs ADD COLUMN wake_at DOUBLE PRECISION, ADD COLUMN wake_events TEXT;
+   CREATE INDEX planloop_runs_wake_at ON planloop_runs (wake_at) WHERE wake_at IS NOT NULL;
+   CREATE INDEX planloop_runs_wake_events ON planloop_runs (run_id) WHERE wake_events IS NOT NULL;
+   CREATE TABLE planloop_events (
+     seq BIGSERIAL PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     name TEXT NOT NULL,
+     data TEXT NOT NULL,
+     run_id TEXT,
+     at DOUBLE PRECISION NOT NULL,
+     expires_at DOUBLE PRECISION NOT NULL,
+     taken_by TEXT,
+     taken_at DOUBLE PRECISION
+   );
+   CREATE INDEX planloop_events_name ON planloop_events (name, seq);
+   CREATE INDEX planloop_events_expiry ON planloop_events (expires_at);`,
 ];
 
 /** The schema version this planloop writes. */

@@ -11,6 +11,7 @@ import {
 import { LeaseLostError } from "../../core/errors.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
+import { postgresDueRuns, postgresEvents } from "./postgres-events.js";
 import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, postgresDialect, type ListedRow } from "../run-listing.js";
 
@@ -28,13 +29,13 @@ const sql = {
   // A write under a token ($4) is made only while that token is the run's lease (fencing).
   // The same update keeps how the run stands ($5): paused (the last entry a pause) or running (null).
   append: `WITH running AS (
-             UPDATE planloop_runs SET updated_at = $2, outcome = $5
+             UPDATE planloop_runs SET updated_at = $2, outcome = $5, wake_at = $6, wake_events = $7
              WHERE run_id = $1 AND status = 'running' AND ($4::bigint IS NULL OR lease_token = $4) RETURNING run_id
            )
            INSERT INTO planloop_journal (run_id, entry)
            SELECT running.run_id, e.entry FROM running, unnest($3::text[]) WITH ORDINALITY AS e(entry, n) ORDER BY e.n`,
   touch: "UPDATE planloop_runs SET updated_at = $2 WHERE run_id = $1 AND status = 'running' AND ($3::bigint IS NULL OR lease_token = $3)",
-  finish: `UPDATE planloop_runs SET status = 'finished', result = $2, updated_at = $3, outcome = $5
+  finish: `UPDATE planloop_runs SET status = 'finished', result = $2, updated_at = $3, outcome = $5, wake_at = NULL, wake_events = NULL
            WHERE run_id = $1 AND status = 'running' AND ($4::bigint IS NULL OR lease_token = $4)`,
   // Taken when free, run out, or already this owner's; a new owner's token is one more.
   takeLease: `UPDATE planloop_runs SET lease_owner = $2,
@@ -116,7 +117,7 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
       const { rowCount } =
         entries.length === 0
           ? await query(sql.touch, [runId, at, fence])
-          : await query(sql.append, [runId, at, entries.map((entry) => JSON.stringify(entry)), fence, stands(appendedOutcome(entries))]);
+          : await query(sql.append, [runId, at, entries.map((entry) => JSON.stringify(entry)), fence, ...stands(appendedOutcome(entries))]);
       if (rowCount === 0) await refuse(runId, token);
     },
     async finishRun(runId, result, at, token) {
@@ -155,6 +156,8 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     async setValue(key, value) {
       await query(sql.setValue, [key, JSON.stringify(value ?? null)]);
     },
+    events: postgresEvents(pool, query, migrated),
+    dueRuns: postgresDueRuns(query),
     async close() {
       if (closed || !ownsPool) return;
       closed = true;
@@ -163,9 +166,10 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
   };
 }
 
-/** An outcome as the append keeps it: JSON text, or null for a running run. */
-function stands(outcome: ReturnType<typeof appendedOutcome>): string | null {
-  return outcome ? JSON.stringify(outcome) : null;
+/** An outcome as the append keeps it (JSON text, or null for a running run), with what wakes a waiting run. */
+function stands(outcome: ReturnType<typeof appendedOutcome>): [string | null, number | null, string | null] {
+  const events = outcome?.wake?.events;
+  return [outcome ? JSON.stringify(outcome) : null, outcome?.wake?.at ?? null, events?.length ? JSON.stringify(events) : null];
 }
 
 function newPool(connectionString: string): Pg.Pool {

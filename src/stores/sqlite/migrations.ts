@@ -46,6 +46,24 @@ const migrations: ReadonlyArray<string | ((db: SqliteDatabase) => void)> = [
       if (keptIn !== undefined) keep.run(keptIn, run_id);
     }
   },
+  // Durable waits: what wakes a waiting run (its earliest time, the events it waits for), and the events sent.
+  `ALTER TABLE planloop_runs ADD COLUMN wake_at REAL;
+   ALTER TABLE planloop_runs ADD COLUMN wake_events TEXT;
+   CREATE INDEX planloop_runs_wake_at ON planloop_runs (wake_at) WHERE wake_at IS NOT NULL;
+   CREATE INDEX planloop_runs_wake_events ON planloop_runs (run_id) WHERE wake_events IS NOT NULL;
+   CREATE TABLE planloop_events (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL UNIQUE,
+     name TEXT NOT NULL,
+     data TEXT NOT NULL,
+     run_id TEXT,
+     at REAL NOT NULL,
+     expires_at REAL NOT NULL,
+     taken_by TEXT,
+     taken_at REAL
+   );
+   CREATE INDEX planloop_events_name ON planloop_events (name, seq);
+   CREATE INDEX planloop_events_expiry ON planloop_events (expires_at);`,
 ];
 
 /** The schema version this planloop writes. */

@@ -13,6 +13,7 @@ import {
 
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate, schemaVersion } from "./migrations.js";
+import { sqliteDueRuns, sqliteEvents } from "./sqlite-events.js";
 import { builtinSqlite, nodeSqliteDatabase } from "./node-sqlite.js";
 import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, sqliteDialect, type ListedRow, type ListQuery } from "../run-listing.js";
@@ -74,12 +75,15 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     insertEntry: db.prepare("INSERT INTO planloop_journal (run_id, seq, entry) VALUES (?, ?, ?)"),
     // A write under a token is made only while that token is the run's lease (fencing).
     // The same statement keeps how the run stands: paused (the last entry a pause) or running.
-    touchRunning: db.prepare<[number, number, string | null, string, number | null, number | null]>(
-      `UPDATE planloop_runs SET updated_at = ?, outcome = CASE WHEN ? = 1 THEN ? ELSE outcome END
+    touchRunning: db.prepare<
+      [number, number, string | null, number, number | null, number, string | null, string, number | null, number | null]
+    >(
+      `UPDATE planloop_runs SET updated_at = ?, outcome = CASE WHEN ? = 1 THEN ? ELSE outcome END,
+         wake_at = CASE WHEN ? = 1 THEN ? ELSE wake_at END, wake_events = CASE WHEN ? = 1 THEN ? ELSE wake_events END
        WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)`,
     ),
     finish: db.prepare<[string, string, number, string, number | null, number | null]>(
-      `UPDATE planloop_runs SET status = 'finished', result = ?, outcome = ?, updated_at = ?
+      `UPDATE planloop_runs SET status = 'finished', result = ?, outcome = ?, updated_at = ?, wake_at = NULL, wake_events = NULL
        WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)`,
     ),
     // Taken when free, run out, or already this owner's; a new owner's token is one more.
@@ -120,7 +124,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     const fence = token ?? null;
     const outcome = appendedOutcome(entries);
     const stands = outcome === undefined ? 0 : 1;
-    if (statements.touchRunning.run(at, stands, outcome ? JSON.stringify(outcome) : null, runId, fence, fence).changes === 0)
+    const wake = outcome?.wake;
+    const wakeEvents = wake?.events?.length ? JSON.stringify(wake.events) : null;
+    const kept = outcome ? JSON.stringify(outcome) : null;
+    if (statements.touchRunning.run(at, stands, kept, stands, wake?.at ?? null, stands, wakeEvents, runId, fence, fence).changes === 0)
       refuse(runId, token);
     const known = lastSeq.get(runId);
     let seq: number;
@@ -179,6 +186,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
       return row === undefined ? undefined : (JSON.parse(row.value) as unknown);
     },
     setValue: (key, value) => void statements.setValue.run(key, JSON.stringify(value ?? null)),
+    ...(readonly ? {} : { events: sqliteEvents(db), dueRuns: sqliteDueRuns(db) }),
     close: () => {
       if (db.open) db.close();
     },
