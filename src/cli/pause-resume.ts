@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import type { PendingCall } from "../react/agent-status.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { PendingPlan } from "../strategies/plan-review.js";
+import type { PlanWait } from "../executor/execution-result.js";
 import { CliError, readJsonFile } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { textKeyed } from "../core/records.js";
@@ -119,6 +120,8 @@ export function savePaused(
   paused: {
     state: unknown;
     pending: ReadonlyArray<PendingCall | PendingPlan>;
+    /** The wait steps it waits on (a plan run's `waits`). */
+    waits?: readonly PlanWait[];
     statePath: string;
     command: string;
     runId?: string;
@@ -130,6 +133,7 @@ export function savePaused(
   const statePath = resolve(paused.statePath);
   writeFileSync(statePath, JSON.stringify(paused.state));
   for (const call of paused.pending) io.out(pendingLine(call));
+  for (const wait of paused.waits ?? []) io.out(waitLine(wait, paused.storeFlag ?? ""));
   const first = paused.pending[0];
   const decide = first === undefined ? "" : first.kind === "input" ? ` --answer ${first.id}=<your answer>` : ` --approve ${first.id}`;
   io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath}${decide}`);
@@ -142,6 +146,14 @@ export function savePaused(
         ? `planloop runs answer ${paused.runId} ${first.id} "<your answer>"${store}`
         : `planloop runs approve ${paused.runId} ${first.id}${store}`;
   io.out(`or by id: ${byId}`);
+}
+
+/** '  step 1 waits for event "export-ready": planloop runs signal export-ready --data '<json>' --store …'. */
+function waitLine(wait: PlanWait, store: string): string {
+  if (wait.kind === "timer") return `  step ${wait.stepId} waits until ${wait.until}: planloop runs wake${store} continues it then`;
+  const match = wait.match === undefined ? "" : ` with ${JSON.stringify(wait.match)}`;
+  const until = wait.deadline === undefined ? "" : ` until ${wait.deadline}`;
+  return `  step ${wait.stepId} waits for event "${wait.event}"${match}${until}: planloop runs signal ${wait.event} --data '<json>'${store}, then planloop runs wake${store}`;
 }
 
 /**

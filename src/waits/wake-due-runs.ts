@@ -58,7 +58,7 @@ export async function wakeDueRuns(options: WakeOptions): Promise<WakeReport> {
   if (!Number.isSafeInteger(concurrency) || concurrency < 1)
     throw new InvalidOptionsError(`wakeDueRuns: concurrency must be a whole number ≥ 1, not ${String(concurrency)}`);
   const clock = options.clock ?? systemClock;
-  const due = await outermost(store, await store.dueRuns({ at: clock.now(), limit }));
+  const due = await dueOutermostRuns(store, { at: clock.now(), limit });
   const report: WakeReport = { woken: [], busy: [], failed: [] };
   let next = 0;
   const worker = async () => {
@@ -97,8 +97,12 @@ function continued(options: WakeOptions, run: DueRun, clock: Clock): Promise<{ s
   );
 }
 
-/** Each due run's outermost run (a strategy's plan run is continued through the strategy), once. */
-async function outermost(store: CheckpointStore, runIds: readonly string[]): Promise<DueRun[]> {
+/**
+ * The runs due to wake by `at`, each as its outermost run (a strategy's plan run is continued
+ * through the strategy), once. None from a store that cannot list due runs.
+ */
+export async function dueOutermostRuns(store: CheckpointStore, query: { at: number; limit: number }): Promise<DueRun[]> {
+  const runIds = store.dueRuns === undefined ? [] : await store.dueRuns(query);
   const seen = new Map<string, DueRun>();
   for (const runId of runIds) {
     let found: DueRun | undefined;

@@ -119,6 +119,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
     savePaused(io, {
       state: result.state,
       pending: result.pending ?? [],
+      waits: result.waits ?? [],
       statePath,
       command: runCommandLine(path, flags),
       ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), tools: flags.tools } : {}),

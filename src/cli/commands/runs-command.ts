@@ -14,6 +14,7 @@ import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.
 import { readEvents } from "./trace-command.js";
 import { decisionWord } from "../../trace/stored-trace.js";
 import { forkCommand } from "./runs-fork.js";
+import { waitCommands } from "./runs-waits.js";
 
 /** Runs the planloop command again, in this process, on `argv` (a stored run's command line). */
 export type Rerun = (argv: string[], io?: CliIo) => Promise<void>;
@@ -135,6 +136,7 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
       // Denying was the job: how each continued run then ended is in what it printed.
       io.exitCode(0);
     });
+  waitCommands(runs, withStore, io, (runId, flags) => resumeRun(io, rerun, { runId, flags, decisions: [] }));
   forkCommand(withStore(runs.command("fork")), io, (runId, flags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }));
   continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
     (runId: string, flags: { store: string; wait?: boolean }) =>
