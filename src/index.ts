@@ -43,10 +43,6 @@ export type {
 } from "./executor/execution-options.js";
 export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall, PlanWait } from "./executor/execution-result.js";
 export type { PlanRunState, WaitingStep, StepWait } from "./executor/resume-state.js";
-export { sendEvent, defaultEventKeepMs } from "./waits/send-event.js";
-export type { SendEventOptions, SentEvent } from "./waits/send-event.js";
-export { wakeDueRuns } from "./waits/wake-due-runs.js";
-export type { WakeOptions, WakeReport, DueRun } from "./waits/wake-due-runs.js";
 export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./plan/timeline.js";
 export { toolStepCallId } from "./executor/step/tool-step.js";
@@ -172,10 +168,14 @@ export type {
   RunStatus,
   RunSummary,
   StoredRun,
-  RunWake,
-  StoredEvent,
-  EventLog,
 } from "./journal/checkpoint-store.js";
+
+// Wait for a time or an event: wait steps, events, waking due runs
+export { sendEvent, defaultEventKeepMs } from "./waits/send-event.js";
+export type { SendEventOptions, SentEvent } from "./waits/send-event.js";
+export { wakeDueRuns } from "./waits/wake-due-runs.js";
+export type { WakeOptions, WakeReport, DueRun } from "./waits/wake-due-runs.js";
+export type { RunWake, StoredEvent, EventLog } from "./journal/checkpoint-store.js";
 
 // Watch runs: events, streams, traces, OpenTelemetry
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";

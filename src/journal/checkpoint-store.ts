@@ -1,6 +1,7 @@
 import { errorMessage, InvalidOptionsError, LeaseLostError, PlanloopError, StoreError } from "../core/errors.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import type { KeptModelCall } from "./model-call-record.js";
+import { dueSince, memoryEvents } from "./memory-events.js";
 
 /**
  * What a durable run writes, in the order it happens: each entry is committed before the run
@@ -125,11 +126,6 @@ export interface EventLog {
   read(query: { name: string; runId: string; afterSeq: number; upTo?: number; at: number; limit?: number }): MaybePromise<StoredEvent[]>;
   /** Records that `runId` took event `seq`: true when no run had taken it before. */
   take(seq: number, runId: string, at: number): MaybePromise<boolean>;
-}
-
-/** Whether an event sent to `target` (or to any run) reaches run `runId`. */
-export function eventReaches(target: string | undefined, runId: string): boolean {
-  return target === undefined || target === runId || runId.startsWith(`${target}/`);
 }
 
 /** A line of `listRuns`. */
@@ -368,46 +364,4 @@ export function memoryStore(): CheckpointStore {
         .map(({ runId }) => runId),
     close: () => runs.clear(),
   };
-}
-
-/** The memory store's events, in the order they came. */
-function memoryEvents(): { log: EventLog; all: StoredEvent[] } {
-  const all: StoredEvent[] = [];
-  const taken = new Set<number>();
-  const log: EventLog = {
-    put(event) {
-      const known = all.find((kept) => kept.id === event.id);
-      if (known !== undefined) return { seq: known.seq, duplicate: true };
-      const seq = all.length + 1;
-      all.push(JSON.parse(JSON.stringify({ ...event, seq })) as StoredEvent);
-      return { seq, duplicate: false };
-    },
-    lastSeq: () => all.length,
-    read: ({ name, runId, afterSeq, upTo = Infinity, at, limit = Infinity }) =>
-      all
-        .filter(
-          (event) =>
-            event.name === name && event.seq > afterSeq && event.seq <= upTo && event.expiresAt > at && eventReaches(event.runId, runId),
-        )
-        .slice(0, limit)
-        .map((event) => JSON.parse(JSON.stringify(event)) as StoredEvent),
-    take(seq) {
-      if (taken.has(seq)) return false;
-      taken.add(seq);
-      return true;
-    },
-  };
-  return { log, all };
-}
-
-/** When a waiting run became due (its timer's time, or the time of the first event that reaches it); undefined if it is not. */
-function dueSince(runId: string, wake: RunWake | undefined, at: number, events: readonly StoredEvent[]): number | undefined {
-  let due = wake?.at !== undefined && wake.at <= at ? wake.at : undefined;
-  for (const { name, afterSeq } of wake?.events ?? []) {
-    const event = events.find(
-      (kept) => kept.seq > afterSeq && kept.name === name && kept.expiresAt > at && eventReaches(kept.runId, runId),
-    );
-    if (event !== undefined) due = Math.min(due ?? Infinity, event.at);
-  }
-  return due;
 }

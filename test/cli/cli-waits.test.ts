@@ -26,7 +26,9 @@ describe("planloop runs signal and wake", () => {
     const store = `sqlite:${join(dir, "waits.sqlite")}`;
     const waiting = await cli("run", plan, "--tools", toolsModule, "--store", store, "--run-id", "weekly");
     expect(waiting.code).toBe(3);
-    expect(waiting.out).toContain(`step 2 waits for event "export-ready" with {"day":"mon"}: planloop runs signal export-ready --data '<json>' --store ${store}`);
+    expect(waiting.out).toContain(
+      `step 2 waits for event "export-ready" with {"day":"mon"}: planloop runs signal export-ready --data '<json>' --store ${store}`,
+    );
     expect((await cli("runs", "wake", "--tools", toolsModule, "--store", store)).out).toContain(`no run in ${store} is due to wake`);
 
     const bad = await cli("runs", "signal", "export-ready", "--data", "{rows", "--store", store);
