@@ -1,4 +1,4 @@
-import type { StoredRun } from "../journal/checkpoint-store.js";
+import type { StoredEvent, StoredRun } from "../journal/checkpoint-store.js";
 import { StoreError } from "../core/errors.js";
 
 /** A run's row as the SQL stores keep it (snake case, the result as JSON text). */
@@ -28,4 +28,27 @@ export function readStoredJson(text: string, where: { store: string; runId: stri
 /** The row as a run, without its journal and result. */
 export function summaryOf(row: RunRow): Omit<StoredRun, "journal" | "result"> {
   return { runId: row.run_id, entry: row.entry, status: row.status, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+/** An event's row as the SQL stores keep it (the data as JSON text; Postgres gives a BIGSERIAL as text). */
+export type EventRow = {
+  seq: number | string;
+  id: string;
+  name: string;
+  data: string;
+  run_id: string | null;
+  at: number;
+  expires_at: number;
+};
+
+export function storedEventOf(row: EventRow): StoredEvent {
+  return {
+    seq: Number(row.seq),
+    id: row.id,
+    name: row.name,
+    data: JSON.parse(row.data) as unknown,
+    ...(row.run_id === null ? {} : { runId: row.run_id }),
+    at: row.at,
+    expiresAt: row.expires_at,
+  };
 }

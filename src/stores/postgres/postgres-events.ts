@@ -1,8 +1,8 @@
 import type * as Pg from "pg";
-import type { EventLog, StoredEvent } from "../../journal/checkpoint-store.js";
+import type { EventLog } from "../../journal/checkpoint-store.js";
+import { storedEventOf, type EventRow } from "../run-row.js";
 
 type Query = <Row extends Pg.QueryResultRow>(text: string, values: unknown[]) => Promise<Pg.QueryResult<Row>>;
-type EventRow = { seq: string; id: string; name: string; data: string; run_id: string | null; at: number; expires_at: number };
 
 /** Any number; only the same in every process. Events are numbered one at a time under it. */
 const eventLock = 0x706c6576;
@@ -50,7 +50,7 @@ export function postgresEvents(pool: Pg.Pool, query: Query, migrated: () => Prom
          ORDER BY seq LIMIT $6`,
         [name, afterSeq, upTo, at, runId, limit ?? null],
       );
-      return rows.map(eventOf);
+      return rows.map(storedEventOf);
     },
     async take(seq, runId, at) {
       const { rowCount } = await query("UPDATE planloop_events SET taken_by = $2, taken_at = $3 WHERE seq = $1 AND taken_by IS NULL", [
@@ -60,18 +60,6 @@ export function postgresEvents(pool: Pg.Pool, query: Query, migrated: () => Prom
       ]);
       return rowCount === 1;
     },
-  };
-}
-
-function eventOf(row: EventRow): StoredEvent {
-  return {
-    seq: Number(row.seq),
-    id: row.id,
-    name: row.name,
-    data: JSON.parse(row.data) as unknown,
-    ...(row.run_id === null ? {} : { runId: row.run_id }),
-    at: row.at,
-    expiresAt: row.expires_at,
   };
 }
 

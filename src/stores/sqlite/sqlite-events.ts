@@ -1,7 +1,6 @@
-import type { EventLog, StoredEvent } from "../../journal/checkpoint-store.js";
+import type { EventLog } from "../../journal/checkpoint-store.js";
+import { storedEventOf, type EventRow } from "../run-row.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
-
-type EventRow = { seq: number; id: string; name: string; data: string; run_id: string | null; at: number; expires_at: number };
 
 /** Whether an event row's target reaches the run given as the next parameter (itself, or a run it is kept inside). */
 const reaches = (event: string, run: string) =>
@@ -33,20 +32,8 @@ export function sqliteEvents(db: SqliteDatabase): EventLog {
     },
     lastSeq: () => Number(statements.last.get()?.seq ?? 0),
     read: ({ name, runId, afterSeq, upTo = Number.MAX_SAFE_INTEGER, at, limit = -1 }) =>
-      statements.read.all(name, afterSeq, upTo, at, runId, runId, limit).map(eventOf),
+      statements.read.all(name, afterSeq, upTo, at, runId, runId, limit).map(storedEventOf),
     take: (seq, runId, at) => Number(statements.take.run(runId, at, seq).changes) === 1,
-  };
-}
-
-function eventOf(row: EventRow): StoredEvent {
-  return {
-    seq: Number(row.seq),
-    id: row.id,
-    name: row.name,
-    data: JSON.parse(row.data) as unknown,
-    ...(row.run_id === null ? {} : { runId: row.run_id }),
-    at: row.at,
-    expiresAt: row.expires_at,
   };
 }
 
