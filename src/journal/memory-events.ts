@@ -1,4 +1,4 @@
-import type { EventLog, RunWake, StoredEvent } from "./checkpoint-store.js";
+import type { EventLog, RunWake, StoredEvent } from "./event-log.js";
 
 /** Whether an event sent to `target` (or to any run) reaches run `runId`. */
 export function eventReaches(target: string | undefined, runId: string): boolean {

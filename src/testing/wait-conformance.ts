@@ -1,5 +1,5 @@
 import type { CheckpointStore, JournalEntry } from "../journal/checkpoint-store.js";
-import type { ConformanceFramework } from "./store-conformance.js";
+import type { ConformanceFramework } from "./conformance-framework.js";
 
 /**
  * The contract of a store's events and due runs (`CheckpointStore.events`, `dueRuns`), part of
