@@ -63,7 +63,21 @@ const arrows = {
     "replan/ is pure policy over plans and step records",
   ],
   models: [
-    ["plan", "planner", "react", "executor", "replan", "strategies", "waits", "offline", "stores", "workers", "trace", "testing", ...harness],
+    [
+      "plan",
+      "planner",
+      "react",
+      "executor",
+      "replan",
+      "strategies",
+      "waits",
+      "offline",
+      "stores",
+      "workers",
+      "trace",
+      "testing",
+      ...harness,
+    ],
     "models/ are adapters: they import no plan code",
   ],
   strategies: [
