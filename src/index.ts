@@ -176,6 +176,7 @@ export type { SendEventOptions, SentEvent } from "./waits/send-event.js";
 export { wakeDueRuns } from "./waits/wake-due-runs.js";
 export type { WakeOptions, WakeReport, DueRun } from "./waits/wake-due-runs.js";
 export type { RunWake, StoredEvent, EventLog } from "./journal/checkpoint-store.js";
+export type { PollCondition } from "./executor/step/poll-step.js";
 
 // Watch runs: events, streams, traces, OpenTelemetry
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";

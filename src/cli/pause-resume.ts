@@ -150,7 +150,10 @@ export function savePaused(
 
 /** '  step 1 waits for event "export-ready": planloop runs signal export-ready --data '<json>' --store …'. */
 function waitLine(wait: PlanWait, store: string): string {
-  if (wait.kind === "timer") return `  step ${wait.stepId} waits until ${wait.until}: planloop runs wake${store} continues it then`;
+  if (wait.kind === "timer") {
+    const what = wait.polls === undefined ? `waits until ${wait.until}` : `calls again at ${wait.until} (${wait.polls} calls so far)`;
+    return `  step ${wait.stepId} ${what}: planloop runs wake${store} continues it then`;
+  }
   const match = wait.match === undefined ? "" : ` with ${JSON.stringify(wait.match)}`;
   const until = wait.deadline === undefined ? "" : ` until ${wait.deadline}`;
   return `  step ${wait.stepId} waits for event "${wait.event}"${match}${until}: planloop runs signal ${wait.event} --data '<json>'${store}, then planloop runs wake${store}`;

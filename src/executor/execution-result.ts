@@ -40,9 +40,12 @@ export interface PlanRunResultFields {
   state?: PlanRunState;
 }
 
-/** A wait step a run waits on (times as ISO strings): `wakeDueRuns` continues the run when it is due. */
+/**
+ * A wait step a run waits on (times as ISO strings): `wakeDueRuns` continues the run when it is
+ * due. A poll step waits as a timer for its next call, with the calls it made so far (`polls`).
+ */
 export type PlanWait =
-  | { stepId: string | number; kind: "timer"; until: string }
+  | { stepId: string | number; kind: "timer"; until: string; polls?: number }
   | { stepId: string | number; kind: "event"; event: string; match?: Record<string, unknown>; deadline?: string };
 
 /**

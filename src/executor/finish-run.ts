@@ -121,8 +121,10 @@ function stepWaits(run: PlanRun): PlanWait[] {
   for (const [index, entry] of run.waiting) {
     if (!isStepWait(entry)) continue;
     const stepId = run.steps[index]!.id;
-    if (entry.kind === "timer") waits.push({ stepId, kind: "timer", until: new Date(entry.until).toISOString() });
-    else {
+    if (entry.kind === "timer") {
+      const polls = entry.poll === undefined ? {} : { polls: entry.poll.calls };
+      waits.push({ stepId, kind: "timer", until: new Date(entry.until).toISOString(), ...polls });
+    } else {
       const { event, match, deadline } = entry;
       waits.push({
         stepId,

@@ -30,10 +30,12 @@ export type WaitingStep =
 /**
  * What a wait step waits for: a time (`until`, ms since 1970), or an event of a name whose data
  * has `match`'s fields, sent after the event numbered `afterSeq` (the store's numbering), until
- * `deadline` if the step has a timeout.
+ * `deadline` if the step has a timeout. A poll step waits for its next call's time, with when
+ * it first called and how often (`poll`).
  */
 export type StepWait =
-  { kind: "timer"; until: number } | { kind: "event"; event: string; match?: Record<string, unknown>; afterSeq: number; deadline?: number };
+  | { kind: "timer"; until: number; poll?: { startedAt: number; calls: number } }
+  | { kind: "event"; event: string; match?: Record<string, unknown>; afterSeq: number; deadline?: number };
 
 /** Whether a paused step waits for a time or an event rather than for a human. */
 export function isStepWait(entry: WaitingStep): entry is StepWait {

@@ -46,6 +46,23 @@ export function definePlanSchemas(z: typeof Zod) {
         timeoutMs: z.number().int().positive().optional(),
       })
       .optional(),
+    /**
+     * A tool step called again every `everyMs` until its output meets `until` (see
+     * `PollCondition`), or `maxMs` passes since its first call: then it fails saying so. A
+     * durable run holds nothing between calls: it is kept waiting, and `wakeDueRuns` calls again.
+     */
+    poll: z
+      .object({
+        everyMs: z.number().int().positive(),
+        maxMs: z.number().int().positive(),
+        until: z.object({
+          path: z.string(),
+          equals: z.unknown().optional(),
+          in: z.array(z.unknown()).optional(),
+          exists: z.boolean().optional(),
+        }),
+      })
+      .optional(),
   });
   return { stepId: stepIdSchema, step, plan: z.object({ steps: z.array(step).min(1) }) };
 }

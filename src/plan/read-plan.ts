@@ -45,7 +45,7 @@ function quickStep(input: unknown): PlanStep | undefined {
   const { id, task, tool, args, budget, estimateMs, model, optional } = source;
   if (!isStepId(id) || typeof task !== "string") return undefined;
   // Wait steps are rare: zod reads them.
-  if ("wait" in source || "waitFor" in source) return undefined;
+  if ("wait" in source || "waitFor" in source || "poll" in source) return undefined;
   const dependsOn = quickDependencies(source.depends_on);
   if (!dependsOn) return undefined;
   // Zod keeps a key given as `undefined`; rare enough to leave to zod.

@@ -245,6 +245,8 @@ function stepErrors(step: PlanStep, index: number, graph: PlanGraph, context: St
     if (problem !== undefined) errors.push({ code: "invalid_wait", stepId: step.id, message: `step ${id} ${problem}` });
     return;
   }
+  const pollIssue = step.poll === undefined ? undefined : pollProblem(step);
+  if (pollIssue !== undefined) errors.push({ code: "invalid_wait", stepId: step.id, message: `step ${id} ${pollIssue}` });
   if (step.tool === undefined && step.task.trim() === "") {
     errors.push({ code: "missing_task", stepId: step.id, message: `step ${id} has neither a tool nor a task; say what the step must do` });
   }
@@ -307,6 +309,7 @@ const noReferences: readonly PlaceholderReference[] = Object.freeze([]);
 function waitProblem(step: PlanStep): string | undefined {
   if (step.wait !== undefined && step.waitFor !== undefined)
     return "has both wait and waitFor; a step waits for one thing: split it in two";
+  if (step.poll !== undefined) return "has both a wait and a poll; a poll step waits between its calls already: drop the wait";
   if (step.tool !== undefined || step.args !== undefined)
     return "waits and calls a tool; a wait step calls nothing: move the call to a step after it";
   if (step.wait === undefined) return undefined;
@@ -315,6 +318,18 @@ function waitProblem(step: PlanStep): string | undefined {
     return 'has a wait with neither or both of forMs and until; give one: { "forMs": 60000 } or { "until": "2026-12-07T08:00:00+01:00" }';
   if (until !== undefined && !isIsoTime(until))
     return `waits until "${until}", which is not an ISO time with a date and a time of day (e.g. 2026-12-07T08:00:00+01:00)`;
+  return undefined;
+}
+
+function pollProblem(step: PlanStep): string | undefined {
+  const { everyMs, maxMs, until } = step.poll!;
+  if (step.tool === undefined) return "polls but calls no tool; give it the tool whose output says when the work is done";
+  if (maxMs < everyMs) return `polls every ${everyMs} ms for at most ${maxMs} ms, so it calls once; make maxMs at least everyMs`;
+  const tests = [until.equals !== undefined || "equals" in until, until.in !== undefined, until.exists !== undefined].filter(
+    Boolean,
+  ).length;
+  if (tests !== 1)
+    return 'has a poll whose until gives not exactly one of equals, in and exists; e.g. { "path": "status", "equals": "done" }';
   return undefined;
 }
 

@@ -23,7 +23,8 @@ export interface StepView {
  */
 export interface Prompts {
   /** `models`: the names agent steps may give in `model` (a run's `models`), when it has some. */
-  plan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat; models?: readonly string[] }): Message[];
+  /** `waits`: the planner may write wait and poll steps (a strategy's `waitSteps`). */
+  plan(input: { task: string; tools: readonly ToolSpec[]; format: PlanFormat; models?: readonly string[]; waits?: boolean }): Message[];
   repair(input: { errors: readonly string[]; format: PlanFormat }): string;
   replan(input: {
     task: string;
@@ -33,6 +34,7 @@ export interface Prompts {
     results: readonly StepView[];
     problem: string;
     models?: readonly string[];
+    waits?: boolean;
   }): Message[];
   solve(input: { task: string; results: readonly StepView[] }): Message[];
   critic(input: { task: string; answer: string; results: readonly StepView[] }): Message[];
@@ -94,7 +96,13 @@ function describeResults(results: readonly StepView[]): string {
     .join("\n\n");
 }
 
-const planner = (tools: readonly ToolSpec[], format: PlanFormat, models: readonly string[] = []): Message => ({
+/** What a JSON plan may say to wait on the world, shown when the run allows wait steps. */
+const waitLines = [
+  '- A step that must wait writes no tool: {"wait": {"forMs": 3600000}} or {"wait": {"until": "2026-12-07T08:00:00+01:00"}} waits for a time; {"waitFor": {"event": "export-ready", "match": {"job": "weekly"}, "timeoutMs": 86400000}} waits for an event, and its result is the event\'s data.',
+  '- A tool step with "poll": {"everyMs": 60000, "maxMs": 3600000, "until": {"path": "status", "equals": "done"}} calls its tool again until the result\'s field at path equals (or is "in" a list of, or "exists") the value.',
+];
+
+const planner = (tools: readonly ToolSpec[], format: PlanFormat, models: readonly string[] = [], waits = false): Message => ({
   role: "system",
   content: [
     "You are the planner. Split the task into steps that tools (or a helper agent) can carry out.",
@@ -109,11 +117,12 @@ const planner = (tools: readonly ToolSpec[], format: PlanFormat, models: readonl
           `- A step without a tool may set "model" to one of: ${models.join(", ")}; give the simple ones the cheaper model and leave it out for the default.`,
         ]
       : []),
+    ...(format === "json" && waits ? waitLines : []),
   ].join("\n"),
 });
 
 export const defaultPrompts: Prompts = {
-  plan: ({ task, tools, format, models }) => [planner(tools, format, models), { role: "user", content: `Task: ${task}` }],
+  plan: ({ task, tools, format, models, waits }) => [planner(tools, format, models, waits), { role: "user", content: `Task: ${task}` }],
 
   repair: ({ errors, format }) =>
     [
@@ -126,8 +135,8 @@ export const defaultPrompts: Prompts = {
       `Write the whole plan again. ${formats[format].split("\n")[0]}`,
     ].join("\n"),
 
-  replan: ({ task, tools, format, plan, results, problem, models }) => [
-    planner(tools, format, models),
+  replan: ({ task, tools, format, plan, results, problem, models, waits }) => [
+    planner(tools, format, models, waits),
     {
       role: "user",
       content: [

@@ -29,7 +29,7 @@ export interface EarlyReplanner {
  */
 export function earlyReplanner(
   run: StrategyRun,
-  config: PlannerSettings & { models?: Record<string, unknown> | undefined },
+  config: PlannerSettings & { models?: Record<string, unknown> | undefined; waitSteps?: boolean | undefined },
   context: { plan: Plan; specs: readonly ToolSpec[]; replans: number },
 ): EarlyReplanner {
   let started: { problem: string; attempt: Promise<Attempt> } | undefined;

@@ -57,6 +57,12 @@ export interface PlanAndExecuteOptions extends StrategyOptions, PlanningDecision
    * under the task's key, and a later run of the same kind starts from it with no planner call.
    */
   planCache?: PlanCacheOption | boolean | undefined;
+  /**
+   * Tell the planner it may write wait and poll steps (`wait`, `waitFor`, `poll`: see
+   * docs/waits-and-schedules.md), for tasks that wait on the world. Default false: the prompt
+   * stays as short as before.
+   */
+  waitSteps?: boolean | undefined;
   /** `result.state` of a run that ended `waiting`, to continue it. */
   resume?: PlanAndExecuteState | undefined;
 }

@@ -62,6 +62,12 @@ export function requestPlan(
 }
 
 /** The model names a planner may give agent steps: the run's `models`, when it has some. */
-export function modelNamesOf(config: { models?: Record<string, unknown> | undefined }): { models?: string[] } {
-  return config.models === undefined ? {} : { models: Object.keys(config.models) };
+export function modelNamesOf(config: { models?: Record<string, unknown> | undefined; waitSteps?: boolean | undefined }): {
+  models?: string[];
+  waits?: true;
+} {
+  return {
+    ...(config.models === undefined ? {} : { models: Object.keys(config.models) }),
+    ...(config.waitSteps === true ? { waits: true } : {}),
+  };
 }

@@ -7,6 +7,7 @@ import type { PlanProblem } from "../execution-options.js";
 import { endedRecords, finalRecord, idempotencyKeyOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "../live-run.js";
 import { runAgentStep } from "./agent-step.js";
 import { runToolStep, type StepDone } from "./tool-step.js";
+import { runPollStep } from "./poll-step.js";
 import { runWaitStep } from "./wait-step.js";
 import { stepKind } from "../../plan/step-kind.js";
 
@@ -19,8 +20,9 @@ import { stepKind } from "../../plan/step-kind.js";
  *   failed     its call was refused or failed for good, its agent stopped short, its
  *              arguments could not be filled, or the executor hit a bug
  *   cancelled  the run stopped while it ran, or its agent ran out of time
- *   waiting    it paused for a human (approval or answer) or a wait step's time or event, or it never started because a
- *              step it depends on waits (`settleLeftovers`)
+ *   waiting    it paused for a human (approval or answer), a wait step's time or event, or a poll
+ *              step's next call, or it never started because a step it depends on waits
+ *              (`settleLeftovers`)
  *   skipped    a step it depends on failed, was cancelled or asked for a replan, or the
  *              run stopped before it started
  * A resumed run starts every step that is not succeeded or failed again.
@@ -61,8 +63,9 @@ function startWork(run: PlanRun, index: number, done: StepDone): boolean | undef
   let pending: MaybePromise<StepOutcome> | undefined;
   try {
     const kind = stepKind(run.steps[index]!);
-    pending =
-      kind === "tool" ? runToolStep(run, index, concludeLater, done) : kind === "wait" ? runWaitStep(run, index) : runAgentStep(run, index);
+    const step = run.steps[index]!;
+    if (kind === "tool") pending = step.poll === undefined ? runToolStep(run, index, concludeLater, done) : runPollStep(run, index);
+    else pending = kind === "wait" ? runWaitStep(run, index) : runAgentStep(run, index);
   } catch (error) {
     pending = unexpectedOutcome(error);
   }
