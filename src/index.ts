@@ -170,13 +170,17 @@ export type {
   StoredRun,
 } from "./journal/checkpoint-store.js";
 
-// Wait for a time or an event: wait steps, events, waking due runs
+// Wait for a time or an event, and start runs on a schedule: wait and poll steps, events, waking due runs, schedules
 export { sendEvent, defaultEventKeepMs } from "./waits/send-event.js";
 export type { SendEventOptions, SentEvent } from "./waits/send-event.js";
 export { wakeDueRuns } from "./waits/wake-due-runs.js";
 export type { WakeOptions, WakeReport, DueRun } from "./waits/wake-due-runs.js";
 export type { RunWake, StoredEvent, EventLog } from "./journal/checkpoint-store.js";
 export type { PollCondition } from "./executor/step/poll-step.js";
+export { saveSchedule, listSchedules, setSchedulePaused, removeSchedule, scheduledRunId } from "./waits/schedules.js";
+export type { Schedule, ScheduleInput, ScheduleOverlap, ScheduleState } from "./waits/schedules.js";
+export { runSchedules } from "./waits/run-schedules.js";
+export type { RunSchedulesOptions, ScheduleFire, ScheduleReport } from "./waits/run-schedules.js";
 
 // Watch runs: events, streams, traces, OpenTelemetry
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";

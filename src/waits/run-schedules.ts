@@ -1,0 +1,123 @@
+import { systemClock, type Clock } from "../core/clock.js";
+import { InvalidOptionsError, RunBusyError, shown } from "../core/errors.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { RunLease } from "../journal/run-lease.js";
+import {
+  dueFireTimes,
+  listSchedules,
+  saveScheduleState,
+  scheduledRunId,
+  scheduleState,
+  type Schedule,
+  type ScheduleState,
+} from "./schedules.js";
+
+/** One fire of a schedule: start the schedule's run with this id, in the store. */
+export interface ScheduleFire {
+  schedule: Schedule;
+  /** `<name>@<fire time>`: the same in every process, so a fire time starts one run. */
+  runId: string;
+  fireAt: number;
+}
+
+export interface RunSchedulesOptions {
+  store: CheckpointStore;
+  /**
+   * Starts a fire's run, with its `runId` and the same store (a durable run: started twice, the
+   * second call continues or shows the first). Resolves when the call returns; a run that waits
+   * returns `waiting`. A `RunBusyError` says another process is on it.
+   */
+  launch: (fire: ScheduleFire) => Promise<{ status: string }>;
+  clock?: Clock | undefined;
+}
+
+/** What a pass did, fire time by fire time (times as ISO strings). */
+export interface ScheduleReport {
+  started: Array<{ schedule: string; runId: string; fireAt: string; status: string }>;
+  /** Fire times not started: overlap, catch-up, or another process on them. */
+  skipped: Array<{ schedule: string; fireAt: string; reason: string }>;
+  failed: Array<{ schedule: string; runId: string; error: string }>;
+}
+
+/**
+ * One pass over the store's schedules: every fire time that came since the last pass starts its
+ * run through `launch`, one schedule after another, following the schedule's overlap and
+ * catch-up. Safe from several processes at once: a fire time's run has one id everywhere, and
+ * a durable run started twice runs once. Call it on a tick (`planloop serve` does).
+ */
+export async function runSchedules(options: RunSchedulesOptions): Promise<ScheduleReport> {
+  const { store, launch } = options ?? ({} as RunSchedulesOptions);
+  if (store === undefined || typeof launch !== "function")
+    throw new InvalidOptionsError("runSchedules needs { store, launch }: the store the schedules are kept in, and what starts a run");
+  const clock = options.clock ?? systemClock;
+  const report: ScheduleReport = { started: [], skipped: [], failed: [] };
+  for (const schedule of await listSchedules(store)) {
+    if (schedule.paused) continue;
+    let state = await scheduleState(store, schedule);
+    const { start, missed, last } = dueFireTimes(schedule, state.firedUpTo, clock.now());
+    if (last === undefined) continue;
+    if (missed > 0)
+      report.skipped.push({
+        schedule: schedule.name,
+        fireAt: iso(start[0]!),
+        reason: `${missed} fire times before this one were missed while nothing served the store; catch-up ${schedule.catchUp} starts the latest only`,
+      });
+    for (const fireAt of start) {
+      const fire = { schedule, runId: scheduledRunId(schedule.name, fireAt), fireAt };
+      const held = await overlapping(store, schedule, state, fire.runId);
+      if (held !== undefined) report.skipped.push({ schedule: schedule.name, fireAt: iso(fireAt), reason: held });
+      else await started(fire, launch, report);
+      state = { firedUpTo: fireAt, ...(held === undefined ? { lastRunId: fire.runId } : pick(state)) };
+      await saveScheduleState(store, schedule.name, state);
+    }
+  }
+  return report;
+}
+
+async function started(fire: ScheduleFire, launch: RunSchedulesOptions["launch"], report: ScheduleReport): Promise<void> {
+  const { schedule, runId, fireAt } = fire;
+  try {
+    const result = await launch(fire);
+    report.started.push({ schedule: schedule.name, runId, fireAt: iso(fireAt), status: result.status });
+  } catch (error) {
+    if (error instanceof RunBusyError)
+      report.skipped.push({ schedule: schedule.name, fireAt: iso(fireAt), reason: `another process runs ${runId} now` });
+    else report.failed.push({ schedule: schedule.name, runId, error: shown(error) });
+  }
+}
+
+/**
+ * Why a fire time must not start its run while the schedule's last run still runs or waits
+ * (`skip`), or undefined to go ahead: `allow` always does; `cancel-previous` ends that run first
+ * (under its lease: a run a process is running right now is not ended under it).
+ */
+async function overlapping(store: CheckpointStore, schedule: Schedule, state: ScheduleState, runId: string): Promise<string | undefined> {
+  const previous = state.lastRunId;
+  if (schedule.overlap === "allow" || previous === undefined || previous === runId) return undefined;
+  const run = await store.getRun(previous);
+  if (run === undefined || run.status === "finished") return undefined;
+  if (schedule.overlap === "skip") return `run ${previous} still runs or waits (overlap: skip)`;
+  let lease: RunLease;
+  try {
+    lease = await RunLease.take(store, previous, { lease: { onBusy: "fail" } });
+  } catch (error) {
+    if (error instanceof RunBusyError)
+      return `run ${previous} is running in another process and cannot be cancelled now (overlap: cancel-previous)`;
+    throw error;
+  }
+  try {
+    const reason = `cancelled by schedule ${schedule.name}: ${runId} starts (overlap: cancel-previous)`;
+    await store.finishRun(previous, { status: "cancelled", reason, runId: previous }, Date.now(), lease.token);
+  } finally {
+    await lease.release();
+  }
+  return undefined;
+}
+
+function pick(state: ScheduleState): Pick<ScheduleState, "lastRunId"> {
+  return state.lastRunId === undefined ? {} : { lastRunId: state.lastRunId };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
