@@ -15,7 +15,7 @@ const storedFlags: Record<string, { values: readonly string[]; switches: readonl
   run: { values: ["--tools", "--concurrency", "--redis", "--queue"], switches: [] },
   ask: {
     values: ["--strategy", "--model", "--base-url", "--api-key-env", "--tools", "--context-tokens", "--context-keep", "--task-type"],
-    switches: ["--replan-early", "--review-plan"],
+    switches: ["--replan-early", "--review-plan", "--plan-cache"],
   },
 };
 
@@ -58,7 +58,7 @@ export async function trustedLaunchLine(
 }
 
 /** A model given as a module of yours (a path), not a provider's name. */
-function namesModule(model: string): boolean {
+export function namesModule(model: string): boolean {
   return /^[./]|\.(?:[cm]?js|[cm]?ts)$/.test(model);
 }
 

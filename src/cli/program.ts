@@ -58,6 +58,14 @@ const commands: Array<{ names: Record<string, [args: string, description: string
     load: async () => (await import("./commands/ui-command.js")).uiCommand,
   },
   {
+    names: { serve: ["", "Serve a store until Ctrl-C: wake waiting runs, start scheduled runs, continue runs whose owner is gone"] },
+    load: async () => (await import("./commands/serve-command.js")).serveCommand,
+  },
+  {
+    names: { schedules: ["", "Add, list, pause, resume and remove the schedules kept in a store (planloop serve starts them)"] },
+    load: async () => (await import("./commands/schedules-command.js")).schedulesCommand,
+  },
+  {
     names: { runs: ["", "List, show and continue the runs kept in a checkpoint store"] },
     load: async () => (await import("./commands/runs-command.js")).runsCommand,
   },

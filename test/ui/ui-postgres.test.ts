@@ -43,7 +43,8 @@ describe.skipIf(skipPostgres)("planloop ui over Postgres", () => {
     });
     expect(posted.status).toBe(202);
     let detail: Record<string, { status?: string; state?: string }> = {};
-    for (let tries = 0; tries < 600 && detail.row?.status !== "completed"; tries++) {
+    // The row completes a moment before the ui marks its continuation done: wait for both.
+    for (let tries = 0; tries < 600 && (detail.row?.status !== "completed" || detail.continuation?.state === "continuing"); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       detail = await get("api/runs/pg-pay");
       if (detail.continuation?.state === "failed") break;

@@ -34,6 +34,7 @@ interface AskFlags extends ModelFlags, PauseFlags {
   events?: string;
   replanEarly?: boolean;
   reviewPlan?: boolean;
+  planCache?: boolean;
   contextTokens?: string;
   contextKeep?: string;
 }
@@ -49,6 +50,7 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
+    .option("--plan-cache", "plan-and-execute reuses the plan that last succeeded for this task from the store (no planner call)")
     .option("--context-tokens <n>", "keep each request of a ReAct loop (and of agent steps) under n tokens")
     .option(
       "--context-keep <how>",
@@ -95,6 +97,7 @@ export function askCommand(program: Command, io: CliIo): void {
               ...(flags.tools ? ["--tools", resolve(flags.tools)] : []),
               ...(flags.replanEarly ? ["--replan-early"] : []),
               ...(flags.reviewPlan ? ["--review-plan"] : []),
+              ...(flags.planCache ? ["--plan-cache"] : []),
               ...(flags.contextTokens ? ["--context-tokens", flags.contextTokens, "--context-keep", flags.contextKeep ?? "recent"] : []),
               ...(flags.taskType ? ["--task-type", flags.taskType] : []),
             ],
@@ -111,6 +114,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...(progress ? { onEvent: progress.listener } : {}),
         ...(flags.replanEarly ? { replanEarly: true } : {}),
         ...(flags.reviewPlan ? { reviewPlan: true } : {}),
+        ...(flags.planCache ? { planCache: true } : {}),
         ...contextOf(flags),
         ...(flags.taskType ? { taskType: flags.taskType } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),

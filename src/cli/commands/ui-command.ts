@@ -8,7 +8,7 @@ import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { loadTools } from "../load-tools.js";
 import { defaultStore, openStore } from "../store-option.js";
-import type { Rerun } from "./runs-command.js";
+import type { Rerun } from "../continue-run.js";
 
 interface UiFlags {
   store: string;

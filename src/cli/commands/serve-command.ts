@@ -1,0 +1,189 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { RunBusyError, shown } from "../../core/errors.js";
+import type { CheckpointStore } from "../../journal/checkpoint-store.js";
+import { RunLease } from "../../journal/run-lease.js";
+import { runSchedules, type ScheduleFire } from "../../waits/run-schedules.js";
+import { listSchedules } from "../../waits/schedules.js";
+import { dueOutermostRuns } from "../../waits/wake-due-runs.js";
+import { CliError } from "../cli-error.js";
+import type { CliIo } from "../cli-io.js";
+import { resumeRun, type Rerun } from "../continue-run.js";
+import { trustedLaunchLine } from "../launch-line.js";
+import { defaultStore, openStore } from "../store-option.js";
+import type { ScheduledLaunch } from "./schedules-command.js";
+
+interface ServeFlags {
+  store: string;
+  tools: string;
+  model?: string;
+  tickMs: string;
+  limit: string;
+  orphanAfterMs: string;
+}
+
+/** What a serve process is told once, at its start: the store, and the folder and modules it continues runs with. */
+interface Served {
+  store: CheckpointStore;
+  /** The store flag with a SQLite path made absolute: runs continue in their own folders. */
+  storeFlag: string;
+  tools: string;
+  model: string | undefined;
+  io: CliIo;
+  rerun: Rerun;
+  /** Runs this process could not continue (started by a program, a launch line it refuses): not tried again each tick. */
+  leftAlone: Set<string>;
+}
+
+/**
+ * `planloop serve`: until Ctrl-C (or SIGTERM), on every tick, continues the runs whose wait is
+ * over, starts the schedules' runs that are due, and continues runs whose owner is gone (a
+ * process that crashed or was killed). Each run is continued by the command line that started
+ * it, in its folder, with this command's modules, one at a time. Several may serve one store:
+ * every run is continued under its lease, and a fire time has one run id.
+ */
+export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
+  program
+    .command("serve")
+    .requiredOption("--tools <module>", "the tools module every run continues with (the store is not trusted to name one)")
+    .option("--model <module>", "for runs started with a model module: the module to continue them with")
+    .option("--store <sqlite:path|postgres://…>", "the store to serve", defaultStore)
+    .option("--tick-ms <ms>", "how often the store is looked at", "1000")
+    .option("--limit <n>", "at most this many runs woken per tick", "100")
+    .option("--orphan-after-ms <ms>", "a running run untouched this long whose lease is free has lost its owner: continue it", "10000")
+    .action(async (flags: ServeFlags) => {
+      const tickMs = wholeNumber(flags.tickMs, "--tick-ms");
+      const limit = wholeNumber(flags.limit, "--limit");
+      const orphanAfterMs = wholeNumber(flags.orphanAfterMs, "--orphan-after-ms");
+      const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
+      const store = await openStore(storeFlag, { readonly: false });
+      const served: Served = {
+        store,
+        storeFlag,
+        tools: resolve(flags.tools),
+        model: flags.model === undefined ? undefined : resolve(flags.model),
+        io,
+        rerun,
+        leftAlone: new Set(),
+      };
+      const stop = stopper(io);
+      const schedules = (await listSchedules(store)).filter((schedule) => !schedule.paused).length;
+      io.out(
+        `planloop serve: ${storeFlag}, tools ${served.tools}; wakes waiting runs, starts ${schedules} schedules, continues runs whose owner is gone; every ${tickMs} ms. Ctrl-C stops`,
+      );
+      try {
+        while (!stop.requested()) {
+          await tick(served, { limit, orphanAfterMs }, stop.requested);
+          await stop.sleep(tickMs);
+        }
+      } finally {
+        stop.dispose();
+        await store.close();
+      }
+      io.out("planloop serve: stopped");
+      io.exitCode(0);
+    });
+}
+
+/** One look at the store: due runs, due schedules, orphaned runs, in that order. */
+async function tick(served: Served, options: { limit: number; orphanAfterMs: number }, stopped: () => boolean): Promise<void> {
+  const { store, io } = served;
+  for (const { runId } of await dueOutermostRuns(store, { at: Date.now(), limit: options.limit })) {
+    if (stopped()) return;
+    await continueRun(served, runId, "its wait is over");
+  }
+  if (stopped()) return;
+  const report = await runSchedules({ store, launch: (fire) => launchFire(served, fire) });
+  for (const run of report.started) io.out(`schedule ${run.schedule}: started ${run.runId}: ${run.status}`);
+  for (const skip of report.skipped) io.out(`schedule ${skip.schedule}: not started at ${skip.fireAt}: ${skip.reason}`);
+  for (const failure of report.failed) io.err(`schedule ${failure.schedule}: ${failure.runId} could not start: ${failure.error}`);
+  for (const runId of await orphans(store, options.orphanAfterMs)) {
+    if (stopped()) return;
+    await continueRun(served, runId, "its owner is gone");
+  }
+}
+
+async function continueRun(served: Served, runId: string, why: string): Promise<void> {
+  if (served.leftAlone.has(runId)) return;
+  served.io.out(`run ${runId}: ${why}; continuing it`);
+  try {
+    const flags = { store: served.storeFlag, tools: served.tools, ...(served.model === undefined ? {} : { model: served.model }) };
+    await resumeRun(served.io, served.rerun, { runId, flags, decisions: [] });
+  } catch (error) {
+    if (error instanceof RunBusyError) return served.io.out(`run ${runId}: another process is on it`);
+    served.leftAlone.add(runId);
+    served.io.err(`run ${runId}: ${error instanceof CliError ? error.message : shown(error)}; serve leaves it alone from now`);
+  }
+}
+
+/** Starts a schedule's run: its command line, checked as a stored launch line is, with the fire's run id. */
+async function launchFire(served: Served, fire: ScheduleFire): Promise<{ status: string }> {
+  const launch = fire.schedule.run as Partial<ScheduledLaunch>;
+  if (!Array.isArray(launch.argv) || typeof launch.cwd !== "string")
+    throw new CliError(
+      `schedule ${fire.schedule.name} was not added by planloop schedules add; start its runs from your program (runSchedules)`,
+    );
+  const argv = await trustedLaunchLine(
+    fire.runId,
+    { kind: "launch", argv: launch.argv, cwd: launch.cwd },
+    { tools: served.tools, model: served.model },
+  );
+  process.chdir(launch.cwd);
+  await served.rerun([...argv, "--store", served.storeFlag, "--run-id", fire.runId]);
+  const run = await served.store.getRun(fire.runId);
+  const result = run?.result as { status?: string } | undefined;
+  return { status: result?.status ?? (run === undefined ? "not started" : "waiting") };
+}
+
+/**
+ * Top-level runs still running whose owner is gone: untouched for `afterMs` and with a lease
+ * this process can take (the owner's ran out, or it was a process of this host that died).
+ */
+async function orphans(store: CheckpointStore, afterMs: number): Promise<string[]> {
+  const found: string[] = [];
+  for (const run of await store.listRuns({ topLevel: true, status: "running", limit: 100 })) {
+    if (run.updatedAt > Date.now() - afterMs) continue;
+    try {
+      await (await RunLease.take(store, run.runId, { lease: { onBusy: "fail" } })).release();
+      found.push(run.runId);
+    } catch (error) {
+      if (!(error instanceof RunBusyError)) throw error;
+    }
+  }
+  return found;
+}
+
+/** The first Ctrl-C (or SIGTERM) stops serving once the work in hand is done; a second exits at once. */
+function stopper(io: CliIo): { requested(): boolean; sleep(ms: number): Promise<void>; dispose(): void } {
+  let requested = false;
+  let wake: (() => void) | undefined;
+  const stop = () => {
+    if (requested) process.exit(130);
+    requested = true;
+    io.out("planloop serve: stopping once the run in hand is done (Ctrl-C again exits now)");
+    wake?.();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return {
+    requested: () => requested,
+    sleep: (ms) =>
+      new Promise((done) => {
+        const timer = setTimeout(done, ms);
+        wake = () => {
+          clearTimeout(timer);
+          done();
+        };
+      }),
+    dispose: () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    },
+  };
+}
+
+function wholeNumber(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new CliError(`${flag} must be a whole number ≥ 1, not ${text}`);
+  return value;
+}

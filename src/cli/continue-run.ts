@@ -1,0 +1,77 @@
+import { resolve } from "node:path";
+import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js";
+import { CliError } from "./cli-error.js";
+import type { CliIo } from "./cli-io.js";
+import { trustedLaunchLine } from "./launch-line.js";
+import { openStore, storeWhere } from "./store-option.js";
+import { launchOf } from "./stored-runs.js";
+
+/*
+ * Continuing a stored run from the command line: the command that started it runs again, in
+ * its folder, with the same id and store (`planloop runs resume|approve|…`, `runs wake`,
+ * `planloop serve`). Nothing that finished runs again.
+ */
+
+/** Runs the planloop command again, in this process, on `argv` (a stored run's command line). */
+export type Rerun = (argv: string[], io?: CliIo) => Promise<void>;
+
+/** The flags of the commands that continue a stored run. */
+export interface ContinueFlags {
+  store: string;
+  wait?: boolean;
+  tools?: string;
+  /** The model module to continue it with, for a run started with `--model <module>`. */
+  model?: string;
+}
+
+/** The store, for commands that only read it (a SQLite file is opened for reading). */
+export async function usingStore(
+  flag: string,
+  use: (store: CheckpointStore) => Promise<void>,
+  options = { readonly: true },
+): Promise<void> {
+  const store = await openStore(flag, options);
+  try {
+    await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function storedRun(store: CheckpointStore, runId: string, flag: string): Promise<StoredRun> {
+  const run = await store.getRun(runId);
+  if (run === undefined) {
+    throw new CliError(
+      `there is no run "${runId}" in ${storeWhere(flag, store)}; name the store the run was kept in with --store or PLANLOOP_STORE`,
+    );
+  }
+  return run;
+}
+
+/**
+ * Runs the command that started a stored run again, in the folder it ran in, with the same
+ * id and store, and the human's decisions. A finished run is shown, not run.
+ */
+export async function resumeRun(
+  io: CliIo,
+  rerun: Rerun,
+  request: { runId: string; flags: ContinueFlags; decisions: string[] },
+): Promise<void> {
+  const { store: storeFlag } = request.flags;
+  // The store flag as it reads from here, before the command moves to the run's folder.
+  const store = storeFlag.startsWith("sqlite:") ? `sqlite:${resolve(storeFlag.slice("sqlite:".length))}` : storeFlag;
+  let launch: ReturnType<typeof launchOf> | undefined;
+  await usingStore(storeFlag, async (opened) => {
+    const run = await storedRun(opened, request.runId, storeFlag);
+    if (run.status === "finished") {
+      const result = run.result as { status?: string } | undefined;
+      io.out(`run ${run.runId} has finished (${result?.status ?? "finished"}); nothing runs again: planloop runs show ${run.runId}`);
+      return;
+    }
+    launch = launchOf(run);
+  });
+  if (launch === undefined) return;
+  const argv = await trustedLaunchLine(request.runId, launch, { tools: request.flags.tools, model: request.flags.model });
+  process.chdir(launch.cwd);
+  await rerun([...argv, "--store", store, "--run-id", request.runId, ...request.decisions]);
+}
