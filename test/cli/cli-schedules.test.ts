@@ -1,0 +1,95 @@
+// `planloop schedules …`: what a person types to keep schedules in a store, and the errors a mistyped one gets.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { listSchedules } from "planloop";
+import { sqliteStore } from "planloop/sqlite";
+import { cli } from "../helpers/run-cli.js";
+import { testRoot } from "../helpers/paths.js";
+
+const toolsModule = join(testRoot, "fixtures", "plan-tools.ts");
+
+describe("planloop schedules", () => {
+  it("add, list, pause, resume and remove schedules kept in the store, with the command line each starts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-schedules-"));
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const plan = join(dir, "weekly.json");
+    writeFileSync(plan, JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] }));
+    expect((await cli("schedules", "list", "--store", store)).out).toBe(`no schedules in ${store}: add one with planloop schedules add\n`);
+
+    const weekly = ["--cron", "0 8 * * MON", "--tz", "Europe/Berlin", "--plan", plan, "--tools", toolsModule, "--store", store];
+    expect((await cli("schedules", "add", "weekly", ...weekly)).out).toMatch(
+      /^schedule weekly: "0 8 \* \* MON" \(Europe\/Berlin\), next at \d{4}-\d\d-\d\dT07:00:00\.000Z; planloop serve starts it\n$/,
+    );
+    const task = [
+      "--cron",
+      "0 6 * * *",
+      "--task",
+      "summarise the tickets",
+      "--model",
+      "./model.mjs",
+      "--overlap",
+      "allow",
+      "--catch-up",
+      "3",
+    ];
+    expect((await cli("schedules", "add", "daily", ...task, "--store", store)).code).toBe(0);
+
+    const opened = sqliteStore({ path: join(dir, "runs.sqlite") });
+    const kept = await listSchedules(opened);
+    await opened.close();
+    expect(kept).toEqual([
+      expect.objectContaining({
+        name: "daily",
+        overlap: "allow",
+        catchUp: 3,
+        run: {
+          argv: [
+            "ask",
+            "summarise the tickets",
+            "--strategy",
+            "plan-and-execute",
+            "--model",
+            join(process.cwd(), "model.mjs"),
+            "--plan-cache",
+          ],
+          cwd: process.cwd(),
+        },
+      }),
+      expect.objectContaining({
+        name: "weekly",
+        tz: "Europe/Berlin",
+        run: { argv: ["run", plan, "--tools", toolsModule], cwd: process.cwd() },
+      }),
+    ]);
+
+    expect((await cli("schedules", "pause", "weekly", "--store", store)).out).toBe("schedule weekly: paused\n");
+    expect((await cli("schedules", "list", "--store", store)).out.split("\n")[1]).toMatch(
+      /^weekly {2}"0 8 \* \* MON" Europe\/Berlin {2}run .* {2}paused {2}no run yet/,
+    );
+    expect((await cli("schedules", "resume", "weekly", "--store", store)).out).toContain("resumed");
+    expect((await cli("schedules", "remove", "daily", "--store", store)).out).toBe("schedule daily: removed\n");
+    const gone = await cli("schedules", "remove", "daily", "--store", store);
+    expect(gone).toMatchObject({ code: 2, err: expect.stringContaining('there is no schedule "daily"; the schedules are weekly') });
+  });
+
+  it.each([
+    [["--cron", "0 8 * *", "--task", "x", "--model", "m.mjs"], /cron "0 8 \* \*" cannot be read/],
+    [["--cron", "0 8 * * *", "--tz", "Berlin/Nowhere", "--task", "x", "--model", "m.mjs"], /"Berlin\/Nowhere" is not a time zone/],
+    [["--cron", "0 8 * * *"], /give a schedule --plan <plan\.json> or --task <text>, one of them/],
+    [["--cron", "0 8 * * *", "--plan", "missing.json", "--tools", "t.mjs"], /--plan missing\.json: there is no such file/],
+    [["--cron", "0 8 * * *", "--task", "x"], /a task's schedule needs --model/],
+    [
+      ["--cron", "0 8 * * *", "--task", "x", "--model", "m.mjs", "--overlap", "queue"],
+      /overlap is skip, allow or cancel-previous, not "queue"/,
+    ],
+  ])("refuse %j, saying why, and keep nothing", async (flags, message) => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-schedules-bad-"));
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const added = await cli("schedules", "add", "bad", ...flags, "--store", store);
+    expect(added.code).toBe(2);
+    expect(added.err).toMatch(message);
+    expect((await cli("schedules", "list", "--store", store)).out).toMatch(/^no schedules/);
+  });
+});
