@@ -34,6 +34,11 @@ export interface ExecutionSettings {
   agentMaxSteps?: number | undefined;
   /** An agent step's context policy (see `ContextPolicy`): each request of its loop stays under a token cap. */
   agentContext?: ContextPolicy | undefined;
+  /**
+   * Give agent steps' loops `wait_until` (see `AgentOptions.waitTools`): a durable run whose
+   * agent step waits on it is kept waiting, and `wakeDueRuns` continues it when the time comes.
+   */
+  agentWaitTools?: boolean | undefined;
   /** Replaces prompts (see `Prompts`); `executePlan` uses the agent-step prompt. */
   prompts?: Partial<Prompts> | undefined;
   /** Runs steps in worker processes instead of here (`bullmqRunner` from `planloop/bullmq`). */
@@ -51,7 +56,17 @@ export interface ExecutionSettings {
 }
 
 /** Every key of `ExecutionSettings`, once: what a strategy's options hand on to each execution. */
-const settingKeys = ["concurrency", "retry", "agentMaxSteps", "agentContext", "prompts", "runner", "models", "latencies"] as const;
+const settingKeys = [
+  "concurrency",
+  "retry",
+  "agentMaxSteps",
+  "agentContext",
+  "agentWaitTools",
+  "prompts",
+  "runner",
+  "models",
+  "latencies",
+] as const;
 // A setting added to the interface and not to the list above fails to compile here.
 const everySetting: Record<keyof ExecutionSettings, true> = Object.fromEntries(settingKeys.map((key) => [key, true])) as {
   [Key in (typeof settingKeys)[number]]: true;
@@ -134,6 +149,7 @@ export interface PlanConfig {
   retry: RetryPolicy;
   agentMaxSteps: number;
   agentContext: ContextPolicy | undefined;
+  agentWaitTools: boolean;
   secretKeys: SecretKeys;
   approvalExpiresInMs: number | undefined;
   resume: PlanRunState | undefined;
@@ -207,6 +223,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     retry: readRetry(options.retry),
     agentMaxSteps,
     agentContext: options.agentContext,
+    agentWaitTools: options.agentWaitTools === true,
     secretKeys: options.secretKeys ?? defaultSecretKeys,
     approvalExpiresInMs: checkedExpiry(options.approvalExpiresInMs),
     resume,

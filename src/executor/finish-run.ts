@@ -2,6 +2,7 @@ import { cappedList } from "../core/errors.js";
 import { cancelReason } from "../core/run-signal.js";
 import { stepKey } from "../plan/plan-schema.js";
 import { transition } from "./step/run-step.js";
+import { agentWakeAt } from "../react/wait-tool.js";
 import type { PlanRunResult, PlanWait, PlanRunResultFields, PlanRunStatus, StepRecord } from "./execution-result.js";
 import { finalRecord, isMissing, type PlanRun } from "./live-run.js";
 import { callsOf, createPlanState, isStepWait, type WaitingStep } from "./resume-state.js";
@@ -119,8 +120,10 @@ function planOutput(run: PlanRun): { found: boolean; value?: unknown } {
 function stepWaits(run: PlanRun): PlanWait[] {
   const waits: PlanWait[] = [];
   for (const [index, entry] of run.waiting) {
-    if (!isStepWait(entry)) continue;
     const stepId = run.steps[index]!.id;
+    const agentAt = entry.kind === "agent" ? agentWakeAt(entry.agentState) : undefined;
+    if (agentAt !== undefined) waits.push({ stepId, kind: "timer", until: new Date(agentAt).toISOString() });
+    if (!isStepWait(entry)) continue;
     if (entry.kind === "timer") {
       const polls = entry.poll === undefined ? {} : { polls: entry.poll.calls };
       waits.push({ stepId, kind: "timer", until: new Date(entry.until).toISOString(), ...polls });

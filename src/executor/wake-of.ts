@@ -1,14 +1,18 @@
 import type { RunWake } from "../journal/checkpoint-store.js";
+import { agentWakeAt } from "../react/wait-tool.js";
 import { isStepWait, type PlanRunState } from "./resume-state.js";
 
 /**
- * What wakes a waiting plan run, from its state: its earliest timer or event deadline, and the
- * events its steps wait for. Undefined when it waits only for people (a decision continues it).
+ * What wakes a waiting plan run, from its state: its earliest timer, event deadline or agent
+ * step's `wait_until`, and the events its steps wait for. Undefined when it waits only for people (a decision continues it).
  */
 export function wakeOf(state: PlanRunState): RunWake | undefined {
   let at: number | undefined;
   const events: NonNullable<RunWake["events"]> = [];
   for (const entry of Object.values(state.waiting)) {
+    // An agent step's loop that waits on `wait_until` wakes when it asked to.
+    const agentAt = entry.kind === "agent" ? agentWakeAt(entry.agentState) : undefined;
+    if (agentAt !== undefined) at = Math.min(at ?? Infinity, agentAt);
     if (!isStepWait(entry)) continue;
     const time = entry.kind === "timer" ? entry.until : entry.deadline;
     if (time !== undefined) at = Math.min(at ?? Infinity, time);

@@ -21,6 +21,7 @@ import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-cal
 import type { RunSettings } from "../core/run-settings.js";
 import { executorRunner, type ToolExecutor } from "../core/tools/tool-executor.js";
 import { guardTools } from "../core/tools/tool-guard.js";
+import { withWaitTool } from "./wait-tool.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
 import { readContextPolicy, type ContextConfig, type ContextPolicy } from "./context-window.js";
 import { readState, type AgentState } from "./agent-state.js";
@@ -54,6 +55,12 @@ export interface AgentLoopOptions {
   taskType?: string | undefined;
   /** Model calls allowed; default 8. */
   maxSteps?: number;
+  /**
+   * Give the model `wait_until` (`{ until }` or `{ forMs }`): it checks back later without
+   * spending tokens. Without a store the loop sleeps on its clock; a durable loop is kept
+   * `waiting` and holds nothing, and `wakeDueRuns` continues it when the time comes. Default false.
+   */
+  waitTools?: boolean | undefined;
   verify?: Verifier;
   /** Repeated-call and repeated-error detection; `false` turns it off. Default `{ maxRepeats: 3 }`. */
   noProgress?: false | Partial<NoProgressSettings>;
@@ -75,6 +82,8 @@ export interface AgentConfig {
   /** The most a call can cost, if the model says (held against the budget while it runs). */
   maxCallCost: (request: ModelRequest) => CallCost | undefined;
   runner: ToolRunner;
+  /** The loop runs `wait_until` calls itself (`waitTools`). */
+  waitTools: boolean;
   initialMessages: Message[];
   maxSteps: number;
   signal: AbortSignal | undefined;
@@ -120,6 +129,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
     identity: modelIdentity(options.model),
     maxCallCost: (request) => maxCallCostOf(options.model, request),
     runner: readTools(options),
+    waitTools: options.waitTools === true,
     initialMessages: options.task === undefined ? [...messages] : [...messages, { role: "user", content: options.task }],
     maxSteps,
     signal: options.signal,
@@ -143,13 +153,15 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
 function readTools(options: AgentOptions): ToolRunner {
   const { tools, toolExecutor } = options;
   if (tools !== undefined && toolExecutor !== undefined) throw new InvalidOptionsError("pass either tools or toolExecutor, not both");
+  if (toolExecutor !== undefined && options.waitTools === true)
+    throw new InvalidOptionsError("waitTools adds a tool to tools; a toolExecutor has no place for it: pass tools");
   if (toolExecutor !== undefined) {
     if (typeof toolExecutor?.execute !== "function")
       throw new InvalidOptionsError("toolExecutor must have an execute(call, context) method");
     return executorRunner(toolExecutor);
   }
   if (tools === undefined) throw new InvalidOptionsError("pass tools (made with defineTool) or a toolExecutor");
-  return guardTools(tools);
+  return guardTools(options.waitTools === true ? withWaitTool(tools) : tools);
 }
 
 function readNoProgress(value: AgentOptions["noProgress"]): NoProgressSettings | undefined {

@@ -33,8 +33,10 @@ export interface AgentResultFields {
   /** For `budget_exceeded` and `deadline_exceeded`: which limit stopped the run. */
   limit?: BudgetLimit;
   lastError?: AgentError;
-  /** For `waiting`: the calls that need an approval or an answer. */
+  /** For `waiting`: the calls that need an approval or an answer (none when it waits only on `wait_until`). */
   pending?: PendingCall[];
+  /** For `waiting` on `wait_until` (`waitTools`): when the loop is due to go on (ISO). */
+  wakeAt?: string;
   /** For every status but `completed`: pass it back as `resume` to continue. JSON-safe. */
   state?: AgentState;
 }

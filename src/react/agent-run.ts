@@ -16,6 +16,7 @@ import { copyTextKeyed } from "../core/records.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
 import type { ContextCut } from "./context-window.js";
 import { withObservationReader } from "./read-observation.js";
+import { roundWakeAt } from "./wait-tool.js";
 
 /** What a durable loop's journal holds already of its history and counters (see `pausedEntry`). */
 export interface Journaled {
@@ -158,7 +159,9 @@ export function finishRun(run: AgentRun, stop: AgentStop): AgentResult {
   if (stop.limit !== undefined) result.limit = stop.limit;
   if (run.lastError) result.lastError = run.lastError;
   if (run.config.taskType !== undefined) result.taskType = run.config.taskType;
-  if (run.openRound?.pending.length) result.pending = run.openRound.pending;
+  if (run.openRound?.pending.length || stop.status === "waiting") result.pending = run.openRound?.pending ?? [];
+  const wakeAt = stop.status === "waiting" ? roundWakeAt(run.openRound) : undefined;
+  if (wakeAt !== undefined) result.wakeAt = new Date(wakeAt).toISOString();
   if (stop.status !== "completed") result.state = signState(snapshotState(run, stop.status), run.config.stateSecret, run.runId);
   run.events.emit({
     type: "agent-end",

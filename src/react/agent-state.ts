@@ -19,6 +19,8 @@ export interface OpenRound {
   /** One entry per call, in call order; null while the call has no result yet. */
   outcomes: Array<ToolOutcome | null>;
   pending: PendingCall[];
+  /** A durable loop's `wait_until` calls still waiting, by their place in the round: when each wakes (ms since 1970). */
+  wakeAt?: Record<string, number>;
 }
 
 /**

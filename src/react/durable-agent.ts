@@ -1,4 +1,4 @@
-import type { JournalEntry } from "../journal/checkpoint-store.js";
+import type { JournalEntry, RunWake } from "../journal/checkpoint-store.js";
 import { openDurableRun, type DurableOptions, type Opened } from "../journal/checkpoints.js";
 import { callDigest, interruptedQuestion, reactPendingId } from "../core/tools/approvals.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
@@ -70,7 +70,7 @@ export function stateFromAgentJournal(journal: readonly JournalEntry[]): AgentSt
  * each turn, 200 turns took 9.4 MB, `npm run bench:loop-journal`). `stateFromAgentJournal` puts
  * them together again. Records what it wrote in `run.journaled`.
  */
-export function pausedEntry(run: AgentRun, state: AgentState, fields: { status?: string; at?: number } = {}): JournalEntry {
+export function pausedEntry(run: AgentRun, state: AgentState, fields: { status?: string; at?: number; wake?: RunWake } = {}): JournalEntry {
   const from = Math.min(run.journaled.messages, state.messages.length);
   run.journaled.messages = state.messages.length;
   const changed: Record<string, number> = {};

@@ -10,6 +10,7 @@ import { callModel, checkBeforeModelCall } from "./model-step.js";
 import { contextView } from "./context-view.js";
 import { openRound, settleRound } from "./tool-round.js";
 import type { FinalDecision } from "../core/model.js";
+import { roundWakeAt } from "./wait-tool.js";
 
 /**
  * The ReAct loop: ask the model, run the tools it asks for, hand the results back, until
@@ -37,8 +38,16 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
       while (!stop) stop = await nextStep(run);
       return finishRun(run, stop);
     },
-    kept: (result, run) =>
-      result.status === "completed" ? "finished" : pausedEntry(run, result.state!, { status: result.status, at: journalTime() }),
+    kept: (result, run) => {
+      if (result.status === "completed") return "finished";
+      // A loop waiting on `wait_until` is listed as due then (`wakeDueRuns`).
+      const wakeAt = result.status === "waiting" ? roundWakeAt(run.openRound) : undefined;
+      return pausedEntry(run, result.state!, {
+        status: result.status,
+        at: journalTime(),
+        ...(wakeAt === undefined ? {} : { wake: { at: wakeAt } }),
+      });
+    },
     dispose: (run) => run.dispose(),
   });
 }

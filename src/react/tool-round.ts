@@ -11,6 +11,8 @@ import type { PendingCall, AgentStop } from "./agent-result.js";
 import { abortStop, toolMessage, type AgentRun } from "./agent-run.js";
 import type { OpenRound } from "./agent-state.js";
 import { recordRound } from "./no-progress.js";
+import { roundWakeAt, waitToolName, wakeTimeOf, wokeOutcome } from "./wait-tool.js";
+import { sleep } from "../core/clock.js";
 
 type Verdict = { outcome: ToolOutcome } | { pending: PendingCall } | { options: GuardedCallOptions; admission: AdmittedCall };
 
@@ -42,6 +44,12 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
       name: call.name,
       arguments: maskSecrets(call.arguments ?? {}, run.config.secretKeys),
     }));
+    // A wait the round began keeps waiting when the loop is continued without waitTools.
+    if ((run.config.waitTools && call.name === waitToolName) || round.wakeAt?.[index] !== undefined) {
+      const sleeping = waitCall(run, round, { index, startedAt });
+      if (sleeping !== undefined) running.push(sleeping);
+      continue;
+    }
     const verdict = await decideCall(run, round, index);
     if ("admission" in verdict) {
       const { options, admission } = verdict;
@@ -67,13 +75,40 @@ export async function settleRound(run: AgentRun, round: OpenRound): Promise<Agen
   round.pending = pending;
   run.openRound = round;
   if (run.signal.aborted) return abortStop(run);
-  if (pending.length > 0) {
+  const wakeAt = roundWakeAt(round);
+  const waitsFor = wakeAt === undefined ? [] : [`${waitToolName}: ${new Date(wakeAt).toISOString()}`];
+  if (pending.length > 0 || wakeAt !== undefined) {
     return {
       status: "waiting",
-      reason: `waiting for ${pending.map((call) => `${call.kind} of "${call.name}" (${call.id})`).join(", ")}`,
+      reason: `waiting for ${[...pending.map((call) => `${call.kind} of "${call.name}" (${call.id})`), ...waitsFor].join(", ")}`,
     };
   }
   return closeRound(run, round);
+}
+
+/**
+ * A `wait_until` call, run by the loop: it wakes at once if its time has come; else a durable
+ * loop keeps the time in the round and pauses (nothing held), and one without a store sleeps on
+ * its clock (the promise returned). Arguments that name no time are the model's to fix.
+ */
+function waitCall(run: AgentRun, round: OpenRound, at: { index: number; startedAt: number }): Promise<void> | undefined {
+  const { index, startedAt } = at;
+  const clock = run.config.clock;
+  const until = round.wakeAt?.[index] ?? wakeTimeOf(round.calls[index]!.arguments, clock.now());
+  if (typeof until !== "number") return void record(run, round, { index, startedAt, outcome: until });
+  const woke = () => {
+    if (round.wakeAt !== undefined) delete round.wakeAt[index];
+    run.usage = { ...run.usage, toolCalls: run.usage.toolCalls + 1 };
+    record(run, round, { index, startedAt, outcome: wokeOutcome(until, clock.now()) });
+  };
+  if (until <= clock.now()) return void woke();
+  if (run.checkpoints !== undefined) {
+    (round.wakeAt ??= {})[index] = until;
+    emitEnd(run, round, round.calls[index]!, { status: "pending", startedAt });
+    return undefined;
+  }
+  // A stopped run leaves the call without a result: the round stays open, as for any call the stop cut off.
+  return sleep(until - clock.now(), { clock, signal: run.signal }).then(woke, () => undefined);
 }
 
 function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromise<Verdict> {

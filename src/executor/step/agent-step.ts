@@ -30,6 +30,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
           task: run.config.prompts.agentStep({ step, dependencies }),
           maxSteps: step.budget?.maxSteps ?? run.config.agentMaxSteps,
           context: run.config.agentContext,
+          ...(run.config.agentWaitTools ? { waitTools: true } : {}),
           secretKeys: run.config.secretKeys,
           approvalExpiresInMs: run.config.approvalExpiresInMs,
           budget: run.budget.child(),
