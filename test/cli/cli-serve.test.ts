@@ -103,6 +103,11 @@ describe("planloop serve", () => {
     expect(keys.length).toBeGreaterThanOrEqual(4);
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of keys) expect(key).toMatch(/^tick@\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z\/1$/);
+    const runs = (await cli("runs", "list", "--schedule", "tick", "--limit", "100", "--store", store)).out.trim().split("\n");
+    // A run the Ctrl-C cut off before its step is listed with no line in the log: every logged run is listed.
+    expect(runs.map((line) => line.split("  ")[0])).toEqual(expect.arrayContaining(keys.map((key) => key.slice(0, -"/1".length))));
+    for (const line of runs) expect(line).toMatch(/^tick@\S+ {2}executePlan {2}/);
+    expect((await cli("runs", "list", "--schedule", "tock", "--store", store)).out).toBe(`no runs in ${store} that match\n`);
     const listed = (await cli("schedules", "list", "--store", store)).out;
     expect(listed).toMatch(/^tick {2}"\* \* \* \* \* \*" {2}run .*tick\.json {2}next .* {2}last tick@.* {2}overlap skip\n$/);
   }, 120_000);

@@ -1,7 +1,8 @@
 import { RunLease } from "../../journal/run-lease.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { JournalEntry, RunOutcome } from "../../journal/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry, ListRunsOptions, RunOutcome, RunSummary } from "../../journal/checkpoint-store.js";
+import { scheduleOfRun } from "../../waits/schedules.js";
 import { resumeRun, storedRun, usingStore, type ContinueFlags, type Rerun } from "../continue-run.js";
 import { previewOf } from "../../core/tools/tool-output.js";
 import { CliError } from "../cli-error.js";
@@ -28,13 +29,16 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--status <status>", "only runs of this status: running, waiting, paused, completed, failed, cancelled, …")
     .option("--task-type <type>", "only runs of this task type")
     .option("--before <runId>", "only runs older than this one (the last of the page before)")
+    .option("--schedule <name>", "only the runs this schedule started (planloop schedules)")
     .action(async (flags: ListFlags) =>
       usingStore(flags.store, async (store) => {
         const limit = positiveCount(flags.limit, "--limit");
         const before = flags.before === undefined ? undefined : await storedRun(store, flags.before, flags.store);
         // A strategy's plan runs and loops (`<runId>/…`) are shown with it, not as runs of their own.
-        const listed = await store.listRuns({ topLevel: true, limit, before, status: flags.status, taskType: flags.taskType });
-        if (listed.length === 0) io.out(`no runs in ${flags.store}${flags.status || flags.taskType || before ? " that match" : ""}`);
+        const query = { topLevel: true, limit, before, status: flags.status, taskType: flags.taskType };
+        const listed = flags.schedule === undefined ? await store.listRuns(query) : await scheduledRuns(store, query, flags.schedule);
+        const filtered = flags.status || flags.taskType || flags.schedule || before;
+        if (listed.length === 0) io.out(`no runs in ${flags.store}${filtered ? " that match" : ""}`);
         for (const row of listed) {
           const run = (await store.getRun(row.runId))!;
           const { status, steps, cost } = standing(run, await childrenOf(store, run.runId));
@@ -226,6 +230,20 @@ interface ListFlags {
   status?: string;
   taskType?: string;
   before?: string;
+  schedule?: string;
+}
+
+/** The runs a schedule started (`<name>@<fire time>`), newest first, read page by page until `limit` are found. */
+async function scheduledRuns(store: CheckpointStore, query: ListRunsOptions & { limit: number }, schedule: string): Promise<RunSummary[]> {
+  const found: RunSummary[] = [];
+  const page = Math.max(200, query.limit * 4);
+  let before = query.before;
+  for (;;) {
+    const rows = await store.listRuns({ ...query, limit: page, before });
+    for (const row of rows) if (scheduleOfRun(row.runId) === schedule && found.length < query.limit) found.push(row);
+    if (found.length === query.limit || rows.length < page) return found;
+    before = rows.at(-1)!;
+  }
 }
 
 function positiveCount(text: string, flag: string): number {
