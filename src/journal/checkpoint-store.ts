@@ -241,6 +241,8 @@ export function memoryStore(): CheckpointStore {
   const running = (runId: string, token?: number) => {
     const run = runs.get(runId);
     if (run === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
+    // A writer with a token on a finished run lost it: another owner took it over and finished it.
+    if (run.status === "finished" && token !== undefined) throw new LeaseLostError(runId, token);
     if (run.status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
     if (token !== undefined && leases.get(runId)?.token !== token) throw new LeaseLostError(runId, token);
     return run;

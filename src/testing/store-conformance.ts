@@ -218,6 +218,14 @@ export function storeConformance(
       expect(await store.getRun("lease-2")).toMatchObject({ status: "running", journal: entries.slice(0, 1) });
       await store.finishRun("lease-2", { status: "completed" }, 204, now.token);
       expect(await store.getRun("lease-2")).toMatchObject({ status: "finished" });
+      // The old owner of a run that was taken over and finished has lost it (a LeaseLostError), not misused the store.
+      for (const write of [
+        () => store.append("lease-2", entries.slice(1), 205, old.token),
+        () => store.finishRun("lease-2", {}, 205, old.token),
+      ]) {
+        await expect(async () => write()).rejects.toThrow(/"lease-2" is no longer this process's/);
+      }
+      await expect(async () => store.append("lease-2", entries.slice(1), 205)).rejects.toThrow(/has finished; it takes no more entries/);
       await store.close();
     });
 

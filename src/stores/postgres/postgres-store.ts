@@ -90,7 +90,8 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
   const refuse = async (runId: string, token: number | undefined): Promise<never> => {
     const { rows } = await query<RunRow>(sql.run, [runId]);
     if (rows[0] === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
-    if (rows[0].status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    if (rows[0].status === "finished" && token === undefined) throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    // A writer with a token on a finished run lost it: another owner took it over and finished it.
     throw new LeaseLostError(runId, token ?? 0);
   };
   let closed = false;

@@ -108,7 +108,8 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   const refuse = (runId: string, token: number | undefined): never => {
     const row = statements.run.get(runId);
     if (row === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
-    if (row.status === "finished") throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    if (row.status === "finished" && token === undefined) throw storeMisuse(`run "${runId}" has finished; it takes no more entries`);
+    // A writer with a token on a finished run lost it: another owner took it over and finished it.
     throw new LeaseLostError(runId, token ?? 0);
   };
   // The last entry number of each run this store wrote to, so an append reads nothing first;
