@@ -1,4 +1,7 @@
 import { RunLease } from "../../journal/run-lease.js";
+import { protectStore } from "../../journal/protected-store.js";
+import { defaultSecretKeys } from "../../trust/secrets.js";
+import { InvalidOptionsError } from "../../core/errors.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CheckpointStore, JournalEntry, ListRunsOptions, RunOutcome, RunSummary } from "../../journal/checkpoint-store.js";
@@ -142,10 +145,12 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     (runId: string, flags: { store: string; wait?: boolean }) =>
       usingStore(
         flags.store,
-        async (store) => {
-          await storedRun(store, runId, flags.store);
+        async (opened) => {
+          // A run kept with a stateSecret is read, and its end signed, with the same secret.
+          const store = signedStore(opened);
+          await readable(() => storedRun(store, runId, flags.store));
           // Under the run's lease: a run another process is running is not ended under it.
-          const lease = await RunLease.take(store, runId, { lease: { onBusy: flags.wait ? "wait" : "fail" } });
+          const lease = await RunLease.take(opened, runId, { lease: { onBusy: flags.wait ? "wait" : "fail" } });
           try {
             const run = await storedRun(store, runId, flags.store);
             if (run.status === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
@@ -221,6 +226,22 @@ async function lapsedRequests(flag: string, now: number): Promise<Array<{ runId:
     }
   });
   return lapsed;
+}
+
+/** The store as a run kept with `PLANLOOP_STATE_SECRET`'s secret writes to it: what is written is signed with it. */
+function signedStore(store: CheckpointStore): CheckpointStore {
+  return protectStore(store, { secret: process.env.PLANLOOP_STATE_SECRET || undefined, secretKeys: defaultSecretKeys, given: new Map() });
+}
+
+/** A run kept with a stateSecret, read without it, says which variable to set. */
+async function readable<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof InvalidOptionsError && /kept with a stateSecret/.test(error.message))
+      throw new CliError(`${error.message}: set PLANLOOP_STATE_SECRET to it for planloop runs cancel`);
+    throw error;
+  }
 }
 
 /** The flags of `runs list`. */
