@@ -158,6 +158,8 @@ export { defaultSecretKeys, maskSecrets } from "./trust/secrets.js";
 export type { SecretKeys } from "./trust/secrets.js";
 export { memoryStore } from "./journal/checkpoint-store.js";
 export { modelCallsOf } from "./journal/model-calls.js";
+export { runAnchor, checkRunAnchor } from "./journal/run-anchor.js";
+export type { AnchorOptions } from "./journal/run-anchor.js";
 export type { KeptAnswer, KeptModelCall, ModelCallView } from "./journal/model-calls.js";
 export type {
   CheckpointStore,
