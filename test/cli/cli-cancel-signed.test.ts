@@ -5,19 +5,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, executePlan } from "planloop";
+import { executePlan } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
+import { refundPlan, refundTool } from "../helpers/refund-tool.js";
 import { cli } from "../helpers/run-cli.js";
 
-const pay = defineTool({
-  name: "pay",
-  description: "pay",
-  input: z.object({ amount: z.number() }),
-  needsApproval: true,
-  execute: () => "paid",
-});
-const plan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 5 } }] };
+const { refund: pay } = refundTool();
+const plan = refundPlan;
 
 afterEach(() => {
   delete process.env.PLANLOOP_STATE_SECRET;

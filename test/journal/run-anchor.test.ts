@@ -4,19 +4,13 @@ import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { checkRunAnchor, defineTool, executePlan, runAnchor } from "planloop";
+import { checkRunAnchor, executePlan, runAnchor } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
+import { approvedRefund, refundPlan, refundTool } from "../helpers/refund-tool.js";
 
 const stateSecret = "a secret of at least sixteen characters";
-const pay = defineTool({
-  name: "pay",
-  description: "pay",
-  input: z.object({ amount: z.number() }),
-  needsApproval: true,
-  execute: () => "paid",
-});
-const plan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 5 } }] };
+const { refund: pay } = refundTool();
+const plan = refundPlan;
 
 describe("run anchors", () => {
   it("tell a finished run from the same run rolled back to its signed, waiting past", async () => {
@@ -30,7 +24,7 @@ describe("run anchors", () => {
     copyFileSync(path, join(dir, "waiting.sqlite"));
 
     store = sqliteStore({ path });
-    const done = await executePlan({ plan, tools: [pay], store, runId: "wire", stateSecret, approvals: { "step:1": { approved: true } } });
+    const done = await executePlan({ plan, tools: [pay], store, runId: "wire", stateSecret, approvals: approvedRefund });
     expect(done.status).toBe("completed");
     const anchor = await runAnchor({ store, runId: "wire", stateSecret });
     await checkRunAnchor({ store, runId: "wire", stateSecret, anchor });
