@@ -78,7 +78,14 @@ stop() {
     as_postgres "$bin/pg_ctl" -D "$dir/postgres/db" -m immediate -w stop >/dev/null 2>&1 || true
   fi
   if [ -f "$dir/redis/redis.pid" ]; then
-    kill "$(cat "$dir/redis/redis.pid")" 2>/dev/null || true
+    local pid
+    pid="$(cat "$dir/redis/redis.pid")"
+    kill "$pid" 2>/dev/null || true
+    # Redis writes its log as it shuts down: the folder goes once it has exited (at most 5 s).
+    for _ in $(seq 1 50); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
   fi
   rm -rf "$dir"
 }
