@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, executePlan, memoryStore, runAgent, wakeDueRuns, type AgentOptions, type CheckpointStore } from "planloop";
-import { sqliteStore } from "planloop/sqlite";
+import { defineTool, executePlan, runAgent, wakeDueRuns, type AgentOptions } from "planloop";
+import { waitStores } from "../helpers/wait-stores.js";
 import { FakeClock, ScriptedModel } from "planloop/testing";
 
 const monday = Date.parse("2026-12-07T08:00:00Z");
@@ -27,10 +27,7 @@ function checkingModel(wait: Record<string, unknown> = { forMs: hour, reason: "t
   ]);
 }
 
-const stores: Array<[string, () => CheckpointStore]> = [
-  ["memory", () => memoryStore()],
-  ["sqlite", () => sqliteStore({ path: ":memory:" })],
-];
+const stores = waitStores;
 
 describe("wait_until in a ReAct loop (waitTools)", () => {
   it("sleeps on the run's clock without a store, spending no model call while it waits", async () => {

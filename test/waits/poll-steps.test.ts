@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, executePlan, memoryStore, validatePlan, wakeDueRuns, type CheckpointStore, type PlanInput } from "planloop";
-import { sqliteStore } from "planloop/sqlite";
+import { defineTool, executePlan, validatePlan, wakeDueRuns, type PlanInput } from "planloop";
+import { waitStores } from "../helpers/wait-stores.js";
 import { FakeClock } from "planloop/testing";
 
 const monday = Date.parse("2026-12-07T08:00:00Z");
@@ -41,10 +41,7 @@ function pollPlan(poll: Record<string, unknown>): PlanInput {
   };
 }
 
-const stores: Array<[string, () => CheckpointStore]> = [
-  ["memory", () => memoryStore()],
-  ["sqlite", () => sqliteStore({ path: ":memory:" })],
-];
+const stores = waitStores;
 
 describe("poll steps", () => {
   it("call their tool again every everyMs on the run's clock until the output meets until, when the run has no store", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, executePlan, memoryStore, sendEvent, validatePlan, wakeDueRuns, type CheckpointStore, type PlanInput } from "planloop";
-import { sqliteStore } from "planloop/sqlite";
+import { defineTool, executePlan, memoryStore, sendEvent, validatePlan, wakeDueRuns, type PlanInput } from "planloop";
+import { waitStores } from "../helpers/wait-stores.js";
 import { FakeClock } from "planloop/testing";
 
 const monday = Date.parse("2026-12-07T08:00:00Z");
@@ -22,10 +22,7 @@ function counted(name: string) {
   return { tool, calls };
 }
 
-const stores: Array<[string, () => CheckpointStore]> = [
-  ["memory", () => memoryStore()],
-  ["sqlite", () => sqliteStore({ path: ":memory:" })],
-];
+const stores = waitStores;
 
 describe("timer wait steps", () => {
   it("sleep on the run's clock when the run has no store, and say when they woke", async () => {
