@@ -12,6 +12,7 @@ const layers = [
   "react",
   "executor",
   "replan",
+  "grounding",
   "strategies",
   "waits",
   "models",
@@ -47,19 +48,19 @@ const arrows = {
     "plan/ is the plan language: it imports only core",
   ],
   planner: [
-    ["react", "executor", "replan", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["react", "executor", "replan", "grounding", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "planner/ writes plans; it does not run them",
   ],
   react: [
-    ["planner", "executor", "replan", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["planner", "executor", "replan", "grounding", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "the ReAct loop stands on core, trust and journal alone",
   ],
   executor: [
-    ["replan", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["replan", "grounding", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "the executor runs plans; strategies and replanning sit above it",
   ],
   replan: [
-    ["executor", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
+    ["executor", "grounding", "strategies", "waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "replan/ is pure policy over plans and step records",
   ],
   models: [
@@ -69,6 +70,7 @@ const arrows = {
       "react",
       "executor",
       "replan",
+      "grounding",
       "strategies",
       "waits",
       "offline",
@@ -79,6 +81,10 @@ const arrows = {
       ...harness,
     ],
     "models/ are adapters: they import no plan code",
+  ],
+  grounding: [
+    [...layers.filter((folder) => !["core", "plan", "grounding"].includes(folder)), ...harness],
+    "grounding/ checks an answer's claims against step outputs, with no model: it stands on core and plan alone",
   ],
   strategies: [
     ["waits", "models", "offline", "stores", "workers", "trace", "testing", ...harness],
@@ -94,7 +100,7 @@ const arrows = {
     "a checkpoint store knows only the journal's CheckpointStore",
   ],
   workers: [
-    ["planner", "replan", "strategies", "waits", "models", "offline", "stores", "trace", "testing", ...harness],
+    ["planner", "replan", "grounding", "strategies", "waits", "models", "offline", "stores", "trace", "testing", ...harness],
     "workers run steps as the executor would; they know no strategy, store or model adapter",
   ],
   mcp: [layers.filter((folder) => folder !== "core"), "MCP tools are tools: they stand on core alone"],

@@ -95,9 +95,24 @@ export const weeklyReportTask: OfflineTask = {
   answer: (outputs) => {
     const written = outputs["5"] as { markdown?: unknown } | undefined;
     if (typeof written?.markdown !== "string") throw new Error("the report was not written");
-    return written.markdown;
+    return citeMetrics(written.markdown);
   },
 };
+
+/**
+ * The report as a solver that cites its sources writes it: every line with a figure but the
+ * title (whose dates are the task's) cites the metrics step, `[s4]`.
+ */
+export function citeMetrics(markdown: string): string {
+  return markdown
+    .split("\n")
+    .map((line) => {
+      if (!/\d/.test(line) || line.startsWith("#")) return line;
+      if (line.startsWith("|")) return line.replace(/\s*\|\s*$/, " [s4] |");
+      return line.endsWith(".") ? `${line.slice(0, -1)} [s4].` : `${line} [s4]`;
+    })
+    .join("\n");
+}
 
 const headline = {
   id: 8,

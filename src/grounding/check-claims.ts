@@ -1,0 +1,244 @@
+import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
+import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
+import { matchNumber, type Derivation, type Direction } from "./match-number.js";
+import { readFigures, type Figure } from "./read-figures.js";
+import { readCitations, splitSentences, type Sentence } from "./split-sentences.js";
+import { blameLabels, namedRows, names, type RowOverride } from "./row-consistency.js";
+
+/** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
+export type ClaimEvidence = Record<string, { status?: string; output?: unknown }> | ReadonlyArray<{ id: string | number; output: unknown }>;
+
+export interface CheckClaimsOptions {
+  /** The task's text: what it states (the week, a name) is given, not claimed (source "task"). */
+  task?: string | undefined;
+}
+
+interface Found {
+  steps: string[];
+  matched: MatchedValue[];
+  derivation?: Derivation;
+}
+
+/** What one sentence's claims are checked in. */
+interface SentenceContext {
+  sentence: Sentence;
+  /** The sentence without its citations, lower case: to find the rows and groups it names. */
+  folded: string;
+  figures: Figure[];
+  masked: string;
+}
+
+const downWords =
+  /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
+const upWords = /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|up|higher|gained?|climbed|jumped|surged)\b/gi;
+const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
+const differenceWords =
+  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|net|change|margin|short)\b/i;
+/** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
+const identifierContext =
+  /(?:\bids?|\bno\.?|\bnumber|\border|\bticket|\brefund|\binvoice|\buser|\bcustomer|\bitem|\bproduct|\bzip(?: code)?|\baccount)\s*(?:#|no\.?|number)?\s*:?\s*$/i;
+
+function evidenceList(steps: ClaimEvidence): SourceFacts[] {
+  if (Array.isArray(steps)) return steps.map((step) => sourceFacts(String(step.id), step.output));
+  return Object.entries(steps as Record<string, { status?: string; output?: unknown }>)
+    .filter(([, record]) => record.output !== undefined && (record.status === undefined || record.status === "succeeded"))
+    .map(([id, record]) => sourceFacts(id, record.output));
+}
+
+/**
+ * Checks every figure, date, identifier and quoted or bold name of `answer` against the
+ * step outputs, with no model: each is `supported` by the steps its sentence cites, `uncited`
+ * (no citation, but some step shows it), or `unsupported`. Numbers match when a step shows
+ * them at the precision written (rounding and cutting off allowed, "about" widens it to the
+ * last non-zero digit), or follow from two shown values by a sum, difference, ratio, share,
+ * percentage change or percentage points; tables add each column's sum, mean, min, max and
+ * row count, and per label its rows' count and sums. A sentence that names a table's rows
+ * ("on 2026-11-18", "in USD") is checked against those rows only.
+ *
+ * @example
+ * const report = checkClaims("Refunds were ¥1,204.50 [s4].", { "4": { status: "succeeded", output: { refund_total_cny: 1204.5 } } });
+ * report.claims[0]!.status; // "supported"
+ */
+export function checkClaims(answer: string, steps: ClaimEvidence, options: CheckClaimsOptions = {}): ClaimReport {
+  const sources = new Map(evidenceList(steps).map((facts) => [facts.id, facts]));
+  const task = options.task === undefined ? undefined : sourceFacts("task", options.task);
+  const sentences = splitSentences(answer, new Set(sources.keys()));
+  const claims: CheckedClaim[] = [];
+  for (const sentence of sentences) {
+    const context = sentenceContext(sentence, sources);
+    const checked = context.figures.map((figure) => checkFigure(figure, context, { sources, task }));
+    const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
+    const candidates = cited.length > 0 ? cited : [...sources.values()];
+    const refit = (figure: Figure, override: RowOverride) => find(figure, context, candidates, override);
+    blameLabels(checked, { figures: context.figures, folded: context.folded, sources: candidates, refit });
+    claims.push(...checked);
+  }
+  return { sentences, claims, counts: countClaims(claims) };
+}
+
+function sentenceContext(sentence: Sentence, sources: ReadonlyMap<string, SourceFacts>): SentenceContext {
+  let masked = sentence.text;
+  for (const [start, end] of readCitations(sentence.text, new Set(sources.keys())).spans)
+    masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
+  return { sentence, folded: masked.toLowerCase(), figures: readFigures(masked), masked };
+}
+
+function checkFigure(
+  figure: Figure,
+  context: SentenceContext,
+  evidence: { sources: ReadonlyMap<string, SourceFacts>; task: SourceFacts | undefined },
+): CheckedClaim {
+  const { sentence } = context;
+  const base = {
+    kind: figure.kind,
+    text: figure.text,
+    start: sentence.start + figure.start,
+    end: sentence.start + figure.end,
+    sentence: sentence.index,
+  };
+  const cited = sentence.cites.flatMap((id) => evidence.sources.get(id) ?? []);
+  const everyStep = [...evidence.sources.values()];
+  const given = evidence.task ? find(figure, context, [evidence.task]) : undefined;
+  if (given) return { ...base, status: "supported", ...given };
+  const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
+  const found = find(figure, context, citesSomething ? cited : implicitSources(context, everyStep));
+  if (found) return { ...base, status: citesSomething ? "supported" : "uncited", ...found };
+  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(figure, context, { cited, everyStep }) };
+}
+
+/**
+ * What an uncited sentence is checked against: the steps whose rows or groups it names
+ * ("Zhou Tao placed the most orders" speaks of the orders' rows), else every step.
+ */
+function implicitSources(context: SentenceContext, everyStep: SourceFacts[]): SourceFacts[] {
+  const named = everyStep.filter((facts) => namedRows(facts, context.folded).some((rows) => rows.size > 0));
+  return named.length > 0 ? named : everyStep;
+}
+
+function whyUnsupported(figure: Figure, context: SentenceContext, sources: { cited: SourceFacts[]; everyStep: SourceFacts[] }): string {
+  const { sentence } = context;
+  const what = `${figure.text}`;
+  if (sentence.cites.length === 0 && sentence.unknownCites.length === 0)
+    return `${what}: no step's output shows it or a value it follows from`;
+  const unknown = sentence.unknownCites.length > 0 ? ` (${sentence.unknownCites.join(", ")} is not a step of this run)` : "";
+  const elsewhere = find(
+    figure,
+    context,
+    sources.everyStep.filter((facts) => !sources.cited.includes(facts)),
+  );
+  const cites = sentence.cites.map((id) => `s${id}`).join(", ") || "no step";
+  if (elsewhere) return `${what}: not in ${cites}${unknown}; ${elsewhere.steps.map((id) => `s${id}`).join(", ")} shows it`;
+  return `${what}: not in ${cites}${unknown}, nor in any other step`;
+}
+
+function find(figure: Figure, context: SentenceContext, sources: readonly SourceFacts[], override?: RowOverride): Found | undefined {
+  if (sources.length === 0) return undefined;
+  if (figure.kind === "date") return findDate(figure.dates!, sources);
+  if (figure.kind === "name") {
+    const name = figure
+      .name!.toLowerCase()
+      .replace(/\s+/g, " ")
+      .replace(/[.,;:!?]+$/, "");
+    // A name whose parts are kept apart ("first_name", "last_name") is found by its words.
+    const words = name.split(" ");
+    const holder = sources.find(
+      (facts) => facts.text.includes(name) || (words.length > 1 && words.every((word) => names(facts.text, word))),
+    );
+    return holder ? { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.name! }] } : undefined;
+  }
+  if (figure.kind === "id") {
+    const bare = figure.name!.replace(/^#/, "");
+    const holder = sources.find((facts) => facts.raw.includes(bare));
+    return holder ? { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.name! }] } : undefined;
+  }
+  if (figure.year) {
+    const year = findDate([String(figure.value)], sources);
+    if (year) return year;
+  }
+  const wording = {
+    direction: directionBefore(figure, context),
+    sums: sumWords.test(context.masked),
+    differences: differenceWords.test(context.masked),
+  };
+  const match = matchNumber(figure, pools(figure, { context, sources, override }), wording);
+  if (!match) return undefined;
+  const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
+  const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
+  return { steps, matched, derivation: match.derivation };
+}
+
+function findDate(dates: readonly string[], sources: readonly SourceFacts[]): Found | undefined {
+  for (const facts of sources) {
+    const date = dates.find((reading) => facts.dates.has(reading));
+    if (date !== undefined) return { steps: [facts.id], matched: [{ step: facts.id, path: "(dates)", value: date }] };
+  }
+  return undefined;
+}
+
+/** The nearest "fell" or "rose" before the figure (since the previous one), else just after it ("2.8% below"). */
+function directionBefore(figure: Figure, context: SentenceContext): Direction {
+  const previous = context.figures.filter((other) => other.end <= figure.start).at(-1);
+  const next = context.figures.find((other) => other.start >= figure.end);
+  const before = directionIn(context.masked.slice(previous?.end ?? 0, figure.start), "last");
+  return before ?? directionIn(context.masked.slice(figure.end, next?.start ?? context.masked.length), "first");
+}
+
+function directionIn(text: string, which: "first" | "last"): Direction {
+  const at = (pattern: RegExp) => {
+    const found = [...text.matchAll(pattern)].map((match) => match.index);
+    return which === "last" ? (found.at(-1) ?? -1) : (found[0] ?? Infinity);
+  };
+  const down = at(downWords);
+  const up = at(upWords);
+  if (which === "last") return down === -1 && up === -1 ? undefined : down > up ? "down" : "up";
+  return down === Infinity && up === Infinity ? undefined : down < up ? "down" : "up";
+}
+
+/**
+ * What a number may be matched with directly, and what derivations may combine. Rows of a
+ * table the sentence names restrict that table to them; the rows of other tables are matched
+ * directly but not combined (a pair of random rows explains too much). Identifiers count only
+ * where the sentence calls the number one ("order 57").
+ */
+function pools(figure: Figure, input: { context: SentenceContext; sources: readonly SourceFacts[]; override?: RowOverride | undefined }) {
+  const { context, sources, override } = input;
+  // A long whole number is an identifier wherever it stands: 4947717507 is no coincidence.
+  const asIdentifier =
+    identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
+    (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
+  const direct: EvidenceNumber[] = [];
+  const operands: EvidenceNumber[] = [];
+  for (const facts of sources) {
+    const named = namedRows(facts, context.folded);
+    if (override?.source === facts.id) named[override.table] = new Set(override.rows);
+    for (const number of facts.numbers) {
+      if (number.identifier && !asIdentifier) continue;
+      if (number.group !== undefined) {
+        if (names(context.folded, number.group)) {
+          direct.push(number);
+          operands.push(number);
+        }
+        continue;
+      }
+      if (number.row === undefined) {
+        // Once a sentence names some rows, the table's smallest, largest and mean are not what it speaks of.
+        const ofNamedRows = number.table !== undefined && (named[number.table]?.size ?? 0) > 0;
+        if (ofNamedRows && (number.aggregate === "min" || number.aggregate === "max" || number.aggregate === "mean")) continue;
+        direct.push(number);
+        if (!number.identifier) operands.push(number);
+        continue;
+      }
+      const rows = named[number.table!]!;
+      if (rows.size === 0) direct.push(number);
+      else if (rows.has(number.row)) {
+        direct.push(number);
+        if (!number.identifier) operands.push(number);
+      }
+    }
+  }
+  for (const other of context.figures) {
+    if (other === figure || other.kind !== "number") continue;
+    operands.push({ source: "sentence", path: other.text, key: "sentence", value: other.value! });
+  }
+  return { direct, operands };
+}

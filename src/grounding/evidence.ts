@@ -1,0 +1,193 @@
+import { isRecord } from "../core/is-record.js";
+import { readFigures } from "./read-figures.js";
+
+/** One number a step's output shows: a value, or an aggregate of a table's column. */
+export interface EvidenceNumber {
+  source: string;
+  /** Where in the output: `rows[3].total_cny`, `rows[*].total_cny (sum)`. */
+  path: string;
+  /** The field's name ("total_cny"): values of one field are compared with each other. */
+  key: string;
+  value: number;
+  /** A value of one row of a table (an array of objects), or an aggregate over some of its rows. */
+  table?: number;
+  row?: number;
+  /** The field names an identifier ("id", "order_id"): a quantity only when the sentence says so. */
+  identifier?: boolean;
+  /** An aggregate over the rows that hold this label. */
+  group?: string;
+  /** An aggregate of a table's column (with `table`, without `row`). */
+  aggregate?: "sum" | "mean" | "min" | "max" | "count";
+}
+
+/** What one step (or the task) showed, ready for the checker. */
+export interface SourceFacts {
+  id: string;
+  numbers: EvidenceNumber[];
+  dates: Set<string>;
+  /** Every string and key, lower case, whitespace folded: for names. */
+  text: string;
+  /** Every string, key and number as written: for identifiers. */
+  raw: string;
+  /** Per table: each row's labels (its strings, lower case). */
+  tables: Array<{ path: string; labels: string[][] }>;
+}
+
+const identifierKey = /^(?:ids?|.*[_-]ids?|.*Ids?|.*IDs?|uuid|zip|zip_?code|postcode|phone)$/;
+const fold = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+
+class FactsBuilder {
+  readonly facts: SourceFacts;
+  private readonly texts: string[] = [];
+  private readonly raws: string[] = [];
+
+  constructor(id: string) {
+    this.facts = { id, numbers: [], dates: new Set(), text: "", raw: "", tables: [] };
+  }
+
+  add(value: unknown, at: { path: string; key: string; table?: number; row?: number }): void {
+    if (typeof value === "number" && Number.isFinite(value)) this.number(value, at);
+    else if (typeof value === "string") this.string(value, at);
+    else if (Array.isArray(value)) this.array(value, at.path);
+    else if (isRecord(value)) {
+      for (const [key, inner] of Object.entries(value)) {
+        this.texts.push(fold(key.replace(/_/g, " ")));
+        this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
+      }
+    } else if (typeof value === "boolean") this.raws.push(String(value));
+  }
+
+  private number(value: number, at: { path: string; key: string; table?: number; row?: number }): void {
+    const number: EvidenceNumber = { source: this.facts.id, path: at.path, key: at.key, value };
+    if (at.table !== undefined) Object.assign(number, { table: at.table, row: at.row });
+    if (identifierKey.test(at.key)) number.identifier = true;
+    this.facts.numbers.push(number);
+    this.raws.push(String(value));
+  }
+
+  private string(value: string, at: { path: string; key: string; table?: number; row?: number }): void {
+    this.texts.push(fold(value));
+    this.raws.push(value);
+    for (const figure of readFigures(value)) {
+      if (figure.kind === "date") for (const date of figure.dates!) this.addDate(date);
+      if (figure.kind === "number") {
+        if (figure.year) this.addDate(String(figure.value));
+        this.number(figure.value!, { ...at, path: `${at.path} "${figure.text}"` });
+      }
+    }
+  }
+
+  private addDate(date: string): void {
+    this.facts.dates.add(date);
+    if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+      this.facts.dates.add(date.slice(0, 7));
+      this.facts.dates.add(`--${date.slice(5)}`);
+    }
+    this.facts.dates.add(date.slice(0, 4));
+  }
+
+  private array(items: unknown[], path: string): void {
+    const rows = items.every(isRecord) && items.length > 0;
+    if (!rows) {
+      items.forEach((item, index) => this.add(item, { path: `${path}[${index}]`, key: path.split(".").at(-1) ?? "" }));
+      const numbers = items.filter((item): item is number => typeof item === "number");
+      this.aggregates(numbers, { path: `${path}[*]`, key: path.split(".").at(-1) ?? "" }, items.length);
+      return;
+    }
+    const table = this.facts.tables.length;
+    const labels: string[][] = [];
+    this.facts.tables.push({ path, labels });
+    items.forEach((item, row) => {
+      labels.push(rowLabels(item as Record<string, unknown>));
+      this.add(item, { path: `${path}[${row}]`, key: "", table, row });
+    });
+    this.columns(items as Array<Record<string, unknown>>, { path, table });
+  }
+
+  /** A table's columns: the sum, mean, smallest and largest of each numeric one, its row count, and per label. */
+  private columns(rows: Array<Record<string, unknown>>, at: { path: string; table: number }): void {
+    this.facts.numbers.push({
+      source: this.facts.id,
+      path: `${at.path}.length`,
+      key: "count",
+      value: rows.length,
+      table: at.table,
+      aggregate: "count",
+    });
+    const keys = new Set(rows.flatMap((row) => Object.keys(row)));
+    for (const key of keys) {
+      const numbers = rows.map((row) => row[key]).filter((value): value is number => typeof value === "number");
+      if (numbers.length > 1 && !identifierKey.test(key))
+        this.aggregates(numbers, { path: `${at.path}[*].${key}`, key, table: at.table }, undefined);
+    }
+    for (const key of keys) {
+      const values = rows.map((row) => row[key]);
+      if (!values.every((value) => typeof value === "string" || value === undefined)) continue;
+      const distinct = new Set(values.filter((value): value is string => typeof value === "string").map(fold));
+      if (distinct.size > 50 || distinct.size === rows.length) continue;
+      for (const label of distinct) {
+        const members = rows.filter((row) => typeof row[key] === "string" && fold(row[key]) === label);
+        const group = { table: at.table, group: label };
+        this.facts.numbers.push({
+          source: this.facts.id,
+          path: `${at.path}[${key}=${label}].length`,
+          key: "count",
+          value: members.length,
+          ...group,
+        });
+        for (const column of keys) {
+          const numbers = members.map((row) => row[column]).filter((value): value is number => typeof value === "number");
+          if (numbers.length === 0 || identifierKey.test(column)) continue;
+          const sum = numbers.reduce((total, value) => total + value, 0);
+          this.facts.numbers.push({
+            source: this.facts.id,
+            path: `${at.path}[${key}=${label}].${column} (sum)`,
+            key: column,
+            value: sum,
+            ...group,
+          });
+        }
+      }
+    }
+  }
+
+  private aggregates(numbers: number[], at: { path: string; key: string; table?: number }, count: number | undefined): void {
+    if (count !== undefined)
+      this.facts.numbers.push({ source: this.facts.id, path: `${at.path.replace(/\[\*\]$/, "")}.length`, key: "count", value: count });
+    if (numbers.length < 2) return;
+    const sum = numbers.reduce((total, value) => total + value, 0);
+    const found = (value: number, what: "sum" | "mean" | "min" | "max") =>
+      this.facts.numbers.push({
+        source: this.facts.id,
+        path: `${at.path} (${what})`,
+        key: at.key,
+        value,
+        ...(at.table === undefined ? {} : { table: at.table, aggregate: what }),
+      });
+    found(sum, "sum");
+    found(sum / numbers.length, "mean");
+    found(Math.min(...numbers), "min");
+    found(Math.max(...numbers), "max");
+  }
+
+  done(): SourceFacts {
+    this.facts.text = this.texts.join("\n");
+    this.facts.raw = this.raws.join("\n");
+    return this.facts;
+  }
+}
+
+/** A row's labels: its strings of three characters or more that are not just a number. */
+function rowLabels(row: Record<string, unknown>): string[] {
+  return Object.values(row)
+    .filter((value): value is string => typeof value === "string")
+    .map(fold)
+    .filter((label) => label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label));
+}
+
+/** The facts of one step's output (or of the task's text, as source "task"). */
+export function sourceFacts(id: string, output: unknown): SourceFacts {
+  const builder = new FactsBuilder(id);
+  builder.add(output, { path: "", key: "" });
+  return builder.done();
+}

@@ -1,0 +1,92 @@
+import type { CheckedClaim } from "./claim-report.js";
+import type { SourceFacts } from "./evidence.js";
+import type { Derivation } from "./match-number.js";
+import type { Figure } from "./read-figures.js";
+
+/** Whether folded text names `label` as a whole word or phrase. */
+export function names(folded: string, label: string): boolean {
+  for (let at = folded.indexOf(label); at !== -1; at = folded.indexOf(label, at + 1)) {
+    const before = folded[at - 1];
+    const after = folded[at + label.length];
+    if ((before === undefined || !/[\p{L}\p{N}]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}]/u.test(after))) return true;
+  }
+  return false;
+}
+
+/** The rows of each of a source's tables the sentence names by one of their labels. */
+export function namedRows(facts: SourceFacts, folded: string): Array<Set<number>> {
+  return facts.tables.map(({ labels }) => {
+    const rows = new Set<number>();
+    labels.forEach((row, index) => {
+      if (row.some((label) => names(folded, label))) rows.add(index);
+    });
+    return rows;
+  });
+}
+
+/** Rows to use instead of those a sentence names, per source and table. */
+export type RowOverride = { source: string; table: number; rows: ReadonlySet<number> };
+
+/** How the checker tries a figure again with other rows (see `blameLabels`). */
+export type Refit = (
+  figure: Figure,
+  override: RowOverride,
+) => { steps: string[]; matched: CheckedClaim["matched"]; derivation?: Derivation } | undefined;
+
+/**
+ * When a sentence names rows ("the busiest day was 2026-11-21") and none of its figures
+ * holds on them, but all of them hold once one named row is swapped for another, the figures
+ * are true and the label is what is wrong: the figures become supported by that row and the
+ * label unsupported, saying which row holds the figures. One figure alone blames a label only
+ * when it is derived from two rows (a change between two days); otherwise either could be wrong.
+ */
+export function blameLabels(
+  claims: CheckedClaim[],
+  input: { figures: readonly Figure[]; folded: string; sources: readonly SourceFacts[]; refit: Refit },
+): void {
+  const numbers = claims.flatMap((claim, index) => (claim.kind === "number" ? [index] : []));
+  if (numbers.length === 0 || numbers.some((index) => claims[index]!.status !== "unsupported")) return;
+  const labels = claims.flatMap((claim, index) => (claim.kind === "date" || claim.kind === "name" ? [index] : []));
+  const found: Array<{ label: number; facts: SourceFacts; table: number; row: number; fits: NonNullable<ReturnType<Refit>>[] }> = [];
+  for (const facts of input.sources) {
+    for (const [table, named] of namedRows(facts, input.folded).entries()) {
+      if (named.size === 0) continue;
+      const rowLabels = facts.tables[table]!.labels;
+      for (const label of labels) {
+        const text = claims[label]!.text.toLowerCase().replace(/^["“‘*]+|["”’*]+$/g, "");
+        const labelled = [...named].filter((row) => rowLabels[row]!.some((held) => held.includes(text)));
+        if (labelled.length === 0) continue;
+        for (let row = 0; row < rowLabels.length; row += 1) {
+          if (named.has(row)) continue;
+          const rows = new Set([...named].filter((other) => !labelled.includes(other)).concat(row));
+          const fits = numbers.map((index) => input.refit(input.figures[index]!, { source: facts.id, table, rows }));
+          if (fits.every((fit) => fit !== undefined))
+            found.push({ label, facts, table, row, fits: fits as NonNullable<ReturnType<Refit>>[] });
+        }
+      }
+    }
+  }
+  if (found.length !== 1) return;
+  const [{ label, facts, table, row, fits }] = found as [(typeof found)[number]];
+  if (numbers.length === 1 && fits[0]!.matched.length < 2) return;
+  numbers.forEach((index, at) => {
+    const claim = claims[index]!;
+    Object.assign(claim, { status: "supported", steps: fits[at]!.steps, matched: fits[at]!.matched });
+    const { derivation } = fits[at]!;
+    if (derivation !== undefined) claim.derivation = derivation;
+    delete claim.reason;
+  });
+  const holder = rowName(facts.tables[table]!.labels, row);
+  Object.assign(claims[label]!, {
+    status: "unsupported",
+    steps: [],
+    matched: [],
+    reason: `${claims[label]!.text}: the sentence's figures are those of ${holder} in s${facts.id}, not of ${claims[label]!.text}`,
+  });
+}
+
+/** A row's most telling label: one no other row of its table holds. */
+function rowName(labels: readonly string[][], row: number): string {
+  const own = labels[row]?.find((label) => labels.every((other, index) => index === row || !other.includes(label)));
+  return own === undefined ? `row ${row}` : `the row of ${own}`;
+}
