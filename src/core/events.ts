@@ -86,6 +86,20 @@ export type StrategyEventBody =
   /** The first plan came from the plan cache (`planCache`): no planner call. */
   | { type: "plan-reused"; key: string }
   | { type: "critic-end"; approved: boolean; feedback?: string }
+  /**
+   * The answer's claims were checked against the step outputs (`grounding`): the counts of the
+   * answer as returned; `repaired`, the solver rewrote it once; `removed`, sentences `strict` took out.
+   */
+  | {
+      type: "grounding-end";
+      policy: "flag" | "repair" | "strict";
+      claims: number;
+      supported: number;
+      unsupported: number;
+      uncited: number;
+      repaired: boolean;
+      removed: number;
+    }
   /** A new plan version was reviewed (`reviewPlan`): `unchanged` needed no review, `waiting` waits for a human. */
   | { type: "plan-review"; version: number; decision: "approved" | "edited" | "rejected" | "unchanged" | "waiting"; feedback?: string }
   /** From `stream()`: the consumer fell behind by more than its buffer; this many earlier events were dropped. */

@@ -110,7 +110,7 @@ describe("optional steps", () => {
     expect(result.missing).toEqual(["tickets"]);
     const solve = planner.requests.find((request) => request.purpose === "solve")!;
     const text = solve.messages.map((message) => String(message.content)).join("\n");
-    expect(text).toContain("Step tickets (fetch: tickets) — missing: this optional step failed");
+    expect(text).toContain("Step tickets [s:tickets] (fetch: tickets) — missing: this optional step failed");
     expect(text).toContain("Missing inputs: step tickets failed and the plan went on without them.");
   });
 

@@ -2,7 +2,7 @@ import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } f
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
 import { matchNumber, type Derivation, type Direction } from "./match-number.js";
 import { readFigures, type Figure } from "./read-figures.js";
-import { readCitations, splitSentences, type Sentence } from "./split-sentences.js";
+import { citationOf, readCitations, splitSentences, type Sentence } from "./split-sentences.js";
 import { blameLabels, namedRows, names, type RowOverride } from "./row-consistency.js";
 
 /** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
@@ -126,8 +126,8 @@ function whyUnsupported(figure: Figure, context: SentenceContext, sources: { cit
     context,
     sources.everyStep.filter((facts) => !sources.cited.includes(facts)),
   );
-  const cites = sentence.cites.map((id) => `s${id}`).join(", ") || "no step";
-  if (elsewhere) return `${what}: not in ${cites}${unknown}; ${elsewhere.steps.map((id) => `s${id}`).join(", ")} shows it`;
+  const cites = sentence.cites.map(citationOf).join(", ") || "no step";
+  if (elsewhere) return `${what}: not in ${cites}${unknown}; ${elsewhere.steps.map(citationOf).join(", ")} shows it`;
   return `${what}: not in ${cites}${unknown}, nor in any other step`;
 }
 

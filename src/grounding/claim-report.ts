@@ -1,8 +1,9 @@
 import type { FigureKind } from "./read-figures.js";
 import type { Derivation } from "./match-number.js";
 import type { Sentence } from "./split-sentences.js";
+import type { GroundingPolicy } from "./grounding-policy.js";
 
-export type { Sentence, FigureKind as ClaimKind, Derivation };
+export type { Sentence, FigureKind as ClaimKind, Derivation, GroundingPolicy };
 
 /**
  * A claim's verdict: `supported` (found in the steps its sentence cites), `uncited` (its
@@ -63,4 +64,15 @@ export function sentenceStatus(report: ClaimReport, sentence: number): ClaimStat
   if (claims.some((claim) => claim.status === "unsupported")) return "unsupported";
   if (claims.some((claim) => claim.status === "uncited")) return "uncited";
   return "supported";
+}
+
+/** The result's `provenance`: every sentence and claim of the output as returned, with the policy's work. */
+export interface Provenance extends ClaimReport {
+  policy: GroundingPolicy;
+  /** The solver rewrote the answer once (`repair`, `strict`) and that answer was kept. */
+  repaired: boolean;
+  /** `strict`: the sentences taken out of the answer. */
+  removed: string[];
+  /** Why the repair call did not happen or was not used, when it was due. */
+  repairSkipped?: string;
 }

@@ -2,6 +2,7 @@ import type { CheckedClaim } from "./claim-report.js";
 import type { SourceFacts } from "./evidence.js";
 import type { Derivation } from "./match-number.js";
 import type { Figure } from "./read-figures.js";
+import { citationOf } from "./split-sentences.js";
 
 /** Whether folded text names `label` as a whole word or phrase. */
 export function names(folded: string, label: string): boolean {
@@ -81,7 +82,7 @@ export function blameLabels(
     status: "unsupported",
     steps: [],
     matched: [],
-    reason: `${claims[label]!.text}: the sentence's figures are those of ${holder} in s${facts.id}, not of ${claims[label]!.text}`,
+    reason: `${claims[label]!.text}: the sentence's figures are those of ${holder} in ${citationOf(facts.id)}, not of ${claims[label]!.text}`,
   });
 }
 

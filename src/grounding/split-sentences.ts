@@ -20,6 +20,11 @@ const citationShape = /^(?:s|step\s*|t)[:\s]?[\w.-]+$/i;
 const sentenceEnd = /[.!?](?:\s*\[[^\][\n]{1,80}\])*(?=\s+["“(\[*#_A-Z0-9¥$€£-])/g;
 const abbreviation = /(?:\b(?:e\.g|i\.e|etc|vs|approx|no|mr|mrs|ms|dr|inc|ltd|co|fig|est)|\b[A-Z])\.$/i;
 
+/** How an answer cites a step: `[s3]`, or `[s:orders]` for an id that is not a number. */
+export function citationOf(id: string | number): string {
+  return /^\d+$/.test(String(id)) ? `s${id}` : `s:${id}`;
+}
+
 /** The known step id a citation token names: `3`, `s3`, `s:3`, `step 3`. */
 function citedId(token: string, ids: ReadonlySet<string>): string | undefined {
   if (ids.has(token)) return token;

@@ -6,9 +6,9 @@ import { textKeyed } from "../core/records.js";
 export function readResults(prompt: string): { outputs: Record<string, unknown>; failed: string[] } {
   const outputs = textKeyed<unknown>();
   const failed: string[] = [];
-  const blocks = prompt.split(/\n(?=Step \S+ \()/);
+  const blocks = prompt.split(/\n(?=Step \S+ (?:\[[^\]\n]+\] )?\()/);
   for (const block of blocks) {
-    const head = /^(?:[\s\S]*?\n)?Step (\S+) \([^\n]*\) — (\w+)(?::[^\n]*)?(?:\n([\s\S]*))?$/.exec(block);
+    const head = /^(?:[\s\S]*?\n)?Step (\S+) (?:\[[^\]\n]+\] )?\([^\n]*\) — (\w+)(?::[^\n]*)?(?:\n([\s\S]*))?$/.exec(block);
     if (!head) continue;
     const [, id, status, body] = head;
     if (status !== "succeeded") {

@@ -39,6 +39,8 @@ export interface Prompts {
   solve(input: { task: string; results: readonly StepView[] }): Message[];
   critic(input: { task: string; answer: string; results: readonly StepView[] }): Message[];
   join(input: { task: string; results: readonly StepView[] }): Message[];
+  /** `problems`: the answer's claims no cited step supports, each with why (see `checkClaims`). */
+  ground(input: { task: string; results: readonly StepView[]; answer: string; problems: readonly string[] }): Message[];
   agentStep(input: { step: PlanStep; dependencies: ReadonlyArray<{ step: PlanStep; output: unknown }> }): string;
 }
 
@@ -83,11 +85,13 @@ function missingInputs(results: readonly StepView[]): string {
   return `\n\nMissing inputs: ${which} failed and the plan went on without them. Answer from the rest, and say in the answer which inputs were not available.`;
 }
 
-function describeResults(results: readonly StepView[]): string {
+/** `cite`: show each step's citation, `[s3]`, for the answers that cite them. */
+function describeResults(results: readonly StepView[], options: { cite?: boolean } = {}): string {
   if (results.length === 0) return "(no steps have run)";
   return results
     .map((result) => {
-      const label = `Step ${result.id} (${result.tool ? `${result.tool}: ` : ""}${result.task})`;
+      const citation = options.cite ? ` [${/^\d+$/.test(String(result.id)) ? "s" : "s:"}${result.id}]` : "";
+      const label = `Step ${result.id}${citation} (${result.tool ? `${result.tool}: ` : ""}${result.task})`;
       if (isMissing(result)) return `${label} — missing: this optional step failed (${result.error ?? "no reason given"})`;
       const head = `${label} — ${result.status}`;
       if (result.status === "succeeded") return `${head}\n${previewOf(result.output, outputChars)}`;
@@ -101,6 +105,10 @@ const waitLines = [
   '- A step that must wait writes no tool: {"wait": {"forMs": 3600000}} or {"wait": {"until": "2026-12-07T08:00:00+01:00"}} waits for a time; {"waitFor": {"event": "export-ready", "match": {"job": "weekly"}, "timeoutMs": 86400000}} waits for an event, and its result is the event\'s data.',
   '- A tool step with "poll": {"everyMs": 60000, "maxMs": 3600000, "until": {"path": "status", "equals": "done"}} calls its tool again until the result\'s field at path equals (or is "in" a list of, or "exists") the value.',
 ];
+
+/** What the answering prompts ask of every figure, date and name. */
+const citeLine =
+  "After every figure, date and name, cite the step it comes from as [s<id>], e.g. [s3], or [s1, s4] for a figure computed from two steps.";
 
 const planner = (tools: readonly ToolSpec[], format: PlanFormat, models: readonly string[] = [], waits = false): Message => ({
   role: "system",
@@ -157,8 +165,11 @@ export const defaultPrompts: Prompts = {
   ],
 
   solve: ({ task, results }) => [
-    { role: "system", content: "Answer the task from the results of the steps below. Use only what they show; say what is missing." },
-    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results)}${missingInputs(results)}` },
+    {
+      role: "system",
+      content: `Answer the task from the results of the steps below. Use only what they show; say what is missing. ${citeLine}`,
+    },
+    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results, { cite: true })}${missingInputs(results)}` },
   ],
 
   critic: ({ task, answer, results }) => [
@@ -174,9 +185,34 @@ export const defaultPrompts: Prompts = {
     {
       role: "system",
       content:
-        "Decide whether the results answer the task. Reply `FINISH: <the answer>` when they do, or `REPLAN: <what is missing or wrong>` when they do not.",
+        "Decide whether the results answer the task. Reply `FINISH: <the answer>` when they do, or `REPLAN: <what is missing or wrong>` when they do not. " +
+        `In the answer: ${citeLine}`,
     },
-    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results)}` },
+    { role: "user", content: `Task: ${task}\n\nResults:\n${describeResults(results, { cite: true })}` },
+  ],
+
+  ground: ({ task, results, answer, problems }) => [
+    { role: "system", content: `Answer the task from the results of the steps below. Use only what they show. ${citeLine}` },
+    {
+      role: "user",
+      content: [
+        `Task: ${task}`,
+        "",
+        "Results:",
+        describeResults(results, { cite: true }),
+        "",
+        "Your answer was:",
+        answer,
+        "",
+        "No step it cites shows these claims:",
+        ...cappedList(
+          problems.map((problem) => `- ${problem}`),
+          (count) => `- and ${count} more`,
+        ),
+        "",
+        "Write the whole answer again: correct each of these from the results or leave it out, keep what is supported, and cite every figure.",
+      ].join("\n"),
+    },
   ],
 
   agentStep: ({ step, dependencies }) => {

@@ -63,6 +63,7 @@ function compilerSteps(run: StrategyRun, options: LlmCompilerOptions & { maxRepl
   };
   return {
     name: "llm-compiler",
+    answerer: { model: options.joiner ?? options.planner, prompts },
     maxReplans: options.maxReplans,
     maxRevisions: options.maxReplans,
     async plan() {

@@ -124,6 +124,7 @@ function planAndExecuteSteps(run: StrategyRun, config: Config, cache: PlanCache 
     attempt.ok ? { ok: true, source: attempt.checked } : attempt;
   return {
     name: "plan-and-execute",
+    answerer: { model: config.planner, prompts: config.prompts },
     maxReplans: config.maxReplans,
     maxRevisions: config.maxReplans,
     async plan() {

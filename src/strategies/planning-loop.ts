@@ -24,6 +24,10 @@ import { isPlanReviewKey, planReviewing } from "./plan-review-step.js";
 import type { PlanStrategyResult } from "./strategy-result.js";
 import { signState } from "../trust/state-signature.js";
 import { finishStrategy, type StrategyRun, type StrategyStop } from "./strategy-run.js";
+import { groundEnding } from "./ground-answer.js";
+import { stepViews } from "./step-views.js";
+import type { Prompts } from "../planner/prompts.js";
+import type { Provenance } from "../grounding/claim-report.js";
 
 /**
  * What a planning strategy does after a plan ran to its end: answer, ask for a new plan
@@ -83,6 +87,8 @@ export interface PlanningStrategy<Source> {
   replan(request: ReplanRequest): Promise<Planned<Source>>;
   /** Waits for work the strategy started on the side (an early replan): nothing outlives the run. */
   settle?(): Promise<void>;
+  /** Who writes the answer: asked again to repair unsupported claims (`grounding`). */
+  answerer: { model: Model; prompts: Prompts };
 }
 
 /** What the loop is given besides the strategy: a resumed run, and how new plans are reviewed. */
@@ -180,14 +186,16 @@ async function planningLoop<Source, State extends PlanStrategyState>(
     const move = await strategy.judge(execution);
     const { output } = move;
     const withOutput = output === undefined ? {} : { output };
-    if (move.kind === "answer") return finish({ steps: execution.steps, stop: { status: "completed" }, ...withOutput });
-    if (move.kind === "stop") return finish({ steps: execution.steps, stop: move.stop, ...withOutput });
+    const answered = { results: stepViews(execution.plan, execution.steps), answerer: strategy.answerer };
+    const grounded = async (ending: Omit<Ending<State>, "versions" | "replans">) => finish(await groundEnding(run, ending, answered));
+    if (move.kind === "answer") return grounded({ steps: execution.steps, stop: { status: "completed" }, ...withOutput });
+    if (move.kind === "stop") return grounded({ steps: execution.steps, stop: move.stop, ...withOutput });
     if (replans >= strategy.maxReplans) {
       const stop: StrategyStop = {
         status: output === undefined ? "failed" : "incomplete",
         reason: `${move.problem} (no replans left after ${replans})`,
       };
-      return finish({ steps: execution.steps, stop, ...withOutput });
+      return grounded({ steps: execution.steps, stop, ...withOutput });
     }
     for (const request of execution.replanRequests) acknowledged.push(request.reason);
     replans += 1;
@@ -310,6 +318,8 @@ export interface Ending<State extends PlanStrategyState = PlanStrategyState> {
   pending?: PendingPlan[];
   /** For `waiting`: what `resume` needs. */
   state?: State;
+  /** The answer's claims and their verdicts (`grounding`). */
+  provenance?: Provenance;
 }
 
 /** The result of a planning strategy from how it ended. */
@@ -326,6 +336,7 @@ export function finishPlanStrategy<State extends PlanStrategyState>(run: Strateg
     ...(errors ? { errors } : {}),
     ...(missing.length > 0 ? { missing } : {}),
     ...(ending.state ? { state: ending.state } : {}),
+    ...(ending.provenance ? { provenance: ending.provenance } : {}),
     ...(versions.length > 0 ? { plan: versions.at(-1)! } : {}),
     planVersions: versions,
     stepResults: ending.steps ?? {},

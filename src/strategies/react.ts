@@ -9,7 +9,18 @@ import { runAgent } from "../react/run-agent.js";
 import type { ContextPolicy } from "../react/context-window.js";
 import { runStrategyDurably } from "./durable-strategy.js";
 import type { ByStatus, StrategyResultFields } from "./strategy-result.js";
-import { checkStop, checkStrategyOptions, finishStrategy, type HumanDecisions, type StrategyOptions } from "./strategy-run.js";
+import {
+  checkStop,
+  checkStrategyOptions,
+  finishStrategy,
+  type HumanDecisions,
+  type StrategyOptions,
+  type StrategyStop,
+} from "./strategy-run.js";
+import type { Message } from "../core/messages.js";
+import { resolvePrompts, type StepView } from "../planner/prompts.js";
+import { groundEnding } from "./ground-answer.js";
+import type { Provenance } from "../grounding/claim-report.js";
 
 export interface ReactOptions extends StrategyOptions, HumanDecisions {
   model: Model;
@@ -77,15 +88,51 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
       return finishStrategy<ReactResult>(run, { ...stop, steps: 0, replans: 0 });
     }
     const cancelledByDeadline = result.status === "cancelled" && run.abortCause() === "deadline";
+    const stop: StrategyStop = { status: cancelledByDeadline ? "deadline_exceeded" : result.status };
+    if (result.reason !== undefined) stop.reason = result.reason;
+    const answerer = { model: options.model, prompts: resolvePrompts(undefined) };
+    const ending: { stop: StrategyStop; output?: string; provenance?: Provenance } = { stop };
+    if (result.output !== undefined) ending.output = result.output;
+    const ended = await groundEnding(run, ending, {
+      results: toolResults(result.messages),
+      answerer,
+    });
     return finishStrategy<ReactResult>(run, {
-      status: cancelledByDeadline ? "deadline_exceeded" : result.status,
+      status: ended.stop.status,
       steps: result.steps,
       replans: 0,
-      ...(result.output === undefined ? {} : { output: result.output }),
-      ...(result.reason === undefined ? {} : { reason: result.reason }),
+      ...(ended.output === undefined ? {} : { output: ended.output }),
+      ...(ended.stop.reason === undefined ? {} : { reason: ended.stop.reason }),
+      ...(ended.provenance ? { provenance: ended.provenance } : {}),
       ...(result.limit === undefined ? {} : { limit: result.limit }),
       ...(result.pending ? { pending: result.pending } : {}),
       ...(result.status !== "completed" && result.state ? { state: result.state } : {}),
     });
   });
+}
+
+/**
+ * The loop's tool results as the evidence its answer rests on, numbered in the order they
+ * came back: an answer cites the third as `[s3]`.
+ */
+function toolResults(messages: readonly Message[]): StepView[] {
+  return messages
+    .filter((message) => message.role === "tool")
+    .map((message, index) => ({
+      id: index + 1,
+      task: message.name,
+      tool: message.name,
+      status: message.error ? "failed" : "succeeded",
+      output: readContent(message.content),
+    }));
+}
+
+/** A tool result kept as JSON text is read back as the value it was. */
+function readContent(content: unknown): unknown {
+  if (typeof content !== "string") return content;
+  try {
+    return JSON.parse(content) as unknown;
+  } catch {
+    return content;
+  }
 }

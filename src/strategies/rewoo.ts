@@ -51,6 +51,7 @@ function rewooSteps(
   const specs = config.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   return {
     name: "rewoo",
+    answerer: { model: config.solver ?? config.planner, prompts: config.prompts },
     maxReplans: 0,
     // ReWOO never replans after running; a plan its reviewer rejects is rewritten as often as an invalid one is repaired.
     maxRevisions: config.maxRepairs,

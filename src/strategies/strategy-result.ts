@@ -8,6 +8,7 @@ import type { AgentStatus, PendingCall } from "../react/agent-status.js";
 import type { PlanStrategyState } from "./plan-strategy-state.js";
 import type { PendingPlan } from "./plan-review.js";
 import type { PlanRunStatus } from "../executor/execution-result.js";
+import type { Provenance } from "../grounding/claim-report.js";
 
 export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
 
@@ -42,6 +43,11 @@ export interface StrategyResultFields {
   pending?: Array<PendingCall | PendingPlan>;
   /** For `waiting`: pass it back as `resume`, with the decisions, to the same strategy. JSON-safe. */
   state?: StrategyState;
+  /**
+   * With an output: every sentence and figure, date and name of it, and whether the step
+   * outputs support it (`grounding`, on by default as "flag"; see docs/grounded-reports.md).
+   */
+  provenance?: Provenance;
 }
 
 /** The planning strategies add the plans they went through and every step's record. */

@@ -15,12 +15,20 @@ import type { RunSettings } from "../core/run-settings.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
 import { leasedSignal, type DurableOptions } from "../journal/checkpoints.js";
 import type { StrategyDurability } from "./strategy-durability.js";
+import { readGrounding, type GroundingPolicy } from "../grounding/grounding-policy.js";
 
 /** Options every strategy takes, so the same task runs the same way under each. */
 export interface StrategyOptions extends RunSettings, DurableOptions {
   task: string;
   /** The kind of task, for statistics over many runs (`suggestLimits`): on the result and the `strategy-end` event. */
   taskType?: string | undefined;
+  /**
+   * What to do with the answer's figures, dates and names (see `GroundingPolicy` and
+   * docs/grounded-reports.md): check them against the step outputs and flag them (default
+   * "flag"), also ask the solver once to repair the unsupported ones ("repair"), or also take
+   * out what is still unsupported ("strict"); `false` checks nothing. No model call checks.
+   */
+  grounding?: GroundingPolicy | false | undefined;
 }
 
 export type { HumanDecisions };
@@ -52,6 +60,7 @@ export interface StrategyRun {
   durability: StrategyDurability | undefined;
   secretKeys: SecretKeys | undefined;
   approvalExpiresInMs: number | undefined;
+  grounding: GroundingPolicy | false;
   dispose(): void;
 }
 
@@ -111,6 +120,7 @@ export function startStrategyRun(
     durability: identity.durability,
     secretKeys: options.secretKeys,
     approvalExpiresInMs: options.approvalExpiresInMs,
+    grounding: readGrounding(options.grounding),
     dispose: runSignal.dispose,
   };
 }

@@ -265,6 +265,18 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
       case "agent-end":
         if (event.inner !== true && event.stepId === undefined) finish(event, event.status, event.reason, "executePlan");
         break;
+      case "grounding-end":
+        if (event.inner !== true)
+          top.setAttributes({
+            "planloop.grounding.policy": event.policy,
+            "planloop.grounding.claims": event.claims,
+            "planloop.grounding.supported": event.supported,
+            "planloop.grounding.unsupported": event.unsupported,
+            "planloop.grounding.uncited": event.uncited,
+            "planloop.grounding.repaired": event.repaired,
+            "planloop.grounding.removed": event.removed,
+          });
+        break;
       case "strategy-end":
         if (event.inner !== true) finish(event, event.status, event.reason, event.strategy);
         break;

@@ -40,14 +40,18 @@ describe("the demo: seed 001's weekly report over SQLite", () => {
 
     const money = (value: number) => `¥${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
     const report = readFileSync(files.report, "utf8");
-    expect(report).toContain(`| orders | ${orders.n} |`);
-    expect(report).toContain(`| revenue | ${money(orders.revenue)} |`);
-    expect(report).toContain(`| refunds | ${refunds.n} (${money(Math.round(refunds.total * 100) / 100)}) |`);
-    expect(report).toContain(`| refund rate | ${((Math.round((refunds.total / orders.revenue) * 10_000) / 10_000) * 100).toFixed(2)}% |`);
-    expect(report).toContain(`| support tickets | ${tickets.n} |`);
-    expect(report).toContain(`**${top.category}** (${top.n} of ${tickets.n})`);
+    expect(report).toContain(`| orders | ${orders.n} [s4] |`);
+    expect(report).toContain(`| revenue | ${money(orders.revenue)} [s4] |`);
+    expect(report).toContain(`| refunds | ${refunds.n} (${money(Math.round(refunds.total * 100) / 100)}) [s4] |`);
+    expect(report).toContain(`| refund rate | ${((Math.round((refunds.total / orders.revenue) * 10_000) / 10_000) * 100).toFixed(2)}% [s4] |`);
+    expect(report).toContain(`| support tickets | ${tickets.n} [s4] |`);
+    expect(report).toContain(`**${top.category}** (${top.n} of ${tickets.n}) [s4].`);
     // The headline is an agent step on the "fast" tier, planned as such by the offline planner.
-    expect(report).toContain(`> Customers complained most about ${top.category}: ${top.n} of ${tickets.n} tickets this week.`);
+    expect(report).toContain(`> Customers complained most about ${top.category}: ${top.n} of ${tickets.n} tickets this week [s4].`);
+    // Every figure of the report is traced to the metrics step it cites (grounding "flag", the default).
+    expect(result.provenance?.counts).toMatchObject({ unsupported: 0, uncited: 0 });
+    expect(result.provenance!.counts.claims).toBeGreaterThanOrEqual(10);
+    expect(result.provenance!.claims.filter((claim) => claim.kind === "number").every((claim) => claim.steps.includes("4"))).toBe(true);
     const planned = result.trace.filter((event) => event.type === "plan-created").at(-1);
     expect(planned?.type === "plan-created" && planned.steps.find((step) => step.id === 8)).toMatchObject({ model: "fast" });
 
