@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import type { EventListener, PlanloopEvent } from "../core/events.js";
-import type { Model } from "../core/model.js";
+import { toModelFunction, type Model } from "../core/model.js";
 import { offlineModel } from "../offline/offline-model.js";
 import { planAndExecute } from "../strategies/plan-and-execute.js";
 import type { PlanStrategyResult } from "../strategies/strategy-result.js";
@@ -34,6 +34,11 @@ export interface DemoOptions {
   /** Keep the run here, under this id (see docs/durable-runs.md). */
   store?: CheckpointStore | undefined;
   runId?: string | undefined;
+  /**
+   * Have the solver write one wrong figure (the revenue, 7% too high), as a model sometimes
+   * does: the run's grounding flags it, in `result.provenance` and the printed report's check.
+   */
+  plantWrongFigure?: boolean | undefined;
 }
 
 export interface DemoFiles {
@@ -63,7 +68,8 @@ export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrat
   try {
     const offline = (latencyMs: number) =>
       offlineModel({ tasks: [tieredWeeklyReportTask], latencyMs, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
-    const model = options.model ?? offline(options.latencyMs ?? 300);
+    const chosen = options.model ?? offline(options.latencyMs ?? 300);
+    const model = options.plantWrongFigure ? withWrongRevenue(chosen) : chosen;
     // The cheaper tier answers sooner, as a smaller model would.
     const models = options.models ?? (options.model ? undefined : { strong: model, fast: offline((options.latencyMs ?? 300) / 3) });
     const result = await planAndExecute({
@@ -90,4 +96,18 @@ export async function runDemo(options: DemoOptions): Promise<{ result: PlanStrat
   } finally {
     db.close();
   }
+}
+
+/** A model whose answers (purpose "solve") state the revenue 7% too high. */
+function withWrongRevenue(model: Model): Model {
+  const call = toModelFunction(model)!;
+  return async (request) => {
+    const decision = await call(request);
+    if (request.purpose !== "solve" || decision.type !== "final") return decision;
+    const content = decision.content.replace(/(\| revenue \| ¥)([\d,.]+)/, (_, head: string, figure: string) => {
+      const wrong = Number(figure.replace(/,/g, "")) * 1.07;
+      return `${head}${wrong.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    });
+    return { ...decision, content };
+  };
 }

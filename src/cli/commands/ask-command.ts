@@ -6,6 +6,7 @@ import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions
 import type { StrategyName, StrategyResult } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
 import type { ContextPolicy } from "../../react/context-window.js";
+import { groundingLines } from "../grounding-lines.js";
 import type { CliIo } from "../cli-io.js";
 import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 import { onInterrupt } from "../interrupt.js";
@@ -181,6 +182,7 @@ function summary(result: StrategyResult): string {
       `${usage.toolCalls} tool calls, ${(usage.inputTokens + usage.outputTokens).toLocaleString("en-US")} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
   ];
   if (result.output !== undefined) lines.push(result.output);
+  lines.push(...groundingLines(result.provenance));
   return `${lines.join("\n")}\n`;
 }
 

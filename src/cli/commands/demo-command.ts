@@ -11,6 +11,7 @@ import { strategyEntries } from "../../strategies/durable-strategy.js";
 import { onInterrupt } from "../interrupt.js";
 import { createProgress } from "../progress.js";
 import type { CliIo } from "../cli-io.js";
+import { groundingLines } from "../grounding-lines.js";
 
 export function demoCommand(program: Command, io: CliIo): void {
   program
@@ -24,6 +25,7 @@ export function demoCommand(program: Command, io: CliIo): void {
     .option("--store <sqlite:path|postgres://…>", "keep the run here; continue with planloop runs resume <id>", defaultStore)
     .option("--no-store", "keep the run in memory only")
     .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it")
+    .option("--wrong-figure", "plant a wrong revenue figure in the offline solver's answer, to see grounding flag it")
     .action(async (flags: DemoFlags) => {
       const model = await modelFromFlags(flags);
       const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "planloop-demo-"));
@@ -53,6 +55,7 @@ export function demoCommand(program: Command, io: CliIo): void {
         onEvent: progress.listener,
         onNotice: () => {},
         ...(store ? { store, runId } : {}),
+        ...(flags.wrongFigure ? { plantWrongFigure: true } : {}),
       }).finally(() => {
         interrupt.dispose();
         void store?.close();
@@ -62,6 +65,7 @@ export function demoCommand(program: Command, io: CliIo): void {
         `\n${result.status}: ${result.replans} replans, ${result.usage.modelCalls} model calls, ${result.usage.toolCalls} tool calls, ${result.usage.inputTokens + result.usage.outputTokens} tokens`,
       );
       if (result.reason) io.out(`reason: ${result.reason}`);
+      for (const line of groundingLines(result.provenance)) io.out(line);
       io.out(`report:   ${files.report}\nevents:   ${files.events}\ntrace:    ${files.trace}\ndatabase: ${files.database}`);
       if (runId) io.out(`run:      ${runId} (planloop runs show ${runId}${storeFlag(flags.store)})`);
       io.exitCode(interrupt.interrupted() ? 130 : result.status === "completed" ? 0 : 1);
@@ -74,6 +78,7 @@ interface DemoFlags extends ModelFlags {
   queryLatency: string;
   store: string | false;
   runId?: string;
+  wrongFigure?: boolean;
 }
 
 function milliseconds(value: string, flag: string): number {
