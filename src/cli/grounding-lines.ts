@@ -10,7 +10,10 @@ const shownClaims = 10;
 export function groundingLines(provenance: Provenance | undefined): string[] {
   if (provenance === undefined) return [];
   const { counts, policy } = provenance;
-  const done = [provenance.repaired ? "repaired once" : "", provenance.removed.length > 0 ? `${provenance.removed.length} sentences taken out` : ""]
+  const done = [
+    provenance.repaired ? "repaired once" : "",
+    provenance.removed.length > 0 ? `${provenance.removed.length} sentences taken out` : "",
+  ]
     .filter(Boolean)
     .join(", ");
   const head =

@@ -99,6 +99,8 @@ export type StrategyEventBody =
       uncited: number;
       repaired: boolean;
       removed: number;
+      /** The unsupported claims (the first 20), with why. */
+      flagged: Array<{ text: string; reason: string }>;
     }
   /** A new plan version was reviewed (`reviewPlan`): `unchanged` needed no review, `waiting` waits for a human. */
   | { type: "plan-review"; version: number; decision: "approved" | "edited" | "rejected" | "unchanged" | "waiting"; feedback?: string }

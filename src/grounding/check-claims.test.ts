@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { checkClaims } from "./check-claims.js";
 
-const metrics = { status: "succeeded", output: { orders: 137, revenue_cny: 69136.98, refund_rate: 0.0422, tickets: 30, top: "late delivery", top_count: 13 } };
+const metrics = {
+  status: "succeeded",
+  output: { orders: 137, revenue_cny: 69136.98, refund_rate: 0.0422, tickets: 30, top: "late delivery", top_count: 13 },
+};
 const lastWeek = { status: "succeeded", output: { orders: 120, revenue_cny: 61000, tickets: 26 } };
 const daily = {
   status: "succeeded",
@@ -100,7 +103,8 @@ describe("checkClaims", () => {
   });
 
   it("splits sentences and reads citations in their usual places; records offsets in the answer", () => {
-    const answer = "# Report\n\n| orders | 137 [s4] |\n- Revenue was ¥69,136.98. [s4] Tickets: 30 [s:4].\nSee [the docs](http://x) e.g. for 1.5 more.";
+    const answer =
+      "# Report\n\n| orders | 137 [s4] |\n- Revenue was ¥69,136.98. [s4] Tickets: 30 [s:4].\nSee [the docs](http://x) e.g. for 1.5 more.";
     const report = checkClaims(answer, steps);
     expect(report.sentences.map((sentence) => [sentence.text, sentence.cites])).toEqual([
       ["Report", []],

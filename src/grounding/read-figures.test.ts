@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readFigures } from "./read-figures.js";
 
-const read = (text: string) => readFigures(text).map((figure) => ({ kind: figure.kind, text: figure.text, value: figure.value ?? figure.dates ?? figure.name }));
+const read = (text: string) =>
+  readFigures(text).map((figure) => ({ kind: figure.kind, text: figure.text, value: figure.value ?? figure.dates ?? figure.name }));
 
 describe("readFigures", () => {
   it("reads money, percentages, scales and the precision they were written with", () => {
@@ -17,7 +18,11 @@ describe("readFigures", () => {
   });
 
   it("reads hedges: about, over, under", () => {
-    expect(readFigures("about 1,200 orders, over 40 tickets, under 5% refunds").map((figure) => figure.hedge)).toEqual(["about", "over", "under"]);
+    expect(readFigures("about 1,200 orders, over 40 tickets, under 5% refunds").map((figure) => figure.hedge)).toEqual([
+      "about",
+      "over",
+      "under",
+    ]);
   });
 
   it("reads dates in their usual forms, and does not take their digits for numbers", () => {

@@ -44,7 +44,8 @@ export async function groundAnswer(run: StrategyRun, input: GroundingInput): Pro
         output = answer.text;
         report = second;
         repaired = true;
-      } else repairSkipped = `the repaired answer had more unsupported claims (${second.counts.unsupported}) than the first (${report.counts.unsupported})`;
+      } else
+        repairSkipped = `the repaired answer had more unsupported claims (${second.counts.unsupported}) than the first (${report.counts.unsupported})`;
     }
   }
   let removed: string[] = [];
@@ -53,20 +54,29 @@ export async function groundAnswer(run: StrategyRun, input: GroundingInput): Pro
     removed = cut.removed;
     const rest = check(cut.output);
     if (rest.counts.claims === 0) {
-      stop = { status: "incomplete", reason: `grounding: no sentence with a supported claim is left (${removed.length} taken out as unsupported)` };
+      stop = {
+        status: "incomplete",
+        reason: `grounding: no sentence with a supported claim is left (${removed.length} taken out as unsupported)`,
+      };
     } else {
       output = cut.output;
       report = rest;
     }
   }
   const provenance: Provenance = { policy, ...report, repaired, removed, ...(repairSkipped ? { repairSkipped } : {}) };
-  run.events.emit({ type: "grounding-end", policy, ...report.counts, repaired, removed: removed.length });
+  const flagged = report.claims
+    .filter((claim) => claim.status === "unsupported")
+    .slice(0, 20)
+    .map((claim) => ({ text: claim.text, reason: claim.reason ?? "" }));
+  run.events.emit({ type: "grounding-end", policy, ...report.counts, repaired, removed: removed.length, flagged });
   return { output, stop, provenance };
 }
 
 /** The results claims may rest on: the steps that succeeded. */
 function evidenceOf(results: readonly StepView[]): Array<{ id: string; output: unknown }> {
-  return results.filter((result) => result.status === "succeeded" && result.output !== undefined).map((result) => ({ id: String(result.id), output: result.output }));
+  return results
+    .filter((result) => result.status === "succeeded" && result.output !== undefined)
+    .map((result) => ({ id: String(result.id), output: result.output }));
 }
 
 /** The answer without the sentences that hold an unsupported claim. */
@@ -81,7 +91,13 @@ function withoutUnsupported(output: string, report: ClaimReport): { output: stri
     while (end < text.length && (text[end] === " " || text[end] === "\t")) end += 1;
     text = text.slice(0, sentence.start) + text.slice(end);
   }
-  return { output: text.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim(), removed };
+  return {
+    output: text
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+    removed,
+  };
 }
 
 /** An ending with an answer, grounded: its output, stop and provenance as the policy leaves them. */

@@ -52,6 +52,7 @@ ${legend()}
 <div id="timeline"><noscript>The timeline needs JavaScript; the tables below have the same steps.</noscript></div>
 <h2>Step details</h2>
 <div id="details" class="hint">Click a step in the timeline or a plan to see its task, arguments, output, attempts and inner calls.</div>
+${groundingList(trace)}
 ${replanList(trace)}
 ${pauseList(trace)}
 ${notRunList(trace)}
@@ -136,6 +137,15 @@ function legend(): string {
     ["replan", "#e36209"],
   ];
   return `<div class="legend">${entries.map(([name, colour]) => `<span><i style="background:${colour}"></i>${escape(name)}</span>`).join("")}</div>`;
+}
+
+/** The answer's claims as grounding checked them: counts, and each unsupported one with why. */
+function groundingList(trace: TraceSummary): string {
+  const found = trace.grounding;
+  if (found === undefined) return "";
+  const head = `${whole(found.claims)} claims: ${whole(found.supported)} supported, ${whole(found.unsupported)} unsupported, ${whole(found.uncited)} uncited (${escape(String(found.policy))}${found.repaired ? ", repaired once" : ""}${found.removed > 0 ? `, ${whole(found.removed)} sentences taken out` : ""})`;
+  const items = found.flagged.map((claim) => `<li><b>${escape(String(claim.text))}</b>: ${escape(String(claim.reason))}</li>`);
+  return `<h2>Grounding</h2><p class="grounding">${head}</p>${items.length > 0 ? `<ul class="unsupported">${items.join("")}</ul>` : ""}`;
 }
 
 function replanList(trace: TraceSummary): string {

@@ -59,6 +59,8 @@ export interface TraceSummary {
   replans: Array<{ at: number; reason: string; replans: number; dropped?: boolean }>;
   /** Where a stored run stopped (waiting for a person, or its process gone) and was continued later. */
   pauses: Array<{ at: number; status: string; resumedAt?: number; decided?: Array<{ id: string; decision: string; at?: number }> }>;
+  /** What the run's grounding found in its answer (`grounding-end`). */
+  grounding?: Omit<Extract<PlanloopEvent, { type: "grounding-end" }>, "type" | "seq" | "time" | "stepId" | "inner">;
   lanes: number;
 }
 
@@ -92,6 +94,7 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
   const replans: TraceSummary["replans"] = [];
   let version = 1;
   const pauses: TraceSummary["pauses"] = [];
+  let grounding: TraceSummary["grounding"];
   let ended = false;
   let status = "running";
   let reason: string | undefined;
@@ -176,6 +179,12 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
         if (call) into?.push({ purpose: call.purpose, startedAt: call.start, endedAt: at(event.time) });
         break;
       }
+      case "grounding-end":
+        if (event.inner !== true) {
+          const { type: _type, seq: _seq, time: _time, stepId: _stepId, inner: _inner, ...found } = event;
+          grounding = found;
+        }
+        break;
       case "replan-start": {
         const previous = replans.at(-1);
         if (!event.early && previous?.replans === event.replans) previous.dropped = true;
@@ -233,6 +242,7 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
     modelCalls,
     replans,
     pauses,
+    ...(grounding ? { grounding } : {}),
     lanes: laneCount,
   };
 }

@@ -16,5 +16,9 @@ describe("planloop demo: grounding in the CLI's output", () => {
     const revenue = /\| revenue \| (¥[\d,.]+) \[s4\] \|/.exec(readFileSync(join(dir, "planted", "weekly-report.md"), "utf8"))?.[1];
     expect(planted.out).toContain("grounding (flag): 1 of 13 claims unsupported, 12 supported, 0 uncited");
     expect(planted.out).toContain(`  ✗ ${revenue}: not in s4, nor in any other step`);
+    // The trace page says the same.
+    const trace = readFileSync(join(dir, "planted", "trace.html"), "utf8");
+    expect(trace).toContain('<h2>Grounding</h2><p class="grounding">13 claims: 12 supported, 1 unsupported, 0 uncited (flag)</p>');
+    expect(trace).toContain(`<li><b>${revenue}</b>: ${revenue}: not in s4, nor in any other step</li>`);
   });
 });

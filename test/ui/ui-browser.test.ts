@@ -220,4 +220,38 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await shot(page, "compare");
     await page.close();
   }, 90_000);
+  it("a grounded report: its sentences link to their steps, and a planted wrong figure is marked with why", async () => {
+    const demo = await cli(
+      "demo",
+      "--store",
+      store,
+      "--run-id",
+      "report-ui",
+      "--dir",
+      join(dir, "demo"),
+      "--latency",
+      "0",
+      "--query-latency",
+      "0",
+      "--wrong-figure",
+    );
+    expect(demo.code).toBe(0);
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(url);
+    await page.getByRole("heading", { name: "Runs" }).waitFor();
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/report-ui`);
+    const summary = page.locator('[data-testid="grounding"]');
+    await summary.waitFor({ timeout: 30_000 });
+    expect(await summary.innerText()).toContain("1 of 13 claims are not supported by the steps they cite");
+    const flagged = page.locator('.sentence[data-status="unsupported"] mark.claim.unsupported');
+    expect(await flagged.count()).toBe(1);
+    expect(await flagged.innerText()).toMatch(/^¥[\d,]+\.\d{2}$/);
+    expect(await flagged.getAttribute("title")).toContain("not in s4, nor in any other step");
+    expect(await page.locator('.sentence[data-status="supported"]').count()).toBeGreaterThanOrEqual(6);
+    await shot(page, "grounded-report");
+    await press(page.locator('.sentence[data-status="unsupported"] button.cite[data-cite="4"]'));
+    // The row of the plan that ran last: step 4 of plan 3, which made the metrics.
+    await page.locator('tr[data-step="4"].pointed', { hasText: "plan:3" }).waitFor();
+    await page.close();
+  }, 90_000);
 });

@@ -68,6 +68,22 @@ export interface StepDetail {
   record?: { status?: string; output?: unknown; error?: string; attempts?: number; startedAt?: number; endedAt?: number };
 }
 
+/** What the run's grounding found in its answer (a strategy result's `provenance`). */
+export interface OutputProvenance {
+  policy: string;
+  counts: { claims: number; supported: number; unsupported: number; uncited: number };
+  sentences: Array<{ index: number; start: number; end: number; cites: string[] }>;
+  claims: Array<{
+    text: string;
+    start: number;
+    end: number;
+    sentence: number;
+    status: "supported" | "unsupported" | "uncited";
+    steps: string[];
+    reason?: string;
+  }>;
+}
+
 export interface RunDetail {
   row: RunRow;
   trace: {
@@ -92,7 +108,7 @@ export interface RunDetail {
   decisions: Array<{ runId: string; id: string; decision: unknown }>;
   inner: string[];
   forkedFrom?: { runId: string; step: string };
-  result?: { status?: string; output?: unknown; reason?: string };
+  result?: { status?: string; output?: unknown; reason?: string; provenance?: OutputProvenance };
   canDecide: boolean;
   continuation?: { state: "continuing" | "continued" | "failed"; error?: string };
 }

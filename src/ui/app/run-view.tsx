@@ -3,6 +3,7 @@ import { api, useApi, withToken, type RunDetail, type StepDetail } from "./api.j
 import { ModelCalls } from "./calls-view.js";
 import { cost, count, duration, runLink, shown, when } from "./format.js";
 import { PendingCard } from "./inbox-view.js";
+import { RunOutput } from "./grounded-output.js";
 
 /** One run as it happens: its facts, what it waits for, its timeline and plans, its steps and every model call. */
 export function RunView({ runId }: { runId: string }) {
@@ -73,7 +74,7 @@ export function RunView({ runId }: { runId: string }) {
       {result?.output !== undefined && (
         <>
           <h2>Output</h2>
-          <pre class="output">{shown(result.output)}</pre>
+          <RunOutput output={result.output} provenance={result.provenance} />
         </>
       )}
       {data.pending.length > 0 && (
