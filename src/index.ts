@@ -184,6 +184,22 @@ export type { Schedule, ScheduleInput, ScheduleOverlap, ScheduleState } from "./
 export { runSchedules } from "./waits/run-schedules.js";
 export type { RunSchedulesOptions, ScheduleFire, ScheduleReport } from "./waits/run-schedules.js";
 
+// Check a report against its steps: every figure, date and name traced to the step that produced it
+export { checkClaims } from "./grounding/check-claims.js";
+export type { CheckClaimsOptions, ClaimEvidence } from "./grounding/check-claims.js";
+export type {
+  CheckedClaim,
+  ClaimCounts,
+  ClaimKind,
+  ClaimReport,
+  ClaimStatus,
+  Derivation,
+  GroundingPolicy,
+  MatchedValue,
+  Provenance,
+  Sentence,
+} from "./grounding/claim-report.js";
+
 // Watch runs: events, streams, traces, OpenTelemetry
 export type { PlanloopEvent, PlanloopEventBody, AgentEventBody, PlanEventBody, StrategyEventBody, EventListener } from "./core/events.js";
 export { stream } from "./core/run-stream.js";

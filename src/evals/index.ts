@@ -6,7 +6,7 @@ export { taskSuiteStats, suiteTable } from "./task-suite-stats.js";
 export type { SuiteColumnStats } from "./task-suite-stats.js";
 export { readTaskSuite } from "./task-suite.js";
 export type { Expected, SuiteTask, TaskSuite } from "./task-suite.js";
-export { llmJudge } from "./scorers.js";
+export { llmJudge, grounded } from "./scorers.js";
 export type { Scorer, ScorerInput } from "./scorers.js";
 export { recordingTools, replayingTools, emptyCassette, readCassette, writeCassette } from "./tool-cassette.js";
 export type { ToolCassette } from "./tool-cassette.js";

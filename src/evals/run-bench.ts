@@ -56,6 +56,8 @@ export interface TrialRecord {
   repairs: number;
   /** The budget limit that stopped it, for `budget_exceeded`. */
   limit?: string;
+  /** The answer's claims as grounding checked them: how many, and how many no cited step supports. */
+  claims?: { claims: number; unsupported: number };
   /** With a gold plan: how the run's plan compares with it. */
   scorecard?: PlanScorecard;
 }
@@ -115,6 +117,9 @@ export async function runBench(options: TaskSuiteOptions): Promise<TrialRecord[]
         replans: result.replans,
         repairs: result.trace.filter((event) => event.type === "plan-invalid").length,
         ...(result.limit === undefined ? {} : { limit: result.limit }),
+        ...(result.provenance
+          ? { claims: { claims: result.provenance.counts.claims, unsupported: result.provenance.counts.unsupported } }
+          : {}),
         ...(task.plan === undefined ? {} : { scorecard: planScorecard(task.plan, result) }),
       };
       done += 1;

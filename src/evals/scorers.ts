@@ -37,7 +37,7 @@ export async function scoreRun(
   if (result.status !== "completed") return { passed: false, score: 0 };
   if (expected === undefined) return { passed: true, score: 1 };
   if (typeof expected === "object" && "scorer" in expected) {
-    const scorer = Object.hasOwn(scorers, expected.scorer) ? scorers[expected.scorer] : undefined;
+    const scorer = [scorers, builtInScorers].find((named) => Object.hasOwn(named, expected.scorer))?.[expected.scorer];
     if (scorer === undefined) throw new Error(`task ${task.id}: no scorer "${expected.scorer}" (export it from the --scorers module)`);
     const given = await scorer({ task, output, result, ...(model === undefined ? {} : { model }) });
     const score = typeof given === "boolean" ? Number(given) : Math.max(0, Math.min(1, given));
@@ -95,3 +95,19 @@ export function llmJudge(options: { model?: Model; instructions?: string } = {})
     return decision.type === "final" && /^\s*PASS\b/i.test(decision.content);
   };
 }
+
+/**
+ * Passes an answer whose every claim the steps it cites support (see `checkClaims`); scores
+ * the share of claims that are not unsupported. An answer with no claims passes; a run
+ * without grounding (`grounding: false`) scores 0. Built in: name it in a task
+ * (`"expected": { "scorer": "grounded" }`) with no `--scorers` module.
+ */
+export const grounded: Scorer = ({ result }) => {
+  const counts = result.provenance?.counts;
+  if (counts === undefined) return 0;
+  if (counts.claims === 0) return 1;
+  return 1 - counts.unsupported / counts.claims;
+};
+
+/** Scorers every suite may name without a `--scorers` module; a module's own of the same name wins. */
+export const builtInScorers: Readonly<Record<string, Scorer>> = { grounded };

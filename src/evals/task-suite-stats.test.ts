@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TrialRecord } from "./run-bench.js";
-import { taskSuiteStats, wilson } from "./task-suite-stats.js";
+import { suiteTable, taskSuiteStats, wilson } from "./task-suite-stats.js";
 
 const usage = { modelCalls: 2, inputTokens: 100, outputTokens: 10, toolCalls: 1, costUsd: 0.01 };
 const record = (task: string, trial: number, passed: boolean, more: Partial<TrialRecord> = {}): TrialRecord => ({
@@ -42,6 +42,26 @@ describe("taskSuiteStats", () => {
     expect(stats!.totalCostUsd).toBeCloseTo(0.06, 10);
     expect(stats!.medianMs).toBe(150);
     expect([stats!.successLow, stats!.successHigh]).toEqual(wilson(3, 6));
+  });
+
+  it("the unsupported-claim rate: unsupported claims over all claims the column's answers made", () => {
+    const claims = (count: number, unsupported: number) => ({ claims: { claims: count, unsupported } });
+    const records = [
+      record("a", 1, true, claims(10, 1)),
+      record("b", 1, true, claims(5, 2)),
+      record("c", 1, true),
+      record("a", 1, true, { strategy: "react", ...claims(4, 0) }),
+      record("a", 1, true, { strategy: "rewoo" }),
+    ];
+    const stats = taskSuiteStats(records);
+    const rate = (strategy: string) => stats.find((entry) => entry.strategy === strategy)!.unsupportedRate;
+    expect(rate("plan-and-execute")).toBeCloseTo(3 / 15, 10);
+    expect(rate("react")).toBe(0);
+    expect(rate("rewoo")).toBeUndefined();
+    const table = suiteTable(stats);
+    expect(table).toContain("| unsupported claims |");
+    expect(table.split("\n").find((line) => line.startsWith("| plan-and-execute "))).toMatch(/\| 20\.0% \|$/);
+    expect(table.split("\n").find((line) => line.startsWith("| rewoo "))).toMatch(/\| — \|$/);
   });
 
   it("the Wilson interval: inside 0..1, narrower with more runs", () => {

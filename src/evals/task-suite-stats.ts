@@ -30,6 +30,8 @@ export interface SuiteColumnStats {
   repairs: number;
   /** Runs stopped by a budget limit, by limit. */
   budgetStops: Record<string, number>;
+  /** Claims of the answers that no cited step supports, of all claims checked (grounding); undefined when none were. */
+  unsupportedRate: number | undefined;
 }
 
 const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
@@ -74,8 +76,16 @@ export function taskSuiteStats(records: readonly TrialRecord[]): SuiteColumnStat
       replans: mean(mine.map((record) => record.replans)),
       repairs: mean(mine.map((record) => record.repairs ?? 0)),
       budgetStops,
+      unsupportedRate: unsupportedRate(mine),
     };
   });
+}
+
+/** Unsupported claims over all claims the column's answers made. */
+function unsupportedRate(records: readonly TrialRecord[]): number | undefined {
+  const claims = records.reduce((sum, record) => sum + (record.claims?.claims ?? 0), 0);
+  if (claims === 0) return undefined;
+  return records.reduce((sum, record) => sum + (record.claims?.unsupported ?? 0), 0) / claims;
 }
 
 /** The 95% Wilson score interval of `successes` in `total` (0 to 1 each end). */
@@ -109,12 +119,13 @@ export function suiteTable(stats: readonly SuiteColumnStats[]): string {
       Object.entries(entry.budgetStops)
         .map(([limit, count]) => `${limit} ${count}`)
         .join(", ") || "—",
+      entry.unsupportedRate === undefined ? "—" : `${(entry.unsupportedRate * 100).toFixed(1)}%`,
     ].join(" | "),
   );
   const k = Math.max(1, ...stats.map((entry) => entry.trials));
   return [
-    `| strategy | model | success (95% CI) | pass^${k} | pass@${k} | ms median / p95 | model calls | tokens in / out | cost per run (all) | tool calls | replans | plan repairs | budget stops |`,
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    `| strategy | model | success (95% CI) | pass^${k} | pass@${k} | ms median / p95 | model calls | tokens in / out | cost per run (all) | tool calls | replans | plan repairs | budget stops | unsupported claims |`,
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }

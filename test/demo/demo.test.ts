@@ -43,7 +43,9 @@ describe("the demo: seed 001's weekly report over SQLite", () => {
     expect(report).toContain(`| orders | ${orders.n} [s4] |`);
     expect(report).toContain(`| revenue | ${money(orders.revenue)} [s4] |`);
     expect(report).toContain(`| refunds | ${refunds.n} (${money(Math.round(refunds.total * 100) / 100)}) [s4] |`);
-    expect(report).toContain(`| refund rate | ${((Math.round((refunds.total / orders.revenue) * 10_000) / 10_000) * 100).toFixed(2)}% [s4] |`);
+    expect(report).toContain(
+      `| refund rate | ${((Math.round((refunds.total / orders.revenue) * 10_000) / 10_000) * 100).toFixed(2)}% [s4] |`,
+    );
     expect(report).toContain(`| support tickets | ${tickets.n} [s4] |`);
     expect(report).toContain(`**${top.category}** (${top.n} of ${tickets.n}) [s4].`);
     // The headline is an agent step on the "fast" tier, planned as such by the offline planner.

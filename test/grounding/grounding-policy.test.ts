@@ -15,20 +15,38 @@ const good = "We took 137 orders worth ¥69,136.98 [s1]. Support had 30 tickets 
 const wrong = "We took 137 orders worth ¥71,000.00 [s1]. Support had 30 tickets [s1].";
 
 function planner(...answers: string[]) {
-  return new ScriptedModel([{ purpose: "plan", reply: text(plan) }, ...answers.map((answer) => ({ purpose: "solve" as const, reply: text(answer) }))]);
+  return new ScriptedModel([
+    { purpose: "plan", reply: text(plan) },
+    ...answers.map((answer) => ({ purpose: "solve" as const, reply: text(answer) })),
+  ]);
 }
 
 describe("grounding on the strategies", () => {
   it("flags by default: the result carries the verdicts and no model call is added", async () => {
     const model = planner(wrong);
     const events: PlanloopEvent[] = [];
-    const result = await planAndExecute({ task: "weekly report", planner: model, tools: [metrics], onEvent: (event) => events.push(event) });
+    const result = await planAndExecute({
+      task: "weekly report",
+      planner: model,
+      tools: [metrics],
+      onEvent: (event) => events.push(event),
+    });
     expect(result.status).toBe("completed");
     expect(result.output).toBe(wrong);
-    expect(result.provenance).toMatchObject({ policy: "flag", repaired: false, removed: [], counts: { claims: 3, supported: 2, unsupported: 1 } });
+    expect(result.provenance).toMatchObject({
+      policy: "flag",
+      repaired: false,
+      removed: [],
+      counts: { claims: 3, supported: 2, unsupported: 1 },
+    });
     expect(result.provenance!.claims.find((claim) => claim.status === "unsupported")).toMatchObject({ text: "¥71,000.00", steps: [] });
     expect(model.requests).toHaveLength(2);
-    expect(events.find((event) => event.type === "grounding-end")).toMatchObject({ policy: "flag", claims: 3, unsupported: 1, repaired: false });
+    expect(events.find((event) => event.type === "grounding-end")).toMatchObject({
+      policy: "flag",
+      claims: 3,
+      unsupported: 1,
+      repaired: false,
+    });
   });
 
   it("asks the solver once to repair: it is told which claims failed and why", async () => {
@@ -46,8 +64,17 @@ describe("grounding on the strategies", () => {
     const result = await rewoo({ task: "weekly report", planner: planner(wrong, wrong), tools: [metrics], grounding: "strict" });
     expect(result.status).toBe("completed");
     expect(result.output).toBe("Support had 30 tickets [s1].");
-    expect(result.provenance).toMatchObject({ policy: "strict", removed: ["We took 137 orders worth ¥71,000.00 [s1]."], counts: { unsupported: 0 } });
-    const none = await rewoo({ task: "weekly report", planner: planner("Revenue was ¥1.00 [s1].", "Revenue was ¥2.00 [s1]."), tools: [metrics], grounding: "strict" });
+    expect(result.provenance).toMatchObject({
+      policy: "strict",
+      removed: ["We took 137 orders worth ¥71,000.00 [s1]."],
+      counts: { unsupported: 0 },
+    });
+    const none = await rewoo({
+      task: "weekly report",
+      planner: planner("Revenue was ¥1.00 [s1].", "Revenue was ¥2.00 [s1]."),
+      tools: [metrics],
+      grounding: "strict",
+    });
     expect(none.status).toBe("incomplete");
     expect(none.reason).toContain("no sentence with a supported claim is left");
   });

@@ -6,7 +6,11 @@ import { readSuite, scoreSuite } from "../../bench/grounding/score-suite.js";
 describe("the grounding suite (bench/grounding)", () => {
   it("is what its script writes: the same cases on every run", () => {
     const written = readFileSync(suitePath, "utf8");
-    expect(groundingSuite().map((item) => JSON.stringify(item)).join("\n") + "\n").toBe(written);
+    expect(
+      groundingSuite()
+        .map((item) => JSON.stringify(item))
+        .join("\n") + "\n",
+    ).toBe(written);
   });
 
   it("flags at least 95% of the planted wrong figures and at most 2% of the correct ones", () => {
