@@ -24,7 +24,7 @@ const layers = [
   "trace",
   "testing",
 ];
-const harness = ["cli", "demo", "evals", "ui"];
+const harness = ["cli", "demo", "evals", "ui", "server"];
 
 /** A rule forbidding relative imports that climb into any of `folders`. */
 function forbid(folders, why) {
@@ -136,6 +136,8 @@ const arrows = {
   trace: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   testing: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   ui: [["cli", "demo", "evals"], "the web app's server is told what to do by the CLI; it does not import it"],
+  server: [["cli", "demo", "evals", "ui"], "the run server is told what to do by the CLI; it does not import it"],
+  client: [[...layers, ...harness], "planloop/client stands alone: it runs wherever fetch does"],
 };
 
 /** A rule's pattern and message for the arrows out of `folder` (see `forbid`). */

@@ -25,6 +25,7 @@ export default defineConfig({
       { find: /^planloop\/bullmq$/, replacement: source("./src/workers/index.ts") },
       { find: /^planloop\/mcp$/, replacement: source("./src/mcp/index.ts") },
       { find: /^planloop\/ui$/, replacement: source("./src/ui/index.ts") },
+      { find: /^planloop\/client$/, replacement: source("./src/client/index.ts") },
       { find: /^planloop$/, replacement: source("./src/index.ts") },
       ...aiSdkAliases,
     ],

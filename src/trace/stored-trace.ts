@@ -28,7 +28,13 @@ export function storedRunEvents(run: StoredRun, children: readonly StoredRun[]):
     .map(({ event }, seq) => ({ ...event, seq }) as PlanloopEvent);
 }
 
-function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody & { time: number }> {
+/**
+ * One run's journal as events, in the journal's order (each with the wall-clock time it is drawn
+ * at). The events of a journal's first entries are the first events of the whole journal's: a
+ * stream that sent some of them goes on from how many it sent. `top`: the run itself, not one
+ * kept inside it (its pauses and its end are drawn).
+ */
+export function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody & { time: number }> {
   const events: Array<PlanloopEventBody & { time: number }> = [];
   let plan: PlanLike = {};
   // Steps started and not ended, with when: a step-start's own time, else the run's last write.

@@ -1,4 +1,4 @@
-import { RunLease } from "../../journal/run-lease.js";
+import { cancelStoredRun } from "../../journal/cancel-run.js";
 import { protectStore } from "../../journal/protected-store.js";
 import { defaultSecretKeys } from "../../trust/secrets.js";
 import { InvalidOptionsError } from "../../core/errors.js";
@@ -150,20 +150,10 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
           const store = signedStore(opened);
           await readable(() => storedRun(store, runId, flags.store));
           // Under the run's lease: a run another process is running is not ended under it.
-          const lease = await RunLease.take(opened, runId, { lease: { onBusy: flags.wait ? "wait" : "fail" } });
-          try {
-            const run = await storedRun(store, runId, flags.store);
-            if (run.status === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
-            await store.finishRun(
-              runId,
-              { status: "cancelled", reason: "cancelled with planloop runs cancel", runId },
-              Date.now(),
-              lease.token,
-            );
-            io.out(`run ${runId}: cancelled`);
-          } finally {
-            await lease.release();
-          }
+          const lease = { onBusy: flags.wait ? ("wait" as const) : ("fail" as const) };
+          const outcome = await cancelStoredRun(store, runId, { reason: "cancelled with planloop runs cancel", lease });
+          if (outcome === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
+          io.out(`run ${runId}: cancelled`);
         },
         writable,
       ),

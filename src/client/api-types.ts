@@ -1,0 +1,84 @@
+// The run server's wire shapes (docs/server.md), named by the server (src/server/) and the client
+// (planloop/client) alike. This file imports nothing: the client stays small and runs anywhere
+// fetch does.
+
+/** What a token may do: `read` runs and streams; `decide` also decides; `run` also starts, cancels and sends events; `admin` all. */
+export type ApiScope = "read" | "decide" | "run" | "admin";
+
+/** `POST /api/runs`: a fixed plan, or a task for a strategy. */
+export type StartRunRequest =
+  | { plan: unknown; runId?: string }
+  | {
+      task: string;
+      strategy?: "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
+      runId?: string;
+      /** Limits for the whole run (`BudgetLimits`): maxModelCalls, maxTokens, maxCostUsd, maxToolCalls, deadlineMs. */
+      budget?: Record<string, number>;
+    };
+
+export interface StartRunAnswer {
+  runId: string;
+  /** False when a run with this id was there already (a retried request starts nothing twice). */
+  created: boolean;
+}
+
+/** Something a run waits for a person on. */
+export interface PendingItem {
+  /** What a decision names as its `pendingId`. */
+  id: string;
+  kind: string;
+  [field: string]: unknown;
+}
+
+/** `GET /api/runs/:id`. */
+export interface RunView {
+  runId: string;
+  entry: string;
+  /** running, waiting, completed, failed, cancelled, … */
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+  /** What it waits for, while it waits. */
+  pending: PendingItem[];
+  /** The run's result, once it finished. */
+  result?: unknown;
+}
+
+/** `GET /api/runs`. */
+export interface RunList {
+  runs: Array<{ runId: string; entry: string; status: string; createdAt: number; updatedAt: number }>;
+}
+
+/** A person's decision on one pending item. */
+export type DecisionRequest =
+  | { pendingId: string; action: "approve" }
+  | { pendingId: string; action: "deny"; reason?: string | undefined }
+  | { pendingId: string; action: "answer"; text: string }
+  /** A plan under review, approved as edited. */
+  | { pendingId: string; action: "edit"; plan: unknown };
+
+export interface DecisionAnswer {
+  /** The ids decided, in the order given. */
+  decided: string[];
+  /** The run goes on in the server's process; follow it on its stream. */
+  continued: boolean;
+}
+
+/** An event of a run's stream (`GET /api/runs/:id/stream`): planloop's own event, with the run that wrote it. */
+export interface StreamEvent {
+  /** The stream's position after this event: send it back as `Last-Event-ID` to go on from here. */
+  id: string;
+  /** The run (or the run kept inside it: a plan, an agent step's loop) whose journal holds it. */
+  run: string;
+  type: string;
+  [field: string]: unknown;
+}
+
+/** What every refused request answers. */
+export interface ApiError {
+  error: string;
+  /** For a refused batch of decisions: the ids that are not pending. */
+  ids?: string[];
+  /** For a bad body: where in it. */
+  field?: string;
+}

@@ -1,0 +1,16 @@
+// planloop/client: a small typed client for the run server's HTTP API (docs/server.md). It needs
+// only fetch: Node 20+, browsers, edge runtimes.
+export { planloopClient, PlanloopApiError } from "./planloop-client.js";
+export type { PlanloopClient, ClientOptions, StreamOptions } from "./planloop-client.js";
+export type {
+  ApiError,
+  ApiScope,
+  DecisionAnswer,
+  DecisionRequest,
+  PendingItem,
+  RunList,
+  RunView,
+  StartRunAnswer,
+  StartRunRequest,
+  StreamEvent,
+} from "./api-types.js";

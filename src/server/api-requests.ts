@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { strategyNames } from "../strategies/run-strategy.js";
+import type { StrategyName } from "../strategies/strategy-result.js";
+
+/**
+ * The bodies the run server takes, as zod schemas: checked before anything happens, and each
+ * refusal names the field (`readBody`). The OpenAPI document is made from the same schemas.
+ */
+
+const runId = z
+  .string()
+  .regex(/^[\w.:@-]{1,200}$/, "1 to 200 letters, digits, '.', ':', '@', '-' or '_'")
+  .describe("The run's id: given, or made by the server. The same id again starts nothing new.");
+
+export const startRunBody = z.union([
+  z.strictObject({
+    plan: z.unknown().describe("A plan (planloop's JSON plan format), checked against the server's tools"),
+    runId: runId.optional(),
+  }),
+  z.strictObject({
+    task: z.string().min(1).max(20_000),
+    strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).default("plan-and-execute"),
+    runId: runId.optional(),
+    budget: z
+      .strictObject({
+        maxTokens: z.number().int().positive().optional(),
+        maxCostUsd: z.number().positive().optional(),
+        maxToolCalls: z.number().int().positive().optional(),
+        deadlineMs: z.number().int().positive().optional(),
+      })
+      .optional(),
+  }),
+]);
+
+const decision = z.discriminatedUnion("action", [
+  z.strictObject({ pendingId: z.string().min(1), action: z.literal("approve") }),
+  z.strictObject({ pendingId: z.string().min(1), action: z.literal("deny"), reason: z.string().max(2_000).optional() }),
+  z.strictObject({ pendingId: z.string().min(1), action: z.literal("answer"), text: z.string().min(1).max(20_000) }),
+  z.strictObject({ pendingId: z.string().min(1), action: z.literal("edit"), plan: z.unknown() }),
+]);
+
+/** One decision, or a wave of them: `[{ pendingId, action, … }]` (at most 1,000). */
+export const decisionsBody = z.union([decision, z.array(decision).min(1).max(1_000)]);
+
+export const eventBody = z.strictObject({
+  id: z.string().min(1).max(200).optional().describe("The event's id: the same id twice is one event"),
+  runId: z.string().optional().describe("Only this run may take the event"),
+  data: z.unknown().optional().describe("What the waiting step gets as its output"),
+});
+
+/** What a body failed with: the first problem, and the field it is about. */
+export class BodyError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads `body` by `schema`, or throws a `BodyError` naming the field ("decisions[3].action: …"). */
+export function readBody<Schema extends z.ZodType>(schema: Schema, body: unknown, what: string): z.output<Schema> {
+  const read = schema.safeParse(body);
+  if (read.success) return read.data;
+  const issue = deepest(read.error.issues);
+  const field = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
+  const where = `${what}${field}`;
+  throw new BodyError(`${where}: ${issue.message}`, where);
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** The issue a person should read first: inside a union, the branch that got furthest into what was sent. */
+function deepest(issues: readonly Issue[]): Issue {
+  let best: Issue | undefined;
+  for (const issue of issues) {
+    const candidates =
+      issue.code === "invalid_union" && issue.errors.length > 0
+        ? issue.errors.map((branch) => {
+            const inner = deepest(branch);
+            return { ...inner, path: [...issue.path, ...inner.path] } as Issue;
+          })
+        : [issue];
+    for (const candidate of candidates) if (best === undefined || weight(candidate) > weight(best)) best = candidate;
+  }
+  return best!;
+}
+
+/** Deeper is better; about a value that was sent beats a field that is missing. */
+function weight(issue: Issue): number {
+  const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+  return issue.path.length * 2 + (missing ? 0 : 1);
+}
+
+export type StartRun = z.output<typeof startRunBody>;
+export type Decisions = z.output<typeof decisionsBody>;

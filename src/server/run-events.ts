@@ -1,0 +1,64 @@
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { childrenOf } from "../strategies/stored-runs.js";
+import { journalEvents } from "../trace/stored-trace.js";
+import type { StreamEvent } from "../client/api-types.js";
+
+/**
+ * Where a stream of a run's events stands: per run (the run itself, "", and each run kept
+ * inside it, by the rest of its id), how many of its journal's events were sent. It is each
+ * event's SSE `id`, so a client that reconnects with `Last-Event-ID` gets exactly the events it
+ * has not seen, from the store: after a dropped connection, a reload, or a restart of the server.
+ */
+export type StreamCursor = Map<string, number>;
+
+/** The cursor a `Last-Event-ID` names; an empty one (from the start) for none. A malformed id is refused. */
+export function readCursor(lastEventId: string | undefined): StreamCursor {
+  const cursor: StreamCursor = new Map();
+  if (lastEventId === undefined || lastEventId === "") return cursor;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(lastEventId, "base64url").toString("utf8"));
+  } catch {
+    throw new CursorError(lastEventId);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new CursorError(lastEventId);
+  for (const [run, sent] of Object.entries(parsed)) {
+    if (!Number.isSafeInteger(sent) || (sent as number) < 0) throw new CursorError(lastEventId);
+    cursor.set(run, sent as number);
+  }
+  return cursor;
+}
+
+export class CursorError extends Error {
+  constructor(id: string) {
+    super(`Last-Event-ID ${JSON.stringify(id.slice(0, 80))} is not a position this server gave`);
+  }
+}
+
+export function cursorId(cursor: StreamCursor): string {
+  return Buffer.from(JSON.stringify(Object.fromEntries(cursor))).toString("base64url");
+}
+
+/** The events of the run and the runs kept inside it that `cursor` has not had yet; moves the cursor past them. */
+export async function unsentEvents(
+  store: CheckpointStore,
+  runId: string,
+  cursor: StreamCursor,
+): Promise<{ events: StreamEvent[]; finished: boolean; status?: string } | undefined> {
+  const run = await store.getRun(runId);
+  if (run === undefined) return undefined;
+  const children = await childrenOf(store, runId);
+  const events: StreamEvent[] = [];
+  for (const each of [run, ...children]) {
+    const name = each.runId.slice(runId.length).replace(/^\//, "");
+    const drawn = journalEvents(each, each === run);
+    const sent = cursor.get(name) ?? 0;
+    for (let index = sent; index < drawn.length; index += 1) {
+      cursor.set(name, index + 1);
+      const { time, ...event } = drawn[index]!;
+      events.push({ ...event, run: each.runId, time, id: cursorId(cursor) } as StreamEvent);
+    }
+  }
+  const status = (run.result as { status?: unknown } | undefined)?.status;
+  return { events, finished: run.status === "finished", ...(typeof status === "string" ? { status } : {}) };
+}

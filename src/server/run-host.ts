@@ -1,0 +1,180 @@
+import { randomBytes } from "node:crypto";
+import pLimit, { type LimitFunction } from "p-limit";
+import { errorMessage, RunBusyError } from "../core/errors.js";
+import type { BudgetLimits } from "../core/budget.js";
+import type { Model } from "../core/model.js";
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import { executePlan } from "../executor/execute-plan.js";
+import { cancelStoredRun, type CancelOutcome } from "../journal/cancel-run.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { validatePlan } from "../plan/validate-plan.js";
+import { runStrategy } from "../strategies/run-strategy.js";
+import type { StrategyName } from "../strategies/strategy-result.js";
+import type { DecisionRequest, StartRunAnswer } from "../client/api-types.js";
+import { BodyError, type StartRun } from "./api-requests.js";
+
+/** How the server started a run, kept in the store: it continues the run the same way after a decision or a restart. */
+export type HostedRequest =
+  { kind: "plan"; plan: unknown } | { kind: "task"; task: string; strategy: StrategyName; budget?: BudgetLimits | undefined };
+
+export interface RunHostOptions {
+  store: CheckpointStore;
+  tools: readonly Tool[];
+  /** For task runs and plans with agent steps; without it the server runs plans of tool steps only. */
+  model?: Model | undefined;
+  /** At most this many runs at once in this process; more wait their turn (first come, first served). Default 8. */
+  concurrency?: number | undefined;
+  /** Told when a run of this process (or a run kept inside it) emits an event: it may have written to the store. */
+  onActivity?: ((runId: string) => void) | undefined;
+  /** Told when a run this process ran stops (finished, waiting, or failed to run). */
+  onStop?: ((runId: string, outcome: { status: string; error?: string }) => void) | undefined;
+}
+
+/** A run in this process: its signal, and when it stops. */
+interface LiveRun {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const requestKey = (runId: string) => `planloop:serve:run:${runId}`;
+
+/**
+ * Runs what the server is asked to run, in its own process, under each run's lease: starts a
+ * plan or a task, continues a waiting run with people's decisions, cancels. How each run was
+ * started is kept in the store beside it, so another server (or this one after a restart)
+ * continues it the same way, with its own tools and model: nothing stored is loaded or run.
+ */
+export class RunHost {
+  private readonly live = new Map<string, LiveRun>();
+  private readonly limit: LimitFunction;
+
+  constructor(private readonly options: RunHostOptions) {
+    this.limit = pLimit(options.concurrency ?? 8);
+  }
+
+  /** Starts a run; a run with this id there already is not started again (`created: false`). */
+  async start(body: StartRun): Promise<StartRunAnswer> {
+    const request = this.checked(body);
+    const runId = body.runId ?? `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const { store } = this.options;
+    if ((await store.getRun(runId)) !== undefined || this.live.has(runId)) return { runId, created: false };
+    await store.setValue(requestKey(runId), request);
+    this.launch(runId, request, []);
+    return { runId, created: true };
+  }
+
+  /** Whether this server started the run (and so knows how to continue it). */
+  async hosts(runId: string): Promise<boolean> {
+    return (await this.requestOf(runId)) !== undefined;
+  }
+
+  /** Whether the run is running in this process now. */
+  isLive(runId: string): boolean {
+    return this.live.has(runId);
+  }
+
+  /**
+   * Continues a run this server started with `decisions` (none: a wait that is over, a run
+   * whose owner is gone). The run takes them under its lease; a run another process holds
+   * refuses (`RunBusyError`, from `done`).
+   */
+  async continue(runId: string, decisions: readonly DecisionRequest[] = []): Promise<{ done: Promise<void> }> {
+    const request = await this.requestOf(runId);
+    if (request === undefined) throw new Error(`run "${runId}" was not started by this server; continue it where it was started`);
+    if (this.live.has(runId)) throw new RunBusyError(runId, { owner: "this server", expiresAt: Date.now() });
+    return { done: this.launch(runId, request, decisions) };
+  }
+
+  /** Cancels the run: one running here by its signal (its running tools are aborted), any other in the store, under its lease. */
+  async cancel(runId: string, reason: string): Promise<CancelOutcome> {
+    const live = this.live.get(runId);
+    if (live !== undefined) {
+      live.controller.abort(new Error(reason));
+      await live.done;
+      const run = await this.options.store.getRun(runId);
+      if (run?.status === "finished") return "cancelled";
+    }
+    return cancelStoredRun(this.options.store, runId, { reason });
+  }
+
+  /** Aborts every run of this process and waits for them to stop (their journals keep where they were). */
+  async close(): Promise<void> {
+    for (const live of this.live.values()) live.controller.abort(new Error("the server is stopping"));
+    await Promise.all([...this.live.values()].map((live) => live.done));
+  }
+
+  private checked(body: StartRun): HostedRequest {
+    if ("plan" in body) {
+      const plan = validatePlan(body.plan, { tools: this.options.tools });
+      if (!plan.ok) throw new BodyError(`plan: ${plan.errors.map((error) => error.message).join("; ")}`, "plan");
+      return { kind: "plan", plan: body.plan };
+    }
+    if (this.options.model === undefined)
+      throw new BodyError("task: this server was started without --model; it runs plans ({ plan }) only", "task");
+    return { kind: "task", task: body.task, strategy: body.strategy, ...(body.budget ? { budget: body.budget as BudgetLimits } : {}) };
+  }
+
+  private async requestOf(runId: string): Promise<HostedRequest | undefined> {
+    const kept = (await this.options.store.getValue(requestKey(runId))) as HostedRequest | null | undefined;
+    return kept?.kind === "plan" || kept?.kind === "task" ? kept : undefined;
+  }
+
+  private launch(runId: string, request: HostedRequest, decisions: readonly DecisionRequest[]): Promise<void> {
+    const controller = new AbortController();
+    const done = this.limit(() => this.execute(runId, request, { decisions, signal: controller.signal }))
+      .then(
+        (status) => this.options.onStop?.(runId, { status }),
+        (error: unknown) => {
+          this.options.onStop?.(runId, { status: "not run", error: errorMessage(error) });
+          if (error instanceof RunBusyError) throw error;
+        },
+      )
+      .finally(() => this.live.delete(runId));
+    this.live.set(runId, { controller, done: done.catch(() => {}) });
+    return done;
+  }
+
+  private async execute(
+    runId: string,
+    request: HostedRequest,
+    given: { decisions: readonly DecisionRequest[]; signal: AbortSignal },
+  ): Promise<string> {
+    const { store, tools, model } = this.options;
+    const onEvent = () => this.options.onActivity?.(runId);
+    const durable = {
+      store,
+      runId,
+      signal: given.signal,
+      onEvent,
+      lease: { onBusy: "fail" as const },
+      ...decisionOptions(given.decisions),
+    };
+    if (request.kind === "plan") {
+      const plan = validatePlan(request.plan, { tools });
+      if (!plan.ok) throw new Error(`the stored plan of run "${runId}" does not check against this server's tools`);
+      return (await executePlan({ plan: plan.plan, tools, model, ...durable })).status;
+    }
+    if (model === undefined) throw new Error(`run "${runId}" is a task run; this server has no --model to continue it with`);
+    const budget = request.budget === undefined ? {} : { budget: request.budget };
+    return (await runStrategy(request.strategy, { task: request.task, model, tools, ...budget, ...durable })).status;
+  }
+}
+
+/** People's decisions as the library takes them: approvals (an edited plan is an approval with its plan) and answers. */
+function decisionOptions(decisions: readonly DecisionRequest[]): {
+  approvals?: Record<string, ApprovalDecision>;
+  answers?: Record<string, string>;
+} {
+  if (decisions.length === 0) return {};
+  const approvals: Record<string, ApprovalDecision> = Object.create(null) as Record<string, ApprovalDecision>;
+  const answers: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const decision of decisions) {
+    if (decision.action === "approve") approvals[decision.pendingId] = { approved: true };
+    if (decision.action === "edit") approvals[decision.pendingId] = { approved: true, plan: decision.plan } as ApprovalDecision;
+    if (decision.action === "deny")
+      approvals[decision.pendingId] = { approved: false, reason: decision.reason ?? "denied through the run server" };
+    if (decision.action === "answer") answers[decision.pendingId] = decision.text;
+  }
+  return { approvals, answers };
+}

@@ -1,0 +1,244 @@
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import { RunBusyError, errorMessage, InvalidOptionsError } from "../core/errors.js";
+import { appendedOutcome, type CheckpointStore } from "../journal/checkpoint-store.js";
+import { validatePlan } from "../plan/validate-plan.js";
+import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
+import { sendEvent } from "../waits/send-event.js";
+import type { ApiError, ApiScope, DecisionRequest, PendingItem, RunView } from "../client/api-types.js";
+import { allows, findToken, listTokens } from "./api-tokens.js";
+import { BodyError, decisionsBody, eventBody, readBody, startRunBody } from "./api-requests.js";
+import { openApiDocument } from "./openapi.js";
+import type { RunHost } from "./run-host.js";
+import { readCursor, unsentEvents } from "./run-events.js";
+import { type RunChanges } from "./run-changes.js";
+
+export interface ServerAppOptions {
+  store: CheckpointStore;
+  host: RunHost;
+  /** Told when a run of this process wrote something: streams look at the store at once instead of at their next poll. */
+  changes: RunChanges;
+  /** A token with every scope for this process's life (the local case); tokens in the store count too. */
+  sessionToken?: string | undefined;
+  /** How often an open stream looks at the store for what other processes wrote (ms). Default 250. */
+  pollMs?: number | undefined;
+  /** The largest request body taken, in bytes. Default 1 MB. */
+  maxBodyBytes?: number | undefined;
+}
+
+/** Who made the request: the token's name and scopes. */
+type Caller = { name: string; scopes: readonly ApiScope[] };
+type Env = { Variables: { caller: Caller } };
+
+class ApiFailure extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422,
+    message: string,
+    readonly extra: Omit<ApiError, "error"> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The run server's HTTP API (docs/server.md) as a Hono app: start runs, read them, follow
+ * their events as a resumable stream, decide what they wait for, cancel them, send events.
+ * Every route but the OpenAPI document needs a bearer token with the route's scope.
+ */
+export function serverApp(options: ServerAppOptions): Hono<Env> {
+  const { store, host, changes } = options;
+  const app = new Hono<Env>();
+  const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
+  app.onError((error, context) => failed(context, error));
+  app.notFound((context) =>
+    context.json({ error: `${context.req.method} ${context.req.path} is not part of the API (GET /api/openapi.json lists it)` }, 404),
+  );
+  app.get("/api/openapi.json", (context) => context.json(openApiDocument()));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: () => Promise.reject(new ApiFailure(413, `the body is larger than ${maxBodyBytes} bytes`)),
+    }),
+  );
+  const needs = (scope: ApiScope) => async (context: Context<Env>, next: () => Promise<void>) => {
+    context.set("caller", await caller(context, scope));
+    await next();
+  };
+  async function caller(context: Context<Env>, scope: ApiScope): Promise<Caller> {
+    const presented = /^Bearer\s+(\S+)$/i.exec(context.req.header("authorization") ?? "")?.[1];
+    if (presented === undefined) throw new ApiFailure(401, "this needs a token: Authorization: Bearer <token> (planloop serve tokens add)");
+    const known: Caller | undefined =
+      options.sessionToken !== undefined && presented === options.sessionToken
+        ? { name: "session", scopes: ["admin"] }
+        : findToken(await listTokens(store), presented);
+    if (known === undefined) throw new ApiFailure(401, "the token is not one this server knows");
+    if (!allows(known.scopes, scope)) throw new ApiFailure(403, `token "${known.name}" may not do this: it needs the "${scope}" scope`);
+    return { name: known.name, scopes: known.scopes };
+  }
+
+  app.get("/api/runs", needs("read"), async (context) => {
+    const limit = Math.min(Math.max(Number(context.req.query("limit") ?? 50) || 50, 1), 500);
+    const status = context.req.query("status") || undefined;
+    const rows = await store.listRuns({ topLevel: true, limit, status });
+    const runs = rows.map((row) => ({
+      runId: row.runId,
+      entry: row.entry,
+      status: row.outcome?.status ?? "running",
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }));
+    return context.json({ runs });
+  });
+
+  app.post("/api/runs", needs("run"), async (context) => {
+    const body = readBody(startRunBody, await jsonOf(context), "body");
+    const started = await host.start(body);
+    return context.json(started, started.created ? 201 : 200);
+  });
+
+  app.get("/api/runs/:id", needs("read"), async (context) => context.json(await runView(store, idOf(context))));
+
+  app.post("/api/runs/:id/cancel", needs("run"), async (context) => {
+    const runId = idOf(context);
+    const caller = context.get("caller");
+    const outcome = await host.cancel(runId, `cancelled through the run server by ${caller.name}`).catch((error: unknown) => {
+      if (error instanceof RunBusyError) throw new ApiFailure(409, `run "${runId}" is running in another process; cancel it there`);
+      throw error;
+    });
+    if (outcome === "missing") throw new ApiFailure(404, `there is no run "${runId}"`);
+    if (outcome === "finished") throw new ApiFailure(409, `run "${runId}" has finished already; there is nothing to cancel`);
+    return context.json({ runId, status: "cancelled" });
+  });
+
+  app.post("/api/runs/:id/decisions", needs("decide"), async (context) => {
+    const runId = idOf(context);
+    const body = readBody(decisionsBody, await jsonOf(context), "decisions");
+    const decisions = Array.isArray(body) ? body : [body];
+    await checkDecisions(store, runId, decisions, host);
+    try {
+      const { done } = await host.continue(runId, decisions);
+      done.catch(() => {});
+    } catch (error) {
+      if (error instanceof RunBusyError) throw new ApiFailure(409, `run "${runId}" is being continued already; follow it on its stream`);
+      throw error;
+    }
+    return context.json({ decided: decisions.map((decision) => decision.pendingId), continued: true }, 202);
+  });
+
+  app.post("/api/events/:name", needs("run"), async (context) => {
+    const body = readBody(eventBody, await jsonOf(context), "event");
+    const sent = await sendEvent({ store, event: context.req.param("name") ?? "", data: body.data, runId: body.runId, id: body.id });
+    return context.json(sent, 202);
+  });
+
+  app.get("/api/runs/:id/stream", needs("read"), async (context) => {
+    const runId = idOf(context);
+    let cursor;
+    try {
+      cursor = readCursor(context.req.header("last-event-id") ?? context.req.query("lastEventId"));
+    } catch (error) {
+      throw new ApiFailure(400, errorMessage(error), { field: "Last-Event-ID" });
+    }
+    if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
+    return streamSSE(context, async (stream) => {
+      const pollMs = options.pollMs ?? 250;
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+      });
+      while (open) {
+        const changed = changes.next(runId, pollMs);
+        const unsent = await unsentEvents(store, runId, cursor);
+        if (unsent === undefined) break;
+        for (const event of unsent.events) await stream.writeSSE({ id: event.id, data: JSON.stringify(event) });
+        if (unsent.finished) {
+          await stream.writeSSE({ event: "end", data: JSON.stringify({ runId, status: unsent.status ?? "finished" }) });
+          break;
+        }
+        await changed;
+      }
+      changes.forget(runId);
+    });
+  });
+  return app;
+}
+
+/** A run as `GET /api/runs/:id` gives it: its row, what it waits for, and its result once finished. */
+async function runView(store: CheckpointStore, runId: string): Promise<RunView> {
+  const run = await store.getRun(runId);
+  if (run === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
+  const children = await childrenOf(store, runId);
+  const result = run.result as { status?: string } | undefined;
+  const paused = run.status === "finished" ? undefined : lastPause(run, children);
+  const pending = paused === undefined ? [] : (pendingOf(paused) as unknown as PendingItem[]);
+  const status = result?.status ?? appendedOutcome(run.journal)?.status ?? "running";
+  return {
+    runId,
+    entry: run.entry,
+    status,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    pending,
+    ...(run.result === undefined ? {} : { result: run.result }),
+  };
+}
+
+/**
+ * A wave of decisions is taken whole or not at all: every id must be one the run waits for
+ * now, none twice, an edited plan must check; else nothing is decided and the answer names
+ * the ids. The run then takes them all under its lease, once.
+ */
+async function checkDecisions(store: CheckpointStore, runId: string, decisions: readonly DecisionRequest[], host: RunHost): Promise<void> {
+  const view = await runView(store, runId);
+  const ids = decisions.map((decision) => decision.pendingId);
+  const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
+  if (twice.length > 0)
+    throw new ApiFailure(400, `a decision names ${[...new Set(twice)].join(", ")} more than once`, { ids: [...new Set(twice)] });
+  if (view.result !== undefined) throw new ApiFailure(409, `run "${runId}" has finished (${view.status}); it waits for nothing`, { ids });
+  const waiting = new Set(view.pending.map((item) => item.id));
+  const stale = ids.filter((id) => !waiting.has(id));
+  if (stale.length > 0)
+    throw new ApiFailure(
+      409,
+      `run "${runId}" does not wait for ${stale.join(", ")} (decided already, or the run went on); nothing was decided`,
+      { ids: stale },
+    );
+  for (const decision of decisions) {
+    if (decision.action !== "edit") continue;
+    const checked = validatePlan(decision.plan);
+    if (!checked.ok)
+      throw new ApiFailure(
+        422,
+        `the edited plan for ${decision.pendingId} cannot run: ${checked.errors.map((error) => error.message).join("; ")}`,
+        { ids: [decision.pendingId] },
+      );
+  }
+  if (!(await host.hosts(runId)))
+    throw new ApiFailure(409, `run "${runId}" was not started by this server; decide it where it runs (planloop runs approve|deny|answer)`);
+  if (host.isLive(runId)) throw new ApiFailure(409, `run "${runId}" is being continued already; follow it on its stream`);
+}
+
+/** The run id of a `/api/runs/:id…` route. */
+function idOf(context: Context): string {
+  return context.req.param("id") ?? "";
+}
+
+async function jsonOf(context: Context): Promise<unknown> {
+  if (!(context.req.header("content-type") ?? "").startsWith("application/json"))
+    throw new ApiFailure(415, "send JSON (Content-Type: application/json)");
+  try {
+    return await context.req.json();
+  } catch (error) {
+    if (error instanceof ApiFailure) throw error;
+    throw new ApiFailure(400, "the body is not JSON");
+  }
+}
+
+function failed(context: Context, error: unknown): Response {
+  if (error instanceof ApiFailure) return context.json({ error: error.message, ...error.extra }, error.status);
+  if (error instanceof BodyError) return context.json({ error: error.message, field: error.field }, 400);
+  if (error instanceof InvalidOptionsError) return context.json({ error: error.message }, 400);
+  return context.json({ error: `the server failed: ${errorMessage(error)}` }, 500);
+}

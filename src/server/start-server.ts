@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { InvalidOptionsError } from "../core/errors.js";
+import type { Model } from "../core/model.js";
+import type { Tool } from "../core/tools/define-tool.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { listTokens } from "./api-tokens.js";
+import { RunChanges } from "./run-changes.js";
+import { RunHost } from "./run-host.js";
+import { serverApp } from "./server-app.js";
+
+export interface RunServerOptions {
+  store: CheckpointStore;
+  tools: readonly Tool[];
+  model?: Model | undefined;
+  /** Where to listen: 127.0.0.1 unless told otherwise. Anywhere else needs a token kept in the store. */
+  host?: string | undefined;
+  /** 0 (the default) picks a free port. */
+  port?: number | undefined;
+  /** Runs at once in this process (default 8). */
+  concurrency?: number | undefined;
+  /** How often open streams look at the store for other processes' writes (ms). */
+  pollMs?: number | undefined;
+  /** The largest request body taken, in bytes (default 1 MB). */
+  maxBodyBytes?: number | undefined;
+}
+
+export interface RunServer {
+  /** `http://host:port`, no slash at the end. */
+  url: string;
+  /** On the loopback only: a token with every scope for this process's life. */
+  sessionToken: string | undefined;
+  host: RunHost;
+  close(): Promise<void>;
+}
+
+const loopback = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/**
+ * Starts the run server (docs/server.md): the HTTP API over `store`, running what it is asked
+ * to with `tools` and `model`. On the loopback it makes a session token; anywhere else it
+ * refuses to start until a token was added to the store (`planloop serve tokens add`).
+ */
+export async function startRunServer(options: RunServerOptions): Promise<RunServer> {
+  const hostname = options.host ?? "127.0.0.1";
+  const local = loopback.has(hostname);
+  if (!local && (await listTokens(options.store)).length === 0)
+    throw new InvalidOptionsError(
+      `the run server listens on ${hostname}, beyond this machine, only with a token of its own: add one with planloop serve tokens add <name> --scope …`,
+    );
+  const sessionToken = local ? `pls_${randomBytes(24).toString("base64url")}` : undefined;
+  const changes = new RunChanges();
+  const host = new RunHost({
+    store: options.store,
+    tools: options.tools,
+    model: options.model,
+    concurrency: options.concurrency,
+    onActivity: (runId) => changes.changed(runId),
+  });
+  const app = serverApp({ store: options.store, host, changes, sessionToken, pollMs: options.pollMs, maxBodyBytes: options.maxBodyBytes });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));
+    started.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const named = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return {
+    url: `http://${named}:${port}`,
+    sessionToken,
+    host,
+    close: async () => {
+      await host.close();
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
