@@ -98,9 +98,12 @@ export class RunHost {
     return cancelStoredRun(this.options.store, runId, { reason });
   }
 
-  /** Aborts every run of this process and waits for them to stop (their journals keep where they were). */
-  async close(): Promise<void> {
-    for (const live of this.live.values()) live.controller.abort(new Error("the server is stopping"));
+  /**
+   * Waits for the runs of this process to stop. `abort`: cancels them first (they end
+   * cancelled); without it they run on to their end or their next wait.
+   */
+  async close(options: { abort?: boolean } = {}): Promise<void> {
+    if (options.abort) for (const live of this.live.values()) live.controller.abort(new Error("the server is stopping"));
     await Promise.all([...this.live.values()].map((live) => live.done));
   }
 

@@ -32,7 +32,8 @@ export interface RunServer {
   /** On the loopback only: a token with every scope for this process's life. */
   sessionToken: string | undefined;
   host: RunHost;
-  close(): Promise<void>;
+  /** Stops taking requests, then waits for the runs of this process to stop (`abortRuns`: cancels them first). */
+  close(options?: { abortRuns?: boolean }): Promise<void>;
 }
 
 const loopback = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -69,10 +70,11 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     url: `http://${named}:${port}`,
     sessionToken,
     host,
-    close: async () => {
-      await host.close();
+    close: async ({ abortRuns = false } = {}) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await host.close({ abort: abortRuns });
+      await closed;
     },
   };
 }

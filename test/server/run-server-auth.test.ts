@@ -32,7 +32,7 @@ beforeAll(async () => {
   pendingId = (await client.get("waits")).pending[0]!.id;
 });
 afterAll(async () => {
-  await server.close();
+  await server.close({ abortRuns: true });
   await store.close();
 });
 

@@ -49,7 +49,7 @@ function refunds() {
 const servers: RunServer[] = [];
 const stores: CheckpointStore[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close({ abortRuns: true })));
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 
@@ -145,7 +145,7 @@ describe("the run server over HTTP", () => {
     const plan = { steps: [{ id: 1, task: "refund A7", tool: "refund", args: { order: "A7" } }] };
     const { runId } = await one.client.start({ plan, runId: "restart" });
     const seen = await collect(one.client.stream(runId), (event) => event.type === "run-paused");
-    await one.server.close();
+    await one.server.close({ abortRuns: true });
     const second = refunds();
     const two = await serverOn(file, [second.refund]);
     const [pending] = (await two.client.get(runId)).pending;

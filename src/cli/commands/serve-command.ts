@@ -1,6 +1,10 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { RunBusyError, shown } from "../../core/errors.js";
+import { InvalidOptionsError, RunBusyError, shown } from "../../core/errors.js";
+import { startRunServer, type RunServer } from "../../server/start-server.js";
+import { loadTools } from "../load-tools.js";
+import { modelFromFlags } from "../model-option.js";
+import { serveTokensCommand } from "./serve-tokens.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import { RunLease } from "../../journal/run-lease.js";
 import { runSchedules, type ScheduleFire } from "../../waits/run-schedules.js";
@@ -15,11 +19,14 @@ import type { ScheduledLaunch } from "./schedules-command.js";
 
 interface ServeFlags {
   store: string;
-  tools: string;
+  tools?: string;
   model?: string;
   tickMs: string;
   limit: string;
   orphanAfterMs: string;
+  port?: string;
+  host: string;
+  concurrency: string;
 }
 
 /** What a serve process is told once, at its start: the store, and the folder and modules it continues runs with. */
@@ -33,6 +40,8 @@ interface Served {
   rerun: Rerun;
   /** Runs this process could not continue (started by a program, a launch line it refuses): not tried again each tick. */
   leftAlone: Set<string>;
+  /** With --port: the run server, which continues the runs it started itself. */
+  server: RunServer | undefined;
 }
 
 /**
@@ -43,15 +52,20 @@ interface Served {
  * every run is continued under its lease, and a fire time has one run id.
  */
 export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
-  program
+  const serve = program
     .command("serve")
-    .requiredOption("--tools <module>", "the tools module every run continues with (the store is not trusted to name one)")
+    // Checked in the action, not by commander: `serve tokens …` needs no tools.
+    .option("--tools <module>", "the tools module every run continues with (the store is not trusted to name one)")
     .option("--model <module>", "for runs started with a model module: the module to continue them with")
     .option("--store <sqlite:path|postgres://…>", "the store to serve", defaultStore)
     .option("--tick-ms <ms>", "how often the store is looked at", "1000")
     .option("--limit <n>", "at most this many runs woken per tick", "100")
     .option("--orphan-after-ms <ms>", "a running run untouched this long whose lease is free has lost its owner: continue it", "10000")
+    .option("--port <port>", "also serve the HTTP API (docs/server.md) on this port (0: a free one)")
+    .option("--host <host>", "where the API listens; beyond 127.0.0.1 only with a token (planloop serve tokens add)", "127.0.0.1")
+    .option("--concurrency <n>", "runs the API started that run at once in this process", "8")
     .action(async (flags: ServeFlags) => {
+      if (flags.tools === undefined) throw new CliError("planloop serve needs --tools <module>: the tools every run continues with");
       const tickMs = wholeNumber(flags.tickMs, "--tick-ms");
       const limit = wholeNumber(flags.limit, "--limit");
       const orphanAfterMs = wholeNumber(flags.orphanAfterMs, "--orphan-after-ms");
@@ -65,7 +79,13 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
         io,
         rerun,
         leftAlone: new Set(),
+        server: undefined,
       };
+      if (flags.port !== undefined)
+        served.server = await startApi(served, flags).catch(async (error: unknown) => {
+          await store.close();
+          throw error instanceof InvalidOptionsError ? new CliError(error.message) : error;
+        });
       const stop = stopper(io);
       const schedules = (await listSchedules(store)).filter((schedule) => !schedule.paused).length;
       io.out(
@@ -78,11 +98,13 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
         }
       } finally {
         stop.dispose();
+        await served.server?.close();
         await store.close();
       }
       io.out("planloop serve: stopped");
       io.exitCode(0);
     });
+  serveTokensCommand(serve, io);
 }
 
 /** One look at the store: due runs, due schedules, orphaned runs, in that order. */
@@ -107,6 +129,14 @@ async function continueRun(served: Served, runId: string, why: string): Promise<
   if (served.leftAlone.has(runId)) return;
   served.io.out(`run ${runId}: ${why}; continuing it`);
   try {
+    const host = served.server?.host;
+    if (host !== undefined && (await host.hosts(runId))) {
+      // A run the API started: continued here, the way it was started, with this process's tools and model.
+      if (host.isLive(runId)) return;
+      return await (
+        await host.continue(runId)
+      ).done;
+    }
     const flags = { store: served.storeFlag, tools: served.tools, ...(served.model === undefined ? {} : { model: served.model }) };
     await resumeRun(served.io, served.rerun, { runId, flags, decisions: [] });
   } catch (error) {
@@ -151,6 +181,20 @@ async function orphans(store: CheckpointStore, afterMs: number): Promise<string[
     }
   }
   return found;
+}
+
+/** Starts the HTTP API beside the ticks: the runs it starts run in this process, with its tools and model. */
+async function startApi(served: Served, flags: ServeFlags): Promise<RunServer> {
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a port number, not ${flags.port}`);
+  const concurrency = wholeNumber(flags.concurrency, "--concurrency");
+  const tools = await loadTools(served.tools);
+  const model = await modelFromFlags(served.model === undefined ? {} : { model: served.model });
+  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency });
+  served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
+  if (server.sessionToken !== undefined)
+    served.io.out(`planloop serve: session token (every scope, until this process ends): ${server.sessionToken}`);
+  return server;
 }
 
 /** The first Ctrl-C (or SIGTERM) stops serving once the work in hand is done; a second exits at once. */
