@@ -40,6 +40,8 @@ export interface RunView {
   updatedAt: number;
   /** What it waits for, while it waits. */
   pending: PendingItem[];
+  /** The decisions it was given: on what, which, when, and by whom (the token's name). */
+  decisions: Array<{ run: string; id: string; decision: unknown; at?: number; by?: string }>;
   /** The run's result, once it finished. */
   result?: unknown;
 }

@@ -161,6 +161,8 @@ export interface PlanConfig {
   prompts: Prompts;
   approvals: Record<string, ApprovalDecision>;
   answers: Record<string, string>;
+  /** Who gave the decisions, kept with them in the journal. */
+  decidedBy: string | undefined;
   runner: StepRunner | undefined;
   latencies: LatencyBook | undefined;
   /** Decisions used before (by earlier resumes) and by this run. */
@@ -234,6 +236,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     planVersion: options.planVersion ?? 1,
     prompts: resolvePrompts(options.prompts),
     ...resolveDecisions(resume === undefined ? [] : pausedCalls(resume), options, resume?.usedApprovals),
+    decidedBy: options.decidedBy,
     stateSecret: options.stateSecret,
     clock: options.clock ?? systemClock,
     runner: checkRunner(options.runner),

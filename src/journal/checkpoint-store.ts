@@ -44,8 +44,8 @@ export type JournalEntry =
   | { kind: "call-start"; turn: number; position: number }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
-  /** `at`: when it was given (ms since 1970). */
-  | { kind: "human-decision"; id: string; decision: unknown; at?: number }
+  /** `at`: when it was given (ms since 1970); `by`: who gave it, when the caller said (`decidedBy`). */
+  | { kind: "human-decision"; id: string; decision: unknown; at?: number; by?: string }
   | { kind: "text"; call: string; text: string; usage?: unknown; partial?: boolean }
   | { kind: "launch"; argv: string[]; cwd: string }
   /** What a model was sent and answered (see `KeptModelCall`); kept unless the run says `keepModelCalls: false`. */

@@ -204,12 +204,14 @@ export function continuedOptions<Options extends { resume?: unknown; stateSecret
 export function decisionEntries(decisions: {
   approvals?: Record<string, unknown> | undefined;
   answers?: Record<string, string> | undefined;
+  decidedBy?: string | undefined;
 }): JournalEntry[] {
   const entries: JournalEntry[] = [];
   const at = journalTime();
-  for (const [id, decision] of Object.entries(decisions.approvals ?? {})) entries.push({ kind: "human-decision", id, decision, at });
+  const by = decisions.decidedBy === undefined ? {} : { by: decisions.decidedBy };
+  for (const [id, decision] of Object.entries(decisions.approvals ?? {})) entries.push({ kind: "human-decision", id, decision, at, ...by });
   for (const [id, answer] of Object.entries(decisions.answers ?? {}))
-    entries.push({ kind: "human-decision", id, decision: { answer }, at });
+    entries.push({ kind: "human-decision", id, decision: { answer }, at, ...by });
   return entries;
 }
 

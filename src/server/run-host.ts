@@ -60,7 +60,7 @@ export class RunHost {
     const { store } = this.options;
     if ((await store.getRun(runId)) !== undefined || this.live.has(runId)) return { runId, created: false };
     await store.setValue(requestKey(runId), request);
-    this.launch(runId, request, []);
+    this.launch(runId, request, { decisions: [] });
     return { runId, created: true };
   }
 
@@ -79,11 +79,11 @@ export class RunHost {
    * whose owner is gone). The run takes them under its lease; a run another process holds
    * refuses (`RunBusyError`, from `done`).
    */
-  async continue(runId: string, decisions: readonly DecisionRequest[] = []): Promise<{ done: Promise<void> }> {
+  async continue(runId: string, decisions: readonly DecisionRequest[] = [], given: { by?: string } = {}): Promise<{ done: Promise<void> }> {
     const request = await this.requestOf(runId);
     if (request === undefined) throw new Error(`run "${runId}" was not started by this server; continue it where it was started`);
     if (this.live.has(runId)) throw new RunBusyError(runId, { owner: "this server", expiresAt: Date.now() });
-    return { done: this.launch(runId, request, decisions) };
+    return { done: this.launch(runId, request, { decisions, ...given }) };
   }
 
   /** Cancels the run: one running here by its signal (its running tools are aborted), any other in the store, under its lease. */
@@ -123,9 +123,9 @@ export class RunHost {
     return kept?.kind === "plan" || kept?.kind === "task" ? kept : undefined;
   }
 
-  private launch(runId: string, request: HostedRequest, decisions: readonly DecisionRequest[]): Promise<void> {
+  private launch(runId: string, request: HostedRequest, given: { decisions: readonly DecisionRequest[]; by?: string }): Promise<void> {
     const controller = new AbortController();
-    const done = this.limit(() => this.execute(runId, request, { decisions, signal: controller.signal }))
+    const done = this.limit(() => this.execute(runId, request, { ...given, signal: controller.signal }))
       .then(
         (status) => this.options.onStop?.(runId, { status }),
         (error: unknown) => {
@@ -141,7 +141,7 @@ export class RunHost {
   private async execute(
     runId: string,
     request: HostedRequest,
-    given: { decisions: readonly DecisionRequest[]; signal: AbortSignal },
+    given: { decisions: readonly DecisionRequest[]; by?: string; signal: AbortSignal },
   ): Promise<string> {
     const { store, tools, model } = this.options;
     const onEvent = () => this.options.onActivity?.(runId);
@@ -152,6 +152,7 @@ export class RunHost {
       onEvent,
       lease: { onBusy: "fail" as const },
       ...decisionOptions(given.decisions),
+      ...(given.by === undefined || given.decisions.length === 0 ? {} : { decidedBy: given.by }),
     };
     if (request.kind === "plan") {
       const plan = validatePlan(request.plan, { tools });

@@ -118,7 +118,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const decisions = Array.isArray(body) ? body : [body];
     await checkDecisions(store, runId, decisions, host);
     try {
-      const { done } = await host.continue(runId, decisions);
+      const { done } = await host.continue(runId, decisions, { by: context.get("caller").name });
       done.catch(() => {});
     } catch (error) {
       if (error instanceof RunBusyError) throw new ApiFailure(409, `run "${runId}" is being continued already; follow it on its stream`);
@@ -174,6 +174,21 @@ async function runView(store: CheckpointStore, runId: string): Promise<RunView> 
   const paused = run.status === "finished" ? undefined : lastPause(run, children);
   const pending = paused === undefined ? [] : (pendingOf(paused) as unknown as PendingItem[]);
   const status = result?.status ?? appendedOutcome(run.journal)?.status ?? "running";
+  const decisions = [run, ...children].flatMap((each) =>
+    each.journal.flatMap((entry) =>
+      entry.kind === "human-decision"
+        ? [
+            {
+              run: each.runId,
+              id: entry.id,
+              decision: entry.decision,
+              ...(entry.at === undefined ? {} : { at: entry.at }),
+              ...(entry.by === undefined ? {} : { by: entry.by }),
+            },
+          ]
+        : [],
+    ),
+  );
   return {
     runId,
     entry: run.entry,
@@ -181,6 +196,7 @@ async function runView(store: CheckpointStore, runId: string): Promise<RunView> 
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     pending,
+    decisions,
     ...(run.result === undefined ? {} : { result: run.result }),
   };
 }

@@ -11,7 +11,7 @@ import type { Usage, UsageTotals } from "../core/usage.js";
 import type { StrategyName } from "./strategy-result.js";
 import { isPlanReviewKey } from "./plan-review-step.js";
 import { startStrategyRun, type StrategyOptions, type StrategyRun } from "./strategy-run.js";
-import type { HumanDecisionsGiven, StrategyDurability } from "./strategy-durability.js";
+import { givenDecisions, type HumanDecisionsGiven, type StrategyDurability } from "./strategy-durability.js";
 
 export type { HumanDecisionsGiven, StrategyDurability };
 
@@ -27,7 +27,7 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
   const checkpoints = new Checkpoints(opened.durability);
   // Decisions on plans are the strategy's own (see planReviewing); the rest go to the plan run that waits.
   const callApprovals = Object.fromEntries(Object.entries(options.approvals ?? {}).filter(([key]) => !isPlanReviewKey(key)));
-  let decisions = opened.kind === "continue" ? { approvals: callApprovals, answers: options.answers ?? {} } : undefined;
+  let decisions = opened.kind === "continue" ? { ...givenDecisions(options), approvals: callApprovals } : undefined;
   const reviews = new Map<string, unknown>();
   for (const entry of opened.kind === "continue" ? opened.journal : [])
     if (entry.kind === "human-decision" && isPlanReviewKey(entry.id)) reviews.set(entry.id, entry.decision);
@@ -49,7 +49,15 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
       keptReview: (id) => reviews.get(id),
       keepReview(id, decision) {
         reviews.set(id, decision);
-        checkpoints.write([{ kind: "human-decision", id, decision, at: journalTime() }]);
+        checkpoints.write([
+          {
+            kind: "human-decision",
+            id,
+            decision,
+            at: journalTime(),
+            ...(options.decidedBy === undefined ? {} : { by: options.decidedBy }),
+          },
+        ]);
         return checkpoints.commit();
       },
     },

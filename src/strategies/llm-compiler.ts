@@ -1,3 +1,4 @@
+import { givenDecisions } from "./strategy-durability.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Message } from "../core/messages.js";
 import type { Model } from "../core/model.js";
@@ -39,7 +40,7 @@ export async function llmCompiler(options: LlmCompilerOptions): Promise<PlanStra
   if (!Number.isInteger(maxReplans) || maxReplans < 0) throw new InvalidOptionsError("maxReplans must be an integer >= 0");
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("llm-compiler", options.resume, options.tools ?? []);
   return runStrategyDurably("llm-compiler", options, saved, (run) => {
-    const decisions = { approvals: options.approvals ?? {}, answers: options.answers ?? {} };
+    const decisions = givenDecisions(options);
     // A resumed run first finishes the paused plan, which was written in full before it paused.
     return runPlanningLoop(run, compilerSteps(run, { ...options, maxReplans }), {
       resumed: saved ? { saved, decisions } : undefined,

@@ -1,3 +1,4 @@
+import { givenDecisions } from "./strategy-durability.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Model, ToolSpec } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -81,7 +82,7 @@ export async function planAndExecute(options: PlanAndExecuteOptions): Promise<Pl
   const saved = config.resume === undefined ? undefined : readPlanStrategyState("plan-and-execute", config.resume, config.tools);
   const cache = openPlanCache(options.planCache, { task: options.task, store: options.store, durable: options });
   const result = await runStrategyDurably("plan-and-execute", options, saved, (run) => {
-    const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
+    const decisions = givenDecisions(config);
     return runPlanningLoop(run, planAndExecuteSteps(run, config, cache), {
       resumed: saved ? { saved, decisions } : undefined,
       review: { option: config.reviewPlan, tools: config.tools, approvals: config.approvals },

@@ -1,3 +1,4 @@
+import { givenDecisions } from "./strategy-durability.js";
 import { errorMessage } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -71,7 +72,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         secretKeys: options.secretKeys,
         approvalExpiresInMs: options.approvalExpiresInMs,
         taskType: options.taskType,
-        ...(saved ? { resume: saved, approvals: options.approvals ?? {}, answers: options.answers ?? {} } : {}),
+        ...(saved ? { resume: saved, ...givenDecisions(options) } : {}),
         // Kept in the same store as a loop of its own, which continues where it stopped.
         ...(run.durability
           ? {

@@ -1,3 +1,4 @@
+import { givenDecisions } from "./strategy-durability.js";
 import type { Model } from "../core/model.js";
 import { resolvePrompts } from "../planner/prompts.js";
 import { describeProblem } from "../replan/replan-trigger.js";
@@ -34,7 +35,7 @@ export async function rewoo(options: RewooOptions): Promise<PlanStrategyResult<R
   const config = { ...options, prompts: resolvePrompts(options.prompts), format: "rewoo" as const, maxRepairs: options.maxRepairs ?? 2 };
   const saved = options.resume === undefined ? undefined : readPlanStrategyState("rewoo", options.resume, config.tools);
   return runStrategyDurably("rewoo", options, saved, (run) => {
-    const decisions = { approvals: config.approvals ?? {}, answers: config.answers ?? {} };
+    const decisions = givenDecisions(config);
     return runPlanningLoop(run, rewooSteps(run, config), {
       resumed: saved ? { saved, decisions } : undefined,
       review: { option: config.reviewPlan, tools: config.tools, approvals: config.approvals },

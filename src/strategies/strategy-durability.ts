@@ -31,4 +31,17 @@ export interface StrategyDurability {
   keepReview(id: string, decision: unknown): MaybePromise<void>;
 }
 
-export type HumanDecisionsGiven = { approvals: NonNullable<HumanDecisions["approvals"]>; answers: NonNullable<HumanDecisions["answers"]> };
+export type HumanDecisionsGiven = {
+  approvals: NonNullable<HumanDecisions["approvals"]>;
+  answers: NonNullable<HumanDecisions["answers"]>;
+  decidedBy?: string | undefined;
+};
+
+/** The decisions a run was given, in the shape its inner runs take them (none given: empty). */
+export function givenDecisions(options: HumanDecisions): HumanDecisionsGiven {
+  return {
+    approvals: options.approvals ?? {},
+    answers: options.answers ?? {},
+    ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
+  };
+}

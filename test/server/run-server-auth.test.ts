@@ -90,6 +90,9 @@ describe("the run server's tokens and scopes", () => {
     const events = [];
     for await (const event of client.stream("waits")) events.push(event);
     expect(events.at(-1)).toMatchObject({ type: "run-end", status: "completed" });
+    // Who decided, and when, is kept with the decision.
+    const { decisions } = await client.get("waits");
+    expect(decisions).toEqual([{ run: "waits", id: pendingId, decision: { approved: true }, at: expect.any(Number), by: "decide-token" }]);
   });
 
   it("tokens are kept hashed: the store holds no token; a removed token is refused at once", async () => {

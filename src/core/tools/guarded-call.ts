@@ -34,6 +34,8 @@ export interface HumanDecisions {
   approvals?: Record<string, ApprovalDecision> | undefined;
   /** Answers to pending questions (`askUser`), by the pending call's id. */
   answers?: Record<string, string> | undefined;
+  /** Who gave these decisions (a person, a token's name): kept with each in the journal, beside when. */
+  decidedBy?: string | undefined;
 }
 
 /**
