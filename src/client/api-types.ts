@@ -7,11 +7,13 @@ export type ApiScope = "read" | "decide" | "run" | "admin";
 
 /** `POST /api/runs`: a fixed plan, or a task for a strategy. */
 export type StartRunRequest =
-  | { plan: unknown; runId?: string }
+  | { plan: unknown; runId?: string; webhook?: string }
   | {
       task: string;
       strategy?: "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
       runId?: string;
+      /** Also POST this run's webhooks here (docs/server.md#webhooks). */
+      webhook?: string;
       /** Limits for the whole run (`BudgetLimits`): maxModelCalls, maxTokens, maxCostUsd, maxToolCalls, deadlineMs. */
       budget?: Record<string, number>;
     };

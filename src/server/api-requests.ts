@@ -12,15 +12,21 @@ const runId = z
   .regex(/^[\w.:@-]{1,200}$/, "1 to 200 letters, digits, '.', ':', '@', '-' or '_'")
   .describe("The run's id: given, or made by the server. The same id again starts nothing new.");
 
+const webhook = z
+  .url({ protocol: /^https?$/ })
+  .describe("Also POST this run's webhooks here (waiting, completed, failed, cancelled), signed as the server's are");
+
 export const startRunBody = z.union([
   z.strictObject({
     plan: z.unknown().describe("A plan (planloop's JSON plan format), checked against the server's tools"),
     runId: runId.optional(),
+    webhook: webhook.optional(),
   }),
   z.strictObject({
     task: z.string().min(1).max(20_000),
     strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).default("plan-and-execute"),
     runId: runId.optional(),
+    webhook: webhook.optional(),
     budget: z
       .strictObject({
         maxTokens: z.number().int().positive().optional(),

@@ -16,7 +16,16 @@ import { BodyError, type StartRun } from "./api-requests.js";
 
 /** How the server started a run, kept in the store: it continues the run the same way after a decision or a restart. */
 export type HostedRequest =
-  { kind: "plan"; plan: unknown } | { kind: "task"; task: string; strategy: StrategyName; budget?: BudgetLimits | undefined };
+  | { kind: "plan"; plan: unknown; webhook?: string | undefined }
+  | { kind: "task"; task: string; strategy: StrategyName; budget?: BudgetLimits | undefined; webhook?: string | undefined };
+
+/** How a run of this process stopped: its status and reason, or why it could not run. */
+export interface RunStop {
+  status: string;
+  reason?: string | undefined;
+  /** The request it was started with (its `webhook`, say). */
+  request: HostedRequest;
+}
 
 export interface RunHostOptions {
   store: CheckpointStore;
@@ -27,8 +36,8 @@ export interface RunHostOptions {
   concurrency?: number | undefined;
   /** Told when a run of this process (or a run kept inside it) emits an event: it may have written to the store. */
   onActivity?: ((runId: string) => void) | undefined;
-  /** Told when a run this process ran stops (finished, waiting, or failed to run). */
-  onStop?: ((runId: string, outcome: { status: string; error?: string }) => void) | undefined;
+  /** Told when a run stops here: finished, waiting, cancelled (also one cancelled in the store), or not run (`status: "not run"`). */
+  onStop?: ((runId: string, stop: RunStop) => void) | undefined;
 }
 
 /** A run in this process: its signal, and when it stops. */
@@ -95,7 +104,10 @@ export class RunHost {
       const run = await this.options.store.getRun(runId);
       if (run?.status === "finished") return "cancelled";
     }
-    return cancelStoredRun(this.options.store, runId, { reason });
+    const outcome = await cancelStoredRun(this.options.store, runId, { reason });
+    const request = await this.requestOf(runId);
+    if (outcome === "cancelled" && request !== undefined) this.options.onStop?.(runId, { status: "cancelled", reason, request });
+    return outcome;
   }
 
   /**
@@ -111,11 +123,17 @@ export class RunHost {
     if ("plan" in body) {
       const plan = validatePlan(body.plan, { tools: this.options.tools });
       if (!plan.ok) throw new BodyError(`plan: ${plan.errors.map((error) => error.message).join("; ")}`, "plan");
-      return { kind: "plan", plan: body.plan };
+      return { kind: "plan", plan: body.plan, ...(body.webhook === undefined ? {} : { webhook: body.webhook }) };
     }
     if (this.options.model === undefined)
       throw new BodyError("task: this server was started without --model; it runs plans ({ plan }) only", "task");
-    return { kind: "task", task: body.task, strategy: body.strategy, ...(body.budget ? { budget: body.budget as BudgetLimits } : {}) };
+    return {
+      kind: "task",
+      task: body.task,
+      strategy: body.strategy,
+      ...(body.budget ? { budget: body.budget as BudgetLimits } : {}),
+      ...(body.webhook === undefined ? {} : { webhook: body.webhook }),
+    };
   }
 
   private async requestOf(runId: string): Promise<HostedRequest | undefined> {
@@ -127,9 +145,9 @@ export class RunHost {
     const controller = new AbortController();
     const done = this.limit(() => this.execute(runId, request, { ...given, signal: controller.signal }))
       .then(
-        (status) => this.options.onStop?.(runId, { status }),
+        (stop) => this.options.onStop?.(runId, { ...stop, request }),
         (error: unknown) => {
-          this.options.onStop?.(runId, { status: "not run", error: errorMessage(error) });
+          this.options.onStop?.(runId, { status: "not run", reason: errorMessage(error), request });
           if (error instanceof RunBusyError) throw error;
         },
       )
@@ -142,7 +160,7 @@ export class RunHost {
     runId: string,
     request: HostedRequest,
     given: { decisions: readonly DecisionRequest[]; by?: string; signal: AbortSignal },
-  ): Promise<string> {
+  ): Promise<{ status: string; reason?: string | undefined }> {
     const { store, tools, model } = this.options;
     const onEvent = () => this.options.onActivity?.(runId);
     const durable = {
@@ -157,11 +175,13 @@ export class RunHost {
     if (request.kind === "plan") {
       const plan = validatePlan(request.plan, { tools });
       if (!plan.ok) throw new Error(`the stored plan of run "${runId}" does not check against this server's tools`);
-      return (await executePlan({ plan: plan.plan, tools, model, ...durable })).status;
+      const result = await executePlan({ plan: plan.plan, tools, model, ...durable });
+      return { status: result.status, reason: result.reason };
     }
     if (model === undefined) throw new Error(`run "${runId}" is a task run; this server has no --model to continue it with`);
     const budget = request.budget === undefined ? {} : { budget: request.budget };
-    return (await runStrategy(request.strategy, { task: request.task, model, tools, ...budget, ...durable })).status;
+    const result = await runStrategy(request.strategy, { task: request.task, model, tools, ...budget, ...durable });
+    return { status: result.status, reason: result.reason };
   }
 }
 

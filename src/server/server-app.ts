@@ -12,7 +12,8 @@ import { BodyError, decisionsBody, eventBody, readBody, startRunBody } from "./a
 import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
 import { readCursor, unsentEvents } from "./run-events.js";
-import { type RunChanges } from "./run-changes.js";
+import type { RunChanges } from "./run-changes.js";
+import { webhookAttempts, type Webhooks } from "./webhooks.js";
 
 export interface ServerAppOptions {
   store: CheckpointStore;
@@ -25,6 +26,8 @@ export interface ServerAppOptions {
   pollMs?: number | undefined;
   /** The largest request body taken, in bytes. Default 1 MB. */
   maxBodyBytes?: number | undefined;
+  /** Where webhooks go out; without it a run that asks for one is refused. */
+  webhooks?: Webhooks | undefined;
 }
 
 /** Who made the request: the token's name and scopes. */
@@ -94,11 +97,19 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
 
   app.post("/api/runs", needs("run"), async (context) => {
     const body = readBody(startRunBody, await jsonOf(context), "body");
+    if (body.webhook !== undefined && options.webhooks === undefined)
+      throw new ApiFailure(400, "webhook: this server sends no webhooks (start it with --webhook-secret or PLANLOOP_WEBHOOK_SECRET)", {
+        field: "body.webhook",
+      });
     const started = await host.start(body);
     return context.json(started, started.created ? 201 : 200);
   });
 
-  app.get("/api/runs/:id", needs("read"), async (context) => context.json(await runView(store, idOf(context))));
+  app.get("/api/runs/:id", needs("read"), async (context) => {
+    const view = await runView(store, idOf(context));
+    const webhooks = await webhookAttempts(store, view.runId);
+    return context.json({ ...view, ...(webhooks.length === 0 ? {} : { webhooks }) });
+  });
 
   app.post("/api/runs/:id/cancel", needs("run"), async (context) => {
     const runId = idOf(context);

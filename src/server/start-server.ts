@@ -9,6 +9,7 @@ import { listTokens } from "./api-tokens.js";
 import { RunChanges } from "./run-changes.js";
 import { RunHost } from "./run-host.js";
 import { serverApp } from "./server-app.js";
+import { payloadOf, Webhooks, type WebhookOptions } from "./webhooks.js";
 
 export interface RunServerOptions {
   store: CheckpointStore;
@@ -24,6 +25,11 @@ export interface RunServerOptions {
   pollMs?: number | undefined;
   /** The largest request body taken, in bytes (default 1 MB). */
   maxBodyBytes?: number | undefined;
+  /**
+   * Webhooks: signed with `secret`, POSTed to `url` (every run) and to a run's own `webhook`
+   * when it waits or ends. Without it, a run that asks for a webhook is refused.
+   */
+  webhooks?: (WebhookOptions & { url?: string | undefined }) | undefined;
 }
 
 export interface RunServer {
@@ -52,14 +58,28 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     );
   const sessionToken = local ? `pls_${randomBytes(24).toString("base64url")}` : undefined;
   const changes = new RunChanges();
+  const webhooks = options.webhooks === undefined ? undefined : new Webhooks(options.store, options.webhooks);
   const host = new RunHost({
     store: options.store,
     tools: options.tools,
     model: options.model,
     concurrency: options.concurrency,
     onActivity: (runId) => changes.changed(runId),
+    onStop: (runId, stop) => {
+      const payload = payloadOf(runId, stop);
+      if (webhooks === undefined || payload === undefined) return;
+      for (const url of new Set([options.webhooks?.url, stop.request.webhook])) if (url !== undefined) webhooks.send(url, payload);
+    },
   });
-  const app = serverApp({ store: options.store, host, changes, sessionToken, pollMs: options.pollMs, maxBodyBytes: options.maxBodyBytes });
+  const app = serverApp({
+    webhooks,
+    store: options.store,
+    host,
+    changes,
+    sessionToken,
+    pollMs: options.pollMs,
+    maxBodyBytes: options.maxBodyBytes,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));
     started.once("error", reject);
@@ -74,6 +94,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       await host.close({ abort: abortRuns });
+      await webhooks?.close();
       await closed;
     },
   };

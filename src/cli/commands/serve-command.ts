@@ -26,6 +26,7 @@ interface ServeFlags {
   orphanAfterMs: string;
   port?: string;
   host: string;
+  webhook?: string;
   concurrency: string;
 }
 
@@ -64,6 +65,7 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--port <port>", "also serve the HTTP API (docs/server.md) on this port (0: a free one)")
     .option("--host <host>", "where the API listens; beyond 127.0.0.1 only with a token (planloop serve tokens add)", "127.0.0.1")
     .option("--concurrency <n>", "runs the API started that run at once in this process", "8")
+    .option("--webhook <url>", "POST every API run's waits and ends here, signed with $PLANLOOP_WEBHOOK_SECRET (docs/server.md#webhooks)")
     .action(async (flags: ServeFlags) => {
       if (flags.tools === undefined) throw new CliError("planloop serve needs --tools <module>: the tools every run continues with");
       const tickMs = wholeNumber(flags.tickMs, "--tick-ms");
@@ -190,7 +192,11 @@ async function startApi(served: Served, flags: ServeFlags): Promise<RunServer> {
   const concurrency = wholeNumber(flags.concurrency, "--concurrency");
   const tools = await loadTools(served.tools);
   const model = await modelFromFlags(served.model === undefined ? {} : { model: served.model });
-  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency });
+  const secret = process.env.PLANLOOP_WEBHOOK_SECRET || undefined;
+  if (flags.webhook !== undefined && secret === undefined)
+    throw new CliError("--webhook needs PLANLOOP_WEBHOOK_SECRET: the secret its requests are signed with (16 characters or more)");
+  const webhooks = secret === undefined ? undefined : { secret, ...(flags.webhook === undefined ? {} : { url: flags.webhook }) };
+  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency, webhooks });
   served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
   if (server.sessionToken !== undefined)
     served.io.out(`planloop serve: session token (every scope, until this process ends): ${server.sessionToken}`);
