@@ -63,7 +63,11 @@ export function openApiDocument(): object {
         get: {
           summary: "The run's events as server-sent events, resumable with Last-Event-ID; ends with `event: end`",
           ...scope("read"),
-          parameters: [runIdParameter, { name: "Last-Event-ID", in: "header", schema: { type: "string" } }],
+          parameters: [
+            runIdParameter,
+            { name: "Last-Event-ID", in: "header", schema: { type: "string" } },
+            { name: "format", in: "query", schema: { type: "string", enum: ["planloop", "ai-sdk", "ag-ui"], default: "planloop" } },
+          ],
           responses: {
             200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } },
             ...refusals,

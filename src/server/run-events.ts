@@ -1,5 +1,5 @@
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
-import { childrenOf } from "../strategies/stored-runs.js";
+import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js";
+import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 import { journalEvents } from "../trace/stored-trace.js";
 import type { StreamEvent } from "../client/api-types.js";
 
@@ -39,26 +39,66 @@ export function cursorId(cursor: StreamCursor): string {
   return Buffer.from(JSON.stringify(Object.fromEntries(cursor))).toString("base64url");
 }
 
-/** The events of the run and the runs kept inside it that `cursor` has not had yet; moves the cursor past them. */
+/** What a look at the store found: the events not sent yet, and (`withSent`) those sent before, for a format that keeps state. */
+export interface UnsentEvents {
+  events: StreamEvent[];
+  /** The events before the cursor, oldest first per run: what the client has had. */
+  sent: StreamEvent[];
+  finished: boolean;
+  status?: string;
+}
+
+/**
+ * The events of the run and the runs kept inside it that `cursor` has not had yet; moves the
+ * cursor past them. A run waiting for people says what on its last pause (`pending`); its end
+ * carries its answer (`output`).
+ */
 export async function unsentEvents(
   store: CheckpointStore,
   runId: string,
   cursor: StreamCursor,
-): Promise<{ events: StreamEvent[]; finished: boolean; status?: string } | undefined> {
+  options: { withSent?: boolean } = {},
+): Promise<UnsentEvents | undefined> {
   const run = await store.getRun(runId);
   if (run === undefined) return undefined;
   const children = await childrenOf(store, runId);
   const events: StreamEvent[] = [];
+  const sent: StreamEvent[] = [];
   for (const each of [run, ...children]) {
     const name = each.runId.slice(runId.length).replace(/^\//, "");
     const drawn = journalEvents(each, each === run);
-    const sent = cursor.get(name) ?? 0;
-    for (let index = sent; index < drawn.length; index += 1) {
-      cursor.set(name, index + 1);
+    if (each === run) describeEnding(drawn, run, children);
+    const from = cursor.get(name) ?? 0;
+    const given = new Map(cursor);
+    for (let index = 0; index < drawn.length; index += 1) {
       const { time, ...event } = drawn[index]!;
+      if (index < from) {
+        if (options.withSent) sent.push({ ...event, run: each.runId, time, id: cursorId(given.set(name, index + 1)) } as StreamEvent);
+        continue;
+      }
+      cursor.set(name, index + 1);
       events.push({ ...event, run: each.runId, time, id: cursorId(cursor) } as StreamEvent);
     }
   }
   const status = (run.result as { status?: unknown } | undefined)?.status;
-  return { events, finished: run.status === "finished", ...(typeof status === "string" ? { status } : {}) };
+  return { events, sent, finished: run.status === "finished", ...(typeof status === "string" ? { status } : {}) };
+}
+
+/** Each pause of the run names what it waited for (its saved state's pending calls); its end carries its answer. */
+function describeEnding(drawn: Array<Record<string, unknown>>, run: StoredRun, children: readonly StoredRun[]): void {
+  const pauses = run.journal.filter((entry) => entry.kind === "paused");
+  const paused = drawn.filter((event) => event.type === "run-paused" && event.status !== "process stopped");
+  paused.forEach((event, index) => {
+    const entry = pauses[index];
+    event.pending = entry?.kind === "paused" ? pendingOf(entry.state) : [];
+  });
+  const last = drawn.at(-1);
+  if (last?.type === "run-paused" && run.status !== "finished" && (last.pending as unknown[] | undefined)?.length === 0) {
+    const state = lastPause(run, children);
+    if (state !== undefined) last.pending = pendingOf(state);
+  }
+  if (last?.type === "run-end") {
+    const output = (run.result as { output?: unknown } | undefined)?.output;
+    if (output !== undefined) last.output = output;
+  }
 }

@@ -11,7 +11,8 @@ import { allows, findToken, listTokens } from "./api-tokens.js";
 import { BodyError, decisionsBody, eventBody, readBody, startRunBody } from "./api-requests.js";
 import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
-import { readCursor, unsentEvents } from "./run-events.js";
+import { readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
+import { streamFormat, streamFormats, type Frame, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
 import { webhookAttempts, type Webhooks } from "./webhooks.js";
 
@@ -146,26 +147,42 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
 
   app.get("/api/runs/:id/stream", needs("read"), async (context) => {
     const runId = idOf(context);
-    let cursor;
+    const name = context.req.query("format") ?? "planloop";
+    if (!(streamFormats as readonly string[]).includes(name))
+      throw new ApiFailure(400, `format must be one of ${streamFormats.join(", ")}; not ${JSON.stringify(name)}`, { field: "format" });
+    const lastEventId = context.req.header("last-event-id") ?? context.req.query("lastEventId");
+    let cursor: StreamCursor;
     try {
-      cursor = readCursor(context.req.header("last-event-id") ?? context.req.query("lastEventId"));
+      cursor = readCursor(lastEventId);
     } catch (error) {
       throw new ApiFailure(400, errorMessage(error), { field: "Last-Event-ID" });
     }
     if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
+    const format = streamFormat(name as StreamFormatName, runId);
+    const resumed = cursor.size > 0;
+    for (const [header, value] of Object.entries(format.headers)) context.header(header, value);
     return streamSSE(context, async (stream) => {
       const pollMs = options.pollMs ?? 250;
       let open = true;
       stream.onAbort(() => {
         open = false;
       });
+      const write = async (frames: readonly Frame[], id?: string) => {
+        for (const [index, frame] of frames.entries())
+          await stream.writeSSE({ ...frame, ...(index === frames.length - 1 && id ? { id } : {}) });
+      };
+      let first = true;
       while (open) {
         const changed = changes.next(runId, pollMs);
-        const unsent = await unsentEvents(store, runId, cursor);
+        const unsent = await unsentEvents(store, runId, cursor, { withSent: first && resumed });
         if (unsent === undefined) break;
-        for (const event of unsent.events) await stream.writeSSE({ id: event.id, data: JSON.stringify(event) });
+        // A stream from the start opens as its format does; a resumed one first takes in what the client has had.
+        if (first && resumed) for (const event of unsent.sent) format.absorb(event);
+        else if (first) await write(format.opening());
+        first = false;
+        for (const event of unsent.events) await write(format.frames(event), event.id);
         if (unsent.finished) {
-          await stream.writeSSE({ event: "end", data: JSON.stringify({ runId, status: unsent.status ?? "finished" }) });
+          await write(format.closing({ runId, status: unsent.status ?? "finished" }));
           break;
         }
         await changed;
