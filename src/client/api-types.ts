@@ -61,6 +61,20 @@ export type DecisionRequest =
   /** A plan under review, approved as edited. */
   | { pendingId: string; action: "edit"; plan: unknown };
 
+/** A standing grant: approve `tool`'s later calls (those whose arguments hold `args`) in this run, or in every run of its schedule. */
+export interface GrantRequest {
+  tool: string;
+  args?: Record<string, unknown>;
+  scope: "run" | "schedule";
+  expiresInMs: number;
+}
+
+export interface GrantAnswer {
+  grant: GrantRequest & { within: string; expiresAt: number; by: string; at: number };
+  /** What the run waited for that the grant approved at once. */
+  decided: string[];
+}
+
 export interface DecisionAnswer {
   /** The ids decided, in the order given. */
   decided: string[];

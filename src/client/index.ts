@@ -8,6 +8,8 @@ export type {
   ApiScope,
   DecisionAnswer,
   DecisionRequest,
+  GrantAnswer,
+  GrantRequest,
   PendingItem,
   RunList,
   RunView,

@@ -3,6 +3,8 @@ import type {
   ApiError,
   DecisionAnswer,
   DecisionRequest,
+  GrantAnswer,
+  GrantRequest,
   RunList,
   RunView,
   StartRunAnswer,
@@ -44,6 +46,8 @@ export interface PlanloopClient {
   cancel(runId: string): Promise<{ runId: string; status: string }>;
   /** One decision, or a wave of them: taken all together or not at all. */
   decide(runId: string, decisions: DecisionRequest | DecisionRequest[]): Promise<DecisionAnswer>;
+  /** Approves the tool's later calls in this run (or its schedule's runs) without asking, and what waits now. */
+  grant(runId: string, grant: GrantRequest): Promise<GrantAnswer>;
   sendEvent(name: string, event?: { id?: string; runId?: string; data?: unknown }): Promise<{ id: string }>;
   /**
    * The run's events until it ends; a dropped connection is opened again from the last event
@@ -84,6 +88,7 @@ export function planloopClient(options: ClientOptions): PlanloopClient {
     },
     cancel: (runId) => call("POST", `${run(runId)}/cancel`, {}),
     decide: (runId, decisions) => call("POST", `${run(runId)}/decisions`, decisions),
+    grant: (runId, grant) => call("POST", `${run(runId)}/decisions`, { grant }),
     sendEvent: (name, event = {}) => call("POST", `/api/events/${encodeURIComponent(name)}`, event),
     stream: (runId, streamOptions = {}) => follow({ url: `${base}${run(runId)}/stream`, headers, send }, streamOptions),
   };

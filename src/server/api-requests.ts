@@ -45,8 +45,22 @@ const decision = z.discriminatedUnion("action", [
   z.strictObject({ pendingId: z.string().min(1), action: z.literal("edit"), plan: z.unknown() }),
 ]);
 
-/** One decision, or a wave of them: `[{ pendingId, action, … }]` (at most 1,000). */
-export const decisionsBody = z.union([decision, z.array(decision).min(1).max(1_000)]);
+/** A standing grant: approve this tool's later calls (those whose arguments hold `args`) in this run, or in its schedule's runs. */
+export const grantBody = z.strictObject({
+  grant: z.strictObject({
+    tool: z.string().min(1),
+    args: z.record(z.string(), z.unknown()).optional().describe("Arguments a call must have, each equal"),
+    scope: z.enum(["run", "schedule"]),
+    expiresInMs: z
+      .number()
+      .int()
+      .positive()
+      .max(30 * 24 * 3_600_000),
+  }),
+});
+
+/** One decision, a wave of them (`[{ pendingId, action, … }]`, at most 1,000), or a standing grant. */
+export const decisionsBody = z.union([decision, z.array(decision).min(1).max(1_000), grantBody]);
 
 export const eventBody = z.strictObject({
   id: z.string().min(1).max(200).optional().describe("The event's id: the same id twice is one event"),
@@ -100,3 +114,4 @@ function weight(issue: Issue): number {
 
 export type StartRun = z.output<typeof startRunBody>;
 export type Decisions = z.output<typeof decisionsBody>;
+export type GrantRequest = z.output<typeof grantBody>["grant"];

@@ -13,6 +13,8 @@ import { runStrategy } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import type { DecisionRequest, StartRunAnswer } from "../client/api-types.js";
 import { BodyError, type StartRun } from "./api-requests.js";
+import { grantFor, grantsFor } from "./standing-grants.js";
+import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 
 /** How the server started a run, kept in the store: it continues the run the same way after a decision or a restart. */
 export type HostedRequest =
@@ -95,6 +97,31 @@ export class RunHost {
     return { done: this.launch(runId, request, { decisions, ...given }) };
   }
 
+  /**
+   * Approves what the run waits for that a standing grant covers, and continues it (the
+   * decisions say which grant's giver they came from). The ids approved; none when nothing is
+   * covered or the run is running here.
+   */
+  async applyGrants(runId: string): Promise<string[]> {
+    const { store } = this.options;
+    const run = await store.getRun(runId);
+    if (run === undefined || run.status === "finished" || this.live.has(runId)) return [];
+    const paused = lastPause(run, await childrenOf(store, runId));
+    const grants = await grantsFor(store, runId, Date.now());
+    const covered = (paused === undefined ? [] : pendingOf(paused)).flatMap((item) => {
+      const grant = grantFor(grants, item as { kind?: string; name?: string; arguments?: unknown });
+      return grant === undefined ? [] : [{ id: item.id, by: grant.by }];
+    });
+    if (covered.length === 0) return [];
+    const by = `standing grant of ${[...new Set(covered.map((item) => item.by))].join(", ")}`;
+    await this.continue(
+      runId,
+      covered.map((item) => ({ pendingId: item.id, action: "approve" as const })),
+      { by },
+    );
+    return covered.map((item) => item.id);
+  }
+
   /** Cancels the run: one running here by its signal (its running tools are aborted), any other in the store, under its lease. */
   async cancel(runId: string, reason: string): Promise<CancelOutcome> {
     const live = this.live.get(runId);
@@ -144,14 +171,18 @@ export class RunHost {
   private launch(runId: string, request: HostedRequest, given: { decisions: readonly DecisionRequest[]; by?: string }): Promise<void> {
     const controller = new AbortController();
     const done = this.limit(() => this.execute(runId, request, { ...given, signal: controller.signal }))
+      .finally(() => this.live.delete(runId))
       .then(
-        (stop) => this.options.onStop?.(runId, { ...stop, request }),
+        (stop) => {
+          this.options.onStop?.(runId, { ...stop, request });
+          // A standing grant approves what the run now waits for without asking.
+          if (stop.status === "waiting") void this.applyGrants(runId).catch(() => {});
+        },
         (error: unknown) => {
           this.options.onStop?.(runId, { status: "not run", reason: errorMessage(error), request });
           if (error instanceof RunBusyError) throw error;
         },
-      )
-      .finally(() => this.live.delete(runId));
+      );
     this.live.set(runId, { controller, done: done.catch(() => {}) });
     return done;
   }

@@ -8,7 +8,8 @@ import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 import { sendEvent } from "../waits/send-event.js";
 import type { ApiError, ApiScope, DecisionRequest, PendingItem, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
-import { BodyError, decisionsBody, eventBody, readBody, startRunBody } from "./api-requests.js";
+import { BodyError, decisionsBody, eventBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
+import { addGrant, GrantError } from "./standing-grants.js";
 import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
 import { readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
@@ -127,6 +128,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   app.post("/api/runs/:id/decisions", needs("decide"), async (context) => {
     const runId = idOf(context);
     const body = readBody(decisionsBody, await jsonOf(context), "decisions");
+    if ("grant" in body) return context.json(await grant(runId, body.grant, context.get("caller").name), 201);
     const decisions = Array.isArray(body) ? body : [body];
     await checkDecisions(store, runId, decisions, host);
     try {
@@ -138,6 +140,20 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     }
     return context.json({ decided: decisions.map((decision) => decision.pendingId), continued: true }, 202);
   });
+
+  /** Keeps a standing grant, and approves at once what the run waits for that it covers. */
+  async function grant(runId: string, given: GrantRequest, by: string) {
+    if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
+    if (!(await host.hosts(runId)))
+      throw new ApiFailure(409, `run "${runId}" was not started by this server; its grants would not be applied`);
+    try {
+      const kept = await addGrant(store, runId, { ...given, by, at: Date.now() });
+      return { grant: kept, decided: await host.applyGrants(runId) };
+    } catch (error) {
+      if (error instanceof GrantError) throw new ApiFailure(400, error.message, { field: "decisions.grant.scope" });
+      throw error;
+    }
+  }
 
   app.post("/api/events/:name", needs("run"), async (context) => {
     const body = readBody(eventBody, await jsonOf(context), "event");
