@@ -44,6 +44,11 @@ export interface PlanloopClient {
   get(runId: string): Promise<RunView>;
   list(query?: { limit?: number; status?: string }): Promise<RunList>;
   cancel(runId: string): Promise<{ runId: string; status: string }>;
+  /** Reruns from a step: a new run, the steps before it reused, started at once. */
+  fork(
+    runId: string,
+    request: { step: string | number; args?: unknown; plan?: unknown; runId?: string },
+  ): Promise<{ runId: string; rerun: string[]; reused: string[] }>;
   /** One decision, or a wave of them: taken all together or not at all. */
   decide(runId: string, decisions: DecisionRequest | DecisionRequest[]): Promise<DecisionAnswer>;
   /** Approves the tool's later calls in this run (or its schedule's runs) without asking, and what waits now. */
@@ -87,6 +92,7 @@ export function planloopClient(options: ClientOptions): PlanloopClient {
       return call("GET", `/api/runs${search.size > 0 ? `?${search}` : ""}`);
     },
     cancel: (runId) => call("POST", `${run(runId)}/cancel`, {}),
+    fork: (runId, request) => call("POST", `${run(runId)}/fork`, request),
     decide: (runId, decisions) => call("POST", `${run(runId)}/decisions`, decisions),
     grant: (runId, grant) => call("POST", `${run(runId)}/decisions`, { grant }),
     sendEvent: (name, event = {}) => call("POST", `/api/events/${encodeURIComponent(name)}`, event),

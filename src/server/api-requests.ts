@@ -62,6 +62,14 @@ export const grantBody = z.strictObject({
 /** One decision, a wave of them (`[{ pendingId, action, … }]`, at most 1,000), or a standing grant. */
 export const decisionsBody = z.union([decision, z.array(decision).min(1).max(1_000), grantBody]);
 
+/** Rerun from a step: `{ step, args? }` or `{ step, plan }`. */
+export const forkBody = z.strictObject({
+  step: z.union([z.string().min(1), z.number()]).describe("The step to run again; the steps before it are reused"),
+  args: z.unknown().optional().describe("New arguments for that step"),
+  plan: z.unknown().optional().describe("A whole edited plan instead (not with args)"),
+  runId: runId.optional(),
+});
+
 export const eventBody = z.strictObject({
   id: z.string().min(1).max(200).optional().describe("The event's id: the same id twice is one event"),
   runId: z.string().optional().describe("Only this run may take the event"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decisionsBody, eventBody, startRunBody } from "./api-requests.js";
+import { decisionsBody, eventBody, forkBody, startRunBody } from "./api-requests.js";
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema: z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) } });
 const error = {
@@ -81,6 +81,15 @@ export function openApiDocument(): object {
           parameters: [runIdParameter],
           requestBody: { required: true, content: json(decisionsBody) },
           responses: { 202: { description: "`{ decided, continued }`" }, 422: error, ...refusals },
+        },
+      },
+      "/api/runs/{id}/fork": {
+        post: {
+          summary: "Rerun from a step: a new run, the steps before it reused, started at once",
+          ...scope("run"),
+          parameters: [runIdParameter],
+          requestBody: { required: true, content: json(forkBody) },
+          responses: { 201: { description: "`{ runId, rerun, reused }`" }, ...refusals },
         },
       },
       "/api/runs/{id}/cancel": {

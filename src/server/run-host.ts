@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
-import { errorMessage, RunBusyError } from "../core/errors.js";
+import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
+import { forkRun, type ForkedRun } from "../executor/fork-run.js";
 import type { BudgetLimits } from "../core/budget.js";
 import type { Model } from "../core/model.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
@@ -73,6 +74,40 @@ export class RunHost {
     await store.setValue(requestKey(runId), request);
     this.launch(runId, request, { decisions: [] });
     return { runId, created: true };
+  }
+
+  /**
+   * Reruns a run this server started from one of its steps (`forkRun`): a new run of the same
+   * plan (a task run's latest plan), the steps before that one reused, started here at once.
+   */
+  async fork(
+    runId: string,
+    request: { step: string | number; args?: unknown; plan?: unknown; runId?: string | undefined },
+  ): Promise<ForkedRun> {
+    const hosted = await this.requestOf(runId);
+    if (hosted === undefined) throw new InvalidOptionsError(`run "${runId}" was not started by this server; rerun it where it was started`);
+    const from = hosted.kind === "plan" ? runId : await this.latestPlanRun(runId);
+    const forked = await forkRun(this.options.store, {
+      from,
+      step: request.step,
+      ...(request.args === undefined ? {} : { args: request.args }),
+      ...(request.plan === undefined ? {} : { plan: request.plan }),
+      runId: request.runId ?? `${runId}~rerun-${randomBytes(3).toString("hex")}`,
+    });
+    const rerun: HostedRequest = { kind: "plan", plan: forked.plan, ...(hosted.webhook === undefined ? {} : { webhook: hosted.webhook }) };
+    await this.options.store.setValue(requestKey(forked.runId), rerun);
+    this.launch(forked.runId, rerun, { decisions: [] });
+    return forked;
+  }
+
+  /** The plan run a strategy run ran last (`<id>/plan:<v>`, the highest v). */
+  private async latestPlanRun(runId: string): Promise<string> {
+    const plans = (await childrenOf(this.options.store, runId))
+      .map((child) => ({ runId: child.runId, version: Number(/\/plan:(\d+)$/.exec(child.runId)?.[1] ?? NaN) }))
+      .filter((child) => Number.isInteger(child.version))
+      .sort((a, b) => b.version - a.version);
+    if (plans[0] === undefined) throw new InvalidOptionsError(`run "${runId}" ran no plan; there is no step to rerun from`);
+    return plans[0].runId;
   }
 
   /** Whether this server started the run (and so knows how to continue it). */

@@ -8,7 +8,7 @@ import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 import { sendEvent } from "../waits/send-event.js";
 import type { ApiError, ApiScope, DecisionRequest, PendingItem, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
-import { BodyError, decisionsBody, eventBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
+import { BodyError, decisionsBody, eventBody, forkBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
 import { addGrant, GrantError } from "./standing-grants.js";
 import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
@@ -111,6 +111,14 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const view = await runView(store, idOf(context));
     const webhooks = await webhookAttempts(store, view.runId);
     return context.json({ ...view, ...(webhooks.length === 0 ? {} : { webhooks }) });
+  });
+
+  app.post("/api/runs/:id/fork", needs("run"), async (context) => {
+    const runId = idOf(context);
+    const body = readBody(forkBody, await jsonOf(context), "body");
+    if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
+    const { plan: _, ...forked } = await host.fork(runId, body);
+    return context.json(forked, 201);
   });
 
   app.post("/api/runs/:id/cancel", needs("run"), async (context) => {

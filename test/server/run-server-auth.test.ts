@@ -47,6 +47,7 @@ const routes: Array<{ method: string; path: string; scope: ApiScope; body?: () =
     body: () => ({ plan: { steps: [{ id: 1, task: "x", tool: "refund", args: { order: "B1" } }] }, runId: "new" }),
   },
   { method: "POST", path: "/api/runs/waits/cancel", scope: "run", body: () => ({}) },
+  { method: "POST", path: "/api/runs/waits/fork", scope: "run", body: () => ({ step: 1, runId: "forked" }) },
   { method: "POST", path: "/api/events/export-ready", scope: "run", body: () => ({ id: "e1", data: { rows: 3 } }) },
   { method: "POST", path: "/api/runs/waits/decisions", scope: "decide", body: () => ({ pendingId, action: "approve" }) },
 ];

@@ -16,12 +16,14 @@ function gatedTool() {
   const gates = new Map<number, () => void>();
   const opened = new Set<number>();
   const aborted: number[] = [];
+  const calls: number[] = [];
   const gate = defineTool({
     name: "gate",
     description: "waits for its gate",
     input: z.object({ n: z.number() }),
     execute: ({ n }, { signal }) =>
       new Promise((resolve, reject) => {
+        calls.push(n);
         if (opened.has(n)) return resolve({ n, done: true });
         gates.set(n, () => resolve({ n, done: true }));
         signal?.addEventListener("abort", () => (aborted.push(n), reject(new Error("aborted"))));
@@ -31,7 +33,7 @@ function gatedTool() {
     opened.add(n);
     gates.get(n)?.();
   };
-  return { gate, open, aborted };
+  return { gate, open, aborted, calls };
 }
 
 function refunds() {
@@ -168,6 +170,24 @@ describe("the run server over HTTP", () => {
     expect((await client.get(runId)).status).toBe("cancelled");
     const again = await client.cancel(runId).catch((error: unknown) => error);
     expect((again as PlanloopApiError).status).toBe(409);
+  });
+
+  it("fork reruns a run from a step: the steps before it are reused, the rest run again in a new run", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "planloop-serve-")), "runs.sqlite");
+    const { gate, open, calls } = gatedTool();
+    const { client } = await serverOn(file, [gate]);
+    [1, 2, 3, 20].forEach(open);
+    await client.start({ plan: chain, runId: "source" });
+    for await (const event of client.stream("source")) void event;
+    expect(calls).toEqual([1, 2, 3]);
+    const forked = await client.fork("source", { step: 2, args: { n: 20 }, runId: "again" });
+    expect(forked).toMatchObject({ runId: "again", rerun: ["2", "3"], reused: ["1"] });
+    const events = [];
+    for await (const event of client.stream("again")) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", status: "completed" });
+    expect(calls).toEqual([1, 2, 3, 20, 3]);
+    const refused = await client.fork("source", { step: 9 }).catch((error: unknown) => error);
+    expect((refused as PlanloopApiError).status).toBe(400);
   });
 
   it("refuses bad bodies with a 400 naming the field, a body too large with 413, and starts nothing", async () => {
