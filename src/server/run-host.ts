@@ -7,6 +7,7 @@ import type { Model } from "../core/model.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { executePlan } from "../executor/execute-plan.js";
+import type { StepRunner } from "../executor/step-runner.js";
 import { cancelStoredRun, type CancelOutcome } from "../journal/cancel-run.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { validatePlan } from "../plan/validate-plan.js";
@@ -35,6 +36,8 @@ export interface RunHostOptions {
   tools: readonly Tool[];
   /** For task runs and plans with agent steps; without it the server runs plans of tool steps only. */
   model?: Model | undefined;
+  /** Runs the steps elsewhere (`bullmqRunner` from planloop/bullmq: on workers); default: in this process. */
+  runner?: StepRunner | undefined;
   /** At most this many runs at once in this process; more wait their turn (first come, first served). Default 8. */
   concurrency?: number | undefined;
   /** Told when a run of this process (or a run kept inside it) emits an event: it may have written to the store. */
@@ -234,6 +237,7 @@ export class RunHost {
       runId,
       signal: given.signal,
       onEvent,
+      ...(this.options.runner === undefined ? {} : { runner: this.options.runner }),
       lease: { onBusy: "fail" as const },
       ...decisionOptions(given.decisions),
       ...(given.by === undefined || given.decisions.length === 0 ? {} : { decidedBy: given.by }),

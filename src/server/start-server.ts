@@ -4,6 +4,7 @@ import { serve } from "@hono/node-server";
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
+import type { StepRunner } from "../executor/step-runner.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { listTokens } from "./api-tokens.js";
 import { RunChanges } from "./run-changes.js";
@@ -19,6 +20,8 @@ export interface RunServerOptions {
   host?: string | undefined;
   /** 0 (the default) picks a free port. */
   port?: number | undefined;
+  /** Where the runs' steps run: `bullmqRunner(…)` from planloop/bullmq puts them on workers. Default: this process. */
+  runner?: StepRunner | undefined;
   /** Runs at once in this process (default 8). */
   concurrency?: number | undefined;
   /** How often open streams look at the store for other processes' writes (ms). */
@@ -64,6 +67,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     tools: options.tools,
     model: options.model,
     concurrency: options.concurrency,
+    runner: options.runner,
     onActivity: (runId) => changes.changed(runId),
     onStop: (runId, stop) => {
       const payload = payloadOf(runId, stop);

@@ -5,6 +5,7 @@ import { startRunServer, type RunServer } from "../../server/start-server.js";
 import { loadTools } from "../load-tools.js";
 import { modelFromFlags } from "../model-option.js";
 import { serveTokensCommand } from "./serve-tokens.js";
+import { bullmqRunner } from "../../workers/bullmq-runner.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import { RunLease } from "../../journal/run-lease.js";
 import { runSchedules, type ScheduleFire } from "../../waits/run-schedules.js";
@@ -27,6 +28,8 @@ interface ServeFlags {
   port?: string;
   host: string;
   webhook?: string;
+  redis?: string;
+  queue: string;
   concurrency: string;
 }
 
@@ -65,6 +68,8 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--port <port>", "also serve the HTTP API (docs/server.md) on this port (0: a free one)")
     .option("--host <host>", "where the API listens; beyond 127.0.0.1 only with a token (planloop serve tokens add)", "127.0.0.1")
     .option("--concurrency <n>", "runs the API started that run at once in this process", "8")
+    .option("--redis <url>", "run the API's runs' steps on BullMQ workers (planloop worker) through this Redis")
+    .option("--queue <name>", "the BullMQ queue, with --redis", "planloop")
     .option("--webhook <url>", "POST every API run's waits and ends here, signed with $PLANLOOP_WEBHOOK_SECRET (docs/server.md#webhooks)")
     .action(async (flags: ServeFlags) => {
       if (flags.tools === undefined) throw new CliError("planloop serve needs --tools <module>: the tools every run continues with");
@@ -196,11 +201,16 @@ async function startApi(served: Served, flags: ServeFlags): Promise<RunServer> {
   if (flags.webhook !== undefined && secret === undefined)
     throw new CliError("--webhook needs PLANLOOP_WEBHOOK_SECRET: the secret its requests are signed with (16 characters or more)");
   const webhooks = secret === undefined ? undefined : { secret, ...(flags.webhook === undefined ? {} : { url: flags.webhook }) };
-  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency, webhooks });
+  const runner =
+    flags.redis === undefined
+      ? undefined
+      : bullmqRunner({ connection: flags.redis, queue: flags.queue, secret: process.env.PLANLOOP_QUEUE_SECRET || undefined });
+  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency, webhooks, runner });
   served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
   if (server.sessionToken !== undefined)
     served.io.out(`planloop serve: session token (every scope, until this process ends): ${server.sessionToken}`);
-  return server;
+  // The queue's connection is this command's: closed with the server.
+  return { ...server, close: async (options) => (await server.close(options), await runner?.close()) };
 }
 
 /** The first Ctrl-C (or SIGTERM) stops serving once the work in hand is done; a second exits at once. */
