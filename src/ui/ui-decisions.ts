@@ -12,19 +12,66 @@ export type { Decision } from "./api-types.js";
  * Continues a stored run in the ui's process: with a person's decision (as `planloop runs
  * approve` would), or without one, a run made here to rerun from a step (`runs resume`).
  */
-export type ContinueRun = (request: { runId: string; decision?: Decision }) => Promise<void>;
+export type ContinueRun = (request: {
+  runId: string;
+  decision?: Decision;
+  /** A wave: several approvals, or several denials, taken at once (`decision` is absent then). */
+  decisions?: readonly Decision[];
+}) => Promise<void>;
 
 /** The command that continues the run with this decision, for a ui that cannot continue it itself. */
-export function continueCommand(runId: string, decision: Decision, store: string | undefined): string {
+export function continueCommand(runId: string, decision: Decision | readonly Decision[], store: string | undefined): string {
   // Quoted for a POSIX shell where it needs to be: in single quotes, each of its own closed, escaped and reopened.
   const quote = (text: string) => (/^[\w:@./=-]+$/.test(text) ? text : "'" + text.split("'").join("'\\''") + "'");
   const words = ["planloop", "runs"];
+  if (Array.isArray(decision)) {
+    const wave = decision as readonly Decision[];
+    const reason = wave[0]?.action === "deny" ? wave[0].reason : undefined;
+    words.push(
+      wave[0]?.action === "deny" ? "deny" : "approve",
+      runId,
+      ...wave.map((each) => each.pendingId),
+      ...(reason ? ["--reason", reason] : []),
+    );
+    if (store !== undefined) words.push("--store", store);
+    return [...words.map(quote), "--tools", "<your tools module>"].join(" ");
+  }
+  decision = decision as Decision;
   if (decision.action === "approve") words.push("approve", runId, decision.pendingId);
   if (decision.action === "edit") words.push("approve", runId, decision.pendingId, "--plan", "<edited-plan.json>");
   if (decision.action === "deny") words.push("deny", runId, decision.pendingId, ...(decision.reason ? ["--reason", decision.reason] : []));
   if (decision.action === "answer") words.push("answer", runId, decision.pendingId, decision.text);
   if (store !== undefined) words.push("--store", store);
   return [...words.map(quote), "--tools", "<your tools module>"].join(" ");
+}
+
+/**
+ * Reads a wave from a request body (`[{ pendingId, action: "approve" | "deny", reason? }, …]`):
+ * all approvals or all denials, each id once, each one the run waits for now; else nothing is
+ * decided (409 naming the ids).
+ */
+export async function readWave(store: CheckpointStore, runId: string, body: readonly unknown[]): Promise<Decision[]> {
+  const wave = body.map((each) => {
+    if (!isRecord(each) || typeof each.pendingId !== "string" || (each.action !== "approve" && each.action !== "deny"))
+      throw new HttpError(400, 'a wave is [{ pendingId, action: "approve" | "deny", reason? }, …]');
+    return each.action === "approve"
+      ? ({ pendingId: each.pendingId, action: "approve" } as const)
+      : ({
+          pendingId: each.pendingId,
+          action: "deny",
+          ...(typeof each.reason === "string" && each.reason !== "" ? { reason: each.reason } : {}),
+        } as const);
+  });
+  if (wave.length === 0) throw new HttpError(400, "a wave decides at least one item");
+  if (new Set(wave.map((decision) => decision.action)).size > 1) throw new HttpError(400, "a wave approves all or denies all");
+  const ids = wave.map((decision) => decision.pendingId);
+  if (new Set(ids).size !== ids.length) throw new HttpError(400, "a wave names an item more than once");
+  const waiting = await pendingFor(store, runId);
+  if (waiting === undefined) throw new HttpError(404, `there is no run "${runId}"`);
+  const stale = ids.filter((id) => !waiting.some((item) => item.id === id && item.kind !== "plan" && item.kind !== "input"));
+  if (stale.length > 0)
+    throw new HttpError(409, `run "${runId}" does not wait for approval of ${stale.join(", ")}; nothing was decided`, { ids: stale });
+  return wave;
 }
 
 /**

@@ -12,7 +12,7 @@ import { childrenOf } from "../strategies/stored-runs.js";
 import { inbox, runDetail } from "./run-detail.js";
 import { runPage } from "./run-rows.js";
 import { RunWatch } from "./run-watch.js";
-import { continueCommand, readDecision, type ContinueRun, type Decision } from "./ui-decisions.js";
+import { continueCommand, readDecision, readWave, type ContinueRun, type Decision } from "./ui-decisions.js";
 import { forkFrom, resumeCommand } from "./ui-fork.js";
 import { checkOrigin, hasToken, HttpError, readJson, sendJson, sendStatic, tokenCookie } from "./ui-http.js";
 
@@ -160,13 +160,18 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
 }
 
 /** Continues the run in this process (one continuation at a time), keeping how it went for the page. */
-function goOn(context: Context, runId: string, decision: Decision | undefined): void {
+function goOn(context: Context, runId: string, decided: Decision | readonly Decision[] | undefined): void {
   const continueRun = context.options.continueRun!;
   if (context.continuations.get(runId)?.state === "continuing") throw new HttpError(409, `run "${runId}" is being continued already`);
+  // The page shows a wave by its first decision.
+  const decision = Array.isArray(decided) ? (decided as readonly Decision[])[0] : (decided as Decision | undefined);
   context.continuations.set(runId, { state: "continuing", decision });
   context.enqueue(async () => {
     try {
-      await continueRun({ runId, ...(decision ? { decision } : {}) });
+      await continueRun({
+        runId,
+        ...(Array.isArray(decided) ? { decisions: decided as readonly Decision[] } : decision ? { decision } : {}),
+      });
       context.continuations.set(runId, { state: "continued", decision });
     } catch (error) {
       context.continuations.set(runId, { state: "failed", decision, error: errorMessage(error) });
@@ -184,11 +189,15 @@ async function runRoute(
   const { store, continueRun } = context.options;
   if (part === "/decisions") {
     if (request.method !== "POST") throw new HttpError(405, "decisions are POSTed");
-    const decision = await readDecision(store, runId, await readJson(request), context.options.tools);
+    const body = await readJson(request);
+    // One decision, or a wave (Approve all / Deny all): several approvals or denials at once.
+    const decided = Array.isArray(body)
+      ? await readWave(store, runId, body)
+      : await readDecision(store, runId, body, context.options.tools);
     if (continueRun === undefined) {
-      return sendJson(response, 200, { continued: false, command: continueCommand(runId, decision, context.options.storeFlag) });
+      return sendJson(response, 200, { continued: false, command: continueCommand(runId, decided, context.options.storeFlag) });
     }
-    goOn(context, runId, decision);
+    goOn(context, runId, decided);
     return sendJson(response, 202, { continued: true });
   }
   if (part === "/fork") {

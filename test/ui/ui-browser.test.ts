@@ -220,6 +220,27 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await shot(page, "compare");
     await page.close();
   }, 90_000);
+  it("Approve all decides a wave of approvals in one request: each call runs once and the run completes", async () => {
+    const file = join(dir, "wave.json");
+    writeFileSync(file, JSON.stringify({ steps: [1, 2, 3].map((id) => ({ id, task: `pay ${id}`, tool: "pay", args: { amount: id } })) }));
+    const waiting = await cli("run", file, "--tools", toolsModule, "--store", store, "--run-id", "wave-ui");
+    expect(waiting.code).toBe(3);
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url);
+    await page.getByRole("link", { name: "Inbox" }).click();
+    const wave = page.locator('.wave[data-wave="wave-ui"]');
+    await wave.waitFor();
+    await shot(page, "wave");
+    await wave.getByRole("button", { name: "Approve all (3)" }).click();
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/wave-ui`);
+    await page.locator('[data-testid="run-status"]', { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    const paid = readFileSync(payments, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("wave-ui/"));
+    expect(paid.sort()).toEqual(["paid 1 wave-ui/1", "paid 2 wave-ui/2", "paid 3 wave-ui/3"]);
+    await page.close();
+  }, 90_000);
+
   it("a grounded report: its sentences link to their steps, and a planted wrong figure is marked with why", async () => {
     const demo = await cli(
       "demo",

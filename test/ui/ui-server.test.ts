@@ -98,6 +98,34 @@ describe("planloop ui's server", () => {
     expect((await store.getRun("r3"))!.status).toBe("running");
   });
 
+  it("a wave: all approvals (or all denials) at once, each one the run waits for, else nothing; handed on as decisions", async () => {
+    const store = memoryStore();
+    await waitingRefund(store, "r5");
+    const waves: unknown[] = [];
+    ui = await startUi({ store, continueRun: async ({ decisions }) => void waves.push(decisions) });
+    const headers = { "x-planloop-token": ui.token, "content-type": "application/json" };
+    const url = `${base(ui)}/api/runs/r5/decisions`;
+    const stale = await send(url, {
+      method: "POST",
+      headers,
+      body: [
+        { pendingId: "step:1", action: "approve" },
+        { pendingId: "step:7", action: "approve" },
+      ],
+    });
+    expect(stale).toMatchObject({ status: 409, body: { ids: ["step:7"] } });
+    const mixed = [
+      { pendingId: "step:1", action: "approve" },
+      { pendingId: "step:1", action: "deny" },
+    ];
+    expect((await send(url, { method: "POST", headers, body: mixed })).status).toBe(400);
+    expect(waves).toEqual([]);
+    expect(await send(url, { method: "POST", headers, body: [{ pendingId: "step:1", action: "approve" }] })).toMatchObject({ status: 202 });
+    await ui.close();
+    ui = undefined;
+    expect(waves).toEqual([[{ pendingId: "step:1", action: "approve" }]]);
+  });
+
   it("continues a run through continueRun once; the run then reads completed", async () => {
     const store = memoryStore();
     const { refund, refunds } = await waitingRefund(store, "r4");

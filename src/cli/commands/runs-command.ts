@@ -90,24 +90,25 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
     (runId: string, flags: ContinueFlags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }),
   );
-  continuing("approve", "Approve a call or a plan the run waits for, and continue it")
-    .argument("<pendingId>")
+  continuing("approve", "Approve calls or a plan the run waits for (several at once: a wave), and continue it")
+    .argument("<pendingIds...>")
     .option("--plan <file>", "for a plan waiting for review (plan:<v>): run this edited plan (JSON) instead")
-    .action((runId: string, pendingId: string, flags: ContinueFlags & { plan?: string }) =>
-      resumeRun(io, rerun, {
+    .action((runId: string, pendingIds: string[], flags: ContinueFlags & { plan?: string }) => {
+      if (flags.plan && pendingIds.length > 1) throw new CliError("--plan goes with one pending id: the plan under review");
+      return resumeRun(io, rerun, {
         runId,
         flags,
-        decisions: ["--approve", pendingId, ...(flags.plan ? ["--plan", resolve(flags.plan)] : []), ...waiting(flags)],
-      }),
-    );
-  continuing("deny", "Deny a call the run waits for, or reject a plan (the planner writes a new one), and continue it")
-    .argument("<pendingId>")
+        decisions: ["--approve", ...pendingIds, ...(flags.plan ? ["--plan", resolve(flags.plan)] : []), ...waiting(flags)],
+      });
+    });
+  continuing("deny", "Deny calls the run waits for, or reject a plan (the planner writes a new one), and continue it")
+    .argument("<pendingIds...>")
     .option("--reason <text>", "why (the run sees it)")
-    .action((runId: string, pendingId: string, flags: ContinueFlags & { reason?: string }) =>
+    .action((runId: string, pendingIds: string[], flags: ContinueFlags & { reason?: string }) =>
       resumeRun(io, rerun, {
         runId,
         flags,
-        decisions: ["--deny", pendingId, ...(flags.reason ? ["--deny-reason", flags.reason] : []), ...waiting(flags)],
+        decisions: ["--deny", ...pendingIds, ...(flags.reason ? ["--deny-reason", flags.reason] : []), ...waiting(flags)],
       }),
     );
   continuing("answer", "Answer a question the run waits for, and continue it")

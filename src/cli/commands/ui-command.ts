@@ -83,10 +83,15 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
 
 /** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process. */
 function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
-  return async ({ runId, decision }) => {
+  return async ({ runId, decision, decisions }) => {
     const folder = decision?.action === "edit" ? mkdtempSync(join(tmpdir(), "planloop-ui-")) : undefined;
     try {
-      const words = decision === undefined ? ["resume", runId] : decisionWords(runId, decision, folder);
+      const words =
+        decisions !== undefined && decisions.length > 0
+          ? waveWords(runId, decisions)
+          : decision === undefined
+            ? ["resume", runId]
+            : decisionWords(runId, decision, folder);
       const argv = ["runs", ...words, "--store", where.store, "--tools", where.tools, ...(where.model ? ["--model", where.model] : [])];
       // How the run then ends (completed, failed, waiting again) is the run's, shown in the page; only a run that could not be continued fails here.
       await rerun(argv, io);
@@ -94,6 +99,14 @@ function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: stri
       if (folder) rmSync(folder, { recursive: true, force: true });
     }
   };
+}
+
+/** A wave of approvals (or of denials, with the first one's reason) as one command. */
+function waveWords(runId: string, decisions: readonly Decision[]): string[] {
+  const first = decisions[0]!;
+  const ids = decisions.map((decision) => decision.pendingId);
+  if (first.action === "deny") return ["deny", runId, ...ids, ...(first.reason ? ["--reason", first.reason] : [])];
+  return ["approve", runId, ...ids];
 }
 
 function decisionWords(runId: string, decision: Decision, folder: string | undefined): string[] {

@@ -15,9 +15,56 @@ export function InboxView() {
       ) : data.items.length === 0 ? (
         <p class="quiet">Nothing waits for you: no run waits for an approval, an answer or a plan review.</p>
       ) : (
-        data.items.map((item) => <PendingCard item={item} canDecide={data.canDecide} done={reload} showRun />)
+        <>
+          {data.canDecide &&
+            [...new Set(data.items.map((item) => item.runId))].map((runId) => (
+              <WaveActions items={data.items.filter((item) => item.runId === runId)} done={reload} />
+            ))}
+          {data.items.map((item) => (
+            <PendingCard item={item} canDecide={data.canDecide} done={reload} showRun />
+          ))}
+        </>
       )}
     </section>
+  );
+}
+
+/**
+ * Approve all / Deny all for a run waiting on several approvals at once (a wave): one request,
+ * taken whole or not at all. Shown when a run waits on two or more.
+ */
+export function WaveActions({ items, done }: { items: readonly PendingItem[]; done(): void }) {
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const approvals = items.filter((item) => item.kind === "approval");
+  if (approvals.length < 2) return null;
+  const runId = approvals[0]!.runId;
+  const decideAll = async (action: "approve" | "deny") => {
+    try {
+      const wave = approvals.map((item) => ({ pendingId: item.id, action }));
+      await api(`/api/runs/${encodeURIComponent(runId)}/decisions`, wave);
+      setProblem(undefined);
+      done();
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  };
+  return (
+    <div class="wave actions" data-wave={runId}>
+      <span>
+        <a href={runLink(runId)}>{runId}</a> waits for {approvals.length} approvals:
+      </span>
+      <button class="approve" onClick={() => void decideAll("approve")}>
+        Approve all ({approvals.length})
+      </button>
+      <button class="deny" onClick={() => void decideAll("deny")}>
+        Deny all ({approvals.length})
+      </button>
+      {problem && (
+        <p class="problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
   );
 }
 

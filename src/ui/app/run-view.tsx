@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, useApi, withToken, type RunDetail, type StepDetail } from "./api.js";
 import { ModelCalls } from "./calls-view.js";
 import { cost, count, duration, runLink, shown, when } from "./format.js";
-import { PendingCard } from "./inbox-view.js";
+import { PendingCard, WaveActions } from "./inbox-view.js";
 import { RunOutput } from "./grounded-output.js";
 
 /** One run as it happens: its facts, what it waits for, its timeline and plans, its steps and every model call. */
@@ -80,6 +80,7 @@ export function RunView({ runId }: { runId: string }) {
       {data.pending.length > 0 && (
         <>
           <h2>Waiting for</h2>
+          {data.canDecide && <WaveActions items={data.pending} done={reload} />}
           {data.pending.map((item) => (
             <PendingCard item={item} canDecide={data.canDecide} done={reload} />
           ))}
