@@ -2,19 +2,13 @@
 // unknown one (401) and a token without the route's scope (403), and such a request changes
 // nothing: no run started, decided or cancelled, no event kept.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, memoryStore, type CheckpointStore } from "planloop";
+import { memoryStore, type CheckpointStore } from "planloop";
+import { refundTool } from "../helpers/refund-tool.js";
 import { planloopClient } from "planloop/client";
 import { addToken, listTokens, removeToken, type ApiScope } from "../../src/server/api-tokens.js";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 
-const refund = defineTool({
-  name: "refund",
-  description: "Refund an order",
-  input: z.object({ order: z.string() }),
-  needsApproval: true,
-  execute: ({ order }) => ({ refunded: order }),
-});
+const { refund } = refundTool();
 
 let store: CheckpointStore;
 let server: RunServer;

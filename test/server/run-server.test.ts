@@ -10,6 +10,7 @@ import { defineTool, type CheckpointStore } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { planloopClient, PlanloopApiError, type StreamEvent } from "planloop/client";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
+import { refundTool } from "../helpers/refund-tool.js";
 
 /** A tool whose calls wait until the test opens their gate, each call by its `n`. */
 function gatedTool() {
@@ -34,18 +35,6 @@ function gatedTool() {
     gates.get(n)?.();
   };
   return { gate, open, aborted, calls };
-}
-
-function refunds() {
-  const done: string[] = [];
-  const refund = defineTool({
-    name: "refund",
-    description: "Refund an order",
-    input: z.object({ order: z.string() }),
-    needsApproval: true,
-    execute: ({ order }) => (done.push(order), { refunded: order }),
-  });
-  return { refund, done };
 }
 
 const servers: RunServer[] = [];
@@ -106,7 +95,7 @@ describe("the run server over HTTP", () => {
 
   it("a wave of 20 approvals in one request; a stale id refuses the whole wave; each refund runs once", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "planloop-serve-")), "runs.sqlite");
-    const { refund, done } = refunds();
+    const { refund, refunds: done } = refundTool();
     const { client } = await serverOn(file, [refund]);
     const plan = {
       steps: Array.from({ length: 20 }, (_, index) => ({
@@ -133,7 +122,7 @@ describe("the run server over HTTP", () => {
     expect(await client.decide(runId, wave)).toEqual({ decided: wave.map((decision) => decision.pendingId), continued: true });
     const rest = await collect(client.stream(runId));
     expect(rest.at(-1)).toMatchObject({ type: "run-end", status: "completed" });
-    expect(done.sort()).toEqual(plan.steps.map((step) => step.args.order).sort());
+    expect(done.map((line) => line.split(" ")[0]).sort()).toEqual(plan.steps.map((step) => step.args.order).sort());
     // The same wave again (a retried request) decides nothing and runs nothing.
     const again = await client.decide(runId, wave).catch((error: unknown) => error);
     expect((again as PlanloopApiError).status).toBe(409);
@@ -142,13 +131,13 @@ describe("the run server over HTTP", () => {
 
   it("a run waiting when its server stops is decided on the next server over the same store, its stream going on", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "planloop-serve-")), "runs.sqlite");
-    const first = refunds();
+    const first = refundTool();
     const one = await serverOn(file, [first.refund]);
     const plan = { steps: [{ id: 1, task: "refund A7", tool: "refund", args: { order: "A7" } }] };
     const { runId } = await one.client.start({ plan, runId: "restart" });
     const seen = await collect(one.client.stream(runId), (event) => event.type === "run-paused");
     await one.server.close({ abortRuns: true });
-    const second = refunds();
+    const second = refundTool();
     const two = await serverOn(file, [second.refund]);
     const [pending] = (await two.client.get(runId)).pending;
     await two.client.decide(runId, { pendingId: pending!.id, action: "approve" });
@@ -156,7 +145,7 @@ describe("the run server over HTTP", () => {
     const whole = await collect(two.client.stream(runId));
     expect([...seen, ...rest].map((event) => event.id)).toEqual(whole.map((event) => event.id));
     expect(rest.at(-1)).toMatchObject({ type: "run-end", status: "completed" });
-    expect([first.done, second.done]).toEqual([[], ["A7"]]);
+    expect([first.refunds, second.refunds]).toEqual([[], ["A7 restart/1"]]);
   });
 
   it("cancel aborts a run's running tool and ends it cancelled; a finished run is not cancelled again", async () => {

@@ -8,6 +8,7 @@ import { runHttpRequest, transformHttpEventStream, verifyEvents } from "@ag-ui/c
 import { lastValueFrom, toArray } from "rxjs";
 import { defineTool, memoryStore, type CheckpointStore } from "planloop";
 import { planloopClient } from "planloop/client";
+import { refundTool } from "../helpers/refund-tool.js";
 import { createParser } from "eventsource-parser";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 
@@ -17,13 +18,7 @@ const echo = defineTool({
   input: z.object({ text: z.string() }),
   execute: ({ text }) => text.toUpperCase(),
 });
-const refund = defineTool({
-  name: "refund",
-  description: "Refund an order",
-  input: z.object({ order: z.string() }),
-  needsApproval: true,
-  execute: ({ order }) => `refunded ${order}`,
-});
+const { refund } = refundTool();
 const plan = {
   steps: [
     { id: "pull", task: "pull", tool: "echo", args: { text: "rows" } },

@@ -7,17 +7,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, memoryStore, type CheckpointStore } from "planloop";
 import { planloopClient, PlanloopApiError, verifyWebhook } from "planloop/client";
+import { refundTool } from "../helpers/refund-tool.js";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 import { until } from "../helpers/call-log.js";
 
 const secret = "a-webhook-secret-of-some-length";
-const refund = defineTool({
-  name: "refund",
-  description: "Refund an order",
-  input: z.object({ order: z.string() }),
-  needsApproval: true,
-  execute: ({ order }) => ({ refunded: order }),
-});
+const { refund } = refundTool();
 const echo = defineTool({ name: "echo", description: "Echo", input: z.object({ text: z.string() }), execute: ({ text }) => text });
 const plan = { steps: [{ id: 1, task: "refund", tool: "refund", args: { order: "A7" } }] };
 
