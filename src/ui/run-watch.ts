@@ -1,17 +1,19 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 
 /** How many of the newest runs each look compares: a run that moves is among them (new, or just written). */
 const watched = 200;
 
+/** A page listening: told `runs` (with `{ changed }`) and `problem`, until it stops or the watch does. */
+export type WatchListener = (event: "runs" | "problem", data: unknown) => void;
+
 /**
- * Tells the pages that runs moved, as server-sent events (`event: runs`, data `{ "changed":
- * [ids] }`, after an `event: ready`): the store is looked at every `pollMs` while a page listens, and runs whose last
- * write or entry count changed are named. Any process may write the store (a worker, another
- * terminal): looking at it is the one way to see them all.
+ * Tells the pages that runs moved (`runs`, with `{ "changed": [ids] }`): the store is looked at
+ * every `pollMs` while a page listens, and runs whose last write or entry count changed are
+ * named. Any process may write the store (a worker, another terminal): looking at it is the
+ * one way to see them all.
  */
 export class RunWatch {
-  private readonly clients = new Set<ServerResponse>();
+  private readonly listeners = new Map<WatchListener, () => void>();
   /** What each run looked like at the last look; undefined before the first (which only takes note). */
   private seen: Map<string, string> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -22,25 +24,30 @@ export class RunWatch {
     private readonly pollMs: number,
   ) {}
 
-  stream(request: IncomingMessage, response: ServerResponse): void {
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
-    this.clients.add(response);
-    request.on("close", () => {
-      this.clients.delete(response);
-      if (this.clients.size === 0) this.pause();
-    });
+  /**
+   * Starts telling `listener`. `ready` resolves once the store was looked at: every run that
+   * moves after it is told, so a page that reads what it shows once it is ready misses nothing.
+   * `ended` resolves when the watch stops.
+   */
+  listen(listener: WatchListener): { ready: Promise<void>; ended: Promise<void>; stop(): void } {
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    this.listeners.set(listener, end);
     if (this.timer === undefined) {
       this.timer = setInterval(() => void this.poke(), this.pollMs);
       this.timer.unref();
     }
-    // `ready` comes once the store was looked at: every run that moves after it is told, so a
-    // page that reads what it shows once it is ready misses nothing.
-    void this.poke().then(() => response.write(`retry: 1000\nevent: ready\ndata: {}\n\n`));
+    const stop = () => {
+      this.listeners.get(listener)?.();
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.pause();
+    };
+    return { ready: this.poke(), ended, stop };
   }
 
   /** Looks at the store now (a decision was just taken here); a look under way is the one waited for. */
   poke(): Promise<void> {
-    if (this.clients.size === 0) return Promise.resolve();
+    if (this.listeners.size === 0) return Promise.resolve();
     this.looking ??= this.look().finally(() => (this.looking = undefined));
     return this.looking;
   }
@@ -59,10 +66,11 @@ export class RunWatch {
     }
   }
 
+  /** Stops looking and ends every listener. */
   stop(): void {
+    for (const end of this.listeners.values()) end();
+    this.listeners.clear();
     this.pause();
-    for (const client of this.clients) client.end();
-    this.clients.clear();
   }
 
   private pause(): void {
@@ -71,8 +79,7 @@ export class RunWatch {
     this.seen = undefined;
   }
 
-  private send(event: string, data: unknown): void {
-    const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-    for (const client of this.clients) client.write(text);
+  private send(event: "runs" | "problem", data: unknown): void {
+    for (const listener of this.listeners.keys()) listener(event, data);
   }
 }

@@ -67,7 +67,7 @@ describe("planloop ui's server", () => {
     ui = await startUi({ store, continueRun: () => Promise.reject(new Error("must not be called")) });
     const url = `${base(ui)}/api/runs/r2/decisions`;
     const body = { pendingId: "step:1", action: "approve" };
-    const cookie = `planloop_ui=${ui.token}`;
+    const cookie = `planloop_ui_${new URL(ui.url).port}=${ui.token}`;
     const json = { "content-type": "application/json" };
     expect((await send(url, { method: "POST", headers: { cookie, ...json }, body })).status).toBe(403);
     const foreign = { "x-planloop-token": ui.token, origin: "http://attacker.example", ...json };
@@ -96,6 +96,46 @@ describe("planloop ui's server", () => {
       "planloop runs deny r3 step:1 --reason 'not this week' --store 'sqlite:/tmp/my runs.sqlite' --tools <your tools module>",
     );
     expect((await store.getRun("r3"))!.status).toBe("running");
+  });
+
+  it("names the page's cookie for its port: another server on 127.0.0.1 never receives it", async () => {
+    ui = await startUi({ store: memoryStore() });
+    const page = await fetch(ui.url);
+    expect(page.status).toBe(200);
+    const port = new URL(ui.url).port;
+    expect(page.headers.get("set-cookie")).toBe(`planloop_ui_${port}=${ui.token}; HttpOnly; SameSite=Strict; Path=/`);
+    // The cookie of another port's page opens nothing here.
+    const other = await fetch(`${base(ui)}/api/runs`, { headers: { cookie: `planloop_ui_1=${ui.token}` } });
+    expect(other.status).toBe(401);
+  });
+
+  it("continues one run at a time per run, not per server: a decision on b goes on while a's continuation still runs", async () => {
+    const store = memoryStore();
+    await waitingRefund(store, "ra");
+    await waitingRefund(store, "rb");
+    let releaseA!: () => void;
+    const aHolds = new Promise<void>((resolve) => (releaseA = resolve));
+    const continued: string[] = [];
+    ui = await startUi({
+      store,
+      continueRun: async ({ runId }) => {
+        if (runId === "ra") await aHolds;
+        continued.push(runId);
+      },
+    });
+    const headers = { "x-planloop-token": ui.token, "content-type": "application/json" };
+    const decide = (runId: string) =>
+      send(`${base(ui!)}/api/runs/${runId}/decisions`, { method: "POST", headers, body: { pendingId: "step:1", action: "approve" } });
+    expect((await decide("ra")).status).toBe(202);
+    expect((await decide("rb")).status).toBe(202);
+    for (let look = 0; look < 200 && continued.length === 0; look += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(continued).toEqual(["rb"]);
+    // A second decision on the run being continued is refused, not queued behind it.
+    expect((await decide("ra")).status).toBe(409);
+    releaseA();
+    await ui.close();
+    ui = undefined;
+    expect(continued).toEqual(["rb", "ra"]);
   });
 
   it("a wave: all approvals (or all denials) at once, each one the run waits for, else nothing; handed on as decisions", async () => {
