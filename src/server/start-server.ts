@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import type { Hono } from "hono";
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -41,6 +42,10 @@ export interface RunServer {
   /** On the loopback only: a token with every scope for this process's life. */
   sessionToken: string | undefined;
   host: RunHost;
+  /** The port it listens on. */
+  port: number;
+  /** Serves `routes` too, beside the API (a Hono app with a base path of its own: `planloop ui`'s page under /ui). */
+  mount(routes: Hono): void;
   /** Stops taking requests, then waits for the runs of this process to stop (`abortRuns`: cancels them first). */
   close(options?: { abortRuns?: boolean }): Promise<void>;
 }
@@ -94,6 +99,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     url: `http://${named}:${port}`,
     sessionToken,
     host,
+    port,
+    mount: (routes) => void app.route("/", routes),
     close: async ({ abortRuns = false } = {}) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -196,6 +196,8 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
   app.get(
     "*",
     guarded(async (context) => {
+      // Under a path of its own the page is read from "<base>/", so that its relative addresses resolve under it.
+      if (base !== "" && context.req.path === base) return context.redirect(`${base}/${new URL(context.req.url).search}`);
       const path = context.req.path.slice(base.length) || "/";
       // The page: opened with the token, it is given a cookie, so its own files need no token in their URLs.
       const { name, path: kept } = options.cookie();

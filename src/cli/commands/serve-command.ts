@@ -1,11 +1,9 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidOptionsError, RunBusyError, shown } from "../../core/errors.js";
-import { startRunServer, type RunServer } from "../../server/start-server.js";
-import { loadTools } from "../load-tools.js";
-import { modelFromFlags } from "../model-option.js";
 import { serveTokensCommand } from "./serve-tokens.js";
-import { bullmqRunner } from "../../workers/bullmq-runner.js";
+import { startApi, wholeNumber, type ApiFlags } from "./serve-api.js";
+import type { RunServer } from "../../server/start-server.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import { RunLease } from "../../journal/run-lease.js";
 import { runSchedules, type ScheduleFire } from "../../waits/run-schedules.js";
@@ -18,23 +16,17 @@ import { trustedLaunchLine } from "../launch-line.js";
 import { defaultStore, openStore } from "../store-option.js";
 import type { ScheduledLaunch } from "./schedules-command.js";
 
-interface ServeFlags {
+interface ServeFlags extends ApiFlags {
   store: string;
   tools?: string;
   model?: string;
   tickMs: string;
   limit: string;
   orphanAfterMs: string;
-  port?: string;
-  host: string;
-  webhook?: string;
-  redis?: string;
-  queue: string;
-  concurrency: string;
 }
 
 /** What a serve process is told once, at its start: the store, and the folder and modules it continues runs with. */
-interface Served {
+export interface Served {
   store: CheckpointStore;
   /** The store flag with a SQLite path made absolute: runs continue in their own folders. */
   storeFlag: string;
@@ -190,29 +182,6 @@ async function orphans(store: CheckpointStore, afterMs: number): Promise<string[
   return found;
 }
 
-/** Starts the HTTP API beside the ticks: the runs it starts run in this process, with its tools and model. */
-async function startApi(served: Served, flags: ServeFlags): Promise<RunServer> {
-  const port = Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a port number, not ${flags.port}`);
-  const concurrency = wholeNumber(flags.concurrency, "--concurrency");
-  const tools = await loadTools(served.tools);
-  const model = await modelFromFlags(served.model === undefined ? {} : { model: served.model });
-  const secret = process.env.PLANLOOP_WEBHOOK_SECRET || undefined;
-  if (flags.webhook !== undefined && secret === undefined)
-    throw new CliError("--webhook needs PLANLOOP_WEBHOOK_SECRET: the secret its requests are signed with (16 characters or more)");
-  const webhooks = secret === undefined ? undefined : { secret, ...(flags.webhook === undefined ? {} : { url: flags.webhook }) };
-  const runner =
-    flags.redis === undefined
-      ? undefined
-      : bullmqRunner({ connection: flags.redis, queue: flags.queue, secret: process.env.PLANLOOP_QUEUE_SECRET || undefined });
-  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency, webhooks, runner });
-  served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
-  if (server.sessionToken !== undefined)
-    served.io.out(`planloop serve: session token (every scope, until this process ends): ${server.sessionToken}`);
-  // The queue's connection is this command's: closed with the server.
-  return { ...server, close: async (options) => (await server.close(options), await runner?.close()) };
-}
-
 /** The first Ctrl-C (or SIGTERM) stops serving once the work in hand is done; a second exits at once. */
 function stopper(io: CliIo): { requested(): boolean; sleep(ms: number): Promise<void>; dispose(): void } {
   let requested = false;
@@ -240,10 +209,4 @@ function stopper(io: CliIo): { requested(): boolean; sleep(ms: number): Promise<
       process.off("SIGTERM", stop);
     },
   };
-}
-
-function wholeNumber(text: string, flag: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new CliError(`${flag} must be a whole number ≥ 1, not ${text}`);
-  return value;
 }

@@ -82,7 +82,7 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
 }
 
 /** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process. */
-function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
+export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
   return async ({ runId, decision, decisions }) => {
     const folder = decision?.action === "edit" ? mkdtempSync(join(tmpdir(), "planloop-ui-")) : undefined;
     try {
@@ -126,6 +126,6 @@ function decisionWords(runId: string, decision: Decision, folder: string | undef
 }
 
 /** The ui's own io, with what a continued run prints sent to stderr: stdout carries the one line with the URL. */
-function quietIo(io: CliIo): CliIo {
+export function quietIo(io: CliIo): CliIo {
   return { ...io, stdout: io.stderr, out: (line) => io.err(line), exitCode: () => {} };
 }

@@ -11,7 +11,13 @@ if (fromUrl !== null) {
 const token = () => sessionStorage.getItem("planloop-token") ?? "";
 
 /** A URL of the API with the token in it, for what cannot send a header (the timeline's frame, the event stream). */
-export const withToken = (path: string) => `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token())}`;
+/**
+ * An API path as the page asks for it: relative to the page, so the page works where it is
+ * served, at the root (`planloop ui`) or under a path of its own (`/ui/` of `planloop serve`).
+ */
+export const here = (path: string) => path.replace(/^\//, "");
+
+export const withToken = (path: string) => `${here(path)}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token())}`;
 
 export type { Decision, RunPage, RunRow } from "../api-types.js";
 import type { RunRow } from "../api-types.js";
@@ -125,7 +131,7 @@ export class ApiError extends Error {
 }
 
 export async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
+  const response = await fetch(here(path), {
     method: body === undefined ? "GET" : "POST",
     headers: { "x-planloop-token": token(), ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

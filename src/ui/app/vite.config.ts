@@ -6,7 +6,8 @@ import { defineConfig } from "vite";
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  base: "/",
+  // Relative: the page is served at the root (planloop ui) or under /ui/ (planloop serve).
+  base: "./",
   logLevel: "warn",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   build: {

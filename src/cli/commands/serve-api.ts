@@ -1,0 +1,90 @@
+import { resolve } from "node:path";
+import type { RunServer } from "../../server/start-server.js";
+import { startRunServer } from "../../server/start-server.js";
+import { bullmqRunner } from "../../workers/bullmq-runner.js";
+import { RunWatch } from "../../ui/run-watch.js";
+import { uiApp } from "../../ui/ui-app.js";
+import { tokenCookie } from "../../ui/ui-http.js";
+import { builtPage, loopbackHosts } from "../../ui/ui-server.js";
+import type { ContinueRun } from "../../ui/ui-decisions.js";
+import { CliError } from "../cli-error.js";
+import { loadTools } from "../load-tools.js";
+import { modelFromFlags } from "../model-option.js";
+import type { Served } from "./serve-command.js";
+import { continuing, quietIo } from "./ui-command.js";
+
+/** The flags of `planloop serve` that shape its HTTP API. */
+export interface ApiFlags {
+  port?: string;
+  host: string;
+  concurrency: string;
+  webhook?: string;
+  redis?: string;
+  queue: string;
+}
+
+/** Starts the HTTP API beside the ticks: the runs it starts run in this process, with its tools and model. */
+export async function startApi(served: Served, flags: ApiFlags): Promise<RunServer> {
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a port number, not ${flags.port}`);
+  const concurrency = wholeNumber(flags.concurrency, "--concurrency");
+  const tools = await loadTools(served.tools);
+  const model = await modelFromFlags(served.model === undefined ? {} : { model: served.model });
+  const secret = process.env.PLANLOOP_WEBHOOK_SECRET || undefined;
+  if (flags.webhook !== undefined && secret === undefined)
+    throw new CliError("--webhook needs PLANLOOP_WEBHOOK_SECRET: the secret its requests are signed with (16 characters or more)");
+  const webhooks = secret === undefined ? undefined : { secret, ...(flags.webhook === undefined ? {} : { url: flags.webhook }) };
+  const runner =
+    flags.redis === undefined
+      ? undefined
+      : bullmqRunner({ connection: flags.redis, queue: flags.queue, secret: process.env.PLANLOOP_QUEUE_SECRET || undefined });
+  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency, webhooks, runner });
+  served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
+  if (server.sessionToken !== undefined)
+    served.io.out(`planloop serve: session token (every scope, until this process ends): ${server.sessionToken}`);
+  const watch = pageOf(served, server, flags.host);
+  // The queue's connection and the page's watch are this command's: closed with the server.
+  return { ...server, close: async (options) => (await server.close(options), watch?.stop(), await runner?.close()) };
+}
+
+/**
+ * On the loopback, `planloop ui`'s page at /ui/, opened with the session token: decisions on
+ * the runs the API started continue them here, the way they were started; other runs continue
+ * by their command lines, as in `planloop ui`.
+ */
+function pageOf(served: Served, server: RunServer, host: string): RunWatch | undefined {
+  const token = server.sessionToken;
+  if (token === undefined) return undefined;
+  const watch = new RunWatch(served.store, 500);
+  const byCommand = continuing(served.rerun, quietIo(served.io), {
+    store: served.storeFlag,
+    tools: served.tools,
+    ...(served.model === undefined ? {} : { model: resolve(served.model) }),
+  });
+  const continueRun: ContinueRun = async (request) => {
+    if (!(await server.host.hosts(request.runId))) return byCommand(request);
+    const decisions = request.decisions ?? (request.decision ? [request.decision] : []);
+    return (await server.host.continue(request.runId, decisions, { by: "planloop ui" })).done;
+  };
+  const { app } = uiApp({
+    store: served.store,
+    storeFlag: served.storeFlag,
+    watch,
+    token,
+    cookie: () => ({ name: tokenCookie(server.port), path: "/ui" }),
+    hosts: () => loopbackHosts(host, server.port),
+    base: "/ui",
+    folder: builtPage(),
+    continueRun,
+  });
+  server.mount(app);
+  served.io.out(`planloop serve: the page is on ${server.url}/ui/?token=${token}`);
+  return watch;
+}
+
+/** A whole number of at least 1 from a flag, or a clear refusal naming it. */
+export function wholeNumber(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new CliError(`${flag} must be a whole number ≥ 1, not ${text}`);
+  return value;
+}
