@@ -47,6 +47,8 @@ export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./plan/timeline.js";
 export { toolStepCallId } from "./executor/step/tool-step.js";
 export { LatencyBook, latencyBook } from "./executor/latency-book.js";
+export { StepSlots } from "./executor/step-slots.js";
+export type { StepSlot } from "./executor/step-slots.js";
 export type { LatencyBookJson } from "./executor/latency-book.js";
 export type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "./executor/step-runner.js";
 

@@ -128,6 +128,8 @@ export function schedulerHooks(run: PlanRun, priorities: Float64Array | undefine
     graph: run.graph,
     priorities,
     concurrency: run.config.concurrency,
+    // A strategy's plan runs (`<id>/plan:<v>`) share their run's turn.
+    slot: run.config.slots?.for(run.runId.split("/")[0]!),
     initially: (index) => {
       const status = run.records[index]!.status;
       if (status === undefined) return "open";

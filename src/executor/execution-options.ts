@@ -23,6 +23,7 @@ import type { RunSettings } from "../core/run-settings.js";
 import { readRetry, type RetryOptions, type RetryPolicy } from "./retry.js";
 import type { StepRunner } from "./step-runner.js";
 import { LatencyBook } from "./latency-book.js";
+import { StepSlots } from "./step-slots.js";
 
 /** How a plan's steps run: declared once, for `executePlan` and every planning strategy. */
 export interface ExecutionSettings {
@@ -44,6 +45,11 @@ export interface ExecutionSettings {
   /** Runs steps in worker processes instead of here (`bullmqRunner` from `planloop/bullmq`). */
   runner?: StepRunner | undefined;
   /**
+   * Slots shared with other runs (`new StepSlots(n)`): at most n steps of all of them run at
+   * once, a freed slot going to the run that holds the fewest. Each run's `concurrency` holds too.
+   */
+  slots?: StepSlots | undefined;
+  /**
    * Models an agent step may name in its `model` (e.g. `{ fast, strong }`): planning takes a
    * strong model, simple steps a cheaper one. A step without `model` runs on the run's model.
    */
@@ -64,6 +70,7 @@ const settingKeys = [
   "agentWaitTools",
   "prompts",
   "runner",
+  "slots",
   "models",
   "latencies",
 ] as const;
@@ -164,6 +171,7 @@ export interface PlanConfig {
   /** Who gave the decisions, kept with them in the journal. */
   decidedBy: string | undefined;
   runner: StepRunner | undefined;
+  slots: StepSlots | undefined;
   latencies: LatencyBook | undefined;
   /** Decisions used before (by earlier resumes) and by this run. */
   used: string[];
@@ -240,6 +248,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     stateSecret: options.stateSecret,
     clock: options.clock ?? systemClock,
     runner: checkRunner(options.runner),
+    slots: checkSlots(options.slots),
     latencies: checkLatencies(options.latencies),
   };
 }
@@ -288,4 +297,9 @@ function readGivenPlan(given: GivenPlan | undefined, run: { resumed: boolean; to
   if (given?.kind === "streamed") return { ok: true as const, plan: given.plan, graph: given.graph, parsedArgs: [], order: undefined };
   if (given?.kind === "checked" && !run.resumed && given.checked.tools === run.tools) return given.checked;
   return undefined;
+}
+
+function checkSlots(slots: unknown): StepSlots | undefined {
+  if (slots === undefined || slots instanceof StepSlots) return slots;
+  throw new InvalidOptionsError("slots must be a StepSlots (new StepSlots(n)), shared by the runs that take turns");
 }

@@ -1,6 +1,7 @@
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { Readiness, type InitialStanding } from "./readiness.js";
 import { ReadyQueue } from "./ready-queue.js";
+import type { StepSlot } from "./step-slots.js";
 
 export interface SchedulerHooks {
   /** The plan's graph; a streamed plan grows it before each `add`. */
@@ -8,6 +9,8 @@ export interface SchedulerHooks {
   /** Per step, higher runs first among ready steps (the remaining path length); without, plan order. */
   priorities: Float64Array | undefined;
   concurrency: number;
+  /** Slots shared with other runs (`StepSlots`): a step also needs one of them to start. */
+  slot?: StepSlot | undefined;
   /** A step finished before this run (a resume): `succeeded` counts as met, `settled` never starts. */
   initially(step: number): InitialStanding;
   /** The tool a step calls and how many steps of that tool may run at once. */
@@ -116,10 +119,19 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
         parked.push(step);
         continue;
       }
+      // A slot shared with other runs: when none is this run's now, the step waits, and the run is woken when one may be.
+      if (hooks.slot !== undefined && !hooks.slot.take(schedulePump)) {
+        queue.push(step);
+        break;
+      }
       start(step, tool);
     }
     pumping = false;
-    if (closed && running === 0 && finishedCount === 0) finish();
+    // Steps still ready (waiting for a shared slot) keep the run open while it may start them.
+    if (closed && running === 0 && finishedCount === 0 && (queue.size === 0 || !hooks.mayStart())) {
+      hooks.slot?.leave();
+      finish();
+    }
   };
 
   // Adds made in one go (a whole plan) are pumped once, so priorities see every ready step.
@@ -147,6 +159,7 @@ export function createScheduler(hooks: SchedulerHooks): Scheduler {
 
   const complete = (step: number, tool: string | undefined, ok: boolean) => {
     running -= 1;
+    hooks.slot?.release();
     if (tool !== undefined) {
       runningByTool.set(tool, runningByTool.get(tool)! - 1);
       const parked = parkedByTool.get(tool);

@@ -8,6 +8,7 @@ import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { executePlan } from "../executor/execute-plan.js";
 import type { StepRunner } from "../executor/step-runner.js";
+import { StepSlots } from "../executor/step-slots.js";
 import { cancelStoredRun, type CancelOutcome } from "../journal/cancel-run.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { validatePlan } from "../plan/validate-plan.js";
@@ -40,6 +41,12 @@ export interface RunHostOptions {
   runner?: StepRunner | undefined;
   /** At most this many runs at once in this process; more wait their turn (first come, first served). Default 8. */
   concurrency?: number | undefined;
+  /**
+   * At most this many steps at once across the runs of this process, a freed slot going to the
+   * run that holds the fewest (`StepSlots`): a run of a thousand ready steps does not crowd out
+   * one of three. Default 32.
+   */
+  stepSlots?: number | undefined;
   /** Told when a run of this process (or a run kept inside it) emits an event: it may have written to the store. */
   onActivity?: ((runId: string) => void) | undefined;
   /** Told when a run stops here: finished, waiting, cancelled (also one cancelled in the store), or not run (`status: "not run"`). */
@@ -63,9 +70,12 @@ const requestKey = (runId: string) => `planloop:serve:run:${runId}`;
 export class RunHost {
   private readonly live = new Map<string, LiveRun>();
   private readonly limit: LimitFunction;
+  /** The step slots this process's runs share. */
+  readonly slots: StepSlots;
 
   constructor(private readonly options: RunHostOptions) {
     this.limit = pLimit(options.concurrency ?? 8);
+    this.slots = new StepSlots(options.stepSlots ?? 32);
   }
 
   /** Starts a run; a run with this id there already is not started again (`created: false`). */
@@ -237,6 +247,7 @@ export class RunHost {
       runId,
       signal: given.signal,
       onEvent,
+      slots: this.slots,
       ...(this.options.runner === undefined ? {} : { runner: this.options.runner }),
       lease: { onBusy: "fail" as const },
       ...decisionOptions(given.decisions),

@@ -25,6 +25,8 @@ export interface RunServerOptions {
   runner?: StepRunner | undefined;
   /** Runs at once in this process (default 8). */
   concurrency?: number | undefined;
+  /** Steps at once across those runs, shared fairly between them (default 32). */
+  stepSlots?: number | undefined;
   /** How often open streams look at the store for other processes' writes (ms). */
   pollMs?: number | undefined;
   /** The largest request body taken, in bytes (default 1 MB). */
@@ -72,6 +74,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     tools: options.tools,
     model: options.model,
     concurrency: options.concurrency,
+    stepSlots: options.stepSlots,
     runner: options.runner,
     onActivity: (runId) => changes.changed(runId),
     onStop: (runId, stop) => {

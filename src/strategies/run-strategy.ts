@@ -16,7 +16,8 @@ import type { PlanCacheOption } from "./plan-cache.js";
 export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
 
 /** The options all four strategies share, for running one task through each. */
-export interface SharedStrategyOptions extends StrategyOptions, PlanningDecisions, Pick<ExecutionSettings, "concurrency" | "runner"> {
+export interface SharedStrategyOptions
+  extends StrategyOptions, PlanningDecisions, Pick<ExecutionSettings, "concurrency" | "runner" | "slots"> {
   /** Acts (ReAct), runs agent steps, and plans unless `planner` is given. */
   model: Model;
   planner?: Model;

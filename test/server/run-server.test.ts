@@ -179,6 +179,34 @@ describe("the run server over HTTP", () => {
     expect((refused as PlanloopApiError).status).toBe(400);
   });
 
+  it("shares step slots fairly between runs: a second run's step starts at the first slot that frees", async () => {
+    const { gate, open, calls } = gatedTool();
+    const store = sqliteStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-serve-")), "runs.sqlite") });
+    stores.push(store);
+    const server = await startRunServer({ store, tools: [gate], pollMs: 50, stepSlots: 2 });
+    servers.push(server);
+    const client = planloopClient({ url: server.url, token: server.sessionToken! });
+    const wide = (from: number, count: number) => ({
+      steps: Array.from({ length: count }, (_, index) => ({ id: index + 1, task: "gate", tool: "gate", args: { n: from + index } })),
+    });
+    await client.start({ plan: wide(1, 4), runId: "many" });
+    for await (const event of client.stream("many")) if (event.type === "step-start" && event.stepId === 2) break;
+    await client.start({ plan: wide(100, 1), runId: "one" });
+    // The run waits for a slot (its plan is written with its first step's start).
+    for (let look = 0; look < 1000 && !server.host.slots.waitingRuns().includes("one"); look += 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    // Both wait: "many" for a third slot, "one" for its first.
+    expect(server.host.slots.waitingRuns()).toEqual(["many", "one"]);
+    expect(calls).toEqual([1, 2]);
+    open(1);
+    for await (const event of client.stream("one")) if (event.type === "step-start") break;
+    expect(calls).toEqual([1, 2, 100]);
+    [2, 3, 4, 100].forEach(open);
+    for (const runId of ["many", "one"]) for await (const event of client.stream(runId)) void event;
+    expect((await client.get("many")).status).toBe("completed");
+    expect((await client.get("one")).status).toBe("completed");
+  });
+
   it("refuses bad bodies with a 400 naming the field, a body too large with 413, and starts nothing", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "planloop-serve-")), "runs.sqlite");
     const { gate } = gatedTool();

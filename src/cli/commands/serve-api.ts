@@ -18,6 +18,7 @@ export interface ApiFlags {
   port?: string;
   host: string;
   concurrency: string;
+  stepSlots: string;
   webhook?: string;
   redis?: string;
   queue: string;
@@ -28,6 +29,7 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a port number, not ${flags.port}`);
   const concurrency = wholeNumber(flags.concurrency, "--concurrency");
+  const stepSlots = wholeNumber(flags.stepSlots, "--step-slots");
   const tools = await loadTools(served.tools);
   const model = await modelFromFlags(served.model === undefined ? {} : { model: served.model });
   const secret = process.env.PLANLOOP_WEBHOOK_SECRET || undefined;
@@ -38,7 +40,17 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
     flags.redis === undefined
       ? undefined
       : bullmqRunner({ connection: flags.redis, queue: flags.queue, secret: process.env.PLANLOOP_QUEUE_SECRET || undefined });
-  const server = await startRunServer({ store: served.store, tools, model, host: flags.host, port, concurrency, webhooks, runner });
+  const server = await startRunServer({
+    store: served.store,
+    tools,
+    model,
+    host: flags.host,
+    port,
+    concurrency,
+    stepSlots,
+    webhooks,
+    runner,
+  });
   served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
   if (server.sessionToken !== undefined)
     served.io.out(`planloop serve: session token (every scope, until this process ends): ${server.sessionToken}`);

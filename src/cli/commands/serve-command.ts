@@ -60,6 +60,7 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--port <port>", "also serve the HTTP API (docs/server.md) on this port (0: a free one)")
     .option("--host <host>", "where the API listens; beyond 127.0.0.1 only with a token (planloop serve tokens add)", "127.0.0.1")
     .option("--concurrency <n>", "runs the API started that run at once in this process", "8")
+    .option("--step-slots <n>", "steps at once across those runs, a freed slot going to the run that holds the fewest", "32")
     .option("--redis <url>", "run the API's runs' steps on BullMQ workers (planloop worker) through this Redis")
     .option("--queue <name>", "the BullMQ queue, with --redis", "planloop")
     .option("--webhook <url>", "POST every API run's waits and ends here, signed with $PLANLOOP_WEBHOOK_SECRET (docs/server.md#webhooks)")
