@@ -90,6 +90,29 @@ describe("the run server's tokens and scopes", () => {
     expect(decisions).toEqual([{ run: "waits", id: pendingId, decision: { approved: true }, at: expect.any(Number), by: "decide-token" }]);
   });
 
+  it("GET /api/openapi.json describes every route with its scope, its bodies from the schemas the server checks with", async () => {
+    const response = await fetch(`${server.url}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { security?: unknown }>> };
+    expect(document.openapi).toBe("3.1.0");
+    for (const route of routes) {
+      const path = route.path.replace("/waits", "/{id}").replace("/export-ready", "/{name}");
+      const operation = document.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${path}`).toBeDefined();
+      expect(operation!.security).toEqual([{ bearer: [route.scope] }]);
+    }
+    const start = document.paths["/api/runs"]!.post as unknown as {
+      requestBody: { content: { "application/json": { schema: { anyOf: unknown[] } } } };
+    };
+    expect(start.requestBody.content["application/json"].schema.anyOf).toHaveLength(2);
+  });
+
+  it("beyond 127.0.0.1 the server refuses to start without a token of its own", async () => {
+    await expect(startRunServer({ store: memoryStore(), tools: [refund], host: "0.0.0.0" })).rejects.toThrow(
+      /only with a token of its own: add one with planloop serve tokens add/,
+    );
+  });
+
   it("tokens are kept hashed: the store holds no token; a removed token is refused at once", async () => {
     const kept = JSON.stringify(await listTokens(store));
     for (const token of Object.values(tokens)) expect(kept).not.toContain(token);
