@@ -62,6 +62,10 @@ const commands: Array<{ names: Record<string, [args: string, description: string
     load: async () => (await import("./commands/serve-command.js")).serveCommand,
   },
   {
+    names: { mcp: ["", "Serve planloop as an MCP server over stdio: start plans and tasks, decide and cancel runs from an MCP client"] },
+    load: async () => (await import("./commands/mcp-command.js")).mcpCommand,
+  },
+  {
     names: { schedules: ["", "Add, list, pause, resume and remove the schedules kept in a store (planloop serve starts them)"] },
     load: async () => (await import("./commands/schedules-command.js")).schedulesCommand,
   },

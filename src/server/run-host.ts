@@ -128,6 +128,11 @@ export class RunHost {
     return (await this.requestOf(runId)) !== undefined;
   }
 
+  /** Resolves when the run stops running in this process (at once when it is not running here). */
+  settled(runId: string): Promise<void> {
+    return this.live.get(runId)?.done ?? Promise.resolve();
+  }
+
   /** Whether the run is running in this process now. */
   isLive(runId: string): boolean {
     return this.live.has(runId);

@@ -2,17 +2,17 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { RunBusyError, errorMessage, InvalidOptionsError } from "../core/errors.js";
-import { appendedOutcome, type CheckpointStore } from "../journal/checkpoint-store.js";
+import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { validatePlan } from "../plan/validate-plan.js";
-import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 import { sendEvent } from "../waits/send-event.js";
-import type { ApiError, ApiScope, DecisionRequest, PendingItem, RunView } from "../client/api-types.js";
+import type { ApiError, ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
 import { BodyError, decisionsBody, eventBody, forkBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
 import { addGrant, GrantError } from "./standing-grants.js";
 import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
 import { readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
+import { viewOfRun } from "./run-view.js";
 import { streamFormat, streamFormats, type Frame, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
 import { webhookAttempts, type Webhooks } from "./webhooks.js";
@@ -217,40 +217,11 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   return app;
 }
 
-/** A run as `GET /api/runs/:id` gives it: its row, what it waits for, and its result once finished. */
+/** A run as `GET /api/runs/:id` gives it, or a 404. */
 async function runView(store: CheckpointStore, runId: string): Promise<RunView> {
-  const run = await store.getRun(runId);
-  if (run === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
-  const children = await childrenOf(store, runId);
-  const result = run.result as { status?: string } | undefined;
-  const paused = run.status === "finished" ? undefined : lastPause(run, children);
-  const pending = paused === undefined ? [] : (pendingOf(paused) as unknown as PendingItem[]);
-  const status = result?.status ?? appendedOutcome(run.journal)?.status ?? "running";
-  const decisions = [run, ...children].flatMap((each) =>
-    each.journal.flatMap((entry) =>
-      entry.kind === "human-decision"
-        ? [
-            {
-              run: each.runId,
-              id: entry.id,
-              decision: entry.decision,
-              ...(entry.at === undefined ? {} : { at: entry.at }),
-              ...(entry.by === undefined ? {} : { by: entry.by }),
-            },
-          ]
-        : [],
-    ),
-  );
-  return {
-    runId,
-    entry: run.entry,
-    status,
-    createdAt: run.createdAt,
-    updatedAt: run.updatedAt,
-    pending,
-    decisions,
-    ...(run.result === undefined ? {} : { result: run.result }),
-  };
+  const view = await viewOfRun(store, runId);
+  if (view === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
+  return view;
 }
 
 /**

@@ -1,0 +1,53 @@
+import { resolve } from "node:path";
+import type * as McpStdio from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Command } from "commander";
+import { loadOptionalPackage } from "../../core/optional-package.js";
+import { planloopMcpServer } from "../../server/mcp-server.js";
+import { RunChanges } from "../../server/run-changes.js";
+import { RunHost } from "../../server/run-host.js";
+import type { CliIo } from "../cli-io.js";
+import { loadTools } from "../load-tools.js";
+import { modelFromFlags } from "../model-option.js";
+import { defaultStore, openStore } from "../store-option.js";
+
+/**
+ * `planloop mcp`: planloop as an MCP server over stdio (docs/mcp.md), for Claude Desktop,
+ * Claude Code, Cursor or any MCP client. Stdout carries the protocol and nothing else; what
+ * planloop has to say goes to stderr.
+ */
+export function mcpCommand(program: Command, io: CliIo): void {
+  program
+    .command("mcp")
+    .requiredOption("--tools <module>", "the tools the runs use")
+    .option("--model <spec>", "the model for tasks (ask) and agent steps: openai:<name>, or a module (./model.mjs)")
+    .option("--base-url <url>", "an OpenAI-compatible server for --model <name>")
+    .option("--store <sqlite:path|postgres://…>", "where runs are kept", defaultStore)
+    .action(async (flags: { tools: string; model?: string; baseUrl?: string; store: string }) => {
+      const tools = await loadTools(flags.tools);
+      const model = await modelFromFlags({
+        ...(flags.model ? { model: flags.model } : {}),
+        ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+      });
+      const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
+      const store = await openStore(storeFlag, { readonly: false });
+      const changes = new RunChanges();
+      const host = new RunHost({ store, tools, model, onActivity: (runId) => changes.changed(runId) });
+      const server = planloopMcpServer({ store, host, changes });
+      const { StdioServerTransport } = loadOptionalPackage<typeof McpStdio>({
+        name: "@modelcontextprotocol/sdk",
+        module: "@modelcontextprotocol/sdk/server/stdio.js",
+        neededFor: "planloop mcp",
+      });
+      const closed = new Promise<void>((done) => (server.server.onclose = done));
+      await server.connect(new StdioServerTransport());
+      io.err(
+        `planloop mcp: serving ${storeFlag} on stdio, ${tools.length} tools${model ? ", with a model" : " (no model: run_plan only)"}`,
+      );
+      process.stdin.once("end", () => void server.close());
+      await closed;
+      // Runs in hand go on to their next stop; the journal keeps them for the next process otherwise.
+      await host.close();
+      await store.close();
+      io.exitCode(0);
+    });
+}

@@ -1,0 +1,124 @@
+// planloop as an MCP server over stdio (planloop mcp, a process of its own), driven by the MCP
+// SDK's own client: its tools listed with their schemas, a plan run to completion with a progress
+// notification per step, a run that waits for approval answered through decide, a cancelled run.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { repoRoot, testRoot } from "../helpers/paths.js";
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+async function connect(dir: string, log: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      "--import",
+      "tsx",
+      join(repoRoot, "src", "cli", "main.ts"),
+      "mcp",
+      "--tools",
+      join(testRoot, "fixtures", "ui-tools.ts"),
+      "--store",
+      `sqlite:${join(dir, "runs.sqlite")}`,
+    ],
+    cwd: repoRoot,
+    env: { ...(process.env as Record<string, string>), PLANLOOP_TEST_LOG: log },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "planloop-test", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+type Outcome = { runId: string; status: string; output?: unknown; pending?: Array<{ id: string; kind: string }> };
+
+describe("planloop mcp over stdio", () => {
+  it("lists its tools, runs a plan with progress, waits for an approval and takes it through decide, and cancels", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-mcp-"));
+    const log = join(dir, "calls.log");
+    writeFileSync(log, "");
+    const client = await connect(dir, log);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask", "cancel_run", "decide", "get_run", "list_runs", "run_plan"]);
+    const runPlan = tools.find((tool) => tool.name === "run_plan")!;
+    expect(runPlan.inputSchema.required).toEqual(["plan"]);
+    expect(runPlan.outputSchema?.properties).toHaveProperty("status");
+
+    // A plan of three steps, to completion, with a progress notification per finished step.
+    const progress: Array<{ progress: number; total?: number | undefined }> = [];
+    const doubled = await client.callTool(
+      {
+        name: "run_plan",
+        arguments: {
+          runId: "doubles",
+          plan: {
+            steps: [1, 2, 3].map((id) => ({
+              id,
+              task: "double",
+              tool: "double",
+              args: { value: id },
+              depends_on: id === 1 ? [] : [id - 1],
+            })),
+          },
+        },
+      },
+      undefined,
+      { onprogress: (update) => void progress.push(update) },
+    );
+    expect(doubled.structuredContent).toMatchObject({ runId: "doubles", status: "completed" });
+    expect(progress.map((update) => [update.progress, update.total])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+
+    // A payment that waits for approval: the call returns with what it waits for; decide approves it.
+    const waiting = (
+      await client.callTool({
+        name: "run_plan",
+        arguments: { runId: "pays", plan: { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 7 } }] } },
+      })
+    ).structuredContent as Outcome;
+    expect(waiting).toMatchObject({ runId: "pays", status: "waiting", pending: [{ id: "step:1", kind: "approval" }] });
+    const payments = () =>
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line.startsWith("paid"));
+    expect(payments()).toEqual([]);
+    const paid = (
+      await client.callTool({ name: "decide", arguments: { runId: "pays", decisions: [{ pendingId: "step:1", action: "approve" }] } })
+    ).structuredContent as Outcome;
+    expect(paid).toMatchObject({ status: "completed" });
+    expect(payments()).toEqual(["paid 7 pays/1"]);
+    // A stale decision is a tool error the model reads, not a protocol error.
+    const stale = await client.callTool({
+      name: "decide",
+      arguments: { runId: "pays", decisions: [{ pendingId: "step:1", action: "approve" }] },
+    });
+    expect(stale.isError).toBe(true);
+
+    // A waiting run cancelled; the list shows all three.
+    await client.callTool({
+      name: "run_plan",
+      arguments: { runId: "dropped", plan: { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 9 } }] } },
+    });
+    expect((await client.callTool({ name: "cancel_run", arguments: { runId: "dropped" } })).structuredContent).toMatchObject({
+      status: "cancelled",
+    });
+    const listed = (await client.callTool({ name: "list_runs", arguments: {} })).structuredContent as {
+      runs: Array<{ runId: string; status: string }>;
+    };
+    expect(Object.fromEntries(listed.runs.map((run) => [run.runId, run.status]))).toEqual({
+      doubles: "completed",
+      pays: "completed",
+      dropped: "cancelled",
+    });
+  }, 60_000);
+});
