@@ -1,4 +1,5 @@
 import type * as McpServerModule from "@modelcontextprotocol/sdk/server/mcp.js";
+import type * as McpHttp from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { z } from "zod";
 import { errorMessage } from "../core/errors.js";
 import { loadOptionalPackage } from "../core/optional-package.js";
@@ -230,4 +231,23 @@ async function guard<T>(work: () => Promise<T>): Promise<T | { content: Array<{ 
   } catch (error) {
     return { content: [{ type: "text", text: errorMessage(error) }], isError: true };
   }
+}
+
+/**
+ * One MCP request over Streamable HTTP, stateless: a server and a transport of its own, so any
+ * number of clients (and any number of this server's processes) answer alike. A call that runs
+ * a plan answers as server-sent events, its progress notifications first.
+ */
+export async function mcpOverHttp(options: McpServerOptions, request: Request): Promise<Response> {
+  const { WebStandardStreamableHTTPServerTransport } = loadOptionalPackage<typeof McpHttp>({
+    name: "@modelcontextprotocol/sdk",
+    module: "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
+    neededFor: "the run server's /mcp",
+  });
+  const server = planloopMcpServer(options);
+  // Without a session id generator: stateless (the SDK reads a missing one as such).
+  const transport = new WebStandardStreamableHTTPServerTransport({});
+  await server.connect(transport);
+  request.signal.addEventListener("abort", () => void server.close(), { once: true });
+  return transport.handleRequest(request);
 }

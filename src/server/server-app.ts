@@ -13,6 +13,7 @@ import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
 import { readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
+import { mcpOverHttp } from "./mcp-server.js";
 import { streamFormat, streamFormats, type Frame, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
 import { webhookAttempts, type Webhooks } from "./webhooks.js";
@@ -82,6 +83,21 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     if (!allows(known.scopes, scope)) throw new ApiFailure(403, `token "${known.name}" may not do this: it needs the "${scope}" scope`);
     return { name: known.name, scopes: known.scopes };
   }
+
+  // MCP over Streamable HTTP (docs/mcp.md): its tools start and decide runs, so the token needs both scopes.
+  app.use(
+    "/mcp",
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: () => Promise.reject(new ApiFailure(413, `the body is larger than ${maxBodyBytes} bytes`)),
+    }),
+  );
+  app.all("/mcp", needs("run"), async (context) => {
+    const { name, scopes } = context.get("caller");
+    if (!allows(scopes, "decide"))
+      throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
+    return mcpOverHttp({ store, host, changes }, context.req.raw);
+  });
 
   app.get("/api/runs", needs("read"), async (context) => {
     const limit = Math.min(Math.max(Number(context.req.query("limit") ?? 50) || 50, 1), 500);

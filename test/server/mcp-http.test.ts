@@ -1,0 +1,73 @@
+// /mcp on the run server over Streamable HTTP, driven by the MCP SDK's own client: the server's
+// tokens apply, a plan runs with progress, and what it waits for is answered through decide.
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { memoryStore, type CheckpointStore } from "planloop";
+import { addToken } from "../../src/server/api-tokens.js";
+import { startRunServer, type RunServer } from "../../src/server/start-server.js";
+import { refundTool } from "../helpers/refund-tool.js";
+
+let store: CheckpointStore;
+let server: RunServer;
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await server.close({ abortRuns: true });
+  await store.close();
+});
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: "planloop-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  clients.push(client);
+  return client;
+}
+
+describe("/mcp on planloop serve", () => {
+  it("takes the server's tokens, runs a plan with progress, and a waiting run is decided through decide", async () => {
+    store = memoryStore();
+    const { refund, refunds } = refundTool();
+    server = await startRunServer({ store, tools: [refund], pollMs: 20 });
+    const client = await connect(server.sessionToken!);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("run_plan");
+    const plan = { steps: [1, 2].map((id) => ({ id, task: `refund ${id}`, tool: "refund", args: { order: `A${id}` } })) };
+    const waiting = await client.callTool({ name: "run_plan", arguments: { plan, runId: "over-http" } });
+    expect(waiting.structuredContent).toMatchObject({ status: "waiting", pending: [{ id: "step:1" }, { id: "step:2" }] });
+    const progress: number[] = [];
+    const done = await client.callTool(
+      {
+        name: "decide",
+        arguments: { runId: "over-http", decisions: ["step:1", "step:2"].map((pendingId) => ({ pendingId, action: "approve" })) },
+      },
+      undefined,
+      { onprogress: (update) => void progress.push(update.progress) },
+    );
+    expect(done.structuredContent).toMatchObject({ status: "completed" });
+    expect(refunds.map((line) => line.split(" ")[0]).sort()).toEqual(["A1", "A2"]);
+    expect(progress.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a request without a token, and a token that may not both run and decide", async () => {
+    store = memoryStore();
+    const reader = (await addToken(store, { name: "reader", scopes: ["read"] })).token;
+    const runner = (await addToken(store, { name: "runner", scopes: ["run"] })).token;
+    server = await startRunServer({ store, tools: [refundTool().refund], pollMs: 20 });
+    const ping = (token?: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+    expect((await ping()).status).toBe(401);
+    expect((await ping(reader)).status).toBe(403);
+    expect((await ping(runner)).status).toBe(403);
+    await expect(connect(reader)).rejects.toThrow();
+  });
+});
