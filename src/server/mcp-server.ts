@@ -9,11 +9,14 @@ import type { StrategyName } from "../strategies/strategy-result.js";
 import type { RunView } from "../client/api-types.js";
 import { BodyError } from "./api-requests.js";
 import type { RunChanges } from "./run-changes.js";
-import { unsentEvents, type StreamCursor } from "./run-events.js";
-import type { RunHost } from "./run-host.js";
+import { newRunId, type RunHost } from "./run-host.js";
 import { viewOfRun } from "./run-view.js";
+import type { Pipeline } from "./pipelines.js";
 
 type McpServer = McpServerModule.McpServer;
+
+/** How long the answer to a run tool waits after its last progress notification (see `follow`). */
+const answerGapMs = 25;
 
 export interface McpServerOptions {
   store: CheckpointStore;
@@ -21,6 +24,8 @@ export interface McpServerOptions {
   changes: RunChanges;
   /** How often a waiting call looks at the store for what other processes wrote (ms). Default 250. */
   pollMs?: number | undefined;
+  /** Named pipelines, one tool each (see `Pipeline`). */
+  pipelines?: readonly Pipeline[] | undefined;
 }
 
 /** What every run tool answers with, as `structuredContent`. */
@@ -59,30 +64,45 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
   const { store, host } = options;
 
   type Extra = { signal: AbortSignal; _meta?: unknown; sendNotification(notification: never): Promise<void> };
-  /** Follows the run until it stops here, telling each finished step as progress; then what it came to. */
-  const follow = async (runId: string, extra: Extra) => {
-    const cursor: StreamCursor = new Map();
+  /**
+   * Waits until the run stops here, telling each finished step as a progress notification the
+   * moment it ends (heard live, so every one goes out before the answer); then what it came to.
+   */
+  const follow = async (runId: string, extra: Extra, begin: () => Promise<unknown>) => {
+    const token = (extra._meta as { progressToken?: string | number } | undefined)?.progressToken;
     let total = 0;
     let ended = 0;
-    const token = (extra._meta as { progressToken?: string | number } | undefined)?.progressToken;
-    for (;;) {
-      const stopped = !host.isLive(runId);
-      const unsent = await unsentEvents(store, runId, cursor);
-      for (const event of unsent?.events ?? []) {
-        if (event.type === "plan-created") total += (event.steps as unknown[] | undefined)?.length ?? 0;
-        if (event.type !== "step-end" || token === undefined) continue;
-        ended += 1;
-        const message = `step ${String(event.stepId)} ${String(event.status)}`;
-        await extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, progress: ended, ...(total > 0 ? { total } : {}), message },
-          } as never)
-          .catch(() => {});
-      }
-      if (stopped || extra.signal.aborted) break;
-      await Promise.race([host.settled(runId), options.changes.next(runId, options.pollMs ?? 250)]);
+    let sending: Promise<unknown> = Promise.resolve();
+    let lastSent = 0;
+    const stop = options.changes.listen(runId, (event) => {
+      if (event.type === "plan-created") total += event.steps.length;
+      if (event.type !== "step-end" || token === undefined) return;
+      ended += 1;
+      const params = {
+        progressToken: token,
+        progress: ended,
+        ...(total > 0 ? { total } : {}),
+        message: `step ${String(event.stepId)} ${event.status}`,
+      };
+      sending = sending
+        .then(() => extra.sendNotification({ method: "notifications/progress", params } as never))
+        .then(() => (lastSent = Date.now()))
+        .catch(() => {});
+    });
+    try {
+      // Listening before the run begins: no step's end is missed.
+      await begin();
+      const aborted = new Promise<void>((resolve) => extra.signal.addEventListener("abort", () => resolve(), { once: true }));
+      await Promise.race([host.settled(runId), aborted]);
+    } finally {
+      stop();
     }
+    await sending;
+    // A client may read a notification and the answer in one go and handle the answer first (the
+    // TypeScript SDK's client does, dropping the notification): the answer waits a moment after
+    // the last step's progress, so that it arrives on its own.
+    const since = Date.now() - lastSent;
+    if (since < answerGapMs) await new Promise((resolve) => setTimeout(resolve, answerGapMs - since));
     return outcome(await viewOfRun(store, runId), runId);
   };
 
@@ -96,7 +116,10 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       outputSchema: runOutcome,
     },
     (input, extra) =>
-      guard(async () => follow((await host.start({ plan: input.plan, ...(input.runId ? { runId: input.runId } : {}) })).runId, extra)),
+      guard(async () => {
+        const runId = input.runId ?? newRunId();
+        return follow(runId, extra, () => host.start({ plan: input.plan, runId }));
+      }),
   );
 
   server.registerTool(
@@ -114,12 +137,8 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     },
     (input, extra) =>
       guard(async () => {
-        const started = await host.start({
-          task: input.task,
-          strategy: input.strategy ?? "plan-and-execute",
-          ...(input.runId ? { runId: input.runId } : {}),
-        });
-        return follow(started.runId, extra);
+        const runId = input.runId ?? newRunId();
+        return follow(runId, extra, () => host.start({ task: input.task, strategy: input.strategy ?? "plan-and-execute", runId }));
       }),
   );
 
@@ -147,8 +166,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
               ? { pendingId: given.pendingId, action: "deny" as const, reason: given.reason }
               : { pendingId: given.pendingId, action: "approve" as const },
         );
-        await host.continue(input.runId, decisions, { by: "mcp" });
-        return follow(input.runId, extra);
+        return follow(input.runId, extra, () => host.continue(input.runId, decisions, { by: "mcp" }));
       }),
   );
 
@@ -200,6 +218,21 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
         return { content: [{ type: "text" as const, text }], structuredContent: { runs } };
       }),
   );
+  for (const pipeline of options.pipelines ?? []) {
+    server.registerTool(
+      pipeline.name,
+      { description: pipeline.description, inputSchema: pipeline.input, outputSchema: runOutcome },
+      (input, extra) =>
+        guard(async () => {
+          const given = input as Record<string, unknown>;
+          const body = pipeline.plan
+            ? { plan: pipeline.plan(given) }
+            : { task: pipeline.task!(given), strategy: pipeline.strategy ?? ("plan-and-execute" as const) };
+          const runId = newRunId();
+          return follow(runId, extra, () => host.start({ ...body, runId }));
+        }),
+    );
+  }
   return server;
 }
 

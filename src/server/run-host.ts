@@ -3,6 +3,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
 import { forkRun, type ForkedRun } from "../executor/fork-run.js";
 import type { BudgetLimits } from "../core/budget.js";
+import type { PlanloopEvent } from "../core/events.js";
 import type { Model } from "../core/model.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -48,7 +49,7 @@ export interface RunHostOptions {
    */
   stepSlots?: number | undefined;
   /** Told when a run of this process (or a run kept inside it) emits an event: it may have written to the store. */
-  onActivity?: ((runId: string) => void) | undefined;
+  onActivity?: ((runId: string, event: PlanloopEvent) => void) | undefined;
   /** Told when a run stops here: finished, waiting, cancelled (also one cancelled in the store), or not run (`status: "not run"`). */
   onStop?: ((runId: string, stop: RunStop) => void) | undefined;
 }
@@ -81,7 +82,7 @@ export class RunHost {
   /** Starts a run; a run with this id there already is not started again (`created: false`). */
   async start(body: StartRun): Promise<StartRunAnswer> {
     const request = this.checked(body);
-    const runId = body.runId ?? `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const runId = body.runId ?? newRunId();
     const { store } = this.options;
     if ((await store.getRun(runId)) !== undefined || this.live.has(runId)) return { runId, created: false };
     await store.setValue(requestKey(runId), request);
@@ -246,7 +247,7 @@ export class RunHost {
     given: { decisions: readonly DecisionRequest[]; by?: string; signal: AbortSignal },
   ): Promise<{ status: string; reason?: string | undefined }> {
     const { store, tools, model } = this.options;
-    const onEvent = () => this.options.onActivity?.(runId);
+    const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
     const durable = {
       store,
       runId,
@@ -287,4 +288,9 @@ function decisionOptions(decisions: readonly DecisionRequest[]): {
     if (decision.action === "answer") answers[decision.pendingId] = decision.text;
   }
   return { approvals, answers };
+}
+
+/** A new run's id, when the caller gave none. */
+export function newRunId(): string {
+  return `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
 }

@@ -76,7 +76,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     concurrency: options.concurrency,
     stepSlots: options.stepSlots,
     runner: options.runner,
-    onActivity: (runId) => changes.changed(runId),
+    onActivity: (runId, event) => changes.changed(runId, event),
     onStop: (runId, stop) => {
       const payload = payloadOf(runId, stop);
       if (webhooks === undefined || payload === undefined) return;

@@ -6,7 +6,8 @@ import { planloopMcpServer } from "../../server/mcp-server.js";
 import { RunChanges } from "../../server/run-changes.js";
 import { RunHost } from "../../server/run-host.js";
 import type { CliIo } from "../cli-io.js";
-import { loadTools } from "../load-tools.js";
+import { importUserModule, loadTools } from "../load-tools.js";
+import { readPipelines } from "../../server/pipelines.js";
 import { modelFromFlags } from "../model-option.js";
 import { defaultStore, openStore } from "../store-option.js";
 
@@ -24,6 +25,7 @@ export function mcpCommand(program: Command, io: CliIo): void {
     .option("--store <sqlite:path|postgres://…>", "where runs are kept", defaultStore)
     .action(async (flags: { tools: string; model?: string; baseUrl?: string; store: string }) => {
       const tools = await loadTools(flags.tools);
+      const pipelines = readPipelines((await importUserModule(flags.tools, "tools")).pipelines, flags.tools);
       const model = await modelFromFlags({
         ...(flags.model ? { model: flags.model } : {}),
         ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
@@ -31,8 +33,8 @@ export function mcpCommand(program: Command, io: CliIo): void {
       const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
       const store = await openStore(storeFlag, { readonly: false });
       const changes = new RunChanges();
-      const host = new RunHost({ store, tools, model, onActivity: (runId) => changes.changed(runId) });
-      const server = planloopMcpServer({ store, host, changes });
+      const host = new RunHost({ store, tools, model, onActivity: (runId, event) => changes.changed(runId, event) });
+      const server = planloopMcpServer({ store, host, changes, pipelines });
       const { StdioServerTransport } = loadOptionalPackage<typeof McpStdio>({
         name: "@modelcontextprotocol/sdk",
         module: "@modelcontextprotocol/sdk/server/stdio.js",
@@ -41,7 +43,7 @@ export function mcpCommand(program: Command, io: CliIo): void {
       const closed = new Promise<void>((done) => (server.server.onclose = done));
       await server.connect(new StdioServerTransport());
       io.err(
-        `planloop mcp: serving ${storeFlag} on stdio, ${tools.length} tools${model ? ", with a model" : " (no model: run_plan only)"}`,
+        `planloop mcp: serving ${storeFlag} on stdio, ${tools.length} tools, ${pipelines.length} pipelines${model ? ", with a model" : " (no model: plans only)"}`,
       );
       process.stdin.once("end", () => void server.close());
       await closed;

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { InvalidOptionsError } from "../core/errors.js";
+import { isRecord } from "../core/is-record.js";
+import { strategyNames } from "../strategies/run-strategy.js";
+import type { StrategyName } from "../strategies/strategy-result.js";
+
+/**
+ * A named pipeline an MCP client can start by name (docs/mcp.md): its input as a zod object,
+ * and what a run of it is — a plan made from the input, or a task for a strategy. A tools
+ * module exports them as `pipelines`; `planloop mcp` lists one tool per pipeline.
+ *
+ * @example
+ * export const pipelines = [{
+ *   name: "weekly_report", description: "This week's orders, refunds and tickets",
+ *   input: z.object({ week: z.string().describe("yyyy-mm-dd of the Monday") }),
+ *   plan: ({ week }) => ({ steps: [{ id: "orders", task: "orders", tool: "sql", args: { week } }] }),
+ * }];
+ */
+export interface Pipeline {
+  name: string;
+  description: string;
+  input: z.ZodObject;
+  /** The plan of a run, from the input. */
+  plan?: ((input: Record<string, unknown>) => unknown) | undefined;
+  /** Or the task of a run, from the input, for `strategy` (default plan-and-execute). */
+  task?: ((input: Record<string, unknown>) => string) | undefined;
+  strategy?: StrategyName | undefined;
+}
+
+const reserved = new Set(["run_plan", "ask", "decide", "cancel_run", "get_run", "list_runs"]);
+
+/** The pipelines a module exports, checked: each with a name, a description, a zod object input, and a plan or a task. */
+export function readPipelines(exported: unknown, where: string): Pipeline[] {
+  if (exported === undefined) return [];
+  if (!Array.isArray(exported)) throw new InvalidOptionsError(`${where}: pipelines must be an array`);
+  const names = new Set<string>();
+  return exported.map((candidate, index) => {
+    const at = `${where}: pipelines[${index}]`;
+    if (!isRecord(candidate)) throw new InvalidOptionsError(`${at} is not an object`);
+    const { name, description, input, plan, task, strategy } = candidate;
+    if (typeof name !== "string" || !/^[a-z][a-z0-9_-]{0,63}$/.test(name))
+      throw new InvalidOptionsError(`${at}.name must be lower case letters, digits, "_" or "-", starting with a letter`);
+    if (reserved.has(name) || names.has(name)) throw new InvalidOptionsError(`${at}.name "${name}" is taken`);
+    names.add(name);
+    if (typeof description !== "string" || description === "") throw new InvalidOptionsError(`${at}.description is missing`);
+    if (!(input instanceof z.ZodObject)) throw new InvalidOptionsError(`${at}.input must be a zod object (z.object({ … }))`);
+    if ((typeof plan === "function") === (typeof task === "function"))
+      throw new InvalidOptionsError(`${at} needs plan(input) or task(input): one of them`);
+    if (strategy !== undefined && !strategyNames.includes(strategy as StrategyName))
+      throw new InvalidOptionsError(`${at}.strategy must be one of ${strategyNames.join(", ")}`);
+    return candidate as unknown as Pipeline;
+  });
+}
