@@ -7,6 +7,7 @@ import { validatePlan } from "../plan/validate-plan.js";
 import { sendEvent } from "../waits/send-event.js";
 import type { ApiError, ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
+import { sameSecretText } from "../trust/keyed-hash.js";
 import { BodyError, decisionsBody, eventBody, forkBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
 import { addGrant, GrantError } from "./standing-grants.js";
 import { openApiDocument } from "./openapi.js";
@@ -76,7 +77,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const presented = /^Bearer\s+(\S+)$/i.exec(context.req.header("authorization") ?? "")?.[1];
     if (presented === undefined) throw new ApiFailure(401, "this needs a token: Authorization: Bearer <token> (planloop serve tokens add)");
     const known: Caller | undefined =
-      options.sessionToken !== undefined && presented === options.sessionToken
+      options.sessionToken !== undefined && sameSecretText(presented, options.sessionToken)
         ? { name: "session", scopes: ["admin"] }
         : findToken(await listTokens(store), presented);
     if (known === undefined) throw new ApiFailure(401, "the token is not one this server knows");
