@@ -22,6 +22,8 @@ export interface ContinueFlags {
   tools?: string;
   /** The model module to continue it with, for a run started with `--model <module>`. */
   model?: string;
+  /** Who gives the decisions (`--decided-by`), kept with them. */
+  decidedBy?: string;
 }
 
 /** The store, for commands that only read it (a SQLite file is opened for reading). */

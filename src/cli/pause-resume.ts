@@ -26,6 +26,8 @@ export interface PauseFlags {
   wait?: boolean;
   /** How long this process's lease on a stored run lasts unless renewed, in milliseconds. */
   leaseMs?: string;
+  /** Who gives the decisions, kept with them in the journal. */
+  decidedBy?: string;
 }
 
 /** The lease a stored run is held with, from `--wait` and `--lease-ms`. */
@@ -45,6 +47,7 @@ export function pauseOptions(command: Command, defaultState: string): Command {
     .option("--deny-reason <text>", "why they are denied (the run sees it)")
     .option("--answer <id=text...>", "answer these pending questions (with --resume or --run-id)")
     .option("--plan <file>", "with --approve plan:<version>: run this edited plan (JSON) instead of the one waiting")
+    .option("--decided-by <name>", "who gives these decisions (kept with them in the run's journal)")
     .option("--wait", "if another process is running this run id (--run-id), wait until it is free instead of failing")
     .option(
       "--lease-ms <ms>",
@@ -61,6 +64,7 @@ export function resumeFromFlags(flags: PauseFlags): {
   resume?: unknown;
   approvals?: Record<string, ApprovalDecision>;
   answers?: Record<string, string>;
+  decidedBy?: string;
   /** The state file holds a run that already finished: nothing is to run. */
   finished?: string;
 } {
@@ -84,12 +88,13 @@ export function resumeFromFlags(flags: PauseFlags): {
     if (split <= 0) throw new CliError(`--answer takes callId=text, got "${entry}"`);
     answers[entry.slice(0, split)] = entry.slice(split + 1);
   }
-  if (!flags.resume) return decided.length === 0 ? {} : { approvals, answers };
+  const by = flags.decidedBy === undefined ? {} : { decidedBy: flags.decidedBy };
+  if (!flags.resume) return decided.length === 0 ? {} : { approvals, answers, ...by };
   const saved = readJsonFile(flags.resume, "state") as { kind?: unknown; status?: unknown } | null;
   if (saved?.kind === finishedKind) {
     return { finished: `the run saved in ${flags.resume} already finished (${String(saved.status)}); there is nothing to resume` };
   }
-  return { resume: saved, approvals, answers };
+  return { resume: saved, approvals, answers, ...by };
 }
 
 /**

@@ -17,8 +17,8 @@ import { runStrategy } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import type { DecisionRequest, StartRunAnswer } from "../client/api-types.js";
 import { BodyError, type StartRun } from "./api-requests.js";
-import { grantFor, grantsFor } from "./standing-grants.js";
-import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
+import { coveredByGrants } from "./standing-grants.js";
+import { childrenOf } from "../strategies/stored-runs.js";
 
 /** How the server started a run, kept in the store: it continues the run the same way after a decision or a restart. */
 export type HostedRequest =
@@ -157,15 +157,8 @@ export class RunHost {
    * covered or the run is running here.
    */
   async applyGrants(runId: string): Promise<string[]> {
-    const { store } = this.options;
-    const run = await store.getRun(runId);
-    if (run === undefined || run.status === "finished" || this.live.has(runId)) return [];
-    const paused = lastPause(run, await childrenOf(store, runId));
-    const grants = await grantsFor(store, runId, Date.now());
-    const covered = (paused === undefined ? [] : pendingOf(paused)).flatMap((item) => {
-      const grant = grantFor(grants, item as { kind?: string; name?: string; arguments?: unknown });
-      return grant === undefined ? [] : [{ id: item.id, by: grant.by }];
-    });
+    if (this.live.has(runId)) return [];
+    const covered = await coveredByGrants(this.options.store, runId, Date.now());
     if (covered.length === 0) return [];
     const by = `standing grant of ${[...new Set(covered.map((item) => item.by))].join(", ")}`;
     await this.continue(

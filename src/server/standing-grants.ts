@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { scheduleOfRun } from "../waits/schedules.js";
+import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 
 /**
  * A standing grant: a person's approval, given once, of a tool's later calls (those whose
@@ -53,7 +54,39 @@ export async function addGrant(
   const key = grantsKey(grant.scope, within);
   // Expired grants are dropped as new ones come.
   await store.setValue(key, [...(await kept(store, key)).filter((old) => old.expiresAt > grant.at), made]);
+  const targets = ((await store.getValue(targetsKey)) as GrantTarget[] | undefined) ?? [];
+  const others = targets.filter((target) => target.expiresAt > grant.at && !(target.scope === grant.scope && target.within === within));
+  const latest = Math.max(
+    made.expiresAt,
+    ...targets.filter((target) => target.scope === grant.scope && target.within === within).map((target) => target.expiresAt),
+  );
+  await store.setValue(targetsKey, [...others, { scope: grant.scope, within, expiresAt: latest }]);
   return made;
+}
+
+/** Which runs and schedules hold a grant now: one look, so a pass over waiting runs reads only theirs. */
+type GrantTarget = { scope: StandingGrant["scope"]; within: string; expiresAt: number };
+const targetsKey = "planloop:serve:grants:targets";
+
+/** Whether a run may be covered by a standing grant at `now` (its own, or its schedule's), from one value. */
+export async function grantTargets(store: CheckpointStore, now: number): Promise<(runId: string) => boolean> {
+  const targets = (((await store.getValue(targetsKey)) as GrantTarget[] | undefined) ?? []).filter((target) => target.expiresAt > now);
+  const runs = new Set(targets.filter((target) => target.scope === "run").map((target) => target.within));
+  const schedules = new Set(targets.filter((target) => target.scope === "schedule").map((target) => target.within));
+  return (runId) => runs.has(runId) || schedules.has(scheduleOfRun(runId) ?? "\u0000");
+}
+
+/** What the run waits for now that a standing grant covers: the pending ids, each with who gave its grant. */
+export async function coveredByGrants(store: CheckpointStore, runId: string, now: number): Promise<Array<{ id: string; by: string }>> {
+  const run = await store.getRun(runId);
+  if (run === undefined || run.status === "finished") return [];
+  const grants = await grantsFor(store, runId, now);
+  if (grants.length === 0) return [];
+  const paused = lastPause(run, await childrenOf(store, runId));
+  return (paused === undefined ? [] : pendingOf(paused)).flatMap((item) => {
+    const grant = grantFor(grants, item as { kind?: string; name?: string; arguments?: unknown });
+    return grant === undefined ? [] : [{ id: item.id, by: grant.by }];
+  });
 }
 
 /** The grants that hold for `runId` at `now`: its own, and its schedule's. */

@@ -238,6 +238,11 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
       .split("\n")
       .filter((line) => line.includes("wave-ui/"));
     expect(paid.sort()).toEqual(["paid 1 wave-ui/1", "paid 2 wave-ui/2", "paid 3 wave-ui/3"]);
+    // The decisions say they were taken in the page.
+    const reading = sqliteStore({ path: storeFile });
+    const decided = (await reading.getRun("wave-ui"))!.journal.filter((entry) => entry.kind === "human-decision");
+    await reading.close();
+    expect(decided.map((entry) => (entry as { by?: string }).by)).toEqual(["planloop ui", "planloop ui", "planloop ui"]);
     await page.close();
   }, 90_000);
 

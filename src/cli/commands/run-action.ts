@@ -53,7 +53,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
   }
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");
-  const { finished, ...resumed } = resumeFromFlags(flags) as Pick<ExecutePlanOptions, "resume" | "approvals" | "answers"> & {
+  const { finished, ...resumed } = resumeFromFlags(flags) as Pick<ExecutePlanOptions, "resume" | "approvals" | "answers" | "decidedBy"> & {
     finished?: string;
   };
   if (finished !== undefined) {

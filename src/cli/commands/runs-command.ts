@@ -86,7 +86,8 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
       .option(
         "--model <module>",
         "for a run started with a model module: the module to continue it with (likewise not taken from the store)",
-      );
+      )
+      .option("--decided-by <name>", "who gives the decision (kept with it in the run's journal)");
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
     (runId: string, flags: ContinueFlags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }),
   );
@@ -98,7 +99,13 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
       return resumeRun(io, rerun, {
         runId,
         flags,
-        decisions: ["--approve", ...pendingIds, ...(flags.plan ? ["--plan", resolve(flags.plan)] : []), ...waiting(flags)],
+        decisions: [
+          "--approve",
+          ...pendingIds,
+          ...(flags.plan ? ["--plan", resolve(flags.plan)] : []),
+          ...decidedBy(flags),
+          ...waiting(flags),
+        ],
       });
     });
   continuing("deny", "Deny calls the run waits for, or reject a plan (the planner writes a new one), and continue it")
@@ -108,14 +115,20 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
       resumeRun(io, rerun, {
         runId,
         flags,
-        decisions: ["--deny", ...pendingIds, ...(flags.reason ? ["--deny-reason", flags.reason] : []), ...waiting(flags)],
+        decisions: [
+          "--deny",
+          ...pendingIds,
+          ...(flags.reason ? ["--deny-reason", flags.reason] : []),
+          ...decidedBy(flags),
+          ...waiting(flags),
+        ],
       }),
     );
   continuing("answer", "Answer a question the run waits for, and continue it")
     .argument("<pendingId>")
     .argument("<text>")
     .action((runId: string, pendingId: string, text: string, flags: ContinueFlags) =>
-      resumeRun(io, rerun, { runId, flags, decisions: ["--answer", `${pendingId}=${text}`, ...waiting(flags)] }),
+      resumeRun(io, rerun, { runId, flags, decisions: ["--answer", `${pendingId}=${text}`, ...decidedBy(flags), ...waiting(flags)] }),
     );
   withStore(
     runs
@@ -162,6 +175,11 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
 }
 
 const writable = { readonly: false };
+
+/** `--decided-by`, handed on to the command that continues the run. */
+function decidedBy(flags: { decidedBy?: string }): string[] {
+  return flags.decidedBy ? ["--decided-by", flags.decidedBy] : [];
+}
 
 /** `--wait`, handed on to the command that continues the run. */
 function waiting(flags: { wait?: boolean }): string[] {

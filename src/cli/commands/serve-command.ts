@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { InvalidOptionsError, RunBusyError, shown } from "../../core/errors.js";
 import { serveTokensCommand } from "./serve-tokens.js";
 import { startApi, wholeNumber, type ApiFlags } from "./serve-api.js";
+import { coveredByGrants, grantTargets } from "../../server/standing-grants.js";
 import type { RunServer } from "../../server/start-server.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import { RunLease } from "../../journal/run-lease.js";
@@ -123,9 +124,38 @@ async function tick(served: Served, options: { limit: number; orphanAfterMs: num
     if (stopped()) return;
     await continueRun(served, runId, "its owner is gone");
   }
+  await applyGrants(served, options.limit, stopped);
 }
 
-async function continueRun(served: Served, runId: string, why: string): Promise<void> {
+/**
+ * Waiting runs a standing grant covers (their own, or their schedule's: see docs/server.md) are
+ * approved and continued: the API's runs here, the way they were started; others by their
+ * command line (`planloop runs approve <run> <ids…>`).
+ */
+async function applyGrants(served: Served, limit: number, stopped: () => boolean): Promise<void> {
+  const now = Date.now();
+  const granted = await grantTargets(served.store, now);
+  for (const row of await served.store.listRuns({ topLevel: true, status: "waiting", limit })) {
+    if (stopped()) return;
+    if (!granted(row.runId)) continue;
+    const host = served.server?.host;
+    if (host !== undefined && (await host.hosts(row.runId))) {
+      const approved = await host.applyGrants(row.runId);
+      if (approved.length > 0) served.io.out(`run ${row.runId}: a standing grant approves ${approved.join(", ")}`);
+      continue;
+    }
+    const covered = await coveredByGrants(served.store, row.runId, now);
+    if (covered.length > 0)
+      await continueRun(served, row.runId, `a standing grant approves ${covered.map((item) => item.id).join(", ")}`, [
+        "--approve",
+        ...covered.map((item) => item.id),
+        "--decided-by",
+        `standing grant of ${[...new Set(covered.map((item) => item.by))].join(", ")}`,
+      ]);
+  }
+}
+
+async function continueRun(served: Served, runId: string, why: string, decisions: string[] = []): Promise<void> {
   if (served.leftAlone.has(runId)) return;
   served.io.out(`run ${runId}: ${why}; continuing it`);
   try {
@@ -138,7 +168,7 @@ async function continueRun(served: Served, runId: string, why: string): Promise<
       ).done;
     }
     const flags = { store: served.storeFlag, tools: served.tools, ...(served.model === undefined ? {} : { model: served.model }) };
-    await resumeRun(served.io, served.rerun, { runId, flags, decisions: [] });
+    await resumeRun(served.io, served.rerun, { runId, flags, decisions });
   } catch (error) {
     if (error instanceof RunBusyError) return served.io.out(`run ${runId}: another process is on it`);
     served.leftAlone.add(runId);

@@ -92,7 +92,17 @@ export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tool
           : decision === undefined
             ? ["resume", runId]
             : decisionWords(runId, decision, folder);
-      const argv = ["runs", ...words, "--store", where.store, "--tools", where.tools, ...(where.model ? ["--model", where.model] : [])];
+      const by = decision === undefined && decisions === undefined ? [] : ["--decided-by", "planloop ui"];
+      const argv = [
+        "runs",
+        ...words,
+        "--store",
+        where.store,
+        "--tools",
+        where.tools,
+        ...(where.model ? ["--model", where.model] : []),
+        ...by,
+      ];
       // How the run then ends (completed, failed, waiting again) is the run's, shown in the page; only a run that could not be continued fails here.
       await rerun(argv, io);
     } finally {
