@@ -325,6 +325,22 @@ export class Checkpoints {
     } catch (error) {
       return lose(error);
     }
-    return isPromiseLike(written) ? Promise.resolve(written).catch(lose) : written;
+    if (!isPromiseLike(written)) return written;
+    // A write the store never answers (it is out of reach) ends when the lease is given up.
+    const lease = this.durability.lease;
+    return (lease === undefined ? Promise.resolve(written) : untilLeaseLost(written, lease.signal)).catch(lose);
   }
+}
+
+/** The write, or the lease's loss if that comes first (the listener goes with the write: none pile up). */
+function untilLeaseLost(written: PromiseLike<void>, lost: AbortSignal): Promise<void> {
+  if (lost.aborted) return Promise.reject(lost.reason as Error);
+  return new Promise((resolve, reject) => {
+    const onLost = () => reject(lost.reason as Error);
+    lost.addEventListener("abort", onLost, { once: true });
+    written.then(
+      () => (lost.removeEventListener("abort", onLost), resolve()),
+      (error: unknown) => (lost.removeEventListener("abort", onLost), reject(error)),
+    );
+  });
 }

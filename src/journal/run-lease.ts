@@ -29,6 +29,8 @@ export class RunLease {
   private readonly lost = new AbortController();
   private timer: ReturnType<typeof setInterval> | undefined;
   private renewedAt: number;
+  /** A renewal is waiting for the store's answer. */
+  private renewing = false;
 
   private constructor(
     private readonly store: CheckpointStore,
@@ -37,7 +39,7 @@ export class RunLease {
     readonly ttlMs: number,
   ) {
     this.renewedAt = Date.now();
-    this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(ttlMs / 3)));
+    this.timer = setInterval(() => this.tick(), Math.max(1, Math.floor(ttlMs / 3)));
     this.timer.unref?.();
   }
 
@@ -87,14 +89,31 @@ export class RunLease {
     }
   }
 
+  /**
+   * Renews the lease. A renewal the store has not answered while the lease went unrenewed for
+   * two thirds of its life means the store is out of reach: the lease is given up here — the
+   * run's calls aborted, its writes refused — a third of a lease before another process could
+   * take the run over. (A process that was only busy has no renewal waiting: it renews.)
+   */
+  private tick(): void {
+    if (this.renewing) {
+      if (Date.now() - this.renewedAt >= this.ttlMs - Math.floor(this.ttlMs / 3)) this.markLost();
+      return;
+    }
+    this.renewing = true;
+    void this.renew().finally(() => (this.renewing = false));
+  }
+
   private async renew(): Promise<void> {
+    const at = Date.now();
     try {
-      const renewed = await this.store.renewLease(this.runId, { token: this.token, ttlMs: this.ttlMs, at: Date.now() });
+      const renewed = await this.store.renewLease(this.runId, { token: this.token, ttlMs: this.ttlMs, at });
       if (!renewed) return this.markLost();
-      this.renewedAt = Date.now();
+      // The store counts the lease from when the renewal was asked.
+      this.renewedAt = Math.max(this.renewedAt, at);
     } catch {
-      // The store did not answer: the lease holds until it would have run out.
-      if (Date.now() - this.renewedAt >= this.ttlMs) this.markLost();
+      // The store failed to answer: given up when that has gone on for two thirds of the lease.
+      if (Date.now() - this.renewedAt >= this.ttlMs - Math.floor(this.ttlMs / 3)) this.markLost();
     }
   }
 
