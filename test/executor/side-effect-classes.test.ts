@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, effectOf, executePlan, memoryStore, runAgent, type CheckpointStore, type ModelRequest } from "planloop";
-import { dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
+import { abandoned, dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
 
 const never = () => new Promise<never>(() => {});
 
@@ -55,7 +55,7 @@ async function crashedRun(store: CheckpointStore, runId: string) {
   const made = crashingTools();
   const crashed = dyingStore(store);
   made.crashIn(crashed.die);
-  void executePlan({ plan, tools: made.tools, store: crashed.store, runId, lease: dyingLease });
+  abandoned(executePlan({ plan, tools: made.tools, store: crashed.store, runId, lease: dyingLease }));
   // Both calls start side by side, in an order the store's latency book may change: wait for both, whatever the load.
   for (let turn = 0; made.calls.length < 2 && turn < 2_000; turn += 1) await new Promise((resolve) => setTimeout(resolve, 5));
   expect([...made.calls].sort()).toEqual([`lookup ${runId}/a`, `pay ${runId}/b`]);
@@ -112,7 +112,9 @@ describe("side-effect classes after a crash", () => {
         { id: "c2", name: "pay", arguments: { invoice: "INV-9" } },
       ],
     });
-    void runAgent({ model: async () => decide(), tools: made.tools, task: "pay", store: crashed.store, runId: "loop", lease: dyingLease });
+    abandoned(
+      runAgent({ model: async () => decide(), tools: made.tools, task: "pay", store: crashed.store, runId: "loop", lease: dyingLease }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(made.calls).toEqual(["lookup loop/call:0:0", "pay loop/call:0:1"]);
     const seen: string[] = [];

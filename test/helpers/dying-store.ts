@@ -20,3 +20,11 @@ export function dyingStore(store: CheckpointStore): { store: CheckpointStore; di
   });
   return { store: view, die: () => (dead = true) };
 }
+
+/**
+ * The run of a process that died: its promise is let go. (It ends with `LeaseLostError` once
+ * its lease is given up, as a cut-off process's would, but nobody is there to read it.)
+ */
+export function abandoned(run: Promise<unknown>): void {
+  run.catch(() => {});
+}

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, memoryStore, runAgent, type JournalEntry } from "planloop";
-import { dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
+import { abandoned, dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
 
 function counting() {
   const calls: string[] = [];
@@ -122,15 +122,17 @@ describe("durable runAgent", () => {
       },
     });
     const crashed = dyingStore(store);
-    void runAgent({
-      model: deciding,
-      tools: [dying],
-      task: "t",
-      store: crashed.store,
-      lease: dyingLease,
-      runId: "loop-2",
-      toolConcurrency: 1,
-    });
+    abandoned(
+      runAgent({
+        model: deciding,
+        tools: [dying],
+        task: "t",
+        store: crashed.store,
+        lease: dyingLease,
+        runId: "loop-2",
+        toolConcurrency: 1,
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     crashed.die();
     expect(calls).toEqual(["A loop-2/call:0:0", "B loop-2/call:0:1"]);
@@ -172,14 +174,16 @@ describe("durable runs and approvals", () => {
     const waiting = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1" });
     expect(waiting).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
     const crashed = dyingStore(store);
-    void executePlan({
-      plan: payPlan,
-      tools: [pay],
-      store: crashed.store,
-      lease: dyingLease,
-      runId: "pay-1",
-      approvals: { "step:1": { approved: true } },
-    });
+    abandoned(
+      executePlan({
+        plan: payPlan,
+        tools: [pay],
+        store: crashed.store,
+        lease: dyingLease,
+        runId: "pay-1",
+        approvals: { "step:1": { approved: true } },
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 30));
     crashed.die();
     expect(paid).toEqual(["120 pay-1/1"]);
@@ -214,7 +218,7 @@ describe("durable ReAct loops and approvals", () => {
     expect(waiting.status).toBe("waiting");
     const pendingId = waiting.pending![0]!.id;
     const crashed = dyingStore(store);
-    void runAgent({ ...options, store: crashed.store, lease: dyingLease, approvals: { [pendingId]: { approved: true } } });
+    abandoned(runAgent({ ...options, store: crashed.store, lease: dyingLease, approvals: { [pendingId]: { approved: true } } }));
     await new Promise((resolve) => setTimeout(resolve, 30));
     crashed.die();
     expect(paid).toEqual(["120 loop-pay/call:0:0"]);

@@ -16,7 +16,7 @@ import {
   type TextStreamPart,
 } from "planloop";
 import { ScriptedModel } from "planloop/testing";
-import { dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
+import { abandoned, dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
 
 const text = (content: string) => ({ type: "final" as const, content });
 const never = () => new Promise<never>(() => {});
@@ -69,7 +69,7 @@ describe("durable planAndExecute", () => {
     const dying = fetchTools(["b"]);
     const planner = new ScriptedModel([{ purpose: "plan", reply: text(jsonPlan) }]);
     const crashed = dyingStore(store);
-    void planAndExecute({ task: "fetch both", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "pe-2" });
+    abandoned(planAndExecute({ task: "fetch both", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "pe-2" }));
     await settle();
     crashed.die();
     expect(dying.calls).toEqual(["a pe-2/plan:1/a", "b pe-2/plan:1/b"]);
@@ -154,7 +154,9 @@ describe("durable ReWOO", () => {
     const planner = new ScriptedModel([{ purpose: "plan", reply: text('#E1 = fetch[{"source": "a"}]\n#E2 = fetch[{"source": "b"}]') }]);
     const dying = fetchTools(["b"]);
     const crashed = dyingStore(store);
-    void rewoo({ task: "fetch", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "rw-1", concurrency: 1 });
+    abandoned(
+      rewoo({ task: "fetch", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "rw-1", concurrency: 1 }),
+    );
     await settle();
     crashed.die();
     expect(dying.calls).toEqual(["a rw-1/plan:1/1", "b rw-1/plan:1/2"]);
@@ -188,7 +190,7 @@ describe("durable LLMCompiler", () => {
     const planner = streamingPlanner(['1. fetch({"source": "a"})', '2. fetch({"source": "b"})'], { hangAfter: true });
     const dying = fetchTools(["b"]);
     const crashed = dyingStore(store);
-    void llmCompiler({ task: "fetch", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "lc-1" });
+    abandoned(llmCompiler({ task: "fetch", planner, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "lc-1" }));
     await settle();
     crashed.die();
     expect(dying.calls.sort()).toEqual(["a lc-1/plan:1/1", "b lc-1/plan:1/2"]);
@@ -212,7 +214,7 @@ describe("durable ReAct and runStrategy", () => {
     const dying = fetchTools(["a"]);
     const first = new ScriptedModel([decide]);
     const crashed = dyingStore(store);
-    void react({ task: "fetch a", model: first, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "re-1" });
+    abandoned(react({ task: "fetch a", model: first, tools: dying.tools, store: crashed.store, lease: dyingLease, runId: "re-1" }));
     await settle();
     crashed.die();
     expect(dying.calls).toEqual(["a re-1/agent/call:0:0"]);

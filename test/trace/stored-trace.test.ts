@@ -9,7 +9,7 @@ import { ScriptedModel } from "planloop/testing";
 import { childrenOf } from "../../src/strategies/stored-runs.js";
 import { storedRunEvents } from "../../src/trace/stored-trace.js";
 import { summarizeTrace } from "../../src/trace/trace-model.js";
-import { dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
+import { abandoned, dyingLease, dyingStore, takeOver } from "../helpers/dying-store.js";
 
 const never = () => new Promise<never>(() => {});
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,7 +54,7 @@ describe("the trace of a stored run", () => {
     const hang = { now: true };
     const made = tools(hang);
     const dying = dyingStore(store);
-    void executePlan({ plan, tools: made.tools, store: dying.store, runId: "r", lease: dyingLease });
+    abandoned(executePlan({ plan, tools: made.tools, store: dying.store, runId: "r", lease: dyingLease }));
     await until(() => made.calls.includes("sum"));
     await pause(5);
     const midway = summarizeTrace(storedRunEvents((await store.getRun("r"))!, []));
