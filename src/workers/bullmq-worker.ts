@@ -41,6 +41,13 @@ export interface WorkerOptions extends WorkerKit {
    * in the job and in the events stream).
    */
   maxResultBytes?: number | undefined;
+  /**
+   * A step whose tool this worker does not have (a rolling deploy: some workers run the new
+   * tools module, some the old) is left for a worker that has it, for this long after the job
+   * was queued (ms; default 60,000), then fails naming the tool. Jobs are put back a moment
+   * later each time (a tenth of this, at most a second), so every worker gets its turn.
+   */
+  missingToolWaitMs?: number | undefined;
 }
 
 export interface RunningWorker {
@@ -72,13 +79,28 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   let publisher: ReturnType<typeof redisClient> | undefined;
   const events = () => (publisher ??= redisClient(connection));
   const maxResultBytes = options.maxResultBytes ?? 4 * 1024 * 1024;
+  const missingToolWaitMs = options.missingToolWaitMs ?? 60_000;
   const worker = new bullmq.Worker(
     name,
-    async (job, _token, signal) => {
+    async (job, token, signal) => {
       const data = verifiedJob<ToolJob | AgentJob>(job.data, secret);
       // Thrown, the job fails with this reason and nothing ran: a forged job gets no tool call.
       if (data === undefined) throw new Error("the job is not signed with this worker's secret; nothing was run");
-      const refusal = refusalOf(data, ended) ?? stalledRefusal(data, job.stalledCounter, kit);
+      const missing = data.kind === "tool" && !kit.tools.some((tool) => tool.name === data.call.name);
+      if (missing && Date.now() - job.timestamp < missingToolWaitMs) {
+        // Not this worker's step: back to the queue a moment later, for a worker that has the tool.
+        await job.moveToDelayed(Date.now() + Math.min(1_000, Math.max(20, Math.floor(missingToolWaitMs / 10))), token);
+        throw new bullmq.DelayedError();
+      }
+      const refusal =
+        refusalOf(data, ended) ??
+        stalledRefusal(data, job.stalledCounter, kit) ??
+        (missing
+          ? toolFailure(
+              "unknown_tool",
+              `no worker with a tool "${(data as ToolJob).call.name}" took the step within ${missingToolWaitMs} ms (missingToolWaitMs); this one has: ${kit.tools.map((tool) => tool.name).join(", ") || "none"}`,
+            )
+          : undefined);
       // An agent step's loop sends its events back as they happen (the coordinator listens on the
       // job's channel); all are sent before the result, so none arrives after the step has ended.
       const sent: Array<Promise<unknown>> = [];
