@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { repoRoot, testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
+import { mcpServerArgs } from "../helpers/mcp-command.js";
 
 const run = promisify(execFile);
 // The inspector finds its own package.json relative to the folder it runs in: its build folder.
@@ -14,16 +15,7 @@ const inspectorFolder = join(repoRoot, "node_modules", "@modelcontextprotocol", 
 
 async function inspect(store: string, log: string, method: string[]): Promise<Record<string, unknown>> {
   // The server's command first, the inspector's options next, the server's arguments after "--".
-  const server = [
-    "--import",
-    "tsx",
-    join(repoRoot, "src", "cli", "main.ts"),
-    "mcp",
-    "--tools",
-    join(testRoot, "fixtures", "ui-tools.ts"),
-    "--store",
-    store,
-  ];
+  const server = mcpServerArgs(store);
   const { stdout } = await run(process.execPath, ["index.js", process.execPath, ...method, "--", ...server], {
     cwd: inspectorFolder,
     env: { ...process.env, PLANLOOP_TEST_LOG: log },

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { repoRoot, testRoot } from "../helpers/paths.js";
+import { repoRoot } from "../helpers/paths.js";
+import { mcpServerArgs } from "../helpers/mcp-command.js";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -17,16 +18,7 @@ afterEach(async () => {
 async function connect(dir: string, log: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      "--import",
-      "tsx",
-      join(repoRoot, "src", "cli", "main.ts"),
-      "mcp",
-      "--tools",
-      join(testRoot, "fixtures", "ui-tools.ts"),
-      "--store",
-      `sqlite:${join(dir, "runs.sqlite")}`,
-    ],
+    args: mcpServerArgs(`sqlite:${join(dir, "runs.sqlite")}`),
     cwd: repoRoot,
     env: { ...(process.env as Record<string, string>), PLANLOOP_TEST_LOG: log },
     stderr: "pipe",
