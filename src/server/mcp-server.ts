@@ -1,22 +1,24 @@
 import type * as McpServerModule from "@modelcontextprotocol/sdk/server/mcp.js";
 import type * as McpHttp from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type * as McpTasks from "@modelcontextprotocol/sdk/experimental/tasks";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { errorMessage } from "../core/errors.js";
 import { loadOptionalPackage } from "../core/optional-package.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { strategyNames } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
-import type { RunView } from "../client/api-types.js";
-import { BodyError } from "./api-requests.js";
+import { BodyError, type StartRun } from "./api-requests.js";
+import { runOutcome, runOutcomeShape } from "./mcp-outcome.js";
+import { progressTokenOf, stepProgress } from "./mcp-progress.js";
+import { TaskDriver } from "./mcp-task-driver.js";
+import { RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import { newRunId, type RunHost } from "./run-host.js";
 import { viewOfRun } from "./run-view.js";
 import type { Pipeline } from "./pipelines.js";
 
 type McpServer = McpServerModule.McpServer;
-
-/** How long the answer to a run tool waits after its last progress notification (see `follow`). */
-const answerGapMs = 25;
 
 export interface McpServerOptions {
   store: CheckpointStore;
@@ -26,19 +28,15 @@ export interface McpServerOptions {
   pollMs?: number | undefined;
   /** Named pipelines, one tool each (see `Pipeline`). */
   pipelines?: readonly Pipeline[] | undefined;
+  /**
+   * A server that keeps its client (stdio): follows its tasks, telling their status, asking
+   * the person through elicitations when a run waits for them, taking over a task's run left
+   * running by a stopped process. Off for stateless HTTP, where a task is read from the store.
+   */
+  interactive?: boolean | undefined;
+  /** Told what went wrong where nobody waits for an answer (stderr for `planloop mcp`). */
+  log?: ((line: string) => void) | undefined;
 }
-
-/** What every run tool answers with, as `structuredContent`. */
-const runOutcome = {
-  runId: z.string(),
-  status: z.string().describe("completed, waiting, failed, cancelled, …"),
-  output: z.unknown().optional().describe("The run's answer, once it completed"),
-  reason: z.string().optional(),
-  pending: z
-    .array(z.looseObject({ id: z.string(), kind: z.string() }))
-    .optional()
-    .describe("What the run waits for: decide it with decide"),
-};
 
 const decision = z.object({
   pendingId: z.string(),
@@ -60,69 +58,127 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     module: "@modelcontextprotocol/sdk/server/mcp.js",
     neededFor: "planloop mcp",
   });
-  const server = new McpServer({ name: "planloop", version: "1.0.0" });
-  const { store, host } = options;
+  const { store, host, changes } = options;
+  const taskModule = tasksModule();
+  let driver: TaskDriver | undefined;
+  const tasks = new RunTasks({
+    store,
+    host,
+    // After a restart, a task is followed again from the first time a client asks about it.
+    onLooked: (taskId, view) => {
+      if (view.status === "running" || (view.status === "waiting" && view.pending.length > 0)) driver?.drive(taskId);
+    },
+  });
+  const server = new McpServer(
+    { name: "planloop", version: "1.0.0" },
+    taskModule === undefined
+      ? {}
+      : {
+          capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+          taskStore: tasks,
+          ...(options.interactive ? { taskMessageQueue: new taskModule.InMemoryTaskMessageQueue() } : {}),
+        },
+  );
+  if (taskModule !== undefined && options.interactive)
+    driver = new TaskDriver({ store, host, changes, tasks, server: server.server, pollMs: options.pollMs ?? 250, log: options.log });
+  const closing = server.server.onclose;
+  server.server.onclose = () => {
+    driver?.close();
+    closing?.();
+  };
 
   type Extra = { signal: AbortSignal; _meta?: unknown; sendNotification(notification: never): Promise<void> };
-  /**
-   * Waits until the run stops here, telling each finished step as a progress notification the
-   * moment it ends (heard live, so every one goes out before the answer); then what it came to.
-   */
-  const follow = async (runId: string, extra: Extra, begin: () => Promise<unknown>) => {
-    const token = (extra._meta as { progressToken?: string | number } | undefined)?.progressToken;
-    let total = 0;
-    let ended = 0;
-    let sending: Promise<unknown> = Promise.resolve();
-    let lastSent = 0;
-    const stop = options.changes.listen(runId, (event) => {
-      if (event.type === "plan-created") total += event.steps.length;
-      if (event.type !== "step-end" || token === undefined) return;
-      ended += 1;
-      const params = {
-        progressToken: token,
-        progress: ended,
-        ...(total > 0 ? { total } : {}),
-        message: `step ${String(event.stepId)} ${event.status}`,
-      };
-      sending = sending
-        .then(() => extra.sendNotification({ method: "notifications/progress", params } as never))
-        .then(() => (lastSent = Date.now()))
-        .catch(() => {});
-    });
+  const progressOf = (runId: string, extra: Extra) =>
+    stepProgress(changes, runId, progressTokenOf(extra._meta), (params) =>
+      extra.sendNotification({ method: "notifications/progress", params } as never),
+    );
+  /** Waits until the run stops running here (or the call is given up), then what it came to. */
+  const stopped = async (runId: string, extra: Extra, progress: ReturnType<typeof progressOf>) => {
     try {
-      // Listening before the run begins: no step's end is missed.
-      await begin();
       const aborted = new Promise<void>((resolve) => extra.signal.addEventListener("abort", () => resolve(), { once: true }));
       await Promise.race([host.settled(runId), aborted]);
     } finally {
-      stop();
+      progress.stop();
     }
-    await sending;
-    // A client may read a notification and the answer in one go and handle the answer first (the
-    // TypeScript SDK's client does, dropping the notification): the answer waits a moment after
-    // the last step's progress, so that it arrives on its own.
-    const since = Date.now() - lastSent;
-    if (since < answerGapMs) await new Promise((resolve) => setTimeout(resolve, answerGapMs - since));
-    return outcome(await viewOfRun(store, runId), runId);
+    await progress.drained();
+    return runOutcome(await viewOfRun(store, runId), runId);
+  };
+  /** Begins (listening first: no step's end is missed), then waits until the run stops here. */
+  const follow = async (runId: string, extra: Extra, begin: () => Promise<unknown>) => {
+    const progress = progressOf(runId, extra);
+    try {
+      await begin();
+    } catch (error) {
+      progress.stop();
+      throw error;
+    }
+    return stopped(runId, extra, progress);
   };
 
-  server.registerTool(
+  /**
+   * A tool that starts a run. Where the SDK has tasks, a call may ask for one (`taskSupport:
+   * optional`): it gets the task at once, the run's id as its id; a call that does not is
+   * answered when the run completes, fails or waits, with a progress notification per step.
+   */
+  const runTool = <Shape extends z.ZodRawShape>(
+    name: string,
+    config: { title?: string; description: string; inputSchema: Shape | z.ZodObject<Shape> },
+    startOf: (input: z.infer<z.ZodObject<Shape>>) => StartRun,
+  ) => {
+    const runIdOf = (input: unknown) => (input as { runId?: string }).runId ?? newRunId();
+    const tasksApi = (server as { experimental?: { tasks?: McpTasks.ExperimentalMcpServerTasks } }).experimental?.tasks;
+    if (taskModule === undefined || tasksApi === undefined)
+      return server.registerTool(name, { ...config, outputSchema: runOutcomeShape }, ((input: never, extra: Extra) =>
+        guard(() => {
+          const runId = runIdOf(input);
+          return follow(runId, extra, () => host.start({ ...startOf(input), runId }));
+        })) as never);
+    return tasksApi.registerToolTask(
+      name,
+      { ...config, outputSchema: runOutcomeShape, execution: { taskSupport: "optional" } } as never,
+      {
+        createTask: async (input: never, extra: McpTasks.CreateTaskRequestHandlerExtra) => {
+          const runId = runIdOf(input);
+          const progress = progressOf(runId, extra);
+          let error: string | undefined;
+          try {
+            await host.start({ ...startOf(input), runId });
+          } catch (thrown) {
+            error = errorMessage(thrown);
+          }
+          const task = await extra.taskStore.createTask({
+            ...(extra.taskRequestedTtl === undefined ? {} : { ttl: extra.taskRequestedTtl }),
+            context: { runId, ...(error === undefined ? {} : { error }) },
+          });
+          if (tasks.isPlain(task.taskId)) {
+            if (error !== undefined) {
+              progress.stop();
+              tasks.settlePlain(task.taskId, toolError(error));
+            } else
+              void guard(() => stopped(runId, extra, progress)).then((result) => tasks.settlePlain(task.taskId, result as CallToolResult));
+          } else if (driver !== undefined && error === undefined) driver.drive(runId, progress.stop);
+          else progress.stop();
+          return { task };
+        },
+        getTask: (_input: never, extra: McpTasks.TaskRequestHandlerExtra) => extra.taskStore.getTask(extra.taskId),
+        getTaskResult: (_input: never, extra: McpTasks.TaskRequestHandlerExtra) =>
+          extra.taskStore.getTaskResult(extra.taskId) as Promise<CallToolResult>,
+      } as never,
+    );
+  };
+
+  runTool(
     "run_plan",
     {
       title: "Run a plan",
       description:
         "Run a fixed plan (planloop's JSON plan: steps with id, task, tool, args, depends_on) and wait until it completes, fails or waits for a person.",
       inputSchema: { plan: z.looseObject({ steps: z.array(z.unknown()) }), runId: z.string().optional() },
-      outputSchema: runOutcome,
     },
-    (input, extra) =>
-      guard(async () => {
-        const runId = input.runId ?? newRunId();
-        return follow(runId, extra, () => host.start({ plan: input.plan, runId }));
-      }),
+    (input) => ({ plan: input.plan }),
   );
 
-  server.registerTool(
+  runTool(
     "ask",
     {
       title: "Ask planloop",
@@ -133,13 +189,8 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
         strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).optional(),
         runId: z.string().optional(),
       },
-      outputSchema: runOutcome,
     },
-    (input, extra) =>
-      guard(async () => {
-        const runId = input.runId ?? newRunId();
-        return follow(runId, extra, () => host.start({ task: input.task, strategy: input.strategy ?? "plan-and-execute", runId }));
-      }),
+    (input) => ({ task: input.task, strategy: input.strategy ?? "plan-and-execute" }),
   );
 
   server.registerTool(
@@ -149,7 +200,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       description:
         "Approve, deny or answer what a waiting run waits for (ids from pending), all at once, and wait until the run stops again.",
       inputSchema: { runId: z.string(), decisions: z.array(decision).min(1) },
-      outputSchema: runOutcome,
+      outputSchema: runOutcomeShape,
     },
     (input, extra) =>
       guard(async () => {
@@ -176,13 +227,13 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       title: "Cancel a run",
       description: "Cancel a run; a tool running in it is aborted.",
       inputSchema: { runId: z.string() },
-      outputSchema: runOutcome,
+      outputSchema: runOutcomeShape,
     },
     (input) =>
       guard(async () => {
         const cancelled = await host.cancel(input.runId, "cancelled through MCP");
         if (cancelled === "missing") throw new BodyError(`there is no run "${input.runId}"`, "runId");
-        return outcome(await viewOfRun(store, input.runId), input.runId);
+        return runOutcome(await viewOfRun(store, input.runId), input.runId);
       }),
   );
 
@@ -192,9 +243,9 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       title: "Read a run",
       description: "A run's status, what it waits for, and its answer.",
       inputSchema: { runId: z.string() },
-      outputSchema: runOutcome,
+      outputSchema: runOutcomeShape,
     },
-    (input) => guard(async () => outcome(await viewOfRun(store, input.runId), input.runId)),
+    (input) => guard(async () => runOutcome(await viewOfRun(store, input.runId), input.runId)),
   );
 
   server.registerTool(
@@ -219,50 +270,39 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       }),
   );
   for (const pipeline of options.pipelines ?? []) {
-    server.registerTool(
-      pipeline.name,
-      { description: pipeline.description, inputSchema: pipeline.input, outputSchema: runOutcome },
-      (input, extra) =>
-        guard(async () => {
-          const given = input as Record<string, unknown>;
-          const body = pipeline.plan
-            ? { plan: pipeline.plan(given) }
-            : { task: pipeline.task!(given), strategy: pipeline.strategy ?? ("plan-and-execute" as const) };
-          const runId = newRunId();
-          return follow(runId, extra, () => host.start({ ...body, runId }));
-        }),
+    runTool(pipeline.name, { description: pipeline.description, inputSchema: pipeline.input as z.ZodObject<z.ZodRawShape> }, (input) =>
+      pipeline.plan
+        ? { plan: pipeline.plan(input) }
+        : { task: pipeline.task!(input), strategy: pipeline.strategy ?? ("plan-and-execute" as const) },
     );
   }
   return server;
 }
 
-/** A run's standing as a tool result: a line of text, and the same as structured content. */
-function outcome(view: RunView | undefined, runId: string) {
-  if (view === undefined) throw new BodyError(`there is no run "${runId}"`, "runId");
-  const result = view.result as { output?: unknown; reason?: string } | undefined;
-  const structured = {
-    runId,
-    status: view.status,
-    ...(result?.output === undefined ? {} : { output: result.output }),
-    ...(result?.reason === undefined ? {} : { reason: result.reason }),
-    ...(view.pending.length === 0 ? {} : { pending: view.pending }),
-  };
-  const waits = view.pending.map((item) => `${item.id} (${item.kind})`).join(", ");
-  const text =
-    view.status === "completed"
-      ? `run ${runId} completed: ${typeof result?.output === "string" ? result.output : JSON.stringify(result?.output)}`
-      : view.status === "waiting" && waits !== ""
-        ? `run ${runId} waits for ${waits}: decide with the decide tool`
-        : `run ${runId}: ${view.status}${result?.reason ? `: ${result.reason}` : ""}`;
-  return { content: [{ type: "text" as const, text }], structuredContent: structured };
-}
-
 /** A refusal or failure as a tool error the client's model reads, never a thrown protocol error. */
-async function guard<T>(work: () => Promise<T>): Promise<T | { content: Array<{ type: "text"; text: string }>; isError: true }> {
+async function guard<T>(work: () => Promise<T>): Promise<T | ReturnType<typeof toolError>> {
   try {
     return await work();
   } catch (error) {
-    return { content: [{ type: "text", text: errorMessage(error) }], isError: true };
+    return toolError(errorMessage(error));
+  }
+}
+
+function toolError(text: string): { content: Array<{ type: "text"; text: string }>; isError: true } {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** The SDK's task classes, where it has them (1.23 and later); without, run tools are plain calls. */
+function tasksModule(): typeof McpTasks | undefined {
+  try {
+    return loadOptionalPackage<typeof McpTasks>({
+      name: "@modelcontextprotocol/sdk",
+      module: "@modelcontextprotocol/sdk/experimental/tasks",
+      neededFor: "MCP tasks",
+    });
+  } catch {
+    // Missing, or an SDK from before tasks (its package exports no such path).
+    return undefined;
   }
 }
 

@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/experimental/tasks";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { memoryStore, type CheckpointStore } from "planloop";
 import { addToken } from "../../src/server/api-tokens.js";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
@@ -48,6 +50,44 @@ describe("/mcp on planloop serve", () => {
     expect(done.structuredContent).toMatchObject({ status: "completed" });
     expect(refunds.map((line) => line.split(" ")[0]).sort()).toEqual(["A1", "A2"]);
     expect(progress.length).toBeGreaterThan(0);
+  });
+
+  it("keeps a task in the store: each request reads it, a decision continues it, its result is fetched", async () => {
+    store = memoryStore();
+    const { refund, refunds } = refundTool();
+    server = await startRunServer({ store, tools: [refund], pollMs: 20 });
+    const client = await connect(server.sessionToken!);
+    const plan = { steps: [{ id: 1, task: "refund", tool: "refund", args: { order: "B1" } }] };
+    const created = await client.request(
+      { method: "tools/call", params: { name: "run_plan", arguments: { plan, runId: "task-over-http" }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
+    expect(created.task).toMatchObject({ taskId: "task-over-http", status: "working", ttl: 60_000 });
+    let task = await client.experimental.tasks.getTask("task-over-http");
+    for (let tries = 0; task.status !== "input_required" && tries < 200; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      task = await client.experimental.tasks.getTask("task-over-http");
+    }
+    expect(task).toMatchObject({ status: "input_required", _meta: { "planloop/pending": [{ id: "step:1", kind: "approval" }] } });
+    await client.callTool({
+      name: "decide",
+      arguments: { runId: "task-over-http", decisions: [{ pendingId: "step:1", action: "approve" }] },
+    });
+    expect((await client.experimental.tasks.getTask("task-over-http")).status).toBe("completed");
+    const result = await client.experimental.tasks.getTaskResult("task-over-http", CallToolResultSchema);
+    expect(result).toMatchObject({ structuredContent: { runId: "task-over-http", status: "completed" } });
+    expect(refunds.map((line) => line.split(" ")[0])).toEqual(["B1"]);
+    // A task that could not start fails at once, saying why.
+    const refused = await client.request(
+      {
+        method: "tools/call",
+        params: { name: "run_plan", arguments: { plan: { steps: [{ id: 1, task: "x", tool: "nope", args: {} }] } }, task: {} },
+      },
+      CreateTaskResultSchema,
+    );
+    expect(refused.task.status).toBe("failed");
+    expect(refused.task.statusMessage).toContain("nope");
+    await expect(client.experimental.tasks.getTask("no-such-task")).rejects.toThrow(/not found/i);
   });
 
   it("refuses a request without a token, and a token that may not both run and decide", async () => {

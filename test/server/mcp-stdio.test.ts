@@ -4,11 +4,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/paths.js";
-import { mcpServerArgs } from "../helpers/mcp-command.js";
+import { connectMcp } from "../helpers/mcp-command.js";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -16,15 +14,7 @@ afterEach(async () => {
 });
 
 async function connect(dir: string, log: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: mcpServerArgs(`sqlite:${join(dir, "runs.sqlite")}`),
-    cwd: repoRoot,
-    env: { ...(process.env as Record<string, string>), PLANLOOP_TEST_LOG: log },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "planloop-test", version: "1.0.0" });
-  await client.connect(transport);
+  const client = await connectMcp(`sqlite:${join(dir, "runs.sqlite")}`, log);
   clients.push(client);
   return client;
 }

@@ -34,13 +34,19 @@ export function mcpCommand(program: Command, io: CliIo): void {
       const store = await openStore(storeFlag, { readonly: false });
       const changes = new RunChanges();
       const host = new RunHost({ store, tools, model, onActivity: (runId, event) => changes.changed(runId, event) });
-      const server = planloopMcpServer({ store, host, changes, pipelines });
+      const server = planloopMcpServer({ store, host, changes, pipelines, interactive: true, log: (line) => io.err(line) });
       const { StdioServerTransport } = loadOptionalPackage<typeof McpStdio>({
         name: "@modelcontextprotocol/sdk",
         module: "@modelcontextprotocol/sdk/server/stdio.js",
         neededFor: "planloop mcp",
       });
-      const closed = new Promise<void>((done) => (server.server.onclose = done));
+      const closed = new Promise<void>((done) => {
+        const closing = server.server.onclose;
+        server.server.onclose = () => {
+          closing?.();
+          done();
+        };
+      });
       await server.connect(new StdioServerTransport());
       io.err(
         `planloop mcp: serving ${storeFlag} on stdio, ${tools.length} tools, ${pipelines.length} pipelines${model ? ", with a model" : " (no model: plans only)"}`,

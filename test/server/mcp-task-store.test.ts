@@ -1,0 +1,50 @@
+// MCP tasks kept in planloop's store: a task lapses after its ttl (by the injected clock), is
+// seen only by the session that made it, reads its status from its run, and pages in tasks/list.
+import { describe, expect, it } from "vitest";
+import { memoryStore } from "planloop";
+import { RunTasks } from "../../src/server/mcp-tasks.js";
+import { RunHost } from "../../src/server/run-host.js";
+
+const asked = (runId: string) => ({ method: "tools/call", params: { name: "run_plan", arguments: { runId }, task: {} } });
+
+describe("RunTasks", () => {
+  it("lets a task go after its ttl, and shows it to its own session only", async () => {
+    const store = memoryStore();
+    let now = 1_000_000;
+    const tasks = new RunTasks({ store, host: new RunHost({ store, tools: [] }), now: () => now });
+    const task = await tasks.createTask({ ttl: 60_000, context: { runId: "r1" } }, 1, asked("r1"), "session-a");
+    expect(task).toMatchObject({ taskId: "r1", status: "working", statusMessage: "starting", ttl: 60_000 });
+    expect(await tasks.getTask("r1", "session-b")).toBeNull();
+    expect(await tasks.getTask("r1", "session-a")).not.toBeNull();
+    now += 60_001;
+    expect(await tasks.getTask("r1", "session-a")).toBeNull();
+    expect(await store.getValue("planloop:mcp:task:r1")).toBeNull();
+  });
+
+  it("fails a task whose run could not start, with why; a task asks for no more than 30 days", async () => {
+    const store = memoryStore();
+    const tasks = new RunTasks({ store, host: new RunHost({ store, tools: [] }) });
+    const failed = await tasks.createTask({ context: { runId: "r2", error: "plan: no tool nope" } }, 1, asked("r2"));
+    expect(failed).toMatchObject({ status: "failed", statusMessage: "plan: no tool nope", ttl: 7 * 24 * 3600_000 });
+    expect(await tasks.getTaskResult("r2")).toEqual({ content: [{ type: "text", text: "plan: no tool nope" }], isError: true });
+    expect((await tasks.createTask({ ttl: 1e12, context: { runId: "r3" } }, 2, asked("r3"))).ttl).toBe(30 * 24 * 3600_000);
+  });
+
+  it("pages tasks/list over the store's runs, newest first", async () => {
+    const store = memoryStore();
+    const tasks = new RunTasks({ store, host: new RunHost({ store, tools: [] }) });
+    for (let i = 0; i < 60; i += 1) {
+      const runId = `r${String(i).padStart(2, "0")}`;
+      await store.createRun({ runId, entry: "test", at: i });
+      if (i % 2 === 0) await tasks.createTask({ context: { runId } }, i, asked(runId));
+    }
+    const first = await tasks.listTasks();
+    expect(first.nextCursor).toBeDefined();
+    const second = await tasks.listTasks(first.nextCursor);
+    expect(second.nextCursor).toBeUndefined();
+    const ids = [...first.tasks, ...second.tasks].map((task) => task.taskId);
+    expect(ids).toHaveLength(30);
+    expect(ids[0]).toBe("r58");
+    await expect(tasks.listTasks("garbage")).rejects.toThrow(/not a cursor/);
+  });
+});
