@@ -43,6 +43,12 @@ export interface ToolError {
    * true when it said this failure is safe to try again (`retryable: true`: it took no effect).
    */
   retryable?: boolean;
+  /**
+   * The call was cut short where nobody saw its end (its job was lost with the queue's data,
+   * or its worker stalled): it may have taken effect. A side-effecting call is not run again:
+   * its step asks a person what became of it (a pending item of kind `interrupted`).
+   */
+  cutShort?: boolean;
 }
 
 export type ToolErrorKind =

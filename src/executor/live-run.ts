@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { effectOf } from "../core/tools/define-tool.js";
 import { shown } from "../core/errors.js";
 import { Budget, type BudgetBreach } from "../core/budget.js";
 import { remoteToolCalls, type RemoteCall } from "./step-runner.js";
@@ -174,7 +175,10 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
     remoteCall:
       config.runner === undefined
         ? undefined
-        : remoteToolCalls(config.runner, { runId: identity.runId, incarnation, owner: ownerOf(identity) }, deadlineOf(budget)),
+        : remoteToolCalls(config.runner, { runId: identity.runId, incarnation, owner: ownerOf(identity) }, deadlineOf(budget), (name) => {
+            const tool = config.toolsByName.get(name);
+            return tool === undefined ? undefined : effectOf(tool);
+          }),
     runId: identity.runId,
     incarnation,
     checkpoints: identity.checkpoints,

@@ -8,6 +8,7 @@ import type { BudgetLimits } from "../core/budget.js";
 import type { PlanloopEvent } from "../core/events.js";
 import type { ContextPolicy } from "../react/context-window.js";
 import { callDigest } from "../core/tools/approvals.js";
+import type { ToolEffect } from "../core/tools/define-tool.js";
 
 /**
  * Where plan steps run when not in this process: a queue that worker processes take steps
@@ -49,6 +50,8 @@ export interface JobIdentity {
 export interface ToolJob extends JobIdentity {
   kind: "tool";
   call: { id: string; name: string; arguments: unknown; idempotencyKey?: string | undefined };
+  /** The tool's effect as the run knows it: a side-effecting job lost by the queue is not queued again. */
+  effect?: ToolEffect | undefined;
   timeoutMs?: number | undefined;
   /** Absent: no limit (a plan step's output flows whole into later steps). */
   maxOutputChars?: number | undefined;
@@ -103,6 +106,7 @@ export function remoteToolCalls(
   runner: StepRunner,
   run: { runId: string; incarnation: string | undefined; owner: number | undefined },
   deadlineAt: () => number | undefined,
+  effectOf: (tool: string) => ToolEffect | undefined = () => undefined,
 ): RemoteCall {
   const { runId, incarnation, owner } = run;
   const attempts = new Map<string, number>();
@@ -111,6 +115,7 @@ export function remoteToolCalls(
     const attempt = (attempts.get(id) ?? 0) + 1;
     attempts.set(id, attempt);
     const deadline = deadlineAt();
+    const effect = effectOf(call.name);
     return runner.runTool(
       {
         kind: "tool",
@@ -126,6 +131,7 @@ export function remoteToolCalls(
           arguments: call.arguments ?? {},
           ...(call.idempotencyKey === undefined ? {} : { idempotencyKey: call.idempotencyKey }),
         },
+        ...(effect === undefined ? {} : { effect }),
         ...(admission.timeoutMs === undefined ? {} : { timeoutMs: admission.timeoutMs }),
         ...(Number.isFinite(options.maxOutputChars) ? { maxOutputChars: options.maxOutputChars } : {}),
         ...(deadline === undefined ? {} : { deadlineAt: deadline }),

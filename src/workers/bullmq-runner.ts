@@ -49,7 +49,12 @@ export interface BullmqRunnerOptions {
 }
 
 /** `ranTwice`: the job stalled past BullMQ's limit, so its call ran twice already and must not run again. */
-type Settled = { kind: "completed"; value: unknown } | { kind: "failed"; reason: string; ranTwice?: true } | { kind: "cancelled" };
+type Settled =
+  | { kind: "completed"; value: unknown }
+  | { kind: "failed"; reason: string; ranTwice?: true }
+  | { kind: "cancelled" }
+  /** Gone from Redis with its result unseen: a side-effecting call may have run. */
+  | { kind: "lost" };
 
 /**
  * Runs plan steps on BullMQ workers (`startWorker`, or `planloop worker`): each step the run
@@ -141,13 +146,15 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     return { jobId, removeOnComplete: keep, removeOnFail: keep, attempts: 1, ...(priority === undefined ? {} : { priority }) };
   };
 
-  // The jobs waited for, to queue again any that Redis lost.
+  // The jobs waited for, to queue again any that Redis lost; a side-effecting call is not
+  // queued again (a worker may have run it): its step asks a person what became of it.
   const outstanding = new Map<string, ToolJob | AgentJob>();
   const requeueLost = async () => {
     for (const [jobId, job] of outstanding) {
       const state = await queue.getJobState(jobId).catch(() => undefined);
       if (state !== "unknown" || !outstanding.has(jobId)) continue;
-      await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job)).catch(() => {});
+      if (job.kind === "tool" && job.effect === "side-effecting") waiting.get(jobId)?.({ kind: "lost" });
+      else await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job)).catch(() => {});
     }
   };
   let rechecking = false;
@@ -233,6 +240,11 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       const settled = await run(job, signal);
       if (settled.kind === "completed" && isOutcome(settled.value)) return settled.value;
       if (settled.kind === "cancelled") return toolFailure("cancelled", `the run stopped while "${job.call.name}" ran on a worker`);
+      if (settled.kind === "lost") {
+        const lost = toolFailure("execution_failed", `the job of "${job.call.name}" was lost from Redis before its result was seen`);
+        lost.error = { ...lost.error!, retryable: false, cutShort: true };
+        return lost;
+      }
       const failed = toolFailure("execution_failed", `the worker running "${job.call.name}" failed: ${failure(settled)}`);
       // Run twice already: a retry of the step would be a third run, past the bound.
       if (settled.kind === "failed" && settled.ranTwice) failed.error!.retryable = false;
@@ -266,6 +278,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
 
 /** Why a job gave no result: its failure, or a result that is not one (a worker of another kind on the queue). */
 function failure(settled: Settled): string {
+  if (settled.kind === "lost") return "its job was lost from Redis";
   return settled.kind === "failed" ? settled.reason : "it sent back no result planloop can read";
 }
 

@@ -163,10 +163,12 @@ function stalledRefusal(job: ToolJob | AgentJob, stalled: number | undefined, ki
   if (job.kind !== "tool" || !(stalled !== undefined && stalled > 0)) return undefined;
   const tool = kit.tools.find((candidate) => candidate.name === job.call.name);
   if (tool === undefined || effectOf(tool) !== "side-effecting") return undefined;
-  return toolFailure(
+  const refused = toolFailure(
     "execution_failed",
-    `"${tool.name}" was running on a worker that stalled (its lock ran out); it is side-effecting, so it was not run again: check whether it took effect`,
+    `"${tool.name}" was running on a worker that stalled (its lock ran out); it is side-effecting, so it was not run again`,
   );
+  refused.error = { ...refused.error!, cutShort: true };
+  return refused;
 }
 
 /** A result too large for Redis fails the step instead of filling the server. */

@@ -1,6 +1,6 @@
 // BullMQ runs with bounds (issue 28 §5-6), against the real Redis: a worker that stalls has its
-// call run at most once more (a side-effecting one not at all), then the step fails naming
-// the stall; results are removed from Redis once read, and an output too large for it fails
+// call run at most once more (a side-effecting one not at all: its step asks a person), then
+// the step fails naming the stall; results are removed from Redis once read, and an output too large for it fails
 // the step instead of filling the server.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
@@ -56,7 +56,7 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     expect(starts(log).length).toBeLessThanOrEqual(2);
   }, 60_000);
 
-  it("does not run a side-effecting call again after a stall: the step fails saying to check it", async () => {
+  it("does not run a side-effecting call again after a stall: the step asks a person what became of it", async () => {
     const queue = freshQueue();
     const log = logFile();
     await Promise.all([workerProcess(queue, log), workerProcess(queue, log)]);
@@ -65,6 +65,8 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     const result = await executePlan({ plan, tools: remoteTools(log), runner, retry: { maxAttempts: 1 } });
     await runner.close();
     expect(result.steps.w!.error).toMatch(/was running on a worker that stalled .*side-effecting, so it was not run again/);
+    expect(result.status).toBe("waiting");
+    expect(result.pending).toMatchObject([{ id: "step:w#2", kind: "interrupted", name: "blockingWire" }]);
     expect(starts(log)).toHaveLength(1);
   }, 60_000);
 });

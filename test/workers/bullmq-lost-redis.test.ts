@@ -79,4 +79,33 @@ describe.skipIf(skipRedis)("losing Redis", () => {
       expect(tookMs).toBeLessThan(10_000);
     }, 40_000);
   }
+
+  it("FLUSHALL under a side-effecting call: it is not queued again, its step asks what became of it; the others run again", async () => {
+    const port = await freePort();
+    await redisServer(port);
+    const url = `redis://127.0.0.1:${port}`;
+    const log = logFile();
+    workers.push(startWorker({ connection: url, queue: "lost-wire", tools: remoteTools(log), concurrency: 4 }));
+    const runner = bullmqRunner({ connection: url, queue: "lost-wire", recheckMs: 200 });
+    const plan = {
+      steps: [
+        { id: "w", task: "wire", tool: "wire", args: { name: "w", ms: 1_500 } },
+        { id: "r", task: "read", tool: "work", args: { name: "r", ms: 1_500 } },
+      ],
+    };
+    const running = executePlan({ plan, tools: remoteTools(log), runner, runId: "lost-wire-1" });
+    await until(() => starts(log).length >= 2);
+    const admin = new Redis(url, { maxRetriesPerRequest: null });
+    await admin.flushall();
+    await admin.quit();
+    const result = await running;
+    await runner.close();
+    const ran = (name: string) => starts(log).filter((line) => line.split(" ")[2] === name).length;
+    expect(ran("w")).toBe(1);
+    expect(ran("r")).toBe(2);
+    expect(result.status).toBe("waiting");
+    expect(result.steps.r!.status).toBe("succeeded");
+    expect(result.pending).toMatchObject([{ id: "step:w#2", kind: "interrupted", name: "wire" }]);
+    expect(result.steps.w!.error).toMatch(/lost from Redis.*may have taken effect/);
+  }, 40_000);
 });

@@ -184,10 +184,13 @@ function afterCall(call: StepCall, result: CallResult): StepOutcome | undefined 
 
 function afterAttempt(call: StepCall, result: CallResult): MaybePromise<StepOutcome | undefined> {
   const { run, index, attempt: attempts } = call;
+  const tool = run.config.toolsByName.get(call.call.name);
+  // Cut short where nobody saw its end (a lost job, a stalled worker): a person says what became of it.
+  if (result.kind === "ran" && result.error?.cutShort === true && tool !== undefined && effectOf(tool) === "side-effecting")
+    return askWhatBecame(call, result.error.message);
   const outcome = stepOutcomeOf(call, result);
   if (outcome.status !== "retry") return outcome;
   if (attempts >= run.config.retry.maxAttempts) return { status: "failed", error: outcome.error };
-  const tool = run.config.toolsByName.get(call.call.name);
   // One approval, one call: an approved call that failed runs again only if its tool says a
   // repeat is harmless, or after a new approval (under a new id, so an old one cannot match).
   const decided = call.waiting?.kind;
@@ -215,14 +218,32 @@ function afterAttempt(call: StepCall, result: CallResult): MaybePromise<StepOutc
 
 /** An approved call failed: the step waits for a new approval to try it once more. */
 function approveAgain(call: StepCall, error: string): StepOutcome {
-  const { run, index } = call;
-  // step:2, then step:2#2, step:2#3: the number of the approval asked for.
-  const shown = call.paused!.id;
-  const asked = /#(\d+)$/.exec(shown);
-  const id = `${toolStepCallId(run.steps[index]!.id)}#${asked ? Number(asked[1]) + 1 : 2}`;
+  const id = nextDecisionId(call);
   const { question: _, ...shownCall } = call.paused!;
   const pending: PlanPendingCall = { ...shownCall, id, kind: "approval" };
   const reason = `the approved call to "${pending.name}" failed (${error}); it runs again only with a new approval of ${id}`;
+  return { status: "waiting", error: reason, waiting: { kind: "tool", pending } };
+}
+
+/** step:2, then step:2#2, step:2#3: the number of the decision asked for on the step. */
+function nextDecisionId(call: StepCall): string {
+  const asked = call.paused === undefined ? undefined : /#(\d+)$/.exec(call.paused.id);
+  return `${toolStepCallId(call.run.steps[call.index]!.id)}#${asked ? Number(asked[1]) + 1 : 2}`;
+}
+
+/**
+ * A side-effecting call cut short where nobody saw its end: the step waits for a person to
+ * say what became of it (`interrupted`: approve runs it again, deny fails the step, an answer
+ * is taken as its output), under a new id so no earlier decision can match.
+ */
+function askWhatBecame(call: StepCall, error: string): StepOutcome {
+  const pending: PlanPendingCall = {
+    ...(call.paused ?? interruptedCall(call)!),
+    id: nextDecisionId(call),
+    kind: "interrupted",
+    question: interruptedQuestion(call.name),
+  };
+  const reason = `the call to "${pending.name}" was cut short (${error}); it may have taken effect, so it runs again only when ${pending.id} is approved`;
   return { status: "waiting", error: reason, waiting: { kind: "tool", pending } };
 }
 
