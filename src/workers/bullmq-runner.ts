@@ -166,25 +166,38 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
   const recheckTimer = setInterval(recheck, options.recheckMs ?? 2_000);
   recheckTimer.unref();
 
+  // A durable run's owner is fenced in Redis as in the store: the highest lease token that
+  // queued its jobs is kept, and only an owner holding it may stop them.
+  const fences = new Set<string>();
+  const fence = async (job: ToolJob | AgentJob) => {
+    if (job.owner === undefined || fences.has(runOf(job))) return;
+    await publisher.eval(raiseFence, 1, fenceKey(name, job.runId), String(job.owner), String(keep.age));
+    fences.add(runOf(job));
+    if (fences.size > 10_000) fences.delete(fences.values().next().value!);
+  };
+
   // One abort listener per run signal, however many of its steps are out: it stops them all.
   const bySignal = new WeakMap<AbortSignal, Set<string>>();
-  const cancelAll = (signal: AbortSignal, run: string) => {
-    // Workers hear that the run is over (a job of it taken later is refused) before its queued jobs go.
-    void publisher.publish(cancelChannel(name), endedRunMessage(run)).catch(() => {});
-    for (const jobId of bySignal.get(signal) ?? []) {
-      waiting.get(jobId)?.({ kind: "cancelled" });
-      void publisher.publish(cancelChannel(name), jobId).catch(() => {});
-      // A job no worker has taken yet is removed; one that runs is locked, and its worker aborts it.
-      void queue.remove(jobId).catch(() => {});
-    }
+  const cancelAll = async (signal: AbortSignal, job: ToolJob | AgentJob) => {
+    const jobIds = [...(bySignal.get(signal) ?? [])];
+    for (const jobId of jobIds) waiting.get(jobId)?.({ kind: "cancelled" });
+    // An owner that lost the run leaves its jobs to the owner that took it over, which waits on them.
+    if (isLeaseLoss(signal.reason)) return;
+    // Workers hear that the run is over (a job of it taken later is refused), and abort its
+    // running jobs, only from the run's current owner: a stale one's message is not sent.
+    const sent = await publisher
+      .eval(fencedCancel, 1, fenceKey(name, job.runId), String(job.owner ?? 0), cancelChannel(name), endedRunMessage(runOf(job)), ...jobIds)
+      .catch(() => 0);
+    if (sent !== 1) return;
+    // A job no worker has taken yet is removed; one that runs is locked, and its worker aborts it.
+    for (const jobId of jobIds) void queue.remove(jobId).catch(() => {});
   };
   const watch = (signal: AbortSignal, job: ToolJob | AgentJob, jobId: string): (() => void) => {
     let jobs = bySignal.get(signal);
     if (jobs === undefined) {
       jobs = new Set();
       bySignal.set(signal, jobs);
-      const run = runOf(job);
-      signal.addEventListener("abort", () => cancelAll(signal, run), { once: true });
+      signal.addEventListener("abort", () => void cancelAll(signal, job), { once: true });
     }
     jobs.add(jobId);
     return () => jobs.delete(jobId);
@@ -222,6 +235,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     outstanding.set(jobId, job);
     const unwatch = watch(signal, job, jobId);
     try {
+      await fence(job);
       await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job));
       // Not waited for: a new job's end comes as an event, without this extra round trip.
       finishedAlready(job, jobId, settle).catch(() => {});
@@ -274,6 +288,32 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       await Promise.allSettled([events.close(), queue.close(), publisher.quit(), subscriber?.quit()]);
     },
   };
+}
+
+/** Keeps the higher of the kept lease token and ARGV[1] (for ARGV[2] seconds). */
+const raiseFence = `
+local kept = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) >= kept then redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[2])) end
+return kept`;
+
+/**
+ * Publishes a run's end and its jobs' aborts (ARGV[3], ARGV[4…]) on the cancel channel
+ * (ARGV[2]) only when the owner ARGV[1] holds the run's fence: 1 if sent, 0 if it is stale.
+ */
+const fencedCancel = `
+local kept = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) < kept then return 0 end
+for i = 3, #ARGV do redis.call('PUBLISH', ARGV[2], ARGV[i]) end
+return 1`;
+
+/** The key that holds the lease token of a durable run's current owner, for the workers of `queue`. */
+function fenceKey(queue: string, runId: string): string {
+  return `planloop:${queue}:owner:${runId}`;
+}
+
+/** An abort because the run was taken over by another process (`LeaseLostError`). */
+function isLeaseLoss(reason: unknown): boolean {
+  return reason instanceof Error && reason.name === "LeaseLostError";
 }
 
 /** Why a job gave no result: its failure, or a result that is not one (a worker of another kind on the queue). */

@@ -55,7 +55,7 @@ describe("a call cut short", () => {
   it("idempotent: retried as any failure", async () => {
     const { jobs, runner } = cuttingRunner();
     const plan = { steps: [{ id: "l", task: "look up", tool: "lookup", args: {} }] };
-    const result = await executePlan({ plan, tools, runner, retry: { maxAttempts: 2, baseDelayMs: 0 } });
+    const result = await executePlan({ plan, tools, runner, retry: { maxAttempts: 2, initialDelayMs: 0 } });
     expect(result.status).toBe("completed");
     expect(jobs).toEqual(["lookup", "lookup"]);
   });
