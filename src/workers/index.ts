@@ -4,6 +4,8 @@ export { bullmqRunner } from "./bullmq-runner.js";
 export type { BullmqRunnerOptions } from "./bullmq-runner.js";
 export { startWorker } from "./bullmq-worker.js";
 export type { RunningWorker, WorkerOptions } from "./bullmq-worker.js";
+export { stopQueuedRun } from "./stop-queued-run.js";
+export type { StopQueuedRunOptions, StoppedJobs } from "./stop-queued-run.js";
 export { localRunner, runJob } from "./run-job.js";
 export type { WorkerKit } from "./run-job.js";
 export type { RedisConnection } from "./bullmq-connection.js";

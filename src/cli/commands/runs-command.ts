@@ -18,6 +18,7 @@ import { readEvents } from "./trace-command.js";
 import { decisionWord } from "../../trace/stored-trace.js";
 import { forkCommand } from "./runs-fork.js";
 import { waitCommands } from "./runs-waits.js";
+import { stopQueuedRun } from "../../workers/stop-queued-run.js";
 
 /**
  * `planloop runs …`: what a store holds of its runs, and continuing them by id: `resume`,
@@ -155,23 +156,46 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     });
   waitCommands(runs, withStore, io, (runId, flags) => resumeRun(io, rerun, { runId, flags, decisions: [] }));
   forkCommand(withStore(runs.command("fork")), io, (runId, flags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }));
-  continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue").action(
-    (runId: string, flags: { store: string; wait?: boolean }) =>
+  continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue")
+    .option("--redis <url>", "the Redis its steps went to (default: the one its command line named with --redis)")
+    .option("--queue <name>", "the queue its steps went to (default: its command line's, or planloop)")
+    .action((runId: string, flags: { store: string; wait?: boolean; redis?: string; queue?: string }) =>
       usingStore(
         flags.store,
         async (opened) => {
           // A run kept with a stateSecret is read, and its end signed, with the same secret.
           const store = signedStore(opened);
-          await readable(() => storedRun(store, runId, flags.store));
+          const run = await readable(() => storedRun(store, runId, flags.store));
           // Under the run's lease: a run another process is running is not ended under it.
           const lease = { onBusy: flags.wait ? ("wait" as const) : ("fail" as const) };
           const outcome = await cancelStoredRun(store, runId, { reason: "cancelled with planloop runs cancel", lease });
           if (outcome === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
           io.out(`run ${runId}: cancelled`);
+          // Its coordinator is gone (the lease was free): its steps still in the queue are stopped from here.
+          const queued = queueOf(run, flags);
+          if (queued === undefined) return;
+          const stopped = await stopQueuedRun({ connection: queued.redis, queue: queued.queue, runId });
+          io.out(
+            `run ${runId}: on queue ${queued.queue}, ${stopped.removed} queued steps removed, ${stopped.aborted} running steps aborted`,
+          );
         },
         writable,
       ),
-  );
+    );
+}
+
+/** Where a run's steps went: the flags, else the `--redis`/`--queue` of the command line that started it. */
+function queueOf(
+  run: { journal: JournalEntry[] },
+  flags: { redis?: string; queue?: string },
+): { redis: string; queue: string } | undefined {
+  const launch = run.journal.find((entry): entry is Extract<JournalEntry, { kind: "launch" }> => entry.kind === "launch");
+  const named = (flag: string) => {
+    const at = launch?.argv.indexOf(flag) ?? -1;
+    return at >= 0 ? launch?.argv[at + 1] : undefined;
+  };
+  const redis = flags.redis ?? named("--redis");
+  return redis === undefined ? undefined : { redis, queue: flags.queue ?? named("--queue") ?? "planloop" };
 }
 
 const writable = { readonly: false };

@@ -1,0 +1,73 @@
+// planloop runs cancel of a run whose coordinator died reaches the queue itself (issue 44 item
+// 5), against the real Redis: `planloop run --redis` SIGKILLed while a worker runs its steps;
+// the cancel (no Redis flag: the run's command line names it) removes the queued steps and
+// aborts the running one, and no step starts after it.
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startWorker, type RunningWorker } from "planloop/bullmq";
+import { tools } from "../fixtures/plan-tools.js";
+import { lines, logFile, until } from "../helpers/call-log.js";
+import { repoRoot, testRoot } from "../helpers/paths.js";
+import { freshQueue, redisUrl, skipRedis } from "../helpers/redis.js";
+import { cli } from "../helpers/run-cli.js";
+
+const workers: RunningWorker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((worker) => worker.close({ force: true })));
+});
+
+describe.skipIf(skipRedis)("planloop runs cancel of a run whose coordinator died", () => {
+  it("removes its queued steps and aborts the running one: no step starts after the cancel", async () => {
+    const queue = freshQueue();
+    const log = logFile();
+    process.env.PLANLOOP_TEST_LOG = log;
+    workers.push(startWorker({ connection: redisUrl!, queue, tools, concurrency: 1 }));
+    const dir = mkdtempSync(join(tmpdir(), "planloop-dead-coordinator-"));
+    const plan = join(dir, "plan.json");
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        steps: Array.from({ length: 8 }, (_, i) => ({ id: i, task: "send", tool: "note", args: { text: `send-${i}`, ms: 800 } })),
+      }),
+    );
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const tools_ = join(testRoot, "fixtures", "plan-tools.ts");
+    const coordinator = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(repoRoot, "src", "cli", "main.ts"),
+        "run",
+        plan,
+        "--tools",
+        tools_,
+        "--redis",
+        redisUrl!,
+        "--queue",
+        queue,
+        "--store",
+        store,
+        "--run-id",
+        "dead-1",
+        "--concurrency",
+        "8",
+      ],
+      { cwd: repoRoot, stdio: "ignore" },
+    );
+    await until(() => lines(log).length >= 1);
+    coordinator.kill("SIGKILL");
+    await new Promise((resolve) => coordinator.once("close", resolve));
+    const cancelled = await cli("runs", "cancel", "dead-1", "--store", store);
+    expect(cancelled.err).toBe("");
+    expect(cancelled.out).toContain("run dead-1: cancelled");
+    expect(cancelled.out).toMatch(new RegExp(`on queue ${queue}, [67] queued steps removed, [12] running steps aborted`));
+    const after = lines(log).length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(lines(log).length).toBe(after);
+    expect(after).toBeLessThanOrEqual(2);
+  }, 60_000);
+});
