@@ -154,7 +154,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       const state = await queue.getJobState(jobId).catch(() => undefined);
       if (state !== "unknown" || !outstanding.has(jobId)) continue;
       if (job.kind === "tool" && job.effect === "side-effecting") waiting.get(jobId)?.({ kind: "lost" });
-      else await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job)).catch(() => {});
+      else await queue.add(job.kind, signJob(job, secret, jobId), jobOptions(jobId, job)).catch(() => {});
     }
   };
   let rechecking = false;
@@ -221,7 +221,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
       return forget(jobId);
     }
     await queue.remove(jobId);
-    await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job));
+    await queue.add(job.kind, signJob(job, secret, jobId), jobOptions(jobId, job));
   };
 
   async function run(job: ToolJob | AgentJob, signal: AbortSignal): Promise<Settled> {
@@ -236,7 +236,7 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     const unwatch = watch(signal, job, jobId);
     try {
       await fence(job);
-      await queue.add(job.kind, signJob(job, secret), jobOptions(jobId, job));
+      await queue.add(job.kind, signJob(job, secret, jobId), jobOptions(jobId, job));
       // Not waited for: a new job's end comes as an event, without this extra round trip.
       finishedAlready(job, jobId, settle).catch(() => {});
       return await settled;

@@ -80,12 +80,29 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const events = () => (publisher ??= redisClient(connection));
   const maxResultBytes = options.maxResultBytes ?? 4 * 1024 * 1024;
   const missingToolWaitMs = options.missingToolWaitMs ?? 60_000;
+  // A side-effecting call's job is marked in Redis as it starts: one run again under its id (a
+  // job replayed after it was removed) is refused, and its step asks a person.
+  const ranBefore = async (data: ToolJob | AgentJob, jobId: string) => {
+    if (data.kind !== "tool") return undefined;
+    const tool = kit.tools.find((candidate) => candidate.name === data.call.name);
+    if (tool === undefined || effectOf(tool) !== "side-effecting") return undefined;
+    const first = await events().set(ranKey(name, jobId), String(Date.now()), "EX", ranKeptSeconds, "NX");
+    if (first === "OK") return undefined;
+    const refused = toolFailure(
+      "execution_failed",
+      `"${tool.name}" ran on a worker before under this job's id (the job was queued again after it was removed); it is side-effecting, so it was not run again`,
+    );
+    refused.error = { ...refused.error!, cutShort: true };
+    return refused;
+  };
   const worker = new bullmq.Worker(
     name,
     async (job, token, signal) => {
-      const data = verifiedJob<ToolJob | AgentJob>(job.data, secret);
+      const data = verifiedJob<ToolJob | AgentJob>(job.data, secret, job.id!);
       // Thrown, the job fails with this reason and nothing ran: a forged job gets no tool call.
-      if (data === undefined) throw new Error("the job is not signed with this worker's secret; nothing was run");
+      if (data === undefined) throw new Error("the job is not signed with this worker's secret for its id; nothing was run");
+      if (data === "expired")
+        throw new Error("the job's signature ran out before a worker took it (a day after it was queued); nothing was run");
       const missing = data.kind === "tool" && !kit.tools.some((tool) => tool.name === data.call.name);
       if (missing && Date.now() - job.timestamp < missingToolWaitMs) {
         // Not this worker's step: back to the queue a moment later, for a worker that has the tool.
@@ -100,7 +117,8 @@ export function startWorker(options: WorkerOptions): RunningWorker {
               "unknown_tool",
               `no worker with a tool "${(data as ToolJob).call.name}" took the step within ${missingToolWaitMs} ms (missingToolWaitMs); this one has: ${kit.tools.map((tool) => tool.name).join(", ") || "none"}`,
             )
-          : undefined);
+          : undefined) ??
+        (await ranBefore(data, job.id!));
       // An agent step's loop sends its events back as they happen (the coordinator listens on the
       // job's channel); all are sent before the result, so none arrives after the step has ended.
       const sent: Array<Promise<unknown>> = [];
@@ -133,6 +151,13 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       await Promise.allSettled([worker.close(force), listener.quit(), publisher?.quit()]);
     },
   };
+}
+
+/** How long a side-effecting job's mark stays (s): past a signed job's lifetime, so no signed copy outlives it. */
+const ranKeptSeconds = 2 * 86_400;
+
+function ranKey(queue: string, jobId: string): string {
+  return `planloop:${queue}:ran:${jobId}`;
 }
 
 /** The runs this worker heard are over, for a while (their queued jobs may still be taken). */

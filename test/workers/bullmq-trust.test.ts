@@ -122,13 +122,44 @@ describe.skipIf(skipRedis)("the queue is a trust boundary", () => {
       attempt: 1,
       call: { id: "step:1", name: "work", arguments: { name: "prod-db drop", ms: 1 } },
     });
-    await expect(job.waitUntilFinished(events, 10_000)).rejects.toThrow(/not signed with this worker's secret; nothing was run/);
+    await expect(job.waitUntilFinished(events, 10_000)).rejects.toThrow(/not signed with this worker's secret for its id; nothing was run/);
     expect(starts(log)).toEqual([]);
     // A signed run on the same queue runs.
     const runner = bullmqRunner({ connection: redisUrl!, queue, secret });
     closing.push(() => runner.close());
     const result = await executePlan({ plan: layeredPlan(2, 2, 5), tools: remoteTools(log), runner });
     expect(result.status).toBe("completed");
+  }, 30_000);
+
+  it("a signed job replayed runs nothing again: not a copy under another id, not the same id after it was removed", async () => {
+    const queue = freshQueue();
+    const log = logFile();
+    workers.push(startWorker({ connection: redisUrl!, queue, tools: remoteTools(log), secret }));
+    const runner = bullmqRunner({ connection: redisUrl!, queue, secret, keepResultsFor: 60 });
+    closing.push(() => runner.close());
+    const attacker = new Queue(queue, { connection: connection() });
+    const events = new QueueEvents(queue, { connection: connection() });
+    closing.push(
+      () => attacker.close(),
+      () => events.close(),
+    );
+    await events.waitUntilReady();
+    const plan = { steps: [{ id: "w", task: "wire", tool: "wire", args: { name: "wire-1", ms: 5 } }] };
+    expect((await executePlan({ plan, tools: remoteTools(log), runner, runId: "replayed" })).status).toBe("completed");
+    const [sent] = await attacker.getJobs(["completed"]);
+    const { id, name, data } = sent!;
+    // A copy of the signed job under a new id: the signature is bound to the old one.
+    const copy = await attacker.add(name, data, { jobId: "copy-1" });
+    await expect(copy.waitUntilFinished(events, 10_000)).rejects.toThrow(/not signed with this worker's secret for its id/);
+    // The same id, queued again after the job was removed: the worker ran it before.
+    await sent!.remove();
+    const again = await attacker.add(name, data, { jobId: id! });
+    const answer = (await again.waitUntilFinished(events, 10_000)) as { result: { error?: { message: string; cutShort?: boolean } } };
+    expect(answer.result.error).toMatchObject({
+      cutShort: true,
+      message: expect.stringMatching(/ran on a worker before under this job's id/),
+    });
+    expect(starts(log)).toHaveLength(1);
   }, 30_000);
 
   it("a forged 'completed' event is not taken as a step's output; the worker's signed result is", async () => {
