@@ -14,6 +14,15 @@ export const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** `base` moved by `offsetMs` (another machine's time: the store's); its timers are `base`'s. */
+export function offsetClock(base: Clock, offsetMs: number): Clock {
+  return {
+    now: () => base.now() + offsetMs,
+    setTimeout: (callback, ms) => base.setTimeout(callback, ms),
+    clearTimeout: (handle) => base.clearTimeout(handle),
+  };
+}
+
 /**
  * The wall-clock time a journal entry is written at (ms since 1970, to a fraction of a
  * microsecond): entries written one after another in a process, with any work between them,

@@ -146,6 +146,13 @@ export interface CheckpointStore {
   renewLease(runId: string, lease: { token: number; ttlMs: number; at: number }): MaybePromise<boolean>;
   /** Gives the lease up, so the next caller need not wait for it to run out; a stale token changes nothing. */
   releaseLease(runId: string, token: number): MaybePromise<void>;
+  /**
+   * The store's own time (ms since 1970), for a store many machines share (Postgres: the
+   * server's clock). Leases and approval deadlines count by it, so a process whose clock is
+   * fast or slow neither takes a live run over nor releases a lapsed request. A store on one
+   * host (memory, SQLite) leaves it out: its processes share the host's clock.
+   */
+  now?(): MaybePromise<number>;
   /** The runs, newest first (by `createdAt`, then id): a page of them, filtered by the options. */
   listRuns(options?: ListRunsOptions): MaybePromise<RunSummary[]>;
   /**

@@ -8,7 +8,7 @@ import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import { ModelCallLog } from "./model-calls.js";
 import { boundRunId, checkSecret } from "../trust/state-signature.js";
 import type { UsageTotals } from "../core/usage.js";
-import { journalTime } from "../core/clock.js";
+import { journalTime, offsetClock, systemClock, type Clock } from "../core/clock.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 
 /** Where a durable run writes, under which id, and the lease that makes this process its one writer. */
@@ -191,13 +191,23 @@ export function chargeStoredUsage(options: object, result: unknown): void {
  * by the store, so not signed), and inside a larger run (a strategy's budget) what it had
  * spent counts there again. Any other run's options are returned as they are.
  */
-export function continuedOptions<Options extends { resume?: unknown; stateSecret?: string | undefined }, State>(
+export function continuedOptions<Options extends { resume?: unknown; stateSecret?: string | undefined; clock?: Clock | undefined }, State>(
   options: Options,
   opened: Opened<unknown, State>,
 ): Options {
-  if (opened.kind !== "continue" || opened.resume === undefined) return options;
+  const timed = onStoreClock(options, opened);
+  if (opened.kind !== "continue" || opened.resume === undefined) return timed;
   chargeStoredUsage(options, opened.resume);
-  return { ...options, resume: opened.resume, stateSecret: undefined };
+  return { ...timed, resume: opened.resume, stateSecret: undefined };
+}
+
+/**
+ * A durable run on a store with a clock of its own (Postgres) counts its time by it, unless
+ * the caller gave a clock: a request for approval lapses at the same moment for every process.
+ */
+function onStoreClock<Options extends { clock?: Clock | undefined }>(options: Options, opened: Opened<unknown, unknown>): Options {
+  const offset = opened.kind === "finished" ? 0 : (opened.durability?.lease?.clockOffsetMs ?? 0);
+  return offset === 0 || options.clock !== undefined ? options : { ...options, clock: offsetClock(systemClock, offset) };
 }
 
 /** The human decisions a run was given, as journal entries: kept as they are given. */

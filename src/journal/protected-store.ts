@@ -154,6 +154,7 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
     acquireLease: (runId, lease) => store.acquireLease(runId, lease),
     renewLease: (runId, lease) => store.renewLease(runId, lease),
     releaseLease: (runId, token) => store.releaseLease(runId, token),
+    ...(store.now ? { now: () => store.now!() } : {}),
     listRuns: (options) => store.listRuns(options),
     runOutcomes: (options) => store.runOutcomes(options),
     // Values beside the runs (a cached plan) keep secrets as the journal does.

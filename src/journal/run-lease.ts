@@ -32,14 +32,21 @@ export class RunLease {
   /** A renewal is waiting for the store's answer. */
   private renewing = false;
 
+  readonly token: number;
+  readonly ttlMs: number;
+  /** The store's clock less this process's (ms): the lease is counted on the store's clock (`CheckpointStore.now`). */
+  readonly clockOffsetMs: number;
+
   private constructor(
     private readonly store: CheckpointStore,
     readonly runId: string,
-    readonly token: number,
-    readonly ttlMs: number,
+    held: { token: number; ttlMs: number; clockOffsetMs: number },
   ) {
+    this.token = held.token;
+    this.ttlMs = held.ttlMs;
+    this.clockOffsetMs = held.clockOffsetMs;
     this.renewedAt = Date.now();
-    this.timer = setInterval(() => this.tick(), Math.max(1, Math.floor(ttlMs / 3)));
+    this.timer = setInterval(() => this.tick(), Math.max(1, Math.floor(held.ttlMs / 3)));
     this.timer.unref?.();
   }
 
@@ -55,15 +62,16 @@ export class RunLease {
   ): Promise<RunLease> {
     const { ttlMs, onBusy } = readLeaseOptions(options.lease);
     const owner = leaseOwnerName();
+    const offset = await clockOffset(store, runId);
     for (;;) {
-      let answer = await acquire(store, runId, { owner, ttlMs, at: Date.now() });
+      let answer = await acquire(store, runId, { owner, ttlMs, at: Date.now() + offset });
       if (answer.kind === "held" && leaseOwnerIsGone(answer.owner))
-        answer = await acquire(store, runId, { owner, ttlMs, at: Date.now(), goneOwner: answer.owner });
-      if (answer.kind === "acquired") return new RunLease(store, runId, answer.token, ttlMs);
+        answer = await acquire(store, runId, { owner, ttlMs, at: Date.now() + offset, goneOwner: answer.owner });
+      if (answer.kind === "acquired") return new RunLease(store, runId, { token: answer.token, ttlMs, clockOffsetMs: offset });
       if (onBusy === "fail") throw new RunBusyError(runId, answer);
       options.signal?.throwIfAborted();
       // Free when its owner gives it up (checked often) or when it runs out.
-      await sleepUntil(Math.min(Date.now() + 200, answer.expiresAt + 1), options.signal);
+      await sleepUntil(Math.min(Date.now() + 200, answer.expiresAt - offset + 1), options.signal);
     }
   }
 
@@ -107,7 +115,7 @@ export class RunLease {
   private async renew(): Promise<void> {
     const at = Date.now();
     try {
-      const renewed = await this.store.renewLease(this.runId, { token: this.token, ttlMs: this.ttlMs, at });
+      const renewed = await this.store.renewLease(this.runId, { token: this.token, ttlMs: this.ttlMs, at: at + this.clockOffsetMs });
       if (!renewed) return this.markLost();
       // The store counts the lease from when the renewal was asked.
       this.renewedAt = Math.max(this.renewedAt, at);
@@ -120,6 +128,25 @@ export class RunLease {
   private stopRenewing(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+  }
+}
+
+/**
+ * How far the store's clock is from this process's (0 for a store without one): read once,
+ * when the lease is taken; a clock that is fast or slow by a steady amount is corrected.
+ */
+async function clockOffset(store: CheckpointStore, runId: string): Promise<number> {
+  if (store.now === undefined) return 0;
+  try {
+    const asked = Date.now();
+    const now = await store.now();
+    // The store read its clock about halfway through the round trip.
+    return Math.round(now - (asked + Date.now()) / 2);
+  } catch (error) {
+    throw storeFailure(store, runId, error, {
+      happened: "the run could not be opened",
+      then: "nothing was started. Try again once the store is back",
+    });
   }
 }
 

@@ -46,6 +46,7 @@ const sql = {
   renewLease: "UPDATE planloop_runs SET lease_expires_at = $3 WHERE run_id = $1 AND lease_token = $2",
   releaseLease: "UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = $1 AND lease_token = $2",
   run: "SELECT * FROM planloop_runs WHERE run_id = $1",
+  now: "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now",
   runWithJournal: `SELECT r.*, ARRAY(SELECT j.entry FROM planloop_journal j WHERE j.run_id = r.run_id ORDER BY j.seq) AS journal
                    FROM planloop_runs r WHERE r.run_id = $1`,
   getValue: "SELECT value FROM planloop_values WHERE key = $1",
@@ -139,6 +140,10 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     },
     async releaseLease(runId, token) {
       await query(sql.releaseLease, [runId, token]);
+    },
+    async now() {
+      const { rows } = await query<{ now: number }>(sql.now, []);
+      return Number(rows[0]!.now);
     },
     async listRuns(filters = {}) {
       const listing = listQuery(filters, postgresDialect);
