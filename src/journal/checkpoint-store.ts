@@ -105,6 +105,8 @@ export interface ListRunsOptions {
   before?: { createdAt: number; runId: string } | undefined;
   /** Only runs not kept inside another one. */
   topLevel?: boolean | undefined;
+  /** Only the run of this id (its row without its journal: a cheap look at whether it moved). */
+  runId?: string | undefined;
   /** Only the runs kept inside this one, at any depth (ids `<runId>/…`). */
   within?: string | undefined;
   /** Only runs of this status: `running`, or the status they paused or finished with (`completed`, `waiting`, …). */
@@ -211,7 +213,8 @@ function outcomeFrom(value: unknown, status: string): RunOutcome {
 
 /** Whether a run's row passes the filters of `listRuns` (for stores that filter in memory). */
 export function listedBy(row: RunSummary, options: ListRunsOptions): boolean {
-  const { before, within, status, taskType } = options;
+  const { before, within, status, taskType, runId } = options;
+  if (runId !== undefined && row.runId !== runId) return false;
   if (options.topLevel && row.keptIn !== undefined) return false;
   if (within !== undefined && !row.runId.startsWith(`${within}/`)) return false;
   if (before !== undefined && !(row.createdAt < before.createdAt || (row.createdAt === before.createdAt && row.runId < before.runId)))

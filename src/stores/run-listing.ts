@@ -47,6 +47,7 @@ export function listQuery(options: ListRunsOptions, dialect: ListDialect): ListQ
   const add = (value: unknown) => (values.push(value), dialect.param(values.length));
   const where: string[] = [];
   if (options.topLevel) where.push("r.kept_in IS NULL");
+  if (options.runId !== undefined) where.push(`r.run_id = ${add(options.runId)}`);
   if (options.within !== undefined) where.push(dialect.startsWith(`${options.within}/`, add));
   if (options.status === "running") where.push("r.status = 'running' AND r.outcome IS NULL");
   else if (options.status !== undefined) where.push(`${dialect.outcomeField("status")} = ${add(options.status)}`);

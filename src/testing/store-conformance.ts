@@ -99,6 +99,9 @@ export function storeConformance(
       expect(ids_(await store.listRuns({ topLevel: true }))).toEqual(["s10", "x/y", "s3", "s2", "s1"]);
       expect(ids_(await store.listRuns({ within: "s1" }))).toEqual(["s1/plan:1/step", "s1/plan:1"]);
       expect(ids_(await store.listRuns({ within: "s1/plan:1" }))).toEqual(["s1/plan:1/step"]);
+      expect(ids_(await store.listRuns({ runId: "s1" }))).toEqual(["s1"]);
+      expect(ids_(await store.listRuns({ runId: "s1", status: "waiting" }))).toEqual([]);
+      expect(ids_(await store.listRuns({ runId: "nope" }))).toEqual([]);
       const listed = await store.listRuns({ within: "s1" });
       expect(listed.map((row) => row.keptIn)).toEqual(["s1/plan:1", "s1"]);
       expect(ids_(await store.listRuns({ status: "completed" }))).toEqual(["s1"]);

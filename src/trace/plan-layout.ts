@@ -27,7 +27,12 @@ export interface LaidOutVersion {
   edges: Array<{ from: string; to: string; points: Array<{ x: number; y: number }> }>;
   /** Steps of the version before that this one dropped. */
   dropped: string[];
+  /** A version of more than `drawnStepsAtMost` steps is not laid out: its step count (no nodes, no edges). */
+  tooLarge?: number;
 }
+
+/** The most steps a plan version is drawn as a graph with: beyond it, a picture of it would help nobody, and cost seconds. */
+export const drawnStepsAtMost = 2_000;
 
 const nodeHeight = 36;
 
@@ -57,6 +62,9 @@ export function layOutVersions(
     const previous = index > 0 ? versions[index - 1] : undefined;
     const before = new Map((previous?.steps ?? []).map((step) => [step.id, signature(step)]));
     const ids = new Set(plan.steps.map((step) => step.id));
+    const dropped = (previous?.steps ?? []).filter((step) => !ids.has(step.id)).map((step) => step.id);
+    if (plan.steps.length > drawnStepsAtMost)
+      return { version: plan.version, width: 0, height: 0, nodes: [], edges: [], dropped, tooLarge: plan.steps.length };
     const placed = geometryOf(plan, ids);
     const nodes = plan.steps.map((step): LaidOutNode => {
       const node = placed.nodes.get(step.id)!;
@@ -75,7 +83,6 @@ export function layOutVersions(
         change,
       };
     });
-    const dropped = (previous?.steps ?? []).filter((step) => !ids.has(step.id)).map((step) => step.id);
     return { version: plan.version, width: placed.width, height: placed.height, nodes, edges: placed.edges, dropped };
   });
 }

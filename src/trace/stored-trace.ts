@@ -199,6 +199,16 @@ function lastTime(events: ReadonlyArray<{ time: number }>, from: number): number
   return latest;
 }
 
-const stepOf = (plan: PlanLike, key: string) => plan.steps?.find((candidate) => String(candidate.id) === key);
+type PlanStep = NonNullable<PlanLike["steps"]>[number];
+/** Each plan's steps by key, made once per plan: a run of 50,000 steps looks each one up in O(1), not O(n). */
+const stepsByKey = new WeakMap<PlanLike, Map<string, PlanStep>>();
+const stepOf = (plan: PlanLike, key: string) => {
+  let byKey = stepsByKey.get(plan);
+  if (byKey === undefined) {
+    byKey = new Map((plan.steps ?? []).map((step) => [String(step.id), step]));
+    stepsByKey.set(plan, byKey);
+  }
+  return byKey.get(key);
+};
 const stepIdOf = (plan: PlanLike, key: string) => stepOf(plan, key)?.id ?? key;
 const kindOf = (plan: PlanLike, key: string): "tool" | "agent" => (stepOf(plan, key)?.tool ? "tool" : "agent");

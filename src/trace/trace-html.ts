@@ -1,5 +1,5 @@
 import type { PlanloopEvent } from "../core/events.js";
-import { layOutVersions, type LaidOutVersion } from "./plan-layout.js";
+import { drawnStepsAtMost, layOutVersions, type LaidOutVersion } from "./plan-layout.js";
 import { summarizeTrace, type TraceBar, type TraceSummary } from "./trace-model.js";
 import { viewerScript } from "./trace-viewer.js";
 
@@ -182,6 +182,8 @@ function notRunList(trace: TraceSummary): string {
 }
 
 function dagSvg(plan: LaidOutVersion): string {
+  if (plan.tooLarge !== undefined)
+    return `<h2>Plan ${whole(plan.version)}</h2><p class="hint" data-too-large="${whole(plan.tooLarge)}">${whole(plan.tooLarge)} steps: too many to draw as a graph (more than ${whole(drawnStepsAtMost)}); the timeline above shows every step.</p>`;
   const width = Math.max(120, number(plan.width));
   const height = Math.max(40, number(plan.height));
   const edges = plan.edges.map((edge) => {

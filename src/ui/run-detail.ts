@@ -68,14 +68,6 @@ export async function pendingFor(store: CheckpointStore, runId: string): Promise
   return run === undefined ? undefined : pendingItems(run, await childrenOf(store, runId));
 }
 
-/** What every waiting run waits for, newest run first. */
-export async function inbox(store: CheckpointStore): Promise<InboxItem[]> {
-  const items: InboxItem[] = [];
-  for (const row of await store.listRuns({ topLevel: true, status: "waiting" }))
-    items.push(...((await pendingFor(store, row.runId)) ?? []));
-  return items;
-}
-
 function pendingItems(run: StoredRun, children: readonly StoredRun[]): InboxItem[] {
   if (run.status === "finished") return [];
   const paused = lastPause(run, children);

@@ -7,7 +7,7 @@ import type { Tool } from "../core/tools/define-tool.js";
 import { renderTraceHtml } from "../trace/trace-html.js";
 import { storedRunEvents } from "../trace/stored-trace.js";
 import { childrenOf } from "../strategies/stored-runs.js";
-import { inbox, runDetail } from "./run-detail.js";
+import { RunDetails, stepsPage } from "./run-details.js";
 import { runPage } from "./run-rows.js";
 import type { RunWatch } from "./run-watch.js";
 import { continueCommand, readDecision, readWave, type ContinueRun, type Decision } from "./ui-decisions.js";
@@ -54,6 +54,7 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
     void next.then(() => queues.get(runId) === next && queues.delete(runId));
   };
   const { store, continueRun } = options;
+  const details = new RunDetails(store);
 
   const guarded =
     (handler: (context: Context) => Promise<Response>) =>
@@ -110,7 +111,7 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
 
   app.get(
     "/api/inbox",
-    guarded(async (context) => json(context, { items: await inbox(store), canDecide: continueRun !== undefined })),
+    guarded(async (context) => json(context, { items: await details.inbox(), canDecide: continueRun !== undefined })),
   );
 
   /** Continues the run in this process (one continuation at a time per run), keeping how it went for the page. */
@@ -175,10 +176,22 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
   );
 
   app.get(
+    "/api/runs/:id/steps",
+    guarded(async (context) => {
+      const runId = runIdOf(context);
+      const from = wholeNumber(context.req.query("from"), 0);
+      const limit = wholeNumber(context.req.query("limit"), stepsPage);
+      const page = await details.steps(runId, from, limit);
+      if (page === undefined) throw new HttpError(404, `there is no run "${runId}"`);
+      return json(context, page);
+    }),
+  );
+
+  app.get(
     "/api/runs/:id",
     guarded(async (context) => {
       const runId = runIdOf(context);
-      const detail = await runDetail(store, runId);
+      const detail = await details.page(runId, { bars: context.req.query("bars") === "1" });
       if (detail === undefined) throw new HttpError(404, `there is no run "${runId}"`);
       const continuation = continuations.get(runId);
       return json(context, { ...detail, canDecide: continueRun !== undefined, ...(continuation ? { continuation } : {}) });
@@ -209,4 +222,12 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
   );
 
   return { app, settled: () => Promise.all([...queues.values()]).then(() => {}) };
+}
+
+/** A query's whole number (`from`, `limit`), or `fallback` when absent; anything else is a 400. */
+function wholeNumber(given: string | undefined, fallback: number): number {
+  if (given === undefined || given === "") return fallback;
+  const value = Number(given);
+  if (!Number.isSafeInteger(value) || value < 0) throw new HttpError(400, `expected a whole number, got "${given}"`);
+  return value;
 }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { planAndExecute } from "planloop";
+import { executePlan, planAndExecute } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { ScriptedModel } from "planloop/testing";
 import { cli } from "../helpers/run-cli.js";
@@ -117,6 +117,23 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     expect((await cli("runs", "show", "pay-ui", "--store", store)).out).toContain("decision step:2: approved");
     await page.close();
   }, 90_000);
+
+  it("a run of 450 steps: the page lists the first 200, and Show all reads the rest a page at a time", async () => {
+    const file = sqliteStore({ path: storeFile });
+    const plan = { steps: Array.from({ length: 450 }, (_, index) => ({ id: index + 1, task: "pause", tool: "pause", args: { ms: 0 } })) };
+    expect((await executePlan({ plan, tools, store: file, runId: "wide-ui", concurrency: 50 })).status).toBe("completed");
+    file.close();
+    const page = await browser!.newPage();
+    await page.goto(url);
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/wide-ui`);
+    const rows = page.locator("table.steps tbody tr");
+    await rows.nth(199).waitFor();
+    expect(await rows.count()).toBe(200);
+    await press(page.getByRole("button", { name: "Show all 450 steps" }));
+    await rows.nth(449).waitFor();
+    expect(await rows.count()).toBe(450);
+    await page.close();
+  }, 60_000);
 
   it("a plan under review: an edit with a cycle is refused in the page; the plan call's messages and answer are shown", async () => {
     // A step's task written by a model is text: markup in it is shown, never run.

@@ -97,7 +97,8 @@ export interface RunDetail {
     startedAt: number;
     durationMs: number;
     lanes: number;
-    bars: Array<{ stepId: string; lane: number; startedAt: number; endedAt: number; status: string; version: number }>;
+    /** Only when asked for (`?bars=1`: the comparison draws them; the run page's timeline is trace.html). */
+    bars?: Array<{ stepId: string; lane: number; startedAt: number; endedAt: number; status: string; version: number }>;
     modelCalls: Array<{ purpose: string; startedAt: number; endedAt: number }>;
     reason?: string;
     versions: Array<{
@@ -109,7 +110,9 @@ export interface RunDetail {
     pauses: Array<{ at: number; status: string; resumedAt?: number }>;
   };
   modelCalls: ModelCall[];
+  /** The first steps (200); the rest come from `/api/runs/:id/steps` a page at a time. */
   steps: StepDetail[];
+  stepCount: number;
   pending: PendingItem[];
   decisions: Array<{ runId: string; id: string; decision: unknown }>;
   inner: string[];

@@ -7,7 +7,7 @@ export function CompareView({ ids }: { ids: string[] }) {
   const [runs, setRuns] = useState<RunDetail[] | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
-    Promise.all(ids.map((id) => api<RunDetail>(`/api/runs/${encodeURIComponent(id)}`))).then(setRuns, (failed: Error) =>
+    Promise.all(ids.map((id) => api<RunDetail>(`/api/runs/${encodeURIComponent(id)}?bars=1`))).then(setRuns, (failed: Error) =>
       setError(failed.message),
     );
   }, []);
@@ -75,7 +75,7 @@ function Lanes({ run, longest }: { run: RunDetail; longest: number }) {
             <title>{call.purpose}</title>
           </rect>
         ))}
-        {trace.bars.map((bar) => (
+        {(trace.bars ?? []).map((bar) => (
           <rect
             class={`bar ${bar.status}`}
             x={x(bar.startedAt)}

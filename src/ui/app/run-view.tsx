@@ -98,7 +98,7 @@ export function RunView({ runId }: { runId: string }) {
       ) : (
         <div class="trace quiet">drawing the timeline…</div>
       )}
-      {data.steps.length > 0 && <Steps steps={data.steps} detail={data} />}
+      {data.stepCount > 0 && <Steps runId={runId} detail={data} />}
       <h2>Model calls ({data.modelCalls.length})</h2>
       <ModelCalls calls={data.modelCalls} detail={data} />
       {data.decisions.length > 0 && (
@@ -117,17 +117,39 @@ export function RunView({ runId }: { runId: string }) {
   );
 }
 
-/** How many steps the table lists before it is asked for all: the timeline above draws every one either way. */
-const firstSteps = 200;
+/** How many steps a page of `/api/runs/:id/steps` asks for. */
+const stepsPage = 5_000;
 
-function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
+/**
+ * The run's steps: the first ones come with the page; asked for all, the rest are read a page
+ * at a time (the timeline above draws every one either way).
+ */
+function Steps({ runId, detail }: { runId: string; detail: RunDetail }) {
   const stopped = detail.row.status !== "running" && detail.row.status !== "waiting";
-  const [all, setAll] = useState(steps.length <= firstSteps);
-  const listed = all ? steps : steps.slice(0, firstSteps);
+  const [more, setMore] = useState<{ steps: StepDetail[]; loading: boolean; error?: string } | undefined>(undefined);
+  // The page moved (the run did): steps read before are read again when asked.
+  useEffect(() => setMore(undefined), [detail]);
+  const listed = more?.loading === false && more.error === undefined ? more.steps : detail.steps;
   const args = useMemo(() => argsByStep(detail), [detail]);
+  const showAll = async () => {
+    const steps = [...detail.steps];
+    setMore({ steps, loading: true });
+    try {
+      while (steps.length < detail.stepCount) {
+        const page = await api<{ steps: StepDetail[]; stepCount: number }>(
+          `/api/runs/${encodeURIComponent(runId)}/steps?from=${steps.length}&limit=${stepsPage}`,
+        );
+        if (page.steps.length === 0) break;
+        steps.push(...page.steps);
+      }
+      setMore({ steps, loading: false });
+    } catch (error) {
+      setMore({ steps, loading: false, error: (error as Error).message });
+    }
+  };
   return (
     <>
-      <h2>Steps ({steps.length.toLocaleString("en")})</h2>
+      <h2>Steps ({detail.stepCount.toLocaleString("en")})</h2>
       <table class="steps">
         <thead>
           <tr>
@@ -175,10 +197,15 @@ function Steps({ steps, detail }: { steps: StepDetail[]; detail: RunDetail }) {
           })}
         </tbody>
       </table>
-      {!all && (
-        <button class="more" onClick={() => setAll(true)}>
-          Show all {steps.length.toLocaleString("en")} steps
+      {listed.length < detail.stepCount && (
+        <button class="more" disabled={more?.loading === true} onClick={() => void showAll()}>
+          {more?.loading ? "reading the steps…" : `Show all ${detail.stepCount.toLocaleString("en")} steps`}
         </button>
+      )}
+      {more?.error && (
+        <p class="problem" role="alert">
+          {more.error}
+        </p>
       )}
     </>
   );
