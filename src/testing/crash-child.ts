@@ -1,8 +1,9 @@
 // One process of `crashTest`: runs the user's scenario against a SQLite file, logs every
 // tool call (with its idempotency key) and every commit to a file as it happens, and kills
-// itself with SIGKILL right after the commit it was told to die at. Arguments: the scenario
-// module, the store file, the run id, the commit to die after (0: never), the log file, this
-// process's number, and the decisions to continue with (JSON).
+// itself with SIGKILL right after the commit it was told to die at, or right after the call it
+// was told to die in returned (its effect made, its end not yet kept). Arguments: the scenario
+// module, the store file, the run id, where to die (`commit:<n>`, `call:<n>`, or 0: never), the
+// log file, this process's number, and the decisions to continue with (JSON).
 import { appendFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,7 +21,9 @@ const [modulePath, storePath, runId, killAtText, logPath, processText, decisions
   string,
   string,
 ];
-const killAt = Number(killAtText);
+const [killKind, killNumber] = killAtText.includes(":") ? (killAtText.split(":") as [string, string]) : ["commit", killAtText];
+const killAt = killKind === "commit" ? Number(killNumber) : 0;
+const killInCall = killKind === "call" ? Number(killNumber) : 0;
 const processNumber = Number(processText);
 const log = (line: object) => appendFileSync(logPath, `${JSON.stringify({ p: processNumber, ...line })}\n`);
 
@@ -45,11 +48,17 @@ const counted: CheckpointStore = {
 };
 
 const scenario = (await import(pathToFileURL(isAbsolute(modulePath) ? modulePath : resolve(modulePath)).href)) as CrashScenario;
+let calls = 0;
 const tools = scenario.tools.map((tool: Tool): Tool => {
   const effect = effectOf(tool);
-  const execute: Tool["execute"] = (args, context) => {
+  const execute: Tool["execute"] = async (args, context) => {
+    calls += 1;
+    const call = calls;
     log({ call: { key: context.idempotencyKey ?? "-", tool: tool.name, effect } });
-    return tool.execute!(args, context);
+    const output: unknown = await tool.execute!(args, context);
+    // Killed with the call's effect made and its end not kept: the worst moment for a side effect.
+    if (killInCall > 0 && call === killInCall) process.kill(process.pid, "SIGKILL");
+    return output;
   };
   return Object.freeze({ ...tool, execute });
 });

@@ -35,7 +35,11 @@ export interface CrashStartOptions {
 export interface CrashTestOptions {
   /** The scenario module (see `CrashScenario`). */
   module: string;
-  /** Kill after every commit point of the run (`"every"`), or after this many chosen at random; default 8. */
+  /**
+   * Kill at every point of the run (`"every"`), or at this many chosen at random; default 8. The
+   * points: after each commit, and inside each tool call (right after it returned: its effect
+   * made, its end not yet kept).
+   */
   killPoints?: number | "every";
   /** Seeds the random choice of kill points. */
   seed?: number;
@@ -61,7 +65,10 @@ export interface CrashCall {
 
 export interface CrashRun {
   runId: string;
-  killedAfterCommit: number;
+  /** The commit the first process was killed after (for a kill at a commit). */
+  killedAfterCommit?: number;
+  /** The tool call (counted in the order they started) the first process was killed in, right after it returned. */
+  killedInCall?: number;
   /** Processes it took: the killed one and those that continued it. */
   processes: number;
   status: string;
@@ -71,6 +78,8 @@ export interface CrashRun {
 export interface CrashReport {
   /** Commits an uninterrupted run makes (the points a kill can fall after). */
   commitPoints: number;
+  /** Tool calls an uninterrupted run makes (a kill can fall inside each). */
+  callPoints: number;
   runs: CrashRun[];
   /** What went wrong, one line each: empty when every finished step ran once and no side-effecting call re-ran unasked. */
   problems: string[];
@@ -98,33 +107,42 @@ export async function crashTest(options: CrashTestOptions): Promise<CrashReport>
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "planloop-crash-test-"));
   const storePath = join(dir, "runs.sqlite");
   const child = childProcess(options, storePath, dir);
-  const clean = await child.continueUntilDone("clean", 0);
+  const clean = await child.continueUntilDone("clean", "0");
   const commitPoints = clean.lines.filter((line) => "commit" in line && line.p === 1).length;
-  const problems: string[] = [];
+  const callPoints = clean.lines.filter((line) => "call" in line && line.p === 1).length;
+  const problems: string[] = [...clean.problems];
   if (clean.status === "unfinished") problems.push(`the uninterrupted run did not end: ${clean.note}`);
   if (commitPoints === 0)
     problems.push("the uninterrupted run wrote no checkpoint: spread start's options (store, runId, lease) into the entry point's");
   const runs: CrashRun[] = [];
-  for (const point of killPointsOf(options, commitPoints)) {
-    const runId = `crash-after-${point}`;
-    const run = await child.continueUntilDone(runId, point);
+  // A run that keeps nothing cannot be continued: there is nothing to kill it at.
+  for (const point of commitPoints === 0 ? [] : killPointsOf(options, commitPoints, callPoints)) {
+    const runId = "commit" in point ? `crash-after-${point.commit}` : `crash-in-call-${point.call}`;
+    const run = await child.continueUntilDone(runId, "commit" in point ? `commit:${point.commit}` : `call:${point.call}`);
     const calls = callsOf(run.lines);
-    runs.push({ runId, killedAfterCommit: point, processes: run.processes, status: run.status, calls });
+    const killed = "commit" in point ? { killedAfterCommit: point.commit } : { killedInCall: point.call };
+    runs.push({ runId, ...killed, processes: run.processes, status: run.status, calls });
     problems.push(...run.problems);
     if (run.status !== clean.status && options.onInterrupted !== "mark-done")
       problems.push(`${runId}: ended ${run.status}, the uninterrupted run ${clean.status}`);
   }
-  return { commitPoints, runs, problems };
+  return { commitPoints, callPoints, runs, problems };
 }
 
-function killPointsOf(options: CrashTestOptions, commitPoints: number): number[] {
-  const all = Array.from({ length: Math.max(0, commitPoints - 1) }, (_, index) => index + 1);
+type KillPoint = { commit: number } | { call: number };
+
+/** Where the first process of each run is killed: after a commit (not the last), or inside a call. */
+function killPointsOf(options: CrashTestOptions, commitPoints: number, callPoints: number): KillPoint[] {
+  const all: KillPoint[] = [
+    ...Array.from({ length: Math.max(0, commitPoints - 1) }, (_, index) => ({ commit: index + 1 })),
+    ...Array.from({ length: callPoints }, (_, index) => ({ call: index + 1 })),
+  ];
   if (options.killPoints === "every") return all;
   const wanted = Math.min(options.killPoints ?? 8, all.length);
   const random = seededRandom(options.seed ?? 1);
   const chosen = new Set<number>();
-  while (chosen.size < wanted) chosen.add(all[Math.floor(random() * all.length)]!);
-  return [...chosen].sort((a, b) => a - b);
+  while (chosen.size < wanted) chosen.add(Math.floor(random() * all.length));
+  return [...chosen].sort((a, b) => a - b).map((index) => all[index]!);
 }
 
 /** The calls a run's processes logged, by key. */
@@ -142,10 +160,10 @@ function callsOf(lines: readonly LogLine[]): CrashCall[] {
 /** The scenario's runs in child processes: one killed after a commit, then continued until it ends. */
 function childProcess(options: CrashTestOptions, storePath: string, dir: string) {
   const script = childScript();
-  const spawnOne = (run: { runId: string; killAt: number; number: number; decisions: object; log: string }) =>
+  const spawnOne = (run: { runId: string; killAt: string; number: number; decisions: object; log: string }) =>
     new Promise<void>((resolve) => {
       const { runId, killAt, number, decisions, log } = run;
-      const args = [...(options.nodeArgs ?? []), script, options.module, storePath, runId, String(killAt), log, String(number)];
+      const args = [...(options.nodeArgs ?? []), script, options.module, storePath, runId, killAt, log, String(number)];
       const proc = spawn(process.execPath, [...args, JSON.stringify(decisions)], { stdio: ["ignore", "ignore", "pipe"] });
       let errors = "";
       proc.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
@@ -155,7 +173,7 @@ function childProcess(options: CrashTestOptions, storePath: string, dir: string)
       });
     });
   return {
-    async continueUntilDone(runId: string, killAt: number) {
+    async continueUntilDone(runId: string, killAt: string) {
       const log = join(dir, `${runId}.log`);
       writeFileSync(log, "");
       let decisions: object = {};
@@ -164,7 +182,7 @@ function childProcess(options: CrashTestOptions, storePath: string, dir: string)
       let finishedBefore: Set<string> | undefined;
       for (let number = 1; number <= 12; number += 1) {
         if (number === 2) finishedBefore = finishedKeys(storePath, runId);
-        await spawnOne({ runId, killAt: number === 1 ? killAt : 0, number, decisions, log });
+        await spawnOne({ runId, killAt: number === 1 ? killAt : "0", number, decisions, log });
         const lines = readLog(log);
         if (existsSync(`${log}.error`)) {
           return { status: "unfinished", note: readFileSync(`${log}.error`, "utf8").slice(0, 400), lines, processes: number, problems };
@@ -193,8 +211,9 @@ function answersFor(pending: ReadonlyArray<{ id: string; kind: string }>, onInte
 }
 
 /**
- * The problems a process's calls show: a call whose step had finished before the kill, and
- * a side-effecting call run again by a process given no decision.
+ * The problems a process's calls show: a call whose step had finished before the kill, a
+ * side-effecting call run again by a process given no decision, and a side-effecting call run
+ * more than once within the process (a retry of a call that may have taken effect).
  */
 function rerunProblems(
   runId: string,
@@ -206,9 +225,13 @@ function rerunProblems(
   const earlier = new Set(lines.flatMap((line) => ("call" in line && line.p < number ? [line.call.key] : [])));
   const decided =
     Object.keys({ ...(decisions as { approvals?: object }).approvals, ...(decisions as { answers?: object }).answers }).length > 0;
+  const times = new Map<string, number>();
   for (const line of lines) {
     if (!("call" in line) || line.p !== number) continue;
     const { key, tool, effect } = line.call;
+    times.set(key, (times.get(key) ?? 0) + 1);
+    if (effect === "side-effecting" && key !== "-" && times.get(key) === 2)
+      problems.push(`${runId}: side-effecting ${tool} (${key}) ran more than once in process ${number}`);
     if (finishedBefore?.has(key))
       problems.push(`${runId}: ${tool} (${key}) had finished before the kill, and ran again in process ${number}`);
     else if (effect === "side-effecting" && earlier.has(key) && !decided)
