@@ -1,8 +1,8 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import { effectOf } from "../core/tools/define-tool.js";
-import { toolFailure } from "../core/tools/tool-runner.js";
+import { toolFailure, type ToolOutcome } from "../core/tools/tool-runner.js";
 import { emptyUsage } from "../core/usage.js";
-import type { AgentJob, ToolJob } from "../executor/step-runner.js";
+import type { AgentJob, AgentJobResult, ToolJob } from "../executor/step-runner.js";
 import {
   cancelChannel,
   connectionOf,
@@ -131,7 +131,8 @@ export function startWorker(options: WorkerOptions): RunningWorker {
                   .catch(() => 0),
               )
           : undefined;
-      const result = refusal ?? (await runJob(data, kit, signal ?? new AbortController().signal, onEvent));
+      const ran = refusal ?? (await runJob(data, kit, signal ?? new AbortController().signal, onEvent));
+      const result = refusal === undefined ? afterStall(ran, job.stalledCounter) : ran;
       await Promise.all(sent);
       return signResult(job.id!, withinSize(data, result, maxResultBytes), secret);
     },
@@ -194,6 +195,18 @@ function stalledRefusal(job: ToolJob | AgentJob, stalled: number | undefined, ki
   );
   refused.error = { ...refused.error!, cutShort: true };
   return refused;
+}
+
+/**
+ * A call that failed on its second run (its first worker stalled) is not retried by the step:
+ * it ran twice already, the bound a stall allows, retries counted.
+ */
+function afterStall(result: ToolOutcome | AgentJobResult, stalled: number | undefined): ToolOutcome | AgentJobResult {
+  if (!(stalled !== undefined && stalled > 0) || !("content" in result) || result.error === undefined) return result;
+  return {
+    ...result,
+    error: { ...result.error, message: `${result.error.message} (it ran twice: its first worker stalled; not retried)`, retryable: false },
+  };
 }
 
 /** A result too large for Redis fails the step instead of filling the server. */

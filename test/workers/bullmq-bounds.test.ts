@@ -56,6 +56,18 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     expect(starts(log).length).toBeLessThanOrEqual(2);
   }, 60_000);
 
+  it("a call that fails on its run after a stall is not retried by the step: twice in all, with the step's retries left at their default", async () => {
+    const queue = freshQueue();
+    const log = logFile();
+    await Promise.all([workerProcess(queue, log), workerProcess(queue, log)]);
+    const runner = bullmqRunner({ connection: redisUrl!, queue });
+    const plan = { steps: [{ id: "f", task: "t", tool: "blockThenFail", args: { name: "f", ms: 2_500 } }] };
+    const result = await executePlan({ plan, tools: remoteTools(log), runner, runId: "stall-3" });
+    await runner.close();
+    expect(result.steps.f!.error).toMatch(/failed after the stall \(it ran twice: its first worker stalled; not retried\)/);
+    expect(starts(log)).toHaveLength(2);
+  }, 60_000);
+
   it("does not run a side-effecting call again after a stall: the step asks a person what became of it", async () => {
     const queue = freshQueue();
     const log = logFile();
