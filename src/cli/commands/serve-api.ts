@@ -10,8 +10,10 @@ import type { ContinueRun } from "../../ui/ui-decisions.js";
 import { CliError } from "../cli-error.js";
 import { loadTools } from "../load-tools.js";
 import { modelFromFlags } from "../model-option.js";
-import type { Served } from "./serve-command.js";
 import { continuing, quietIo } from "./ui-command.js";
+import type { CheckpointStore } from "../../journal/checkpoint-store.js";
+import type { CliIo } from "../cli-io.js";
+import type { Rerun } from "../continue-run.js";
 
 /** The flags of `planloop serve` that shape its HTTP API. */
 export interface ApiFlags {
@@ -22,6 +24,21 @@ export interface ApiFlags {
   webhook?: string;
   redis?: string;
   queue: string;
+}
+
+/** What a serve process is told once, at its start: the store, and the folder and modules it continues runs with. */
+export interface Served {
+  store: CheckpointStore;
+  /** The store flag with a SQLite path made absolute: runs continue in their own folders. */
+  storeFlag: string;
+  tools: string;
+  model: string | undefined;
+  io: CliIo;
+  rerun: Rerun;
+  /** Runs this process could not continue (started by a program, a launch line it refuses): not tried again each tick. */
+  leftAlone: Set<string>;
+  /** With --port: the run server, which continues the runs it started itself. */
+  server: RunServer | undefined;
 }
 
 /** Starts the HTTP API beside the ticks: the runs it starts run in this process, with its tools and model. */

@@ -2,9 +2,8 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidOptionsError, RunBusyError, shown } from "../../core/errors.js";
 import { serveTokensCommand } from "./serve-tokens.js";
-import { startApi, wholeNumber, type ApiFlags } from "./serve-api.js";
+import { startApi, wholeNumber, type ApiFlags, type Served } from "./serve-api.js";
 import { coveredByGrants, grantTargets } from "../../server/standing-grants.js";
-import type { RunServer } from "../../server/start-server.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import { RunLease } from "../../journal/run-lease.js";
 import { runSchedules, type ScheduleFire } from "../../waits/run-schedules.js";
@@ -24,21 +23,6 @@ interface ServeFlags extends ApiFlags {
   tickMs: string;
   limit: string;
   orphanAfterMs: string;
-}
-
-/** What a serve process is told once, at its start: the store, and the folder and modules it continues runs with. */
-export interface Served {
-  store: CheckpointStore;
-  /** The store flag with a SQLite path made absolute: runs continue in their own folders. */
-  storeFlag: string;
-  tools: string;
-  model: string | undefined;
-  io: CliIo;
-  rerun: Rerun;
-  /** Runs this process could not continue (started by a program, a launch line it refuses): not tried again each tick. */
-  leftAlone: Set<string>;
-  /** With --port: the run server, which continues the runs it started itself. */
-  server: RunServer | undefined;
 }
 
 /**
