@@ -1,6 +1,6 @@
 import type { SecretKeys } from "../trust/secrets.js";
 import { Budget, type BudgetLimit } from "../core/budget.js";
-import { systemClock, type Clock } from "../core/clock.js";
+import { offsetClock, systemClock, type Clock } from "../core/clock.js";
 import { BudgetExceededError, errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { EventHub, type PlanloopEvent } from "../core/events.js";
 import type { Message } from "../core/messages.js";
@@ -91,7 +91,9 @@ export function startStrategyRun(
   identity: { runId: string; durability: StrategyDurability | undefined },
   saved?: { usage: UsageTotals; elapsedMs: number },
 ): StrategyRun {
-  const clock = options.clock ?? systemClock;
+  // On a store with a clock of its own (Postgres), the run's time is the store's: its plan runs' approval deadlines too.
+  const offset = identity.durability?.checkpoints?.durability.lease?.clockOffsetMs ?? 0;
+  const clock = options.clock ?? (offset === 0 ? systemClock : offsetClock(systemClock, offset));
   const budget =
     options.budget instanceof Budget
       ? options.budget.child()
