@@ -92,7 +92,11 @@ export interface AgentJobResult {
  * the same arguments, key, timeout and output limit, and gets `options.signal`'s abort.
  */
 export type RemoteCall = (
-  call: ToolCall & { idempotencyKey?: string | undefined },
+  /**
+   * `decidedAs`: the id of the decision a call runs under when it is not the call's own (`step:w#2`,
+   * approved again after it was cut short): that run is another job than the one cut short.
+   */
+  call: ToolCall & { idempotencyKey?: string | undefined; decidedAs?: string | undefined },
   admission: AdmittedCall,
   options: RunOptions,
 ) => Promise<ToolOutcome>;
@@ -112,15 +116,17 @@ export function remoteToolCalls(
   const attempts = new Map<string, number>();
   return (call, admission, options) => {
     const id = String(call.id);
-    const attempt = (attempts.get(id) ?? 0) + 1;
-    attempts.set(id, attempt);
+    // A run of the call under a decision of its own is another job, counted apart.
+    const stepKey = call.decidedAs ?? id;
+    const attempt = (attempts.get(stepKey) ?? 0) + 1;
+    attempts.set(stepKey, attempt);
     const deadline = deadlineAt();
     const effect = effectOf(call.name);
     return runner.runTool(
       {
         kind: "tool",
         runId,
-        stepKey: id,
+        stepKey,
         attempt,
         digest: callDigest(call.name, call.arguments ?? {}),
         ...(incarnation === undefined ? {} : { incarnation }),

@@ -48,9 +48,10 @@ const decision = z.object({
 /**
  * planloop as an MCP server (docs/mcp.md): tools that start a plan or a task, follow it with a
  * progress notification per finished step, and return when it completes, fails or waits for a
- * person; `decide` answers what it waits for, `cancel_run` ends it; `list_runs` and `get_run`
- * read the store. Runs run in this process under their leases, with its tools and model.
- * Needs the optional peer `@modelcontextprotocol/sdk`.
+ * person — or, asked for a task, answer with one at once, kept in the store (`RunTasks`);
+ * `decide` answers what a run waits for, `cancel_run` ends it; `list_runs` and `get_run` read
+ * the store. Runs run in this process under their leases, with its tools and model. Needs the
+ * optional peer `@modelcontextprotocol/sdk`.
  */
 export function planloopMcpServer(options: McpServerOptions): McpServer {
   const { McpServer } = loadOptionalPackage<typeof McpServerModule>({

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { executePlan } from "planloop";
+import { executePlan, memoryStore } from "planloop";
 import { bullmqRunner, startWorker, type RunningWorker } from "planloop/bullmq";
 import { remoteTools } from "../fixtures/remote-tools.js";
 import { logFile, starts } from "../helpers/call-log.js";
@@ -65,6 +65,23 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     const result = await executePlan({ plan, tools: remoteTools(log), runner, runId: "stall-3" });
     await runner.close();
     expect(result.steps.f!.error).toMatch(/failed after the stall \(it ran twice: its first worker stalled; not retried\)/);
+    expect(starts(log)).toHaveLength(2);
+  }, 60_000);
+
+  it("a side-effecting call cut short by a stall runs again once approved: as a job of its own, not the one cut short", async () => {
+    const queue = freshQueue();
+    const log = logFile();
+    await Promise.all([workerProcess(queue, log), workerProcess(queue, log)]);
+    const runner = bullmqRunner({ connection: redisUrl!, queue });
+    // A durable run: continued by id, it asks for the same jobs as before (no new incarnation).
+    const store = memoryStore();
+    const plan = { steps: [{ id: "w", task: "t", tool: "blockOnceWire", args: { name: "w", ms: 2_500 } }] };
+    const waiting = await executePlan({ plan, tools: remoteTools(log), runner, store, runId: "stall-4" });
+    expect(waiting.pending).toMatchObject([{ id: "step:w#2", kind: "interrupted" }]);
+    const approvals = { "step:w#2": { approved: true as const } };
+    const approved = await executePlan({ plan, tools: remoteTools(log), runner, store, runId: "stall-4", approvals });
+    await runner.close();
+    expect(approved.status).toBe("completed");
     expect(starts(log)).toHaveLength(2);
   }, 60_000);
 

@@ -138,6 +138,12 @@ class StepCall implements StepCallOptions, CallSink {
     return 0;
   }
 
+  /** The decision this call runs under, when it is not the call's own id (approved again after it was cut short). */
+  get decidedAs(): string | undefined {
+    const key = this.paused?.id;
+    return key === undefined || key === this.id ? undefined : key;
+  }
+
   get waiting(): StepCallOptions["waiting"] {
     const { paused } = this;
     return paused === undefined ? undefined : { kind: paused.kind, key: paused.id, expiresAt: paused.expiresAt };
