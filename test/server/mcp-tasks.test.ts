@@ -131,6 +131,29 @@ describe("planloop mcp: tasks", () => {
     });
   }, 60_000);
 
+  it("refuses a second client's server writing a run another server runs: its lease", async () => {
+    const { log, store, lines } = setup();
+    const first = await connect(store, log);
+    const second = await connect(store, log);
+    await first.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "run_plan",
+          arguments: { runId: "owned", plan: { steps: [{ id: 1, task: "hold", tool: "hold", args: {} }] } },
+          task: {},
+        },
+      },
+      (await import("@modelcontextprotocol/sdk/experimental/tasks")).CreateTaskResultSchema,
+    );
+    for (let tries = 0; lines("held").length === 0 && tries < 400; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    const refused = await second.callTool({ name: "cancel_run", arguments: { runId: "owned" } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/is being run by .*nothing was started/);
+    expect(lines("aborted")).toEqual([]);
+    expect((await first.experimental.tasks.cancelTask("owned")).status).toBe("cancelled");
+  }, 60_000);
+
   it("keeps a waiting task across a restart: the new process asks the person on tasks/result, and answers with the result", async () => {
     const { log, store, lines } = setup();
     const first = await connect(store, log);
