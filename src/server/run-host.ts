@@ -19,6 +19,7 @@ import type { DecisionRequest, StartRunAnswer } from "../client/api-types.js";
 import { BodyError, type StartRun } from "./api-requests.js";
 import { coveredByGrants } from "./standing-grants.js";
 import { childrenOf } from "../strategies/stored-runs.js";
+import { strategyEntries } from "../strategies/durable-strategy.js";
 
 /** How the server started a run, kept in the store: it continues the run the same way after a decision or a restart. */
 export type HostedRequest =
@@ -79,12 +80,18 @@ export class RunHost {
     this.slots = new StepSlots(options.stepSlots ?? 32);
   }
 
-  /** Starts a run; a run with this id there already is not started again (`created: false`). */
+  /**
+   * Starts a run; a run with this id there already is not started again (`created: false`).
+   * The id is claimed in the store first (one write that only one of two servers asked at the
+   * same moment wins), so exactly one answers `created: true`.
+   */
   async start(body: StartRun): Promise<StartRunAnswer> {
     const request = this.checked(body);
     const runId = body.runId ?? newRunId();
     const { store } = this.options;
-    if ((await store.getRun(runId)) !== undefined || this.live.has(runId)) return { runId, created: false };
+    if (this.live.has(runId)) return { runId, created: false };
+    const entry = request.kind === "plan" ? "executePlan" : strategyEntries[request.strategy];
+    if ((await store.createRun({ runId, entry, at: Date.now() })) === "exists") return { runId, created: false };
     await store.setValue(requestKey(runId), request);
     this.launch(runId, request, { decisions: [] });
     return { runId, created: true };
