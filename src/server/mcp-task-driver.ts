@@ -73,10 +73,18 @@ export class TaskDriver {
   private async follow(taskId: string): Promise<void> {
     const { host, tasks, changes } = this.options;
     let told = "";
+    let looked = "";
     let form: { key: string; controller: AbortController } | undefined;
     try {
       while (!this.closed) {
         if (host.isLive(taskId)) await Promise.race([host.settled(taskId), this.whenClosed]);
+        // The run's row first (no journal): a task that waits is read again only when it moved.
+        const moved = await this.rowOf(taskId);
+        if (moved === looked) {
+          await Promise.race([changes.next(taskId, this.options.pollMs), this.whenClosed]);
+          continue;
+        }
+        looked = moved;
         const task = await tasks.getTask(taskId);
         if (task === null || this.closed) return;
         const seen = `${task.status} ${task.statusMessage ?? ""}`;
@@ -152,6 +160,12 @@ export class TaskDriver {
     } catch (error) {
       this.options.log?.(`task ${taskId}: not taken over: ${errorMessage(error)}`);
     }
+  }
+
+  /** How the run's row looks (no journal read): what changes when anything is written to it. */
+  private async rowOf(runId: string): Promise<string> {
+    const [row] = await this.options.store.listRuns({ runId, limit: 1 });
+    return row === undefined ? "" : `${row.updatedAt} ${row.entries} ${row.status} ${row.outcome?.status ?? ""}`;
   }
 
   private canAsk(): boolean {
