@@ -5,7 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { memoryStore, type CheckpointStore } from "planloop";
+import { defineTool, memoryStore, type CheckpointStore } from "planloop";
+import { z } from "zod";
 import { addToken } from "../../src/server/api-tokens.js";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 import { refundTool } from "../helpers/refund-tool.js";
@@ -88,6 +89,48 @@ describe("/mcp on planloop serve", () => {
     expect(refused.task.status).toBe("failed");
     expect(refused.task.statusMessage).toContain("nope");
     await expect(client.experimental.tasks.getTask("no-such-task")).rejects.toThrow(/not found/i);
+  });
+
+  it("cancels a task over HTTP (its tool aborted), and reads a waiting task after the server restarted", async () => {
+    store = memoryStore();
+    let aborted = 0;
+    let started = 0;
+    const hold = defineTool({
+      name: "hold",
+      description: "Runs until aborted",
+      input: z.object({}),
+      execute: (_args, { signal }) =>
+        new Promise((_resolve, reject) => {
+          started = Date.now();
+          signal.addEventListener("abort", () => ((aborted = Date.now()), reject(signal.reason)));
+        }),
+    });
+    const { refund, refunds } = refundTool();
+    server = await startRunServer({ store, tools: [hold, refund], pollMs: 20 });
+    let client = await connect(server.sessionToken!);
+    const asked = (name: string, runId: string, plan: unknown) =>
+      client.request({ method: "tools/call", params: { name, arguments: { plan, runId }, task: {} } }, CreateTaskResultSchema);
+    await asked("run_plan", "held-http", { steps: [{ id: 1, task: "hold", tool: "hold", args: {} }] });
+    for (let tries = 0; started === 0 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const cancelledAt = Date.now();
+    expect((await client.experimental.tasks.cancelTask("held-http")).status).toBe("cancelled");
+    expect(aborted - cancelledAt).toBeLessThan(1_000);
+    expect((await client.experimental.tasks.getTask("held-http")).status).toBe("cancelled");
+
+    await asked("run_plan", "waits-http", { steps: [{ id: 1, task: "refund", tool: "refund", args: { order: "C3" } }] });
+    for (let tries = 0; (await client.experimental.tasks.getTask("waits-http")).status !== "input_required" && tries < 200; tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // The server goes away and another starts over the same store.
+    await client.close();
+    clients.length = 0;
+    await server.close();
+    server = await startRunServer({ store, tools: [hold, refund], pollMs: 20 });
+    client = await connect(server.sessionToken!);
+    expect((await client.experimental.tasks.getTask("waits-http")).status).toBe("input_required");
+    await client.callTool({ name: "decide", arguments: { runId: "waits-http", decisions: [{ pendingId: "step:1", action: "approve" }] } });
+    const result = await client.experimental.tasks.getTaskResult("waits-http", CallToolResultSchema);
+    expect(result).toMatchObject({ structuredContent: { status: "completed", output: "refunded C3" } });
+    expect(refunds).toEqual(["C3 waits-http/1"]);
   });
 
   it("refuses a request without a token, and a token that may not both run and decide", async () => {
