@@ -168,6 +168,12 @@ export interface CheckpointStore {
   getValue(key: string): MaybePromise<unknown>;
   /** Keeps a value under `key`, replacing the one there. */
   setValue(key: string, value: unknown): MaybePromise<void>;
+  /**
+   * Replaces the value under `key` by `update(current)` in one step no other writer comes
+   * between (two processes adding to one list at once both get in); the new value. `update` is
+   * synchronous and may be called again. A store without it: see `updateValue`.
+   */
+  updateValue?(key: string, update: (current: unknown) => unknown): MaybePromise<unknown>;
   /** Events for waiting runs; a store without them cannot keep runs that wait for events. */
   readonly events?: EventLog;
   /**
@@ -307,6 +313,12 @@ export function memoryStore(): CheckpointStore {
       return text === undefined ? undefined : (JSON.parse(text) as unknown);
     },
     setValue: (key, value) => void values.set(key, JSON.stringify(value ?? null)),
+    updateValue: (key, update) => {
+      const text = values.get(key);
+      const next = update(text === undefined ? undefined : (JSON.parse(text) as unknown));
+      values.set(key, JSON.stringify(next ?? null));
+      return JSON.parse(JSON.stringify(next ?? null)) as unknown;
+    },
     acquireLease(runId, { owner, ttlMs, at, goneOwner }) {
       const held = leases.get(runId);
       if (held !== undefined && held.owner !== owner && held.owner !== goneOwner && held.expiresAt > at)
@@ -337,4 +349,16 @@ export function memoryStore(): CheckpointStore {
         .map(({ runId }) => runId),
     close: () => runs.clear(),
   };
+}
+
+/**
+ * `store.updateValue(key, update)` where the store has it; otherwise a read and a write, which
+ * two writers at the same moment can interleave (one add lost): a store shared by processes
+ * should have it.
+ */
+export async function updateValue(store: CheckpointStore, key: string, update: (current: unknown) => unknown): Promise<unknown> {
+  if (store.updateValue !== undefined) return store.updateValue(key, update);
+  const next = update(await store.getValue(key));
+  await store.setValue(key, next);
+  return next;
 }

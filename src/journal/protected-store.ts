@@ -160,6 +160,18 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
     // Values beside the runs (a cached plan) keep secrets as the journal does.
     getValue: (key) => andThen(store.getValue(key), (value) => openIn(value, `the value kept as "${key}"`, undefined)),
     setValue: (key, value) => store.setValue(key, hide(value)),
+    ...(store.updateValue
+      ? {
+          // The caller gets its own value back, not the one kept with its secrets hidden.
+          updateValue: (key: string, update: (current: unknown) => unknown) => {
+            let given: unknown;
+            return andThen(
+              store.updateValue!(key, (current) => hide((given = update(openIn(current, `the value kept as "${key}"`, undefined))))),
+              () => given,
+            );
+          },
+        }
+      : {}),
     ...(store.events ? { events: store.events } : {}),
     ...(store.dueRuns ? { dueRuns: (query: { at: number; limit: number }) => store.dueRuns!(query) } : {}),
     close: () => store.close(),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { InvalidOptionsError } from "../core/errors.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 import { sameSecretText } from "../trust/keyed-hash.js";
 import type { ApiScope } from "../client/api-types.js";
 
@@ -38,8 +38,11 @@ export function allows(scopes: readonly ApiScope[], needed: ApiScope): boolean {
 }
 
 export async function listTokens(store: CheckpointStore): Promise<ApiToken[]> {
-  const kept = await store.getValue(tokensKey);
-  return Array.isArray(kept) ? (kept as ApiToken[]) : [];
+  return tokensIn(await store.getValue(tokensKey));
+}
+
+function tokensIn(value: unknown): ApiToken[] {
+  return Array.isArray(value) ? (value as ApiToken[]) : [];
 }
 
 /**
@@ -58,9 +61,6 @@ export async function addToken(
     throw new InvalidOptionsError(
       `a token's scopes are one or more of ${apiScopes.join(", ")}${unknown.length > 0 ? `; not ${unknown.join(", ")}` : ""}`,
     );
-  const tokens = await listTokens(store);
-  if (tokens.some((token) => token.name === name))
-    throw new InvalidOptionsError(`there is a token named "${name}" already; remove it first`);
   const token = `plt_${randomBytes(32).toString("base64url")}`;
   const kept: ApiToken = {
     name,
@@ -68,17 +68,26 @@ export async function addToken(
     hash: hashToken(token),
     createdAt: request.at ?? Date.now(),
   };
-  await store.setValue(tokensKey, [...tokens, kept]);
+  // Checked and added in one update: of two adds of one name at once, one is refused.
+  await updateValue(store, tokensKey, (current) => {
+    const tokens = tokensIn(current);
+    if (tokens.some((each) => each.name === name))
+      throw new InvalidOptionsError(`there is a token named "${name}" already; remove it first`);
+    return [...tokens, kept];
+  });
   return { token, kept };
 }
 
 /** Removes the token named `name`; false when there was none. */
 export async function removeToken(store: CheckpointStore, name: string): Promise<boolean> {
-  const tokens = await listTokens(store);
-  const kept = tokens.filter((token) => token.name !== name);
-  if (kept.length === tokens.length) return false;
-  await store.setValue(tokensKey, kept);
-  return true;
+  let removed = false;
+  await updateValue(store, tokensKey, (current) => {
+    const tokens = tokensIn(current);
+    const kept = tokens.filter((token) => token.name !== name);
+    removed = kept.length < tokens.length;
+    return kept;
+  });
+  return removed;
 }
 
 /** The token `presented` is, among `tokens`; undefined for none (compared by hash, in constant time). */

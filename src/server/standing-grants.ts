@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 import { scheduleOfRun } from "../waits/schedules.js";
 import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 
@@ -23,7 +23,10 @@ export interface StandingGrant {
 const grantsKey = (scope: StandingGrant["scope"], within: string) => `planloop:serve:grants:${scope}:${within}`;
 
 async function kept(store: CheckpointStore, key: string): Promise<StandingGrant[]> {
-  const value = await store.getValue(key);
+  return grantsIn(await store.getValue(key));
+}
+
+function grantsIn(value: unknown): StandingGrant[] {
   return Array.isArray(value) ? (value as StandingGrant[]) : [];
 }
 
@@ -52,15 +55,17 @@ export async function addGrant(
     at: grant.at,
   };
   const key = grantsKey(grant.scope, within);
-  // Expired grants are dropped as new ones come.
-  await store.setValue(key, [...(await kept(store, key)).filter((old) => old.expiresAt > grant.at), made]);
-  const targets = ((await store.getValue(targetsKey)) as GrantTarget[] | undefined) ?? [];
-  const others = targets.filter((target) => target.expiresAt > grant.at && !(target.scope === grant.scope && target.within === within));
-  const latest = Math.max(
-    made.expiresAt,
-    ...targets.filter((target) => target.scope === grant.scope && target.within === within).map((target) => target.expiresAt),
-  );
-  await store.setValue(targetsKey, [...others, { scope: grant.scope, within, expiresAt: latest }]);
+  // Expired grants are dropped as new ones come; each list is updated whole (two grants at once both kept).
+  await updateValue(store, key, (current) => [...grantsIn(current).filter((old) => old.expiresAt > grant.at), made]);
+  await updateValue(store, targetsKey, (current) => {
+    const targets = Array.isArray(current) ? (current as GrantTarget[]) : [];
+    const others = targets.filter((target) => target.expiresAt > grant.at && !(target.scope === grant.scope && target.within === within));
+    const latest = Math.max(
+      made.expiresAt,
+      ...targets.filter((target) => target.scope === grant.scope && target.within === within).map((target) => target.expiresAt),
+    );
+    return [...others, { scope: grant.scope, within, expiresAt: latest }];
+  });
   return made;
 }
 

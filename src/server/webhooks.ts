@@ -1,4 +1,4 @@
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 import { errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { webhookSignature } from "../client/verify-webhook.js";
 
@@ -105,13 +105,12 @@ export class Webhooks {
     }
   }
 
-  /** Tries are kept one at a time per server: two deliveries for one run do not write over each other. */
-  private writing: Promise<void> = Promise.resolve();
-  private keep(runId: string, attempt: WebhookAttempt): Promise<void> {
-    this.writing = this.writing.then(async () => {
-      await this.store.setValue(attemptsKey(runId), [...(await webhookAttempts(this.store, runId)), attempt]);
-    });
-    return this.writing;
+  /** Each try is added in one update: two deliveries for one run (of this server or another) both kept. */
+  private async keep(runId: string, attempt: WebhookAttempt): Promise<void> {
+    await updateValue(this.store, attemptsKey(runId), (current) => [
+      ...(Array.isArray(current) ? (current as WebhookAttempt[]) : []),
+      attempt,
+    ]);
   }
 }
 

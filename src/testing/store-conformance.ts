@@ -155,6 +155,27 @@ export function storeConformance(
       await store.close();
     });
 
+    it("updates a value whole: every one of many updates at once is kept (where the store has updateValue)", async () => {
+      const store = await open();
+      if (store.updateValue === undefined) return void (await store.close());
+      const adds = Array.from({ length: 20 }, (_, index) =>
+        store.updateValue!("planloop/list", (current) => [...((current as number[] | undefined) ?? []), index]),
+      );
+      await Promise.all(adds);
+      expect(((await store.getValue("planloop/list")) as number[]).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      // An update that throws changes nothing.
+      await expect(
+        Promise.resolve().then(() =>
+          store.updateValue!("planloop/list", () => {
+            throw new Error("no");
+          }),
+        ),
+      ).rejects.toThrow("no");
+      expect(((await store.getValue("planloop/list")) as number[]).length).toBe(20);
+      expect(await store.updateValue("planloop/new", (current) => ({ was: current ?? null }))).toEqual({ was: null });
+      await store.close();
+    });
+
     it("leases a run to one owner at a time; a new owner after expiry or release gets a larger token", async () => {
       const store = await open();
       await store.createRun({ runId: "lease-1", entry: "executePlan", at: 1 });

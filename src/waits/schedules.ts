@@ -3,7 +3,7 @@ import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, shown } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { jsonSafe } from "../core/json-safe.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 
 /*
  * Schedules start runs on a cron pattern: "every Monday 08:00 Berlin time". They are kept in
@@ -57,11 +57,13 @@ export async function listSchedules(store: CheckpointStore): Promise<Schedule[]>
  */
 export async function saveSchedule(store: CheckpointStore, input: ScheduleInput, clock: Clock = systemClock): Promise<Schedule> {
   const schedule = checkedSchedule(input, clock.now());
-  const all = await keptSchedules(store);
-  const before = all[schedule.name];
-  all[schedule.name] = before === undefined ? schedule : { ...schedule, createdAt: before.createdAt };
-  await store.setValue(schedulesKey, all);
-  return all[schedule.name]!;
+  // Read and written in one update: two schedules added at once are both kept.
+  const updated = (await updateValue(store, schedulesKey, (current) => {
+    const all = schedulesIn(current);
+    const before = all[schedule.name];
+    return { ...all, [schedule.name]: before === undefined ? schedule : { ...schedule, createdAt: before.createdAt } };
+  })) as Record<string, Schedule>;
+  return updated[schedule.name]!;
 }
 
 /**
@@ -74,24 +76,27 @@ export async function setSchedulePaused(
   paused: boolean,
   clock: Clock = systemClock,
 ): Promise<Schedule> {
-  const all = await keptSchedules(store);
-  const schedule = all[name];
-  if (schedule === undefined) throw unknownSchedule(name, all);
-  all[name] = { ...schedule, paused };
-  await store.setValue(schedulesKey, all);
+  const updated = (await updateValue(store, schedulesKey, (current) => {
+    const all = schedulesIn(current);
+    const before = all[name];
+    if (before === undefined) throw unknownSchedule(name, all);
+    return { ...all, [name]: { ...before, paused } };
+  })) as Record<string, Schedule>;
+  const schedule = updated[name]!;
   if (!paused) {
     const state = await scheduleState(store, schedule);
     await saveScheduleState(store, name, { ...state, firedUpTo: Math.max(state.firedUpTo, clock.now()) });
   }
-  return all[name]!;
+  return schedule;
 }
 
 /** Removes a schedule; its runs stay in the store. Unknown names are refused. */
 export async function removeSchedule(store: CheckpointStore, name: string): Promise<void> {
-  const all = await keptSchedules(store);
-  if (all[name] === undefined) throw unknownSchedule(name, all);
-  delete all[name];
-  await store.setValue(schedulesKey, all);
+  await updateValue(store, schedulesKey, (current) => {
+    const { [name]: removed, ...rest } = schedulesIn(current);
+    if (removed === undefined) throw unknownSchedule(name, rest);
+    return rest;
+  });
   await store.setValue(stateKey(name), null);
 }
 
@@ -191,9 +196,8 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
-async function keptSchedules(store: CheckpointStore): Promise<Record<string, Schedule>> {
-  const kept = await store.getValue(schedulesKey);
-  return isRecord(kept) ? { ...(kept as Record<string, Schedule>) } : {};
+function schedulesIn(value: unknown): Record<string, Schedule> {
+  return isRecord(value) ? { ...(value as Record<string, Schedule>) } : {};
 }
 
 function unknownSchedule(name: string, all: Record<string, Schedule>): InvalidOptionsError {

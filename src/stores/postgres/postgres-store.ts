@@ -50,6 +50,9 @@ const sql = {
   runWithJournal: `SELECT r.*, ARRAY(SELECT j.entry FROM planloop_journal j WHERE j.run_id = r.run_id ORDER BY j.seq) AS journal
                    FROM planloop_runs r WHERE r.run_id = $1`,
   getValue: "SELECT value FROM planloop_values WHERE key = $1",
+  // A key with no value yet holds the text "undefined" (not JSON) until its update writes one.
+  holdValue: "INSERT INTO planloop_values (key, value) VALUES ($1, 'undefined') ON CONFLICT (key) DO NOTHING",
+  lockValue: "SELECT value FROM planloop_values WHERE key = $1 FOR UPDATE",
   setValue: "INSERT INTO planloop_values (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
 };
 
@@ -161,6 +164,26 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     },
     async setValue(key, value) {
       await query(sql.setValue, [key, JSON.stringify(value ?? null)]);
+    },
+    async updateValue(key, update) {
+      await migrated();
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        // The row made first if missing, then locked: other writers of the key wait here.
+        await client.query(sql.holdValue, [key]);
+        const { rows } = await client.query<{ value: string }>(sql.lockValue, [key]);
+        const text = rows[0]?.value;
+        const next = update(text === undefined || text === "undefined" ? undefined : (JSON.parse(text) as unknown));
+        await client.query(sql.setValue, [key, JSON.stringify(next ?? null)]);
+        await client.query("COMMIT");
+        return next;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     events: postgresEvents(pool, query, migrated),
     dueRuns: postgresDueRuns(query),

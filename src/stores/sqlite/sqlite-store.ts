@@ -120,6 +120,13 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     for (const entry of entries) statements.insertEntry.run(runId, ++seq, JSON.stringify(entry));
     return seq;
   };
+  // Read and written under the write lock (IMMEDIATE): no other process writes between.
+  const updateKept = db.transaction((key: string, update: (current: unknown) => unknown) => {
+    const row = statements.getValue.get(key);
+    const next = update(row === undefined ? undefined : (JSON.parse(row.value) as unknown));
+    statements.setValue.run(key, JSON.stringify(next ?? null));
+    return next;
+  });
   const append = db.transaction((runId: string, entries: readonly JournalEntry[], at: number, token: number | undefined) => {
     // One statement checks that the run is running (and still the writer's) and marks the time.
     const fence = token ?? null;
@@ -187,6 +194,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
       return row === undefined ? undefined : (JSON.parse(row.value) as unknown);
     },
     setValue: (key, value) => void statements.setValue.run(key, JSON.stringify(value ?? null)),
+    updateValue: (key, update) => updateKept.immediate(key, update),
     ...(readonly ? {} : { events: sqliteEvents(db), dueRuns: sqliteDueRuns(db) }),
     close: () => {
       if (db.open) db.close();
