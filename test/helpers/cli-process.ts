@@ -62,3 +62,10 @@ export function startCli(args: string[], env: Record<string, string> = {}): CliP
     },
   };
 }
+
+/** Resolves once the child process has exited (at once if it has already). */
+export function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.on("close", () => resolve()));
+}

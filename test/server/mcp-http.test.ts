@@ -114,6 +114,8 @@ describe("/mcp on planloop serve", () => {
     for (let tries = 0; started === 0 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     const cancelledAt = Date.now();
     expect((await client.experimental.tasks.cancelTask("held-http")).status).toBe("cancelled");
+    // Aborted (a tool never aborted leaves it 0), and within a second.
+    expect(aborted).toBeGreaterThanOrEqual(cancelledAt);
     expect(aborted - cancelledAt).toBeLessThan(1_000);
     expect((await client.experimental.tasks.getTask("held-http")).status).toBe("cancelled");
 

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { CallToolResultSchema, ElicitRequestSchema, type ElicitRequest, type GetTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectMcp } from "../helpers/mcp-command.js";
@@ -44,6 +45,17 @@ async function until(client: Client, taskId: string, status: string): Promise<Ge
 }
 
 const payPlan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 7 } }] };
+const holdPlan = { steps: [{ id: 1, task: "hold", tool: "hold", args: {} }] };
+
+/** `run_plan` called as a task: the task created, at once. */
+function planTask(client: Client, runId: string, plan: unknown, task: { ttl?: number } = {}) {
+  return client.request({ method: "tools/call", params: { name: "run_plan", arguments: { runId, plan }, task } }, CreateTaskResultSchema);
+}
+
+/** Waits until the hold tool has started. */
+async function heldIn(lines: (prefix: string) => string[]): Promise<void> {
+  for (let tries = 0; lines("held").length === 0 && tries < 400; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+}
 
 describe("planloop mcp: tasks", () => {
   it("runs a plan as a task: the task is the run, with a progress notification per step, its result fetched", async () => {
@@ -108,19 +120,9 @@ describe("planloop mcp: tasks", () => {
   it("cancels a task: the run ends cancelled and its running tool is aborted within a second", async () => {
     const { log, store, lines } = setup();
     const client = await connect(store, log);
-    const created = await client.request(
-      {
-        method: "tools/call",
-        params: {
-          name: "run_plan",
-          arguments: { runId: "held", plan: { steps: [{ id: 1, task: "hold", tool: "hold", args: {} }] } },
-          task: {},
-        },
-      },
-      (await import("@modelcontextprotocol/sdk/experimental/tasks")).CreateTaskResultSchema,
-    );
+    const created = await planTask(client, "held", holdPlan);
     expect(created.task.taskId).toBe("held");
-    for (let tries = 0; lines("held").length === 0 && tries < 400; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    await heldIn(lines);
     const asked = Date.now();
     const cancelled = await client.experimental.tasks.cancelTask("held");
     expect(cancelled.status).toBe("cancelled");
@@ -135,18 +137,8 @@ describe("planloop mcp: tasks", () => {
     const { log, store, lines } = setup();
     const first = await connect(store, log);
     const second = await connect(store, log);
-    await first.request(
-      {
-        method: "tools/call",
-        params: {
-          name: "run_plan",
-          arguments: { runId: "owned", plan: { steps: [{ id: 1, task: "hold", tool: "hold", args: {} }] } },
-          task: {},
-        },
-      },
-      (await import("@modelcontextprotocol/sdk/experimental/tasks")).CreateTaskResultSchema,
-    );
-    for (let tries = 0; lines("held").length === 0 && tries < 400; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    await planTask(first, "owned", holdPlan);
+    await heldIn(lines);
     const refused = await second.callTool({ name: "cancel_run", arguments: { runId: "owned" } });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toMatch(/is being run by .*nothing was started/);
@@ -157,10 +149,7 @@ describe("planloop mcp: tasks", () => {
   it("keeps a waiting task across a restart: the new process asks the person on tasks/result, and answers with the result", async () => {
     const { log, store, lines } = setup();
     const first = await connect(store, log);
-    const created = await first.request(
-      { method: "tools/call", params: { name: "run_plan", arguments: { runId: "survives", plan: payPlan }, task: { ttl: 600_000 } } },
-      (await import("@modelcontextprotocol/sdk/experimental/tasks")).CreateTaskResultSchema,
-    );
+    const created = await planTask(first, "survives", payPlan, { ttl: 600_000 });
     expect(created.task.taskId).toBe("survives");
     const waiting = await until(first, "survives", "input_required");
     expect(waiting.statusMessage).toContain("step:1 (approval)");

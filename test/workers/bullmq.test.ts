@@ -15,6 +15,7 @@ import { cli } from "../helpers/run-cli.js";
 import { tools as planTools } from "../fixtures/plan-tools.js";
 import { main as weeklyReportOnWorkers } from "../../examples/weekly-report-workers/main.js";
 import { repoRoot } from "../helpers/paths.js";
+import { exited } from "../helpers/cli-process.js";
 
 const root = repoRoot;
 const children: ChildProcess[] = [];
@@ -32,10 +33,6 @@ function spawnScript(script: string, args: string[]): ChildProcess & { output: (
   children.push(child);
   return Object.assign(child, { output: () => output });
 }
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.on("close", () => resolve()));
 
 describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
   it("runs a plan's steps on two workers, each step once, with its key", async () => {

@@ -16,6 +16,7 @@ import { remoteTools } from "../fixtures/remote-tools.js";
 import { lines, logFile, starts, until } from "../helpers/call-log.js";
 import { repoRoot } from "../helpers/paths.js";
 import { freshQueue, redisUrl, skipRedis } from "../helpers/redis.js";
+import { exited } from "../helpers/cli-process.js";
 
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
@@ -26,11 +27,6 @@ afterEach(async () => {
   }
   await Promise.all(workers.splice(0).map((worker) => worker.close({ force: true })));
 });
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.on("close", () => resolve()));
 
 describe.skipIf(skipRedis)("a coordinator that lost its lease", () => {
   it("paused past its lease and resumed: it aborts nothing and removes nothing; the new owner's run completes", async () => {
