@@ -19,7 +19,8 @@ export function openRun(options: DurableOptions): Promise<Opened> {
  * The state a run had reached by its journal: its last saved pause, then every step that
  * ended after it, with what the run had spent when the last of them ended. A step that
  * started and never ended (the process died while it ran) has no record, so it runs again
- * (a side-effecting tool's asks first: it is listed in `interrupted`).
+ * (a side-effecting tool's asks first: it is listed in `interrupted`, with the times in a row
+ * it was cut short in `cutShort`).
  * Undefined when the run never wrote its plan. Pure.
  */
 export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState | undefined {
@@ -37,10 +38,11 @@ export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState
   const steps = copyTextKeyed<StepRecord>(paused?.steps);
   const waiting = copyTextKeyed<WaitingStep>(paused?.waiting);
   let totals = paused === undefined ? undefined : { usage: paused.usage, elapsedMs: paused.elapsedMs };
-  // Started and never ended: the process stopped while its call ran (or was about to).
-  const started = new Set<string>();
+  // Started and never ended: the process stopped while its call ran (or was about to). Starts
+  // in a row without an end are crashes in a row under the step (see `maxRecoveries`).
+  const started = new Map<string, number>();
   for (const entry of journal.slice(pausedAt + 1)) {
-    if (entry.kind === "step-start") started.add(entry.stepKey);
+    if (entry.kind === "step-start") started.set(entry.stepKey, (started.get(entry.stepKey) ?? 0) + 1);
     if (entry.kind !== "step-end") continue;
     started.delete(entry.stepKey);
     if (entry.totals !== undefined) totals = entry.totals as { usage: UsageTotals; elapsedMs: number };
@@ -56,6 +58,6 @@ export function stateFromJournal(journal: readonly JournalEntry[]): PlanRunState
     elapsedMs: totals?.elapsedMs ?? 0,
     toolCallCounts: copyTextKeyed(paused?.toolCallCounts ?? textKeyed<number>()),
     ...(paused?.usedApprovals ? { usedApprovals: paused.usedApprovals } : {}),
-    ...(started.size > 0 ? { interrupted: [...started] } : {}),
+    ...(started.size > 0 ? { interrupted: [...started.keys()], cutShort: Object.fromEntries(started) } : {}),
   });
 }

@@ -11,7 +11,8 @@ import { readPlanOptions, type ExecutePlanOptions } from "./execution-options.js
 import { finishPlanRun } from "./finish-run.js";
 import type { PlanRunResult } from "./execution-result.js";
 import { liveRecord, restoredRecord, startPlanRun, type PlanRun } from "./live-run.js";
-import { chargeStoredUsage, Checkpoints, openStoredRun, settingUp } from "../journal/checkpoints.js";
+import { chargeStoredUsage, openStoredRun, settingUp } from "../journal/checkpoints.js";
+import { Checkpoints } from "../journal/checkpoint-writer.js";
 import type { JournalEntry } from "../journal/checkpoint-store.js";
 import { ownValue, textKeyed } from "../core/records.js";
 import type { StepRecord } from "../plan/step-record.js";

@@ -6,7 +6,8 @@ import { remoteToolCalls, type RemoteCall } from "./step-runner.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
-import { leasedSignal, type Checkpoints } from "../journal/checkpoints.js";
+import { defaultMaxRecoveries, leasedSignal } from "../journal/checkpoints.js";
+import { type Checkpoints } from "../journal/checkpoint-writer.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import type { PlanConfig } from "./execution-options.js";
@@ -75,8 +76,13 @@ export interface PlanRun {
   records: LiveRecord[];
   /** Steps paused for a human, by index: from the resumed state, then from this run. */
   waiting: Map<number, WaitingStep>;
-  /** Tool steps whose call was running when the process stopped, by index (taken when the step runs). */
+  /**
+   * Tool steps whose call was running when the process stopped, by index (taken when the step
+   * runs), including calls a person had decided on: they do not run on that decision again.
+   */
   interrupted: Set<number>;
+  /** Steps a crash cut short more often in a row than `maxRecoveries` allows, with the count: they fail, not run. */
+  cutTooOften: Map<number, number>;
   budget: Budget;
   events: EventHub;
   signal: AbortSignal;
@@ -145,9 +151,16 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
   const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
   const incarnation = incarnationOf(identity);
   const interrupted = new Set<number>();
+  const cutTooOften = new Map<number, number>();
+  const maxRecoveries = identity.checkpoints?.durability.maxRecoveries ?? defaultMaxRecoveries;
   for (const key of saved?.interrupted ?? []) {
     const index = graph.indexOf.get(key);
-    if (index !== undefined && !waiting.has(index)) interrupted.add(index);
+    if (index === undefined) continue;
+    // A step that waited for a decision and started had it: the call ran, or was about to.
+    const kind = waiting.get(index)?.kind;
+    if (kind === undefined || kind === "tool") interrupted.add(index);
+    const times = saved?.cutShort?.[key] ?? 1;
+    if (times > maxRecoveries) cutTooOften.set(index, times);
   }
   const run: PlanRun = {
     config,
@@ -156,6 +169,7 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
     records: startingRecords(graph.keys, saved?.steps, config.reuse),
     waiting,
     interrupted,
+    cutTooOften,
     budget,
     events: new EventHub({ clock: config.clock, ...(config.onEvent ? { listener: config.onEvent } : {}) }),
     signal: runSignal.signal,

@@ -64,6 +64,8 @@ export interface PlanRunState {
   usedApprovals?: string[];
   /** Steps whose call was running when the process stopped (by the journal): a side-effecting tool's asks before it runs again. */
   interrupted?: string[];
+  /** For each of them, how many times in a row a crash cut it short (a step cut short too often is not started again). */
+  cutShort?: Record<string, number>;
 }
 
 export function createPlanState(fields: Omit<PlanRunState, "kind" | "version">): PlanRunState {

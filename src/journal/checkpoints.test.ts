@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryStore, type CheckpointStore, type JournalEntry } from "./checkpoint-store.js";
-import { Checkpoints } from "./checkpoints.js";
+import { Checkpoints } from "./checkpoint-writer.js";
 
 /** A memory store whose appends take a turn of the event loop, as a store across a network does. */
 function slowStore(): { store: CheckpointStore; appends: JournalEntry[][] } {

@@ -1,15 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { storeFailure, type CheckpointStore, type JournalEntry, type StoredRun } from "./checkpoint-store.js";
 import { Budget } from "../core/budget.js";
-import { InvalidOptionsError, LeaseLostError, StoreError } from "../core/errors.js";
+import { InvalidOptionsError, StoreError } from "../core/errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
 import { keptOutKeys, protectStore, secretsIn, type StoreProtection } from "./protected-store.js";
 import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
-import { ModelCallLog } from "./model-calls.js";
 import { boundRunId, checkSecret } from "../trust/state-signature.js";
 import type { UsageTotals } from "../core/usage.js";
 import { journalTime, offsetClock, systemClock, type Clock } from "../core/clock.js";
-import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
+import type { Checkpoints } from "./checkpoint-writer.js";
+import type { MaybePromise } from "../core/maybe-async.js";
+
+// The writer is its own file; the type is named here too, where the runs are opened.
+export type { Checkpoints };
 
 /** Where a durable run writes, under which id, and the lease that makes this process its one writer. */
 export interface Durability {
@@ -18,7 +21,12 @@ export interface Durability {
   lease?: RunLease | undefined;
   /** False when the run keeps no model calls (`DurableOptions.keepModelCalls`). */
   keepModelCalls?: boolean | undefined;
+  /** How often a step cut short by a crash is started again (`DurableOptions.maxRecoveries`). */
+  maxRecoveries?: number | undefined;
 }
+
+/** `DurableOptions.maxRecoveries` when none is given. */
+export const defaultMaxRecoveries = 3;
 
 /** The store and id options every durable entry point takes. */
 export interface DurableOptions {
@@ -49,6 +57,12 @@ export interface DurableOptions {
    * answer take as JSON (docs/durable-runs.md has measured figures); false keeps none.
    */
   keepModelCalls?: boolean | undefined;
+  /**
+   * How many times a step that a crash cut short is started again, default 3: a step cut short
+   * once more (a tool that crashes its process, a machine that keeps dying under it) is not
+   * started again, and the run ends `failed` with a reason naming the step and the count.
+   */
+  maxRecoveries?: number | undefined;
 }
 
 /** What the store says of a run about to start: nothing yet, a result, or a journal to continue from. */
@@ -70,13 +84,18 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   }
   // A signed state resumes the run it belongs to, under its id (and no other).
   const runId = boundRunId(options) ?? options.runId ?? randomUUID();
+  const { maxRecoveries } = options;
+  if (maxRecoveries !== undefined && (!Number.isInteger(maxRecoveries) || maxRecoveries < 0)) {
+    throw new InvalidOptionsError(`maxRecoveries must be an integer >= 0, got ${String(maxRecoveries)}`);
+  }
   if (options.store === undefined) return { kind: "new", runId, durability: undefined };
   const store = protectStore(options.store, protectionOf(options));
   const created = await asStoreError(store, runId, "could not be opened", () => store.createRun({ runId, entry, at: Date.now() }));
   // The run is read only once it is this process's: what its last owner wrote is all there.
   const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
   const keepModelCalls = options.keepModelCalls !== false;
-  if (created === "created") return { kind: "new", runId, durability: { store, runId, lease, keepModelCalls } };
+  const durability: Durability = { store, runId, lease, keepModelCalls, maxRecoveries };
+  if (created === "created") return { kind: "new", runId, durability };
   try {
     const stored = await asStoreError(store, runId, "could not be read", () => store.getRun(runId));
     if (stored === undefined) throw new InvalidOptionsError(`run "${runId}" vanished from the store while it was opened`);
@@ -100,7 +119,7 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
           "or set stateSecret on new runs to keep them sealed",
       );
     }
-    return { kind: "continue", runId, durability: { store, runId, lease, keepModelCalls }, journal: stored.journal };
+    return { kind: "continue", runId, durability, journal: stored.journal };
   } catch (error) {
     await lease.release();
     throw error;
@@ -147,14 +166,6 @@ export function leasedSignal(signal: AbortSignal | undefined, checkpoints: Check
   return signal === undefined ? lost : AbortSignal.any([signal, lost]);
 }
 
-/**
- * Writes a run's checkpoints. Entries wait in a buffer until the next `commit`, which the run
- * makes before a step's tool runs and before its result is returned: a step's end and the
- * start of the step after it go in one transaction, and no tool of a dependent runs before
- * the end it depends on is committed. (A process that dies with entries in the buffer loses
- * only starts and ends of calls whose effects may be repeated under the same key.) A write
- * to an asynchronous store is waited for; one to a synchronous store is done on return.
- */
 /** A run opened by id, its journal rebuilt into the entry point's own state and result types. */
 export type Opened<Result, State> =
   | { kind: "new"; runId: string; durability: Durability | undefined }
@@ -223,134 +234,4 @@ export function decisionEntries(decisions: {
   for (const [id, answer] of Object.entries(decisions.answers ?? {}))
     entries.push({ kind: "human-decision", id, decision: { answer }, at, ...by });
   return entries;
-}
-
-export class Checkpoints {
-  private buffer: JournalEntry[] = [];
-  /** The append being written to an asynchronous store. */
-  private inFlight: Promise<void> | undefined;
-  /** The next append: it takes all that is buffered when the one in flight ends (group commit). */
-  private queued: Promise<void> | undefined;
-
-  /** Where the checkpoints go: an inner run (an agent step's loop) is kept in the same store. */
-  constructor(readonly durability: Durability) {}
-
-  write(entries: JournalEntry[]): void {
-    for (const entry of entries) this.buffer.push(entry);
-  }
-
-  /** Where the run keeps its model calls (they go with the next commit), unless it keeps none. */
-  modelCalls(secretKeys: SecretKeys): ModelCallLog | undefined {
-    if (this.durability.keepModelCalls === false) return undefined;
-    return new ModelCallLog((entries) => this.write(entries), secretKeys);
-  }
-
-  /**
-   * Commits what is buffered: at once when the store is synchronous, else a promise. While an
-   * append is in flight, steps that commit meanwhile share the next one: with a store across
-   * a network, eight steps starting at once cost two round trips, not eight.
-   */
-  commit(): MaybePromise<void> {
-    if (this.queued !== undefined) return this.queued;
-    if (this.inFlight === undefined || this.buffer.length === 0) return this.inFlight ?? this.flush();
-    const next = () => {
-      this.queued = undefined;
-      return this.flush();
-    };
-    this.queued = this.inFlight.then(next, next);
-    return this.queued;
-  }
-
-  private flush(): MaybePromise<void> {
-    if (this.buffer.length === 0) return this.inFlight;
-    const entries = this.buffer;
-    this.buffer = [];
-    const { store, runId } = this.durability;
-    const written = this.fenced(() => store.append(runId, entries, Date.now(), this.token()));
-    if (!isPromiseLike(written)) return undefined;
-    const flight: Promise<void> = Promise.resolve(written).finally(() => {
-      if (this.inFlight === flight) this.inFlight = undefined;
-    });
-    this.inFlight = flight;
-    return flight;
-  }
-
-  finish(result: unknown): MaybePromise<void> {
-    const { store, runId } = this.durability;
-    const committed = this.commit();
-    const done = () => this.fenced(() => store.finishRun(runId, result, Date.now(), this.token()));
-    return committed === undefined ? done() : Promise.resolve(committed).then(done);
-  }
-
-  /**
-   * How a run kept inside this one (a strategy's plan run, an agent step's loop) is held and
-   * kept: its lease as long as this one's, and waited for when busy (this run's own lease keeps
-   * other processes out; an inner run held by someone else is one its last owner left behind as
-   * it died); its model calls kept as this run's are.
-   */
-  innerOptions(): { lease?: LeaseOptions; keepModelCalls?: boolean } {
-    const { lease, keepModelCalls } = this.durability;
-    return {
-      ...(lease === undefined ? {} : { lease: { ttlMs: lease.ttlMs, onBusy: "wait" as const } }),
-      ...(keepModelCalls === false ? { keepModelCalls } : {}),
-    };
-  }
-
-  /**
-   * Commits what is buffered as a run fails (its failed model call), so the failure can be
-   * read in the store; a commit that fails too (the store gone, the lease lost) changes nothing.
-   */
-  async commitAsItFails(): Promise<void> {
-    try {
-      await this.commit();
-    } catch {
-      // The run's own error is the one to report.
-    }
-  }
-
-  /** Stops renewing the run's lease and gives it up (the run is done here, finished or paused). */
-  async close(): Promise<void> {
-    await this.durability.lease?.release();
-  }
-
-  /** The lease's token, after checking it was not lost: a stale owner writes nothing at all. */
-  private token(): number | undefined {
-    const lease = this.durability.lease;
-    if (lease?.signal.aborted) throw lease.signal.reason;
-    return lease?.token;
-  }
-
-  /** A write; when the store refuses it because the run is another's now, the lease is lost: the run stops. */
-  private fenced(write: () => MaybePromise<void>): MaybePromise<void> {
-    const lose = (error: unknown): never => {
-      if (error instanceof LeaseLostError) this.durability.lease?.markLost(error);
-      throw storeFailure(this.durability.store, this.durability.runId, error, {
-        happened: "a checkpoint could not be written",
-        then: "continue the run by id once the store is back (what was not written runs again)",
-      });
-    };
-    let written: MaybePromise<void>;
-    try {
-      written = write();
-    } catch (error) {
-      return lose(error);
-    }
-    if (!isPromiseLike(written)) return written;
-    // A write the store never answers (it is out of reach) ends when the lease is given up.
-    const lease = this.durability.lease;
-    return (lease === undefined ? Promise.resolve(written) : untilLeaseLost(written, lease.signal)).catch(lose);
-  }
-}
-
-/** The write, or the lease's loss if that comes first (the listener goes with the write: none pile up). */
-function untilLeaseLost(written: PromiseLike<void>, lost: AbortSignal): Promise<void> {
-  if (lost.aborted) return Promise.reject(lost.reason as Error);
-  return new Promise((resolve, reject) => {
-    const onLost = () => reject(lost.reason as Error);
-    lost.addEventListener("abort", onLost, { once: true });
-    written.then(
-      () => (lost.removeEventListener("abort", onLost), resolve()),
-      (error: unknown) => (lost.removeEventListener("abort", onLost), reject(error)),
-    );
-  });
 }

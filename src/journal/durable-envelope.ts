@@ -1,6 +1,7 @@
 import type { CheckpointStore, JournalEntry } from "./checkpoint-store.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
-import { settingUp, type Checkpoints } from "./checkpoints.js";
+import { settingUp } from "./checkpoints.js";
+import { type Checkpoints } from "./checkpoint-writer.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 
 /** What one entry point does inside the envelope (see `runEnveloped`). */

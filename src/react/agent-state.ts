@@ -94,6 +94,6 @@ function checkOpenRound(round: OpenRound): void {
 }
 
 function positionOf(id: string, turn: number): number {
-  const match = /^call:(\d+):(\d+)$/.exec(id);
+  const match = /^call:(\d+):(\d+)(?:#\d+)?$/.exec(id);
   return match && Number(match[1]) === turn ? Number(match[2]) : -1;
 }

@@ -1,6 +1,13 @@
 import type { JournalEntry, RunWake } from "../journal/checkpoint-store.js";
 import { openDurableRun, type DurableOptions, type Opened } from "../journal/checkpoints.js";
-import { callDigest, interruptedQuestion, reactPendingId } from "../core/tools/approvals.js";
+import {
+  callDigest,
+  interruptedQuestion,
+  nextDecisionId,
+  pendingPosition,
+  reactPendingId,
+  type PendingCall,
+} from "../core/tools/approvals.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { AgentResult } from "./agent-result.js";
 import type { AgentState } from "./agent-state.js";
@@ -44,18 +51,23 @@ export function stateFromAgentJournal(journal: readonly JournalEntry[]): AgentSt
   const round = state?.openRound;
   for (const position of round === undefined ? [] : started) {
     const call = round!.calls[position];
+    if (call === undefined) continue;
     const id = reactPendingId(round!.step, position);
-    if (call === undefined || round!.pending.some((pending) => pending.id === id)) continue;
+    // A call that waited for a decision started on it: asked about under a new id, so that
+    // decision cannot run it again.
+    const decided = round!.pending.findIndex((pending) => pendingPosition(pending.id, id));
     const args = call.arguments ?? {};
-    round!.pending.push({
-      id,
+    const asked: PendingCall = {
+      id: decided === -1 ? id : nextDecisionId(id, round!.pending[decided]!.id),
       callId: call.id,
       name: call.name,
       arguments: args,
       kind: "interrupted",
       question: interruptedQuestion(call.name),
       digest: callDigest(call.name, args),
-    });
+    };
+    if (decided === -1) round!.pending.push(asked);
+    else round!.pending[decided] = asked;
   }
   if (state !== undefined) {
     state.messages = messages;

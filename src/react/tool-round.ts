@@ -3,7 +3,7 @@ import { andThen, type MaybePromise } from "../core/maybe-async.js";
 import type { ToolCall } from "../core/messages.js";
 import type { ToolCallsDecision } from "../core/model.js";
 import { previewOf } from "../core/tools/tool-output.js";
-import { callDigest, reactPendingId } from "../core/tools/approvals.js";
+import { callDigest, pendingPosition, reactPendingId } from "../core/tools/approvals.js";
 import { effectOf, type Tool } from "../core/tools/define-tool.js";
 import { admitCall, callExecution, runAdmittedCall, type GuardedCallOptions } from "../core/tools/guarded-call.js";
 import type { AdmittedCall, ToolOutcome } from "../core/tools/tool-runner.js";
@@ -115,12 +115,13 @@ function decideCall(run: AgentRun, round: OpenRound, index: number): MaybePromis
   const call = round.calls[index]!;
   // Pending calls are told apart by their place in the round, not by the model's call ids,
   // which may repeat ("call_0" from every turn of a server that sends none; 1 and "1").
-  const id = reactPendingId(round.step, index);
-  const waiting = round.pending.find((pending) => pending.id === id);
+  const place = reactPendingId(round.step, index);
+  const waiting = round.pending.find((pending) => pendingPosition(pending.id, place));
+  const id = waiting?.id ?? place;
   const options: GuardedCallOptions = {
     scope: run.callScope,
     // Only a durable loop's calls can run again after a crash: only they carry a key.
-    call: run.checkpoints === undefined ? call : { ...call, idempotencyKey: `${run.runId}/${id}` },
+    call: run.checkpoints === undefined ? call : { ...call, idempotencyKey: `${run.runId}/${place}` },
     step: round.step,
     waiting: waiting === undefined ? undefined : { kind: waiting.kind, key: id, expiresAt: waiting.expiresAt },
   };
@@ -152,7 +153,7 @@ function record(run: AgentRun, round: OpenRound, ended: { index: number; started
   round.outcomes[index] = outcome;
   if (run.checkpoints) {
     run.checkpoints.write([{ kind: "call-end", turn: round.step, position: index, outcome }]);
-    void run.checkpoints.commit();
+    run.checkpoints.commitSoon();
   }
   const call = round.calls[index]!;
   if (outcome.error) {

@@ -1,5 +1,5 @@
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
-import type { Checkpoints } from "../journal/checkpoints.js";
+import type { Checkpoints } from "../journal/checkpoint-writer.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import type { TextReplay } from "./text-call.js";
 import type { ModelCallLog } from "../journal/model-calls.js";

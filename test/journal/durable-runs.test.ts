@@ -167,7 +167,7 @@ function dyingPay() {
 }
 
 describe("durable runs and approvals", () => {
-  it("an approved call cut short by a crash is not run again on the same approval: the continued run asks again", async () => {
+  it("an approved call cut short by a crash is not run again on the same approval: the continued run asks what became of it, under a new id", async () => {
     const store = memoryStore();
     const { paid, pay, live } = dyingPay();
     const payPlan = { steps: [{ id: 1, task: "pay", tool: "pay", args: { amount: 120 } }] };
@@ -190,22 +190,25 @@ describe("durable runs and approvals", () => {
 
     live();
     const continued = await executePlan({ plan: payPlan, tools: [pay], store, runId: "pay-1", ...takeOver });
-    expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ callId: "step:1" })] });
-    expect(paid).toHaveLength(1);
-    const approvedAgain = await executePlan({
-      plan: payPlan,
-      tools: [pay],
-      store,
-      runId: "pay-1",
-      approvals: { "step:1": { approved: true } },
+    // Asked what became of it, under a new id: the first approval cannot run it again.
+    expect(continued).toMatchObject({
+      status: "waiting",
+      pending: [expect.objectContaining({ id: "step:1#2", callId: "step:1", kind: "interrupted", question: expect.any(String) })],
     });
+    expect(paid).toHaveLength(1);
+    const again = { plan: payPlan, tools: [pay], store, runId: "pay-1" };
+    await expect(executePlan({ ...again, approvals: { "step:1": { approved: true } } })).rejects.toThrow(
+      /matches no pending call.*step:1#2/,
+    );
+    expect(paid).toHaveLength(1);
+    const approvedAgain = await executePlan({ ...again, approvals: { "step:1#2": { approved: true } } });
     expect(approvedAgain.status).toBe("completed");
     expect(paid).toEqual(["120 pay-1/1", "120 pay-1/1"]);
   });
 });
 
 describe("durable ReAct loops and approvals", () => {
-  it("an approved call cut short by a crash is asked for again, not run on the old approval", async () => {
+  it("an approved call cut short by a crash is asked about under a new id, not run on the old approval", async () => {
     const store = memoryStore();
     const { paid, pay, live } = dyingPay();
     let asked = 0;
@@ -225,10 +228,17 @@ describe("durable ReAct loops and approvals", () => {
 
     live();
     const continued = await runAgent({ ...options, ...takeOver });
-    expect(continued).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ id: pendingId })] });
+    expect(continued).toMatchObject({
+      status: "waiting",
+      pending: [expect.objectContaining({ id: `${pendingId}#2`, kind: "interrupted" })],
+    });
     expect(paid).toHaveLength(1);
-    const done = await runAgent({ ...options, approvals: { [pendingId]: { approved: true } } });
+    await expect(runAgent({ ...options, approvals: { [pendingId]: { approved: true } } })).rejects.toThrow(/matches no pending call/);
+    await expect(runAgent({ ...options, approvals: { c1: { approved: true } } })).rejects.toThrow(/matches no pending call/);
+    expect(paid).toHaveLength(1);
+    const done = await runAgent({ ...options, approvals: { [`${pendingId}#2`]: { approved: true } } });
     expect(done).toMatchObject({ status: "completed", output: "paid 120" });
+    // Run again because the person said so, under the same key.
     expect(paid).toEqual(["120 loop-pay/call:0:0", "120 loop-pay/call:0:0"]);
     expect(asked).toBe(2);
   });

@@ -28,6 +28,15 @@ async function serve(store: string, env: Record<string, string>) {
   return { process, client: planloopClient({ url, token }) };
 }
 
+/** Reads until `done` holds of what was read, for at most 60 s. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let waited = 0; ; waited += 50) {
+    const value = await read();
+    if (done(value) || waited > 60_000) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe("planloop serve --port, killed and started again", () => {
   it("continues a run it was running, runs no finished step again, and a cut stream resumes exactly", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-serve-kill-"));
@@ -60,5 +69,61 @@ describe("planloop serve --port, killed and started again", () => {
     expect([...before, ...after].map((event) => event.id)).toEqual(whole.map((event) => event.id));
     expect(lines(log)).toEqual(["pull weekly/1", "crunch weekly/2", "crunch weekly/2", "report weekly/3"]);
     expect(second.process.lines).toContain("run weekly: its owner is gone; continuing it");
+  }, 120_000);
+
+  it("a step that finished while its sibling ran is not run again after the kill", async () => {
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), "planloop-serve-kill-")), "runs.sqlite")}`;
+    const log = logFile();
+    const first = await serve(store, { PLANLOOP_TEST_LOG: log });
+    const plan = {
+      steps: [
+        { id: "fast", task: "fetch orders", tool: "note", args: { text: "fast", ms: 100 } },
+        { id: "slow", task: "fetch tickets", tool: "note", args: { text: "slow", ms: 120_000 } },
+      ],
+    };
+    const { runId } = await first.client.start({ plan, runId: "siblings" });
+    for await (const event of first.client.stream(runId, { reconnects: 0 })) {
+      if (event.type === "step-end" && event.stepId === "fast") break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await first.process.stop("SIGKILL")).toBe("SIGKILL");
+
+    const second = await serve(store, { PLANLOOP_TEST_LOG: log, PLANLOOP_TEST_MS: "0" });
+    for await (const event of second.client.stream(runId)) if (event.type === "run-end") expect(event.status).toBe("completed");
+    expect(lines(log).sort()).toEqual(["fast siblings/fast", "slow siblings/slow", "slow siblings/slow"]);
+  }, 120_000);
+
+  it("an approved e-mail cut off by the kill is asked about under a new id, and the old approval sends nothing", async () => {
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), "planloop-serve-kill-")), "runs.sqlite")}`;
+    const log = logFile();
+    const first = await serve(store, { PLANLOOP_TEST_LOG: log });
+    const plan = { steps: [{ id: 1, task: "send the report", tool: "sendEmail", args: { text: "report", ms: 120_000 } }] };
+    const { runId } = await first.client.start({ plan, runId: "mail" });
+    expect(
+      (
+        await until(
+          () => first.client.get(runId),
+          (view) => view.pending.length > 0,
+        )
+      ).pending,
+    ).toMatchObject([{ id: "step:1", kind: "approval" }]);
+    await first.client.decide(runId, { pendingId: "step:1", action: "approve" });
+    for (let waited = 0; lines(log).length === 0 && waited < 30_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(lines(log)).toEqual(["report mail/1"]);
+    expect(await first.process.stop("SIGKILL")).toBe("SIGKILL");
+
+    const second = await serve(store, { PLANLOOP_TEST_LOG: log });
+    const view = await until(
+      () => second.client.get(runId),
+      (seen) => seen.pending[0]?.id === "step:1#2",
+    );
+    expect(view.pending).toMatchObject([{ id: "step:1#2", kind: "interrupted", question: expect.stringMatching(/did it take effect/) }]);
+    // The approval given before the kill, sent again, is refused: nothing is sent.
+    await expect(second.client.decide(runId, { pendingId: "step:1", action: "approve" })).rejects.toMatchObject({
+      status: expect.any(Number),
+    });
+    await second.client.decide(runId, { pendingId: "step:1#2", action: "answer", text: "it went out" });
+    for await (const event of second.client.stream(runId)) if (event.type === "run-end") expect(event.status).toBe("completed");
+    expect(lines(log)).toEqual(["report mail/1"]);
   }, 120_000);
 });

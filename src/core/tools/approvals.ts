@@ -45,6 +45,23 @@ export function reactPendingId(turn: number, position: number): string {
   return `call:${turn}:${position}`;
 }
 
+/**
+ * Whether a pending id is the one of a call's place (`call:1:0`) or a later decision asked on
+ * it (`call:1:0#2`, after the call was cut short or failed once approved).
+ */
+export function pendingPosition(pendingId: string, placeId: string): boolean {
+  return pendingId === placeId || (pendingId.startsWith(placeId) && /^#\d+$/.test(pendingId.slice(placeId.length)));
+}
+
+/**
+ * The id of the next decision asked on the call at `placeId` after `pendingId`: `step:2` →
+ * `step:2#2` → `step:2#3` (counted after the place, so a step id with "#" in it counts too).
+ */
+export function nextDecisionId(placeId: string, pendingId: string | undefined): string {
+  const asked = pendingId !== undefined && pendingId !== placeId && pendingPosition(pendingId, placeId);
+  return `${placeId}#${asked ? Number(pendingId.slice(placeId.length + 1)) + 1 : 2}`;
+}
+
 /** A short hash of a call's tool name and arguments (key order ignored). */
 export function callDigest(name: string, args: unknown): string {
   return createHash("sha256")
@@ -106,7 +123,10 @@ export function resolveDecisions(pending: readonly PendingCall[], decisions: Hum
 
 function pendingFor(pending: readonly PendingCall[], key: string): PendingCall {
   const byId = pending.filter((call) => call.id === key);
-  const matches = byId.length > 0 ? byId : pending.filter((call) => String(call.callId) === key);
+  // A later decision on a call (`step:1#2`: it was cut short, or failed once approved) is
+  // taken by its id only: the first decision, given again by the call's id, must not run it.
+  const matches =
+    byId.length > 0 ? byId : pending.filter((call) => String(call.callId) === key && (call.id === key || !/#\d+$/.test(call.id)));
   if (matches.length === 1) return matches[0]!;
   const ids =
     pending.length === 0

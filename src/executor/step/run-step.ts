@@ -1,4 +1,5 @@
 import { journalTime } from "../../core/clock.js";
+import { defaultMaxRecoveries } from "../../journal/checkpoints.js";
 import { raceAbort } from "../../core/abort.js";
 import { shown } from "../../core/errors.js";
 import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
@@ -44,6 +45,7 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
     run.events.emit({ type: "step-start", stepId: step.id, kind: stepKind(step), attempt: record.attempts + 1 }, { stepId: step.id });
   }
   if (run.checkpoints === undefined) return startWork(run, index, done);
+  if (run.cutTooOften.size > 0 && run.cutTooOften.has(index)) return conclude(run, index, cutTooOften(run, index), done);
   // A durable run commits this step's start, and the ends it depends on, before it runs.
   let committed: MaybePromise<void>;
   try {
@@ -56,6 +58,20 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
     (error: unknown) => concludeLater(run, index, unexpectedOutcome(error), done),
   );
   return undefined;
+}
+
+/** A step that a crash cut short more often in a row than `maxRecoveries` allows: it fails instead of running again. */
+function cutTooOften(run: PlanRun, index: number): StepOutcome {
+  const times = run.cutTooOften.get(index)!;
+  run.cutTooOften.delete(index);
+  const allowed = run.checkpoints?.durability.maxRecoveries ?? defaultMaxRecoveries;
+  return {
+    status: "failed",
+    error:
+      `step ${run.steps[index]!.id} was cut short ${times} times in a row (the process running it stopped each time), ` +
+      `so it was not started again (maxRecoveries: ${allowed}); find out why it stops its process, then start a new run ` +
+      "from this step with forkRun (planloop runs fork)",
+  };
 }
 
 /** The step's work, a tool call or an agent's loop, and its conclusion: like `runStep`. */
@@ -228,6 +244,8 @@ export function transition(run: PlanRun, index: number, outcome: StepTransition)
       at: journalTime(),
     },
   ]);
+  // Kept as it happens, not with a later commit: a step that finished is never run again.
+  run.checkpoints?.commitSoon();
   if (!run.events.active) return;
   run.events.emit(
     () => ({

@@ -7,7 +7,7 @@ import { defineTool, type Tool } from "../../core/tools/define-tool.js";
 import type { CallResult, CallScope, GuardedCallOptions } from "../../core/tools/guarded-call.js";
 import { guardTools } from "../../core/tools/tool-guard.js";
 import { plainCall } from "../../../test/helpers/plain-call.js";
-import { startCall } from "./tool-step.js";
+import { startCall } from "./call-in-flight.js";
 
 /*
  * The plan step's call in continuation style (`startCall`) against the plain call the ReAct

@@ -1,29 +1,14 @@
-import { SettleWaiter, whenSettled } from "../../core/abort.js";
 import { sleep } from "../../core/clock.js";
 import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
-import { callDigest, interruptedQuestion } from "../../core/tools/approvals.js";
+import { callDigest, interruptedQuestion, nextDecisionId } from "../../core/tools/approvals.js";
 import { effectOf, type Tool } from "../../core/tools/define-tool.js";
-import {
-  admitCall,
-  callExecution,
-  callTool,
-  OwnSignal,
-  outcomeOfError,
-  outputContent,
-  runAdmittedCall,
-  stoppedBefore,
-  type CallIdentity,
-  type CallResult,
-  type CallScope,
-  type CallVerdict,
-  type GuardedCallOptions,
-  type RanCall,
-} from "../../core/tools/guarded-call.js";
-import type { AdmittedCall, RunOptions, ToolOutcome } from "../../core/tools/tool-runner.js";
+import type { CallResult, CallScope } from "../../core/tools/guarded-call.js";
+import type { ToolOutcome } from "../../core/tools/tool-runner.js";
 import { substitutePlaceholders } from "../../plan/placeholders.js";
 import type { PlanPendingCall } from "../execution-result.js";
 import { idempotencyKeyOf, outputOf, unexpectedOutcome, type PlanRun, type StepOutcome } from "../live-run.js";
 import type { RemoteCall } from "../step-runner.js";
+import { startCall, type CallSink, type StepCallOptions } from "./call-in-flight.js";
 import { backoffDelay, isRetryable } from "../retry.js";
 
 /** The scheduler's callback for a step that ended later: whether it succeeded. */
@@ -70,9 +55,23 @@ export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done:
     call.parsedTool = run.config.toolsByName.get(step.tool!);
     call.parsedArgs = run.config.parsedArgs[index];
   }
-  if (paused?.kind === "tool") call.paused = paused.pending;
-  else if (run.interrupted.size > 0 && run.interrupted.delete(index)) call.paused = interruptedCall(call);
+  const cutShort = run.interrupted.size > 0 && run.interrupted.delete(index);
+  if (paused?.kind === "tool") call.paused = cutShort ? decidedAndCutShort(call, paused.pending) : paused.pending;
+  else if (cutShort) call.paused = interruptedCall(call);
   return attempt(call);
+}
+
+/**
+ * A call that started on a person's decision (approved, or approved to run again) and was cut
+ * short: a side-effecting tool's asks what became of it under a new id, so the decision given
+ * for the first run cannot run it a second time. Another tool's waits for the decision again.
+ */
+function decidedAndCutShort(call: StepCall, pending: PlanPendingCall): PlanPendingCall {
+  const tool = call.run.config.toolsByName.get(call.name);
+  if (pending.kind === "input" || (tool !== undefined && effectOf(tool) !== "side-effecting")) return pending;
+  call.paused = pending;
+  const { expiresAt: _, ...shown } = pending;
+  return { ...shown, id: decisionIdAfter(call), kind: "interrupted", question: interruptedQuestion(call.name) };
 }
 
 /**
@@ -224,7 +223,7 @@ function afterAttempt(call: StepCall, result: CallResult): MaybePromise<StepOutc
 
 /** An approved call failed: the step waits for a new approval to try it once more. */
 function approveAgain(call: StepCall, error: string): StepOutcome {
-  const id = nextDecisionId(call);
+  const id = decisionIdAfter(call);
   const { question: _, ...shownCall } = call.paused!;
   const pending: PlanPendingCall = { ...shownCall, id, kind: "approval" };
   const reason = `the approved call to "${pending.name}" failed (${error}); it runs again only with a new approval of ${id}`;
@@ -232,9 +231,8 @@ function approveAgain(call: StepCall, error: string): StepOutcome {
 }
 
 /** step:2, then step:2#2, step:2#3: the number of the decision asked for on the step. */
-function nextDecisionId(call: StepCall): string {
-  const asked = call.paused === undefined ? undefined : /#(\d+)$/.exec(call.paused.id);
-  return `${toolStepCallId(call.run.steps[call.index]!.id)}#${asked ? Number(asked[1]) + 1 : 2}`;
+function decisionIdAfter(call: StepCall): string {
+  return nextDecisionId(toolStepCallId(call.run.graph.keys[call.index]!), call.paused?.id);
 }
 
 /**
@@ -245,7 +243,7 @@ function nextDecisionId(call: StepCall): string {
 function askWhatBecame(call: StepCall, error: string): StepOutcome {
   const pending: PlanPendingCall = {
     ...(call.paused ?? interruptedCall(call)!),
-    id: nextDecisionId(call),
+    id: decisionIdAfter(call),
     kind: "interrupted",
     question: interruptedQuestion(call.name),
   };
@@ -293,99 +291,4 @@ function attemptOf(settled: ToolOutcome): Attempt {
   return isRetryable(settled.error)
     ? { status: "retry", error: settled.error.message }
     : { status: "failed", error: settled.error.message };
-}
-
-/*
- * The step's call in continuation style: `admitCall` then `runAdmittedCall`
- * (core/tools/guarded-call.ts), the same policy and the same outcomes, but reported to a sink
- * instead of through promises. A hundred thousand steps in flight at once each hold one
- * object (the step's call, which is its own sink) and one reaction on the tool's promise; a
- * synchronous tool makes no promise at all. tool-step.property.test.ts holds it to the plain call.
- */
-
-/** Where a call reports how it ended, once. An object, so the step's call can be its own. */
-export interface CallSink {
-  callEnded(result: CallResult): void;
-}
-
-export interface StepCallOptions extends GuardedCallOptions {
-  /** Runs admitted calls in a worker process instead of here (a plan run with a `runner`). */
-  remote: RemoteCall | undefined;
-}
-
-/**
- * Decides the call and runs it: the result when it ended at once; else undefined, and
- * `sink.callEnded(result)` once it ends. Never throws; `callEnded` must not throw either.
- */
-export function startCall(options: StepCallOptions, sink: CallSink): CallResult | undefined {
-  const verdict = admitCall(options);
-  if (!isPromiseLike(verdict)) return runVerdict(options, verdict, sink);
-  void Promise.resolve(verdict).then((decided) => {
-    const now = runVerdict(options, decided, sink);
-    if (now !== undefined) sink.callEnded(now);
-  });
-  return undefined;
-}
-
-function runVerdict(options: StepCallOptions, verdict: CallVerdict, sink: CallSink): CallResult | undefined {
-  if (verdict.kind !== "run") return verdict;
-  const admission = verdict;
-  const execution = callExecution(options);
-  if (options.remote === undefined && admission.timeoutMs === undefined) return runHere(options.call, admission, execution, sink);
-  // A call with a timer, or in another process, is slow anyway: the plain promise serves it.
-  const running = options.remote ? options.remote(options.call, admission, execution) : runAdmittedCall(options.call, admission, execution);
-  running.then(
-    (outcome) => sink.callEnded(ran(outcome)),
-    (error: unknown) =>
-      sink.callEnded(ran(outcomeOfError(options.call.name, error, { aborted: execution.signal.aborted, timedOut: false }))),
-  );
-  return undefined;
-}
-
-/** `runAdmittedCall` for a call with no timeout, here: a synchronous tool makes no promise. */
-function runHere(call: CallIdentity, admission: AdmittedCall, options: RunOptions, sink: CallSink): CallResult | undefined {
-  if (options.signal.aborted) return ran(stoppedBefore(call.name));
-  const own = new OwnSignal(options.signal, call.id, options.step, call.idempotencyKey);
-  let returned: unknown;
-  try {
-    returned = callTool(call, admission, own, options.step);
-  } catch (error) {
-    own.release();
-    return ran(outcomeOfError(call.name, error, { aborted: options.signal.aborted, timedOut: false }));
-  }
-  if (!isPromiseLike(returned)) {
-    own.release();
-    return ranWith(returned, options);
-  }
-  whenSettled(returned, options.signal, new CallInFlight(call.name, options, sink, own));
-  return undefined;
-}
-
-/** A tool call whose promise is out: the one object that waits for it (see `whenSettled`). */
-class CallInFlight extends SettleWaiter {
-  constructor(
-    private readonly name: string,
-    private readonly options: RunOptions,
-    private readonly sink: CallSink,
-    private readonly own: OwnSignal,
-  ) {
-    super();
-  }
-
-  settle(ok: boolean, value: unknown): void {
-    const { options } = this;
-    this.own.release();
-    this.sink.callEnded(
-      ok ? ranWith(value, options) : ran(outcomeOfError(this.name, value, { aborted: options.signal.aborted, timedOut: false })),
-    );
-  }
-}
-
-function ran(outcome: ToolOutcome): RanCall {
-  return { kind: "ran", ...outcome };
-}
-
-/** What a tool returned, as the call's result: one object. */
-function ranWith(output: unknown, options: RunOptions): RanCall {
-  return { kind: "ran", content: outputContent(output, options) };
 }
