@@ -1,9 +1,10 @@
 // One process of `crashTest`: runs the user's scenario against a SQLite file, logs every
-// tool call (with its idempotency key) and every commit to a file as it happens, and kills
-// itself with SIGKILL right after the commit it was told to die at, or right after the call it
-// was told to die in returned (its effect made, its end not yet kept). Arguments: the scenario
-// module, the store file, the run id, where to die (`commit:<n>`, `call:<n>`, or 0: never), the
-// log file, this process's number, and the decisions to continue with (JSON).
+// tool call (with its idempotency key), its return, and every commit to a file as it happens,
+// and kills itself with SIGKILL where it was told to die (a `KillAt`: right after a commit,
+// inside a call right after the tool returned, at a time after the scenario started, or a
+// delay after a call returned). Arguments: the scenario module, the store file, the run id,
+// where to die (`KillAt` as JSON, or null: never), the log file, this process's number, and
+// the decisions to continue with (JSON).
 import { appendFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +12,7 @@ import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { effectOf, type Tool } from "../core/tools/define-tool.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 import type { CrashScenario } from "./crash-test.js";
+import { SETTLED_MS, type KillAt } from "./crash-kills.js";
 
 const [modulePath, storePath, runId, killAtText, logPath, processText, decisionsText] = process.argv.slice(2) as [
   string,
@@ -21,18 +23,17 @@ const [modulePath, storePath, runId, killAtText, logPath, processText, decisions
   string,
   string,
 ];
-const [killKind, killNumber] = killAtText.includes(":") ? (killAtText.split(":") as [string, string]) : ["commit", killAtText];
-const killAt = killKind === "commit" ? Number(killNumber) : 0;
-const killInCall = killKind === "call" ? Number(killNumber) : 0;
+const killAt = JSON.parse(killAtText) as KillAt | null;
 const processNumber = Number(processText);
 const log = (line: object) => appendFileSync(logPath, `${JSON.stringify({ p: processNumber, ...line })}\n`);
+const die = () => process.kill(process.pid, "SIGKILL");
 
 const store = sqliteStore({ path: storePath });
 let commits = 0;
 const committed = () => {
   commits += 1;
   log({ commit: commits });
-  if (killAt > 0 && commits >= killAt) process.kill(process.pid, "SIGKILL");
+  if (killAt !== null && "commit" in killAt && commits >= killAt.commit) die();
 };
 // SQLite writes are synchronous: when the call returns, the commit is on disk.
 const counted: CheckpointStore = {
@@ -54,15 +55,32 @@ const tools = scenario.tools.map((tool: Tool): Tool => {
   const execute: Tool["execute"] = async (args, context) => {
     calls += 1;
     const call = calls;
-    log({ call: { key: context.idempotencyKey ?? "-", tool: tool.name, effect } });
-    const output: unknown = await tool.execute!(args, context);
+    const key = context.idempotencyKey ?? "-";
+    log({ call: { key, tool: tool.name, effect } });
+    let output: unknown;
+    try {
+      output = await tool.execute!(args, context);
+    } catch (error) {
+      log({ ended: { key, ok: false } });
+      throw error;
+    }
     // Killed with the call's effect made and its end not kept: the worst moment for a side effect.
-    if (killInCall > 0 && call === killInCall) process.kill(process.pid, "SIGKILL");
+    if (killAt !== null && "call" in killAt && call === killAt.call) die();
+    log({ ended: { key, ok: true } });
+    // A process that lives on this long after a return has had time to keep the call's end.
+    setTimeout(() => log({ settled: key }), SETTLED_MS).unref();
+    if (killAt !== null && "afterCall" in killAt && call === killAt.afterCall) {
+      // Unref'd: a run that ends first is not killed after its result.
+      if (killAt.ms === 0) setImmediate(die).unref();
+      else setTimeout(die, killAt.ms).unref();
+    }
     return output;
   };
   return Object.freeze({ ...tool, execute });
 });
 const decisions = JSON.parse(decisionsText) as { approvals?: Record<string, unknown>; answers?: Record<string, string> };
+const startedAt = performance.now();
+const timedKill = killAt !== null && !("afterCall" in killAt) && "ms" in killAt ? setTimeout(die, killAt.ms) : undefined;
 const result = await scenario.start({
   store: counted,
   runId,
@@ -72,5 +90,7 @@ const result = await scenario.start({
   approvals: (decisions.approvals ?? {}) as never,
   answers: decisions.answers ?? {},
 });
-log({ result: { status: result.status, pending: result.pending ?? [], output: result.output ?? null } });
+clearTimeout(timedKill);
+const ms = Math.round(performance.now() - startedAt);
+log({ result: { status: result.status, pending: result.pending ?? [], output: result.output ?? null }, ms });
 store.close();

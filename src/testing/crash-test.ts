@@ -6,8 +6,9 @@ import { fileURLToPath } from "node:url";
 import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js";
 import type { LeaseOptions } from "../journal/run-lease.js";
 import type { ToolEffect, Tool } from "../core/tools/define-tool.js";
-import { seededRandom } from "../core/seeded-random.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
+import { killPointsOf, type KillAt, type KillPoint, type ProcessShape } from "./crash-kills.js";
+import { rerunProblems, type LogLine } from "./crash-problems.js";
 
 /**
  * What a module run by `crashTest` exports: the tools its run uses, and `start`, which runs
@@ -41,7 +42,14 @@ export interface CrashTestOptions {
    * made, its end not yet kept).
    */
   killPoints?: number | "every";
-  /** Seeds the random choice of kill points. */
+  /**
+   * Also kill this many runs at seeded random moments, wherever they land (inside a tool,
+   * between a tool's return and its commit, during a commit): in turn, 0-20 ms after a random
+   * tool call returned (0: on the event loop's next turn), and at a time within the
+   * uninterrupted run. Default 0.
+   */
+  randomKills?: number;
+  /** Seeds the random choice of kill points and the random kills. */
   seed?: number;
   /**
    * How a side-effecting call the kill cut short is answered when the run asks: run it again
@@ -59,90 +67,93 @@ export interface CrashCall {
   key: string;
   tool: string;
   effect: ToolEffect;
-  /** The processes it ran in, in order, once per call (1 is the one that was killed). */
+  /** The processes it ran in, in order, once per call (see `CrashRun.killedInProcess`). */
   processes: number[];
 }
 
+/**
+ * A run crashTest killed once and continued. Commits and calls are counted in the order they
+ * happened over all the uninterrupted run's processes (several when it waited for a decision).
+ */
 export interface CrashRun {
   runId: string;
-  /** The commit the first process was killed after (for a kill at a commit). */
+  /** The process that was killed: 1, or a later one when the uninterrupted run took several. */
+  killedInProcess: number;
+  /** The commit it was killed right after (for a kill at a commit). */
   killedAfterCommit?: number;
-  /** The tool call (counted in the order they started) the first process was killed in, right after it returned. */
+  /** The tool call it was killed in, right after the tool returned (for a kill in a call). */
   killedInCall?: number;
-  /** Processes it took: the killed one and those that continued it. */
+  /** For a kill at a random time: milliseconds after the killed process started its scenario. */
+  killedAtMs?: number;
+  /** For a random kill after a call returned: that call, and how many milliseconds later (0: the next turn). */
+  killedAfterReturn?: { call: number; ms: number };
+  /** Processes it took: those before the kill, the killed one, and those that continued it. */
   processes: number;
   status: string;
   calls: CrashCall[];
 }
 
 export interface CrashReport {
-  /** Commits an uninterrupted run makes (the points a kill can fall after). */
+  /** Commits an uninterrupted run makes, over all its processes (the points a kill can fall after). */
   commitPoints: number;
-  /** Tool calls an uninterrupted run makes (a kill can fall inside each). */
+  /** Tool calls an uninterrupted run makes, over all its processes (a kill can fall inside each). */
   callPoints: number;
   runs: CrashRun[];
-  /** What went wrong, one line each: empty when every finished step ran once and no side-effecting call re-ran unasked. */
+  /**
+   * What went wrong, one line each: empty when no call that had finished (its end kept, or its
+   * tool returned and the process lived on 10 ms or more) ran again, no side-effecting call ran
+   * again without being asked whether it took effect, and none ran twice within one process.
+   */
   problems: string[];
 }
 
-type LogLine =
-  | { p: number; commit: number }
-  | { p: number; call: { key: string; tool: string; effect: ToolEffect } }
-  | { p: number; result: { status: string; pending: Array<{ id: string; kind: string }>; output: unknown } };
-
 /**
- * Crash-tests a durable run: runs the scenario once uninterrupted (to count its commit
- * points), then, for each kill point, in a fresh child process that kills itself with
- * SIGKILL right after that commit, and continues it by id in new processes until it ends,
+ * Crash-tests a durable run: runs the scenario once uninterrupted (to count its commits, calls
+ * and time), then, for each kill point and each random kill, in fresh child processes of which
+ * one kills itself with SIGKILL there, and continues it by id in new processes until it ends,
  * answering what it asks (approvals are given; a side-effecting call cut short is run again
- * or marked done). Reports per run how often each tool call ran and in which processes, and
- * a problem for every step that had finished before the kill and ran again, and every
- * side-effecting call that ran again in a process that was given no decision.
+ * or marked done). Reports per run how it was killed, how often each tool call ran and in
+ * which processes, and the problems (see `CrashReport.problems`).
  *
  * @example
- * const report = await crashTest({ module: "./crash-scenario.mjs", killPoints: "every" });
+ * const report = await crashTest({ module: "./crash-scenario.mjs", killPoints: "every", randomKills: 4 });
  * expect(report.problems).toEqual([]);
  */
 export async function crashTest(options: CrashTestOptions): Promise<CrashReport> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "planloop-crash-test-"));
   const storePath = join(dir, "runs.sqlite");
   const child = childProcess(options, storePath, dir);
-  const clean = await child.continueUntilDone("clean", "0");
-  const commitPoints = clean.lines.filter((line) => "commit" in line && line.p === 1).length;
-  const callPoints = clean.lines.filter((line) => "call" in line && line.p === 1).length;
+  const clean = await child.continueUntilDone({ runId: "clean", process: 1, at: null });
+  const shapes = processShapes(clean.lines);
+  const commitPoints = shapes.reduce((sum, shape) => sum + shape.commits, 0);
+  const callPoints = shapes.reduce((sum, shape) => sum + shape.calls, 0);
   const problems: string[] = [...clean.problems];
   if (clean.status === "unfinished") problems.push(`the uninterrupted run did not end: ${clean.note}`);
   if (commitPoints === 0)
     problems.push("the uninterrupted run wrote no checkpoint: spread start's options (store, runId, lease) into the entry point's");
   const runs: CrashRun[] = [];
+  const choice = { points: options.killPoints ?? 8, randomKills: options.randomKills ?? 0, seed: options.seed ?? 1 };
   // A run that keeps nothing cannot be continued: there is nothing to kill it at.
-  for (const point of commitPoints === 0 ? [] : killPointsOf(options, commitPoints, callPoints)) {
-    const runId = "commit" in point ? `crash-after-${point.commit}` : `crash-in-call-${point.call}`;
-    const run = await child.continueUntilDone(runId, "commit" in point ? `commit:${point.commit}` : `call:${point.call}`);
-    const calls = callsOf(run.lines);
-    const killed = "commit" in point ? { killedAfterCommit: point.commit } : { killedInCall: point.call };
-    runs.push({ runId, ...killed, processes: run.processes, status: run.status, calls });
+  for (const point of commitPoints === 0 ? [] : killPointsOf(shapes, choice)) {
+    const run = await child.continueUntilDone(point);
+    runs.push({ runId: point.runId, ...point.shown, processes: run.processes, status: run.status, calls: callsOf(run.lines) });
     problems.push(...run.problems);
     if (run.status !== clean.status && options.onInterrupted !== "mark-done")
-      problems.push(`${runId}: ended ${run.status}, the uninterrupted run ${clean.status}`);
+      problems.push(`${point.runId}: ended ${run.status}, the uninterrupted run ${clean.status}`);
   }
   return { commitPoints, callPoints, runs, problems };
 }
 
-type KillPoint = { commit: number } | { call: number };
-
-/** Where the first process of each run is killed: after a commit (not the last), or inside a call. */
-function killPointsOf(options: CrashTestOptions, commitPoints: number, callPoints: number): KillPoint[] {
-  const all: KillPoint[] = [
-    ...Array.from({ length: Math.max(0, commitPoints - 1) }, (_, index) => ({ commit: index + 1 })),
-    ...Array.from({ length: callPoints }, (_, index) => ({ call: index + 1 })),
-  ];
-  if (options.killPoints === "every") return all;
-  const wanted = Math.min(options.killPoints ?? 8, all.length);
-  const random = seededRandom(options.seed ?? 1);
-  const chosen = new Set<number>();
-  while (chosen.size < wanted) chosen.add(Math.floor(random() * all.length));
-  return [...chosen].sort((a, b) => a - b).map((index) => all[index]!);
+/** What each process of the uninterrupted run did: its commits, its calls, its time. */
+function processShapes(lines: readonly LogLine[]): ProcessShape[] {
+  const shapes: ProcessShape[] = [];
+  for (const line of lines) {
+    const shape = (shapes[line.p - 1] ??= { commits: 0, calls: 0, ms: 0 });
+    if ("commit" in line) shape.commits += 1;
+    else if ("call" in line) shape.calls += 1;
+    else if ("result" in line) shape.ms = line.ms;
+  }
+  return shapes;
 }
 
 /** The calls a run's processes logged, by key. */
@@ -157,13 +168,16 @@ function callsOf(lines: readonly LogLine[]): CrashCall[] {
   return [...byKey.values()];
 }
 
-/** The scenario's runs in child processes: one killed after a commit, then continued until it ends. */
+/** Where a run is killed: in which of its processes, and where in it (null: nowhere). */
+type Kill = Pick<KillPoint, "runId" | "process"> & { at: KillAt | null };
+
+/** The scenario's runs in child processes: one killed where told, then continued until it ends. */
 function childProcess(options: CrashTestOptions, storePath: string, dir: string) {
   const script = childScript();
-  const spawnOne = (run: { runId: string; killAt: string; number: number; decisions: object; log: string }) =>
+  const spawnOne = (run: { runId: string; killAt: KillAt | null; number: number; decisions: object; log: string }) =>
     new Promise<void>((resolve) => {
       const { runId, killAt, number, decisions, log } = run;
-      const args = [...(options.nodeArgs ?? []), script, options.module, storePath, runId, killAt, log, String(number)];
+      const args = [...(options.nodeArgs ?? []), script, options.module, storePath, runId, JSON.stringify(killAt), log, String(number)];
       const proc = spawn(process.execPath, [...args, JSON.stringify(decisions)], { stdio: ["ignore", "ignore", "pipe"] });
       let errors = "";
       proc.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
@@ -173,25 +187,35 @@ function childProcess(options: CrashTestOptions, storePath: string, dir: string)
       });
     });
   return {
-    async continueUntilDone(runId: string, killAt: string) {
+    async continueUntilDone(kill: Kill) {
+      const { runId } = kill;
       const log = join(dir, `${runId}.log`);
       writeFileSync(log, "");
-      let decisions: object = {};
+      let told: Answers = { decisions: {}, answered: new Set() };
       const problems: string[] = [];
-      // What had finished when the first process was killed: it never runs again.
+      // What had finished when the killed process died: it never runs again.
       let finishedBefore: Set<string> | undefined;
+      const paused = new Set<string>();
       for (let number = 1; number <= 12; number += 1) {
-        if (number === 2) finishedBefore = finishedKeys(storePath, runId);
-        await spawnOne({ runId, killAt: number === 1 ? killAt : "0", number, decisions, log });
+        if (number > 1) {
+          const kept = keptKeys(storePath, runId);
+          for (const key of kept.paused) paused.add(key);
+          if (number === kill.process + 1) finishedBefore = kept.finished;
+        }
+        await spawnOne({ runId, killAt: number === kill.process ? kill.at : null, number, decisions: told.decisions, log });
         const lines = readLog(log);
         if (existsSync(`${log}.error`)) {
           return { status: "unfinished", note: readFileSync(`${log}.error`, "utf8").slice(0, 400), lines, processes: number, problems };
         }
-        problems.push(...rerunProblems(runId, lines, { number, finishedBefore, decisions }));
+        problems.push(...rerunProblems(runId, lines, { number, finishedBefore, paused, answered: told.answered }));
         const result = lines.findLast((line) => "result" in line && line.p === number);
-        if (result === undefined || !("result" in result)) continue; // killed: the next process continues it
+        // Killed: the next process continues it, with no decisions (those given were kept, or are asked for again).
+        if (result === undefined || !("result" in result)) {
+          told = { decisions: {}, answered: new Set() };
+          continue;
+        }
         if (result.result.status !== "waiting") return { status: result.result.status, note: "", lines, processes: number, problems };
-        decisions = answersFor(result.result.pending, options.onInterrupted ?? "run-again");
+        told = answersFor(result.result.pending, options.onInterrupted ?? "run-again");
       }
       problems.push(`${runId}: did not end within 12 processes`);
       return { status: "unfinished", note: "", lines: readLog(log), processes: 12, problems };
@@ -199,60 +223,39 @@ function childProcess(options: CrashTestOptions, storePath: string, dir: string)
   };
 }
 
+type Answers = { decisions: object; answered: Set<string> };
+
 /** What the test says to each thing a waiting run asks. */
-function answersFor(pending: ReadonlyArray<{ id: string; kind: string }>, onInterrupted: "run-again" | "mark-done"): object {
+function answersFor(pending: ReadonlyArray<{ id: string; kind: string }>, onInterrupted: "run-again" | "mark-done"): Answers {
   const approvals: Record<string, { approved: true }> = {};
   const answers: Record<string, string> = {};
   for (const { id, kind } of pending) {
     if (kind === "input" || (kind === "interrupted" && onInterrupted === "mark-done")) answers[id] = "marked done by crashTest";
     else approvals[id] = { approved: true };
   }
-  return { approvals, answers };
+  return { decisions: { approvals, answers }, answered: new Set(pending.map((asked) => asked.kind)) };
 }
 
 /**
- * The problems a process's calls show: a call whose step had finished before the kill, a
- * side-effecting call run again by a process given no decision, and a side-effecting call run
- * more than once within the process (a retry of a call that may have taken effect).
+ * What the store kept of a run and the runs inside it: the keys of the calls that ended, and of
+ * the steps that paused for a time or an event (a poll step calls its tool again after one).
  */
-function rerunProblems(
-  runId: string,
-  lines: readonly LogLine[],
-  child: { number: number; finishedBefore: Set<string> | undefined; decisions: object },
-): string[] {
-  const { number, finishedBefore, decisions } = child;
-  const problems: string[] = [];
-  const earlier = new Set(lines.flatMap((line) => ("call" in line && line.p < number ? [line.call.key] : [])));
-  const decided =
-    Object.keys({ ...(decisions as { approvals?: object }).approvals, ...(decisions as { answers?: object }).answers }).length > 0;
-  const times = new Map<string, number>();
-  for (const line of lines) {
-    if (!("call" in line) || line.p !== number) continue;
-    const { key, tool, effect } = line.call;
-    times.set(key, (times.get(key) ?? 0) + 1);
-    if (effect === "side-effecting" && key !== "-" && times.get(key) === 2)
-      problems.push(`${runId}: side-effecting ${tool} (${key}) ran more than once in process ${number}`);
-    if (finishedBefore?.has(key))
-      problems.push(`${runId}: ${tool} (${key}) had finished before the kill, and ran again in process ${number}`);
-    else if (effect === "side-effecting" && earlier.has(key) && !decided)
-      problems.push(`${runId}: side-effecting ${tool} (${key}) ran again in process ${number} without being asked`);
-  }
-  return problems;
-}
-
-/** The keys of the calls a run and the runs inside it had ended when its process was killed. */
-function finishedKeys(storePath: string, runId: string): Set<string> {
+function keptKeys(storePath: string, runId: string): { finished: Set<string>; paused: Set<string> } {
   const store = sqliteStore({ path: storePath });
   try {
-    const keys = new Set<string>();
+    const finished = new Set<string>();
+    const paused = new Set<string>();
     const ids = [runId, ...(store.listRuns({ within: runId }) as Array<{ runId: string }>).map((row) => row.runId)];
     for (const id of ids) {
       for (const entry of (store.getRun(id) as StoredRun | undefined)?.journal ?? []) {
-        if (entry.kind === "step-end" && (entry.record as { status?: string }).status !== "waiting") keys.add(`${id}/${entry.stepKey}`);
-        if (entry.kind === "call-end") keys.add(`${id}/call:${entry.turn}:${entry.position}`);
+        if (entry.kind === "call-end") finished.add(`${id}/call:${entry.turn}:${entry.position}`);
+        if (entry.kind !== "step-end") continue;
+        if ((entry.record as { status?: string }).status !== "waiting") finished.add(`${id}/${entry.stepKey}`);
+        else if (["timer", "event"].includes((entry.waiting as { kind?: string } | undefined)?.kind ?? ""))
+          paused.add(`${id}/${entry.stepKey}`);
       }
     }
-    return keys;
+    return { finished, paused };
   } finally {
     store.close();
   }
