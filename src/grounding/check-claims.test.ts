@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkClaims } from "./check-claims.js";
+import { atOnce, inTurns } from "../core/turns.js";
+import { checkClaims, checkClaimsStepwise, readEvidence } from "./check-claims.js";
 
 const metrics = {
   status: "succeeded",
@@ -120,5 +121,15 @@ describe("checkClaims", () => {
   it("reads only succeeded steps of a run's records", () => {
     const records = { "1": { status: "failed", output: { orders: 137 } }, "2": { status: "succeeded", output: { orders: 120 } } };
     expect(verdicts("We took 137 orders.", records)).toEqual([["137", "unsupported", ""]]);
+  });
+
+  it("checks a sentence at a time, in turns, with the verdicts it gives at once", async () => {
+    const answer = "We took 137 orders worth ¥69,136.98 [s4]. Last week had 26 tickets. This week had 31. Orders rose 14.2% [s4, s6].";
+    const evidence = atOnce(readEvidence(steps));
+    let pieces = 0;
+    const work = checkClaimsStepwise(answer, evidence);
+    while (!work.next().done) pieces += 1;
+    expect(pieces).toBe(4);
+    expect(await inTurns(checkClaimsStepwise(answer, evidence), { sliceMs: 0 })).toEqual(checkClaims(answer, steps));
   });
 });

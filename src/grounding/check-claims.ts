@@ -1,3 +1,4 @@
+import { atOnce, type Stepwise } from "../core/turns.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
 import { matchNumber, type Derivation, type Direction } from "./match-number.js";
@@ -26,7 +27,12 @@ interface SentenceContext {
   folded: string;
   figures: Figure[];
   masked: string;
+  /** The rows of a source's tables the sentence names (`namedRows`), read once per sentence and source. */
+  rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
 }
+
+/** The steps' facts by id, read once (`readEvidence`) for any number of answers. */
+export type Evidence = ReadonlyMap<string, SourceFacts>;
 
 const downWords =
   /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
@@ -38,11 +44,20 @@ const differenceWords =
 const identifierContext =
   /(?:\bids?|\bno\.?|\bnumber|\border|\bticket|\brefund|\binvoice|\buser|\bcustomer|\bitem|\bproduct|\bzip(?: code)?|\baccount)\s*(?:#|no\.?|number)?\s*:?\s*$/i;
 
-function evidenceList(steps: ClaimEvidence): SourceFacts[] {
-  if (Array.isArray(steps)) return steps.map((step) => sourceFacts(String(step.id), step.output));
-  return Object.entries(steps as Record<string, { status?: string; output?: unknown }>)
-    .filter(([, record]) => record.output !== undefined && (record.status === undefined || record.status === "succeeded"))
-    .map(([id, record]) => sourceFacts(id, record.output));
+/** The facts of the outputs claims may rest on, a step at a time (run it with `atOnce` or `inTurns`). */
+export function* readEvidence(steps: ClaimEvidence): Stepwise<Evidence> {
+  const outputs: Array<[string, unknown]> = Array.isArray(steps)
+    ? steps.map((step) => [String(step.id), step.output])
+    : Object.entries(steps as Record<string, { status?: string; output?: unknown }>)
+        .filter(([, record]) => record.output !== undefined && (record.status === undefined || record.status === "succeeded"))
+        .map(([id, record]) => [id, record.output]);
+  const evidence = new Map<string, SourceFacts>();
+  for (const [id, output] of outputs) {
+    const facts = sourceFacts(id, output);
+    evidence.set(facts.id, facts);
+    yield;
+  }
+  return evidence;
 }
 
 /**
@@ -60,33 +75,50 @@ function evidenceList(steps: ClaimEvidence): SourceFacts[] {
  * report.claims[0]!.status; // "supported"
  */
 export function checkClaims(answer: string, steps: ClaimEvidence, options: CheckClaimsOptions = {}): ClaimReport {
-  const sources = new Map(evidenceList(steps).map((facts) => [facts.id, facts]));
+  return atOnce(checkClaimsStepwise(answer, atOnce(readEvidence(steps)), options));
+}
+
+/**
+ * `checkClaims` against evidence read once, a sentence at a time: what the owner of a run
+ * runs in turns (`inTurns`), so that a long answer over a large run does not hold its event loop.
+ */
+export function* checkClaimsStepwise(answer: string, sources: Evidence, options: CheckClaimsOptions = {}): Stepwise<ClaimReport> {
   const task = options.task === undefined ? undefined : sourceFacts("task", options.task);
-  const sentences = splitSentences(answer, new Set(sources.keys()));
+  const ids = new Set(sources.keys());
+  const evidence = { sources, everyStep: [...sources.values()], task };
+  const sentences = splitSentences(answer, ids);
   const claims: CheckedClaim[] = [];
   for (const sentence of sentences) {
-    const context = sentenceContext(sentence, sources);
-    const checked = context.figures.map((figure) => checkFigure(figure, context, { sources, task }));
+    const context = sentenceContext(sentence, ids);
+    const checked = context.figures.map((figure) => checkFigure(figure, context, evidence));
     const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
-    const candidates = cited.length > 0 ? cited : [...sources.values()];
+    const candidates = cited.length > 0 ? cited : evidence.everyStep;
     const refit = (figure: Figure, override: RowOverride) => find(figure, context, candidates, override);
-    blameLabels(checked, { figures: context.figures, folded: context.folded, sources: candidates, refit });
+    blameLabels(checked, { figures: context.figures, rowsNamed: context.rowsNamed, sources: candidates, refit });
     claims.push(...checked);
+    yield;
   }
   return { sentences, claims, counts: countClaims(claims) };
 }
 
-function sentenceContext(sentence: Sentence, sources: ReadonlyMap<string, SourceFacts>): SentenceContext {
+function sentenceContext(sentence: Sentence, ids: ReadonlySet<string>): SentenceContext {
   let masked = sentence.text;
-  for (const [start, end] of readCitations(sentence.text, new Set(sources.keys())).spans)
+  for (const [start, end] of readCitations(sentence.text, ids).spans)
     masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
-  return { sentence, folded: masked.toLowerCase(), figures: readFigures(masked), masked };
+  const folded = masked.toLowerCase();
+  const named = new Map<SourceFacts, Array<Set<number>>>();
+  const rowsNamed = (facts: SourceFacts) => {
+    let rows = named.get(facts);
+    if (rows === undefined) named.set(facts, (rows = namedRows(facts, folded)));
+    return rows;
+  };
+  return { sentence, folded, figures: readFigures(masked), masked, rowsNamed };
 }
 
 function checkFigure(
   figure: Figure,
   context: SentenceContext,
-  evidence: { sources: ReadonlyMap<string, SourceFacts>; task: SourceFacts | undefined },
+  evidence: { sources: Evidence; everyStep: SourceFacts[]; task: SourceFacts | undefined },
 ): CheckedClaim {
   const { sentence } = context;
   const base = {
@@ -97,7 +129,7 @@ function checkFigure(
     sentence: sentence.index,
   };
   const cited = sentence.cites.flatMap((id) => evidence.sources.get(id) ?? []);
-  const everyStep = [...evidence.sources.values()];
+  const { everyStep } = evidence;
   const given = evidence.task ? find(figure, context, [evidence.task]) : undefined;
   if (given) return { ...base, status: "supported", ...given };
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
@@ -111,7 +143,7 @@ function checkFigure(
  * ("Zhou Tao placed the most orders" speaks of the orders' rows), else every step.
  */
 function implicitSources(context: SentenceContext, everyStep: SourceFacts[]): SourceFacts[] {
-  const named = everyStep.filter((facts) => namedRows(facts, context.folded).some((rows) => rows.size > 0));
+  const named = everyStep.filter((facts) => context.rowsNamed(facts).some((rows) => rows.size > 0));
   return named.length > 0 ? named : everyStep;
 }
 
@@ -209,8 +241,8 @@ function pools(figure: Figure, input: { context: SentenceContext; sources: reado
   const direct: EvidenceNumber[] = [];
   const operands: EvidenceNumber[] = [];
   for (const facts of sources) {
-    const named = namedRows(facts, context.folded);
-    if (override?.source === facts.id) named[override.table] = new Set(override.rows);
+    let named = context.rowsNamed(facts);
+    if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
     for (const number of facts.numbers) {
       if (number.identifier && !asIdentifier) continue;
       if (number.group !== undefined) {

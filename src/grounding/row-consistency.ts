@@ -43,14 +43,20 @@ export type Refit = (
  */
 export function blameLabels(
   claims: CheckedClaim[],
-  input: { figures: readonly Figure[]; folded: string; sources: readonly SourceFacts[]; refit: Refit },
+  input: {
+    figures: readonly Figure[];
+    /** The rows of a source's tables the sentence names (`namedRows` of the sentence). */
+    rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
+    sources: readonly SourceFacts[];
+    refit: Refit;
+  },
 ): void {
   const numbers = claims.flatMap((claim, index) => (claim.kind === "number" ? [index] : []));
   if (numbers.length === 0 || numbers.some((index) => claims[index]!.status !== "unsupported")) return;
   const labels = claims.flatMap((claim, index) => (claim.kind === "date" || claim.kind === "name" ? [index] : []));
   const found: Array<{ label: number; facts: SourceFacts; table: number; row: number; fits: NonNullable<ReturnType<Refit>>[] }> = [];
   for (const facts of input.sources) {
-    for (const [table, named] of namedRows(facts, input.folded).entries()) {
+    for (const [table, named] of input.rowsNamed(facts).entries()) {
       if (named.size === 0) continue;
       const rowLabels = facts.tables[table]!.labels;
       for (const label of labels) {

@@ -1,5 +1,6 @@
 import type { Model } from "../core/model.js";
-import { checkClaims } from "../grounding/check-claims.js";
+import { inTurns } from "../core/turns.js";
+import { checkClaimsStepwise, readEvidence } from "../grounding/check-claims.js";
 import type { ClaimReport, Provenance } from "../grounding/claim-report.js";
 import type { Prompts, StepView } from "../planner/prompts.js";
 import { ask, type StrategyRun, type StrategyStop } from "./strategy-run.js";
@@ -22,14 +23,17 @@ export interface Grounded {
 /**
  * Checks an answer's claims against the results (no model), and, as the policy says, asks
  * for one repair and takes unsupported sentences out. Only a `completed` answer is repaired
- * or cut; any other answer is flagged. Emits `grounding-end` with the counts.
+ * or cut; any other answer is flagged. Emits `grounding-end` with the counts. The check runs
+ * in turns (a long answer over thousands of steps takes seconds): the run's owner keeps
+ * renewing its lease meanwhile.
  */
 export async function groundAnswer(run: StrategyRun, input: GroundingInput): Promise<Grounded> {
   const policy = run.grounding || "flag";
-  const check = (text: string) => checkClaims(text, evidenceOf(input.results), { task: run.task });
+  const evidence = await inTurns(readEvidence(evidenceOf(input.results)));
+  const check = (text: string) => inTurns(checkClaimsStepwise(text, evidence, { task: run.task }));
   let output = input.output;
   let stop = input.stop;
-  let report = check(output);
+  let report = await check(output);
   let repaired = false;
   let repairSkipped: string | undefined;
   const due = policy !== "flag" && stop.status === "completed" && report.counts.unsupported > 0;
@@ -39,7 +43,7 @@ export async function groundAnswer(run: StrategyRun, input: GroundingInput): Pro
     const answer = await ask(run, input.answerer.model, "solve", messages);
     if (!answer.ok) repairSkipped = `the repair call did not run: ${answer.stop.reason ?? answer.stop.status}`;
     else {
-      const second = check(answer.text);
+      const second = await check(answer.text);
       if (second.counts.unsupported <= report.counts.unsupported) {
         output = answer.text;
         report = second;
@@ -52,7 +56,7 @@ export async function groundAnswer(run: StrategyRun, input: GroundingInput): Pro
   if (policy === "strict" && stop.status === "completed" && report.counts.unsupported > 0) {
     const cut = withoutUnsupported(output, report);
     removed = cut.removed;
-    const rest = check(cut.output);
+    const rest = await check(cut.output);
     if (rest.counts.claims === 0) {
       stop = {
         status: "incomplete",

@@ -1,0 +1,96 @@
+import type { EvidenceNumber } from "./evidence.js";
+import type { Figure } from "./read-figures.js";
+
+/**
+ * How a claimed number follows from the evidence: as shown, as a percentage of a ratio, or by
+ * one of the small set of derivations from two shown values. Rounding to the precision the
+ * claim was written with applies to all of them.
+ */
+export type Derivation = "value" | "percent" | "sum" | "difference" | "ratio" | "share" | "percent-change" | "points";
+
+export type Direction = "up" | "down" | undefined;
+
+/** What the sentence says around a figure: its direction, and whether its words speak of a sum or a difference. */
+export interface Wording {
+  direction: Direction;
+  /** "total", "combined", "in all": a plain figure may be a sum. */
+  sums: boolean;
+  /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
+  differences: boolean;
+}
+
+/** Whether `value` reads as the claim at the precision it was written with ("12.3%" holds 12.25 to 12.35, and 12.39 cut off). */
+export function fits(claim: Figure, value: number): boolean {
+  const written = claim.value!;
+  const step = stepOf(claim);
+  const slack = 1e-9 * Math.max(1, Math.abs(written));
+  if (claim.hedge === "over") return value >= written - slack && value < written + step;
+  if (claim.hedge === "under") return value <= written + slack && value > written - step;
+  if (Math.abs(value - written) <= step / 2 + slack) return true;
+  // A figure cut off instead of rounded: 3.456 written as 3.45 (a whole number is rounded, never cut off).
+  if (step >= 1) return false;
+  return written >= 0 ? value >= written - slack && value < written + step : value <= written + slack && value > written - step;
+}
+
+/** How far from the written value `fits` may reach: every value that fits lies within this of it (with room to spare). */
+export function fitsWithin(claim: Figure): number {
+  return 2 * (stepOf(claim) + 1e-9 * Math.max(1, Math.abs(claim.value!)));
+}
+
+/** One unit of the last digit written; "about 1,200" is rounded to the hundred: one unit of its last non-zero digit. */
+function stepOf(claim: Figure): number {
+  const precision = claim.precision!;
+  if (claim.hedge === undefined) return precision;
+  let units = Math.round(Math.abs(claim.value!) / precision);
+  let step = precision;
+  while (units > 0 && units % 10 === 0) {
+    units /= 10;
+    step *= 10;
+  }
+  return Math.max(precision, step);
+}
+
+/** Whether a signed change reads as the claim: "fell 12%" is a change of -12, "12%" alone either sign. */
+export function fitsChange(claim: Figure, change: number, direction: Direction): boolean {
+  if (claim.value! < 0 || direction === undefined) return fits(claim, change) || (claim.value! >= 0 && fits(claim, -change));
+  if (direction === "down" ? change > 0 : change < 0) return false;
+  return fits(claim, Math.abs(change));
+}
+
+/** Like with like: two values of one field (this week's revenue and last week's), or a figure of the sentence itself. */
+export function alike(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  return a.key === b.key || a.source === "sentence" || b.source === "sentence";
+}
+
+/**
+ * The derivations that can make a claim of this kind, from an ordered pair (a, b). A sum,
+ * difference, change or points compare like with like; a share or a multiple may relate
+ * any two values ("13 of 30 tickets, 43%").
+ */
+export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, EvidenceNumber], wording: Wording): Derivation | undefined {
+  const { direction } = wording;
+  const x = a.value;
+  const y = b.value;
+  const like = alike(a, b);
+  if (claim.unit === "%") {
+    if (y !== 0 && direction === undefined && Math.abs(x) <= Math.abs(y) && fits(claim, (x / y) * 100)) return "share";
+    if (y !== 0 && like && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
+    return undefined;
+  }
+  if (claim.unit === "pp") {
+    if (!like) return undefined;
+    if (fitsChange(claim, x - y, direction)) return "points";
+    if (Math.abs(x) <= 1 && Math.abs(y) <= 1 && fitsChange(claim, (x - y) * 100, direction)) return "points";
+    return undefined;
+  }
+  if (claim.unit === "x") return y !== 0 && fits(claim, x / y) ? "ratio" : undefined;
+  if (!like) return undefined;
+  if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
+  if ((wording.differences || direction !== undefined) && fitsChange(claim, x - y, direction)) return "difference";
+  return undefined;
+}
+
+/** Each unordered pair is tried once for a sum. */
+function first(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  return `${a.source}:${a.path}` < `${b.source}:${b.path}`;
+}
