@@ -94,7 +94,9 @@ describe.each(backends)("exactly-once under SIGKILL on $name", ({ flag }) => {
       pending: [{ id: "step:1#2", kind: "interrupted", question: expect.stringMatching(/did it take effect/) }],
     });
     // The first approval, given again (a retried request), runs nothing.
-    expect((await scene.run({ approvals: { "step:1": { approved: true } } })).error).toMatch(/matches no pending call.*step:1#2/);
+    expect((await scene.run({ approvals: { "step:1": { approved: true } } })).error).toMatch(
+      /that decision was taken, and the call now asks anew as step:1#2/,
+    );
     expect(await scene.run({ answers: { "step:1#2": "sent before the crash" } })).toMatchObject({ status: "completed" });
     expect(scene.count(/^start send /)).toBe(1);
   });

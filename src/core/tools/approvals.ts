@@ -135,7 +135,13 @@ function pendingFor(pending: readonly PendingCall[], key: string): PendingCall {
           pending.map((call) => call.id),
           (count) => `and ${count} more`,
         ).join(", ");
-  const why = matches.length === 0 ? "matches no pending call" : `matches ${matches.length} pending calls; decide each by its id`;
+  const later = pending.find((call) => call.id !== key && (pendingPosition(call.id, key) || String(call.callId) === key));
+  const why =
+    matches.length > 1
+      ? `matches ${matches.length} pending calls; decide each by its id`
+      : later === undefined
+        ? "matches no pending call"
+        : `matches no pending call: that decision was taken, and the call now asks anew as ${later.id} (${later.kind})`;
   throw new InvalidOptionsError(`the decision for "${key}" ${why}; the pending calls are: ${ids}`);
 }
 
