@@ -42,10 +42,22 @@ export class StepSlots {
     return false;
   }
 
-  /** Another run waits that holds no more than `owner`: the slot is its. */
+  /**
+   * Another run waits whose turn comes first: it holds fewer slots than `owner`, or as many and
+   * has waited longer (a run not waiting yet comes after every waiting one). The same order as
+   * `next`, so the run woken for a slot is the one that gets it.
+   */
   private fairerThan(owner: string): boolean {
     const mine = this.held.get(owner) ?? 0;
-    for (const other of this.waiting.keys()) if (other !== owner && (this.held.get(other) ?? 0) <= mine) return true;
+    let behindOwner = false;
+    for (const other of this.waiting.keys()) {
+      if (other === owner) {
+        behindOwner = true;
+        continue;
+      }
+      const theirs = this.held.get(other) ?? 0;
+      if (theirs < mine || (theirs === mine && !behindOwner)) return true;
+    }
     return false;
   }
 
