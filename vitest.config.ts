@@ -34,6 +34,11 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Very large inputs and real-time bounds take what the machine gives them: npm run test:stress.
     exclude: ["**/node_modules/**", "**/*.stress.test.ts"],
+    // Many tests start processes (tsx, a server, a database): on a busy two-core machine one that
+    // takes 2 s alone took over 5 s, vitest's default. Logic tests run on fake clocks and never
+    // wait for time, so a generous limit costs nothing until something hangs.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // The command records runs by default: in tests, into a file of their own, not ./.planloop.
     env: { PLANLOOP_STORE: `sqlite:${join(tmpdir(), `planloop-test-${process.pid}`, "runs.sqlite")}` },
     // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.
