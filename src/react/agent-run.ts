@@ -11,7 +11,7 @@ import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
 import type { AgentError, AgentResult, AgentResultFields, AgentStop } from "./agent-result.js";
 import { createState, type AgentState, type OpenRound } from "./agent-state.js";
-import { emptyNoProgress, type NoProgressState } from "./no-progress.js";
+import { continuedNoProgress, emptyNoProgress, keptNoProgress, type NoProgress } from "./no-progress.js";
 import { copyTextKeyed } from "../core/records.js";
 import type { ToolRunner } from "../core/tools/tool-runner.js";
 import type { ContextCut } from "./context-window.js";
@@ -45,7 +45,7 @@ export interface AgentRun {
   checkpoints: Checkpoints | undefined;
   /** Where a durable loop keeps what each model call was sent and answered (unless it keeps none). */
   calls: ModelCallLog | undefined;
-  progress: NoProgressState;
+  progress: NoProgress;
   lastCall: NextCallEstimate | undefined;
   lastError: AgentError | undefined;
   rejectedAnswer: { output: string; feedback: string } | undefined;
@@ -98,7 +98,7 @@ export function startRun(
     runId: identity.runId,
     checkpoints: identity.checkpoints,
     calls: identity.checkpoints?.modelCalls(config.secretKeys),
-    progress: saved ? structuredClone(saved.progress) : emptyNoProgress(),
+    progress: saved ? continuedNoProgress(saved.progress) : emptyNoProgress(),
     lastCall: saved?.lastCall,
     lastError: undefined,
     rejectedAnswer: saved?.rejectedAnswer,
@@ -136,7 +136,7 @@ export function snapshotState(run: AgentRun, status: AgentState["status"]): Agen
     usage: run.usage,
     elapsedMs: run.budget.elapsedMs(),
     toolCallCounts: copyTextKeyed(run.toolCallCounts),
-    progress: structuredClone(run.progress),
+    progress: keptNoProgress(run.progress),
     ...(run.lastCall ? { lastCall: run.lastCall } : {}),
     ...(run.rejectedAnswer ? { rejectedAnswer: run.rejectedAnswer } : {}),
     ...(run.openRound ? { openRound: run.openRound } : {}),
