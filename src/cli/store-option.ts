@@ -77,10 +77,29 @@ export function storeFromFlag(flag: string, options: { readonly?: boolean } = {}
   if (path === undefined || path === "") {
     throw new CliError(`--store takes sqlite:<path> (e.g. ${defaultStore}) or postgres://…; got "${flag}"`);
   }
-  if (options.readonly && existsSync(path)) return sqliteStore({ path, readonly: true });
+  const exists = existsSync(path);
+  if (options.readonly && exists) return sqliteStore({ path, readonly: true });
+  if (!exists) checkNewStore(flag, path, options);
   const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
   if (folder !== "") ensureFolder(folder);
   return sqliteStore({ path });
+}
+
+/**
+ * A store that does not exist yet is made only where it was meant: a command that only reads
+ * runs finds none in a new file (a path mistyped would show an empty list and no reason), and a
+ * new file's name ends as a SQLite file's does (`runs.sqlit` is a typo, not a new store).
+ */
+function checkNewStore(flag: string, path: string, options: { readonly?: boolean }): void {
+  if (options.readonly && flag !== defaultStore) {
+    throw new CliError(
+      `no store at ${resolve(path)}: nothing was kept there; name the store the runs were kept in (--store, or PLANLOOP_STORE; the default is ${defaultStore})`,
+    );
+  }
+  if (path === ":memory:" || path.startsWith("file:") || /\.(sqlite3?|db3?)$/i.test(path)) return;
+  throw new CliError(
+    `--store ${flag}: there is no file at ${resolve(path)}, and a new store's name ends in .sqlite or .db — a typo? Name an existing store, or a new file such as ${defaultStore}`,
+  );
 }
 
 function ensureFolder(folder: string): void {

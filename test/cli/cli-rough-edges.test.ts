@@ -93,3 +93,29 @@ describe("planloop on a closed pipe and a missing run", () => {
     );
   });
 });
+
+describe("a store named wrong (issue 57)", () => {
+  it("a typo in a new store's name, or a store to read that is not there, is refused with the path and what to do", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-typo-"));
+    const kept = join(dir, "runs.sqlite");
+    const store = sqliteStore({ path: kept });
+    await store.close();
+    const typo = await cli("runs", "list", "--store", `sqlite:${join(dir, "runs.sqlit")}`);
+    expect(typo.code).not.toBe(0);
+    expect(typo.err).toContain(`no store at ${join(dir, "runs.sqlit")}`);
+    const plan = join(dir, "plan.json");
+    writeFileSync(plan, JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] }));
+    const tools = join(repoRoot, "test", "fixtures", "plan-tools.ts");
+    const run = await cli("run", plan, "--tools", tools, "--store", `sqlite:${join(dir, "runs.sqlit")}`);
+    expect(run.code).not.toBe(0);
+    expect(run.err).toContain("a new store's name ends in .sqlite or .db — a typo?");
+    // An existing store is read whatever its name; a new one ending in .sqlite is made.
+    expect((await cli("runs", "list", "--store", `sqlite:${kept}`)).code).toBe(0);
+    expect((await cli("run", plan, "--tools", tools, "--store", `sqlite:${join(dir, "new.sqlite")}`)).code).toBe(0);
+  });
+
+  it("sqliteStore in a folder that does not exist says which folder, not ENOENT", () => {
+    const missing = join(tmpdir(), "planloop-no-such-folder", "deeper", "runs.sqlite");
+    expect(() => sqliteStore({ path: missing })).toThrow(/the folder .*deeper does not exist: create it/);
+  });
+});

@@ -16,6 +16,9 @@ describe("planloop schedules", () => {
     const store = `sqlite:${join(dir, "runs.sqlite")}`;
     const plan = join(dir, "weekly.json");
     writeFileSync(plan, JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 2 } }] }));
+    // Nothing kept there yet: a store to read that is not there is named, not made empty.
+    expect((await cli("schedules", "list", "--store", store)).err).toContain(`no store at ${join(dir, "runs.sqlite")}`);
+    await sqliteStore({ path: join(dir, "runs.sqlite") }).close();
     expect((await cli("schedules", "list", "--store", store)).out).toBe(`no schedules in ${store}: add one with planloop schedules add\n`);
 
     const weekly = ["--cron", "0 8 * * MON", "--tz", "Europe/Berlin", "--plan", plan, "--tools", toolsModule, "--store", store];

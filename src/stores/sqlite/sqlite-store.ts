@@ -1,4 +1,5 @@
 import { accessSync, closeSync, constants, existsSync, openSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { errorMessage, LeaseLostError, StoreError } from "../../core/errors.js";
 import {
@@ -15,7 +16,7 @@ import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate, schemaVersion } from "./migrations.js";
 import { sqliteDueRuns, sqliteEvents } from "./sqlite-events.js";
 import { builtinSqlite, nodeSqliteDatabase } from "./node-sqlite.js";
-import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
+import { originColumn, readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, sqliteDialect, type ListedRow, type ListQuery } from "../run-listing.js";
 
 export interface SqliteStoreOptions {
@@ -63,10 +64,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   }
   const statements = {
     // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
-    insertRun: db.prepare<[string, string, number, number, string]>(
-      `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in)
+    insertRun: db.prepare<[string, string, number, number, string, string | null]>(
+      `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in, origin)
        VALUES (?, ?, 'running', ?, ?,
-         (SELECT run_id FROM planloop_runs WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY length(run_id) DESC LIMIT 1))
+         (SELECT run_id FROM planloop_runs WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY length(run_id) DESC LIMIT 1), ?)
        ON CONFLICT DO NOTHING`,
     ),
     run: db.prepare<[string], RunRow>("SELECT * FROM planloop_runs WHERE run_id = ?"),
@@ -156,8 +157,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   });
   return {
     location: options.path,
-    createRun: ({ runId, entry, at }) =>
-      statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId))).changes === 1 ? "created" : "exists",
+    createRun: ({ runId, entry, at, origin }) =>
+      statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId)), originColumn(origin)).changes === 1
+        ? "created"
+        : "exists",
     getRun(runId) {
       const row = statements.run.get(runId);
       if (row === undefined) return undefined;
@@ -166,7 +169,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
         .all(runId)
         .map((line, index) => readStoredJson(line.entry, where(`journal entry ${index + 1}`)) as JournalEntry);
       return {
-        ...summaryOf(row),
+        ...summaryOf(row, options.path),
         ...(row.result === null ? {} : { result: readStoredJson(row.result, where("the result")) }),
         journal,
       } satisfies StoredRun;
@@ -266,5 +269,12 @@ function checkSchema(db: BetterSqlite3.Database, path: string): void {
 /** A store holds tools' arguments and outputs: a new file is made private to its owner before SQLite opens it. */
 function createPrivately(path: string): void {
   if (path === ":memory:" || path.startsWith("file:") || existsSync(path)) return;
+  const folder = dirname(path);
+  if (!existsSync(folder)) {
+    throw new StoreError({
+      store: path,
+      problem: `the folder ${resolve(folder)} does not exist: create it (mkdir -p ${folder}), or give a path in a folder that exists`,
+    });
+  }
   closeSync(openSync(path, "a", 0o600));
 }
