@@ -7,7 +7,7 @@ import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
 import { defaultMaxRecoveries, leasedSignal } from "../journal/checkpoints.js";
-import { type Checkpoints } from "../journal/checkpoint-writer.js";
+import type { Checkpoints } from "../journal/checkpoint-writer.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import type { PlanConfig } from "./execution-options.js";

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { listenError } from "../core/listen-error.js";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
@@ -94,7 +95,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));
-    started.once("error", reject);
+    started.once("error", (error) => reject(listenError(error, { host: hostname, port: options.port })));
   });
   const { port } = server.address() as AddressInfo;
   const named = hostname.includes(":") ? `[${hostname}]` : hostname;

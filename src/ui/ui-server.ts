@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { listenError } from "../core/listen-error.js";
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -70,7 +71,7 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, () => resolve(started));
-    started.once("error", reject);
+    started.once("error", (error) => reject(listenError(error, { host, port: options.port })));
   });
   port = (server.address() as AddressInfo).port;
   hosts = loopbackHosts(host, port);

@@ -119,3 +119,24 @@ describe("a store named wrong (issue 57)", () => {
     expect(() => sqliteStore({ path: missing })).toThrow(/the folder .*deeper does not exist: create it/);
   });
 });
+
+describe("a port in use (issue 57)", () => {
+  it("planloop serve and planloop ui say the port is in use and what to do, not a raw EADDRINUSE", async () => {
+    const { createServer } = await import("node:net");
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = String((holder.address() as { port: number }).port);
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), "planloop-port-")), "runs.sqlite")}`;
+    try {
+      for (const command of [["serve", "--tools", join(repoRoot, "test", "fixtures", "plan-tools.ts")], ["ui"]]) {
+        const answer = await cli(...command, "--port", port, "--store", store);
+        expect(answer.code).toBe(2);
+        expect(answer.err).toContain(`port ${port} on 127.0.0.1 is in use`);
+        expect(answer.err).toContain("--port 0 for a free one");
+        expect(answer.err).not.toContain("unexpected error");
+      }
+    } finally {
+      holder.close();
+    }
+  });
+});
