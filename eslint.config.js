@@ -15,6 +15,7 @@ const layers = [
   "grounding",
   "strategies",
   "waits",
+  "runs",
   "models",
   "offline",
   "stores",
@@ -122,6 +123,7 @@ const arrows = {
     ["models", "offline", "stores", "workers", "trace", "testing", ...harness],
     "waits wake stored runs through the entry points; they pick no model adapter or store",
   ],
+  runs: [[...harness, "client"], "run control is the library's: the faces (CLI, HTTP, MCP, ui) call it; it knows none of them"],
   offline: [[...harness], "nothing in the library imports the CLI, the demo or the comparison harness"],
   stores: [
     layers.filter((folder) => !["core", "trust", "journal"].includes(folder)),

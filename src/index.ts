@@ -20,6 +20,12 @@ export type { Tool, ToolEffect, ToolOptions, ToolContext, Authorization } from "
 export type { ToolExecutor } from "./core/tools/tool-executor.js";
 export type { ApprovalDecision, HumanDecisions } from "./core/tools/guarded-call.js";
 
+// Decide what a run waits for: one decision or a wave, all or nothing (every face decides through it)
+export { decideRun } from "./runs/decide-run.js";
+export type { DecideRunOptions, RunDecision, RunDecisions, WaitingRun } from "./runs/decide-run.js";
+export { DecisionsRefusedError } from "./runs/decisions-refused.js";
+export type { DecisionProblem, DecisionProblemKind } from "./runs/decisions-refused.js";
+
 // Run a fixed plan: a report pipeline's DAG
 export { validatePlan } from "./plan/validate-plan.js";
 export type { PlanValidation, PlanError, PlanErrorCode } from "./plan/validate-plan.js";
@@ -168,6 +174,7 @@ export type {
   JournalEntry,
   LeaseAnswer,
   ListRunsOptions,
+  RunOrigin,
   RunOutcome,
   RunStatus,
   RunSummary,

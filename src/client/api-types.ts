@@ -95,8 +95,10 @@ export interface StreamEvent {
 /** What every refused request answers. */
 export interface ApiError {
   error: string;
-  /** For a refused batch of decisions: the ids that are not pending. */
+  /** For a refused decision or wave: the ids of the bad items. */
   ids?: string[];
+  /** For a refused decision or wave: what is wrong with each bad item (nothing of it was decided). */
+  problems?: Array<{ pendingId: string; problem: string; message: string; errors?: string[] }>;
   /** For a bad body: where in it. */
   field?: string;
 }

@@ -16,7 +16,8 @@ import type { PlanGraph } from "../plan/graph/plan-graph.js";
 import { resolvePrompts, type Prompts } from "../planner/prompts.js";
 import type { ApprovalDecision, HumanDecisions } from "../core/tools/guarded-call.js";
 import { stepKind } from "../plan/step-kind.js";
-import { checkSamePlan, pausedCalls, readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
+import { checkSamePlan, readPlanState, type PlanRunState, type StepRecord } from "./resume-state.js";
+import { askCutShortAnew, decidableCalls } from "./cut-short-steps.js";
 import { checkedExpiry, resolveDecisions } from "../core/tools/approvals.js";
 import { checkSecret, verifyState } from "../trust/state-signature.js";
 import type { RunSettings } from "../core/run-settings.js";
@@ -193,7 +194,9 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
   const guard = guardTools(tools);
   checkSecret(options.stateSecret);
   verifyState(options.resume, options.stateSecret);
-  const resume = options.resume === undefined ? undefined : readPlanState(options.resume);
+  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  const read = options.resume === undefined ? undefined : readPlanState(options.resume);
+  const resume = read === undefined ? undefined : askCutShortAnew(read, toolsByName);
   if (resume !== undefined) checkSamePlan(resume, given?.kind === "checked" ? given.checked.plan : options.plan);
   const checked = readGivenPlan(given, { resumed: resume !== undefined, tools }) ?? checkPlan(resume?.plan ?? options.plan, { tools });
   if (!checked.ok) throw new InvalidPlanError(checked.errors);
@@ -222,7 +225,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     parsedArgs: checked.parsedArgs,
     order: checked.order,
     tools,
-    toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
+    toolsByName,
     guard,
     model,
     models,
@@ -243,7 +246,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     acknowledged: options.acknowledged ?? [],
     planVersion: options.planVersion ?? 1,
     prompts: resolvePrompts(options.prompts),
-    ...resolveDecisions(resume === undefined ? [] : pausedCalls(resume), options, resume?.usedApprovals),
+    ...resolveDecisions(resume === undefined ? [] : decidableCalls(resume), options, resume?.usedApprovals),
     decidedBy: options.decidedBy,
     stateSecret: options.stateSecret,
     clock: options.clock ?? systemClock,

@@ -31,6 +31,8 @@ export interface ForkOptions {
   /** The source run's `stateSecret`, when it was kept with one (the new run is kept with it too). */
   stateSecret?: string;
   secretKeys?: SecretKeys;
+  /** Who asked for the fork (an API client), kept in the new run's origin beside the run and step it was forked from. */
+  client?: string | undefined;
 }
 
 export interface ForkedRun {
@@ -87,7 +89,9 @@ export async function forkRun(store: CheckpointStore, options: ForkOptions): Pro
       ...entries,
     ];
   };
-  if ((await createRunWith(guarded, { runId, entry: "executePlan", entries: journal })) === "exists") {
+  // A fork's origin is the run it came from (and who asked), never the source's schedule: its grants do not follow it.
+  const origin = { forkedFrom: { runId: source.runId, step: key }, ...(options.client === undefined ? {} : { client: options.client }) };
+  if ((await createRunWith(guarded, { runId, entry: "executePlan", entries: journal, origin })) === "exists") {
     throw new InvalidOptionsError(`a run "${runId}" exists already; give the new run another id`);
   }
   return { runId, rerun: graph.keys.filter((each) => again.has(each)), reused, plan: checked.plan };

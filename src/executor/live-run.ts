@@ -76,10 +76,7 @@ export interface PlanRun {
   records: LiveRecord[];
   /** Steps paused for a human, by index: from the resumed state, then from this run. */
   waiting: Map<number, WaitingStep>;
-  /**
-   * Tool steps whose call was running when the process stopped, by index (taken when the step
-   * runs), including calls a person had decided on: they do not run on that decision again.
-   */
+  /** Tool steps whose call was running when the process stopped, by index (taken when the step runs). */
   interrupted: Set<number>;
   /** Steps a crash cut short more often in a row than `maxRecoveries` allows, with the count: they fail, not run. */
   cutTooOften: Map<number, number>;
@@ -156,9 +153,7 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
   for (const key of saved?.interrupted ?? []) {
     const index = graph.indexOf.get(key);
     if (index === undefined) continue;
-    // A step that waited for a decision and started had it: the call ran, or was about to.
-    const kind = waiting.get(index)?.kind;
-    if (kind === undefined || kind === "tool") interrupted.add(index);
+    if (!waiting.has(index)) interrupted.add(index);
     const times = saved?.cutShort?.[key] ?? 1;
     if (times > maxRecoveries) cutTooOften.set(index, times);
   }

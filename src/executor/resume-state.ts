@@ -25,7 +25,18 @@ const stateVersion = 1;
  * wait step (see `StepWait`).
  */
 export type WaitingStep =
-  { kind: "tool"; pending: PlanPendingCall } | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState } | StepWait;
+  | { kind: "tool"; pending: PlanPendingCall; poll?: PollProgress }
+  | { kind: "agent"; pending: PlanPendingCall[]; agentState: AgentState }
+  | StepWait;
+
+/**
+ * How far a poll step got, kept across its pauses (a timer until its next call, or a call that
+ * waits for a person): when it first called (`maxMs` counts from there) and how many calls ran.
+ */
+export interface PollProgress {
+  startedAt: number;
+  calls: number;
+}
 
 /**
  * What a wait step waits for: a time (`until`, ms since 1970), or an event of a name whose data
@@ -34,7 +45,7 @@ export type WaitingStep =
  * it first called and how often (`poll`).
  */
 export type StepWait =
-  | { kind: "timer"; until: number; poll?: { startedAt: number; calls: number } }
+  | { kind: "timer"; until: number; poll?: PollProgress }
   | { kind: "event"; event: string; match?: Record<string, unknown>; afterSeq: number; deadline?: number };
 
 /** Whether a paused step waits for a time or an event rather than for a human. */
@@ -64,7 +75,7 @@ export interface PlanRunState {
   usedApprovals?: string[];
   /** Steps whose call was running when the process stopped (by the journal): a side-effecting tool's asks before it runs again. */
   interrupted?: string[];
-  /** For each of them, how many times in a row a crash cut it short (a step cut short too often is not started again). */
+  /** For each of them, how many times a crash cut it short since it last ended (a step cut short too often is not started again). */
   cutShort?: Record<string, number>;
 }
 
@@ -98,11 +109,13 @@ function checkWaitingStep(key: string, entry: WaitingStep): void {
     const time = entry.kind === "timer" ? entry.until : entry.afterSeq;
     if (typeof time !== "number" || !Number.isFinite(time) || (entry.kind === "event" && typeof entry.event !== "string"))
       throw new InvalidOptionsError(`resume state is damaged: waiting step ${key} is malformed`);
+    if (entry.kind === "timer" && !isPollProgress(entry.poll))
+      throw new InvalidOptionsError(`resume state is damaged: waiting step ${key} is malformed`);
     return;
   }
   if (entry.kind === "tool") {
     const pending = entry.pending;
-    if (!isRecord(pending) || typeof pending.name !== "string")
+    if (!isRecord(pending) || typeof pending.name !== "string" || !isPollProgress(entry.poll))
       throw new InvalidOptionsError(`resume state is damaged: waiting step ${key} is malformed`);
     if (pending.id === undefined) {
       pending.id = String(pending.callId);
@@ -118,6 +131,12 @@ function checkWaitingStep(key: string, entry: WaitingStep): void {
     pending.id = `${reactPendingId(round?.step ?? 0, position)}@${key}`;
     pending.digest = callDigest(pending.name, pending.arguments);
   }
+}
+
+/** Absent, or two finite numbers: a poll's progress read back from a store is checked, not trusted. */
+function isPollProgress(poll: unknown): boolean {
+  if (poll === undefined) return true;
+  return isRecord(poll) && Number.isFinite(poll.startedAt) && Number.isSafeInteger(poll.calls) && (poll.calls as number) >= 0;
 }
 
 const waitingKinds = new Set(["tool", "agent", "timer", "event"]);

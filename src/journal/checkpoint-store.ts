@@ -3,8 +3,9 @@ import type { MaybePromise } from "../core/maybe-async.js";
 import type { KeptModelCall } from "./model-call-record.js";
 import { dueSince, memoryEvents } from "./memory-events.js";
 import type { EventLog, RunWake, StoredEvent } from "./event-log.js";
+import { checkedOrigin, type RunOrigin } from "./run-origin.js";
 
-export type { EventLog, RunWake, StoredEvent };
+export type { EventLog, RunWake, StoredEvent, RunOrigin };
 
 /**
  * What a durable run writes, in the order it happens: each entry is committed before the run
@@ -42,6 +43,8 @@ export type JournalEntry =
       wake?: RunWake;
     }
   | { kind: "call-start"; turn: number; position: number }
+  /** A ReAct loop continued a round whose calls a crash had cut short, and runs them again. */
+  | { kind: "round-resumed"; turn: number }
   | { kind: "call-end"; turn: number; position: number; outcome: unknown }
   | { kind: "decision"; turn: number; decision: unknown }
   /** `at`: when it was given (ms since 1970); `by`: who gave it, when the caller said (`decidedBy`). */
@@ -63,6 +66,8 @@ export interface StoredRun {
   status: RunStatus;
   /** The run's result, once it finished. */
   result?: unknown;
+  /** Where it came from, as what created it said (`RunOrigin`); none for a run created without (or before there were origins). */
+  origin?: RunOrigin;
   createdAt: number;
   updatedAt: number;
   journal: JournalEntry[];
@@ -113,6 +118,8 @@ export interface ListRunsOptions {
   status?: string | undefined;
   /** Only runs of this task type. */
   taskType?: string | undefined;
+  /** Only runs this schedule started (by their recorded `origin`, not their ids). */
+  schedule?: string | undefined;
 }
 
 /**
@@ -124,8 +131,11 @@ export interface ListRunsOptions {
 export interface CheckpointStore {
   /** Where the store keeps runs (a file, a server without its password), for messages. */
   readonly location?: string;
-  /** Creates the run, or says that one with this id exists already (and leaves it as it is). */
-  createRun(run: { runId: string; entry: string; at: number }): MaybePromise<"created" | "exists">;
+  /**
+   * Creates the run, with where it came from (`origin`, kept in its row as given), or says that
+   * one with this id exists already (and leaves it as it is, origin included).
+   */
+  createRun(run: { runId: string; entry: string; at: number; origin?: RunOrigin | undefined }): MaybePromise<"created" | "exists">;
   getRun(runId: string): MaybePromise<StoredRun | undefined>;
   /**
    * Appends entries to a running run, all or none. With `token`: only while that token is the
@@ -226,6 +236,7 @@ export function listedBy(row: RunSummary, options: ListRunsOptions): boolean {
   if (before !== undefined && !(row.createdAt < before.createdAt || (row.createdAt === before.createdAt && row.runId < before.runId)))
     return false;
   if (status !== undefined && (row.outcome?.status ?? "running") !== status) return false;
+  if (options.schedule !== undefined && row.origin?.schedule?.name !== options.schedule) return false;
   return taskType === undefined || row.outcome?.taskType === taskType;
 }
 
@@ -265,10 +276,12 @@ export function memoryStore(): CheckpointStore {
   };
   return {
     location: "the memory store",
-    createRun({ runId, entry, at }) {
+    createRun({ runId, entry, at, origin }) {
+      const recorded = checkedOrigin(origin);
       if (runs.has(runId)) return "exists";
       const keptIn = keptInCandidates(runId).findLast((prefix) => runs.has(prefix));
-      runs.set(runId, { runId, entry, status: "running", createdAt: at, updatedAt: at, journal: [], ...(keptIn ? { keptIn } : {}) });
+      const row = { runId, entry, status: "running" as const, createdAt: at, updatedAt: at, journal: [] };
+      runs.set(runId, { ...row, ...(recorded ? { origin: recorded } : {}), ...(keptIn ? { keptIn } : {}) });
       return "created";
     },
     getRun: (runId) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { storeFailure, type CheckpointStore, type JournalEntry, type StoredRun } from "./checkpoint-store.js";
+import { storeFailure, type CheckpointStore, type JournalEntry, type RunOrigin, type StoredRun } from "./checkpoint-store.js";
 import { Budget } from "../core/budget.js";
 import { InvalidOptionsError, StoreError } from "../core/errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
@@ -63,6 +63,11 @@ export interface DurableOptions {
    * started again, and the run ends `failed` with a reason naming the step and the count.
    */
   maxRecoveries?: number | undefined;
+  /**
+   * Where a new run came from, kept in its row (`RunOrigin`): a schedule's launch passes
+   * `fire.origin`, so grants of scope "schedule" hold for the run. Ignored for a run that exists.
+   */
+  origin?: RunOrigin | undefined;
 }
 
 /** What the store says of a run about to start: nothing yet, a result, or a journal to continue from. */
@@ -90,7 +95,9 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   }
   if (options.store === undefined) return { kind: "new", runId, durability: undefined };
   const store = protectStore(options.store, protectionOf(options));
-  const created = await asStoreError(store, runId, "could not be opened", () => store.createRun({ runId, entry, at: Date.now() }));
+  const created = await asStoreError(store, runId, "could not be opened", () =>
+    store.createRun({ runId, entry, at: Date.now(), origin: options.origin }),
+  );
   // The run is read only once it is this process's: what its last owner wrote is all there.
   const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
   const keepModelCalls = options.keepModelCalls !== false;

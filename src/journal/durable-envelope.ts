@@ -1,7 +1,7 @@
-import type { CheckpointStore, JournalEntry } from "./checkpoint-store.js";
+import type { CheckpointStore, JournalEntry, RunOrigin } from "./checkpoint-store.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
 import { settingUp } from "./checkpoints.js";
-import { type Checkpoints } from "./checkpoint-writer.js";
+import type { Checkpoints } from "./checkpoint-writer.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 
 /** What one entry point does inside the envelope (see `runEnveloped`). */
@@ -57,9 +57,9 @@ export async function runEnveloped<Run, Result>(checkpoints: Checkpoints | undef
 export async function createRunWith(
   store: CheckpointStore,
   /** `entries` is asked for once the run is created (making them may write files of their own). */
-  run: { runId: string; entry: string; entries: () => JournalEntry[]; lease?: LeaseOptions | undefined },
+  run: { runId: string; entry: string; entries: () => JournalEntry[]; lease?: LeaseOptions | undefined; origin?: RunOrigin | undefined },
 ): Promise<"created" | "exists"> {
-  if ((await store.createRun({ runId: run.runId, entry: run.entry, at: Date.now() })) === "exists") return "exists";
+  if ((await store.createRun({ runId: run.runId, entry: run.entry, at: Date.now(), origin: run.origin })) === "exists") return "exists";
   const lease = await RunLease.take(store, run.runId, { lease: run.lease });
   try {
     await store.append(run.runId, run.entries(), Date.now(), lease.token);

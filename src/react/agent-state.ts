@@ -21,6 +21,8 @@ export interface OpenRound {
   pending: PendingCall[];
   /** A durable loop's `wait_until` calls still waiting, by their place in the round: when each wakes (ms since 1970). */
   wakeAt?: Record<string, number>;
+  /** A durable loop's round whose calls crashes cut short: how many times (see `maxRecoveries`). */
+  cutShort?: number;
 }
 
 /**

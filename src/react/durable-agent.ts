@@ -10,7 +10,7 @@ import {
 } from "../core/tools/approvals.js";
 import type { ToolOutcome } from "../core/tools/tool-runner.js";
 import type { AgentResult } from "./agent-result.js";
-import type { AgentState } from "./agent-state.js";
+import type { AgentState, OpenRound } from "./agent-state.js";
 import type { AgentRun } from "./agent-run.js";
 import { InvalidOptionsError } from "../core/errors.js";
 
@@ -31,8 +31,11 @@ export function stateFromAgentJournal(journal: readonly JournalEntry[]): AgentSt
   const messages: AgentState["messages"] = [];
   let calls: Record<string, number> = {};
   let started = new Set<number>();
+  // Processes that ran the open round's calls and died: the first, and each that resumed it.
+  let resumed = 0;
   for (const entry of journal) {
     if (entry.kind === "paused") {
+      const before = state?.openRound?.step;
       state = structuredClone(entry.state as AgentState);
       const from = entry.messagesFrom ?? 0;
       if (from > messages.length)
@@ -42,7 +45,10 @@ export function stateFromAgentJournal(journal: readonly JournalEntry[]): AgentSt
       if (entry.callsChanged !== true) calls = {};
       Object.assign(calls, state.progress.calls);
       started = new Set();
-    } else if (entry.kind === "call-start" && state?.openRound?.step === entry.turn) started.add(entry.position);
+      // A pause for a person within the round does not start the count again.
+      if (state.openRound?.step !== before) resumed = 0;
+    } else if (entry.kind === "round-resumed" && state?.openRound?.step === entry.turn) resumed += 1;
+    else if (entry.kind === "call-start" && state?.openRound?.step === entry.turn) started.add(entry.position);
     else if (entry.kind === "call-end" && state?.openRound?.step === entry.turn) {
       state.openRound.outcomes[entry.position] = entry.outcome as ToolOutcome;
       started.delete(entry.position);
@@ -69,6 +75,7 @@ export function stateFromAgentJournal(journal: readonly JournalEntry[]): AgentSt
     if (decided === -1) round!.pending.push(asked);
     else round!.pending[decided] = asked;
   }
+  if (round !== undefined && unfinishedCalls(round).length > 0) round.cutShort = resumed + 1;
   if (state !== undefined) {
     state.messages = messages;
     state.progress.calls = calls;
@@ -93,4 +100,16 @@ export function pausedEntry(run: AgentRun, state: AgentState, fields: { status?:
   }
   const kept = { ...state, messages: state.messages.slice(from), progress: { ...state.progress, calls: changed } };
   return { kind: "paused", state: kept, ...(from === 0 ? {} : { messagesFrom: from }), callsChanged: true, ...fields };
+}
+
+/** The places of a round's calls that have no result and wait for nobody: they run (again) when the round is settled. */
+export function unfinishedCalls(round: OpenRound): number[] {
+  const places: number[] = [];
+  round.calls.forEach((_, position) => {
+    if (round.outcomes[position] !== null && round.outcomes[position] !== undefined) return;
+    if (round.wakeAt?.[position] !== undefined) return;
+    const place = reactPendingId(round.step, position);
+    if (!round.pending.some((pending) => pendingPosition(pending.id, place))) places.push(position);
+  });
+  return places;
 }

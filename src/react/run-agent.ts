@@ -10,6 +10,7 @@ import { openAgentRun, pausedEntry } from "./durable-agent.js";
 import { callModel, checkBeforeModelCall } from "./model-step.js";
 import { contextView } from "./context-view.js";
 import { openRound, settleRound } from "./tool-round.js";
+import { recoverRound } from "./round-recovery.js";
 import type { FinalDecision } from "../core/model.js";
 import { roundWakeAt } from "./wait-tool.js";
 
@@ -35,6 +36,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
       return startRun(config, { runId: opened.runId, checkpoints, journaled });
     },
     body: async (run) => {
+      if (run.openRound) await recoverRound(run, run.openRound);
       let stop = run.openRound ? await settleRound(run, run.openRound) : undefined;
       while (!stop) stop = await nextStep(run);
       return finishRun(run, stop);

@@ -1,16 +1,25 @@
 import { z } from "zod";
 import { strategyNames } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
+import { newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
 
 /**
  * The bodies the run server takes, as zod schemas: checked before anything happens, and each
  * refusal names the field (`readBody`). The OpenAPI document is made from the same schemas.
  */
 
-const runId = z
-  .string()
-  .regex(/^[\w.:@-]{1,200}$/, "1 to 200 letters, digits, '.', ':', '@', '-' or '_'")
-  .describe("The run's id: given, or made by the server. The same id again starts nothing new.");
+/** A new run's id: the library's one rule (`checkNewRunId`), so no caller names an inner run, a schedule's, or nothing. */
+const runId = newRunIdSchema;
+
+/**
+ * A grant's `args`: any JSON object, taken as sent (not rebuilt key by key, which would drop a
+ * `__proto__` key and leave a pattern that approves every call); `grantPattern` keeps it exactly.
+ */
+const grantArgs = z
+  .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+    message: "an object of the argument values a call must have",
+  })
+  .meta({ type: "object", description: 'Arguments a call must have, each equal as JSON (1 is not "1")' });
 
 const webhook = z
   .url({ protocol: /^https?$/ })
@@ -49,7 +58,7 @@ const decision = z.discriminatedUnion("action", [
 export const grantBody = z.strictObject({
   grant: z.strictObject({
     tool: z.string().min(1),
-    args: z.record(z.string(), z.unknown()).optional().describe("Arguments a call must have, each equal"),
+    args: grantArgs.optional(),
     scope: z.enum(["run", "schedule"]),
     expiresInMs: z
       .number()
@@ -72,7 +81,7 @@ export const forkBody = z.strictObject({
 
 export const eventBody = z.strictObject({
   id: z.string().min(1).max(200).optional().describe("The event's id: the same id twice is one event"),
-  runId: z.string().optional().describe("Only this run may take the event"),
+  runId: runReferenceSchema.optional().describe("Only this run (and the runs kept inside it) may take the event"),
   data: z.unknown().optional().describe("What the waiting step gets as its output"),
 });
 

@@ -16,7 +16,9 @@ import { RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import { newRunId, type RunHost } from "./run-host.js";
 import { viewOfRun } from "./run-view.js";
+import { decideRun } from "../runs/decide-run.js";
 import type { Pipeline } from "./pipelines.js";
+import { checkNewRunId, newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
 
 type McpServer = McpServerModule.McpServer;
 
@@ -36,6 +38,8 @@ export interface McpServerOptions {
   interactive?: boolean | undefined;
   /** Told what went wrong where nobody waits for an answer (stderr for `planloop mcp`). */
   log?: ((line: string) => void) | undefined;
+  /** Who the runs started here came from, kept in their origin: the token's name over HTTP; default `mcp` (stdio). */
+  client?: string | undefined;
 }
 
 const decision = z.object({
@@ -126,13 +130,18 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     config: { title?: string; description: string; inputSchema: Shape | z.ZodObject<Shape> },
     startOf: (input: z.infer<z.ZodObject<Shape>>) => StartRun,
   ) => {
-    const runIdOf = (input: unknown) => (input as { runId?: string }).runId ?? newRunId();
+    // Every run tool's id, a pipeline's too, by the library's one rule: never an inner run's, a schedule's or "".
+    const runIdOf = (input: unknown) => {
+      const given = (input as { runId?: unknown }).runId;
+      return given === undefined ? newRunId() : checkNewRunId(given);
+    };
+    const client = { client: options.client ?? "mcp" };
     const tasksApi = (server as { experimental?: { tasks?: McpTasks.ExperimentalMcpServerTasks } }).experimental?.tasks;
     if (taskModule === undefined || tasksApi === undefined)
       return server.registerTool(name, { ...config, outputSchema: runOutcomeShape }, ((input: never, extra: Extra) =>
         guard(() => {
           const runId = runIdOf(input);
-          return follow(runId, extra, () => host.start({ ...startOf(input), runId }));
+          return follow(runId, extra, () => host.start({ ...startOf(input), runId }, client));
         })) as never);
     return tasksApi.registerToolTask(
       name,
@@ -143,7 +152,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
           const progress = progressOf(runId, extra);
           let error: string | undefined;
           try {
-            await host.start({ ...startOf(input), runId });
+            await host.start({ ...startOf(input), runId }, client);
           } catch (thrown) {
             error = errorMessage(thrown);
           }
@@ -174,7 +183,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       title: "Run a plan",
       description:
         "Run a fixed plan (planloop's JSON plan: steps with id, task, tool, args, depends_on) and wait until it completes, fails or waits for a person.",
-      inputSchema: { plan: z.looseObject({ steps: z.array(z.unknown()) }), runId: z.string().optional() },
+      inputSchema: { plan: z.looseObject({ steps: z.array(z.unknown()) }), runId: newRunIdSchema.optional() },
     },
     (input) => ({ plan: input.plan }),
   );
@@ -188,7 +197,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       inputSchema: {
         task: z.string().min(1),
         strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).optional(),
-        runId: z.string().optional(),
+        runId: newRunIdSchema.optional(),
       },
     },
     (input) => ({ task: input.task, strategy: input.strategy ?? "plan-and-execute" }),
@@ -200,17 +209,13 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       title: "Decide what a run waits for",
       description:
         "Approve, deny or answer what a waiting run waits for (ids from pending), all at once, and wait until the run stops again.",
-      inputSchema: { runId: z.string(), decisions: z.array(decision).min(1) },
+      inputSchema: { runId: runReferenceSchema, decisions: z.array(decision).min(1) },
       outputSchema: runOutcomeShape,
     },
     (input, extra) =>
       guard(async () => {
         const view = await viewOfRun(store, input.runId);
         if (view === undefined) throw new BodyError(`there is no run "${input.runId}"`, "runId");
-        const waiting = new Set(view.pending.map((item) => item.id));
-        const stale = input.decisions.filter((given) => !waiting.has(given.pendingId)).map((given) => given.pendingId);
-        if (stale.length > 0)
-          throw new BodyError(`run "${input.runId}" does not wait for ${stale.join(", ")}; nothing was decided`, "decisions");
         const decisions = input.decisions.map((given) =>
           given.action === "answer"
             ? { pendingId: given.pendingId, action: "answer" as const, text: given.text ?? "" }
@@ -218,7 +223,10 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
               ? { pendingId: given.pendingId, action: "deny" as const, reason: given.reason }
               : { pendingId: given.pendingId, action: "approve" as const },
         );
-        return follow(input.runId, extra, () => host.continue(input.runId, decisions, { by: "mcp" }));
+        // Checked whole against what the run waits for now; a refusal is the tool's error, naming each bad item.
+        const finished = view.result === undefined ? undefined : view.status;
+        const decided = decideRun({ run: { runId: view.runId, pending: view.pending, finished }, decisions, by: "mcp" });
+        return follow(input.runId, extra, () => host.continue(input.runId, decided));
       }),
   );
 
@@ -227,7 +235,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     {
       title: "Cancel a run",
       description: "Cancel a run; a tool running in it is aborted.",
-      inputSchema: { runId: z.string() },
+      inputSchema: { runId: runReferenceSchema },
       outputSchema: runOutcomeShape,
     },
     (input) =>
@@ -243,7 +251,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     {
       title: "Read a run",
       description: "A run's status, what it waits for, and its answer.",
-      inputSchema: { runId: z.string() },
+      inputSchema: { runId: runReferenceSchema },
       outputSchema: runOutcomeShape,
     },
     (input) => guard(async () => runOutcome(await viewOfRun(store, input.runId), input.runId)),

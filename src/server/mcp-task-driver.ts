@@ -4,6 +4,7 @@ import { errorMessage } from "../core/errors.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import type { PendingItem } from "../client/api-types.js";
 import { decisionForm, decisionsOf, type FormAnswer } from "./mcp-elicit.js";
+import { decideRun } from "../runs/decide-run.js";
 import { pendingMetaKey, type RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import type { RunHost } from "./run-host.js";
@@ -129,14 +130,16 @@ export class TaskDriver {
     }
     if (signal.aborted) return;
     // Decided elsewhere meanwhile (decide, the ui): only what is still pending is taken.
-    const still = new Set((await viewOfRun(this.options.store, taskId))?.pending.map((item) => item.id));
+    const now = (await viewOfRun(this.options.store, taskId))?.pending ?? [];
+    const still = new Set(now.map((item) => item.id));
     const decisions = decisionsOf(
       pending.filter((item) => still.has(item.id)),
       answer,
     );
     if (decisions.length === 0) return void this.dismissed.add(key);
     try {
-      const { done } = await this.options.host.continue(taskId, decisions, { by: "mcp elicitation" });
+      const decided = decideRun({ run: { runId: taskId, pending: now }, decisions, by: "mcp elicitation" });
+      const { done } = await this.options.host.continue(taskId, decided);
       this.options.changes.changed(taskId);
       await done;
     } catch (error) {

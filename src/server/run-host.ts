@@ -15,9 +15,11 @@ import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { validatePlan } from "../plan/validate-plan.js";
 import { runStrategy } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
-import type { DecisionRequest, StartRunAnswer } from "../client/api-types.js";
+import type { StartRunAnswer } from "../client/api-types.js";
+import { decideRun, type RunDecisions } from "../runs/decide-run.js";
 import { BodyError, type StartRun } from "./api-requests.js";
-import { coveredByGrants } from "./standing-grants.js";
+import { coveredByGrants } from "../runs/standing-grants.js";
+import { checkNewRunId } from "../runs/run-id.js";
 import { childrenOf } from "../strategies/stored-runs.js";
 import { strategyEntries } from "../strategies/durable-strategy.js";
 
@@ -83,17 +85,19 @@ export class RunHost {
   /**
    * Starts a run; a run with this id there already is not started again (`created: false`).
    * The id is claimed in the store first (one write that only one of two servers asked at the
-   * same moment wins), so exactly one answers `created: true`.
+   * same moment wins), so exactly one answers `created: true`. The id a caller names is checked
+   * (`checkNewRunId`); the run's origin records the client that asked (`given.client`).
    */
-  async start(body: StartRun): Promise<StartRunAnswer> {
+  async start(body: StartRun, given: { client?: string | undefined } = {}): Promise<StartRunAnswer> {
     const request = this.checked(body);
-    const runId = body.runId ?? newRunId();
+    const runId = body.runId === undefined ? newRunId() : checkNewRunId(body.runId);
     const { store } = this.options;
     if (this.live.has(runId)) return { runId, created: false };
     const entry = request.kind === "plan" ? "executePlan" : strategyEntries[request.strategy];
-    if ((await store.createRun({ runId, entry, at: Date.now() })) === "exists") return { runId, created: false };
+    const origin = given.client === undefined ? undefined : { client: given.client };
+    if ((await store.createRun({ runId, entry, at: Date.now(), origin })) === "exists") return { runId, created: false };
     await store.setValue(requestKey(runId), request);
-    this.launch(runId, request, { decisions: [] });
+    this.launch(runId, request);
     return { runId, created: true };
   }
 
@@ -104,7 +108,9 @@ export class RunHost {
   async fork(
     runId: string,
     request: { step: string | number; args?: unknown; plan?: unknown; runId?: string | undefined },
+    given: { client?: string | undefined } = {},
   ): Promise<ForkedRun> {
+    if (request.runId !== undefined) checkNewRunId(request.runId);
     const hosted = await this.requestOf(runId);
     if (hosted === undefined) throw new InvalidOptionsError(`run "${runId}" was not started by this server; rerun it where it was started`);
     const from = hosted.kind === "plan" ? runId : await this.latestPlanRun(runId);
@@ -114,10 +120,11 @@ export class RunHost {
       ...(request.args === undefined ? {} : { args: request.args }),
       ...(request.plan === undefined ? {} : { plan: request.plan }),
       runId: request.runId ?? `${runId}~rerun-${randomBytes(3).toString("hex")}`,
+      client: given.client,
     });
     const rerun: HostedRequest = { kind: "plan", plan: forked.plan, ...(hosted.webhook === undefined ? {} : { webhook: hosted.webhook }) };
     await this.options.store.setValue(requestKey(forked.runId), rerun);
-    this.launch(forked.runId, rerun, { decisions: [] });
+    this.launch(forked.runId, rerun);
     return forked;
   }
 
@@ -147,15 +154,15 @@ export class RunHost {
   }
 
   /**
-   * Continues a run this server started with `decisions` (none: a wait that is over, a run
-   * whose owner is gone). The run takes them under its lease; a run another process holds
-   * refuses (`RunBusyError`, from `done`).
+   * Continues a run this server started with people's decisions, as `decideRun` checked them
+   * (none: a wait that is over, a run whose owner is gone). The run takes them under its
+   * lease; a run another process holds refuses (`RunBusyError`, from `done`).
    */
-  async continue(runId: string, decisions: readonly DecisionRequest[] = [], given: { by?: string } = {}): Promise<{ done: Promise<void> }> {
+  async continue(runId: string, decided?: RunDecisions): Promise<{ done: Promise<void> }> {
     const request = await this.requestOf(runId);
     if (request === undefined) throw new Error(`run "${runId}" was not started by this server; continue it where it was started`);
     if (this.live.has(runId)) throw new RunBusyError(runId, { owner: "this server", expiresAt: Date.now() });
-    return { done: this.launch(runId, request, { decisions, ...given }) };
+    return { done: this.launch(runId, request, decided) };
   }
 
   /**
@@ -168,12 +175,14 @@ export class RunHost {
     const covered = await coveredByGrants(this.options.store, runId, Date.now());
     if (covered.length === 0) return [];
     const by = `standing grant of ${[...new Set(covered.map((item) => item.by))].join(", ")}`;
-    await this.continue(
-      runId,
-      covered.map((item) => ({ pendingId: item.id, action: "approve" as const })),
-      { by },
-    );
-    return covered.map((item) => item.id);
+    // A grant covers calls waiting for approval only.
+    const decided = decideRun({
+      run: { runId, pending: covered.map((item) => ({ id: item.id, kind: "approval" })) },
+      decisions: covered.map((item) => ({ pendingId: item.id, action: "approve" as const })),
+      by,
+    });
+    await this.continue(runId, decided);
+    return decided.ids;
   }
 
   /** Cancels the run: one running here by its signal (its running tools are aborted), any other in the store, under its lease. */
@@ -222,9 +231,9 @@ export class RunHost {
     return kept?.kind === "plan" || kept?.kind === "task" ? kept : undefined;
   }
 
-  private launch(runId: string, request: HostedRequest, given: { decisions: readonly DecisionRequest[]; by?: string }): Promise<void> {
+  private launch(runId: string, request: HostedRequest, decided?: RunDecisions): Promise<void> {
     const controller = new AbortController();
-    const done = this.limit(() => this.execute(runId, request, { ...given, signal: controller.signal }))
+    const done = this.limit(() => this.execute(runId, request, { decided, signal: controller.signal }))
       .finally(() => this.live.delete(runId))
       .then(
         (stop) => {
@@ -244,7 +253,7 @@ export class RunHost {
   private async execute(
     runId: string,
     request: HostedRequest,
-    given: { decisions: readonly DecisionRequest[]; by?: string; signal: AbortSignal },
+    given: { decided: RunDecisions | undefined; signal: AbortSignal },
   ): Promise<{ status: string; reason?: string | undefined }> {
     const { store, tools, model } = this.options;
     const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
@@ -256,8 +265,7 @@ export class RunHost {
       slots: this.slots,
       ...(this.options.runner === undefined ? {} : { runner: this.options.runner }),
       lease: { onBusy: "fail" as const },
-      ...decisionOptions(given.decisions),
-      ...(given.by === undefined || given.decisions.length === 0 ? {} : { decidedBy: given.by }),
+      ...decisionOptions(given.decided),
     };
     if (request.kind === "plan") {
       const plan = validatePlan(request.plan, { tools });
@@ -272,22 +280,14 @@ export class RunHost {
   }
 }
 
-/** People's decisions as the library takes them: approvals (an edited plan is an approval with its plan) and answers. */
-function decisionOptions(decisions: readonly DecisionRequest[]): {
+/** People's decisions as `decideRun` gave them, as the run's options take them. */
+function decisionOptions(decided: RunDecisions | undefined): {
   approvals?: Record<string, ApprovalDecision>;
   answers?: Record<string, string>;
+  decidedBy?: string;
 } {
-  if (decisions.length === 0) return {};
-  const approvals: Record<string, ApprovalDecision> = Object.create(null) as Record<string, ApprovalDecision>;
-  const answers: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const decision of decisions) {
-    if (decision.action === "approve") approvals[decision.pendingId] = { approved: true };
-    if (decision.action === "edit") approvals[decision.pendingId] = { approved: true, plan: decision.plan } as ApprovalDecision;
-    if (decision.action === "deny")
-      approvals[decision.pendingId] = { approved: false, reason: decision.reason ?? "denied through the run server" };
-    if (decision.action === "answer") answers[decision.pendingId] = decision.text;
-  }
-  return { approvals, answers };
+  if (decided === undefined) return {};
+  return { approvals: decided.approvals as Record<string, ApprovalDecision>, answers: decided.answers, decidedBy: decided.decidedBy };
 }
 
 /** A new run's id, when the caller gave none. */

@@ -3,13 +3,16 @@ import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { RunBusyError, errorMessage, InvalidOptionsError } from "../core/errors.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
-import { validatePlan } from "../plan/validate-plan.js";
 import { sendEvent } from "../waits/send-event.js";
+import { decideRun, type RunDecisions } from "../runs/decide-run.js";
+import { DecisionsRefusedError } from "../runs/decisions-refused.js";
 import type { ApiError, ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
 import { sameSecretText } from "../trust/keyed-hash.js";
 import { BodyError, decisionsBody, eventBody, forkBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
-import { addGrant, GrantError } from "./standing-grants.js";
+import { addGrant, GrantError } from "../runs/standing-grants.js";
+import { checkRunReference, RunIdError } from "../runs/run-id.js";
+import { mayChangeRun, notCallersRun } from "../runs/run-access.js";
 import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
 import { readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
@@ -97,7 +100,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const { name, scopes } = context.get("caller");
     if (!allows(scopes, "decide"))
       throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
-    return mcpOverHttp({ store, host, changes }, context.req.raw);
+    return mcpOverHttp({ store, host, changes, client: name }, context.req.raw);
   });
 
   app.get("/api/runs", needs("read"), async (context) => {
@@ -120,7 +123,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
       throw new ApiFailure(400, "webhook: this server sends no webhooks (start it with --webhook-secret or PLANLOOP_WEBHOOK_SECRET)", {
         field: "body.webhook",
       });
-    const started = await host.start(body);
+    const started = await host.start(body, { client: context.get("caller").name });
     return context.json(started, started.created ? 201 : 200);
   });
 
@@ -133,14 +136,15 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   app.post("/api/runs/:id/fork", needs("run"), async (context) => {
     const runId = idOf(context);
     const body = readBody(forkBody, await jsonOf(context), "body");
-    if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
-    const { plan: _, ...forked } = await host.fork(runId, body);
+    await callersRun(runId, context.get("caller"), "fork");
+    const { plan: _, ...forked } = await host.fork(runId, body, { client: context.get("caller").name });
     return context.json(forked, 201);
   });
 
   app.post("/api/runs/:id/cancel", needs("run"), async (context) => {
     const runId = idOf(context);
     const caller = context.get("caller");
+    await callersRun(runId, caller, "cancel");
     const outcome = await host.cancel(runId, `cancelled through the run server by ${caller.name}`).catch((error: unknown) => {
       if (error instanceof RunBusyError) throw new ApiFailure(409, `run "${runId}" is running in another process; cancel it there`);
       throw error;
@@ -154,17 +158,24 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const runId = idOf(context);
     const body = readBody(decisionsBody, await jsonOf(context), "decisions");
     if ("grant" in body) return context.json(await grant(runId, body.grant, context.get("caller").name), 201);
-    const decisions = Array.isArray(body) ? body : [body];
-    await checkDecisions(store, runId, decisions, host);
+    const decided = await checkDecisions(store, runId, { decisions: body, by: context.get("caller").name }, host);
     try {
-      const { done } = await host.continue(runId, decisions, { by: context.get("caller").name });
+      const { done } = await host.continue(runId, decided);
       done.catch(() => {});
     } catch (error) {
       if (error instanceof RunBusyError) throw new ApiFailure(409, `run "${runId}" is being continued already; follow it on its stream`);
       throw error;
     }
-    return context.json({ decided: decisions.map((decision) => decision.pendingId), continued: true }, 202);
+    return context.json({ decided: decided.ids, continued: true }, 202);
   });
+
+  /** The run a caller changes (`mayChangeRun`: its own, unless it may decide runs too); 404 or 403 otherwise. */
+  async function callersRun(runId: string, caller: Caller, verb: string): Promise<void> {
+    const [run] = await store.listRuns({ runId, limit: 1 });
+    if (run === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
+    const who = { name: caller.name, everyRun: allows(caller.scopes, "decide") };
+    if (!mayChangeRun(run, who)) throw new ApiFailure(403, notCallersRun(run, who, verb));
+  }
 
   /** Keeps a standing grant, and approves at once what the run waits for that it covers. */
   async function grant(runId: string, given: GrantRequest, by: string) {
@@ -175,7 +186,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
       const kept = await addGrant(store, runId, { ...given, by, at: Date.now() });
       return { grant: kept, decided: await host.applyGrants(runId) };
     } catch (error) {
-      if (error instanceof GrantError) throw new ApiFailure(400, error.message, { field: "decisions.grant.scope" });
+      if (error instanceof GrantError) throw new ApiFailure(400, error.message, { field: `decisions.${error.field}` });
       throw error;
     }
   }
@@ -242,43 +253,39 @@ async function runView(store: CheckpointStore, runId: string): Promise<RunView> 
 }
 
 /**
- * A wave of decisions is taken whole or not at all: every id must be one the run waits for
- * now, none twice, an edited plan must check; else nothing is decided and the answer names
- * the ids. The run then takes them all under its lease, once.
+ * A decision or a wave, checked by `decideRun` against what the run waits for now: taken whole
+ * or not at all, the refusal naming each bad item. Then the run must be this server's to
+ * continue, and not running here already.
  */
-async function checkDecisions(store: CheckpointStore, runId: string, decisions: readonly DecisionRequest[], host: RunHost): Promise<void> {
+async function checkDecisions(
+  store: CheckpointStore,
+  runId: string,
+  given: { decisions: DecisionRequest | DecisionRequest[]; by: string },
+  host: RunHost,
+): Promise<RunDecisions> {
   const view = await runView(store, runId);
-  const ids = decisions.map((decision) => decision.pendingId);
-  const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
-  if (twice.length > 0)
-    throw new ApiFailure(400, `a decision names ${[...new Set(twice)].join(", ")} more than once`, { ids: [...new Set(twice)] });
-  if (view.result !== undefined) throw new ApiFailure(409, `run "${runId}" has finished (${view.status}); it waits for nothing`, { ids });
-  const waiting = new Set(view.pending.map((item) => item.id));
-  const stale = ids.filter((id) => !waiting.has(id));
-  if (stale.length > 0)
-    throw new ApiFailure(
-      409,
-      `run "${runId}" does not wait for ${stale.join(", ")} (decided already, or the run went on); nothing was decided`,
-      { ids: stale },
-    );
-  for (const decision of decisions) {
-    if (decision.action !== "edit") continue;
-    const checked = validatePlan(decision.plan);
-    if (!checked.ok)
-      throw new ApiFailure(
-        422,
-        `the edited plan for ${decision.pendingId} cannot run: ${checked.errors.map((error) => error.message).join("; ")}`,
-        { ids: [decision.pendingId] },
-      );
+  let decided: RunDecisions;
+  try {
+    const finished = view.result === undefined ? undefined : view.status;
+    decided = decideRun({ run: { runId, pending: view.pending, finished }, ...given });
+  } catch (error) {
+    if (!(error instanceof DecisionsRefusedError)) throw error;
+    throw new ApiFailure(error.httpStatus, error.message, { ids: error.ids, problems: [...error.problems] });
   }
   if (!(await host.hosts(runId)))
     throw new ApiFailure(409, `run "${runId}" was not started by this server; decide it where it runs (planloop runs approve|deny|answer)`);
   if (host.isLive(runId)) throw new ApiFailure(409, `run "${runId}" is being continued already; follow it on its stream`);
+  return decided;
 }
 
-/** The run id of a `/api/runs/:id…` route. */
+/** The run id of a `/api/runs/:id…` route, checked by the one rule for ids callers name (never an inner run's). */
 function idOf(context: Context): string {
-  return context.req.param("id") ?? "";
+  try {
+    return checkRunReference(context.req.param("id") ?? "", { field: "id" });
+  } catch (error) {
+    if (error instanceof RunIdError) throw new ApiFailure(400, error.message, { field: error.field });
+    throw error;
+  }
 }
 
 async function jsonOf(context: Context): Promise<unknown> {

@@ -7,6 +7,8 @@ export interface ListDialect {
   param(n: number): string;
   /** A field of the outcome JSON, as text. */
   outcomeField(field: "status" | "taskType"): string;
+  /** The name of the schedule the run's origin names, as text. */
+  originSchedule: string;
   /** The runs whose id starts with `prefix` (`add` binds a value and gives its parameter). */
   startsWith(prefix: string, add: (value: unknown) => string): string;
   /** What LIMIT takes for "all". */
@@ -18,6 +20,7 @@ export interface ListDialect {
 export const sqliteDialect: ListDialect = {
   param: () => "?",
   outcomeField: (field) => `json_extract(r.outcome, '$.${field}')`,
+  originSchedule: "json_extract(r.origin, '$.schedule.name')",
   // A range on the primary key ("/" + 1 is "0"); SQLite compares text bytewise.
   startsWith: (prefix, add) => `(r.run_id >= ${add(prefix)} AND r.run_id < ${add(`${prefix.slice(0, -1)}0`)})`,
   noLimit: -1,
@@ -27,6 +30,7 @@ export const sqliteDialect: ListDialect = {
 export const postgresDialect: ListDialect = {
   param: (n) => `$${n}`,
   outcomeField: (field) => `(r.outcome::json ->> '${field}')`,
+  originSchedule: "(r.origin::json -> 'schedule' ->> 'name')",
   // Not a range: under a database's collation "/" and "0" need not sort as bytes do.
   startsWith: (prefix, add) => `starts_with(r.run_id, ${add(prefix)})`,
   noLimit: null,
@@ -52,12 +56,13 @@ export function listQuery(options: ListRunsOptions, dialect: ListDialect): ListQ
   if (options.status === "running") where.push("r.status = 'running' AND r.outcome IS NULL");
   else if (options.status !== undefined) where.push(`${dialect.outcomeField("status")} = ${add(options.status)}`);
   if (options.taskType !== undefined) where.push(`${dialect.outcomeField("taskType")} = ${add(options.taskType)}`);
+  if (options.schedule !== undefined) where.push(`r.origin IS NOT NULL AND ${dialect.originSchedule} = ${add(options.schedule)}`);
   if (options.before !== undefined) {
     where.push(
       `(r.created_at < ${add(options.before.createdAt)} OR (r.created_at = ${add(options.before.createdAt)} AND r.run_id < ${add(options.before.runId)}))`,
     );
   }
-  const sql = `SELECT r.run_id, r.entry, r.status, r.created_at, r.updated_at, r.kept_in, r.outcome,
+  const sql = `SELECT r.run_id, r.entry, r.status, r.created_at, r.updated_at, r.kept_in, r.outcome, r.origin,
       (SELECT ${dialect.count} FROM planloop_journal j WHERE j.run_id = r.run_id) AS entries
     FROM planloop_runs r ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
     ORDER BY r.created_at DESC, r.run_id DESC LIMIT ${add(options.limit ?? dialect.noLimit)}`;
@@ -94,7 +99,7 @@ function readOutcome(text: string, runId: string, store: string): RunOutcome {
 
 /** A listed row as `listRuns` gives it. */
 export function listedSummary(row: ListedRow, store: string): RunSummary {
-  const summary: RunSummary = { ...summaryOf({ ...row, result: null }), entries: row.entries };
+  const summary: RunSummary = { ...summaryOf({ ...row, result: null }, store), entries: row.entries };
   if (row.kept_in !== null) summary.keptIn = row.kept_in;
   if (row.outcome !== null) summary.outcome = readOutcome(row.outcome, row.run_id, store);
   return summary;

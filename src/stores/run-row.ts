@@ -1,4 +1,5 @@
 import type { StoredEvent, StoredRun } from "../journal/checkpoint-store.js";
+import { checkedOrigin, originFrom } from "../journal/run-origin.js";
 import { StoreError } from "../core/errors.js";
 
 /** A run's row as the SQL stores keep it (snake case, the result as JSON text). */
@@ -9,6 +10,8 @@ export type RunRow = {
   result: string | null;
   created_at: number;
   updated_at: number;
+  /** Where the run came from (`RunOrigin`, JSON); null for none, and for rows from before origins were kept. */
+  origin: string | null;
 };
 
 /** Text a SQL store kept as JSON, read back; a value damaged outside planloop is a `StoreError` saying where. */
@@ -25,9 +28,24 @@ export function readStoredJson(text: string, where: { store: string; runId: stri
   }
 }
 
-/** The row as a run, without its journal and result. */
-export function summaryOf(row: RunRow): Omit<StoredRun, "journal" | "result"> {
-  return { runId: row.run_id, entry: row.entry, status: row.status, createdAt: row.created_at, updatedAt: row.updated_at };
+/** The row as a run, without its journal and result; its origin read as input to check (`originFrom`). */
+export function summaryOf(row: RunRow, store: string): Omit<StoredRun, "journal" | "result"> {
+  const origin =
+    row.origin === null ? undefined : originFrom(readStoredJson(row.origin, { store, runId: row.run_id, what: "the run's origin" }));
+  return {
+    runId: row.run_id,
+    entry: row.entry,
+    status: row.status,
+    ...(origin === undefined ? {} : { origin }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A run's origin as a SQL store keeps it: JSON text, or null for none. */
+export function originColumn(origin: unknown): string | null {
+  const checked = checkedOrigin(origin);
+  return checked === undefined ? null : JSON.stringify(checked);
 }
 
 /** An event's row as the SQL stores keep it (the data as JSON text; Postgres gives a BIGSERIAL as text). */

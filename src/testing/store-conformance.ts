@@ -132,6 +132,35 @@ export function storeConformance(
       await store.close();
     });
 
+    it("keeps where a run came from (its origin) as its creator gave it, and lists a schedule's runs by it, never by id", async () => {
+      const store = await open();
+      const weekly = { schedule: { name: "weekly", fireAt: 1_000 } };
+      expect(await store.createRun({ runId: "weekly@1", entry: "executePlan", at: 1, origin: weekly })).toBe("created");
+      // Named like a schedule's run, but created without an origin (an old row, a client's name): it has none.
+      await store.createRun({ runId: "weekly@2", entry: "executePlan", at: 2 });
+      const forked = { forkedFrom: { runId: "weekly@1", step: "1" }, client: "ci" };
+      await store.createRun({ runId: "copy", entry: "executePlan", at: 3, origin: forked });
+      // A second create changes nothing, its origin included.
+      expect(await store.createRun({ runId: "weekly@2", entry: "executePlan", at: 4, origin: weekly })).toBe("exists");
+      expect((await store.getRun("weekly@1"))?.origin).toEqual(weekly);
+      expect((await store.getRun("copy"))?.origin).toEqual(forked);
+      expect((await store.getRun("weekly@2"))?.origin).toBeUndefined();
+      const listed = await store.listRuns();
+      expect(listed.map((row) => [row.runId, row.origin ?? null])).toEqual([
+        ["copy", forked],
+        ["weekly@2", null],
+        ["weekly@1", weekly],
+      ]);
+      expect((await store.listRuns({ schedule: "weekly" })).map((row) => row.runId)).toEqual(["weekly@1"]);
+      expect(await store.listRuns({ schedule: "monthly" })).toEqual([]);
+      // An origin of the wrong shape is refused, and nothing is created.
+      await expect(async () =>
+        store.createRun({ runId: "bad", entry: "executePlan", at: 5, origin: { schedule: "weekly" } as never }),
+      ).rejects.toThrow(/a run's origin is/);
+      expect(await store.getRun("bad")).toBeUndefined();
+      await store.close();
+    });
+
     it("treats ids and keys named like object machinery as data", async () => {
       const store = await open();
       for (const runId of ["__proto__", "constructor", "toString"]) {

@@ -10,7 +10,8 @@ import { childrenOf } from "../strategies/stored-runs.js";
 import { RunDetails, stepsPage } from "./run-details.js";
 import { runPage } from "./run-rows.js";
 import type { RunWatch } from "./run-watch.js";
-import { continueCommand, readDecision, readWave, type ContinueRun, type Decision } from "./ui-decisions.js";
+import { continueCommand, readDecisions, type ContinueRun, type Decision } from "./ui-decisions.js";
+import type { RunDecisions } from "../runs/decide-run.js";
 import { forkFrom, resumeCommand } from "./ui-fork.js";
 import { checkOrigin, hasToken, HttpError, readJson, safety, staticFile } from "./ui-http.js";
 
@@ -115,16 +116,18 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
   );
 
   /** Continues the run in this process (one continuation at a time per run), keeping how it went for the page. */
-  const goOn = (runId: string, decided: Decision | readonly Decision[] | undefined) => {
+  const goOn = (runId: string, given?: { decisions: Decision | readonly Decision[]; decided: RunDecisions }) => {
     if (continuations.get(runId)?.state === "continuing") throw new HttpError(409, `run "${runId}" is being continued already`);
     // The page shows a wave by its first decision.
-    const decision = Array.isArray(decided) ? (decided as readonly Decision[])[0] : (decided as Decision | undefined);
+    const wave = Array.isArray(given?.decisions) ? (given.decisions as readonly Decision[]) : undefined;
+    const decision = wave ? wave[0] : (given?.decisions as Decision | undefined);
     continuations.set(runId, { state: "continuing", decision });
     enqueue(runId, async () => {
       try {
         await continueRun!({
           runId,
-          ...(Array.isArray(decided) ? { decisions: decided as readonly Decision[] } : decision ? { decision } : {}),
+          ...(wave ? { decisions: wave } : decision ? { decision } : {}),
+          ...(given ? { decided: given.decided } : {}),
         });
         continuations.set(runId, { state: "continued", decision });
       } catch (error) {
@@ -140,10 +143,10 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
       const runId = runIdOf(context);
       const body = await readJson(context);
       // One decision, or a wave (Approve all / Deny all): several approvals or denials at once.
-      const decided = Array.isArray(body) ? await readWave(store, runId, body) : await readDecision(store, runId, body, options.tools);
+      const { decided, decisions } = await readDecisions(store, runId, body, options.tools);
       if (continueRun === undefined)
-        return json(context, { continued: false, command: continueCommand(runId, decided, options.storeFlag) });
-      goOn(runId, decided);
+        return json(context, { continued: false, command: continueCommand(runId, decisions, options.storeFlag) });
+      goOn(runId, { decisions, decided });
       return json(context, { continued: true }, 202);
     }),
   );
@@ -154,7 +157,7 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
       const forked = await forkFrom(store, runIdOf(context), await readJson(context));
       if (continueRun === undefined)
         return json(context, { ...forked, continued: false, command: resumeCommand(forked.runId, options.storeFlag) });
-      goOn(forked.runId, undefined);
+      goOn(forked.runId);
       return json(context, { ...forked, continued: true }, 202);
     }),
   );

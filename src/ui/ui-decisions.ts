@@ -1,7 +1,8 @@
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { isRecord } from "../core/is-record.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import { validatePlan } from "../plan/validate-plan.js";
+import { decideRun, type RunDecisions } from "../runs/decide-run.js";
+import { DecisionsRefusedError } from "../runs/decisions-refused.js";
 import { pendingFor } from "./run-detail.js";
 import { HttpError } from "./ui-http.js";
 import type { Decision } from "./api-types.js";
@@ -17,6 +18,8 @@ export type ContinueRun = (request: {
   decision?: Decision;
   /** A wave: several approvals, or several denials, taken at once (`decision` is absent then). */
   decisions?: readonly Decision[];
+  /** The decision or the wave as `decideRun` checked it, with who and when: what a run host takes. */
+  decided?: RunDecisions;
 }) => Promise<void>;
 
 /** The command that continues the run with this decision, for a ui that cannot continue it itself. */
@@ -46,53 +49,40 @@ export function continueCommand(runId: string, decision: Decision | readonly Dec
 }
 
 /**
- * Reads a wave from a request body (`[{ pendingId, action: "approve" | "deny", reason? }, …]`):
- * all approvals or all denials, each id once, each one the run waits for now; else nothing is
- * decided (409 naming the ids).
+ * Reads a decision (`{ pendingId, action, … }`) or a wave (`[…]`) from a request body and
+ * checks it with `decideRun` against what the run waits for now: every item pending, once,
+ * its action fitting its kind, an edited plan that checks against `tools`; else nothing is
+ * decided (409, 400 or 422, naming each bad item). A wave here approves all or denies all:
+ * it is continued as one `planloop runs approve|deny` command.
  */
-export async function readWave(store: CheckpointStore, runId: string, body: readonly unknown[]): Promise<Decision[]> {
-  const wave = body.map((each) => {
-    if (!isRecord(each) || typeof each.pendingId !== "string" || (each.action !== "approve" && each.action !== "deny"))
-      throw new HttpError(400, 'a wave is [{ pendingId, action: "approve" | "deny", reason? }, …]');
-    return each.action === "approve"
-      ? ({ pendingId: each.pendingId, action: "approve" } as const)
-      : ({
-          pendingId: each.pendingId,
-          action: "deny",
-          ...(typeof each.reason === "string" && each.reason !== "" ? { reason: each.reason } : {}),
-        } as const);
-  });
-  if (wave.length === 0) throw new HttpError(400, "a wave decides at least one item");
-  if (new Set(wave.map((decision) => decision.action)).size > 1) throw new HttpError(400, "a wave approves all or denies all");
-  const ids = wave.map((decision) => decision.pendingId);
-  if (new Set(ids).size !== ids.length) throw new HttpError(400, "a wave names an item more than once");
-  const waiting = await pendingFor(store, runId);
-  if (waiting === undefined) throw new HttpError(404, `there is no run "${runId}"`);
-  const stale = ids.filter((id) => !waiting.some((item) => item.id === id && item.kind !== "plan" && item.kind !== "input"));
-  if (stale.length > 0)
-    throw new HttpError(409, `run "${runId}" does not wait for approval of ${stale.join(", ")}; nothing was decided`, { ids: stale });
-  return wave;
-}
-
-/**
- * Reads a decision from a request body and checks it against the run: the run waits for
- * `pendingId` (else 409), an answer is text, an edited plan is a valid plan (else 422 with
- * every problem, and nothing changes).
- */
-export async function readDecision(
+export async function readDecisions(
   store: CheckpointStore,
   runId: string,
   body: unknown,
   tools: readonly Tool[] | undefined,
-): Promise<Decision> {
-  if (!isRecord(body) || typeof body.pendingId !== "string" || typeof body.action !== "string") {
-    throw new HttpError(400, 'a decision is { pendingId, action: "approve" | "deny" | "answer" | "edit", … }');
+): Promise<{ decided: RunDecisions; decisions: Decision | Decision[] }> {
+  const wave = Array.isArray(body) ? body.map(decisionOf) : undefined;
+  const decisions = wave ?? [decisionOf(body)];
+  if (decisions.length === 0) throw new HttpError(400, "a wave decides at least one item");
+  const pending = await pendingFor(store, runId);
+  if (pending === undefined) throw new HttpError(404, `there is no run "${runId}"`);
+  let decided: RunDecisions;
+  try {
+    decided = decideRun({ run: { runId, pending }, decisions, by: "planloop ui", tools });
+  } catch (error) {
+    if (!(error instanceof DecisionsRefusedError)) throw error;
+    throw new HttpError(error.httpStatus, error.message, { ids: error.ids, problems: error.problems });
   }
-  const waiting = await pendingFor(store, runId);
-  if (waiting === undefined) throw new HttpError(404, `there is no run "${runId}"`);
-  const pending = waiting.find((item) => item.id === body.pendingId);
-  if (pending === undefined)
-    throw new HttpError(409, `run "${runId}" does not wait for "${body.pendingId}" (it was decided, or the run went on)`);
+  const actions = new Set(decisions.map((each) => each.action));
+  if (wave !== undefined && (actions.size > 1 || actions.has("answer") || actions.has("edit")))
+    throw new HttpError(400, "a wave here approves all or denies all; answer or edit one item at a time");
+  return { decided, decisions: wave ?? decisions[0]! };
+}
+
+/** One decision of a request body, in its shape (what it decides is `decideRun`'s to check). */
+function decisionOf(body: unknown): Decision {
+  if (!isRecord(body) || typeof body.pendingId !== "string" || typeof body.action !== "string")
+    throw new HttpError(400, 'a decision is { pendingId, action: "approve" | "deny" | "answer" | "edit", … }');
   const { pendingId, action } = body;
   switch (action) {
     case "approve":
@@ -100,14 +90,9 @@ export async function readDecision(
     case "deny":
       return { pendingId, action, ...(typeof body.reason === "string" && body.reason !== "" ? { reason: body.reason } : {}) };
     case "answer":
-      if (typeof body.text !== "string" || body.text === "") throw new HttpError(400, "an answer needs text");
-      return { pendingId, action, text: body.text };
-    case "edit": {
-      if (pending.kind !== "plan") throw new HttpError(400, "only a plan under review can be edited");
-      const checked = validatePlan(body.plan, tools === undefined ? {} : { tools });
-      if (!checked.ok) throw new HttpError(422, "the edited plan cannot run; nothing was changed", { problems: checked.errors });
-      return { pendingId, action, plan: checked.plan };
-    }
+      return { pendingId, action, text: typeof body.text === "string" ? body.text : "" };
+    case "edit":
+      return { pendingId, action, plan: body.plan };
     default:
       throw new HttpError(400, `action must be approve, deny, answer or edit; got "${action}"`);
   }

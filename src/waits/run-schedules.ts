@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError, RunBusyError, shown } from "../core/errors.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import type { CheckpointStore, RunOrigin } from "../journal/checkpoint-store.js";
 import { RunLease } from "../journal/run-lease.js";
 import {
   dueFireTimes,
@@ -18,12 +18,18 @@ export interface ScheduleFire {
   /** `<name>@<fire time>`: the same in every process, so a fire time starts one run. */
   runId: string;
   fireAt: number;
+  /**
+   * Where the run comes from, for its row: pass it as the run's `origin` (`executePlan({ …,
+   * runId: fire.runId, origin: fire.origin })`). Grants of scope "schedule" hold for the runs
+   * whose origin names the schedule; the id is only a name.
+   */
+  origin: RunOrigin;
 }
 
 export interface RunSchedulesOptions {
   store: CheckpointStore;
   /**
-   * Starts a fire's run, with its `runId` and the same store (a durable run: started twice, the
+   * Starts a fire's run, with its `runId`, its `origin` and the same store (a durable run: started twice, the
    * second call continues or shows the first). Resolves when the call returns; a run that waits
    * returns `waiting`. A `RunBusyError` says another process is on it.
    */
@@ -63,7 +69,8 @@ export async function runSchedules(options: RunSchedulesOptions): Promise<Schedu
         reason: `${missed} fire times before this one were missed while nothing served the store; catch-up ${schedule.catchUp} starts the latest only`,
       });
     for (const fireAt of start) {
-      const fire = { schedule, runId: scheduledRunId(schedule.name, fireAt), fireAt };
+      const origin = { schedule: { name: schedule.name, fireAt } };
+      const fire = { schedule, runId: scheduledRunId(schedule.name, fireAt), fireAt, origin };
       const held = await overlapping(store, schedule, state, fire.runId);
       if (held !== undefined) report.skipped.push({ schedule: schedule.name, fireAt: iso(fireAt), reason: held });
       else await started(fire, launch, report);

@@ -110,15 +110,12 @@ export async function saveScheduleState(store: CheckpointStore, name: string, st
   await store.setValue(stateKey(name), state);
 }
 
-/** The id of the run a schedule starts at a fire time: one per fire time, whichever process starts it. */
+/**
+ * The id of the run a schedule starts at a fire time: one per fire time, whichever process starts
+ * it. Only a name: which schedule started a run is its recorded origin (`ScheduleFire.origin`).
+ */
 export function scheduledRunId(name: string, fireAt: number): string {
   return `${name}@${new Date(fireAt).toISOString()}`;
-}
-
-/** The schedule a run id names, if a schedule started it. */
-export function scheduleOfRun(runId: string): string | undefined {
-  const at = runId.lastIndexOf("@");
-  return at > 0 && !runId.includes("/") ? runId.slice(0, at) : undefined;
 }
 
 /**

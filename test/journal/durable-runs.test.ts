@@ -243,3 +243,38 @@ describe("durable ReAct loops and approvals", () => {
     expect(asked).toBe(2);
   });
 });
+
+describe("durable agent steps and approvals after a crash", () => {
+  it("an approval sent again after a crash inside an agent step is refused, and the run goes on asking what its loop asks now", async () => {
+    const store = memoryStore();
+    const { paid, pay, live } = dyingPay();
+    let turns = 0;
+    const model = async () =>
+      ++turns % 2 === 1
+        ? { type: "tool_calls" as const, calls: [{ id: "c1", name: "pay", arguments: { amount: 7 } }] }
+        : { type: "final" as const, content: "paid 7" };
+    const agentPlan = { steps: [{ id: "g", task: "pay 7" }] };
+    const options = { plan: agentPlan, tools: [pay], model, store, runId: "agent-pay" };
+    const waiting = await executePlan(options);
+    expect(waiting).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ id: "call:0:0@g" })] });
+    const crashed = dyingStore(store);
+    abandoned(executePlan({ ...options, store: crashed.store, lease: dyingLease, approvals: { "call:0:0@g": { approved: true } } }));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    crashed.die();
+    expect(paid).toEqual(["7 agent-pay/g/call:0:0"]);
+    live();
+
+    // The same approval again (a retried request): refused, the run unchanged, not failed.
+    await expect(executePlan({ ...options, ...takeOver, approvals: { "call:0:0@g": { approved: true } } })).rejects.toThrow(
+      /call:0:0@g.*matches no pending call/,
+    );
+    expect(paid).toHaveLength(1);
+    const asked = await executePlan(options);
+    expect(asked).toMatchObject({ status: "waiting", pending: [expect.objectContaining({ kind: "interrupted" })] });
+    const id = asked.pending![0]!.id;
+    expect(id).toMatch(/^call:0:0#2@g$/);
+    const done = await executePlan({ ...options, answers: { [id]: "paid before the crash" } });
+    expect(done).toMatchObject({ status: "completed" });
+    expect(paid).toHaveLength(1);
+  });
+});

@@ -15,6 +15,7 @@ const script = join(repoRoot, "test", "fixtures", "exactly-once-run.ts");
 
 interface Outcome {
   status?: string;
+  output?: string;
   reason?: string;
   error?: string;
   pending?: Array<{ id: string; kind: string; question?: string }>;
@@ -133,6 +134,19 @@ describe("exactly-once under SIGKILL: the ReAct loop and repeated crashes (SQLit
     expect(scene.count(/^start hang /)).toBe(3);
     // Finished: continuing it again hands back the same result, running nothing.
     expect(await scene.run()).toMatchObject({ status: "failed" });
+    expect(scene.count(/^start hang /)).toBe(3);
+  });
+
+  it("a loop's call cut short more often than maxRecoveries comes back to the model as a tool error", { timeout: 120_000 }, async () => {
+    const scene = runs(await backends[0]!.flag(), "crashing-loop");
+    for (let time = 1; time <= 3; time += 1) {
+      const process = scene.start();
+      await scene.logged(/^start hang /, time);
+      await kill(process.child);
+    }
+    const given = await scene.run();
+    expect(given).toMatchObject({ status: "completed" });
+    expect(given.output).toMatch(/"work" was cut short 3 times .*maxRecoveries: 2/);
     expect(scene.count(/^start hang /)).toBe(3);
   });
 });

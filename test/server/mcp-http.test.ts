@@ -10,6 +10,7 @@ import { z } from "zod";
 import { addToken } from "../../src/server/api-tokens.js";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 import { refundTool } from "../helpers/refund-tool.js";
+import { tryHostileRunIds } from "../helpers/hostile-run-ids.js";
 
 let store: CheckpointStore;
 let server: RunServer;
@@ -154,5 +155,23 @@ describe("/mcp on planloop serve", () => {
     expect((await ping(reader)).status).toBe(403);
     expect((await ping(runner)).status).toBe(403);
     await expect(connect(reader)).rejects.toThrow();
+  });
+
+  it("takes run ids by the library's one rule: no inner run of another's, no schedule's, nothing empty or huge; plants nothing", async () => {
+    store = memoryStore();
+    const paid: number[] = [];
+    const pay = defineTool({
+      name: "pay",
+      description: "Pay an amount",
+      input: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: ({ amount }) => (paid.push(amount), `paid ${amount}`),
+    });
+    const token = (await addToken(store, { name: "agent", scopes: ["run", "decide"] })).token;
+    server = await startRunServer({ store, tools: [pay], pollMs: 20 });
+    await tryHostileRunIds(await connect(token));
+    // The only run is the victim's, its origin the token that started it; nothing was paid.
+    expect((await store.listRuns()).map((row) => [row.runId, row.origin])).toEqual([["victim", { client: "agent" }]]);
+    expect(paid).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { sqliteStore } from "planloop/sqlite";
 import { connectMcp } from "../helpers/mcp-command.js";
+import { tryHostileRunIds } from "../helpers/hostile-run-ids.js";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -112,5 +114,19 @@ describe("planloop mcp over stdio", () => {
       dropped: "cancelled",
     });
     expect(listed.runs).toHaveLength(4);
+  }, 60_000);
+
+  it("takes run ids by the library's one rule: no inner run of another's, no schedule's, nothing empty or huge; plants nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-mcp-ids-"));
+    const log = join(dir, "calls.log");
+    writeFileSync(log, "");
+    const client = await connect(dir, log);
+    await tryHostileRunIds(client);
+    await client.close();
+    const store = sqliteStore({ path: join(dir, "runs.sqlite") });
+    // The only run is the victim's, started by this client (its origin says so), and nothing was paid.
+    expect((await store.listRuns()).map((row) => [row.runId, row.origin])).toEqual([["victim", { client: "mcp" }]]);
+    await store.close();
+    expect(readFileSync(log, "utf8")).toBe("");
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import type { JournalEntry } from "planloop";
 import { postgresStore, schemaVersion } from "planloop/postgres";
 import { storeConformance } from "planloop/testing";
 import { freshDatabase, skipPostgres } from "../helpers/postgres.js";
+import { migrate } from "../../src/stores/postgres/migrations.js";
 
 storeConformance("postgresStore", async () => postgresStore({ connectionString: await freshDatabase() }), {
   describe: skipPostgres ? describe.skip : describe,
@@ -64,6 +65,22 @@ describe.skipIf(skipPostgres)("postgresStore", () => {
     const refused = postgresStore({ connectionString: newer });
     await expect(refused.listRuns()).rejects.toThrow(/newer than this planloop's/);
     await refused.close();
+  });
+
+  it("opens a database written before origins were kept: its runs have none, new ones keep theirs", async () => {
+    const connectionString = await freshDatabase();
+    const raw = new pg.Client({ connectionString });
+    await raw.connect();
+    await migrate(raw, schemaVersion - 1);
+    await raw.query(
+      "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES ('weekly@old', 'executePlan', 'running', 1, 1)",
+    );
+    await raw.end();
+    const store = postgresStore({ connectionString });
+    expect(await store.getRun("weekly@old")).not.toHaveProperty("origin");
+    await store.createRun({ runId: "weekly@new", entry: "executePlan", at: 2, origin: { schedule: { name: "weekly", fireAt: 2 } } });
+    expect((await store.listRuns({ schedule: "weekly" })).map((row) => row.runId)).toEqual(["weekly@new"]);
+    await store.close();
   });
 
   it("many stores opening one new database at once migrate it once", async () => {

@@ -128,6 +128,23 @@ describe("sqliteStore", () => {
     store.close();
   });
 
+  it("opens a store written before origins were kept: its runs have none (no schedule's grant reaches them), new ones keep theirs", () => {
+    const path = file();
+    const raw = new Database(path);
+    migrate(raw, schemaVersion - 1);
+    raw
+      .prepare(
+        "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES ('weekly@old', 'executePlan', 'running', 1, 1)",
+      )
+      .run();
+    raw.close();
+    const store = sqliteStore({ path });
+    expect(store.getRun("weekly@old")).not.toHaveProperty("origin");
+    store.createRun({ runId: "weekly@new", entry: "executePlan", at: 2, origin: { schedule: { name: "weekly", fireAt: 2 } } });
+    expect((store.listRuns({ schedule: "weekly" }) as RunSummary[]).map((row) => row.runId)).toEqual(["weekly@new"]);
+    store.close();
+  });
+
   it("says what it needs without a path", () => {
     expect(() => sqliteStore({} as never)).toThrow(/sqliteStore needs \{ path \}/);
   });

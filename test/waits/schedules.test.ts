@@ -33,7 +33,7 @@ function pipeline(store: CheckpointStore, clock: FakeClock, options: { waitMs?: 
     const steps: PlanInput["steps"] = [{ id: 1, task: "report", tool: "report", args: { run: fire.runId } }];
     if (options.waitMs !== undefined)
       steps.push({ id: 2, task: "wait for approval day", wait: { forMs: options.waitMs }, depends_on: [1] });
-    return executePlan({ plan: { steps }, tools: [report], store, runId: fire.runId, clock });
+    return executePlan({ plan: { steps }, tools: [report], store, runId: fire.runId, origin: fire.origin, clock });
   };
   return { calls, launch };
 }
@@ -58,6 +58,11 @@ describe("schedules", () => {
     await clock.advance(7 * 24 * hour);
     expect((await runSchedules({ store, launch, clock })).started.map((run) => run.runId)).toEqual(["weekly@2026-12-14T07:00:00.000Z"]);
     expect(calls).toEqual(["weekly@2026-12-07T07:00:00.000Z", "weekly@2026-12-14T07:00:00.000Z"]);
+    // Each run's row says which schedule started it, at which fire time: that, not the id, is what grants and listings read.
+    expect((await store.listRuns({ schedule: "weekly" })).map((row) => [row.runId, row.origin])).toEqual([
+      ["weekly@2026-12-14T07:00:00.000Z", { schedule: { name: "weekly", fireAt: Date.parse("2026-12-14T07:00:00.000Z") } }],
+      ["weekly@2026-12-07T07:00:00.000Z", { schedule: { name: "weekly", fireAt: Date.parse("2026-12-07T07:00:00.000Z") } }],
+    ]);
     expect(await listSchedules(store)).toEqual([
       expect.objectContaining({ name: "weekly", overlap: "skip", catchUp: 1, paused: false, run: { plan: "weekly.json" } }),
     ]);

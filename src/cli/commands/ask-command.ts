@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import type { Tool } from "../../core/tools/define-tool.js";
 import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions } from "../../strategies/run-strategy.js";
 import type { StrategyName, StrategyResult } from "../../strategies/strategy-result.js";
@@ -38,6 +38,8 @@ interface AskFlags extends ModelFlags, PauseFlags {
   planCache?: boolean;
   contextTokens?: string;
   contextKeep?: string;
+  /** Set by planloop serve for a schedule's run: `{"name":…,"fireAt":…}`. */
+  scheduleFire?: string;
 }
 
 export function askCommand(program: Command, io: CliIo): void {
@@ -66,7 +68,9 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--task-type <type>", "the kind of task, for planloop runs stats")
     .option("--store <sqlite:path|postgres://…>", "keep the run here (one strategy); continue with planloop runs resume <id>", defaultStore)
     .option("--no-store", "keep the run in memory only")
-    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it");
+    .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it")
+    // How planloop serve starts a schedule's run: kept as the run's origin. Not for people, so not in --help.
+    .addOption(new Option("--schedule-fire <json>").hideHelp());
   pauseOptions(ask, "planloop-<strategy>.state.json").action(async (task: string, flags: AskFlags) => {
     const { finished, ...resumed } = resumeFromFlags(flags);
     if (finished !== undefined) {
@@ -87,6 +91,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ? undefined
         : await recordLaunch(store, {
             runId: flags.runId,
+            scheduleFire: flags.scheduleFire,
             entry: strategyEntries[names[0]!],
             lease: leaseFromFlags(flags),
             argv: [

@@ -24,6 +24,8 @@ export interface RunFlags extends PauseFlags {
   events?: string;
   store: string | false;
   runId?: string;
+  /** Set by planloop serve for a schedule's run: `{"name":…,"fireAt":…}`. */
+  scheduleFire?: string;
   redis?: string;
   queue: string;
 }
@@ -78,6 +80,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
       ? flags.runId
       : await recordLaunch(store, {
           runId: flags.runId,
+          scheduleFire: flags.scheduleFire,
           entry: "executePlan",
           lease: leaseFromFlags(flags),
           argv: [

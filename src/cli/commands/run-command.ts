@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { pauseOptions } from "../pause-resume.js";
 import type { RunFlags } from "./run-action.js";
 import { defaultStore } from "../default-store.js";
@@ -18,7 +18,9 @@ export function runCommand(program: Command, io: CliIo): void {
     .option("--no-store", "keep the run in memory only")
     .option("--run-id <id>", "the run's id in the store (default: a new one, printed); an unfinished run's id continues it")
     .option("--redis <url>", "run the steps on workers (planloop worker) through this Redis, not in this process")
-    .option("--queue <name>", "the workers' queue (with --redis)", "planloop");
+    .option("--queue <name>", "the workers' queue (with --redis)", "planloop")
+    // How planloop serve starts a schedule's run: kept as the run's origin. Not for people, so not in --help.
+    .addOption(new Option("--schedule-fire <json>").hideHelp());
   // The run itself is loaded when a run starts: `validate` and `--help` do not pay for the executor.
   pauseOptions(run, "<plan>.state.json").action(async (path: string, flags: RunFlags) =>
     (await import("./run-action.js")).runPlanFile(io, path, flags),

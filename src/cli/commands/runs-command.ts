@@ -4,11 +4,10 @@ import { defaultSecretKeys } from "../../trust/secrets.js";
 import { InvalidOptionsError } from "../../core/errors.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { CheckpointStore, JournalEntry, ListRunsOptions, RunOutcome, RunSummary } from "../../journal/checkpoint-store.js";
-import { scheduleOfRun } from "../../waits/schedules.js";
+import type { CheckpointStore, JournalEntry, RunOutcome } from "../../journal/checkpoint-store.js";
 import { resumeRun, storedRun, usingStore, type ContinueFlags, type Rerun } from "../continue-run.js";
 import { previewOf } from "../../core/tools/tool-output.js";
-import { CliError } from "../cli-error.js";
+import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { pendingLine } from "../pause-resume.js";
 import { defaultStore } from "../store-option.js";
@@ -17,6 +16,7 @@ import { suggestLimits, type LimitSuggestion } from "../../react/suggest-limits.
 import { readEvents } from "./trace-command.js";
 import { decisionWord } from "../../trace/stored-trace.js";
 import { forkCommand } from "./runs-fork.js";
+import { checkDecisions, commandLine } from "./runs-decide.js";
 import { waitCommands } from "./runs-waits.js";
 import { stopQueuedRun } from "../../workers/stop-queued-run.js";
 
@@ -33,14 +33,14 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--status <status>", "only runs of this status: running, waiting, paused, completed, failed, cancelled, …")
     .option("--task-type <type>", "only runs of this task type")
     .option("--before <runId>", "only runs older than this one (the last of the page before)")
-    .option("--schedule <name>", "only the runs this schedule started (planloop schedules)")
+    .option("--schedule <name>", "only the runs this schedule started (planloop schedules; as each run's origin says, not its id)")
     .action(async (flags: ListFlags) =>
       usingStore(flags.store, async (store) => {
         const limit = positiveCount(flags.limit, "--limit");
         const before = flags.before === undefined ? undefined : await storedRun(store, flags.before, flags.store);
         // A strategy's plan runs and loops (`<runId>/…`) are shown with it, not as runs of their own.
-        const query = { topLevel: true, limit, before, status: flags.status, taskType: flags.taskType };
-        const listed = flags.schedule === undefined ? await store.listRuns(query) : await scheduledRuns(store, query, flags.schedule);
+        const query = { topLevel: true, limit, before, status: flags.status, taskType: flags.taskType, schedule: flags.schedule };
+        const listed = await store.listRuns(query);
         const filtered = flags.status || flags.taskType || flags.schedule || before;
         if (listed.length === 0) io.out(`no runs in ${flags.store}${filtered ? " that match" : ""}`);
         for (const row of listed) {
@@ -95,8 +95,13 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
   continuing("approve", "Approve calls or a plan the run waits for (several at once: a wave), and continue it")
     .argument("<pendingIds...>")
     .option("--plan <file>", "for a plan waiting for review (plan:<v>): run this edited plan (JSON) instead")
-    .action((runId: string, pendingIds: string[], flags: ContinueFlags & { plan?: string }) => {
+    .action(async (runId: string, pendingIds: string[], flags: ContinueFlags & { plan?: string }) => {
       if (flags.plan && pendingIds.length > 1) throw new CliError("--plan goes with one pending id: the plan under review");
+      const plan = flags.plan === undefined ? undefined : readJsonFile(flags.plan, "plan");
+      const decisions = pendingIds.map((pendingId) =>
+        plan === undefined ? { pendingId, action: "approve" as const } : { pendingId, action: "edit" as const, plan },
+      );
+      await checkDecisions(runId, decisions, flags);
       return resumeRun(io, rerun, {
         runId,
         flags,
@@ -112,8 +117,10 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
   continuing("deny", "Deny calls the run waits for, or reject a plan (the planner writes a new one), and continue it")
     .argument("<pendingIds...>")
     .option("--reason <text>", "why (the run sees it)")
-    .action((runId: string, pendingIds: string[], flags: ContinueFlags & { reason?: string }) =>
-      resumeRun(io, rerun, {
+    .action(async (runId: string, pendingIds: string[], flags: ContinueFlags & { reason?: string }) => {
+      const decisions = pendingIds.map((pendingId) => ({ pendingId, action: "deny" as const, reason: flags.reason }));
+      await checkDecisions(runId, decisions, flags);
+      return resumeRun(io, rerun, {
         runId,
         flags,
         decisions: [
@@ -123,14 +130,20 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
           ...decidedBy(flags),
           ...waiting(flags),
         ],
-      }),
-    );
+      });
+    });
   continuing("answer", "Answer a question the run waits for, and continue it")
     .argument("<pendingId>")
     .argument("<text>")
-    .action((runId: string, pendingId: string, text: string, flags: ContinueFlags) =>
-      resumeRun(io, rerun, { runId, flags, decisions: ["--answer", `${pendingId}=${text}`, ...decidedBy(flags), ...waiting(flags)] }),
-    );
+    .action(async (runId: string, pendingId: string, text: string, flags: ContinueFlags) => {
+      const decisions = [{ pendingId, action: "answer" as const, text }];
+      await checkDecisions(runId, decisions, flags);
+      return resumeRun(io, rerun, {
+        runId,
+        flags,
+        decisions: ["--answer", `${pendingId}=${text}`, ...decidedBy(flags), ...waiting(flags)],
+      });
+    });
   withStore(
     runs
       .command("expire")
@@ -200,9 +213,9 @@ function queueOf(
 
 const writable = { readonly: false };
 
-/** `--decided-by`, handed on to the command that continues the run. */
+/** Who decides (`--decided-by`, else the command line), handed on to the command that continues the run. */
 function decidedBy(flags: { decidedBy?: string }): string[] {
-  return flags.decidedBy ? ["--decided-by", flags.decidedBy] : [];
+  return ["--decided-by", flags.decidedBy || commandLine];
 }
 
 /** `--wait`, handed on to the command that continues the run. */
@@ -285,19 +298,6 @@ interface ListFlags {
   taskType?: string;
   before?: string;
   schedule?: string;
-}
-
-/** The runs a schedule started (`<name>@<fire time>`), newest first, read page by page until `limit` are found. */
-async function scheduledRuns(store: CheckpointStore, query: ListRunsOptions & { limit: number }, schedule: string): Promise<RunSummary[]> {
-  const found: RunSummary[] = [];
-  const page = Math.max(200, query.limit * 4);
-  let before = query.before;
-  for (;;) {
-    const rows = await store.listRuns({ ...query, limit: page, before });
-    for (const row of rows) if (scheduleOfRun(row.runId) === schedule && found.length < query.limit) found.push(row);
-    if (found.length === query.limit || rows.length < page) return found;
-    before = rows.at(-1)!;
-  }
 }
 
 function positiveCount(text: string, flag: string): number {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { forkRun } from "../../executor/fork-run.js";
+import { checkNewRunId } from "../../runs/run-id.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openStore } from "../store-option.js";
@@ -36,7 +37,8 @@ export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
     .action(async (from: string, flags: ForkFlags) => {
       const args = flags.args === undefined ? undefined : parseArgs(flags.args);
       const plan = flags.plan === undefined ? undefined : readJsonFile(flags.plan, "plan");
-      const runId = flags.runId ?? randomUUID();
+      // The new run's id, by the one rule every face checks new ids with.
+      const runId = flags.runId === undefined ? randomUUID() : checkNewRunId(flags.runId, { field: "--run-id" });
       const store = await openStore(flags.store, { readonly: false });
       let continues: string;
       try {

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { listTokens } from "../../server/api-tokens.js";
 import type { RunServer } from "../../server/start-server.js";
 import { startRunServer } from "../../server/start-server.js";
 import { bullmqRunner } from "../../workers/bullmq-runner.js";
@@ -45,6 +46,12 @@ export interface Served {
 export async function startApi(served: Served, flags: ApiFlags): Promise<RunServer> {
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a port number, not ${flags.port}`);
+  // The server refuses such an address too; the command it needs next must name this store.
+  if (loopbackHosts(flags.host, port) === undefined && (await listTokens(served.store)).length === 0)
+    throw new CliError(
+      `planloop serve listens on ${flags.host}, beyond this machine, only with a token of its own: add one with ` +
+        `planloop serve tokens add <name> --scope run --store ${served.storeFlag}, then start serve again`,
+    );
   const concurrency = wholeNumber(flags.concurrency, "--concurrency");
   const stepSlots = wholeNumber(flags.stepSlots, "--step-slots");
   const tools = await loadTools(served.tools);
@@ -92,8 +99,7 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
   });
   const continueRun: ContinueRun = async (request) => {
     if (!(await server.host.hosts(request.runId))) return byCommand(request);
-    const decisions = request.decisions ?? (request.decision ? [request.decision] : []);
-    return (await server.host.continue(request.runId, decisions, { by: "planloop ui" })).done;
+    return (await server.host.continue(request.runId, request.decided)).done;
   };
   const { app } = uiApp({
     store: served.store,

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { InvalidOptionsError, RunBusyError, shown } from "../../core/errors.js";
 import { serveTokensCommand } from "./serve-tokens.js";
 import { startApi, wholeNumber, type ApiFlags, type Served } from "./serve-api.js";
-import { coveredByGrants, grantTargets } from "../../server/standing-grants.js";
+import { coveredByGrants, grantTargets } from "../../runs/standing-grants.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import { RunLease } from "../../journal/run-lease.js";
 import { runSchedules, type ScheduleFire } from "../../waits/run-schedules.js";
@@ -121,7 +121,7 @@ async function applyGrants(served: Served, limit: number, stopped: () => boolean
   const granted = await grantTargets(served.store, now);
   for (const row of await served.store.listRuns({ topLevel: true, status: "waiting", limit })) {
     if (stopped()) return;
-    if (!granted(row.runId)) continue;
+    if (!granted(row)) continue;
     const host = served.server?.host;
     if (host !== undefined && (await host.hosts(row.runId))) {
       const approved = await host.applyGrants(row.runId);
@@ -173,7 +173,9 @@ async function launchFire(served: Served, fire: ScheduleFire): Promise<{ status:
     { tools: served.tools, model: served.model },
   );
   process.chdir(launch.cwd);
-  await served.rerun([...argv, "--store", served.storeFlag, "--run-id", fire.runId]);
+  // The run's origin names the schedule (its grants hold for it); its id alone would not.
+  const scheduleFire = JSON.stringify({ name: fire.schedule.name, fireAt: fire.fireAt });
+  await served.rerun([...argv, "--store", served.storeFlag, "--run-id", fire.runId, "--schedule-fire", scheduleFire]);
   const run = await served.store.getRun(fire.runId);
   const result = run?.result as { status?: string } | undefined;
   return { status: result?.status ?? (run === undefined ? "not started" : "waiting") };

@@ -55,23 +55,10 @@ export function runToolStep(run: PlanRun, index: number, ended: StepEnded, done:
     call.parsedTool = run.config.toolsByName.get(step.tool!);
     call.parsedArgs = run.config.parsedArgs[index];
   }
-  const cutShort = run.interrupted.size > 0 && run.interrupted.delete(index);
-  if (paused?.kind === "tool") call.paused = cutShort ? decidedAndCutShort(call, paused.pending) : paused.pending;
-  else if (cutShort) call.paused = interruptedCall(call);
+  // A call cut short on a person's decision asks anew already (see `askCutShortAnew`).
+  if (paused?.kind === "tool") call.paused = paused.pending;
+  else if (run.interrupted.size > 0 && run.interrupted.delete(index)) call.paused = interruptedCall(call);
   return attempt(call);
-}
-
-/**
- * A call that started on a person's decision (approved, or approved to run again) and was cut
- * short: a side-effecting tool's asks what became of it under a new id, so the decision given
- * for the first run cannot run it a second time. Another tool's waits for the decision again.
- */
-function decidedAndCutShort(call: StepCall, pending: PlanPendingCall): PlanPendingCall {
-  const tool = call.run.config.toolsByName.get(call.name);
-  if (pending.kind === "input" || (tool !== undefined && effectOf(tool) !== "side-effecting")) return pending;
-  call.paused = pending;
-  const { expiresAt: _, ...shown } = pending;
-  return { ...shown, id: decisionIdAfter(call), kind: "interrupted", question: interruptedQuestion(call.name) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { LeaseLostError } from "../../core/errors.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
 import { postgresDueRuns, postgresEvents } from "./postgres-events.js";
-import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
+import { originColumn, readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, postgresDialect, type ListedRow } from "../run-listing.js";
 
 /** Where the store connects: a connection string (the store owns its pool), or a pool of yours. */
@@ -20,9 +20,9 @@ export type PostgresStoreOptions = { connectionString: string; pool?: never } | 
 
 const sql = {
   // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
-  insertRun: `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in)
+  insertRun: `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in, origin)
               VALUES ($1, $2, 'running', $3, $3,
-                (SELECT run_id FROM planloop_runs WHERE run_id = ANY ($4::text[]) ORDER BY length(run_id) DESC LIMIT 1))
+                (SELECT run_id FROM planloop_runs WHERE run_id = ANY ($4::text[]) ORDER BY length(run_id) DESC LIMIT 1), $5)
               ON CONFLICT DO NOTHING`,
   // One statement: the run is checked to be running, marked, and its entries added, or nothing is.
   // The row lock of the update orders appends to one run from several processes.
@@ -101,8 +101,8 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
   let closed = false;
   return {
     location,
-    async createRun({ runId, entry, at }) {
-      const { rowCount } = await query(sql.insertRun, [runId, entry, at, keptInCandidates(runId)]);
+    async createRun({ runId, entry, at, origin }) {
+      const { rowCount } = await query(sql.insertRun, [runId, entry, at, keptInCandidates(runId), originColumn(origin)]);
       return rowCount === 1 ? "created" : "exists";
     },
     async getRun(runId) {
@@ -110,7 +110,7 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
       const row = rows[0];
       if (row === undefined) return undefined;
       return {
-        ...summaryOf(row),
+        ...summaryOf(row, location),
         ...(row.result === null ? {} : { result: readStoredJson(row.result, { store: location, runId, what: "the result" }) }),
         journal: row.journal.map(
           (line, index) => readStoredJson(line, { store: location, runId, what: `journal entry ${index + 1}` }) as JournalEntry,

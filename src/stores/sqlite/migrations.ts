@@ -64,6 +64,8 @@ const migrations: ReadonlyArray<string | ((db: SqliteDatabase) => void)> = [
    );
    CREATE INDEX planloop_events_name ON planloop_events (name, seq);
    CREATE INDEX planloop_events_expiry ON planloop_events (expires_at);`,
+  // Where a run came from (JSON: schedule, fork, API client), written when it is created; older rows have none.
+  `ALTER TABLE planloop_runs ADD COLUMN origin TEXT;`,
 ];
 
 /** The schema version this planloop writes. */

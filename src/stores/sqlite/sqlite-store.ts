@@ -16,7 +16,7 @@ import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate, schemaVersion } from "./migrations.js";
 import { sqliteDueRuns, sqliteEvents } from "./sqlite-events.js";
 import { builtinSqlite, nodeSqliteDatabase } from "./node-sqlite.js";
-import { readStoredJson, summaryOf, type RunRow } from "../run-row.js";
+import { originColumn, readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, sqliteDialect, type ListedRow, type ListQuery } from "../run-listing.js";
 
 export interface SqliteStoreOptions {
@@ -64,10 +64,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   }
   const statements = {
     // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
-    insertRun: db.prepare<[string, string, number, number, string]>(
-      `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in)
+    insertRun: db.prepare<[string, string, number, number, string, string | null]>(
+      `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in, origin)
        VALUES (?, ?, 'running', ?, ?,
-         (SELECT run_id FROM planloop_runs WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY length(run_id) DESC LIMIT 1))
+         (SELECT run_id FROM planloop_runs WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY length(run_id) DESC LIMIT 1), ?)
        ON CONFLICT DO NOTHING`,
     ),
     run: db.prepare<[string], RunRow>("SELECT * FROM planloop_runs WHERE run_id = ?"),
@@ -157,8 +157,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   });
   return {
     location: options.path,
-    createRun: ({ runId, entry, at }) =>
-      statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId))).changes === 1 ? "created" : "exists",
+    createRun: ({ runId, entry, at, origin }) =>
+      statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId)), originColumn(origin)).changes === 1
+        ? "created"
+        : "exists",
     getRun(runId) {
       const row = statements.run.get(runId);
       if (row === undefined) return undefined;
@@ -167,7 +169,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
         .all(runId)
         .map((line, index) => readStoredJson(line.entry, where(`journal entry ${index + 1}`)) as JournalEntry);
       return {
-        ...summaryOf(row),
+        ...summaryOf(row, options.path),
         ...(row.result === null ? {} : { result: readStoredJson(row.result, where("the result")) }),
         journal,
       } satisfies StoredRun;
