@@ -117,7 +117,7 @@ async function endWindows(store: CheckpointStore): Promise<number[]> {
     tool: "timed",
     args: { id: `s${index}`, ms: (index * 7) % 21 },
   }));
-  await executePlan({ plan: { steps }, tools: [timed], concurrency: 8, store: watched, runId: `window-${runs++}` });
+  await executePlan({ plan: { steps }, tools: [timed], concurrency: 8, store: watched, runId: `window-${process.pid}-${runs++}` });
   return windows.sort((a, b) => a - b);
 }
 console.log("# From a tool's return to its step's end kept (ms): median · p99 · max, 200 steps of 0-20 ms, concurrency 8");
