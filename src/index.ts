@@ -51,7 +51,7 @@ export type { PlanRunResult, PlanRunResultFields, PlanRunStatus, PlanPendingCall
 export type { PlanRunState, WaitingStep, StepWait } from "./executor/resume-state.js";
 export type { RetryOptions } from "./executor/retry.js";
 export type { TimelineEntry } from "./plan/timeline.js";
-export { toolStepCallId } from "./executor/step/tool-step.js";
+export { toolStepCallId } from "./core/tools/approvals.js";
 export { LatencyBook, latencyBook } from "./executor/latency-book.js";
 export { StepSlots } from "./executor/step-slots.js";
 export type { StepSlot } from "./executor/step-slots.js";

@@ -1,7 +1,6 @@
-import { interruptedQuestion, nextDecisionId } from "../core/tools/approvals.js";
+import { interruptedQuestion, nextDecisionId, toolStepCallId } from "../core/tools/approvals.js";
 import { effectOf, type Tool } from "../core/tools/define-tool.js";
 import { pausedCalls, type PlanPendingCall, type PlanRunState } from "./resume-state.js";
-import { toolStepCallId } from "./step/tool-step.js";
 
 /**
  * What a run continued after a crash asks of the steps the crash cut short while they ran on a

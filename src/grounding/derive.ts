@@ -1,6 +1,12 @@
 import type { EvidenceNumber } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 
+/** A claimed number found in the evidence: how it follows, and from which shown values. */
+export interface NumberMatch {
+  derivation: Derivation;
+  operands: EvidenceNumber[];
+}
+
 /**
  * How a claimed number follows from the evidence: as shown, as a percentage of a ratio, or by
  * one of the small set of derivations from two shown values. Rounding to the precision the

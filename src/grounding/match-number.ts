@@ -1,14 +1,9 @@
 import type { Figure } from "./read-figures.js";
 import type { EvidenceNumber } from "./evidence.js";
-import { alike, derive, fits, fitsChange, type Derivation, type Direction, type Wording } from "./derive.js";
+import { alike, derive, fits, fitsChange, type Derivation, type Direction, type NumberMatch, type Wording } from "./derive.js";
 import { searchPairs } from "./pair-search.js";
 
-export type { Derivation, Direction, Wording };
-
-export interface NumberMatch {
-  derivation: Derivation;
-  operands: EvidenceNumber[];
-}
+export type { Derivation, Direction, NumberMatch, Wording };
 
 /** Pairs are tried among all values up to this many; beyond it, only among values of one field. */
 export const allPairsUpTo = 40;

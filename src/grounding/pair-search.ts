@@ -1,7 +1,7 @@
 import type { EvidenceNumber } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 import { alike, derive, fitsWithin, type Wording } from "./derive.js";
-import type { NumberMatch } from "./match-number.js";
+import type { NumberMatch } from "./derive.js";
 
 /** One field's finite values, sorted, with each one's place in the pool, and where zero is. */
 interface Field {

@@ -4,7 +4,19 @@ import type { LeaseOptions } from "./run-lease.js";
 import type { SecretKeys } from "../trust/secrets.js";
 import { ModelCallLog } from "./model-calls.js";
 import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
-import type { Durability } from "./checkpoints.js";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import type { RunLease } from "./run-lease.js";
+
+/** Where a durable run writes, under which id, and the lease that makes this process its one writer. */
+export interface Durability {
+  store: CheckpointStore;
+  runId: string;
+  lease?: RunLease | undefined;
+  /** False when the run keeps no model calls (`DurableOptions.keepModelCalls`). */
+  keepModelCalls?: boolean | undefined;
+  /** How often a step cut short by a crash is started again (`DurableOptions.maxRecoveries`). */
+  maxRecoveries?: number | undefined;
+}
 
 /**
  * Writes a run's checkpoints. Entries wait in a buffer until the next commit: the run commits

@@ -8,22 +8,11 @@ import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import { boundRunId, checkSecret } from "../trust/state-signature.js";
 import type { UsageTotals } from "../core/usage.js";
 import { journalTime, offsetClock, systemClock, type Clock } from "../core/clock.js";
-import type { Checkpoints } from "./checkpoint-writer.js";
+import type { Checkpoints, Durability } from "./checkpoint-writer.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 
 // The writer is its own file; the type is named here too, where the runs are opened.
-export type { Checkpoints };
-
-/** Where a durable run writes, under which id, and the lease that makes this process its one writer. */
-export interface Durability {
-  store: CheckpointStore;
-  runId: string;
-  lease?: RunLease | undefined;
-  /** False when the run keeps no model calls (`DurableOptions.keepModelCalls`). */
-  keepModelCalls?: boolean | undefined;
-  /** How often a step cut short by a crash is started again (`DurableOptions.maxRecoveries`). */
-  maxRecoveries?: number | undefined;
-}
+export type { Checkpoints, Durability };
 
 /** `DurableOptions.maxRecoveries` when none is given. */
 export const defaultMaxRecoveries = 3;

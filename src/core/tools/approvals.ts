@@ -40,6 +40,11 @@ export function interruptedQuestion(name: string): string {
   return `"${name}" was running when the process stopped — did it take effect? Approve to run it again, deny to fail it, or answer with its output to mark it done`;
 }
 
+/** The call id of a plan's tool step, the key to approve it with. */
+export function toolStepCallId(stepId: string | number): string {
+  return `step:${stepId}`;
+}
+
 /** The id of a ReAct call waiting in round `turn` at `position`. */
 export function reactPendingId(turn: number, position: number): string {
   return `call:${turn}:${position}`;

@@ -1,7 +1,7 @@
 import { nextDecisionId, pendingPosition } from "../../core/tools/approvals.js";
 import type { PlanRun, StepOutcome } from "../live-run.js";
 import type { PollProgress } from "../resume-state.js";
-import { toolStepCallId } from "./tool-step.js";
+import { toolStepCallId } from "../../core/tools/approvals.js";
 
 /*
  * A poll step calls one tool many times, and every call that needs a person asks anew: one

@@ -1,6 +1,6 @@
 import { sleep } from "../../core/clock.js";
 import { isPromiseLike, type MaybePromise } from "../../core/maybe-async.js";
-import { callDigest, interruptedQuestion, nextDecisionId } from "../../core/tools/approvals.js";
+import { callDigest, interruptedQuestion, nextDecisionId, toolStepCallId } from "../../core/tools/approvals.js";
 import { effectOf, type Tool } from "../../core/tools/define-tool.js";
 import type { CallResult, CallScope } from "../../core/tools/guarded-call.js";
 import type { ToolOutcome } from "../../core/tools/tool-runner.js";
@@ -16,11 +16,6 @@ export type StepDone = (index: number, ok: boolean) => void;
 
 /** How a tool step that ends later is concluded (run-step.ts's `concludeLater`, passed in: no import loop). */
 export type StepEnded = (run: PlanRun, index: number, outcome: StepOutcome, done: StepDone) => void;
-
-/** The call id of a tool step, the key to approve it with. */
-export function toolStepCallId(stepId: string | number): string {
-  return `step:${stepId}`;
-}
 
 /**
  * Runs a tool step: placeholders in its args are replaced by earlier outputs, the call goes
