@@ -96,10 +96,13 @@ export class Webhooks {
         method: "POST",
         headers: { "content-type": "application/json", "planloop-signature": `t=${at},v1=${signature}` },
         body,
+        // A signed POST goes to the address given and nowhere else: a receiver's redirect could
+        // point it at an address inside this machine's network.
+        redirect: "manual",
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });
       await response.body?.cancel();
-      return response.status;
+      return response.status >= 300 && response.status < 400 ? `${response.status}: redirects are not followed` : response.status;
     } catch (error) {
       return errorMessage(error);
     }

@@ -104,6 +104,29 @@ describe("the run server's webhooks", () => {
     ]);
   });
 
+  it("a receiver that redirects is not followed: the signed POST goes nowhere else (issue 54)", async () => {
+    const inside = await receiver(0);
+    const redirecting: Server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(307, { location: inside.url }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    closing.push(() => new Promise((resolve) => redirecting.close(resolve)));
+    const client = await serverWith({ secret, attempts: 1, backoffMs: 5 });
+    const { runId } = await client.start({
+      plan: { steps: [{ id: 1, task: "echo", tool: "echo", args: { text: "hi" } }] },
+      webhook: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`,
+    });
+    await waitFor(client, runId, "run-end");
+    let kept: Array<{ outcome?: unknown; delivered?: boolean }> | undefined;
+    for (let look = 0; look < 500 && kept?.length !== 1; look += 1) {
+      kept = ((await client.get(runId)) as unknown as { webhooks?: typeof kept }).webhooks;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(kept).toMatchObject([{ delivered: false, outcome: "307: redirects are not followed" }]);
+    expect(inside.received).toEqual([]);
+  });
+
   it("a server that sends no webhooks refuses a run that asks for one", async () => {
     const client = await serverWith(undefined);
     const refused = await client.start({ plan, webhook: "http://127.0.0.1:9/hook" }).catch((error: unknown) => error);
