@@ -11,8 +11,12 @@ import type { StreamEvent } from "../client/api-types.js";
  */
 export type StreamCursor = Map<string, number>;
 
-/** The cursor a `Last-Event-ID` names; an empty one (from the start) for none. A malformed id is refused. */
-export function readCursor(lastEventId: string | undefined): StreamCursor {
+/**
+ * The cursor a `Last-Event-ID` names, in the stream of run `runId`; an empty one (from the start)
+ * for none. A malformed id, and one from another run's stream, are refused. (An id from before
+ * cursors named their run is read as it was; `unsentEvents` with `check` refuses one past the end.)
+ */
+export function readCursor(lastEventId: string | undefined, runId: string): StreamCursor {
   const cursor: StreamCursor = new Map();
   if (lastEventId === undefined || lastEventId === "") return cursor;
   let parsed: unknown;
@@ -22,7 +26,11 @@ export function readCursor(lastEventId: string | undefined): StreamCursor {
     throw new CursorError(lastEventId);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new CursorError(lastEventId);
-  for (const [run, sent] of Object.entries(parsed)) {
+  const named = parsed as { run?: unknown; sent?: unknown };
+  if (named.run !== undefined && named.run !== runId) throw new CursorError(lastEventId, `it is from the stream of another run`);
+  const positions = named.run === undefined ? parsed : named.sent;
+  if (typeof positions !== "object" || positions === null || Array.isArray(positions)) throw new CursorError(lastEventId);
+  for (const [run, sent] of Object.entries(positions)) {
     if (!Number.isSafeInteger(sent) || (sent as number) < 0) throw new CursorError(lastEventId);
     cursor.set(run, sent as number);
   }
@@ -30,13 +38,13 @@ export function readCursor(lastEventId: string | undefined): StreamCursor {
 }
 
 export class CursorError extends Error {
-  constructor(id: string) {
-    super(`Last-Event-ID ${JSON.stringify(id.slice(0, 80))} is not a position this server gave`);
+  constructor(id: string, why = "it is not a position this server gave") {
+    super(`Last-Event-ID ${JSON.stringify(id.slice(0, 80))} is refused: ${why}; leave it out to read the run's stream from its start`);
   }
 }
 
-export function cursorId(cursor: StreamCursor): string {
-  return Buffer.from(JSON.stringify(Object.fromEntries(cursor))).toString("base64url");
+export function cursorId(cursor: StreamCursor, runId: string): string {
+  return Buffer.from(JSON.stringify({ run: runId, sent: Object.fromEntries(cursor) })).toString("base64url");
 }
 
 /** What a look at the store found: the events not sent yet, and (`withSent`) those sent before, for a format that keeps state. */
@@ -57,29 +65,36 @@ export async function unsentEvents(
   store: CheckpointStore,
   runId: string,
   cursor: StreamCursor,
-  options: { withSent?: boolean } = {},
+  options: { withSent?: boolean; check?: string } = {},
 ): Promise<UnsentEvents | undefined> {
   const run = await store.getRun(runId);
   if (run === undefined) return undefined;
   const children = await childrenOf(store, runId);
   const events: StreamEvent[] = [];
   const sent: StreamEvent[] = [];
+  const named = new Set<string>();
   for (const each of [run, ...children]) {
     const name = each.runId.slice(runId.length).replace(/^\//, "");
+    named.add(name);
     const drawn = journalEvents(each, each === run);
     if (each === run) describeEnding(drawn, run, children);
     const from = cursor.get(name) ?? 0;
+    // A journal never shrinks: a position past its end was never given for this run.
+    if (options.check !== undefined && from > drawn.length) throw new CursorError(options.check, "it is past the end of this run's stream");
     const given = new Map(cursor);
     for (let index = 0; index < drawn.length; index += 1) {
       const { time, ...event } = drawn[index]!;
       if (index < from) {
-        if (options.withSent) sent.push({ ...event, run: each.runId, time, id: cursorId(given.set(name, index + 1)) } as StreamEvent);
+        if (options.withSent)
+          sent.push({ ...event, run: each.runId, time, id: cursorId(given.set(name, index + 1), runId) } as StreamEvent);
         continue;
       }
       cursor.set(name, index + 1);
-      events.push({ ...event, run: each.runId, time, id: cursorId(cursor) } as StreamEvent);
+      events.push({ ...event, run: each.runId, time, id: cursorId(cursor, runId) } as StreamEvent);
     }
   }
+  if (options.check !== undefined && [...cursor.keys()].some((name) => !named.has(name)))
+    throw new CursorError(options.check, "it names runs this run does not hold");
   const status = (run.result as { status?: unknown } | undefined)?.status;
   return { events, sent, finished: run.status === "finished", ...(typeof status === "string" ? { status } : {}) };
 }

@@ -15,7 +15,7 @@ import { checkRunReference, RunIdError } from "../runs/run-id.js";
 import { mayChangeRun, notCallersRun } from "../runs/run-access.js";
 import { openApiDocument } from "./openapi.js";
 import type { RunHost } from "./run-host.js";
-import { readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
+import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";
 import { streamFormat, streamFormats, type Frame, type StreamFormatName } from "./stream-format.js";
@@ -205,8 +205,10 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const lastEventId = context.req.header("last-event-id") ?? context.req.query("lastEventId");
     let cursor: StreamCursor;
     try {
-      cursor = readCursor(lastEventId);
+      cursor = readCursor(lastEventId, runId);
+      if (cursor.size > 0) await unsentEvents(store, runId, new Map(cursor), { check: lastEventId! });
     } catch (error) {
+      if (!(error instanceof CursorError)) throw error;
       throw new ApiFailure(400, errorMessage(error), { field: "Last-Event-ID" });
     }
     if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);

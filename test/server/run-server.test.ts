@@ -93,6 +93,29 @@ describe("the run server over HTTP", () => {
     expect(whole.at(-1)).toMatchObject({ type: "run-end", status: "completed" });
   });
 
+  it("a Last-Event-ID from another run's stream, or past the end, is a 400 naming it, not an empty stream (issue 54)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "planloop-serve-")), "runs.sqlite");
+    const { gate, open } = gatedTool();
+    const { client, server } = await serverOn(file, [gate]);
+    for (const n of [1, 2, 3]) open(n);
+    await client.start({ plan: chain, runId: "long" });
+    await client.start({ plan: { steps: [chain.steps[0]!] }, runId: "short" });
+    const long = await collect(client.stream("long"));
+    await collect(client.stream("short"));
+    const refused = async (runId: string, lastEventId: string) => {
+      const response = await fetch(`${server.url}/api/runs/${runId}/stream`, {
+        headers: { authorization: `Bearer ${server.sessionToken!}`, "last-event-id": lastEventId },
+      });
+      return { status: response.status, body: (await response.json()) as { error: string } };
+    };
+    expect(await refused("short", long.at(-1)!.id)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/another run/) } });
+    // An id in the form before cursors named their run, past this run's end.
+    const pastEnd = Buffer.from(JSON.stringify({ "": 999 })).toString("base64url");
+    expect(await refused("short", pastEnd)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/past the end/) } });
+    // Its own last id: the stream ends at once with nothing more.
+    expect(await collect(client.stream("long", { lastEventId: long.at(-1)!.id }))).toEqual([]);
+  });
+
   it("a wave of 20 approvals in one request; a stale id refuses the whole wave; each refund runs once", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "planloop-serve-")), "runs.sqlite");
     const { refund, refunds: done } = refundTool();
