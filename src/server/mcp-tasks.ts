@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { CallToolResult, Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 import type { RunView } from "../client/api-types.js";
 import type { RunHost } from "./run-host.js";
 import { viewOfRun } from "./run-view.js";
@@ -98,8 +98,14 @@ export class RunTasks implements TaskStore {
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(context.error === undefined ? {} : { error: context.error }),
     };
-    await this.options.store.setValue(taskKey(context.runId), record);
-    return (await this.getTask(context.runId, sessionId))!;
+    // A run is followed as one task: a second task asked for under its id (another client's, or a
+    // retry) does not overwrite the first's record, its ttl or its outcome.
+    const runId = context.runId;
+    await updateValue(this.options.store, taskKey(runId), (current) => {
+      if (current !== undefined && current !== null) throw new TaskTakenError(runId);
+      return record;
+    });
+    return (await this.getTask(runId, sessionId))!;
   }
 
   async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
@@ -205,4 +211,11 @@ function decodeCursor(cursor: string): { createdAt: number; runId: string } {
     // Falls through to the error below.
   }
   throw new Error(`not a cursor tasks/list gave: ${cursor}`);
+}
+
+/** A task asked for under the id of a run that is followed as a task already. */
+class TaskTakenError extends Error {
+  constructor(runId: string) {
+    super(`run "${runId}" is followed as a task already: read it with tasks/get "${runId}", or start a run under another runId`);
+  }
 }

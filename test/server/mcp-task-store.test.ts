@@ -21,6 +21,16 @@ describe("RunTasks", () => {
     expect(await store.getValue("planloop:mcp:task:r1")).toBeNull();
   });
 
+  it("a second task under a run's id does not overwrite the first: its ttl and outcome stay (outside review, issue 53)", async () => {
+    const store = memoryStore();
+    const tasks = new RunTasks({ store, host: new RunHost({ store, tools: [] }) });
+    await tasks.createTask({ ttl: 3_600_000, context: { runId: "bobs-run" } }, 1, asked("bobs-run"), "bob");
+    await expect(
+      tasks.createTask({ ttl: 1_000, context: { runId: "bobs-run", error: "plan: no tool nope" } }, 2, asked("bobs-run"), "alice"),
+    ).rejects.toThrow(/bobs-run" is followed as a task already/);
+    expect(await tasks.getTask("bobs-run", "bob")).toMatchObject({ status: "working", ttl: 3_600_000 });
+  });
+
   it("fails a task whose run could not start, with why; a task asks for no more than 30 days", async () => {
     const store = memoryStore();
     const tasks = new RunTasks({ store, host: new RunHost({ store, tools: [] }) });
