@@ -82,3 +82,27 @@ describe("planloop runs approve|deny|answer", () => {
     ]);
   });
 });
+
+describe("the ui's decisions, as the command it runs (outside review of issue 53)", () => {
+  it("an answer that starts with '-' is taken as the answer, not read as an option", async () => {
+    const { continuing } = await import("../../src/cli/commands/ui-command.js");
+    const store = `sqlite:${join(dir, "dash.sqlite")}`;
+    const onePlan = join(dir, "ask.json");
+    writeFileSync(onePlan, JSON.stringify({ steps: [{ id: 1, task: "ask", tool: "ask_user", args: { question: "Flags?" } }] }));
+    expect((await cli("run", onePlan, "--tools", tools, "--store", store, "--run-id", "dash")).code).toBe(3);
+    const ran: string[][] = [];
+    const io = { out: () => {}, err: () => {}, exitCode: () => {} } as never;
+    const rerun = async (argv: string[]) => {
+      ran.push(argv);
+      expect((await cli(...argv)).code).toBe(0);
+    };
+    await continuing(rerun as never, io, { store, tools })({
+      runId: "dash",
+      decision: { pendingId: "step:1", action: "answer", text: "--help" },
+    });
+    expect(ran[0]!.slice(-2)).toEqual(["--", "--help"]);
+    const shown = (await cli("runs", "show", "dash", "--store", store)).out;
+    expect(shown).toContain("completed");
+    expect(shown).toContain(`decision step:1: answered "--help"`);
+  });
+});

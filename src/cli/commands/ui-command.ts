@@ -102,6 +102,8 @@ export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tool
         where.tools,
         ...(where.model ? ["--model", where.model] : []),
         ...by,
+        // An answer is a person's text: after "--", one that starts with "-" is not read as an option.
+        ...(words[0] === "answer" && decision?.action === "answer" ? ["--", decision.text] : []),
       ];
       // How the run then ends (completed, failed, waiting again) is the run's, shown in the page; only a run that could not be continued fails here.
       await rerun(argv, io);
@@ -131,7 +133,7 @@ function decisionWords(runId: string, decision: Decision, folder: string | undef
     case "deny":
       return ["deny", runId, decision.pendingId, ...(decision.reason ? ["--reason", decision.reason] : [])];
     case "answer":
-      return ["answer", runId, decision.pendingId, decision.text];
+      return ["answer", runId, decision.pendingId];
   }
 }
 
