@@ -118,23 +118,37 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await page.close();
   }, 90_000);
 
-  it("a run of 450 steps: the page lists the first 200, and Show all reads the rest a page at a time", async () => {
-    const file = sqliteStore({ path: storeFile });
-    const plan = { steps: Array.from({ length: 450 }, (_, index) => ({ id: index + 1, task: "pause", tool: "pause", args: { ms: 0 } })) };
-    expect((await executePlan({ plan, tools, store: file, runId: "wide-ui", concurrency: 50 })).status).toBe("completed");
-    file.close();
-    const page = await browser!.newPage();
-    await page.goto(url);
-    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/wide-ui`);
-    const rows = page.locator("table.steps tbody tr");
-    // The first read of a big run is the slow one (about a second alone; CI runs it beside crash tests on two cores).
-    await rows.nth(199).waitFor({ timeout: 90_000 });
-    expect(await rows.count()).toBe(200);
-    await press(page.getByRole("button", { name: "Show all 450 steps" }));
-    await rows.nth(449).waitFor({ timeout: 90_000 });
-    expect(await rows.count()).toBe(450);
-    await page.close();
-  }, 240_000);
+  it(
+    "a run of 450 steps: the page lists the first 200, and Show all reads the rest a page at a time",
+    { timeout: 240_000, retry: 1 },
+    async () => {
+      const file = sqliteStore({ path: storeFile });
+      const plan = { steps: Array.from({ length: 450 }, (_, index) => ({ id: index + 1, task: "pause", tool: "pause", args: { ms: 0 } })) };
+      expect((await executePlan({ plan, tools, store: file, runId: "wide-ui", concurrency: 50 })).status).toBe("completed");
+      file.close();
+      const page = await browser!.newPage();
+      await page.goto(url);
+      await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/wide-ui`);
+      const rows = page.locator("table.steps tbody tr");
+      // 1.7 s here; in two of three .ci/run runs the rows never came (under investigation): say what the page showed.
+      await rows
+        .nth(199)
+        .waitFor({ timeout: 60_000 })
+        .catch(async (error: unknown) => {
+          const api = await page.evaluate<number>(
+            'fetch("api/runs/wide-ui", { headers: { "x-planloop-token": sessionStorage.getItem("planloop-token") ?? "" } }).then((answer) => answer.status)',
+          );
+          throw new Error(
+            `${String(error)}\nthe page at ${page.url()} showed ${await rows.count()} rows and: ${(await page.innerText("body")).slice(0, 800)}\nGET api/runs/wide-ui: ${api}`,
+          );
+        });
+      expect(await rows.count()).toBe(200);
+      await press(page.getByRole("button", { name: "Show all 450 steps" }));
+      await rows.nth(449).waitFor({ timeout: 60_000 });
+      expect(await rows.count()).toBe(450);
+      await page.close();
+    },
+  );
 
   it("a plan under review: an edit with a cycle is refused in the page; the plan call's messages and answer are shown", async () => {
     // A step's task written by a model is text: markup in it is shown, never run.

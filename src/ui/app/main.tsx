@@ -17,6 +17,8 @@ function App() {
   useEffect(() => {
     const moved = () => setHash(location.hash);
     addEventListener("hashchange", moved);
+    // An effect runs after the first paint: a hash that changed before it listened is read now.
+    moved();
     return () => removeEventListener("hashchange", moved);
   }, []);
   const { view, arg } = route(hash);
