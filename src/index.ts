@@ -25,6 +25,9 @@ export { decideRun } from "./runs/decide-run.js";
 export type { DecideRunOptions, RunDecision, RunDecisions, WaitingRun } from "./runs/decide-run.js";
 export { DecisionsRefusedError } from "./runs/decisions-refused.js";
 export type { DecisionProblem, DecisionProblemKind } from "./runs/decisions-refused.js";
+export { takeDecisions, NoSuchRunError } from "./runs/take-decisions.js";
+export type { TakeDecisionsOptions, TakenRun } from "./runs/take-decisions.js";
+export { waitingFor } from "./runs/waiting-for.js";
 
 // Run a fixed plan: a report pipeline's DAG
 export { validatePlan } from "./plan/validate-plan.js";
@@ -161,6 +164,7 @@ export { sleep } from "./core/clock.js";
 export type { Clock } from "./core/clock.js";
 
 // Keep runs: stores, leases, secrets (SQLite and Postgres stores are planloop/sqlite, planloop/postgres)
+export { RunLease } from "./journal/run-lease.js";
 export type { LeaseOptions } from "./journal/run-lease.js";
 export { defaultSecretKeys, maskSecrets } from "./trust/secrets.js";
 export type { SecretKeys } from "./trust/secrets.js";

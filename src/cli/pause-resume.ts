@@ -1,4 +1,4 @@
-import type { LeaseOptions } from "../journal/run-lease.js";
+import type { LeaseOptions, RunLease } from "../journal/run-lease.js";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -30,8 +30,29 @@ export interface PauseFlags {
   decidedBy?: string;
 }
 
-/** The lease a stored run is held with, from `--wait` and `--lease-ms`. */
-export function leaseFromFlags(flags: PauseFlags): LeaseOptions {
+/**
+ * Leases this process took on runs it is about to continue by their command line (`planloop ui`
+ * takes a run for a person's decision before it answers): the command goes on under the lease
+ * rather than taking another, so no other process slips in between.
+ */
+const handedOn = new Map<string, RunLease>();
+
+/** Hands `lease` on to the next command of this process that continues its run, until `takeBack`. */
+export function handLeaseOn(lease: RunLease): { takeBack(): RunLease | undefined } {
+  handedOn.set(lease.runId, lease);
+  return {
+    takeBack: () => {
+      if (handedOn.get(lease.runId) !== lease) return undefined;
+      handedOn.delete(lease.runId);
+      return lease;
+    },
+  };
+}
+
+/** The lease a stored run is held with, from `--wait` and `--lease-ms`; a lease handed on for `runId` (`handLeaseOn`) is used as it is. */
+export function leaseFromFlags(flags: PauseFlags, runId?: string): LeaseOptions {
+  const held = runId === undefined ? undefined : handedOn.get(runId);
+  if (held !== undefined) return { held };
   const ttlMs = flags.leaseMs === undefined ? undefined : Number(flags.leaseMs);
   if (ttlMs !== undefined && !(Number.isInteger(ttlMs) && ttlMs >= 10))
     throw new CliError("--lease-ms must be a whole number of milliseconds >= 10");

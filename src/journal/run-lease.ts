@@ -16,6 +16,12 @@ export interface LeaseOptions {
    * the run is free, and then continue it (or hand back its result, if it finished).
    */
   onBusy?: "fail" | "wait" | undefined;
+  /**
+   * This run's lease, taken already (`RunLease.take`): the run goes on under it rather than
+   * taking another, and gives it up when it stops. A caller that must know the run is its own
+   * before it answers (a person's decision reported kept) takes the lease first and hands it on.
+   */
+  held?: RunLease | undefined;
 }
 
 const defaultTtlMs = 30_000;
@@ -31,6 +37,7 @@ export class RunLease {
   private renewedAt: number;
   /** A renewal is waiting for the store's answer. */
   private renewing = false;
+  private released = false;
 
   readonly token: number;
   readonly ttlMs: number;
@@ -60,6 +67,8 @@ export class RunLease {
     runId: string,
     options: { lease?: LeaseOptions | undefined; signal?: AbortSignal | undefined },
   ): Promise<RunLease> {
+    const held = options.lease?.held;
+    if (held !== undefined) return heldFor(held, runId);
     const { ttlMs, onBusy } = readLeaseOptions(options.lease);
     const owner = leaseOwnerName();
     const offset = await clockOffset(store, runId);
@@ -75,6 +84,11 @@ export class RunLease {
     }
   }
 
+  /** Whether this process still holds the lease: not given up, not lost. */
+  get held(): boolean {
+    return !this.released && !this.lost.signal.aborted;
+  }
+
   /** Aborts once the lease is lost; its reason is the `LeaseLostError`. */
   get signal(): AbortSignal {
     return this.lost.signal;
@@ -88,6 +102,8 @@ export class RunLease {
 
   /** Stops renewing and gives the lease up, so the next caller need not wait for it to run out. */
   async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
     this.stopRenewing();
     if (this.lost.signal.aborted) return;
     try {
@@ -160,6 +176,15 @@ async function acquire(store: CheckpointStore, runId: string, lease: Parameters<
       then: "nothing was started. Try again once the store is back",
     });
   }
+}
+
+/** A lease handed on: it must be one of this run's, and not lost. */
+function heldFor(held: RunLease, runId: string): RunLease {
+  if (!(held instanceof RunLease)) throw new InvalidOptionsError("lease.held must be a RunLease (RunLease.take)");
+  if (held.runId !== runId) throw new InvalidOptionsError(`lease.held is run "${held.runId}"'s lease, not run "${runId}"'s`);
+  if (held.signal.aborted) throw held.signal.reason as Error;
+  if (!held.held) throw new InvalidOptionsError(`lease.held for run "${runId}" was given up already`);
+  return held;
 }
 
 function readLeaseOptions(lease: LeaseOptions | undefined): { ttlMs: number; onBusy: "fail" | "wait" } {

@@ -16,7 +16,6 @@ import { RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import { newRunId, type RunHost } from "./run-host.js";
 import { viewOfRun } from "./run-view.js";
-import { decideRun } from "../runs/decide-run.js";
 import type { Pipeline } from "./pipelines.js";
 import { checkNewRunId, newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
 
@@ -214,8 +213,6 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     },
     (input, extra) =>
       guard(async () => {
-        const view = await viewOfRun(store, input.runId);
-        if (view === undefined) throw new BodyError(`there is no run "${input.runId}"`, "runId");
         const decisions = input.decisions.map((given) =>
           given.action === "answer"
             ? { pendingId: given.pendingId, action: "answer" as const, text: given.text ?? "" }
@@ -223,10 +220,8 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
               ? { pendingId: given.pendingId, action: "deny" as const, reason: given.reason }
               : { pendingId: given.pendingId, action: "approve" as const },
         );
-        // Checked whole against what the run waits for now; a refusal is the tool's error, naming each bad item.
-        const finished = view.result === undefined ? undefined : view.status;
-        const decided = decideRun({ run: { runId: view.runId, pending: view.pending, finished }, decisions, by: "mcp" });
-        return follow(input.runId, extra, () => host.continue(input.runId, decided));
+        // Checked whole against what the run waits for now, and again under its lease; a refusal is the tool's error, naming each bad item.
+        return follow(input.runId, extra, () => host.decide(input.runId, { decisions, by: options.client ?? "mcp" }));
       }),
   );
 

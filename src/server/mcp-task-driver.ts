@@ -4,7 +4,6 @@ import { errorMessage } from "../core/errors.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import type { PendingItem } from "../client/api-types.js";
 import { decisionForm, decisionsOf, type FormAnswer } from "./mcp-elicit.js";
-import { decideRun } from "../runs/decide-run.js";
 import { pendingMetaKey, type RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import type { RunHost } from "./run-host.js";
@@ -138,8 +137,7 @@ export class TaskDriver {
     );
     if (decisions.length === 0) return void this.dismissed.add(key);
     try {
-      const decided = decideRun({ run: { runId: taskId, pending: now }, decisions, by: "mcp elicitation" });
-      const { done } = await this.options.host.continue(taskId, decided);
+      const { done } = await this.options.host.decide(taskId, { decisions, by: "mcp elicitation" });
       this.options.changes.changed(taskId);
       await done;
     } catch (error) {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
-import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
+import { errorMessage, InvalidOptionsError, PlanloopError, RunBusyError } from "../core/errors.js";
 import { forkRun, type ForkedRun } from "../executor/fork-run.js";
 import type { BudgetLimits } from "../core/budget.js";
 import type { PlanloopEvent } from "../core/events.js";
@@ -14,19 +14,17 @@ import { cancelStoredRun, type CancelOutcome } from "../journal/cancel-run.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { validatePlan } from "../plan/validate-plan.js";
 import { runStrategy } from "../strategies/run-strategy.js";
-import type { StrategyName } from "../strategies/strategy-result.js";
 import type { StartRunAnswer } from "../client/api-types.js";
-import { decideRun, type RunDecisions } from "../runs/decide-run.js";
+import { decideRun, type RunDecision, type RunDecisions } from "../runs/decide-run.js";
+import { NoSuchRunError, takeDecisions, type TakenRun } from "../runs/take-decisions.js";
+import { waitingFor } from "../runs/waiting-for.js";
+import { hostedRequest, keepHostedRequest, type HostedRequest } from "../runs/hosted-request.js";
 import { BodyError, type StartRun } from "./api-requests.js";
 import { coveredByGrants } from "../runs/standing-grants.js";
+import { DecisionsRefusedError } from "../runs/decisions-refused.js";
 import { checkNewRunId } from "../runs/run-id.js";
 import { childrenOf } from "../strategies/stored-runs.js";
 import { strategyEntries } from "../strategies/durable-strategy.js";
-
-/** How the server started a run, kept in the store: it continues the run the same way after a decision or a restart. */
-export type HostedRequest =
-  | { kind: "plan"; plan: unknown; webhook?: string | undefined }
-  | { kind: "task"; task: string; strategy: StrategyName; budget?: BudgetLimits | undefined; webhook?: string | undefined };
 
 /** How a run of this process stopped: its status and reason, or why it could not run. */
 export interface RunStop {
@@ -63,8 +61,6 @@ interface LiveRun {
   done: Promise<void>;
 }
 
-const requestKey = (runId: string) => `planloop:serve:run:${runId}`;
-
 /**
  * Runs what the server is asked to run, in its own process, under each run's lease: starts a
  * plan or a task, continues a waiting run with people's decisions, cancels. How each run was
@@ -96,7 +92,7 @@ export class RunHost {
     const entry = request.kind === "plan" ? "executePlan" : strategyEntries[request.strategy];
     const origin = given.client === undefined ? undefined : { client: given.client };
     if ((await store.createRun({ runId, entry, at: Date.now(), origin })) === "exists") return { runId, created: false };
-    await store.setValue(requestKey(runId), request);
+    await keepHostedRequest(store, runId, request);
     this.launch(runId, request);
     return { runId, created: true };
   }
@@ -123,7 +119,7 @@ export class RunHost {
       client: given.client,
     });
     const rerun: HostedRequest = { kind: "plan", plan: forked.plan, ...(hosted.webhook === undefined ? {} : { webhook: hosted.webhook }) };
-    await this.options.store.setValue(requestKey(forked.runId), rerun);
+    await keepHostedRequest(this.options.store, forked.runId, rerun);
     this.launch(forked.runId, rerun);
     return forked;
   }
@@ -154,15 +150,45 @@ export class RunHost {
   }
 
   /**
-   * Continues a run this server started with people's decisions, as `decideRun` checked them
-   * (none: a wait that is over, a run whose owner is gone). The run takes them under its
-   * lease; a run another process holds refuses (`RunBusyError`, from `done`).
+   * Continues a run this server started: with people's decisions as `takeDecisions` took them
+   * (the run's lease held, the decisions checked under it), so the run goes on under that lease
+   * and no other process can slip in between; without (a wait that is over, a run whose owner
+   * is gone) it takes the lease as it starts, and a run another process holds refuses
+   * (`RunBusyError`, from `done`).
    */
-  async continue(runId: string, decided?: RunDecisions): Promise<{ done: Promise<void> }> {
-    const request = await this.requestOf(runId);
-    if (request === undefined) throw new Error(`run "${runId}" was not started by this server; continue it where it was started`);
+  async continue(runId: string, taken?: TakenRun): Promise<{ done: Promise<void> }> {
+    try {
+      const request = await this.requestOf(runId);
+      if (request === undefined) throw new NotHostedError(runId);
+      if (this.live.has(runId)) throw new RunBusyError(runId, { owner: "this server", expiresAt: Date.now() });
+      return { done: this.launch(runId, request, taken) };
+    } catch (error) {
+      await taken?.lease.release();
+      throw error;
+    }
+  }
+
+  /**
+   * Takes people's decisions on a run this server started and continues it with them: checked
+   * first against what the run waits for (a refusal names each bad item, `DecisionsRefusedError`),
+   * then the run's lease taken and the decisions checked again under it (`takeDecisions`), so a
+   * decision answered as taken is one the run goes on with. A run that is not in the store is a
+   * `NoSuchRunError`; one this server did not start, a `NotHostedError`; one running here or in
+   * another process, a `RunBusyError`.
+   */
+  async decide(
+    runId: string,
+    given: { decisions: RunDecision | readonly RunDecision[]; by: string },
+  ): Promise<{ decided: RunDecisions; done: Promise<void> }> {
+    const { store, tools } = this.options;
+    const before = await waitingFor(store, runId);
+    if (before === undefined) throw new NoSuchRunError(runId);
+    decideRun({ run: before, ...given, tools });
+    if (!(await this.hosts(runId))) throw new NotHostedError(runId);
     if (this.live.has(runId)) throw new RunBusyError(runId, { owner: "this server", expiresAt: Date.now() });
-    return { done: this.launch(runId, request, decided) };
+    const taken = await takeDecisions({ store, runId, ...given, tools });
+    const { done } = await this.continue(runId, taken);
+    return { decided: taken.decided, done };
   }
 
   /**
@@ -175,14 +201,21 @@ export class RunHost {
     const covered = await coveredByGrants(this.options.store, runId, Date.now());
     if (covered.length === 0) return [];
     const by = `standing grant of ${[...new Set(covered.map((item) => item.by))].join(", ")}`;
-    // A grant covers calls waiting for approval only.
-    const decided = decideRun({
-      run: { runId, pending: covered.map((item) => ({ id: item.id, kind: "approval" })) },
-      decisions: covered.map((item) => ({ pendingId: item.id, action: "approve" as const })),
-      by,
-    });
-    await this.continue(runId, decided);
-    return decided.ids;
+    let taken: TakenRun;
+    try {
+      taken = await takeDecisions({
+        store: this.options.store,
+        runId,
+        decisions: covered.map((item) => ({ pendingId: item.id, action: "approve" as const })),
+        by,
+      });
+    } catch (error) {
+      // Another process is on the run, or it went on meanwhile: its next wait is looked at again.
+      if (error instanceof RunBusyError || error instanceof DecisionsRefusedError) return [];
+      throw error;
+    }
+    await this.continue(runId, taken);
+    return taken.decided.ids;
   }
 
   /** Cancels the run: one running here by its signal (its running tools are aborted), any other in the store, under its lease. */
@@ -226,15 +259,18 @@ export class RunHost {
     };
   }
 
-  private async requestOf(runId: string): Promise<HostedRequest | undefined> {
-    const kept = (await this.options.store.getValue(requestKey(runId))) as HostedRequest | null | undefined;
-    return kept?.kind === "plan" || kept?.kind === "task" ? kept : undefined;
+  private requestOf(runId: string): Promise<HostedRequest | undefined> {
+    return hostedRequest(this.options.store, runId);
   }
 
-  private launch(runId: string, request: HostedRequest, decided?: RunDecisions): Promise<void> {
+  private launch(runId: string, request: HostedRequest, taken?: TakenRun): Promise<void> {
     const controller = new AbortController();
-    const done = this.limit(() => this.execute(runId, request, { decided, signal: controller.signal }))
-      .finally(() => this.live.delete(runId))
+    const done = this.limit(() => this.execute(runId, request, { taken, signal: controller.signal }))
+      .finally(() => {
+        this.live.delete(runId);
+        // The run gave up the lease it was handed as it stopped; one that could not start gives it up here.
+        void taken?.lease.release();
+      })
       .then(
         (stop) => {
           this.options.onStop?.(runId, { ...stop, request });
@@ -253,7 +289,7 @@ export class RunHost {
   private async execute(
     runId: string,
     request: HostedRequest,
-    given: { decided: RunDecisions | undefined; signal: AbortSignal },
+    given: { taken: TakenRun | undefined; signal: AbortSignal },
   ): Promise<{ status: string; reason?: string | undefined }> {
     const { store, tools, model } = this.options;
     const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
@@ -264,8 +300,8 @@ export class RunHost {
       onEvent,
       slots: this.slots,
       ...(this.options.runner === undefined ? {} : { runner: this.options.runner }),
-      lease: { onBusy: "fail" as const },
-      ...decisionOptions(given.decided),
+      lease: given.taken === undefined ? { onBusy: "fail" as const } : { held: given.taken.lease },
+      ...decisionOptions(given.taken?.decided),
     };
     if (request.kind === "plan") {
       const plan = validatePlan(request.plan, { tools });
@@ -288,6 +324,14 @@ function decisionOptions(decided: RunDecisions | undefined): {
 } {
   if (decided === undefined) return {};
   return { approvals: decided.approvals as Record<string, ApprovalDecision>, answers: decided.answers, decidedBy: decided.decidedBy };
+}
+
+/** A run this server did not start: it does not know how to continue it. */
+export class NotHostedError extends PlanloopError {
+  constructor(readonly runId: string) {
+    super(`run "${runId}" was not started by this server; decide it where it runs (planloop runs approve|deny|answer)`);
+    this.name = "NotHostedError";
+  }
 }
 
 /** A new run's id, when the caller gave none. */

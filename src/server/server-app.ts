@@ -4,7 +4,8 @@ import { streamSSE } from "hono/streaming";
 import { RunBusyError, errorMessage, InvalidOptionsError } from "../core/errors.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { sendEvent } from "../waits/send-event.js";
-import { decideRun, type RunDecisions } from "../runs/decide-run.js";
+import type { RunDecisions } from "../runs/decide-run.js";
+import { NoSuchRunError } from "../runs/take-decisions.js";
 import { DecisionsRefusedError } from "../runs/decisions-refused.js";
 import type { ApiError, ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
@@ -14,7 +15,7 @@ import { addGrant, GrantError } from "../runs/standing-grants.js";
 import { checkRunReference, RunIdError } from "../runs/run-id.js";
 import { mayChangeRun, notCallersRun } from "../runs/run-access.js";
 import { openApiDocument } from "./openapi.js";
-import type { RunHost } from "./run-host.js";
+import { NotHostedError, type RunHost } from "./run-host.js";
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";
@@ -158,14 +159,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const runId = idOf(context);
     const body = readBody(decisionsBody, await jsonOf(context), "decisions");
     if ("grant" in body) return context.json(await grant(runId, body.grant, context.get("caller").name), 201);
-    const decided = await checkDecisions(store, runId, { decisions: body, by: context.get("caller").name }, host);
-    try {
-      const { done } = await host.continue(runId, decided);
-      done.catch(() => {});
-    } catch (error) {
-      if (error instanceof RunBusyError) throw new ApiFailure(409, `run "${runId}" is being continued already; follow it on its stream`);
-      throw error;
-    }
+    const { decided } = await hostDecides(host, runId, { decisions: body, by: context.get("caller").name });
     return context.json({ decided: decided.ids, continued: true }, 202);
   });
 
@@ -255,29 +249,30 @@ async function runView(store: CheckpointStore, runId: string): Promise<RunView> 
 }
 
 /**
- * A decision or a wave, checked by `decideRun` against what the run waits for now: taken whole
- * or not at all, the refusal naming each bad item. Then the run must be this server's to
- * continue, and not running here already.
+ * A decision or a wave taken by the run host (`RunHost.decide`: checked, the run's lease held,
+ * checked again under it) and the run continued with it; each refusal as its HTTP answer.
  */
-async function checkDecisions(
-  store: CheckpointStore,
+async function hostDecides(
+  host: RunHost,
   runId: string,
   given: { decisions: DecisionRequest | DecisionRequest[]; by: string },
-  host: RunHost,
-): Promise<RunDecisions> {
-  const view = await runView(store, runId);
-  let decided: RunDecisions;
+): Promise<{ decided: RunDecisions }> {
   try {
-    const finished = view.result === undefined ? undefined : view.status;
-    decided = decideRun({ run: { runId, pending: view.pending, finished }, ...given });
+    const { decided, done } = await host.decide(runId, given);
+    done.catch(() => {});
+    return { decided };
   } catch (error) {
-    if (!(error instanceof DecisionsRefusedError)) throw error;
-    throw new ApiFailure(error.httpStatus, error.message, { ids: error.ids, problems: [...error.problems] });
+    if (error instanceof NoSuchRunError) throw new ApiFailure(404, error.message);
+    if (error instanceof DecisionsRefusedError)
+      throw new ApiFailure(error.httpStatus, error.message, { ids: error.ids, problems: [...error.problems] });
+    if (error instanceof NotHostedError) throw new ApiFailure(409, error.message);
+    if (error instanceof RunBusyError)
+      throw new ApiFailure(
+        409,
+        `run "${runId}" is being continued already (by ${error.owner}); nothing was decided: follow it on its stream`,
+      );
+    throw error;
   }
-  if (!(await host.hosts(runId)))
-    throw new ApiFailure(409, `run "${runId}" was not started by this server; decide it where it runs (planloop runs approve|deny|answer)`);
-  if (host.isLive(runId)) throw new ApiFailure(409, `run "${runId}" is being continued already; follow it on its stream`);
-  return decided;
 }
 
 /** The run id of a `/api/runs/:id…` route, checked by the one rule for ids callers name (never an inner run's). */

@@ -10,8 +10,9 @@ import { childrenOf } from "../strategies/stored-runs.js";
 import { RunDetails, stepsPage } from "./run-details.js";
 import { runPage } from "./run-rows.js";
 import type { RunWatch } from "./run-watch.js";
-import { continueCommand, readDecisions, type ContinueRun, type Decision } from "./ui-decisions.js";
-import type { RunDecisions } from "../runs/decide-run.js";
+import { continueCommand, readDecisions, refuseHosted, takeRun, type ContinueRun, type Decision } from "./ui-decisions.js";
+import type { TakenRun } from "../runs/take-decisions.js";
+import { checkRunReference, RunIdError } from "../runs/run-id.js";
 import { forkFrom, resumeCommand } from "./ui-fork.js";
 import { checkOrigin, hasToken, HttpError, readJson, safety, staticFile } from "./ui-http.js";
 
@@ -24,6 +25,8 @@ export interface UiAppOptions {
   store: CheckpointStore;
   storeFlag?: string | undefined;
   continueRun?: ContinueRun | undefined;
+  /** `continueRun` continues the runs `planloop serve`'s HTTP API started (the page is that server's); without, their decisions are refused. */
+  continuesHosted?: boolean | undefined;
   tools?: readonly Tool[] | undefined;
   watch: RunWatch;
   /** The access token every request needs. */
@@ -72,7 +75,15 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
       }
     };
   const json = (context: Context, body: unknown, status = 200) => context.json(body, status as 200, safety);
-  const runIdOf = (context: Context) => decodeURIComponent(context.req.param("id") ?? "");
+  // A run id by the library's one rule (never an inner run's, "" or a path): 400 otherwise.
+  const runIdOf = (context: Context) => {
+    try {
+      return checkRunReference(decodeURIComponent(context.req.param("id") ?? ""), { field: "id" });
+    } catch (error) {
+      if (error instanceof RunIdError) throw new HttpError(400, error.message);
+      throw error;
+    }
+  };
 
   app.use(
     "/api/*",
@@ -115,9 +126,12 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
     guarded(async (context) => json(context, { items: await details.inbox(), canDecide: continueRun !== undefined })),
   );
 
-  /** Continues the run in this process (one continuation at a time per run), keeping how it went for the page. */
-  const goOn = (runId: string, given?: { decisions: Decision | readonly Decision[]; decided: RunDecisions }) => {
+  const busy = (runId: string) => {
     if (continuations.get(runId)?.state === "continuing") throw new HttpError(409, `run "${runId}" is being continued already`);
+  };
+
+  /** Continues the run in this process (one continuation at a time per run), keeping how it went for the page. */
+  const goOn = (runId: string, given?: { decisions: Decision | readonly Decision[]; taken: TakenRun }) => {
     // The page shows a wave by its first decision.
     const wave = Array.isArray(given?.decisions) ? (given.decisions as readonly Decision[]) : undefined;
     const decision = wave ? wave[0] : (given?.decisions as Decision | undefined);
@@ -127,11 +141,14 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
         await continueRun!({
           runId,
           ...(wave ? { decisions: wave } : decision ? { decision } : {}),
-          ...(given ? { decided: given.decided } : {}),
+          ...(given ? { taken: given.taken } : {}),
         });
         continuations.set(runId, { state: "continued", decision });
       } catch (error) {
         continuations.set(runId, { state: "failed", decision, error: errorMessage(error) });
+      } finally {
+        // A continuation that could not start gives the lease up here; one that ran gave it up as it stopped.
+        await given?.taken.lease.release();
       }
       void options.watch.poke();
     });
@@ -143,10 +160,13 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
       const runId = runIdOf(context);
       const body = await readJson(context);
       // One decision, or a wave (Approve all / Deny all): several approvals or denials at once.
-      const { decided, decisions } = await readDecisions(store, runId, body, options.tools);
+      const { decisions } = await readDecisions(store, runId, body, options.tools);
+      if (!options.continuesHosted) await refuseHosted(store, runId);
       if (continueRun === undefined)
         return json(context, { continued: false, command: continueCommand(runId, decisions, options.storeFlag) });
-      goOn(runId, { decisions, decided });
+      busy(runId);
+      // The run's lease is taken and the decisions checked under it before the page is told: a 202 is a decision the run goes on with.
+      goOn(runId, { decisions, taken: await takeRun(store, runId, decisions, options.tools) });
       return json(context, { continued: true }, 202);
     }),
   );
@@ -157,6 +177,7 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
       const forked = await forkFrom(store, runIdOf(context), await readJson(context));
       if (continueRun === undefined)
         return json(context, { ...forked, continued: false, command: resumeCommand(forked.runId, options.storeFlag) });
+      busy(forked.runId);
       goOn(forked.runId);
       return json(context, { ...forked, continued: true }, 202);
     }),

@@ -3,6 +3,9 @@ import { isRecord } from "../core/is-record.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { decideRun, type RunDecisions } from "../runs/decide-run.js";
 import { DecisionsRefusedError } from "../runs/decisions-refused.js";
+import { NoSuchRunError, takeDecisions, type TakenRun } from "../runs/take-decisions.js";
+import { hostedRequest } from "../runs/hosted-request.js";
+import { RunBusyError } from "../core/errors.js";
 import { pendingFor } from "./run-detail.js";
 import { HttpError } from "./ui-http.js";
 import type { Decision } from "./api-types.js";
@@ -18,8 +21,11 @@ export type ContinueRun = (request: {
   decision?: Decision;
   /** A wave: several approvals, or several denials, taken at once (`decision` is absent then). */
   decisions?: readonly Decision[];
-  /** The decision or the wave as `decideRun` checked it, with who and when: what a run host takes. */
-  decided?: RunDecisions;
+  /**
+   * The run as `takeDecisions` took it for the decision: its lease held by this process, the
+   * decisions checked under it. The continuation goes on under that lease (and gives it up).
+   */
+  taken?: TakenRun;
 }) => Promise<void>;
 
 /** The command that continues the run with this decision, for a ui that cannot continue it itself. */
@@ -77,6 +83,45 @@ export async function readDecisions(
   if (wave !== undefined && (actions.size > 1 || actions.has("answer") || actions.has("edit")))
     throw new HttpError(400, "a wave here approves all or denies all; answer or edit one item at a time");
   return { decided, decisions: wave ?? decisions[0]! };
+}
+
+/**
+ * Takes the run for the decisions before the page is told they were taken (`takeDecisions`):
+ * its lease held here, the decisions checked again under it. A run another process is running
+ * is refused (409, naming it), and nothing is decided.
+ */
+export async function takeRun(
+  store: CheckpointStore,
+  runId: string,
+  decisions: Decision | readonly Decision[],
+  tools: readonly Tool[] | undefined,
+): Promise<TakenRun> {
+  try {
+    return await takeDecisions({ store, runId, decisions, by: "planloop ui", tools });
+  } catch (error) {
+    if (error instanceof NoSuchRunError) throw new HttpError(404, error.message);
+    if (error instanceof DecisionsRefusedError)
+      throw new HttpError(error.httpStatus, error.message, { ids: error.ids, problems: error.problems });
+    if (error instanceof RunBusyError)
+      throw new HttpError(
+        409,
+        `run "${runId}" is being run by ${error.owner} (another process, or a continuation of this one); nothing was decided: decide what it waits for once it stops`,
+      );
+    throw error;
+  }
+}
+
+/**
+ * A run `planloop serve`'s HTTP API started is that server's to continue (it knows how it was
+ * started): a page that does not serve it refuses its decisions, saying where to take them.
+ */
+export async function refuseHosted(store: CheckpointStore, runId: string): Promise<void> {
+  if ((await hostedRequest(store, runId)) === undefined) return;
+  throw new HttpError(
+    409,
+    `run "${runId}" was started through planloop serve's HTTP API, and that server continues it: nothing was decided here. ` +
+      `Decide it there: on its page (/ui/ on the server's port) or with POST /api/runs/${runId}/decisions`,
+  );
 }
 
 /** One decision of a request body, in its shape (what it decides is `decideRun`'s to check). */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, executePlan, LeaseLostError, memoryStore, RunBusyError, type CheckpointStore } from "planloop";
+import { defineTool, executePlan, LeaseLostError, memoryStore, RunBusyError, RunLease, type CheckpointStore } from "planloop";
 import { freshDatabase, skipPostgres } from "../helpers/postgres.js";
 import { repoRoot } from "../helpers/paths.js";
 
@@ -201,5 +201,35 @@ describe("a run whose options are refused after it was opened", () => {
     const { tool } = slowTool(1);
     await expect(executePlan({ plan: chain(2), tools: [tool], store, runId: "bad", concurrency: 0 })).rejects.toThrow(/concurrency/);
     expect(await executePlan({ plan: chain(2), tools: [tool], store, runId: "bad" })).toMatchObject({ status: "completed" });
+  });
+});
+
+describe("a lease handed on (lease: { held })", () => {
+  const onePlan = { steps: [{ id: "a", task: "t", tool: "slow", args: { step: "a" } }] };
+
+  it("the run goes on under the lease it is handed, keeps every other caller out meanwhile, and gives it up as it stops", async () => {
+    const store = memoryStore();
+    const { tool, calls } = slowTool(1);
+    const held = await RunLease.take(store, "handed", {});
+    // Held before the run starts: no one else takes the run in between.
+    await expect(executePlan({ plan: onePlan, tools: [tool], store, runId: "handed" })).rejects.toBeInstanceOf(RunBusyError);
+    const result = await executePlan({ plan: onePlan, tools: [tool], store, runId: "handed", lease: { held } });
+    expect(result.status).toBe("completed");
+    expect(calls).toEqual(["a handed/a"]);
+    expect(held.held).toBe(false);
+    await (await RunLease.take(store, "handed", {})).release();
+  });
+
+  it("refuses another run's lease, and one given up already", async () => {
+    const store = memoryStore();
+    const { tool } = slowTool(1);
+    const other = await RunLease.take(store, "other", {});
+    await expect(executePlan({ plan: onePlan, tools: [tool], store, runId: "mine", lease: { held: other } })).rejects.toThrow(
+      /lease\.held is run "other"'s lease, not run "mine"'s/,
+    );
+    await other.release();
+    await expect(executePlan({ plan: onePlan, tools: [tool], store, runId: "other", lease: { held: other } })).rejects.toThrow(
+      /given up already/,
+    );
   });
 });

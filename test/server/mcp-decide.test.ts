@@ -83,10 +83,11 @@ describe("MCP's decide", () => {
     expect(again).toMatchObject({ isError: true, text: expect.stringContaining('the run does not wait for "step:1"') });
     expect(refunds).toEqual(["A1 mixed/1"]);
     const kept = (await store.getRun("mixed"))!.journal.flatMap((entry) => (entry.kind === "human-decision" ? [[entry.id, entry.by]] : []));
+    // Kept with who decided: over HTTP, the name of the token the client came with (here the session's), not "mcp".
     expect(kept).toEqual([
-      ["step:1", "mcp"],
-      ["step:2", "mcp"],
-      ["step:3", "mcp"],
+      ["step:1", "session"],
+      ["step:2", "session"],
+      ["step:3", "session"],
     ]);
   });
 });

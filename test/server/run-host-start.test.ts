@@ -7,7 +7,6 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunHost } from "../../src/server/run-host.js";
-import { decideRun } from "../../src/runs/decide-run.js";
 import { refundTool } from "../helpers/refund-tool.js";
 
 describe("RunHost.start", () => {
@@ -26,14 +25,7 @@ describe("RunHost.start", () => {
       // The run the winner started waits for its approval; approved, the refund is made once.
       const winner = hosts[answers.findIndex((answer) => answer.created)]!;
       await (
-        await winner.continue(
-          "same",
-          decideRun({
-            run: { runId: "same", pending: [{ id: "step:1", kind: "approval" }] },
-            decisions: { pendingId: "step:1", action: "approve" },
-            by: "test",
-          }),
-        )
+        await winner.decide("same", { decisions: { pendingId: "step:1", action: "approve" }, by: "test" })
       ).done;
       expect((await store.getRun("same"))?.status).toBe("finished");
       expect(refunds).toEqual(["A7 same/1"]);

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { askUser, executePlan, memoryStore, type CheckpointStore } from "planloop";
 import { startUi, type UiServer } from "../../src/ui/index.js";
 import { refundTool } from "../helpers/refund-tool.js";
+import { RunLease } from "../../src/journal/run-lease.js";
+import { RunHost } from "../../src/server/run-host.js";
 
 let ui: UiServer | undefined;
 afterEach(async () => {
@@ -29,9 +31,9 @@ async function waitingUi() {
   ui = await startUi({
     store,
     tools,
-    continueRun: async ({ runId, decided }) => {
-      handedOn.push(decided);
-      await executePlan({ plan, tools, store, runId, ...decided });
+    continueRun: async ({ runId, taken }) => {
+      handedOn.push(taken?.decided);
+      await executePlan({ plan, tools, store, runId, ...taken?.decided, lease: taken ? { held: taken.lease } : undefined });
     },
   });
   const send = async (body: unknown) => {
@@ -95,5 +97,43 @@ describe("deciding through planloop ui", () => {
       ["step:3", "planloop ui"],
     ]);
     expect(refunds).toHaveLength(2);
+  });
+
+  it("refuses (409, naming the process) a decision on a run another process holds; nothing is handed on, and it is taken once that process lets go", async () => {
+    const { store, refunds, handedOn, send } = await waitingUi();
+    // Another process continues the run: it holds the run's lease.
+    const other = await RunLease.take(store, "r1", {});
+    const busy = await send({ pendingId: "step:1", action: "approve" });
+    expect(busy.status).toBe(409);
+    expect(busy.body.error).toMatch(/is being run by .*nothing was decided/);
+    expect(handedOn).toEqual([]);
+    expect(await kept(store)).toEqual([]);
+    await other.release();
+    expect((await send({ pendingId: "step:1", action: "approve" })).status).toBe(202);
+    await settled(store, 1);
+    expect(refunds).toEqual(["A1 r1/1"]);
+  });
+
+  it("refuses (409, saying where to decide it) a run planloop serve's API started: a standalone ui cannot continue it", async () => {
+    const store = memoryStore();
+    const { refund } = refundTool();
+    const host = new RunHost({ store, tools: [refund] });
+    await host.start({ plan: { steps: [{ id: 1, task: "refund A1", tool: "refund", args: { order: "A1" } }] }, runId: "hosted" });
+    await host.close();
+    expect((await store.getRun("hosted"))?.status).toBe("running");
+    const continued: string[] = [];
+    ui = await startUi({ store, tools: [refund], continueRun: async ({ runId }) => void continued.push(runId) });
+    const response = await fetch(`${ui.url.slice(0, ui.url.indexOf("/?"))}/api/runs/hosted/decisions`, {
+      method: "POST",
+      headers: { "x-planloop-token": ui.token, "content-type": "application/json" },
+      body: JSON.stringify({ pendingId: "step:1", action: "approve" }),
+    });
+    const body = (await response.json()) as { error: string };
+    expect(response.status).toBe(409);
+    expect(body.error).toContain("planloop serve's HTTP API");
+    expect(body.error).toContain("POST /api/runs/hosted/decisions");
+    expect(continued).toEqual([]);
+    const run = await store.getRun("hosted");
+    expect(run!.journal.filter((entry) => entry.kind === "human-decision")).toEqual([]);
   });
 });

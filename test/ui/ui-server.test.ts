@@ -172,9 +172,10 @@ describe("planloop ui's server", () => {
     const decisions: unknown[] = [];
     ui = await startUi({
       store,
-      continueRun: async ({ runId, decision }) => {
+      continueRun: async ({ runId, decision, taken }) => {
         decisions.push(decision);
-        await executePlan({ plan: refundPlan, tools: [refund], store, runId, approvals: { [decision!.pendingId]: { approved: true } } });
+        // The ui took the run's lease for the decision: the run goes on under it.
+        await executePlan({ plan: refundPlan, tools: [refund], store, runId, ...taken!.decided, lease: { held: taken!.lease } });
       },
     });
     const headers = { "x-planloop-token": ui.token, "content-type": "application/json" };

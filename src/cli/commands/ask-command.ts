@@ -124,7 +124,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...contextOf(flags),
         ...(flags.taskType ? { taskType: flags.taskType } : {}),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
-        ...(store ? { store, runId, lease: leaseFromFlags(flags) } : {}),
+        ...(store ? { store, runId, lease: leaseFromFlags(flags, runId) } : {}),
       });
       progress?.stop();
       settleResumedFile(flags, result);

@@ -101,7 +101,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
     signal: interrupt.signal,
     store,
     runId,
-    lease: leaseFromFlags(flags),
+    lease: leaseFromFlags(flags, runId),
     runner,
     ...resumed,
   }).finally(() => {

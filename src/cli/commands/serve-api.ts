@@ -99,7 +99,7 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
   });
   const continueRun: ContinueRun = async (request) => {
     if (!(await server.host.hosts(request.runId))) return byCommand(request);
-    return (await server.host.continue(request.runId, request.decided)).done;
+    return (await server.host.continue(request.runId, request.taken)).done;
   };
   const { app } = uiApp({
     store: served.store,
@@ -111,6 +111,7 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
     base: "/ui",
     folder: builtPage(),
     continueRun,
+    continuesHosted: true,
   });
   server.mount(app);
   served.io.out(`planloop serve: the page is on ${server.url}/ui/?token=${token}`);

@@ -9,6 +9,7 @@ import type { CliIo } from "../cli-io.js";
 import { loadTools } from "../load-tools.js";
 import { defaultStore, openStore } from "../store-option.js";
 import type { Rerun } from "../continue-run.js";
+import { handLeaseOn } from "../pause-resume.js";
 
 interface UiFlags {
   store: string;
@@ -83,7 +84,9 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
 
 /** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process. */
 export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
-  return async ({ runId, decision, decisions }) => {
+  return async ({ runId, decision, decisions, taken }) => {
+    // The run's lease, taken for the decision, goes on to the command that continues it.
+    const handed = taken === undefined ? undefined : handLeaseOn(taken.lease);
     const folder = decision?.action === "edit" ? mkdtempSync(join(tmpdir(), "planloop-ui-")) : undefined;
     try {
       const words =
@@ -108,6 +111,7 @@ export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tool
       // How the run then ends (completed, failed, waiting again) is the run's, shown in the page; only a run that could not be continued fails here.
       await rerun(argv, io);
     } finally {
+      await handed?.takeBack()?.release();
       if (folder) rmSync(folder, { recursive: true, force: true });
     }
   };
