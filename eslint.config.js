@@ -5,6 +5,7 @@ import tseslint from "typescript-eslint";
 /** Every folder of src/, lowest first. */
 const layers = [
   "core",
+  "sandbox",
   "trust",
   "journal",
   "plan",
@@ -36,6 +37,10 @@ function forbid(folders, why) {
 /** What a folder must not import, and why. */
 const arrows = {
   core: [layers.filter((folder) => folder !== "core"), "core imports nothing above it"],
+  sandbox: [
+    [...layers.filter((folder) => !["core", "sandbox"].includes(folder)), ...harness],
+    "sandbox/ runs an untrusted program with only the functions it is given: it stands on core alone",
+  ],
   trust: [
     [...layers.filter((folder) => !["core", "trust"].includes(folder)), ...harness],
     "trust/ signs and seals: it stands on core alone",
@@ -172,6 +177,39 @@ const stepRoom = {
   },
 };
 
+/**
+ * The faces (the CLI, the HTTP API and MCP in server/, the ui) control runs through the room
+ * of the library that does (src/runs/): what a person decides is checked and taken there, and
+ * a run's lease is held there, so a guarantee proven once holds on every face.
+ */
+const decideInRoom = {
+  regex: "/runs/decide-run\\.js$",
+  importNames: ["decideRun"],
+  message:
+    "a face decides through src/runs: checkDecisions for a first answer, takeDecisions or RunHost.decide to take the decision under the run's lease",
+};
+const leaseInRoom = {
+  regex: "/journal/run-lease\\.js$",
+  importNames: ["RunLease"],
+  message: "a face holds no run's lease: src/runs takes it (takeDecisions, RunHost, orphanedRuns)",
+};
+const continueInRoom = {
+  regex: "/(executor/execute-plan|strategies/run-strategy|react/run-agent)\\.js$",
+  importNames: ["executePlan", "runStrategy", "runAgent"],
+  message:
+    "the HTTP API, MCP and the ui continue runs through src/runs (RunHost) or the run's own command line, never by calling an entry point",
+};
+const faces = [
+  { folders: ["src/cli"], patterns: [decideInRoom, leaseInRoom] },
+  { folders: ["src/server", "src/ui"], patterns: [decideInRoom, leaseInRoom, continueInRoom] },
+].map(({ folders, patterns }) => ({
+  files: folders.map((folder) => `${folder}/**/*.ts`),
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": ["error", { patterns: patterns.map((each) => ({ ...each, allowTypeImports: true })) }],
+  },
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -205,4 +243,5 @@ export default tseslint.config(
     rules: { "no-restricted-imports": forbid(forbidden, why) },
   })),
   stepRoom,
+  ...faces,
 );

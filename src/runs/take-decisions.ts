@@ -33,6 +33,18 @@ export class NoSuchRunError extends PlanloopError {
 }
 
 /**
+ * Checks people's decisions against what the run waits for now (`waitingFor`, then
+ * `decideRun`: all or nothing), holding nothing: a face's first answer to a bad wave. A run
+ * that is not in the store is a `NoSuchRunError`; a refusal, a `DecisionsRefusedError`. What is
+ * answered as taken must then be taken under the run's lease (`takeDecisions`).
+ */
+export async function checkDecisions(options: Omit<TakeDecisionsOptions, "leaseTtlMs">): Promise<RunDecisions> {
+  const run = await waitingFor(options.store, options.runId);
+  if (run === undefined) throw new NoSuchRunError(options.runId);
+  return decideRun({ run, decisions: options.decisions, by: options.by, tools: options.tools });
+}
+
+/**
  * Takes a waiting run for people's decisions before anyone is told they were taken: the run's
  * lease first (a run another process holds is a `RunBusyError` naming it and when its lease runs
  * out), then what the run waits for, read under that lease, and the decisions checked against it

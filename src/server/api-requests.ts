@@ -2,6 +2,7 @@ import { z } from "zod";
 import { strategyNames } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import { newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
+import { RunRequestError } from "../runs/hosted-request.js";
 
 /**
  * The bodies the run server takes, as zod schemas: checked before anything happens, and each
@@ -85,15 +86,8 @@ export const eventBody = z.strictObject({
   data: z.unknown().optional().describe("What the waiting step gets as its output"),
 });
 
-/** What a body failed with: the first problem, and the field it is about. */
-export class BodyError extends Error {
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
-  }
-}
+/** What a body failed with: the first problem, and the field it is about (the run host's own refusals are of the same kind). */
+export { RunRequestError as BodyError };
 
 /** Reads `body` by `schema`, or throws a `BodyError` naming the field ("decisions[3].action: …"). */
 export function readBody<Schema extends z.ZodType>(schema: Schema, body: unknown, what: string): z.output<Schema> {
@@ -102,7 +96,7 @@ export function readBody<Schema extends z.ZodType>(schema: Schema, body: unknown
   const issue = deepest(read.error.issues);
   const field = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
   const where = `${what}${field}`;
-  throw new BodyError(`${where}: ${issue.message}`, where);
+  throw new RunRequestError(`${where}: ${issue.message}`, where);
 }
 
 type Issue = z.core.$ZodIssue;

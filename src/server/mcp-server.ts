@@ -14,7 +14,7 @@ import { progressTokenOf, stepProgress } from "./mcp-progress.js";
 import { TaskDriver } from "./mcp-task-driver.js";
 import { RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
-import { newRunId, type RunHost } from "./run-host.js";
+import { newRunId, type RunHost } from "../runs/run-host.js";
 import { viewOfRun } from "./run-view.js";
 import type { Pipeline } from "./pipelines.js";
 import { checkNewRunId, newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";

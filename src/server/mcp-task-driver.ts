@@ -6,7 +6,7 @@ import type { PendingItem } from "../client/api-types.js";
 import { decisionForm, decisionsOf, type FormAnswer } from "./mcp-elicit.js";
 import { pendingMetaKey, type RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
-import type { RunHost } from "./run-host.js";
+import type { RunHost } from "../runs/run-host.js";
 import { viewOfRun } from "./run-view.js";
 
 /** How long a person has to answer an elicitation (ms); the run waits on after it, for `decide`. */

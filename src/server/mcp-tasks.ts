@@ -3,7 +3,7 @@ import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/exp
 import type { CallToolResult, Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 import type { RunView } from "../client/api-types.js";
-import type { RunHost } from "./run-host.js";
+import type { RunHost } from "../runs/run-host.js";
 import { viewOfRun } from "./run-view.js";
 import { runOutcome } from "./mcp-outcome.js";
 

@@ -15,7 +15,7 @@ import { addGrant, GrantError } from "../runs/standing-grants.js";
 import { checkRunReference, RunIdError } from "../runs/run-id.js";
 import { mayChangeRun, notCallersRun } from "../runs/run-access.js";
 import { openApiDocument } from "./openapi.js";
-import { NotHostedError, type RunHost } from "./run-host.js";
+import { NotHostedError, type RunHost } from "../runs/run-host.js";
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";

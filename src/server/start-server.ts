@@ -10,7 +10,7 @@ import type { StepRunner } from "../executor/step-runner.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { listTokens } from "./api-tokens.js";
 import { RunChanges } from "./run-changes.js";
-import { RunHost } from "./run-host.js";
+import { RunHost } from "../runs/run-host.js";
 import { serverApp } from "./server-app.js";
 import { payloadOf, Webhooks, type WebhookOptions } from "./webhooks.js";
 

@@ -1,12 +1,11 @@
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { isRecord } from "../core/is-record.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import { decideRun, type RunDecisions } from "../runs/decide-run.js";
+import type { RunDecisions } from "../runs/decide-run.js";
 import { DecisionsRefusedError } from "../runs/decisions-refused.js";
-import { NoSuchRunError, takeDecisions, type TakenRun } from "../runs/take-decisions.js";
+import { checkDecisions, NoSuchRunError, takeDecisions, type TakenRun } from "../runs/take-decisions.js";
 import { hostedRequest } from "../runs/hosted-request.js";
 import { RunBusyError } from "../core/errors.js";
-import { pendingFor } from "./run-detail.js";
 import { HttpError } from "./ui-http.js";
 import type { Decision } from "./api-types.js";
 
@@ -70,14 +69,11 @@ export async function readDecisions(
   const wave = Array.isArray(body) ? body.map(decisionOf) : undefined;
   const decisions = wave ?? [decisionOf(body)];
   if (decisions.length === 0) throw new HttpError(400, "a wave decides at least one item");
-  const pending = await pendingFor(store, runId);
-  if (pending === undefined) throw new HttpError(404, `there is no run "${runId}"`);
   let decided: RunDecisions;
   try {
-    decided = decideRun({ run: { runId, pending }, decisions, by: "planloop ui", tools });
+    decided = await checkDecisions({ store, runId, decisions, by: "planloop ui", tools });
   } catch (error) {
-    if (!(error instanceof DecisionsRefusedError)) throw error;
-    throw new HttpError(error.httpStatus, error.message, { ids: error.ids, problems: error.problems });
+    throw httpRefusal(error);
   }
   const actions = new Set(decisions.map((each) => each.action));
   if (wave !== undefined && (actions.size > 1 || actions.has("answer") || actions.has("edit")))
@@ -99,16 +95,21 @@ export async function takeRun(
   try {
     return await takeDecisions({ store, runId, decisions, by: "planloop ui", tools });
   } catch (error) {
-    if (error instanceof NoSuchRunError) throw new HttpError(404, error.message);
-    if (error instanceof DecisionsRefusedError)
-      throw new HttpError(error.httpStatus, error.message, { ids: error.ids, problems: error.problems });
-    if (error instanceof RunBusyError)
-      throw new HttpError(
-        409,
-        `run "${runId}" is being run by ${error.owner} (another process, or a continuation of this one); nothing was decided: decide what it waits for once it stops`,
-      );
-    throw error;
+    throw httpRefusal(error);
   }
+}
+
+/** A refusal of the room's as the ui's JSON API answers it. */
+function httpRefusal(error: unknown): unknown {
+  if (error instanceof NoSuchRunError) return new HttpError(404, error.message);
+  if (error instanceof DecisionsRefusedError)
+    return new HttpError(error.httpStatus, error.message, { ids: error.ids, problems: error.problems });
+  if (error instanceof RunBusyError)
+    return new HttpError(
+      409,
+      `run "${error.runId}" is being run by ${error.owner} (another process, or a continuation of this one); nothing was decided: decide what it waits for once it stops`,
+    );
+  return error;
 }
 
 /**

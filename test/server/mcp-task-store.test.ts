@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "planloop";
 import { RunTasks } from "../../src/server/mcp-tasks.js";
-import { RunHost } from "../../src/server/run-host.js";
+import { RunHost } from "../../src/runs/run-host.js";
 
 const asked = (runId: string) => ({ method: "tools/call", params: { name: "run_plan", arguments: { runId }, task: {} } });
 

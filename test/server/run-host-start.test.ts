@@ -6,7 +6,7 @@ import { sqliteStore } from "planloop/sqlite";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RunHost } from "../../src/server/run-host.js";
+import { RunHost } from "../../src/runs/run-host.js";
 import { refundTool } from "../helpers/refund-tool.js";
 
 describe("RunHost.start", () => {

@@ -6,7 +6,7 @@ import { askUser, executePlan, memoryStore, type CheckpointStore } from "planloo
 import { startUi, type UiServer } from "../../src/ui/index.js";
 import { refundTool } from "../helpers/refund-tool.js";
 import { RunLease } from "../../src/journal/run-lease.js";
-import { RunHost } from "../../src/server/run-host.js";
+import { RunHost } from "../../src/runs/run-host.js";
 
 let ui: UiServer | undefined;
 afterEach(async () => {

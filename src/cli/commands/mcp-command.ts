@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { planloopMcpServer } from "../../server/mcp-server.js";
 import { RunChanges } from "../../server/run-changes.js";
-import { RunHost } from "../../server/run-host.js";
+import { RunHost } from "../../runs/run-host.js";
 import type { CliIo } from "../cli-io.js";
 import { importUserModule, loadTools } from "../load-tools.js";
 import { readPipelines } from "../../server/pipelines.js";

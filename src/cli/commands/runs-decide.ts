@@ -1,5 +1,5 @@
-import { decideRun, type RunDecision } from "../../runs/decide-run.js";
-import { childrenOf, lastPause, pendingOf } from "../../strategies/stored-runs.js";
+import type { RunDecision } from "../../runs/decide-run.js";
+import { checkDecisions as checkInRoom } from "../../runs/take-decisions.js";
 import { usingStore, storedRun } from "../continue-run.js";
 
 /** Who decides when `--decided-by` does not say. */
@@ -16,10 +16,8 @@ export async function checkDecisions(
   flags: { store: string; decidedBy?: string | undefined },
 ): Promise<void> {
   await usingStore(flags.store, async (store) => {
-    const run = await storedRun(store, runId, flags.store);
-    const finished = run.status === "finished" ? ((run.result as { status?: string } | undefined)?.status ?? "finished") : undefined;
-    const paused = finished === undefined ? lastPause(run, await childrenOf(store, run.runId)) : undefined;
-    const pending = paused === undefined ? [] : pendingOf(paused);
-    decideRun({ run: { runId, pending, finished }, decisions, by: flags.decidedBy || commandLine });
+    // A missing run is named with the store it was looked for in.
+    await storedRun(store, runId, flags.store);
+    await checkInRoom({ store, runId, decisions, by: flags.decidedBy || commandLine });
   });
 }

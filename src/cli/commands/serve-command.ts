@@ -4,8 +4,7 @@ import { InvalidOptionsError, RunBusyError, shown } from "../../core/errors.js";
 import { serveTokensCommand } from "./serve-tokens.js";
 import { startApi, wholeNumber, type ApiFlags, type Served } from "./serve-api.js";
 import { coveredByGrants, grantTargets } from "../../runs/standing-grants.js";
-import type { CheckpointStore } from "../../journal/checkpoint-store.js";
-import { RunLease } from "../../journal/run-lease.js";
+import { orphanedRuns } from "../../runs/orphaned-runs.js";
 import { runSchedules, type ScheduleFire } from "../../waits/run-schedules.js";
 import { listSchedules } from "../../waits/schedules.js";
 import { dueOutermostRuns } from "../../waits/wake-due-runs.js";
@@ -104,7 +103,7 @@ async function tick(served: Served, options: { limit: number; orphanAfterMs: num
   for (const run of report.started) io.out(`schedule ${run.schedule}: started ${run.runId}: ${run.status}`);
   for (const skip of report.skipped) io.out(`schedule ${skip.schedule}: not started at ${skip.fireAt}: ${skip.reason}`);
   for (const failure of report.failed) io.err(`schedule ${failure.schedule}: ${failure.runId} could not start: ${failure.error}`);
-  for (const runId of await orphans(store, options.orphanAfterMs)) {
+  for (const runId of await orphanedRuns(store, { afterMs: options.orphanAfterMs })) {
     if (stopped()) return;
     await continueRun(served, runId, "its owner is gone");
   }
@@ -179,24 +178,6 @@ async function launchFire(served: Served, fire: ScheduleFire): Promise<{ status:
   const run = await served.store.getRun(fire.runId);
   const result = run?.result as { status?: string } | undefined;
   return { status: result?.status ?? (run === undefined ? "not started" : "waiting") };
-}
-
-/**
- * Top-level runs still running whose owner is gone: untouched for `afterMs` and with a lease
- * this process can take (the owner's ran out, or it was a process of this host that died).
- */
-async function orphans(store: CheckpointStore, afterMs: number): Promise<string[]> {
-  const found: string[] = [];
-  for (const run of await store.listRuns({ topLevel: true, status: "running", limit: 100 })) {
-    if (run.updatedAt > Date.now() - afterMs) continue;
-    try {
-      await (await RunLease.take(store, run.runId, { lease: { onBusy: "fail" } })).release();
-      found.push(run.runId);
-    } catch (error) {
-      if (!(error instanceof RunBusyError)) throw error;
-    }
-  }
-  return found;
 }
 
 /** The first Ctrl-C (or SIGTERM) stops serving once the work in hand is done; a second exits at once. */

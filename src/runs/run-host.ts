@@ -14,15 +14,13 @@ import { cancelStoredRun, type CancelOutcome } from "../journal/cancel-run.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { validatePlan } from "../plan/validate-plan.js";
 import { runStrategy } from "../strategies/run-strategy.js";
-import type { StartRunAnswer } from "../client/api-types.js";
-import { decideRun, type RunDecision, type RunDecisions } from "../runs/decide-run.js";
-import { NoSuchRunError, takeDecisions, type TakenRun } from "../runs/take-decisions.js";
-import { waitingFor } from "../runs/waiting-for.js";
-import { hostedRequest, keepHostedRequest, type HostedRequest } from "../runs/hosted-request.js";
-import { BodyError, type StartRun } from "./api-requests.js";
-import { coveredByGrants } from "../runs/standing-grants.js";
-import { DecisionsRefusedError } from "../runs/decisions-refused.js";
-import { checkNewRunId } from "../runs/run-id.js";
+import { decideRun, type RunDecision, type RunDecisions } from "./decide-run.js";
+import { NoSuchRunError, takeDecisions, type TakenRun } from "./take-decisions.js";
+import { waitingFor } from "./waiting-for.js";
+import { hostedRequest, keepHostedRequest, RunRequestError, type HostedRequest, type StartedRun, type StartRun } from "./hosted-request.js";
+import { coveredByGrants } from "./standing-grants.js";
+import { DecisionsRefusedError } from "./decisions-refused.js";
+import { checkNewRunId } from "./run-id.js";
 import { childrenOf } from "../strategies/stored-runs.js";
 import { strategyEntries } from "../strategies/durable-strategy.js";
 
@@ -84,7 +82,7 @@ export class RunHost {
    * same moment wins), so exactly one answers `created: true`. The id a caller names is checked
    * (`checkNewRunId`); the run's origin records the client that asked (`given.client`).
    */
-  async start(body: StartRun, given: { client?: string | undefined } = {}): Promise<StartRunAnswer> {
+  async start(body: StartRun, given: { client?: string | undefined } = {}): Promise<StartedRun> {
     const request = this.checked(body);
     const runId = body.runId === undefined ? newRunId() : checkNewRunId(body.runId);
     const { store } = this.options;
@@ -245,11 +243,11 @@ export class RunHost {
   private checked(body: StartRun): HostedRequest {
     if ("plan" in body) {
       const plan = validatePlan(body.plan, { tools: this.options.tools });
-      if (!plan.ok) throw new BodyError(`plan: ${plan.errors.map((error) => error.message).join("; ")}`, "plan");
+      if (!plan.ok) throw new RunRequestError(`plan: ${plan.errors.map((error) => error.message).join("; ")}`, "plan");
       return { kind: "plan", plan: body.plan, ...(body.webhook === undefined ? {} : { webhook: body.webhook }) };
     }
     if (this.options.model === undefined)
-      throw new BodyError("task: this server was started without --model; it runs plans ({ plan }) only", "task");
+      throw new RunRequestError("task: this server was started without --model; it runs plans ({ plan }) only", "task");
     return {
       kind: "task",
       task: body.task,
