@@ -44,6 +44,12 @@ export interface RunView {
   pending: PendingItem[];
   /** The decisions it was given: on what, which, when, and by whom (the token's name). */
   decisions: Array<{ run: string; id: string; decision: unknown; at?: number; by?: string }>;
+  /** Where the run came from, as its row records it (never read from its id): the schedule and fire time that started it, the run and step it was forked from, the API client (token name) that started it. */
+  origin?: {
+    schedule?: { name: string; fireAt: number } | undefined;
+    forkedFrom?: { runId: string; step: string } | undefined;
+    client?: string | undefined;
+  };
   /** The run's result, once it finished. */
   result?: unknown;
 }

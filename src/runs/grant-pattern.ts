@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from "../core/errors.js";
 import { maxNesting, nestsDeeperThan } from "../core/json-safe.js";
+import { defaultSecretKeys, isSecretKey } from "../trust/secrets.js";
 
 /*
  * A standing grant's `args` pattern: the arguments a call must have for the grant to approve it.
@@ -64,7 +65,15 @@ function copied(value: unknown, where: string): unknown {
   if (Array.isArray(value)) return value.map((item, index) => copied(item, `${where}[${index}]`));
   if (isJsonObject(value)) {
     const copy = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value)) copy[key] = copied(value[key], `${where}.${key}`);
+    for (const key of Object.keys(value)) {
+      // The store keeps a secret key's value masked or sealed, never as given: a pattern naming one could never match.
+      if (isSecretKey(key, defaultSecretKeys))
+        throw new GrantError(
+          `${where}.${key}: "${key}" is a secret key, whose value the store never keeps readable, so no call would match; grant on the call's other arguments`,
+          `${where}.${key}`,
+        );
+      copy[key] = copied(value[key], `${where}.${key}`);
+    }
     return copy;
   }
   throw new GrantError(`${where}: not a JSON value (${typeof value}); a grant's arguments are JSON`, "grant.args");

@@ -1,4 +1,6 @@
 import type { BudgetLimits } from "../core/budget.js";
+import { PlanloopError } from "../core/errors.js";
+import { derivedKey, sameSecretText, signValue } from "../trust/keyed-hash.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 
@@ -44,13 +46,36 @@ export class RunRequestError extends Error {
 
 const requestKey = (runId: string) => `planloop:serve:run:${runId}`;
 
-/** How a run host started the run; undefined for a run no run host started (the CLI's, a program's). */
-export async function hostedRequest(store: CheckpointStore, runId: string): Promise<HostedRequest | undefined> {
-  const kept = (await store.getValue(requestKey(runId))) as HostedRequest | null | undefined;
-  return kept?.kind === "plan" || kept?.kind === "task" ? kept : undefined;
+/**
+ * How a run host started the run; undefined for a run no run host started (the CLI's, a
+ * program's). With the host's `secret`, what is kept must carry its signature: a plan or a
+ * webhook changed in the store by anyone without the secret is refused (`TamperedRequestError`),
+ * never run or called.
+ */
+export async function hostedRequest(store: CheckpointStore, runId: string, secret?: string): Promise<HostedRequest | undefined> {
+  const kept = (await store.getValue(requestKey(runId))) as (HostedRequest & { signature?: unknown }) | null | undefined;
+  if (kept?.kind !== "plan" && kept?.kind !== "task") return undefined;
+  const { signature, ...request } = kept;
+  if (secret !== undefined && !sameSecretText(signature, signatureOf(secret, runId, request))) throw new TamperedRequestError(runId);
+  return request;
 }
 
-/** Keeps how a run host started the run. */
-export async function keepHostedRequest(store: CheckpointStore, runId: string, request: HostedRequest): Promise<void> {
-  await store.setValue(requestKey(runId), request);
+/** Keeps how a run host started the run, signed with the host's `secret` when it has one. */
+export async function keepHostedRequest(store: CheckpointStore, runId: string, request: HostedRequest, secret?: string): Promise<void> {
+  await store.setValue(requestKey(runId), secret === undefined ? request : { ...request, signature: signatureOf(secret, runId, request) });
+}
+
+/** How a hosted run was started, as kept, does not carry the host's signature: it was changed, or kept without the secret. */
+export class TamperedRequestError extends PlanloopError {
+  constructor(readonly runId: string) {
+    super(
+      `how run "${runId}" was started is not signed with this server's secret (PLANLOOP_SERVER_SECRET): it was changed in the store, ` +
+        "or kept by a server without that secret; it is not continued. Start it again, or continue it from a server with the secret it was started with",
+    );
+    this.name = "TamperedRequestError";
+  }
+}
+
+function signatureOf(secret: string, runId: string, request: HostedRequest): string {
+  return signValue(derivedKey(secret, "planloop hosted request"), `hosted-request:${runId}`, request);
 }

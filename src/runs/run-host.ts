@@ -17,6 +17,7 @@ import { runStrategy } from "../strategies/run-strategy.js";
 import { decideRun, type RunDecision, type RunDecisions } from "./decide-run.js";
 import { NoSuchRunError, takeDecisions, type TakenRun } from "./take-decisions.js";
 import { waitingFor } from "./waiting-for.js";
+import { checkSecret } from "../trust/keyed-hash.js";
 import { hostedRequest, keepHostedRequest, RunRequestError, type HostedRequest, type StartedRun, type StartRun } from "./hosted-request.js";
 import { coveredByGrants } from "./standing-grants.js";
 import { DecisionsRefusedError } from "./decisions-refused.js";
@@ -47,6 +48,13 @@ export interface RunHostOptions {
    * one of three. Default 32.
    */
   stepSlots?: number | undefined;
+  /**
+   * The server's secret (16 characters or more; `planloop serve` reads PLANLOOP_SERVER_SECRET):
+   * how each run was started (its plan or task, its webhook) is kept signed with it, and one
+   * whose signature does not check is not continued (`TamperedRequestError`). Without it, what
+   * is kept is trusted as the store holds it.
+   */
+  secret?: string | undefined;
   /** Told when a run of this process (or a run kept inside it) emits an event: it may have written to the store. */
   onActivity?: ((runId: string, event: PlanloopEvent) => void) | undefined;
   /** Told when a run stops here: finished, waiting, cancelled (also one cancelled in the store), or not run (`status: "not run"`). */
@@ -72,6 +80,7 @@ export class RunHost {
   readonly slots: StepSlots;
 
   constructor(private readonly options: RunHostOptions) {
+    checkSecret(options.secret, "secret");
     this.limit = pLimit(options.concurrency ?? 8);
     this.slots = new StepSlots(options.stepSlots ?? 32);
   }
@@ -90,7 +99,7 @@ export class RunHost {
     const entry = request.kind === "plan" ? "executePlan" : strategyEntries[request.strategy];
     const origin = given.client === undefined ? undefined : { client: given.client };
     if ((await store.createRun({ runId, entry, at: Date.now(), origin })) === "exists") return { runId, created: false };
-    await keepHostedRequest(store, runId, request);
+    await keepHostedRequest(store, runId, request, this.options.secret);
     this.launch(runId, request);
     return { runId, created: true };
   }
@@ -117,7 +126,7 @@ export class RunHost {
       client: given.client,
     });
     const rerun: HostedRequest = { kind: "plan", plan: forked.plan, ...(hosted.webhook === undefined ? {} : { webhook: hosted.webhook }) };
-    await keepHostedRequest(this.options.store, forked.runId, rerun);
+    await keepHostedRequest(this.options.store, forked.runId, rerun, this.options.secret);
     this.launch(forked.runId, rerun);
     return forked;
   }
@@ -134,7 +143,8 @@ export class RunHost {
 
   /** Whether this server started the run (and so knows how to continue it). */
   async hosts(runId: string): Promise<boolean> {
-    return (await this.requestOf(runId)) !== undefined;
+    // Whether it is kept at all: one whose signature does not check is still this server's, and refused when continued.
+    return (await hostedRequest(this.options.store, runId)) !== undefined;
   }
 
   /** Resolves when the run stops running in this process (at once when it is not running here). */
@@ -258,7 +268,7 @@ export class RunHost {
   }
 
   private requestOf(runId: string): Promise<HostedRequest | undefined> {
-    return hostedRequest(this.options.store, runId);
+    return hostedRequest(this.options.store, runId, this.options.secret);
   }
 
   private launch(runId: string, request: HostedRequest, taken?: TakenRun): Promise<void> {

@@ -32,6 +32,9 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+/** Names a token may not have: what a run's origin and decisions call the session token and MCP over stdio. */
+const reservedNames = ["session", "mcp"];
+
 /** Whether a token of these scopes may do what `needed` names. */
 export function allows(scopes: readonly ApiScope[], needed: ApiScope): boolean {
   return scopes.some((scope) => includes[scope].includes(needed));
@@ -56,6 +59,11 @@ export async function addToken(
   const { name } = request;
   if (!/^[\w.@-]{1,64}$/.test(name))
     throw new InvalidOptionsError(`a token's name is 1 to 64 letters, digits, ".", "@", "-" or "_"; not ${JSON.stringify(name)}`);
+  // What the server and MCP call their own callers: a token of that name would be taken for them in a run's origin and decisions.
+  if (reservedNames.includes(name.toLowerCase()))
+    throw new InvalidOptionsError(
+      `"${name}" names the server's own callers (${reservedNames.join(", ")}: the session token, MCP over stdio); pick another name`,
+    );
   const unknown = request.scopes.filter((scope) => !apiScopes.includes(scope as ApiScope));
   if (request.scopes.length === 0 || unknown.length > 0)
     throw new InvalidOptionsError(

@@ -35,6 +35,7 @@ export async function viewOfRun(store: CheckpointStore, runId: string): Promise<
     updatedAt: run.updatedAt,
     pending,
     decisions,
+    ...(run.origin === undefined ? {} : { origin: run.origin }),
     ...(run.result === undefined ? {} : { result: run.result }),
   };
 }

@@ -6,6 +6,7 @@ import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { sendEvent } from "../waits/send-event.js";
 import type { RunDecisions } from "../runs/decide-run.js";
 import { NoSuchRunError } from "../runs/take-decisions.js";
+import { TamperedRequestError } from "../runs/hosted-request.js";
 import { DecisionsRefusedError } from "../runs/decisions-refused.js";
 import type { ApiError, ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
@@ -265,7 +266,7 @@ async function hostDecides(
     if (error instanceof NoSuchRunError) throw new ApiFailure(404, error.message);
     if (error instanceof DecisionsRefusedError)
       throw new ApiFailure(error.httpStatus, error.message, { ids: error.ids, problems: [...error.problems] });
-    if (error instanceof NotHostedError) throw new ApiFailure(409, error.message);
+    if (error instanceof NotHostedError || error instanceof TamperedRequestError) throw new ApiFailure(409, error.message);
     if (error instanceof RunBusyError)
       throw new ApiFailure(
         409,

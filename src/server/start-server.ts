@@ -28,6 +28,11 @@ export interface RunServerOptions {
   concurrency?: number | undefined;
   /** Steps at once across those runs, shared fairly between them (default 32). */
   stepSlots?: number | undefined;
+  /**
+   * The server's secret (16 characters or more): how each run was started (its plan or task, its
+   * webhook) is kept signed with it, and a kept request someone changed in the store is not run.
+   */
+  secret?: string | undefined;
   /** How often open streams look at the store for other processes' writes (ms). */
   pollMs?: number | undefined;
   /** The largest request body taken, in bytes (default 1 MB). */
@@ -77,6 +82,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     concurrency: options.concurrency,
     stepSlots: options.stepSlots,
     runner: options.runner,
+    secret: options.secret,
     onActivity: (runId, event) => changes.changed(runId, event),
     onStop: (runId, stop) => {
       const payload = payloadOf(runId, stop);

@@ -77,6 +77,9 @@ describe("run ids through the HTTP API", () => {
     const forked = await post("/api/runs/mine/fork", tokens.runner, { step: 1, runId: "mine-again" });
     expect(forked.status).toBe(201);
     expect((await store.getRun("mine-again"))?.origin).toEqual({ forkedFrom: { runId: "mine", step: "1" }, client: "runner" });
+    // The API shows it as kept: where the run came from, never read from its id.
+    const view = await fetch(`${server.url}/api/runs/mine-again`, { headers: { authorization: `Bearer ${tokens.admin}` } });
+    expect(((await view.json()) as { origin?: unknown }).origin).toEqual({ forkedFrom: { runId: "mine", step: "1" }, client: "runner" });
     expect(await post("/api/runs/mine-again/cancel", tokens.admin, {})).toMatchObject({ status: 200 });
     expect(await post("/api/runs/mine/cancel", tokens.runner, {})).toMatchObject({ status: 200 });
     expect(refunds).toEqual([]);

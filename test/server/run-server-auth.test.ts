@@ -124,5 +124,8 @@ describe("the run server's tokens and scopes", () => {
     await expect(addToken(store, { name: "decide-token", scopes: ["read"] })).rejects.toThrow(
       /there is a token named "decide-token" already/,
     );
+    // The names a run's origin and decisions give the session token and MCP over stdio are not a token's to take.
+    for (const name of ["session", "MCP"])
+      await expect(addToken(store, { name, scopes: ["run"] })).rejects.toThrow(/names the server's own callers/);
   });
 });

@@ -106,6 +106,21 @@ describe("standing grants", () => {
     expect(done).toEqual([]);
   });
 
+  it("refuses (400) a grant whose arguments name a secret key, which the store keeps masked and no call could match", async () => {
+    const client = await setUp();
+    await client.start({ plan: chain("S", [10]), runId: "s" });
+    await untilWaiting(client, "s");
+    for (const args of [{ apiKey: "k-1" }, { order: "S0", auth: { token: "t" } }]) {
+      const refused = await client
+        .grant("s", { tool: "refund", args, scope: "run", expiresInMs: 60_000 })
+        .then(() => undefined)
+        .catch((error: unknown) => error as PlanloopApiError);
+      expect(refused?.status).toBe(400);
+      expect(refused?.message).toMatch(/is a secret key, whose value the store never keeps readable/);
+    }
+    expect((await client.get("s")).pending.map((item) => item.id)).toEqual(["step:1"]);
+  });
+
   it('compares a pattern\'s values as JSON of the same type: "10" is not 10, an object is not an array', async () => {
     const client = await setUp();
     await client.start({ plan: chain("T", [10]), runId: "t" });

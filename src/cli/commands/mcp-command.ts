@@ -5,6 +5,7 @@ import { loadOptionalPackage } from "../../core/optional-package.js";
 import { planloopMcpServer } from "../../server/mcp-server.js";
 import { RunChanges } from "../../server/run-changes.js";
 import { RunHost } from "../../runs/run-host.js";
+import { serverSecret } from "./serve-api.js";
 import type { CliIo } from "../cli-io.js";
 import { importUserModule, loadTools } from "../load-tools.js";
 import { readPipelines } from "../../server/pipelines.js";
@@ -33,7 +34,13 @@ export function mcpCommand(program: Command, io: CliIo): void {
       const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
       const store = await openStore(storeFlag, { readonly: false });
       const changes = new RunChanges();
-      const host = new RunHost({ store, tools, model, onActivity: (runId, event) => changes.changed(runId, event) });
+      const host = new RunHost({
+        store,
+        tools,
+        model,
+        secret: serverSecret(),
+        onActivity: (runId, event) => changes.changed(runId, event),
+      });
       const server = planloopMcpServer({ store, host, changes, pipelines, interactive: true, log: (line) => io.err(line) });
       const { StdioServerTransport } = loadOptionalPackage<typeof McpStdio>({
         name: "@modelcontextprotocol/sdk",

@@ -74,6 +74,7 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
     stepSlots,
     webhooks,
     runner,
+    secret: serverSecret(),
   });
   served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
   if (server.sessionToken !== undefined)
@@ -116,6 +117,13 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
   server.mount(app);
   served.io.out(`planloop serve: the page is on ${server.url}/ui/?token=${token}`);
   return watch;
+}
+
+/** PLANLOOP_SERVER_SECRET, which signs how each API run was started (docs/server.md#the-servers-secret). */
+export function serverSecret(): string | undefined {
+  const secret = process.env.PLANLOOP_SERVER_SECRET || undefined;
+  if (secret !== undefined && secret.length < 16) throw new CliError("PLANLOOP_SERVER_SECRET must be 16 characters or more");
+  return secret;
 }
 
 /** A whole number of at least 1 from a flag, or a clear refusal naming it. */

@@ -123,8 +123,14 @@ async function applyGrants(served: Served, limit: number, stopped: () => boolean
     if (!granted(row)) continue;
     const host = served.server?.host;
     if (host !== undefined && (await host.hosts(row.runId))) {
-      const approved = await host.applyGrants(row.runId);
-      if (approved.length > 0) served.io.out(`run ${row.runId}: a standing grant approves ${approved.join(", ")}`);
+      if (served.leftAlone.has(row.runId)) continue;
+      try {
+        const approved = await host.applyGrants(row.runId);
+        if (approved.length > 0) served.io.out(`run ${row.runId}: a standing grant approves ${approved.join(", ")}`);
+      } catch (error) {
+        served.leftAlone.add(row.runId);
+        served.io.err(`run ${row.runId}: ${shown(error)}; serve leaves it alone from now`);
+      }
       continue;
     }
     const covered = await coveredByGrants(served.store, row.runId, now);
