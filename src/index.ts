@@ -19,8 +19,10 @@ export { defineTool, askUser, effectOf } from "./core/tools/define-tool.js";
 export type { Tool, ToolEffect, ToolOptions, ToolContext, Authorization } from "./core/tools/define-tool.js";
 export type { ToolExecutor } from "./core/tools/tool-executor.js";
 export type { ApprovalDecision, HumanDecisions } from "./core/tools/guarded-call.js";
+export { definePipeline } from "./runs/pipelines.js";
+export type { Pipeline } from "./runs/pipelines.js";
 
-// Decide what a run waits for: one decision or a wave, all or nothing (every face decides through it)
+// Control runs: decide what a run waits for (one decision or a wave, all or nothing) under its lease, and keep runs going (every face goes through these)
 export { decideRun } from "./runs/decide-run.js";
 export type { DecideRunOptions, RunDecision, RunDecisions, WaitingRun } from "./runs/decide-run.js";
 export { DecisionsRefusedError } from "./runs/decisions-refused.js";
@@ -28,6 +30,8 @@ export type { DecisionProblem, DecisionProblemKind } from "./runs/decisions-refu
 export { takeDecisions, NoSuchRunError } from "./runs/take-decisions.js";
 export type { TakeDecisionsOptions, TakenRun } from "./runs/take-decisions.js";
 export { waitingFor } from "./runs/waiting-for.js";
+export { serveRuns, RunService } from "./runs/serve-runs.js";
+export type { ServeRunsOptions, ContinueRequest } from "./runs/serve-runs.js";
 
 // Run a fixed plan: a report pipeline's DAG
 export { validatePlan } from "./plan/validate-plan.js";

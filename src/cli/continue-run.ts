@@ -59,6 +59,21 @@ export async function resumeRun(
   rerun: Rerun,
   request: { runId: string; flags: ContinueFlags; decisions: string[] },
 ): Promise<void> {
+  const line = await continuationLine(io, request);
+  if (line === undefined) return;
+  process.chdir(line.cwd);
+  await rerun(line.argv);
+}
+
+/**
+ * The command line that continues a stored run, and the folder to run it in: the line that
+ * started it (checked: only planloop's own commands, with this command's tools and model), its
+ * id and store, and the decisions. Undefined for a finished run, which is shown instead.
+ */
+export async function continuationLine(
+  io: CliIo,
+  request: { runId: string; flags: ContinueFlags; decisions: string[] },
+): Promise<{ argv: string[]; cwd: string } | undefined> {
   const { store: storeFlag } = request.flags;
   // The store flag as it reads from here, before the command moves to the run's folder.
   const store = storeFlag.startsWith("sqlite:") ? `sqlite:${resolve(storeFlag.slice("sqlite:".length))}` : storeFlag;
@@ -72,8 +87,7 @@ export async function resumeRun(
     }
     launch = launchOf(run);
   });
-  if (launch === undefined) return;
+  if (launch === undefined) return undefined;
   const argv = await trustedLaunchLine(request.runId, launch, { tools: request.flags.tools, model: request.flags.model });
-  process.chdir(launch.cwd);
-  await rerun([...argv, "--store", store, "--run-id", request.runId, ...request.decisions]);
+  return { argv: [...argv, "--store", store, "--run-id", request.runId, ...request.decisions], cwd: launch.cwd };
 }

@@ -12,7 +12,7 @@ import { CliError } from "./cli-error.js";
 
 /** The flags planloop writes into a launch line, per command: those that take a value, and switches. */
 const storedFlags: Record<string, { values: readonly string[]; switches: readonly string[] }> = {
-  run: { values: ["--tools", "--concurrency", "--redis", "--queue"], switches: [] },
+  run: { values: ["--tools", "--concurrency", "--model", "--base-url", "--api-key-env", "--redis", "--queue"], switches: [] },
   ask: {
     values: ["--strategy", "--model", "--base-url", "--api-key-env", "--tools", "--context-tokens", "--context-keep", "--task-type"],
     switches: ["--replan-early", "--review-plan", "--plan-cache"],

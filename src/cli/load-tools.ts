@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Tool } from "../core/tools/define-tool.js";
 import { CliError } from "./cli-error.js";
-import { prepareTypeScript } from "./typescript-tools.js";
+import { prepareTypeScript, typeScriptSyntaxError } from "./typescript-tools.js";
 
 /**
  * A module of the user's (tools, a model, scorers), imported: TypeScript where Node or tsx can
@@ -16,10 +16,20 @@ export async function importUserModule(modulePath: string, what: string): Promis
   try {
     return (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    // A TypeScript syntax error is the compiler's to say: the loader's own error names something else.
+    const syntax = typeScriptSyntaxError(modulePath);
+    if (syntax !== undefined) {
+      throw new CliError(`cannot load ${what} from ${modulePath}: ${syntax.message}`, codeFrame(syntax.file, syntax.line, syntax.column));
+    }
     const where = error instanceof Error ? whereItFailed(error, modulePath) : undefined;
-    throw new CliError(`cannot load ${what} from ${modulePath}: ${message}`, where);
+    throw new CliError(`cannot load ${what} from ${modulePath}: ${firstLines(error)}`, where);
   }
+}
+
+/** An error's first line; with the next one when it only announces it ("Transform failed with 1 error:"). */
+function firstLines(error: unknown): string {
+  const [first = "", ...rest] = (error instanceof Error ? error.message : String(error)).split("\n").filter((line) => line.trim() !== "");
+  return first.endsWith(":") && rest.length > 0 ? `${first} ${rest[0]!.trim()}` : first;
 }
 
 /** The tools a module (.js, .mjs, or .ts where Node or tsx can load it) exports: an array named `tools` or the default export, or every export made with defineTool. */
@@ -46,9 +56,11 @@ function whereItFailed(error: Error, modulePath: string): string | undefined {
   );
   const found = frames[0];
   if (found === undefined) return error.name === "SyntaxError" ? syntaxErrorAt(resolve(modulePath)) : undefined;
-  const path = found[1]!;
-  const line = Number(found[2]);
-  const column = Number(found[3]);
+  return codeFrame(found[1]!, Number(found[2]), Number(found[3]));
+}
+
+/** `at file:line:column`, with the line before and after it and a caret under the place; undefined for a file it cannot read. */
+function codeFrame(path: string, line: number, column: number): string | undefined {
   let source: string[];
   try {
     source = readFileSync(path, "utf8").split("\n");

@@ -9,6 +9,16 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// A command `planloop serve` runs in a process of its own ends with serve: when serve's end of
+// its stdin closes (serve exited, or was killed), it stops at once, as a crash would; the run is
+// then adopted by whichever serve finds its owner gone, and nothing that finished runs again.
+if (process.env.PLANLOOP_ENDS_WITH_PARENT === "1") {
+  process.stdin.on("close", () => process.exit(137));
+  process.stdin.resume();
+  // Watching serve does not keep this process alive once its command is done.
+  (process.stdin as { unref?: () => void }).unref?.();
+}
+
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

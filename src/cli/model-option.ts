@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { toModelFunction, type Model } from "../core/model.js";
+import type { Model } from "../core/model.js";
 import { openAICompatible } from "../models/openai-compatible.js";
 import { CliError } from "./cli-error.js";
-import { importUserModule } from "./load-tools.js";
+import { modelFromModule } from "./model-module.js";
 
 export interface ModelFlags {
   model?: string;
@@ -42,16 +42,6 @@ export async function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv =
 /** A path to a module (./model.mjs, /abs/model.js, model.ts), not a model's name. */
 function isModulePath(spec: string): boolean {
   return /^(\.{1,2}\/|\/)/.test(spec) || /\.(?:[cm]?js|[cm]?ts)$/.test(spec);
-}
-
-async function modelFromModule(path: string): Promise<Model> {
-  const exports = await importUserModule(path, "the model");
-  const model = [exports.model, exports.default].find((value) => toModelFunction(value) !== undefined);
-  if (model === undefined)
-    throw new CliError(
-      `${path} exports no model: export const model = … (a function of a request, openAICompatible(…), or fromAISDK(…)), or a default export`,
-    );
-  return model as Model;
 }
 
 /** The model flags again, for the command that resumes a run (the key stays in its variable). */

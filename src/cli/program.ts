@@ -3,6 +3,7 @@ import type * as Commander from "commander";
 import { CliError } from "./cli-error.js";
 import { PlanloopError, RunBusyError } from "../core/errors.js";
 import type { CliIo } from "./cli-io.js";
+import { busyExitCode } from "./command-process.js";
 
 export type { CliIo };
 
@@ -104,7 +105,7 @@ export async function createProgram(io: CliIo, argv: readonly string[]): Promise
 
 /**
  * Runs the CLI on `argv` (without node and the script) and returns the exit code: 0 when the
- * run completed, 1 when it ended otherwise, 2 for bad input. Errors are one line, no stack.
+ * run completed, 1 when it ended otherwise, 2 for bad input, 75 when another process runs the run. Errors are one line, no stack.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let code = 0;
@@ -121,7 +122,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           .join(" ")}`,
       );
       if (error instanceof CliError && error.detail !== undefined) io.err(error.detail);
-      return 2;
+      // Another process runs the run: not bad input, but a try-again-later (`planloop serve` tells them apart).
+      return error instanceof RunBusyError ? busyExitCode : 2;
     }
     io.err(`planloop: unexpected error: ${error instanceof Error ? error.message : String(error)} (set PLANLOOP_DEBUG=1 for the stack)`);
     if (process.env.PLANLOOP_DEBUG) io.err(String((error as Error).stack));

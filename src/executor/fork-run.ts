@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { CheckpointStore, JournalEntry, StoredRun } from "../journal/checkpoint-store.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import { protectStore } from "../journal/protected-store.js";
@@ -13,6 +11,7 @@ import { stepKey } from "../plan/step-key.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { validatePlan } from "../plan/validate-plan.js";
 import { canonicalJson } from "../core/canonical-json.js";
+import { forkLaunch, sourceLaunch } from "./fork-launch.js";
 
 export interface ForkOptions {
   /** The run to start from: a plan run (`executePlan`, the planloop run command, or a strategy's `<id>/plan:<v>`). */
@@ -80,8 +79,10 @@ export async function forkRun(store: CheckpointStore, options: ForkOptions): Pro
   const again = new Set(starts.flatMap((start) => [start, ...reachableFrom(graph.dependents, start)]).map((at) => graph.keys[at]!));
   const runId = options.runId ?? randomUUID();
   const { entries, reused } = reusedEntries(source, again);
+  const launched = await sourceLaunch(guarded, source);
+  // The fork's plan file, if it needs one, is written only when the fork is.
   const journal = (): JournalEntry[] => {
-    const launch = launchOf(source, { runId, plan: checked.plan, edited: edited !== plan });
+    const launch = launched && forkLaunch(launched, { runId, plan: checked.plan, edited: edited !== plan });
     return [
       ...(launch ? [launch] : []),
       { kind: "forked", from: source.runId, step: key },
@@ -110,23 +111,6 @@ function editedPlan(plan: Plan, key: string, options: ForkOptions): unknown {
   if (options.args === undefined) return plan;
   return { ...plan, steps: plan.steps.map((step) => (stepKey(step.id) === key ? { ...step, args: options.args } : step)) };
 }
-
-/**
- * The command line that continues the new run: the source's. A `planloop run <plan.json>`
- * run reads its plan from that file as it goes on, so a fork with new arguments gets a file
- * of its own beside the runs, `.planloop/forks/<id>.json` in the folder it ran in.
- */
-function launchOf(source: StoredRun, fork: { runId: string; plan: Plan; edited: boolean }): Launch | undefined {
-  const launch = source.journal.find((entry): entry is Launch => entry.kind === "launch");
-  if (launch === undefined || !fork.edited || launch.argv[0] !== "run") return launch;
-  const folder = join(launch.cwd, ".planloop", "forks");
-  mkdirSync(folder, { recursive: true });
-  const file = join(folder, `${fork.runId.replace(/[^\w.-]+/g, "_")}.json`);
-  writeFileSync(file, JSON.stringify(fork.plan, null, 2));
-  return { ...launch, argv: ["run", file, ...launch.argv.slice(2)] };
-}
-
-type Launch = Extract<JournalEntry, { kind: "launch" }>;
 
 function lastPlan(run: StoredRun): Plan {
   const entry = run.journal.findLast((each) => each.kind === "plan");

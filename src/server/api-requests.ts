@@ -3,6 +3,7 @@ import { strategyNames } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import { newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
 import { RunRequestError } from "../runs/hosted-request.js";
+import { bodyProblem, pathText } from "./body-problem.js";
 
 /**
  * The bodies the run server takes, as zod schemas: checked before anything happens, and each
@@ -89,14 +90,16 @@ export const eventBody = z.strictObject({
 /** What a body failed with: the first problem, and the field it is about (the run host's own refusals are of the same kind). */
 export { RunRequestError as BodyError };
 
-/** Reads `body` by `schema`, or throws a `BodyError` naming the field ("decisions[3].action: …"). */
+/**
+ * Reads `body` by `schema`, or throws a `BodyError` naming the field and saying what it should
+ * hold and what the body had (`body: "plna" is not a field here (did you mean "plan"?); …`).
+ */
 export function readBody<Schema extends z.ZodType>(schema: Schema, body: unknown, what: string): z.output<Schema> {
   const read = schema.safeParse(body);
   if (read.success) return read.data;
   const issue = deepest(read.error.issues);
-  const field = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
-  const where = `${what}${field}`;
-  throw new RunRequestError(`${where}: ${issue.message}`, where);
+  const message = bodyProblem({ schema, body, issues: read.error.issues, issue, what });
+  throw new RunRequestError(message, `${what}${pathText(issue.path)}`);
 }
 
 type Issue = z.core.$ZodIssue;

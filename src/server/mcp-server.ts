@@ -16,7 +16,7 @@ import { RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import { newRunId, type RunHost } from "../runs/run-host.js";
 import { viewOfRun } from "./run-view.js";
-import type { Pipeline } from "./pipelines.js";
+import type { Pipeline } from "../runs/pipelines.js";
 import { checkNewRunId, newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
 
 type McpServer = McpServerModule.McpServer;

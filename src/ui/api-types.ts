@@ -6,7 +6,7 @@ export interface RunRow {
   runId: string;
   /** The entry point: executePlan, planAndExecute, runAgent, react, rewoo, llmCompiler. */
   entry: string;
-  /** The task's first line, where the run shows it (its first model call, or the command that started it). */
+  /** The task's first line, where the run shows it (its first model call, or the command that started it); a plan run's size ("a plan of 4 steps"). */
   task: string;
   /** As the API words it: running, waiting, completed, failed, cancelled, … */
   status: string;

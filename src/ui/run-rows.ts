@@ -67,8 +67,13 @@ export function statusOf(summary: Pick<RunSummary, "status" | "outcome">): strin
   return summary.outcome?.status ?? (summary.status === "finished" ? "finished" : "running");
 }
 
-/** The first line of the run's task: its first model call's first user message, the `ask` command's task, or its first step's. */
+/**
+ * The first line of the run's task: the `ask` command's task, or its first model call's first
+ * user message. A plan run has no task of its own (its first step's task, or an agent step's
+ * prompt, is not the run's), so it is named by its plan: "a plan of 4 steps".
+ */
 export function taskOf(run: StoredRun, children: readonly StoredRun[]): string {
+  if (run.entry === "executePlan") return planOf(run);
   for (const each of [run, ...children]) {
     for (const entry of each.journal) {
       if (entry.kind === "launch" && entry.argv[0] === "ask" && typeof entry.argv[1] === "string") return firstLine(entry.argv[1]);
@@ -77,12 +82,14 @@ export function taskOf(run: StoredRun, children: readonly StoredRun[]): string {
       if (user !== undefined) return firstLine(taskIn(user.content));
     }
   }
-  for (const each of [run, ...children]) {
-    const plan = each.journal.find((entry) => entry.kind === "plan");
-    const first = (plan?.plan as { steps?: Array<{ task?: unknown }> } | undefined)?.steps?.[0]?.task;
-    if (typeof first === "string") return firstLine(first);
-  }
   return "";
+}
+
+/** A plan run's line: how many steps its last plan has. */
+function planOf(run: StoredRun): string {
+  const plan = run.journal.findLast((entry) => entry.kind === "plan")?.plan as { steps?: unknown[] } | undefined;
+  const steps = plan?.steps?.length;
+  return steps === undefined ? "" : `a plan of ${steps} step${steps === 1 ? "" : "s"}`;
 }
 
 /** A planner's prompt names the task on a line of its own (`Task: …`); a loop's first message is the task. */

@@ -2,7 +2,7 @@
 // Chat Completions server on 127.0.0.1), one strategy or all four side by side.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli } from "../helpers/run-cli.js";
 import { completion, startChatServer, toolCall, type ChatServer } from "../helpers/chat-server.js";
@@ -57,8 +57,23 @@ describe("planloop ask", () => {
     writeFileSync(empty, "export const nothing = 1;\n");
     expect(await cli("ask", "t", "--tools", toolsModule, "--model", empty, "--no-store")).toMatchObject({
       code: 2,
-      err: expect.stringContaining("exports no model: export const model"),
+      err: expect.stringContaining(
+        `${empty} does not export a model: it has no \`model\` export and no default export (its exports: nothing). A model module exports \`model\` (or a default export)`,
+      ),
     });
+    // The wrong shapes people export: a provider's model not wrapped, a promise; each is named, with the page that says what to export.
+    const unwrapped = join(dirname(empty), "unwrapped.mjs");
+    writeFileSync(unwrapped, 'export const model = { specificationVersion: "v2", doGenerate() {} };\n');
+    const refused = await cli("ask", "t", "--tools", toolsModule, "--model", unwrapped, "--no-store");
+    expect(refused.err).toContain(
+      "its model export is an AI SDK model, which planloop reads through an adapter: export fromAISDK(<that model>)",
+    );
+    expect(refused.err).toContain("see docs/models.md#a-model-module-for-the-command-line");
+    const promised = join(dirname(empty), "promised.mjs");
+    writeFileSync(promised, "export default Promise.resolve(() => ({}));\n");
+    expect((await cli("ask", "t", "--tools", toolsModule, "--model", promised, "--no-store")).err).toContain(
+      "its default export is a promise: await it in the module",
+    );
   });
 
   it("--strategy all runs the four strategies one after another and prints each", async () => {

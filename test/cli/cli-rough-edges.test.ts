@@ -32,6 +32,22 @@ describe("a tools module that fails to load", () => {
     expect(syntax.err).toContain(`cannot load tools from ${broken}: Unexpected token ')'`);
     expect(syntax.err).toContain(`at ${broken}:2:8`);
   });
+
+  it("keeps the compiler's message, file and line for a syntax error in a TypeScript module (tsx's loader loses them)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-ts-syntax-"));
+    const plan = join(dir, "plan.json");
+    writeFileSync(plan, JSON.stringify({ steps: [{ id: 1, task: "t", tool: "x", args: {} }] }));
+    const broken = join(dir, "tools.ts");
+    writeFileSync(broken, "export const tools = [];\nconst limit: = 3;\n");
+    // From the source under tsx, and built under plain node as a user runs it (where tsx's loader
+    // answered with Node's "Cannot require() ES Module … in a cycle", naming nothing of the module).
+    for (const command of [["--import", "tsx", main], [join(repoRoot, "dist", "cli", "main.js")]]) {
+      const { stderr } = spawnSync(process.execPath, [...command, "validate", plan, "--tools", broken], { encoding: "utf8" });
+      expect(stderr).toContain(`cannot load tools from ${broken}: Unexpected "="`);
+      expect(stderr).toContain(`at ${broken}:2:14`);
+      expect(stderr).toContain(">    2 | const limit: = 3;");
+    }
+  });
 });
 
 describe("a tools module in TypeScript", () => {

@@ -51,7 +51,8 @@ describe("planloop serve", () => {
     const server = serve(store, log);
     expect(await server.line(/^planloop serve: /)).toMatch(/wakes waiting runs, starts 0 schedules, .* every 100 ms/);
     await server.line(/^run weekly: its wait is over; continuing it$/);
-    await server.line(/^output: report$/);
+    // The continued run's own lines, each after its run's id: runs go on side by side.
+    await server.line(/^run weekly: output: report$/);
     expect(await server.stop("SIGINT")).toBe(0);
     expect(server.lines).toContain("planloop serve: stopped");
     expect(lines(log)).toEqual(["pull weekly/1", "report weekly/3"]);
@@ -74,7 +75,7 @@ describe("planloop serve", () => {
     process.env.PLANLOOP_TEST_MS = "0";
     const second = serve(store, log, "--orphan-after-ms", "200");
     await second.line(/^run killed: its owner is gone; continuing it$/);
-    await second.line(/^output: report$/);
+    await second.line(/^run killed: output: report$/);
     delete process.env.PLANLOOP_TEST_MS;
     expect(lines(log)).toEqual(["pull killed/1", "report killed/3", "report killed/3"]);
     const shown = (await cli("runs", "show", "killed", "--store", store)).out;

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, executePlan, forkRun, memoryStore, planAndExecute } from "planloop";
 import { ScriptedModel } from "planloop/testing";
+import { sqliteStore } from "planloop/sqlite";
 import { cli } from "../helpers/run-cli.js";
 import { testRoot } from "../helpers/paths.js";
 
@@ -141,5 +142,48 @@ describe("planloop runs fork", () => {
     const bad = await cli("runs", "fork", "f1", "--from", "9", "--store", store);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain('has no step "9"');
+  });
+
+  it("reruns a planloop ask run's plan run from a step (docs/ui.md's example), and refuses with --tools what it cannot run", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-fork-ask-"));
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const tools = join(testRoot, "fixtures", "plan-tools.ts");
+    const model = join(testRoot, "fixtures", "scripted-model.mjs");
+    expect(await cli("ask", "Double 21", "--tools", tools, "--model", model, "--store", store, "--run-id", "w1")).toMatchObject({
+      code: 0,
+    });
+    const printed = await cli("runs", "fork", "w1/plan:1", "--from", "1", "--args", '{"value":5}', "--run-id", "w2", "--store", store);
+    expect(printed).toMatchObject({
+      code: 0,
+      out: expect.stringContaining(`continue it: planloop runs resume w2 --tools <module> --store ${store}`),
+    });
+    expect(await cli("runs", "resume", "w2", "--tools", tools, "--store", store)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining("output: 10"),
+    });
+    const ran = await cli(
+      "runs",
+      "fork",
+      "w1/plan:1",
+      "--from",
+      "1",
+      "--args",
+      '{"value":7}',
+      "--run-id",
+      "w3",
+      "--tools",
+      tools,
+      "--store",
+      store,
+    );
+    expect(ran).toMatchObject({ code: 0, out: expect.stringContaining("output: 14") });
+    // A plan run a program started has no command line to go on with: refused before a fork is written.
+    const kept = sqliteStore({ path: join(dir, "runs.sqlite") });
+    await executePlan({ plan, tools: loggedTools().tools, store: kept, runId: "p1" });
+    await kept.close();
+    const refused = await cli("runs", "fork", "p1", "--from", "b", "--run-id", "p2", "--tools", tools, "--store", store);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain('planloop cannot run a rerun of "p1": it was started from a program');
+    expect((await cli("runs", "show", "p2", "--store", store)).err).toContain('there is no run "p2"');
   });
 });

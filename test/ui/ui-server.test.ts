@@ -53,7 +53,7 @@ describe("planloop ui's server", () => {
     const listed = await send(`${base(ui)}/api/runs`, { headers: { "x-planloop-token": ui.token } });
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({
-      waiting: [{ runId: "r1", status: "waiting", entry: "executePlan", task: "refund A7", steps: "0/1" }],
+      waiting: [{ runId: "r1", status: "waiting", entry: "executePlan", task: "a plan of 1 step", steps: "0/1" }],
       runs: [],
     });
     // A name that points here from elsewhere (DNS rebinding) is refused even with the token.

@@ -8,7 +8,7 @@ import { RunHost } from "../../runs/run-host.js";
 import { serverSecret } from "./serve-api.js";
 import type { CliIo } from "../cli-io.js";
 import { importUserModule, loadTools } from "../load-tools.js";
-import { readPipelines } from "../../server/pipelines.js";
+import { readPipelines } from "../../runs/pipelines.js";
 import { modelFromFlags } from "../model-option.js";
 import { defaultStore, openStore } from "../store-option.js";
 

@@ -15,9 +15,10 @@ import { createProgress } from "../progress.js";
 import { openRunStore, storeFlag } from "../store-option.js";
 import { recordLaunch } from "../stored-runs.js";
 import { loadTools } from "../load-tools.js";
+import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 
 /** The flags of `planloop run`. */
-export interface RunFlags extends PauseFlags {
+export interface RunFlags extends PauseFlags, ModelFlags {
   tools: string;
   concurrency: string;
   json?: boolean;
@@ -32,7 +33,7 @@ export interface RunFlags extends PauseFlags {
 
 /** The command that ran, whole (every flag that changes the run or what it writes), to print as the one to continue with. */
 function runCommandLine(path: string, flags: RunFlags): string {
-  const parts = [`planloop run ${path}`, `--tools ${flags.tools}`];
+  const parts = [`planloop run ${path}`, `--tools ${flags.tools}`, ...modelArguments(flags)];
   if (flags.concurrency !== "4") parts.push(`--concurrency ${flags.concurrency}`);
   if (flags.events) parts.push(`--events ${flags.events}`);
   if (flags.json) parts.push("--json");
@@ -44,6 +45,7 @@ function runCommandLine(path: string, flags: RunFlags): string {
 export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Promise<void> {
   const plan = readJsonFile(path, "plan");
   const tools = await loadTools(flags.tools);
+  const model = await modelFromFlags(flags);
   const checked = validatePlan(plan, { tools });
   if (!checked.ok) {
     throw new CliError(
@@ -90,12 +92,14 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
             resolve(flags.tools),
             "--concurrency",
             flags.concurrency,
+            ...modelArguments(flags),
             ...(flags.redis === undefined ? [] : ["--redis", flags.redis, "--queue", flags.queue]),
           ],
         });
   const result = await executePlan({
     plan: checked.plan,
     tools,
+    ...(model === undefined ? {} : { model }),
     concurrency,
     onEvent,
     signal: interrupt.signal,

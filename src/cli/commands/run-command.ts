@@ -12,6 +12,12 @@ export function runCommand(program: Command, io: CliIo): void {
     .argument("<plan.json>", "the plan to run")
     .requiredOption("--tools <module>", toolsModuleShape)
     .option("--concurrency <n>", "steps running at once", "4")
+    .option(
+      "--model <spec>",
+      "the model of the plan's agent steps (steps without a tool): openai:<name>, <name> with --base-url, or ./model.mjs",
+    )
+    .option("--base-url <url>", "an OpenAI-compatible server for --model")
+    .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--json", "print the whole result as JSON (and progress on stderr)")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
     .option("--store <sqlite:path|postgres://…>", "checkpoint every step here; continue with planloop runs resume <id>", defaultStore)

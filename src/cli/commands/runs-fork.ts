@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { forkRun } from "../../executor/fork-run.js";
+import { sourceLaunch } from "../../executor/fork-launch.js";
+import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import { checkNewRunId } from "../../runs/run-id.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openStore } from "../store-option.js";
+import { namesModule } from "../launch-line.js";
 
 /** Continues a stored run by id, as `planloop runs resume` does. */
-export type GoOn = (runId: string, flags: { store: string; tools: string; wait?: boolean }) => Promise<void>;
+export type GoOn = (runId: string, flags: { store: string; tools: string; model?: string; wait?: boolean }) => Promise<void>;
 
 interface ForkFlags {
   store: string;
@@ -16,6 +19,7 @@ interface ForkFlags {
   plan?: string;
   runId?: string;
   tools?: string;
+  model?: string;
   wait?: boolean;
 }
 
@@ -33,6 +37,7 @@ export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
     .option("--plan <file>", "a whole edited plan (JSON) instead: the steps it changes or adds run too, with those after them")
     .option("--run-id <id>", "the new run's id (default: a new one)")
     .option("--tools <module>", "the tools module: the new run goes on at once (else the command that continues it is printed)")
+    .option("--model <module>", "with --tools, for a run asked with a model module: the module to continue it with")
     .option("--wait", "if another process holds the new run, wait")
     .action(async (from: string, flags: ForkFlags) => {
       const args = flags.args === undefined ? undefined : parseArgs(flags.args);
@@ -42,6 +47,8 @@ export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
       const store = await openStore(flags.store, { readonly: false });
       let continues: string;
       try {
+        // A fork this command is to run must be one it can run: refused before anything is written.
+        if (flags.tools !== undefined) await refuseUnlaunched(store, from);
         const fork = await forkRun(store, {
           from,
           step: flags.from,
@@ -49,18 +56,36 @@ export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
           ...(args === undefined ? {} : { args }),
           ...(plan === undefined ? {} : { plan }),
         });
-        const launch = (await store.getRun(fork.runId))?.journal.some((entry) => entry.kind === "launch");
+        const launch = (await store.getRun(fork.runId))?.journal.find((entry) => entry.kind === "launch");
         io.out(`run ${fork.runId}: from ${from} at step ${flags.from}; reuses ${list(fork.reused)}, runs ${list(fork.rerun)} again`);
+        // A plan with agent steps goes on with the model it was asked with: a module of the user's is named again.
+        const model = launch?.argv.some((value, at) => launch.argv[at - 1] === "--model" && namesModule(value)) ? " --model <module>" : "";
         continues = !launch
-          ? `continue it from your program: executePlan({ plan, tools, store, runId: "${fork.runId}" })`
-          : `continue it: planloop runs resume ${fork.runId} --tools <module> --store ${flags.store}`;
+          ? `${cannotRun(from)}: continue it from your program: executePlan({ plan, tools, store, runId: "${fork.runId}" })`
+          : `continue it: planloop runs resume ${fork.runId} --tools <module>${model} --store ${flags.store}`;
       } finally {
         await store.close();
       }
       if (flags.tools === undefined) return io.out(continues);
-      await goOn(runId, { store: flags.store, tools: flags.tools, ...(flags.wait ? { wait: true } : {}) });
+      const model = flags.model === undefined ? {} : { model: flags.model };
+      await goOn(runId, { store: flags.store, tools: flags.tools, ...model, ...(flags.wait ? { wait: true } : {}) });
     });
 }
+
+/** A source whose rerun the planloop command cannot continue (no command line of planloop's to derive one from): a clear no. */
+async function refuseUnlaunched(store: CheckpointStore, from: string): Promise<void> {
+  const source = await store.getRun(from);
+  // An unknown run, or one of another kind, is forkRun's to refuse, in its words.
+  if (source === undefined || source.entry !== "executePlan" || (await sourceLaunch(store, source)) !== undefined) return;
+  throw new CliError(
+    `${cannotRun(from)}; make the fork without --tools and continue it from your program, or fork it there: ` +
+      `forkRun(store, { from, step }), then executePlan({ plan: fork.plan, tools, store, runId: fork.runId })`,
+  );
+}
+
+const cannotRun = (from: string) =>
+  `planloop cannot run a rerun of "${from}": it was started from a program (or by planloop ask without --tools), ` +
+  "so no command line of planloop's says how";
 
 function parseArgs(text: string): unknown {
   try {

@@ -36,8 +36,6 @@ export interface Served {
   model: string | undefined;
   io: CliIo;
   rerun: Rerun;
-  /** Runs this process could not continue (started by a program, a launch line it refuses): not tried again each tick. */
-  leftAlone: Set<string>;
   /** With --port: the run server, which continues the runs it started itself. */
   server: RunServer | undefined;
 }

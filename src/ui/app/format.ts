@@ -26,4 +26,26 @@ export function shown(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value, null, 2);
 }
 
+/**
+ * A call's arguments as the page shows them, field by field: a text (an e-mail's body) as it
+ * is, with its line breaks, anything else as indented JSON. Undefined for arguments that are
+ * not an object of fields (shown whole).
+ */
+export function argumentFields(args: unknown): Array<{ name: string; text: string }> | undefined {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
+  return Object.entries(args).map(([name, value]) => ({ name, text: shown(value) }));
+}
+
+/**
+ * A run id short enough for one line: the middle of a long one is cut, so that both a
+ * schedule's name and the end of its fire time (`weekly@2026-12-07T08:00:00.000Z`) stay. The
+ * whole id goes in the link's title.
+ */
+export function shortRunId(runId: string, max = 36): string {
+  const characters = [...runId];
+  if (characters.length <= max) return runId;
+  const head = Math.ceil((max - 1) / 2);
+  return `${characters.slice(0, head).join("")}…${characters.slice(characters.length - (max - 1 - head)).join("")}`;
+}
+
 export const runLink = (runId: string) => `#/runs/${encodeURIComponent(runId)}`;

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError, useApi, type Decision, type PendingItem } from "./api.js";
-import { runLink, shown, when } from "./format.js";
+import { argumentFields, shown, when } from "./format.js";
+import { RunIdLink } from "./run-id-link.js";
 import { PlanTable } from "./plan-table.js";
 
 /** Everything runs wait for a person on, across the store. */
@@ -51,7 +52,7 @@ export function WaveActions({ items, done }: { items: readonly PendingItem[]; do
   return (
     <div class="wave actions" data-wave={runId}>
       <span>
-        <a href={runLink(runId)}>{runId}</a> waits for {approvals.length} approvals:
+        <RunIdLink runId={runId} /> waits for {approvals.length} approvals:
       </span>
       <button class="approve" onClick={() => void decideAll("approve")}>
         Approve all ({approvals.length})
@@ -109,7 +110,7 @@ export function PendingCard({
         {showRun && (
           <>
             {" "}
-            in <a href={runLink(item.runId)}>{item.runId}</a>{" "}
+            in <RunIdLink runId={item.runId} />{" "}
             <span class="quiet">
               ({item.entry}) {item.task}
             </span>
@@ -205,8 +206,26 @@ function CallShown({ item }: { item: PendingItem }) {
           {item.expiresAt !== undefined && <span class="quiet"> · lapses {when(item.expiresAt)}</span>}
         </p>
       )}
-      {item.arguments !== undefined && <pre>{shown(item.arguments)}</pre>}
+      {item.arguments !== undefined && <ArgumentsShown args={item.arguments} />}
     </div>
+  );
+}
+
+/** A call's arguments field by field, text with its line breaks (an e-mail's body reads as it will be sent). */
+function ArgumentsShown({ args }: { args: unknown }) {
+  const fields = argumentFields(args);
+  if (fields === undefined) return <pre>{shown(args)}</pre>;
+  return (
+    <dl class="arguments">
+      {fields.map(({ name, text }) => (
+        <>
+          <dt>{name}</dt>
+          <dd>
+            <pre>{text}</pre>
+          </dd>
+        </>
+      ))}
+    </dl>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { useApi, type RunPage, type RunRow } from "./api.js";
-import { cost, count, duration, runLink, when } from "./format.js";
+import { cost, count, duration, when } from "./format.js";
+import { RunIdLink } from "./run-id-link.js";
 
 const statuses = [
   "",
@@ -94,7 +95,7 @@ function Row({ row, picked, toggle }: { row: RunRow; picked: boolean; toggle: (r
         <input type="checkbox" checked={picked} onChange={() => toggle(row.runId)} aria-label={`pick ${row.runId} to compare`} />
       </td>
       <td>
-        <a href={runLink(row.runId)}>{row.runId}</a>
+        <RunIdLink runId={row.runId} />
       </td>
       <td>{row.entry}</td>
       <td class="task">{row.task}</td>
