@@ -82,8 +82,23 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
     });
 }
 
-/** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process. */
+/**
+ * The command lines this process runs to continue runs go one at a time: each moves the process
+ * to its run's folder (`process.chdir`), which two at once would pull from under each other.
+ */
+let inHand: Promise<unknown> = Promise.resolve();
+
+/** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process, one at a time (see `inHand`). */
 export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
+  const one = continuingOne(rerun, io, where);
+  return (request) => {
+    const turn = inHand.then(() => one(request));
+    inHand = turn.catch(() => {});
+    return turn;
+  };
+}
+
+function continuingOne(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
   return async ({ runId, decision, decisions, taken }) => {
     // The run's lease, taken for the decision, goes on to the command that continues it.
     const handed = taken === undefined ? undefined : handLeaseOn(taken.lease);
