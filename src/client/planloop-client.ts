@@ -44,11 +44,14 @@ export interface PlanloopClient {
   get(runId: string): Promise<RunView>;
   list(query?: { limit?: number; status?: string }): Promise<RunList>;
   cancel(runId: string): Promise<{ runId: string; status: string }>;
-  /** Reruns from a step: a new run, the steps before it reused, started at once. */
+  /**
+   * Reruns from a step: a new run, the steps before it reused, started at once. The same fork
+   * asked again with its `runId` (a retry) answers `created: false` and starts nothing.
+   */
   fork(
     runId: string,
     request: { step: string | number; args?: unknown; plan?: unknown; runId?: string },
-  ): Promise<{ runId: string; rerun: string[]; reused: string[] }>;
+  ): Promise<{ runId: string; created: true; rerun: string[]; reused: string[] } | { runId: string; created: false }>;
   /** One decision, or a wave of them: taken all together or not at all. */
   decide(runId: string, decisions: DecisionRequest | DecisionRequest[]): Promise<DecisionAnswer>;
   /** Approves the tool's later calls in this run (or its schedule's runs) without asking, and what waits now. */

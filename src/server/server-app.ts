@@ -16,6 +16,7 @@ import { addGrant, GrantError } from "../runs/standing-grants.js";
 import { checkRunReference, RunIdError } from "../runs/run-id.js";
 import { mayChangeRun, notCallersRun } from "../runs/run-access.js";
 import { openApiDocument } from "./openapi.js";
+import { allowedMethods, checkedOrigins, originAllowed } from "./request-guards.js";
 import { NotHostedError, type RunHost } from "../runs/run-host.js";
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
@@ -37,6 +38,8 @@ export interface ServerAppOptions {
   maxBodyBytes?: number | undefined;
   /** Where webhooks go out; without it a run that asks for one is refused. */
   webhooks?: Webhooks | undefined;
+  /** Browser origins besides this server's own that may call the API and `/mcp` (`https://app.example.com`); see `originAllowed`. */
+  allowedOrigins?: readonly string[] | undefined;
 }
 
 /** Who made the request: the token's name and scopes. */
@@ -63,9 +66,28 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
   app.onError((error, context) => failed(context, error));
-  app.notFound((context) =>
-    context.json({ error: `${context.req.method} ${context.req.path} is not part of the API (GET /api/openapi.json lists it)` }, 404),
-  );
+  app.notFound((context) => {
+    const allow = allowedMethods(app.routes, context.req.path);
+    if (allow.length > 0)
+      return context.json({ error: `${context.req.path} takes ${allow.join(", ")}, not ${context.req.method}` }, 405, {
+        Allow: allow.join(", "),
+      });
+    return context.json(
+      { error: `${context.req.method} ${context.req.path} is not part of the API (GET /api/openapi.json lists it)` },
+      404,
+    );
+  });
+  const origins = checkedOrigins(options.allowedOrigins);
+  const sameOrigin = async (context: Context<Env>, next: () => Promise<void>) => {
+    if (!originAllowed(context, origins))
+      throw new ApiFailure(
+        403,
+        `a page of ${context.req.header("origin")} may not call this server: only its own origin and those it was told to allow (--allow-origin)`,
+      );
+    await next();
+  };
+  app.use("/api/*", sameOrigin);
+  app.use("/mcp", sameOrigin);
   app.get("/api/openapi.json", (context) => context.json(openApiDocument()));
   app.use(
     "/api/*",
@@ -139,8 +161,14 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const runId = idOf(context);
     const body = readBody(forkBody, await jsonOf(context), "body");
     await callersRun(runId, context.get("caller"), "fork");
+    // A retried fork (the same id, from the same run and step, by the same client) is answered as a retried start is.
+    if (
+      body.runId !== undefined &&
+      (await retriedFork(store, { runId, step: body.step, forkId: body.runId, client: context.get("caller").name }))
+    )
+      return context.json({ runId: body.runId, created: false }, 200);
     const { plan: _, ...forked } = await host.fork(runId, body, { client: context.get("caller").name });
-    return context.json(forked, 201);
+    return context.json({ ...forked, created: true }, 201);
   });
 
   app.post("/api/runs/:id/cancel", needs("run"), async (context) => {
@@ -240,6 +268,24 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     });
   });
   return app;
+}
+
+/**
+ * Whether the fork asked for is there already, made by the same client from the same run and
+ * step (a retry); a run of that id that is anything else is a 409.
+ */
+async function retriedFork(
+  store: CheckpointStore,
+  asked: { runId: string; step: string | number; forkId: string; client: string },
+): Promise<boolean> {
+  const [existing] = await store.listRuns({ runId: asked.forkId, limit: 1 });
+  if (existing === undefined) return false;
+  const from = existing.origin?.forkedFrom;
+  if (from?.runId === asked.runId && from.step === String(asked.step) && existing.origin?.client === asked.client) return true;
+  throw new ApiFailure(
+    409,
+    `a run "${asked.forkId}" exists already, and it is not this client's fork of "${asked.runId}" at step ${asked.step}; give the new run another id`,
+  );
 }
 
 /** A run as `GET /api/runs/:id` gives it, or a 404. */

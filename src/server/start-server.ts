@@ -38,6 +38,11 @@ export interface RunServerOptions {
   /** The largest request body taken, in bytes (default 1 MB). */
   maxBodyBytes?: number | undefined;
   /**
+   * Browser origins besides the server's own that may call the API and `/mcp`
+   * (`https://app.example.com`). A request from any other page is refused (403); programs send none.
+   */
+  allowedOrigins?: readonly string[] | undefined;
+  /**
    * Webhooks: signed with `secret`, POSTed to `url` (every run) and to a run's own `webhook`
    * when it waits or ends. Without it, a run that asks for a webhook is refused.
    */
@@ -98,6 +103,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     sessionToken,
     pollMs: options.pollMs,
     maxBodyBytes: options.maxBodyBytes,
+    allowedOrigins: options.allowedOrigins,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));

@@ -25,6 +25,7 @@ export interface ApiFlags {
   webhook?: string;
   redis?: string;
   queue: string;
+  allowOrigin?: string[];
 }
 
 /** What a serve process is told once, at its start: the store, and the folder and modules it continues runs with. */
@@ -73,6 +74,7 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
     webhooks,
     runner,
     secret: serverSecret(),
+    allowedOrigins: flags.allowOrigin,
   });
   served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
   if (server.sessionToken !== undefined)

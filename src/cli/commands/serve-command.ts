@@ -48,6 +48,10 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--step-slots <n>", "steps at once across those runs, a freed slot going to the run that holds the fewest", "32")
     .option("--redis <url>", "run the API's runs' steps on BullMQ workers (planloop worker) through this Redis")
     .option("--queue <name>", "the BullMQ queue, with --redis", "planloop")
+    .option(
+      "--allow-origin <origins...>",
+      "browser origins besides the server's own that may call the API and /mcp (https://app.example.com)",
+    )
     .option("--webhook <url>", "POST every API run's waits and ends here, signed with $PLANLOOP_WEBHOOK_SECRET (docs/server.md#webhooks)")
     .action(async (flags: ServeFlags) => {
       if (flags.tools === undefined) throw new CliError("planloop serve needs --tools <module>: the tools every run continues with");
