@@ -3,6 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { createRequire } from "node:module";
 import { isRecord } from "../is-record.js";
 import type { InputCheck } from "./input-check.js";
+import { withDecimalMultipleOf } from "./decimal-multiple.js";
 
 /**
  * A check of arguments against a plain JSON Schema (a tool's `input`, every MCP tool's), by Ajv,
@@ -53,7 +54,7 @@ let draft7: Ajv | undefined;
 /** Draft-07's build, which reads draft-06 schemas too. */
 function draftSeven(): Ajv {
   if (draft7 === undefined) {
-    draft7 = new Ajv(settings);
+    draft7 = withDecimalMultipleOf(new Ajv(settings));
     draft7.addMetaSchema(createRequire(import.meta.url)("ajv/dist/refs/json-schema-draft-06.json") as object);
   }
   return draft7;
@@ -63,7 +64,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
   const declared = typeof schema.$schema === "string" ? schema.$schema : "";
   if (olderDrafts.test(declared)) return compileWith(draftSeven(), withoutDraftFour(schema));
   try {
-    return compileWith((draft2020 ??= new Ajv2020(settings)), schema);
+    return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), schema);
   } catch (error) {
     if (declared !== "") throw error;
     // No dialect named and not valid 2020-12: many tool schemas are still written as draft-07.
