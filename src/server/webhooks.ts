@@ -1,9 +1,14 @@
 import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 import { errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { webhookSignature } from "../client/verify-webhook.js";
+import { randomUUID } from "node:crypto";
+import { leaseOwnerName } from "../journal/lease-owner.js";
+import { addToOutbox, claimDue, releaseClaims, removeFromOutbox, triedAgain, type OutboxEntry } from "./webhook-outbox.js";
 
 /** What a webhook tells: a run waits, or ended (`completed`, `failed` for any other end, `cancelled`). */
 export interface WebhookPayload {
+  /** The delivery's id: a delivery made again (after a restart) has the same one. */
+  id?: string;
   type: "run.waiting" | "run.completed" | "run.failed" | "run.cancelled";
   runId: string;
   /** The run's own status (`budget_exceeded` comes as `run.failed` with it). */
@@ -32,6 +37,8 @@ export interface WebhookOptions {
   backoffMs?: number | undefined;
   /** A try that has no answer after this long fails (default 10,000 ms). */
   timeoutMs?: number | undefined;
+  /** How often the store's outbox is looked at for deliveries a server that stopped or died left (default 5,000 ms). */
+  sweepMs?: number | undefined;
 }
 
 const attemptsKey = (runId: string) => `planloop:serve:webhooks:${runId}`;
@@ -43,13 +50,18 @@ export async function webhookAttempts(store: CheckpointStore, runId: string): Pr
 }
 
 /**
- * Delivers webhooks beside the runs, never in their way: each is POSTed signed, tried again with
- * a doubling wait while the receiver fails or is away, and every try is kept beside the run
- * (`webhookAttempts`). A run's journal takes no entry once it finished, so the tries are kept
- * among the store's values, under the run's id.
+ * Delivers webhooks beside the runs, never in their way: each is kept in the store's outbox
+ * before its first try (`webhook-outbox.ts`), POSTed signed, tried again with a doubling wait
+ * while the receiver fails or is away, and every try is kept beside the run
+ * (`webhookAttempts`). A server killed with tries left has them made after it, or another server
+ * on the store, starts again (each sweeps the outbox at its start and every `sweepMs`): delivery
+ * is at least once, and a receiver knows a repeat by the payload's `id`.
  */
 export class Webhooks {
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly owner = leaseOwnerName();
+  private readonly sleepers = new Set<() => void>();
+  private readonly timer: ReturnType<typeof setInterval>;
   private closed = false;
 
   constructor(
@@ -58,35 +70,103 @@ export class Webhooks {
   ) {
     if (typeof options.secret !== "string" || options.secret.length < 16)
       throw new InvalidOptionsError("a webhook secret is at least 16 characters (PLANLOOP_WEBHOOK_SECRET)");
+    this.timer = setInterval(() => void this.sweep(), options.sweepMs ?? 5_000);
+    this.timer.unref?.();
+    // What a server that stopped or died left: delivered from here.
+    void this.sweep();
   }
 
-  /** Starts delivering `payload` to `url`; returns at once. */
+  /** Keeps `payload` for `url` in the outbox and starts delivering it; returns at once. */
   send(url: string, payload: WebhookPayload): void {
-    const delivery = this.deliver(url, payload).finally(() => this.inFlight.delete(delivery));
-    this.inFlight.add(delivery);
+    const id = randomUUID();
+    const at = Date.now();
+    const entry: OutboxEntry = {
+      id,
+      url,
+      payload: { ...payload, id },
+      tried: 0,
+      nextAt: at,
+      owner: this.owner,
+      claimedUntil: at + this.claimMs(),
+    };
+    this.start(entry, addToOutbox(this.store, entry));
   }
 
-  /** Waits for the deliveries under way (tries left are given up once `close` was called). */
+  /** Claims the deliveries that are due and free in the outbox, and delivers them. */
+  async sweep(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const due = await claimDue(this.store, {
+        owner: this.owner,
+        at: Date.now(),
+        claimMs: this.claimMs(),
+        limit: 100,
+        skip: new Set(this.inFlight.keys()),
+      });
+      for (const entry of due) this.start(entry);
+    } catch {
+      // The store away for a moment: the next sweep looks again.
+    }
+  }
+
+  /** Waits for the deliveries under way. */
   async settle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()]);
   }
 
+  /** Stops: the tries under way end, and the tries left stay in the outbox for the next server to make. */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.timer);
+    for (const wake of this.sleepers) wake();
     await this.settle();
+    await releaseClaims(this.store, this.owner).catch(() => {});
   }
 
-  private async deliver(url: string, payload: WebhookPayload): Promise<void> {
+  /** How long a claim holds past a due try: the try's own time and a margin. */
+  private claimMs(): number {
+    return 2 * (this.options.timeoutMs ?? 10_000) + 5_000;
+  }
+
+  private start(entry: OutboxEntry, kept?: Promise<void>): void {
+    const delivery = (async () => {
+      await kept;
+      await this.deliver(entry);
+    })()
+      .catch(() => {})
+      .finally(() => this.inFlight.delete(entry.id));
+    this.inFlight.set(entry.id, delivery);
+  }
+
+  private async deliver(entry: OutboxEntry): Promise<void> {
+    const payload = entry.payload as WebhookPayload;
     const body = JSON.stringify(payload);
     const tries = this.options.attempts ?? 5;
-    for (let attempt = 1; attempt <= tries; attempt += 1) {
+    // Its tries all made by a server that died before it could say so: given up.
+    if (entry.tried >= tries) return removeFromOutbox(this.store, entry.id);
+    for (let attempt = entry.tried + 1; attempt <= tries && !this.closed; attempt += 1) {
       const at = Date.now();
-      const outcome = await this.post(url, body, at);
+      const outcome = await this.post(entry.url, body, at);
       const delivered = typeof outcome === "number" && outcome >= 200 && outcome < 300;
-      await this.keep(payload.runId, { type: payload.type, url, attempt, at, outcome, delivered });
-      if (delivered || this.closed || attempt === tries) return;
-      await new Promise((resolve) => setTimeout(resolve, (this.options.backoffMs ?? 1_000) * 2 ** (attempt - 1)));
+      await this.keep(payload.runId, { type: payload.type, url: entry.url, attempt, at, outcome, delivered });
+      if (delivered || attempt === tries) return removeFromOutbox(this.store, entry.id);
+      const nextAt = Date.now() + (this.options.backoffMs ?? 1_000) * 2 ** (attempt - 1);
+      await triedAgain(this.store, { id: entry.id, owner: this.owner, tried: attempt, nextAt, claimMs: this.claimMs() });
+      await this.sleep(nextAt - Date.now());
     }
+  }
+
+  /** Waits `ms`, or less when the server stops. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, ms));
+      this.sleepers.add(wake);
+    });
   }
 
   private async post(url: string, body: string, at: number): Promise<number | string> {
