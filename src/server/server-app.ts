@@ -38,6 +38,12 @@ export interface ServerAppOptions {
   maxBodyBytes?: number | undefined;
   /** Where webhooks go out; without it a run that asks for one is refused. */
   webhooks?: Webhooks | undefined;
+  /**
+   * A service over the store (`serveRuns`: planloop serve) applies standing grants to every
+   * waiting run, not only this server's: a grant on a run of the command line (a schedule's) is
+   * then kept, and applied on its next pass.
+   */
+  servesAllRuns?: boolean | undefined;
   /** Browser origins besides this server's own that may call the API and `/mcp` (`https://app.example.com`); see `originAllowed`. */
   allowedOrigins?: readonly string[] | undefined;
 }
@@ -203,11 +209,16 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   /** Keeps a standing grant, and approves at once what the run waits for that it covers. */
   async function grant(runId: string, given: GrantRequest, by: string) {
     if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
-    if (!(await host.hosts(runId)))
-      throw new ApiFailure(409, `run "${runId}" was not started by this server; its grants would not be applied`);
+    const hosted = await host.hosts(runId);
+    // A run of the command line (a schedule's) has its grants applied by a service over the store (planloop serve), if one runs.
+    if (!hosted && !options.servesAllRuns)
+      throw new ApiFailure(
+        409,
+        `run "${runId}" was not started by this server, and no service over the store applies its grants (planloop serve does)`,
+      );
     try {
       const kept = await addGrant(store, runId, { ...given, by, at: Date.now() });
-      return { grant: kept, decided: await host.applyGrants(runId) };
+      return { grant: kept, decided: hosted ? await host.applyGrants(runId) : [] };
     } catch (error) {
       if (error instanceof GrantError) throw new ApiFailure(400, error.message, { field: `decisions.${error.field}` });
       throw error;

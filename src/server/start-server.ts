@@ -37,6 +37,8 @@ export interface RunServerOptions {
   pollMs?: number | undefined;
   /** The largest request body taken, in bytes (default 1 MB). */
   maxBodyBytes?: number | undefined;
+  /** A service over the store (`serveRuns`) applies grants to every waiting run: grants on runs this server did not start are kept too. */
+  servesAllRuns?: boolean | undefined;
   /**
    * Browser origins besides the server's own that may call the API and `/mcp`
    * (`https://app.example.com`). A request from any other page is refused (403); programs send none.
@@ -104,6 +106,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     pollMs: options.pollMs,
     maxBodyBytes: options.maxBodyBytes,
     allowedOrigins: options.allowedOrigins,
+    servesAllRuns: options.servesAllRuns,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));

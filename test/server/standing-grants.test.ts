@@ -163,4 +163,24 @@ describe("standing grants", () => {
     expect(done).toEqual([]);
     expect((await store.listRuns()).map((row) => row.runId).sort()).toEqual(["mine", weekly].sort());
   });
+
+  it("keeps a schedule's grant made over HTTP on a run of the command line when a service applies grants to every run; refuses it (409) when none does", async () => {
+    store = memoryStore();
+    const fireAt = Date.parse("2026-12-07T08:00:00.000Z");
+    const weekly = scheduledRunId("weekly", fireAt);
+    const origin = { schedule: { name: "weekly", fireAt } };
+    expect(await executePlan({ plan: chain("W", [10]), tools: [refund], store, runId: weekly, origin })).toMatchObject({
+      status: "waiting",
+    });
+    const grant = { tool: "refund", scope: "schedule" as const, expiresInMs: 3_600_000 };
+    server = await startRunServer({ store, tools: [refund], pollMs: 20 });
+    const alone = planloopClient({ url: server.url, token: server.sessionToken! });
+    expect(await alone.grant(weekly, grant).catch((error: unknown) => (error as PlanloopApiError).status)).toBe(409);
+    await server.close();
+    server = await startRunServer({ store, tools: [refund], pollMs: 20, servesAllRuns: true });
+    const served = planloopClient({ url: server.url, token: server.sessionToken! });
+    // Kept, and left to the service's next pass: nothing is approved here.
+    expect(await served.grant(weekly, grant)).toMatchObject({ grant: { scope: "schedule", within: "weekly", by: "session" }, decided: [] });
+    expect(done).toEqual([]);
+  });
 });

@@ -75,6 +75,8 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
     runner,
     secret: serverSecret(),
     allowedOrigins: flags.allowOrigin,
+    // planloop serve's own loop applies grants to every waiting run of the store.
+    servesAllRuns: true,
   });
   served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
   if (server.sessionToken !== undefined)
