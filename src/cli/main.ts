@@ -13,6 +13,8 @@ for (const stream of [process.stdout, process.stderr]) {
 // its stdin closes (serve exited, or was killed), it stops at once, as a crash would; the run is
 // then adopted by whichever serve finds its owner gone, and nothing that finished runs again.
 if (process.env.PLANLOOP_ENDS_WITH_PARENT === "1") {
+  // Its own children (a tool's) are not serve's.
+  delete process.env.PLANLOOP_ENDS_WITH_PARENT;
   process.stdin.on("close", () => process.exit(137));
   process.stdin.resume();
   // Watching serve does not keep this process alive once its command is done.
