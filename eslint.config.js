@@ -5,6 +5,7 @@ import tseslint from "typescript-eslint";
 /** Every folder of src/, lowest first. */
 const layers = [
   "core",
+  "limits",
   "sandbox",
   "trust",
   "journal",
@@ -37,6 +38,7 @@ function forbid(folders, why) {
 /** What a folder must not import, and why. */
 const arrows = {
   core: [layers.filter((folder) => folder !== "core"), "core imports nothing above it"],
+  limits: [layers.filter((folder) => !["core", "limits"].includes(folder)), "limits (rate, cooldown, slots) stand on core alone"],
   sandbox: [
     [...layers.filter((folder) => !["core", "sandbox"].includes(folder)), ...harness],
     "sandbox/ runs an untrusted program with only the functions it is given: it stands on core alone",

@@ -138,6 +138,8 @@ export type {
 export type { Usage, UsageTotals } from "./core/usage.js";
 export { openAICompatible } from "./models/openai-compatible.js";
 export type { OpenAICompatibleOptions } from "./models/openai-compatible.js";
+export { providerLimit } from "./limits/provider-limit.js";
+export type { ProviderLimit, ProviderLimitOptions, LimitBackend } from "./limits/provider-limit.js";
 export { ModelHttpError } from "./models/http-request.js";
 export { IncompleteAnswerError, type AnswerEnd } from "./models/answer-end.js";
 export { fromAISDK } from "./models/ai-sdk.js";

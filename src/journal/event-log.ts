@@ -12,7 +12,7 @@ export interface RunWake {
 /** An event as the store keeps it, numbered in the order it arrived (`seq`, from 1). */
 export interface StoredEvent {
   seq: number;
-  /** The sender's id for it: the same id sent twice is kept once. */
+  /** The sender's id for it: the same event (name, id and target run) sent twice is kept once. */
   id: string;
   name: string;
   data: unknown;
@@ -29,7 +29,11 @@ export interface StoredEvent {
  * for the events numbered after `lastSeq()`, each of which wakes every run waiting for it once.
  */
 export interface EventLog {
-  /** Keeps an event and gives its number; one whose `id` is kept already is not kept again (`duplicate`). */
+  /**
+   * Keeps an event and gives its number; one whose name, id and target run (`runId`, or none) are
+   * kept already is not kept again (`duplicate`, with the kept one's number). The same id under
+   * another name, or sent to another run, is another event.
+   */
   put(event: Omit<StoredEvent, "seq">): MaybePromise<{ seq: number; duplicate: boolean }>;
   /** The number of the last event kept; 0 when none was. */
   lastSeq(): MaybePromise<number>;

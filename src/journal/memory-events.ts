@@ -11,7 +11,8 @@ export function memoryEvents(): { log: EventLog; all: StoredEvent[] } {
   const taken = new Set<number>();
   const log: EventLog = {
     put(event) {
-      const known = all.find((kept) => kept.id === event.id);
+      // An event's key: its name, id and target run (a duplicate is only ever one of the same event).
+      const known = all.find((kept) => kept.name === event.name && kept.id === event.id && kept.runId === event.runId);
       if (known !== undefined) return { seq: known.seq, duplicate: true };
       const seq = all.length + 1;
       all.push(JSON.parse(JSON.stringify({ ...event, seq })) as StoredEvent);

@@ -1,5 +1,6 @@
 import { sleep } from "../core/clock.js";
 import { PlanloopError } from "../core/errors.js";
+import type { ProviderLimit } from "../limits/provider-limit.js";
 
 /** An HTTP answer that no retry will fix, with what to check. */
 export class ModelHttpError extends PlanloopError {
@@ -27,6 +28,8 @@ export interface HttpOptions {
   signal: AbortSignal | undefined;
   /** What the model is called, for error messages. */
   model: string;
+  /** The provider's limit every call shares (`providerLimit`): each attempt takes a turn, and a 429 cools it down for all. */
+  limit?: ProviderLimit | undefined;
 }
 
 const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
@@ -38,11 +41,20 @@ const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529])
  * `ModelHttpError` that says what to check.
  */
 export async function postWithRetries(options: HttpOptions): Promise<Response> {
+  const { limit } = options;
   for (let attempt = 0; ; attempt += 1) {
-    const outcome = await attemptOnce(options);
+    const release = limit === undefined ? undefined : await limit.turn(options.signal);
+    let outcome: Attempt;
+    try {
+      outcome = await attemptOnce(options);
+    } finally {
+      release?.();
+    }
     if (outcome.response) return outcome.response;
     if (!outcome.retryable || attempt >= options.maxRetries) throw outcome.error;
-    await sleep(outcome.retryAfterMs ?? backoff(options.retryDelayMs, attempt), options.signal ? { signal: options.signal } : {});
+    // The provider named a time: with a shared limit, every call waits for it at its next turn, not only this one.
+    if (limit !== undefined && outcome.retryAfterMs !== undefined) await limit.coolDown(outcome.retryAfterMs);
+    else await sleep(outcome.retryAfterMs ?? backoff(options.retryDelayMs, attempt), options.signal ? { signal: options.signal } : {});
   }
 }
 

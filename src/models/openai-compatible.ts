@@ -6,6 +6,7 @@ import { checkAnswerEnd, isCutShort } from "./answer-end.js";
 import { ChatStreamAssembler, type StreamChunk } from "./chat-stream.js";
 import { decisionFromChoice, toChatMessages, toChatTools } from "./chat-wire-format.js";
 import { ModelHttpError, postWithRetries } from "./http-request.js";
+import type { ProviderLimit } from "../limits/provider-limit.js";
 import { resolvePrices, withCost, type PriceTable } from "./prices.js";
 import { readBody, readEvents } from "./server-sent-events.js";
 import { estimatePromptTokens, estimateTextTokens } from "./token-estimate.js";
@@ -48,6 +49,11 @@ export interface OpenAICompatibleOptions {
    */
   structuredOutput?: boolean;
   fetch?: typeof fetch;
+  /**
+   * The provider's limit, shared by every call that names it (`providerLimit`): requests per
+   * minute, requests at once, and one cooldown for all when the provider answers 429 with a time.
+   */
+  limit?: ProviderLimit | undefined;
 }
 
 /**
@@ -64,6 +70,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
   let structured = options.structuredOutput !== false;
   const send = (request: ModelRequest, stream: boolean, format: ResponseFormat | undefined) =>
     postWithRetries({
+      limit: options.limit,
       url: settings.url,
       body: {
         ...(settings.maxOutputTokens === undefined || settings.capInBody ? {} : { max_tokens: settings.maxOutputTokens }),

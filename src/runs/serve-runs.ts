@@ -149,6 +149,10 @@ export class RunService {
       for (const run of report.started) log?.(`schedule ${run.schedule}: started ${run.runId}: ${run.status}`);
       for (const skip of report.skipped) log?.(`schedule ${skip.schedule}: not started at ${skip.fireAt}: ${skip.reason}`);
       for (const failure of report.failed) warn?.(`schedule ${failure.schedule}: ${failure.runId} could not start: ${failure.error}`);
+      for (const back of report.clockWentBack)
+        warn?.(
+          `schedule ${back.schedule}: it had fired up to ${back.firedUpTo}, past now (${back.now}): the clock went back; next at ${back.next ?? "never"}`,
+        );
     })
       .catch((error: unknown) => warn?.(`the schedules could not be read: ${errorMessage(error)}`))
       .finally(() => (this.schedules = undefined));

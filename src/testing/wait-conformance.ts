@@ -43,6 +43,35 @@ export function waitConformance(open: () => CheckpointStore | Promise<Checkpoint
     await store.close();
   });
 
+  it("keys an event by its name, id and target run: the same id under another name or to another run is another event", async () => {
+    const store = await open();
+    const log = store.events;
+    if (log === undefined) return void (await store.close());
+    const event = (name: string, runId?: string) => ({
+      id: "42",
+      name,
+      data: { name, runId },
+      ...(runId ? { runId } : {}),
+      at: 1,
+      expiresAt: 1_000,
+    });
+    const paid = await log.put(event("invoice-paid"));
+    const ready = await log.put(event("export-ready"));
+    const toA = await log.put(event("export-ready", "run-a"));
+    const toB = await log.put(event("export-ready", "run-b"));
+    expect([paid, ready, toA, toB].map((kept) => kept.duplicate)).toEqual([false, false, false, false]);
+    expect(new Set([paid.seq, ready.seq, toA.seq, toB.seq]).size).toBe(4);
+    expect(await log.put(event("invoice-paid"))).toEqual({ seq: paid.seq, duplicate: true });
+    expect(await log.put(event("export-ready", "run-b"))).toEqual({ seq: toB.seq, duplicate: true });
+    expect(await log.put(event("export-ready"))).toEqual({ seq: ready.seq, duplicate: true });
+    const seen = async (name: string, runId: string) =>
+      ((await log.read({ name, runId, afterSeq: 0, at: 2 })) as Array<{ seq: number }>).map((kept) => kept.seq);
+    expect(await seen("invoice-paid", "run-a")).toEqual([paid.seq]);
+    expect(await seen("export-ready", "run-a")).toEqual([ready.seq, toA.seq]);
+    expect(await seen("export-ready", "run-b")).toEqual([ready.seq, toB.seq]);
+    await store.close();
+  });
+
   it("lists the runs due to wake: a timer whose time came, an event sent after the run's place; not once they run on", async () => {
     const store = await open();
     if (store.events === undefined || store.dueRuns === undefined) return void (await store.close());

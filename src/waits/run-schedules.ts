@@ -1,16 +1,10 @@
 import { systemClock, type Clock } from "../core/clock.js";
-import { InvalidOptionsError, RunBusyError, shown } from "../core/errors.js";
+import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
 import type { CheckpointStore, RunOrigin } from "../journal/checkpoint-store.js";
 import { RunLease } from "../journal/run-lease.js";
-import {
-  dueFireTimes,
-  listSchedules,
-  saveScheduleState,
-  scheduledRunId,
-  scheduleState,
-  type Schedule,
-  type ScheduleState,
-} from "./schedules.js";
+import { keepFailedStart } from "./failed-start.js";
+import { dueFireTimes, fireTimesOf } from "./fire-times.js";
+import { listSchedules, saveScheduleState, scheduledRunId, scheduleState, type Schedule, type ScheduleState } from "./schedules.js";
 
 /** One fire of a schedule: start the schedule's run with this id, in the store. */
 export interface ScheduleFire {
@@ -42,8 +36,17 @@ export interface ScheduleReport {
   started: Array<{ schedule: string; runId: string; fireAt: string; status: string }>;
   /** Fire times not started: overlap, catch-up, or another process on them. */
   skipped: Array<{ schedule: string; fireAt: string; reason: string }>;
+  /** Runs that could not start: each is kept in the store as a failed run with `error` as its reason. */
   failed: Array<{ schedule: string; runId: string; error: string }>;
+  /**
+   * Schedules that had fired past now: the clock went back (or ran ahead for a while). Each starts
+   * again from now, its next fire time recomputed, instead of going silent until that time comes.
+   */
+  clockWentBack: Array<{ schedule: string; firedUpTo: string; now: string; next: string | undefined }>;
 }
+
+/** How far a schedule may have fired past now before the clock is taken to have gone back: clocks of one store's machines differ by less. */
+export const clockSlackMs = 60_000;
 
 /**
  * One pass over the store's schedules: every fire time that came since the last pass starts its
@@ -56,24 +59,25 @@ export async function runSchedules(options: RunSchedulesOptions): Promise<Schedu
   if (store === undefined || typeof launch !== "function")
     throw new InvalidOptionsError("runSchedules needs { store, launch }: the store the schedules are kept in, and what starts a run");
   const clock = options.clock ?? systemClock;
-  const report: ScheduleReport = { started: [], skipped: [], failed: [] };
+  const report: ScheduleReport = { started: [], skipped: [], failed: [], clockWentBack: [] };
   for (const schedule of await listSchedules(store)) {
     if (schedule.paused) continue;
+    const now = clock.now();
     let state = await scheduleState(store, schedule);
-    const { start, missed, last } = dueFireTimes(schedule, state.firedUpTo, clock.now());
-    if (last === undefined) continue;
-    if (missed > 0)
+    if (state.firedUpTo > now + clockSlackMs) state = await startAgainFromNow(store, schedule, { state, now, report });
+    const { start, missed } = dueFireTimes(schedule, state.firedUpTo, now);
+    if (missed !== undefined)
       report.skipped.push({
         schedule: schedule.name,
-        fireAt: iso(start[0]!),
-        reason: `${missed} fire times before this one were missed while nothing served the store; catch-up ${schedule.catchUp} starts the latest only`,
+        fireAt: iso(missed.last),
+        reason: `missed while nothing served the store, with every fire time from ${iso(missed.first)} on; catch-up ${schedule.catchUp} starts the latest ${schedule.catchUp} only`,
       });
     for (const fireAt of start) {
       const origin = { schedule: { name: schedule.name, fireAt } };
       const fire = { schedule, runId: scheduledRunId(schedule.name, fireAt), fireAt, origin };
       const held = await overlapping(store, schedule, state, fire.runId);
       if (held !== undefined) report.skipped.push({ schedule: schedule.name, fireAt: iso(fireAt), reason: held });
-      else await started(fire, launch, report);
+      else await started(fire, { launch, store, report, at: now });
       state = { firedUpTo: fireAt, ...(held === undefined ? { lastRunId: fire.runId } : pick(state)) };
       await saveScheduleState(store, schedule.name, state);
     }
@@ -81,15 +85,44 @@ export async function runSchedules(options: RunSchedulesOptions): Promise<Schedu
   return report;
 }
 
-async function started(fire: ScheduleFire, launch: RunSchedulesOptions["launch"], report: ScheduleReport): Promise<void> {
-  const { schedule, runId, fireAt } = fire;
+/** A schedule that fired past now (the clock went back): it starts again from now (a minute back), and the report says so. */
+async function startAgainFromNow(
+  store: CheckpointStore,
+  schedule: Schedule,
+  pass: { state: ScheduleState; now: number; report: ScheduleReport },
+): Promise<ScheduleState> {
+  const { state, now, report } = pass;
+  const next = fireTimesOf(schedule).next(now);
+  report.clockWentBack.push({
+    schedule: schedule.name,
+    firedUpTo: iso(state.firedUpTo),
+    now: iso(now),
+    next: next === undefined ? undefined : iso(next),
+  });
+  // From a minute back: a fire time the pass on the wrong clock took the place of starts now (one started already has its run).
+  const again = { ...state, firedUpTo: now - clockSlackMs };
+  await saveScheduleState(store, schedule.name, again);
+  return again;
+}
+
+async function started(
+  fire: ScheduleFire,
+  pass: { launch: RunSchedulesOptions["launch"]; store: CheckpointStore; report: ScheduleReport; at: number },
+): Promise<void> {
+  const { schedule, runId, fireAt, origin } = fire;
+  const { report } = pass;
   try {
-    const result = await launch(fire);
+    const result = await pass.launch(fire);
     report.started.push({ schedule: schedule.name, runId, fireAt: iso(fireAt), status: result.status });
   } catch (error) {
     if (error instanceof RunBusyError)
-      report.skipped.push({ schedule: schedule.name, fireAt: iso(fireAt), reason: `another process runs ${runId} now` });
-    else report.failed.push({ schedule: schedule.name, runId, error: shown(error) });
+      return void report.skipped.push({ schedule: schedule.name, fireAt: iso(fireAt), reason: `another process runs ${runId} now` });
+    const reason = `schedule ${schedule.name} could not start its run: ${errorMessage(error)}`;
+    const kept = await keepFailedStart(pass.store, { runId, origin, reason, at: pass.at }).then(
+      () => "",
+      (failure: unknown) => `; and it could not be kept as a failed run: ${errorMessage(failure)}`,
+    );
+    report.failed.push({ schedule: schedule.name, runId, error: `${errorMessage(error)}${kept}` });
   }
 }
 

@@ -1,16 +1,16 @@
-import { Cron } from "croner";
 import { systemClock, type Clock } from "../core/clock.js";
-import { InvalidOptionsError, shown } from "../core/errors.js";
+import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { jsonSafe } from "../core/json-safe.js";
 import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
+import { fireTimesOf } from "./fire-times.js";
 
 /*
  * Schedules start runs on a cron pattern: "every Monday 08:00 Berlin time". They are kept in
  * the run store (its values), so every process serving the store sees the same ones. croner
- * reads the patterns (five fields, or six with seconds) and the time zones, daylight-saving
- * changes included; planloop keeps what each schedule fired (`ScheduleState`) and starts the
- * runs (`runSchedules`).
+ * reads the patterns (five fields, or six with seconds) on the zone's wall clock, and each
+ * wall-clock fire time comes once, daylight-saving nights included (`fire-times.ts`); planloop
+ * keeps what each schedule fired (`ScheduleState`) and starts the runs (`runSchedules`).
  */
 
 /** What a schedule does while its last run still runs or waits: start nothing (`skip`), start anyway, or cancel that run first. */
@@ -118,43 +118,14 @@ export function scheduledRunId(name: string, fireAt: number): string {
   return `${name}@${new Date(fireAt).toISOString()}`;
 }
 
-/**
- * The fire times due after `after` up to `now`: the ones to start, oldest first (the latest
- * `catchUp`), how many before them were missed, and the last one due.
- */
-export function dueFireTimes(
-  schedule: Pick<Schedule, "cron" | "tz" | "catchUp">,
-  after: number,
-  now: number,
-): { start: number[]; missed: number; last: number | undefined } {
-  const pattern = cronOf(schedule);
-  const start: number[] = [];
-  let missed = 0;
-  // Walked from `after`, keeping the latest few: a store left unserved for a year is read once, held in a few numbers.
-  for (let next = pattern.nextRun(new Date(after)); next !== null && next.getTime() <= now; next = pattern.nextRun(next)) {
-    start.push(next.getTime());
-    if (start.length > schedule.catchUp) {
-      start.shift();
-      missed += 1;
-    }
-  }
-  return { start, missed, last: start.at(-1) };
-}
-
 /** The next fire time after `now`, or undefined if the pattern never fires again. */
 export function nextFireTime(schedule: Pick<Schedule, "cron" | "tz">, now: number): number | undefined {
-  return cronOf(schedule).nextRun(new Date(now))?.getTime();
+  return fireTimesOf(schedule).next(now);
 }
 
-function cronOf(schedule: Pick<Schedule, "cron" | "tz">): Cron {
-  try {
-    // Paused and without a function: croner only reads the pattern; no timer is set.
-    return new Cron(schedule.cron, { paused: true, timezone: schedule.tz ?? "UTC" });
-  } catch (error) {
-    throw new InvalidOptionsError(
-      `schedule cron "${schedule.cron}" cannot be read: ${shown(error)} (e.g. "0 8 * * MON": Mondays at 08:00)`,
-    );
-  }
+/** Checks a schedule as `saveSchedule` would, without keeping it: a pattern, zone or number it would refuse throws, saying why. */
+export function checkSchedule(input: ScheduleInput, clock: Clock = systemClock): Schedule {
+  return checkedSchedule(input, clock.now());
 }
 
 function checkedSchedule(input: ScheduleInput, now: number): Schedule {

@@ -16,14 +16,17 @@ export interface SendEventOptions {
   data?: unknown;
   /** Only this run (and the runs kept inside it) may take it; else any run waiting for the name. */
   runId?: string | undefined;
-  /** The sender's id for the event: sending the same id again keeps it once (a retried webhook). Default: a new id. */
+  /**
+   * The sender's id for the event: the same event (name, id and `runId`) sent again is kept once (a
+   * retried webhook); the same id under another name, or to another run, is another event. Default: a new id.
+   */
   id?: string | undefined;
   /** How long it is kept for a run that starts waiting later (default 24 h); a run waiting already is woken by it at once. */
   keepMs?: number | undefined;
   clock?: Clock | undefined;
 }
 
-/** What `sendEvent` kept: the event's number in the store, and whether its id had been sent before. */
+/** What `sendEvent` kept: the event's number in the store, and whether the same event (name, id, run) had been sent before. */
 export interface SentEvent {
   id: string;
   seq: number;

@@ -46,4 +46,30 @@ describe("planloop runs signal and wake", () => {
     expect(shown.match(/step 1: succeeded/g)).toHaveLength(1);
     expect((await cli("runs", "wake", "--tools", toolsModule, "--store", store)).out).toContain("is due to wake");
   });
+
+  it("an event is keyed by name, id and run: one delivery id sent to two runs reaches both, and another name's id 42 is no duplicate", async () => {
+    const plan = join(dir, "keyed.json");
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        steps: [
+          { id: 1, task: "export landed", waitFor: { event: "export-ready" } },
+          { id: 2, task: "report", tool: "double", args: { value: "$1.rows" }, depends_on: [1] },
+        ],
+      }),
+    );
+    const store = `sqlite:${join(dir, "keyed.sqlite")}`;
+    for (const runId of ["north", "south"])
+      expect((await cli("run", plan, "--tools", toolsModule, "--store", store, "--run-id", runId)).code).toBe(3);
+    const signal = (event: string, ...flags: string[]) =>
+      cli("runs", "signal", event, "--data", '{"rows":21}', "--id", "42", ...flags, "--store", store);
+    expect((await signal("invoice-paid")).out).toContain("event invoice-paid sent (id 42");
+    expect((await signal("export-ready", "--run", "north")).out).toContain("event export-ready sent (id 42");
+    expect((await signal("export-ready", "--run", "south")).out).toContain("event export-ready sent (id 42");
+    expect((await signal("export-ready", "--run", "south")).out).toContain("was sent before");
+    const woken = await cli("runs", "wake", "--tools", toolsModule, "--store", store);
+    expect(woken.out).toContain("run north: its wait is over");
+    expect(woken.out).toContain("run south: its wait is over");
+    for (const runId of ["north", "south"]) expect((await cli("runs", "show", runId, "--store", store)).out).toContain("result: completed");
+  });
 });

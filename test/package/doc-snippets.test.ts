@@ -15,7 +15,7 @@ const unknownName = new Set([2304, 2552, 18004]);
 
 function snippets(): Array<{ name: string; code: string }> {
   return sources.flatMap((source) =>
-    [...readFileSync(join(root, source), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((match, index) => ({
+    [...readFileSync(join(root, source), "utf8").matchAll(/```ts(?: runnable)?\n([\s\S]*?)```/g)].map((match, index) => ({
       name: `${source.replace(/[/.]/g, "-")}-${index + 1}`,
       code: match[1]!,
     })),

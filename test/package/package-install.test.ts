@@ -1,43 +1,18 @@
 // The package as a user gets it: packed, installed into an empty project by an npm that can
 // find no compiler, and imported by name.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { builtinSqlite } from "../../src/stores/sqlite/node-sqlite.js";
-import { repoRoot } from "../helpers/paths.js";
+import { packedProject } from "../helpers/packed-project.js";
 
 const run = promisify(execFile);
-const repo = repoRoot;
-// The npm running the tests (npm test sets npm_execpath); else the one beside this node.
-const npmCli = process.env.npm_execpath?.endsWith("npm-cli.js")
-  ? process.env.npm_execpath
-  : resolve(dirname(process.execPath), "..", "lib", "node_modules", "npm", "bin", "npm-cli.js");
 
 describe("the packed package", () => {
   it("installs into an empty project with no compiler on PATH, pulls no native driver, and runs executePlan and the CLI", async () => {
-    const work = mkdtempSync(join(tmpdir(), "planloop-pack-"));
-    // The user's PATH holds node and a shell, nothing else: no cc, make or python for a
-    // native build to find.
-    const bin = join(work, "bin");
-    mkdirSync(bin);
-    symlinkSync(process.execPath, join(bin, "node"));
-    symlinkSync("/bin/sh", join(bin, "sh"));
-    const quiet = { npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
-    const env = { ...process.env, ...quiet, PATH: bin };
-    const npm = (args: string[], cwd: string, environment: NodeJS.ProcessEnv = env) =>
-      run(process.execPath, [npmCli, ...args], { cwd, env: environment, maxBuffer: 16 << 20 });
-
-    // dist/ as `npm install` (prepare) built it: packing does not build it again under the
-    // feet of tests that run the examples from it.
-    await npm(["pack", "--ignore-scripts", "--pack-destination", work], repo, { ...process.env, ...quiet });
-    const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"))!;
-    const project = join(work, "project");
-    mkdirSync(project);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
-    await npm(["install", "--prefer-offline", join(work, tarball)], project);
+    const { project, env } = await packedProject();
 
     const modules = join(project, "node_modules");
     expect(existsSync(join(modules, "planloop", "dist", "index.js"))).toBe(true);

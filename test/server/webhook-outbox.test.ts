@@ -24,10 +24,10 @@ afterEach(async () => {
 });
 
 async function serve(store: string, hook: string) {
-  const process = startCli(
-    ["serve", "--tools", toolsModule, "--store", store, "--tick-ms", "100", "--port", "0", "--webhook", hook],
-    { PLANLOOP_WEBHOOK_SECRET: secret, PLANLOOP_TEST_LOG: logFile() },
-  );
+  const process = startCli(["serve", "--tools", toolsModule, "--store", store, "--tick-ms", "100", "--port", "0", "--webhook", hook], {
+    PLANLOOP_WEBHOOK_SECRET: secret,
+    PLANLOOP_TEST_LOG: logFile(),
+  });
   started.push(process);
   const url = /the API is on (http:\/\/\S+) /.exec(await process.line(/the API is on /))![1]!;
   const token = /session token .*: (\S+)$/.exec(await process.line(/session token/))![1]!;

@@ -83,6 +83,33 @@ describe.skipIf(skipPostgres)("postgresStore", () => {
     await store.close();
   });
 
+  it("opens a database written when an event's id was its key: its events read back, and one id may name events of two names", async () => {
+    const connectionString = await freshDatabase();
+    const raw = new pg.Client({ connectionString });
+    await raw.connect();
+    await migrate(raw, schemaVersion - 1);
+    await raw.query(
+      "INSERT INTO planloop_events (id, name, data, run_id, at, expires_at) VALUES ('42', 'export-ready', '{}', NULL, 1, 1000), ('7', 'export-ready', '{}', 'run-a', 1, 1000)",
+    );
+    await raw.end();
+    const store = postgresStore({ connectionString });
+    const log = store.events!;
+    expect((await log.read({ name: "export-ready", runId: "run-a", afterSeq: 0, at: 2 })).map((event) => [event.seq, event.id])).toEqual([
+      [1, "42"],
+      [2, "7"],
+    ]);
+    expect(await log.put({ id: "42", name: "export-ready", data: {}, at: 2, expiresAt: 1000 })).toEqual({ seq: 1, duplicate: true });
+    // A number is never given twice (one a conflicting insert drew stays unused): the new one comes after the old ones.
+    const paid = await log.put({ id: "42", name: "invoice-paid", data: {}, at: 2, expiresAt: 1000 });
+    expect(paid.seq).toBeGreaterThan(2);
+    expect(paid).toMatchObject({ duplicate: false });
+    expect(await log.put({ id: "42", name: "invoice-paid", data: {}, at: 2, expiresAt: 1000 })).toEqual({ seq: paid.seq, duplicate: true });
+    expect(await log.put({ id: "7", name: "export-ready", data: {}, runId: "run-b", at: 2, expiresAt: 1000 })).toMatchObject({
+      duplicate: false,
+    });
+    await store.close();
+  });
+
   it("many stores opening one new database at once migrate it once", async () => {
     const connectionString = await freshDatabase();
     const stores = Array.from({ length: 5 }, () => postgresStore({ connectionString }));

@@ -145,6 +145,35 @@ describe("sqliteStore", () => {
     store.close();
   });
 
+  it("opens a store written when an event's id was its key: its events read back by number, and new numbers come after every one given", async () => {
+    const path = file();
+    const raw = new Database(path);
+    migrate(raw, schemaVersion - 1);
+    const insert = raw.prepare("INSERT INTO planloop_events (id, name, data, run_id, at, expires_at) VALUES (?, ?, '{}', ?, 1, 1000)");
+    insert.run("42", "export-ready", null);
+    insert.run("7", "export-ready", "run-a");
+    insert.run("pruned", "export-ready", null);
+    raw.prepare("DELETE FROM planloop_events WHERE id = 'pruned'").run();
+    raw.close();
+    const store = sqliteStore({ path });
+    const log = store.events!;
+    expect(await log.lastSeq()).toBe(3);
+    expect((await log.read({ name: "export-ready", runId: "run-a", afterSeq: 0, at: 2 })).map((event) => [event.seq, event.id])).toEqual([
+      [1, "42"],
+      [2, "7"],
+    ]);
+    expect(await log.put({ id: "42", name: "export-ready", data: {}, at: 2, expiresAt: 1000 })).toEqual({ seq: 1, duplicate: true });
+    // A number is never given twice (one a conflicting insert drew stays unused): the new one comes after the old ones.
+    const paid = await log.put({ id: "42", name: "invoice-paid", data: {}, at: 2, expiresAt: 1000 });
+    expect(paid.seq).toBeGreaterThan(3);
+    expect(paid).toMatchObject({ duplicate: false });
+    expect(await log.put({ id: "42", name: "invoice-paid", data: {}, at: 2, expiresAt: 1000 })).toEqual({ seq: paid.seq, duplicate: true });
+    expect(await log.put({ id: "7", name: "export-ready", data: {}, runId: "run-b", at: 2, expiresAt: 1000 })).toMatchObject({
+      duplicate: false,
+    });
+    store.close();
+  });
+
   it("says what it needs without a path", () => {
     expect(() => sqliteStore({} as never)).toThrow(/sqliteStore needs \{ path \}/);
   });

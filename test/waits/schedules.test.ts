@@ -44,7 +44,7 @@ describe("schedules", () => {
     const clock = new FakeClock(Date.parse("2026-12-06T12:00:00Z"));
     const { calls, launch } = pipeline(store, clock);
     await saveSchedule(store, { name: "weekly", cron: "0 8 * * MON", tz: "Europe/Berlin", run: { plan: "weekly.json" } }, clock);
-    expect(await runSchedules({ store, launch, clock })).toEqual({ started: [], skipped: [], failed: [] });
+    expect(await runSchedules({ store, launch, clock })).toEqual({ started: [], skipped: [], failed: [], clockWentBack: [] });
 
     await clock.advance(Date.parse("2026-12-07T06:59:59Z") - clock.now());
     expect((await runSchedules({ store, launch, clock })).started).toEqual([]);
@@ -87,9 +87,9 @@ describe("schedules", () => {
   });
 
   it.each([
-    [1, ["hourly@2026-12-07T05:00:00.000Z"], "4 fire times before this one were missed"],
-    [2, ["hourly@2026-12-07T04:00:00.000Z", "hourly@2026-12-07T05:00:00.000Z"], "3 fire times before this one were missed"],
-  ])("after downtime start at most catchUp (%i) of the missed fire times, the latest", async (catchUp, runs, missed) => {
+    [1, ["hourly@2026-12-07T05:00:00.000Z"], "2026-12-07T04:00:00.000Z"],
+    [2, ["hourly@2026-12-07T04:00:00.000Z", "hourly@2026-12-07T05:00:00.000Z"], "2026-12-07T03:00:00.000Z"],
+  ])("after downtime start at most catchUp (%i) of the missed fire times, the latest", async (catchUp, runs, lastMissed) => {
     const store = memoryStore();
     const clock = new FakeClock(Date.parse("2026-12-07T00:30:00Z"));
     const { calls, launch } = pipeline(store, clock);
@@ -97,9 +97,34 @@ describe("schedules", () => {
     await clock.advance(5 * hour);
     const report = await runSchedules({ store, launch, clock });
     expect(report.started.map((run) => run.runId)).toEqual(runs);
-    expect(report.skipped).toEqual([expect.objectContaining({ schedule: "hourly", reason: expect.stringContaining(missed) })]);
+    expect(report.skipped).toEqual([
+      {
+        schedule: "hourly",
+        fireAt: lastMissed,
+        reason: `missed while nothing served the store, with every fire time from 2026-12-07T01:00:00.000Z on; catch-up ${catchUp} starts the latest ${catchUp} only`,
+      },
+    ]);
     expect(calls).toEqual(runs);
     expect((await runSchedules({ store, launch, clock })).started).toEqual([]);
+  });
+
+  it("catch up three days of a one-second schedule in one step: the latest fire time starts, the rest are named as missed", async () => {
+    const store = memoryStore();
+    const clock = new FakeClock(Date.parse("2026-12-04T08:00:00.250Z"));
+    const { calls, launch } = pipeline(store, clock);
+    await saveSchedule(store, { name: "pulse", cron: "* * * * * *", tz: "Europe/Berlin", run: null }, clock);
+    await clock.advance(3 * 24 * hour);
+    const report = await runSchedules({ store, launch, clock });
+    expect(report.started.map((run) => run.runId)).toEqual(["pulse@2026-12-07T08:00:00.000Z"]);
+    expect(report.skipped).toEqual([
+      {
+        schedule: "pulse",
+        fireAt: "2026-12-07T07:59:59.000Z",
+        reason:
+          "missed while nothing served the store, with every fire time from 2026-12-04T08:00:01.000Z on; catch-up 1 starts the latest 1 only",
+      },
+    ]);
+    expect(calls).toEqual(["pulse@2026-12-07T08:00:00.000Z"]);
   });
 
   it("skip a fire time while the last run waits (overlap skip), start anyway (allow), or cancel it first (cancel-previous)", async () => {
@@ -151,9 +176,9 @@ describe("schedules", () => {
     await saveSchedule(store, { name: "hourly", cron: "0 * * * *", run: null }, clock);
     await setSchedulePaused(store, "hourly", true, clock);
     await clock.advance(3 * hour);
-    expect(await runSchedules({ store, launch, clock })).toEqual({ started: [], skipped: [], failed: [] });
+    expect(await runSchedules({ store, launch, clock })).toEqual({ started: [], skipped: [], failed: [], clockWentBack: [] });
     await setSchedulePaused(store, "hourly", false, clock);
-    expect(await runSchedules({ store, launch, clock })).toEqual({ started: [], skipped: [], failed: [] });
+    expect(await runSchedules({ store, launch, clock })).toEqual({ started: [], skipped: [], failed: [], clockWentBack: [] });
     await clock.advance(hour);
     expect((await runSchedules({ store, launch, clock })).started.map((run) => run.runId)).toEqual(["hourly@2026-12-07T04:00:00.000Z"]);
     await removeSchedule(store, "hourly");

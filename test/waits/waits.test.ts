@@ -153,6 +153,41 @@ describe("event wait steps", () => {
     expect(after.calls).toEqual([2]);
   });
 
+  it.each(stores)(
+    "key an event by name, id and run: invoice-paid 42 is not export-ready 42, and one delivery id reaches two runs (%s)",
+    async (_, open) => {
+      const store = open();
+      const clock = new FakeClock(monday);
+      const after = counted("after");
+      const paidPlan: PlanInput = {
+        steps: [
+          { id: 1, task: "invoice paid", waitFor: { event: "invoice-paid" } },
+          { id: 2, task: "book", tool: "after", args: { value: "$1.invoice" }, depends_on: [1] },
+        ],
+      };
+      for (const runId of ["paid", "a", "b"])
+        expect(
+          (await executePlan({ plan: runId === "paid" ? paidPlan : eventPlan(), tools: [after.tool], store, runId, clock })).status,
+        ).toBe("waiting");
+      const data = { day: "2026-12-07", rows: 3 };
+      expect(await sendEvent({ store, event: "export-ready", id: "42", data, runId: "a", clock })).toMatchObject({ duplicate: false });
+      expect(await sendEvent({ store, event: "export-ready", id: "42", data, runId: "b", clock })).toMatchObject({ duplicate: false });
+      expect(await sendEvent({ store, event: "invoice-paid", id: "42", data: { invoice: "INV-42" }, clock })).toMatchObject({
+        duplicate: false,
+      });
+      expect(await sendEvent({ store, event: "invoice-paid", id: "42", data: { invoice: "again" }, clock })).toMatchObject({
+        duplicate: true,
+      });
+      const woken = await wakeDueRuns({ store, tools: [after.tool], clock });
+      expect(woken.woken.map((run) => [run.runId, run.status]).sort()).toEqual([
+        ["a", "completed"],
+        ["b", "completed"],
+        ["paid", "completed"],
+      ]);
+      expect(after.calls.sort()).toEqual([3, 3, "INV-42"]);
+    },
+  );
+
   it("fail the step when no event came in time, saying so; an optional one lets the run go on", async () => {
     const store = memoryStore();
     const clock = new FakeClock(monday);

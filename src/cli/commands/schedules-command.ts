@@ -1,18 +1,25 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { cappedList } from "../../core/errors.js";
+import { isRecord } from "../../core/is-record.js";
+import type { CheckpointStore } from "../../journal/checkpoint-store.js";
+import { validatePlan } from "../../plan/validate-plan.js";
 import {
+  checkSchedule,
   listSchedules,
   nextFireTime,
   removeSchedule,
   saveSchedule,
   scheduleState,
   setSchedulePaused,
+  type ScheduleInput,
   type ScheduleOverlap,
 } from "../../waits/schedules.js";
-import { CliError } from "../cli-error.js";
+import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { modelArguments, type ModelFlags } from "../model-option.js";
+import { loadTools } from "../load-tools.js";
+import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 import { usingStore } from "../continue-run.js";
 import { defaultStore } from "../store-option.js";
 
@@ -62,26 +69,30 @@ export function schedulesCommand(program: Command, io: CliIo): void {
     .option("--overlap <mode>", "while the last run still runs or waits: skip, allow or cancel-previous", "skip")
     .option("--catch-up <n>", "after downtime, start at most n of the missed fire times (the latest)", "1")
     .option("--no-plan-cache", "with --task: plan anew every time (default: reuse the plan that last succeeded)")
-    .action((name: string, flags: AddFlags) =>
-      usingStore(
+    .action(async (name: string, flags: AddFlags) => {
+      const input: ScheduleInput = {
+        name,
+        cron: flags.cron,
+        ...(flags.tz === undefined ? {} : { tz: flags.tz }),
+        run: launchOf(flags),
+        overlap: flags.overlap as ScheduleOverlap,
+        catchUp: Number(flags.catchUp),
+      };
+      checkSchedule(input);
+      // What would fail at every fire time fails now, while someone is here to read it.
+      await checkLaunchLoads(flags);
+      await usingStore(
         flags.store,
         async (store) => {
-          const schedule = await saveSchedule(store, {
-            name,
-            cron: flags.cron,
-            ...(flags.tz === undefined ? {} : { tz: flags.tz }),
-            run: launchOf(flags),
-            overlap: flags.overlap as ScheduleOverlap,
-            catchUp: Number(flags.catchUp),
-          });
+          const schedule = await saveSchedule(store, input);
           const next = nextFireTime(schedule, Date.now());
           io.out(
             `schedule ${name}: "${schedule.cron}"${schedule.tz ? ` (${schedule.tz})` : ""}, next at ${iso(next)}; planloop serve starts it`,
           );
         },
         writable,
-      ),
-    );
+      );
+    });
   withStore(schedules.command("list").description("The schedules: pattern, what they start, next and last run")).action(
     (flags: { store: string }) =>
       usingStore(flags.store, async (store) => {
@@ -89,10 +100,11 @@ export function schedulesCommand(program: Command, io: CliIo): void {
         if (all.length === 0) io.out(`no schedules in ${flags.store}: add one with planloop schedules add`);
         for (const schedule of all) {
           const state = await scheduleState(store, schedule);
-          const launch = schedule.run as Partial<ScheduledLaunch>;
+          // A program's schedule keeps what it likes in `run` (null, a string): only ours is a command line.
+          const launch = (isRecord(schedule.run) ? schedule.run : {}) as Partial<ScheduledLaunch>;
           const what = Array.isArray(launch.argv) ? launch.argv.slice(0, 2).join(" ") : "(started by your program)";
           const next = schedule.paused ? "paused" : `next ${iso(nextFireTime(schedule, Date.now()))}`;
-          const last = state.lastRunId === undefined ? "no run yet" : `last ${state.lastRunId}`;
+          const last = state.lastRunId === undefined ? "no run yet" : `last ${await lastRunLine(store, state.lastRunId)}`;
           io.out(
             `${schedule.name}  "${schedule.cron}"${schedule.tz ? ` ${schedule.tz}` : ""}  ${what}  ${next}  ${last}  overlap ${schedule.overlap}`,
           );
@@ -156,6 +168,37 @@ function launchOf(flags: AddFlags): ScheduledLaunch {
     ],
     cwd: process.cwd(),
   };
+}
+
+/**
+ * Loads what the schedule's runs will load (the tools module, the model, the plan against the
+ * tools): a module that does not load or a model without its key is an error at `add`, not at
+ * the first fire time. `planloop serve` continues runs with its own modules; these are the ones
+ * named here.
+ */
+async function checkLaunchLoads(flags: AddFlags): Promise<void> {
+  const tools = flags.tools === undefined ? undefined : await loadTools(flags.tools);
+  if (flags.task !== undefined) {
+    await modelFromFlags(flags);
+    return;
+  }
+  const checked = validatePlan(readJsonFile(flags.plan!, "plan"), { tools: tools ?? [] });
+  if (!checked.ok)
+    throw new CliError(
+      `--plan ${flags.plan}: the plan is invalid: ${cappedList(
+        checked.errors.map((error) => error.message),
+        (count) => `and ${count} more`,
+      ).join("; ")}`,
+    );
+}
+
+/** The schedule's last run and how it stands: a run that could not start says why. */
+async function lastRunLine(store: CheckpointStore, runId: string): Promise<string> {
+  const run = await store.getRun(runId);
+  if (run === undefined) return `${runId} (not in the store)`;
+  const result = run.result as { status?: unknown; reason?: unknown } | undefined;
+  if (run.status !== "finished" || typeof result?.status !== "string") return `${runId} (${run.status})`;
+  return `${runId} (${result.status}${result.status === "failed" && typeof result.reason === "string" ? `: ${result.reason}` : ""})`;
 }
 
 function iso(ms: number | undefined): string {

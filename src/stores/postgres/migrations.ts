@@ -60,6 +60,9 @@ const migrations: readonly string[] = [
    CREATE INDEX planloop_events_expiry ON planloop_events (expires_at);`,
   // Where a run came from (JSON: schedule, fork, API client), written when it is created; older rows have none.
   `ALTER TABLE planloop_runs ADD COLUMN origin TEXT;`,
+  // An event is keyed by its name, id and target run, not its id alone (rows kept before stay as they are).
+  `ALTER TABLE planloop_events DROP CONSTRAINT planloop_events_id_key;
+   CREATE UNIQUE INDEX planloop_events_key ON planloop_events (name, id, coalesce(run_id, ''));`,
 ];
 
 /** The schema version this planloop writes. */

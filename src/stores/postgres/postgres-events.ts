@@ -26,11 +26,18 @@ export function postgresEvents(pool: Pg.Pool, query: Query, migrated: () => Prom
         await client.query("DELETE FROM planloop_events WHERE expires_at <= $1", [event.at]);
         const inserted = await client.query<{ seq: string }>(
           `INSERT INTO planloop_events (id, name, data, run_id, at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (id) DO NOTHING RETURNING seq`,
+           ON CONFLICT DO NOTHING RETURNING seq`,
           [event.id, event.name, JSON.stringify(event.data ?? null), event.runId ?? null, event.at, event.expiresAt],
         );
+        // An event's key: its name, id and target run (a duplicate is only ever one of the same event).
         const known =
-          inserted.rows[0] ?? (await client.query<{ seq: string }>("SELECT seq FROM planloop_events WHERE id = $1", [event.id])).rows[0]!;
+          inserted.rows[0] ??
+          (
+            await client.query<{ seq: string }>(
+              "SELECT seq FROM planloop_events WHERE name = $1 AND id = $2 AND coalesce(run_id, '') = coalesce($3, '')",
+              [event.name, event.id, event.runId ?? null],
+            )
+          ).rows[0]!;
         await client.query("COMMIT");
         return { seq: Number(known.seq), duplicate: inserted.rows.length === 0 };
       } catch (error) {

@@ -66,6 +66,29 @@ const migrations: ReadonlyArray<string | ((db: SqliteDatabase) => void)> = [
    CREATE INDEX planloop_events_expiry ON planloop_events (expires_at);`,
   // Where a run came from (JSON: schedule, fork, API client), written when it is created; older rows have none.
   `ALTER TABLE planloop_runs ADD COLUMN origin TEXT;`,
+  // An event is keyed by its name, id and target run, not its id alone. SQLite cannot drop a column's
+  // UNIQUE, so the table is made anew, its rows and its sequence carried over: a number given before
+  // (and pruned since) is never given again, so no waiting run's place is passed by a new event.
+  `CREATE TABLE planloop_events_keyed (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     data TEXT NOT NULL,
+     run_id TEXT,
+     at REAL NOT NULL,
+     expires_at REAL NOT NULL,
+     taken_by TEXT,
+     taken_at REAL
+   );
+   INSERT INTO planloop_events_keyed (seq, id, name, data, run_id, at, expires_at, taken_by, taken_at)
+     SELECT seq, id, name, data, run_id, at, expires_at, taken_by, taken_at FROM planloop_events;
+   DELETE FROM sqlite_sequence WHERE name = 'planloop_events_keyed';
+   INSERT INTO sqlite_sequence (name, seq) SELECT 'planloop_events_keyed', seq FROM sqlite_sequence WHERE name = 'planloop_events';
+   DROP TABLE planloop_events;
+   ALTER TABLE planloop_events_keyed RENAME TO planloop_events;
+   CREATE UNIQUE INDEX planloop_events_key ON planloop_events (name, id, coalesce(run_id, ''));
+   CREATE INDEX planloop_events_name ON planloop_events (name, seq);
+   CREATE INDEX planloop_events_expiry ON planloop_events (expires_at);`,
 ];
 
 /** The schema version this planloop writes. */

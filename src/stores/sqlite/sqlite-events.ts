@@ -12,9 +12,12 @@ export function sqliteEvents(db: SqliteDatabase): EventLog {
     prune: db.prepare<[number]>("DELETE FROM planloop_events WHERE expires_at <= ?"),
     insert: db.prepare<[string, string, string, string | null, number, number], { seq: number }>(
       `INSERT INTO planloop_events (id, name, data, run_id, at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO NOTHING RETURNING seq`,
+       ON CONFLICT DO NOTHING RETURNING seq`,
     ),
-    byId: db.prepare<[string], { seq: number }>("SELECT seq FROM planloop_events WHERE id = ?"),
+    // An event's key: its name, id and target run (a duplicate is only ever one of the same event).
+    byKey: db.prepare<[string, string, string | null], { seq: number }>(
+      "SELECT seq FROM planloop_events WHERE name = ? AND id = ? AND coalesce(run_id, '') = coalesce(?, '')",
+    ),
     last: db.prepare<[], { seq: number }>("SELECT coalesce(MAX(seq), 0) AS seq FROM sqlite_sequence WHERE name = 'planloop_events'"),
     read: db.prepare<[string, number, number, number, string, string, number], EventRow>(
       `SELECT * FROM planloop_events WHERE name = ? AND seq > ? AND seq <= ? AND expires_at > ? AND ${reaches("run_id", "?")}
@@ -28,7 +31,7 @@ export function sqliteEvents(db: SqliteDatabase): EventLog {
       const data = JSON.stringify(event.data ?? null);
       const inserted = statements.insert.get(event.id, event.name, data, event.runId ?? null, event.at, event.expiresAt);
       if (inserted !== undefined) return { seq: Number(inserted.seq), duplicate: false };
-      return { seq: Number(statements.byId.get(event.id)!.seq), duplicate: true };
+      return { seq: Number(statements.byKey.get(event.name, event.id, event.runId ?? null)!.seq), duplicate: true };
     },
     lastSeq: () => Number(statements.last.get()?.seq ?? 0),
     read: ({ name, runId, afterSeq, upTo = Number.MAX_SAFE_INTEGER, at, limit = -1 }) =>

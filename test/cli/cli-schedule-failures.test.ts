@@ -1,0 +1,54 @@
+// A schedule whose runs cannot start under `planloop serve` (a process of its own): each fire
+// time is kept as a failed run with the reason, listed by `runs list` and `schedules list`.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cli } from "../helpers/run-cli.js";
+import { startCli, type CliProcess } from "../helpers/cli-process.js";
+import { testRoot } from "../helpers/paths.js";
+
+const toolsModule = join(testRoot, "fixtures", "plan-tools.ts");
+const started: CliProcess[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((process) => process.stop("SIGKILL")));
+});
+
+describe("a schedule whose runs cannot start under planloop serve", () => {
+  it("keeps each fire time as a failed run with the reason, shown by runs list and schedules list", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planloop-schedule-failures-"));
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    // The key is there when the schedule is added (add checks it), and gone where serve runs.
+    process.env.PLANLOOP_TEST_SCHEDULE_KEY = "sk-test";
+    const flags = [
+      "--cron",
+      "* * * * * *",
+      "--task",
+      "sum up",
+      "--model",
+      "openai:gpt-4.1-mini",
+      "--api-key-env",
+      "PLANLOOP_TEST_SCHEDULE_KEY",
+    ];
+    try {
+      expect((await cli("schedules", "add", "digest", ...flags, "--store", store)).code).toBe(0);
+    } finally {
+      delete process.env.PLANLOOP_TEST_SCHEDULE_KEY;
+    }
+    const serve = startCli(["serve", "--tools", toolsModule, "--store", store, "--tick-ms", "100"]);
+    started.push(serve);
+    await serve.line(/^schedule digest: digest@\S+ could not start: .*needs an API key in PLANLOOP_TEST_SCHEDULE_KEY/);
+    expect(await serve.stop("SIGINT")).toBe(0);
+
+    const runs = (await cli("runs", "list", "--schedule", "digest", "--store", store)).out.trim().split("\n");
+    expect(runs.length).toBeGreaterThanOrEqual(1);
+    for (const line of runs) expect(line).toMatch(/^digest@\S+ {2}runSchedules {2}failed/);
+    const listed = (await cli("schedules", "list", "--store", store)).out;
+    expect(listed).toMatch(
+      /last digest@\S+ \(failed: schedule digest could not start its run: .*needs an API key in PLANLOOP_TEST_SCHEDULE_KEY/,
+    );
+    const shown = await cli("runs", "show", runs[0]!.split("  ")[0]!, "--store", store);
+    expect(shown.out).toContain("needs an API key in PLANLOOP_TEST_SCHEDULE_KEY");
+  }, 60_000);
+});
