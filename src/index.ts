@@ -65,7 +65,7 @@ export type { StepSlot } from "./executor/step-slots.js";
 export type { LatencyBookJson } from "./executor/latency-book.js";
 export type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "./executor/step-runner.js";
 
-// Let a model plan: Plan-and-Execute, ReWOO, LLMCompiler, ReAct side by side
+// Let a model plan: Plan-and-Execute, ReWOO, LLMCompiler, code mode, ReAct side by side
 export { defaultPrompts } from "./planner/prompts.js";
 export type { Prompts, StepView } from "./planner/prompts.js";
 export { parsePlanText } from "./planner/parsers/parse-plan.js";
@@ -79,6 +79,9 @@ export { rewoo } from "./strategies/rewoo.js";
 export type { RewooOptions } from "./strategies/rewoo.js";
 export { llmCompiler } from "./strategies/llm-compiler.js";
 export type { LlmCompilerOptions } from "./strategies/llm-compiler.js";
+export { codeMode } from "./strategies/code-mode/code-mode.js";
+export type { CodeModeOptions, CodeModeResult, CodeModeResultFields } from "./strategies/code-mode/code-mode.js";
+export type { CodeModeState, KeptCall, WrittenProgram } from "./strategies/code-mode/code-mode-state.js";
 export { runStrategy, strategyNames, strategyOfState } from "./strategies/run-strategy.js";
 export type { SharedStrategyOptions } from "./strategies/run-strategy.js";
 export type {
@@ -108,6 +111,13 @@ export type {
   PlanReviewer,
   ReviewPlanOption,
 } from "./strategies/plan-review.js";
+
+// Run a program in a sandbox: QuickJS in WebAssembly, with only the functions it is given
+export { runProgram } from "./sandbox/run-program.js";
+export type { RunProgramOptions } from "./sandbox/run-program.js";
+export { defaultSandboxLimits } from "./sandbox/sandbox-limits.js";
+export type { SandboxLimits } from "./sandbox/sandbox-limits.js";
+export type { HostCall, HostReply, ProgramError, ProgramErrorKind, ProgramOutcome } from "./sandbox/program-outcome.js";
 
 // Connect a model
 export type {

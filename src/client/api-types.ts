@@ -10,7 +10,7 @@ export type StartRunRequest =
   | { plan: unknown; runId?: string; webhook?: string }
   | {
       task: string;
-      strategy?: "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
+      strategy?: "react" | "plan-and-execute" | "rewoo" | "llm-compiler" | "code";
       runId?: string;
       /** Also POST this run's webhooks here (docs/server.md#webhooks). */
       webhook?: string;

@@ -108,6 +108,8 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
         return hiding(entry, "decision");
       case "step-end":
         return entry.waiting === undefined ? entry : hiding(entry, "waiting");
+      case "code-call":
+        return hiding(entry, "arguments");
       case "text":
         return keys === undefined ? entry : ({ ...entry, text: seal(entry.text, keys.seal) } as unknown as JournalEntry);
       // Masked already (secret keys as in events): nothing is kept out that a continuation would need back.

@@ -8,6 +8,7 @@ import { substitutePlaceholders } from "../plan/placeholders.js";
 import { estimatePromptTokens, estimateTextTokens } from "../models/token-estimate.js";
 import { agentStepAnswer, recognise, type OfflineTask } from "./offline-task.js";
 import { requestedFormat, writePlan } from "./plan-writing.js";
+import { programOutputs, programRequest, writeProgram } from "./program-writing.js";
 import { readResults } from "./read-results.js";
 
 export interface OfflineModelOptions {
@@ -80,12 +81,15 @@ function answerPieces(tasks: readonly OfflineTask[], request: ModelRequest): str
   const prompt = request.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join("\n");
   const task = recognise(tasks, taskText(request.messages));
   if (!task) return [cannotHelp(taskText(request.messages))];
+  // Code mode asks for one program (and again, when one failed), then an answer from its calls.
+  const program = prompt.includes(programRequest);
   switch (request.purpose) {
     case "plan":
-      return writePlan(task.plan, requestedFormat(prompt));
+      return program ? [writeProgram(task.plan)] : writePlan(task.plan, requestedFormat(prompt));
     case "replan": {
       const problem = /What went wrong: ([^\n]*)/.exec(prompt)?.[1] ?? "";
-      return writePlan(task.replan?.(problem) ?? task.plan, requestedFormat(prompt));
+      const steps = task.replan?.(problem) ?? task.plan;
+      return program ? [writeProgram(steps)] : writePlan(steps, requestedFormat(prompt));
     }
     case "critic":
       return ['{"approved": true}'];
@@ -94,8 +98,10 @@ function answerPieces(tasks: readonly OfflineTask[], request: ModelRequest): str
       if (failed.length > 0) return [`REPLAN: steps ${failed.join(", ")} did not succeed`];
       return [`FINISH: ${safeAnswer(task, outputs)}`];
     }
-    default:
-      return [safeAnswer(task, readResults(prompt).outputs)];
+    default: {
+      const { outputs } = readResults(prompt);
+      return [safeAnswer(task, programOutputs(prompt, outputs) ?? outputs)];
+    }
   }
 }
 

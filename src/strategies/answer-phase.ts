@@ -31,9 +31,18 @@ export type AnswerOutcome =
 /** Solve from the step results, then let the critic and `verify` accept or reject the answer. */
 export async function answerPhase(
   run: StrategyRun,
-  input: { solver: Model; prompts: Prompts; plan: Plan; steps: Record<string, StepRecord>; critic?: Critic; verify?: PlanVerifier },
+  input: {
+    solver: Model;
+    prompts: Prompts;
+    plan: Plan;
+    steps: Record<string, StepRecord>;
+    critic?: Critic;
+    verify?: PlanVerifier;
+    /** What the solver and critic are shown, when not every step's output (code mode: the program's result, its calls without theirs). */
+    views?: readonly StepView[];
+  },
 ): Promise<AnswerOutcome> {
-  const results = stepViews(input.plan, input.steps);
+  const results = input.views ?? stepViews(input.plan, input.steps);
   const solved = await ask(run, input.solver, "solve", input.prompts.solve({ task: run.task, results }));
   if (!solved.ok) return { kind: "stopped", stop: solved.stop };
   const output = solved.text;

@@ -37,6 +37,7 @@ export async function openStrategyRun<Result>(entry: string, options: DurableOpt
     runId,
     durability: {
       store,
+      journal: opened.kind === "continue" ? opened.journal : [],
       checkpoints,
       replay: textReplay(opened.kind === "continue" ? opened.journal : [], checkpoints),
       calls: checkpoints.modelCalls((options as { secretKeys?: SecretKeys }).secretKeys ?? defaultSecretKeys),
@@ -125,7 +126,14 @@ export const strategyEntries: Readonly<Record<StrategyName, string>> = {
   "plan-and-execute": "planAndExecute",
   rewoo: "rewoo",
   "llm-compiler": "llmCompiler",
+  code: "codeMode",
 };
+
+/** What a resumed run had spent; or how to read it from the run's own journal, for a run continued by id. */
+export type SavedTotals =
+  | { usage: UsageTotals; elapsedMs: number }
+  | ((journal: readonly JournalEntry[]) => { usage: UsageTotals; elapsedMs: number } | undefined)
+  | undefined;
 
 /**
  * A strategy run from start to end: opened by id (a finished run hands back its stored
@@ -134,13 +142,14 @@ export const strategyEntries: Readonly<Record<StrategyName, string>> = {
 export async function runStrategyDurably<Result extends { state?: unknown; status: string }>(
   strategy: StrategyName,
   options: StrategyOptions & HumanDecisions,
-  saved: { usage: UsageTotals; elapsedMs: number } | undefined,
+  saved: SavedTotals,
   body: (run: StrategyRun) => Promise<Result>,
 ): Promise<Result> {
   const opened = await openStrategyRun<Result>(strategyEntries[strategy], options);
   if (opened.kind === "finished") return opened.result;
+  const totals = typeof saved === "function" ? saved(opened.durability?.journal ?? []) : saved;
   return runEnveloped<StrategyRun, Result>(opened.durability?.checkpoints, {
-    start: () => startStrategyRun(strategy, options, opened, saved),
+    start: () => startStrategyRun(strategy, options, opened, totals),
     body,
     kept: strategyRunKept,
     dispose: (run) => run.dispose(),

@@ -6,6 +6,7 @@ import { llmCompiler } from "./llm-compiler.js";
 import { planAndExecute } from "./plan-and-execute.js";
 import { react } from "./react.js";
 import { rewoo } from "./rewoo.js";
+import { codeMode } from "./code-mode/code-mode.js";
 import type { StrategyName, StrategyResult, StrategyState } from "./strategy-result.js";
 import type { ExecutionSettings } from "../executor/execution-options.js";
 import type { StrategyOptions } from "./strategy-run.js";
@@ -13,9 +14,9 @@ import type { PlanningDecisions } from "./planning.js";
 import type { ContextPolicy } from "../react/context-window.js";
 import type { PlanCacheOption } from "./plan-cache.js";
 
-export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler"];
+export const strategyNames: readonly StrategyName[] = ["react", "plan-and-execute", "rewoo", "llm-compiler", "code"];
 
-/** The options all four strategies share, for running one task through each. */
+/** The options all five strategies share, for running one task through each. */
 export interface SharedStrategyOptions
   extends StrategyOptions, PlanningDecisions, Pick<ExecutionSettings, "concurrency" | "runner" | "slots"> {
   /** Acts (ReAct), runs agent steps, and plans unless `planner` is given. */
@@ -42,6 +43,7 @@ const strategyOfKind: Record<string, StrategyName> = {
   "planloop/plan-and-execute-state": "plan-and-execute",
   "planloop/rewoo-state": "rewoo",
   "planloop/llm-compiler-state": "llm-compiler",
+  "planloop/code-mode-state": "code",
 };
 
 /** The strategy a saved state came from, by its `kind`; undefined for anything else. */
@@ -92,6 +94,8 @@ export async function runStrategy(name: StrategyName, options: SharedStrategyOpt
       return rewoo({ ...shared, planner, reviewPlan, agentContext: context });
     case "llm-compiler":
       return llmCompiler({ ...shared, planner, maxReplans, reviewPlan, agentContext: context });
+    case "code":
+      return codeMode({ ...shared, model });
     default:
       throw new InvalidOptionsError(`unknown strategy "${shown(name)}"; use one of ${strategyNames.join(", ")}`);
   }

@@ -3,6 +3,7 @@ import type { UsageTotals } from "../core/usage.js";
 import { pausedCalls, type PlanRunState } from "../executor/resume-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 import type { PendingPlan } from "./plan-review.js";
+import type { CodeModeState } from "./code-mode/code-mode-state.js";
 
 /** How a stored run stands, for `runs list`: its status, steps ended of those planned, and cost. */
 export function standing(run: StoredRun, children: readonly StoredRun[]): { status: string; steps: string; cost: string } {
@@ -27,7 +28,9 @@ export function lastPause(run: StoredRun, children: readonly StoredRun[]): unkno
   for (const each of [...children].reverse().concat(run)) {
     const last = [...each.journal]
       .reverse()
-      .find((entry) => ["paused", "step-start", "call-start", "call-end", "decision", "human-decision"].includes(entry.kind));
+      .find((entry) =>
+        ["paused", "step-start", "call-start", "call-end", "decision", "human-decision", "code-start", "code-call"].includes(entry.kind),
+      );
     if (each.status !== "finished" && last?.kind === "paused") return last.state;
   }
   return undefined;
@@ -40,10 +43,11 @@ export async function childrenOf(store: CheckpointStore, runId: string): Promise
   return runs.filter((each): each is StoredRun => each !== undefined);
 }
 
-/** The calls a paused run waits for, from its saved state (a plan run's or a loop's). */
+/** The calls a paused run waits for, from its saved state (a plan run's, a loop's or a code-mode run's). */
 export function pendingOf(state: unknown): Array<PendingCall | PendingPlan> {
   const saved = state as { kind?: string; round?: { pending?: PendingCall[] }; review?: { pending?: PendingPlan } } | undefined;
   if (saved?.review?.pending) return [saved.review.pending];
   if (saved?.kind === "planloop/plan-state") return pausedCalls(state as PlanRunState);
+  if (saved?.kind === "planloop/code-mode-state") return (state as CodeModeState).pending;
   return saved?.round?.pending ?? [];
 }

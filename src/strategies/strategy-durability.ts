@@ -1,4 +1,4 @@
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry } from "../journal/checkpoint-store.js";
 import type { Checkpoints } from "../journal/checkpoint-writer.js";
 import type { MaybePromise } from "../core/maybe-async.js";
 import type { TextReplay } from "./text-call.js";
@@ -14,6 +14,8 @@ import type { HumanDecisions } from "../core/tools/guarded-call.js";
  */
 export interface StrategyDurability {
   store: CheckpointStore;
+  /** What the run's own journal held when it was opened (none for a new run): code mode reads its calls back from it. */
+  journal: readonly JournalEntry[];
   replay: TextReplay;
   /** Where the run keeps what its model calls were sent and answered (unless it keeps none). */
   calls: ModelCallLog | undefined;

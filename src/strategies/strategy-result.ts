@@ -9,11 +9,12 @@ import type { PlanStrategyState } from "./plan-strategy-state.js";
 import type { PendingPlan } from "./plan-review.js";
 import type { PlanRunStatus } from "../executor/execution-result.js";
 import type { Provenance } from "../grounding/claim-report.js";
+import type { CodeModeState } from "./code-mode/code-mode-state.js";
 
-export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler";
+export type StrategyName = "react" | "plan-and-execute" | "rewoo" | "llm-compiler" | "code";
 
-/** What a paused run hands back: ReAct's loop state, or a planning strategy's. */
-export type StrategyState = AgentState | PlanStrategyState;
+/** What a paused run hands back: ReAct's loop state, a planning strategy's, or code mode's. */
+export type StrategyState = AgentState | PlanStrategyState | CodeModeState;
 
 /** Why a strategy stopped: the loop's statuses and the executor's, in one union. */
 export type StrategyStatus = AgentStatus | PlanRunStatus;

@@ -1,5 +1,5 @@
 // `planloop ask`: a task of the user's own, their tools, a real model (here a local
-// Chat Completions server on 127.0.0.1), one strategy or all four side by side.
+// Chat Completions server on 127.0.0.1), one strategy or all five side by side.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -76,7 +76,7 @@ describe("planloop ask", () => {
     );
   });
 
-  it("--strategy all runs the four strategies one after another and prints each", async () => {
+  it("--strategy all runs the five strategies one after another and prints each", async () => {
     server = await startChatServer([
       completion({ content: null, tool_calls: [toolCall("c1", "double", '{"value":21}')] }),
       completion({ content: "42 (react)" }),
@@ -86,6 +86,8 @@ describe("planloop ask", () => {
       completion({ content: "42 (rewoo)" }),
       { sse: [chunk("1. double(21)\n"), chunk("2. join()")] },
       completion({ content: "FINISH: 42 (llm-compiler)" }),
+      completion({ content: "```js\nreturn await tools.double({ value: 21 });\n```" }),
+      completion({ content: "42 (code)" }),
     ]);
     const asked = await cli(
       "ask",
@@ -100,7 +102,7 @@ describe("planloop ask", () => {
       "all",
     );
     expect(asked.code).toBe(0);
-    for (const name of ["react", "plan-and-execute", "rewoo", "llm-compiler"]) {
+    for (const name of ["react", "plan-and-execute", "rewoo", "llm-compiler", "code"]) {
       expect(asked.out).toMatch(new RegExp(`${name}: completed — 2 model calls, 1 tool calls`));
       expect(asked.out).toContain(`42 (${name})`);
     }
@@ -136,6 +138,28 @@ describe("planloop ask", () => {
     expect(resumed.code).toBe(0);
     expect(resumed.out).toContain("plan-and-execute: completed — 2 model calls, 2 tool calls");
     expect(resumed.out).toContain("Paid 120.");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("--strategy code waits for an approval in the middle of its program; planloop runs approve finishes it by id", async () => {
+    server = await startChatServer([
+      completion({
+        content: "```js\nconst doubled = await tools.double({ value: 60 });\nreturn await tools.pay({ amount: doubled });\n```",
+      }),
+      completion({ content: "Paid 120." }),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "planloop-code-"));
+    const store = `sqlite:${join(dir, "runs.sqlite")}`;
+    const model = ["--base-url", server.baseURL, "--model", "m"];
+    const args = ["ask", "Pay twice 60", "--strategy", "code", "--tools", toolsModule, ...model, "--store", store, "--run-id", "c1"];
+    const paused = await cli(...args, "--state", join(dir, "state.json"));
+    expect(paused.code).toBe(3);
+    const id = /(code:0:[0-9a-f]{16}:1) waits for approval: pay \{"amount":120\}/.exec(paused.out)?.[1];
+    expect(id).toBeDefined();
+    const approved = await cli("runs", "approve", "c1", id!, "--tools", toolsModule, "--store", store);
+    expect(approved).toMatchObject({ code: 0, out: expect.stringContaining("Paid 120.") });
+    expect(approved.out).toContain("code: completed — 2 model calls, 2 tool calls");
+    // The program was not asked for again: the second request is the answer's.
     expect(server.requests).toHaveLength(2);
   });
 

@@ -1,6 +1,6 @@
 // The example suites converted from public benchmarks (examples/suites: BFCL's parallel cases,
-// τ-bench's retail tasks), a sample of each run through all four strategies with the gold-plan
-// model: the planning strategies make every gold call; ReAct (8 steps) is cut short exactly
+// τ-bench's retail tasks), a sample of each run through all five strategies with the gold-plan
+// model: the planning strategies and code mode make every gold call; ReAct (8 steps) is cut short exactly
 // where the gold sequence needs more turns than it has, or repeats one call three times.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,7 +29,7 @@ describe("example suites from public benchmarks", () => {
     ["bfcl", 20],
     ["tau-retail", 5],
   ] as const) {
-    it(`${name}: a sample through all four strategies`, async () => {
+    it(`${name}: a sample through all five strategies`, async () => {
       const lines = readFileSync(join(suites, name, "tasks.jsonl"), "utf8")
         .split("\n")
         .filter(Boolean);
@@ -63,12 +63,12 @@ describe("example suites from public benchmarks", () => {
       const { records } = JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as {
         records: Array<{ task: string; strategy: string; passed: boolean; scorecard: { calls: { recall: number } } }>;
       };
-      expect(records).toHaveLength(tasks.length * 4);
+      expect(records).toHaveLength(tasks.length * 5);
       const failed = (strategy: string) =>
         records.filter((record) => record.strategy === strategy && !record.passed).map((record) => record.task);
-      for (const strategy of ["plan-and-execute", "rewoo", "llm-compiler"]) expect(failed(strategy), strategy).toEqual([]);
+      for (const strategy of ["plan-and-execute", "rewoo", "llm-compiler", "code"]) expect(failed(strategy), strategy).toEqual([]);
       expect(failed("react")).toEqual(tasks.filter(reactCannot).map((task) => task.id));
-      // Every planning run made every gold call.
+      // Every planning run, and every program, made every gold call.
       for (const record of records.filter((each) => each.strategy !== "react")) expect(record.scorecard.calls.recall, record.task).toBe(1);
     }, 120_000);
   }

@@ -124,6 +124,10 @@ describe("runStrategy", () => {
         { type: "final", content: '1. population("Rome")\n2. join()' },
         { type: "final", content: "FINISH: 2.8" },
       ],
+      code: [
+        { type: "final", content: '```js\nreturn await tools.population({ city: "Rome" });\n```' },
+        { type: "final", content: "2.8" },
+      ],
     };
     for (const name of strategyNames) {
       const { tools } = lookupTools();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readToolInput, type ToolInput, type ToolInputSchema } from "./tool-input.js";
 import { InvalidOptionsError } from "../errors.js";
+import type { CallTurns } from "./call-gates.js";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -71,6 +72,17 @@ export interface ToolOptions<Input, Output> {
   authorize?: (args: Input, context: ToolContext) => Authorization | Promise<Authorization>;
   /** Plan steps calling this tool that may run at once (on top of the run's concurrency). */
   concurrency?: number;
+  /**
+   * A limit every call of this tool takes a turn of before it runs, shared by every run that
+   * uses the tool (`providerLimit({ name, requestsPerMinute, concurrent })`: an API's rate).
+   */
+  limit?: CallTurns | undefined;
+  /**
+   * What a call writes (`({ table }) => [\`table:${table}\`]`): calls that share a resource run
+   * one at a time in this process, first come first served, even when the plan forgot a
+   * dependency between them; two tools that write one file never overlap.
+   */
+  resources?: ((args: Input) => readonly string[]) | undefined;
   /** Typical duration, used by the plan executor to start the longest path first. */
   estimateMs?: number;
   /**

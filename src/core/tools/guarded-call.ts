@@ -8,6 +8,7 @@ import { ownValue } from "../records.js";
 import type { Tool, ToolContext } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
 import { limitOutput } from "./tool-output.js";
+import { isGated, passGates } from "./call-gates.js";
 import {
   toolFailure,
   type Admission,
@@ -248,6 +249,23 @@ export type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: st
  */
 export async function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): Promise<ToolOutcome> {
   if (options.signal.aborted) return stoppedBefore(call.name);
+  if (!isGated(admission.tool)) return runUngated(call, admission, options);
+  let release: () => void;
+  try {
+    release = await passGates(admission.tool, admission.args, options.signal);
+  } catch (error) {
+    if (options.signal.aborted) return stoppedBefore(call.name);
+    return outcomeOfError(call.name, error, { aborted: false, timedOut: false });
+  }
+  try {
+    return await runUngated(call, admission, options);
+  } finally {
+    release();
+  }
+}
+
+/** `runAdmittedCall` once the call passed its tool's gates. */
+async function runUngated(call: CallIdentity, admission: AdmittedCall, options: RunOptions): Promise<ToolOutcome> {
   if (admission.timeoutMs !== undefined) return runWithTimeout(call, admission, admission.timeoutMs, options);
   // Each call its own signal: what the tool hangs on it is gone with the call.
   const own = new OwnSignal(options.signal, call.id, options.step, call.idempotencyKey);

@@ -15,8 +15,8 @@ export type Admission =
 
 export type AdmittedCall = Extract<Admission, { kind: "run" }>;
 
-/** What runs an admitted call: the tool itself, called as `tool.execute(args, context)`. */
-export type CallTarget = Pick<Tool, "execute">;
+/** What runs an admitted call: the tool itself, called as `tool.execute(args, context)`, behind its gates (`limit`, `resources`). */
+export type CallTarget = Pick<Tool, "execute" | "limit" | "resources">;
 
 export interface AdmitContext {
   step: number;

@@ -1,5 +1,6 @@
 import { SettleWaiter, whenSettled } from "../../core/abort.js";
 import { isPromiseLike } from "../../core/maybe-async.js";
+import { isGated } from "../../core/tools/call-gates.js";
 import {
   admitCall,
   callExecution,
@@ -54,8 +55,9 @@ function runVerdict(options: StepCallOptions, verdict: CallVerdict, sink: CallSi
   if (verdict.kind !== "run") return verdict;
   const admission = verdict;
   const execution = callExecution(options);
-  if (options.remote === undefined && admission.timeoutMs === undefined) return runHere(options.call, admission, execution, sink);
-  // A call with a timer, or in another process, is slow anyway: the plain promise serves it.
+  if (options.remote === undefined && admission.timeoutMs === undefined && !isGated(admission.tool))
+    return runHere(options.call, admission, execution, sink);
+  // A call with a timer, behind a gate (a limit, resources), or in another process, is slow anyway: the plain promise serves it.
   const running = options.remote ? options.remote(options.call, admission, execution) : runAdmittedCall(options.call, admission, execution);
   running.then(
     (outcome) => sink.callEnded(ran(outcome)),
