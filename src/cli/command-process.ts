@@ -4,6 +4,16 @@ import { RunBusyError } from "../core/errors.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 
+/**
+ * The environment a continued command runs with: this process's, less the secrets that are
+ * serve's own (the server's, the webhooks'): a command-line run never needs them, and a line
+ * planted in the store must not be able to send them anywhere.
+ */
+function commandEnvironment(): NodeJS.ProcessEnv {
+  const { PLANLOOP_SERVER_SECRET: _server, PLANLOOP_WEBHOOK_SECRET: _webhook, ...rest } = process.env;
+  return rest;
+}
+
 /** The exit code of a command refused because another process runs its run (`RunBusyError`): EX_TEMPFAIL, try again later. */
 export const busyExitCode = 75;
 
@@ -22,7 +32,7 @@ export async function runCommandProcess(
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], {
     cwd: where.cwd,
     // It ends with this process (see main.ts): a serve that is killed takes its runs with it, as when they ran inside it.
-    env: { ...process.env, PLANLOOP_ENDS_WITH_PARENT: "1" },
+    env: { ...commandEnvironment(), PLANLOOP_ENDS_WITH_PARENT: "1" },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let last = "";

@@ -82,6 +82,11 @@ export async function continuationLine(
     const run = await storedRun(opened, request.runId, storeFlag);
     if (run.status === "finished") {
       const result = run.result as { status?: string } | undefined;
+      // Decisions checked a moment ago, and the run finished meanwhile (another face decided it): they were not taken.
+      if (request.decisions.length > 0)
+        throw new CliError(
+          `run ${run.runId} finished (${result?.status ?? "finished"}) before these decisions were taken: nothing was decided. See planloop runs show ${run.runId}`,
+        );
       io.out(`run ${run.runId} has finished (${result?.status ?? "finished"}); nothing runs again: planloop runs show ${run.runId}`);
       return;
     }

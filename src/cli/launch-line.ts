@@ -21,6 +21,9 @@ const storedFlags: Record<string, { values: readonly string[]; switches: readonl
 
 type Launch = Extract<JournalEntry, { kind: "launch" }>;
 
+/** What `--api-key-env` may name in a stored line: `OPENAI_API_KEY` and the like, never one of planloop's own (`PLANLOOP_…`). */
+const providerKeyVariable = /^(?!PLANLOOP_)[A-Z][A-Z0-9_]*_API_KEY$/;
+
 /**
  * The command line to run the stored run again with: the stored one, checked, with the tools
  * module the person named (`given.tools`), or the stored module once they confirmed it.
@@ -39,6 +42,12 @@ export async function trustedLaunchLine(
     if (allowed.switches.includes(flag)) continue;
     if (!allowed.values.includes(flag) || typeof argv[position + 1] !== "string") throw planted(runId, `it holds ${JSON.stringify(flag)}`);
     position += 1;
+    // The variable a provider's key is read from: a stored line must not name another (a secret of planloop's, a database's).
+    if (flag === "--api-key-env" && !providerKeyVariable.test(argv[position]!))
+      throw planted(
+        runId,
+        `it reads the API key from ${JSON.stringify(argv[position])}, which is not a provider's key variable (NAME_API_KEY)`,
+      );
     if (flag === "--tools" || (flag === "--model" && namesModule(argv[position]!))) modules.push(position);
   }
   // A module the person named on this command line replaces the stored one; any other stored module needs a yes.

@@ -12,9 +12,9 @@ const run = {
   ],
 };
 
-function refusal(decisions: RunDecision | RunDecision[], given: WaitingRun = run): DecisionsRefusedError {
+function refusal(decisions: RunDecision | RunDecision[], given: WaitingRun = run, at = 5): DecisionsRefusedError {
   try {
-    decideRun({ run: given, decisions, by: "ana", at: 5 });
+    decideRun({ run: given, decisions, by: "ana", at });
   } catch (error) {
     if (error instanceof DecisionsRefusedError) return error;
     throw error;
@@ -110,5 +110,14 @@ describe("decideRun", () => {
 
   it("an empty wave is misuse", () => {
     expect(() => decideRun({ run, decisions: [], by: "a" })).toThrow(/at least one item/);
+  });
+
+  it("refuses (409) approving a request that lapsed; a denial of it is taken (outside review)", () => {
+    const lapsing = { runId: "r", pending: [{ id: "step:1", kind: "approval", expiresAt: 1_000 }] };
+    const late = refusal({ pendingId: "step:1", action: "approve" }, lapsing, 1_000);
+    expect([late.problems[0]?.problem, late.httpStatus]).toEqual(["lapsed", 409]);
+    expect(late.message).toContain("lapsed at 1970-01-01T00:00:01.000Z; it can no longer be approved");
+    expect(decideRun({ run: lapsing, decisions: { pendingId: "step:1", action: "approve" }, by: "a", at: 999 }).ids).toEqual(["step:1"]);
+    expect(decideRun({ run: lapsing, decisions: { pendingId: "step:1", action: "deny" }, by: "a", at: 5_000 }).ids).toEqual(["step:1"]);
   });
 });

@@ -19,7 +19,11 @@ export type DecisionAction = RunDecision["action"];
 /** What a run waits for now, as the store shows it (the `pending` of its view). */
 export interface WaitingRun {
   runId: string;
-  pending: ReadonlyArray<{ id: string; kind: string }>;
+  pending: ReadonlyArray<{
+    id: string;
+    kind: string;
+    /** When a request for approval lapses (ms since 1970). */ expiresAt?: number | undefined;
+  }>;
   /** The run's status once it has finished: it waits for nothing then. */
   finished?: string | undefined;
 }
@@ -82,6 +86,7 @@ export function decideRun(options: DecideRunOptions): RunDecisions {
   const wave: readonly RunDecision[] = Array.isArray(options.decisions) ? options.decisions : [options.decisions as RunDecision];
   if (wave.length === 0) throw new InvalidOptionsError("decideRun: a wave decides at least one item");
   const kindOf = new Map(run.pending.map((item) => [item.id, item.kind]));
+  const lapsesAt = new Map(run.pending.map((item) => [item.id, item.expiresAt]));
   const seen = new Set<string>();
   const problems: DecisionProblem[] = [];
   const decided: RunDecisions = {
@@ -92,7 +97,11 @@ export function decideRun(options: DecideRunOptions): RunDecisions {
     decidedAt: options.at ?? Date.now(),
   };
   for (const decision of wave) {
-    const checked = check(decision, { run, kind: kindOf.get(decision.pendingId), seen, tools: options.tools });
+    const lapsed = lapsesAt.get(decision.pendingId);
+    const checked =
+      decision.action === "approve" && lapsed !== undefined && lapsed <= decided.decidedAt && !seen.has(decision.pendingId)
+        ? lapsedProblem(decision.pendingId, lapsed)
+        : check(decision, { run, kind: kindOf.get(decision.pendingId), seen, tools: options.tools });
     seen.add(decision.pendingId);
     if ("problem" in checked) problems.push(checked);
     else take(decided, checked);
@@ -126,6 +135,15 @@ function check(
   if (checked.ok) return { ...decision, plan: checked.plan };
   const errors = checked.errors.map((error) => error.message);
   return { pendingId, problem: "invalid-plan", message: `the edited plan for ${pendingId} cannot run: ${errors.join("; ")}`, errors };
+}
+
+/** An approval asked for too late: the request lapsed, and the run denies the call when it goes on. */
+function lapsedProblem(pendingId: string, at: number): DecisionProblem {
+  return {
+    pendingId,
+    problem: "lapsed",
+    message: `the request for approval of ${pendingId} lapsed at ${new Date(at).toISOString()}; it can no longer be approved (the run denies it when it goes on)`,
+  };
 }
 
 function take(decided: RunDecisions, decision: RunDecision): void {

@@ -11,7 +11,9 @@ export type DecisionProblemKind =
   /** An answer with no text. */
   | "no-answer"
   /** An edited plan that cannot run. */
-  | "invalid-plan";
+  | "invalid-plan"
+  /** An approval of a request that lapsed (`approvalExpiresInMs`): the run denies the call. */
+  | "lapsed";
 
 export interface DecisionProblem {
   pendingId: string;
@@ -49,7 +51,7 @@ export class DecisionsRefusedError extends PlanloopError {
    */
   get httpStatus(): 400 | 409 | 422 {
     const kinds = new Set(this.problems.map((each) => each.problem));
-    if (kinds.has("not-pending")) return 409;
+    if (kinds.has("not-pending") || kinds.has("lapsed")) return 409;
     if (kinds.has("repeated") || kinds.has("no-answer")) return 400;
     return 422;
   }

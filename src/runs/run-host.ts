@@ -18,6 +18,7 @@ import { decideRun, type RunDecision, type RunDecisions } from "./decide-run.js"
 import { NoSuchRunError, takeDecisions, type TakenRun } from "./take-decisions.js";
 import { waitingFor } from "./waiting-for.js";
 import { checkSecret } from "../trust/keyed-hash.js";
+import { RunLease } from "../journal/run-lease.js";
 import { hostedRequest, keepHostedRequest, RunRequestError, type HostedRequest, type StartedRun, type StartRun } from "./hosted-request.js";
 import { coveredByGrants } from "./standing-grants.js";
 import { DecisionsRefusedError } from "./decisions-refused.js";
@@ -161,19 +162,51 @@ export class RunHost {
    * Continues a run this server started: with people's decisions as `takeDecisions` took them
    * (the run's lease held, the decisions checked under it), so the run goes on under that lease
    * and no other process can slip in between; without (a wait that is over, a run whose owner
-   * is gone) it takes the lease as it starts, and a run another process holds refuses
-   * (`RunBusyError`, from `done`).
+   * is gone) its lease is taken here, before it waits for a place among this server's runs, so
+   * a decision sent meanwhile is refused as busy instead of answered and then lost. A run
+   * another process holds is a `RunBusyError`; one this server's tools or model cannot run, a
+   * `CannotContinueError`.
    */
   async continue(runId: string, taken?: TakenRun): Promise<{ done: Promise<void> }> {
     try {
       const request = await this.requestOf(runId);
       if (request === undefined) throw new NotHostedError(runId);
+      this.checkRunnable(runId, request);
       if (this.live.has(runId)) throw new RunBusyError(runId, { owner: "this server", expiresAt: Date.now() });
-      return { done: this.launch(runId, request, taken) };
+      const held = taken ?? { lease: await RunLease.take(this.options.store, runId, { lease: { onBusy: "fail" } }), decided: undefined };
+      return { done: this.launch(runId, request, held) };
     } catch (error) {
       await taken?.lease.release();
       throw error;
     }
+  }
+
+  /** Why this server cannot continue a run it started (its plan does not fit the tools here, it has no model); undefined when it can. */
+  async cannotContinue(runId: string): Promise<string | undefined> {
+    const request = await this.requestOf(runId);
+    if (request === undefined) return undefined;
+    try {
+      this.checkRunnable(runId, request);
+      return undefined;
+    } catch (error) {
+      if (error instanceof CannotContinueError) return error.message;
+      throw error;
+    }
+  }
+
+  /** Whether this server can run the run as it was started: its plan checks against the tools here, its task has a model. */
+  private checkRunnable(runId: string, request: HostedRequest): void {
+    if (request.kind === "task") {
+      if (this.options.model === undefined)
+        throw new CannotContinueError(runId, "it is a task run, and this server has no model (--model)");
+      return;
+    }
+    const plan = validatePlan(request.plan, { tools: this.options.tools });
+    if (!plan.ok)
+      throw new CannotContinueError(
+        runId,
+        `its plan does not check against this server's tools (${plan.errors.map((error) => error.message).join("; ")})`,
+      );
   }
 
   /**
@@ -271,7 +304,7 @@ export class RunHost {
     return hostedRequest(this.options.store, runId, this.options.secret);
   }
 
-  private launch(runId: string, request: HostedRequest, taken?: TakenRun): Promise<void> {
+  private launch(runId: string, request: HostedRequest, taken?: { lease: RunLease; decided: RunDecisions | undefined }): Promise<void> {
     const controller = new AbortController();
     const done = this.limit(() => this.execute(runId, request, { taken, signal: controller.signal }))
       .finally(() => {
@@ -297,7 +330,7 @@ export class RunHost {
   private async execute(
     runId: string,
     request: HostedRequest,
-    given: { taken: TakenRun | undefined; signal: AbortSignal },
+    given: { taken: { lease: RunLease; decided: RunDecisions | undefined } | undefined; signal: AbortSignal },
   ): Promise<{ status: string; reason?: string | undefined }> {
     const { store, tools, model } = this.options;
     const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
@@ -332,6 +365,19 @@ function decisionOptions(decided: RunDecisions | undefined): {
 } {
   if (decided === undefined) return {};
   return { approvals: decided.approvals as Record<string, ApprovalDecision>, answers: decided.answers, decidedBy: decided.decidedBy };
+}
+
+/** A run this server started that it cannot run as it is now (other tools, no model): nothing is decided or run. */
+export class CannotContinueError extends PlanloopError {
+  constructor(
+    readonly runId: string,
+    why: string,
+  ) {
+    super(
+      `run "${runId}" cannot be continued by this server: ${why}; continue it from a server with the tools and model it was started with`,
+    );
+    this.name = "CannotContinueError";
+  }
 }
 
 /** A run this server did not start: it does not know how to continue it. */

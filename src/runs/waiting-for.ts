@@ -15,6 +15,12 @@ export async function waitingFor(store: CheckpointStore, runId: string): Promise
     return { runId, pending: [], finished: typeof result?.status === "string" ? result.status : "finished" };
   }
   const paused = lastPause(run, await childrenOf(store, runId));
-  const pending = paused === undefined ? [] : pendingOf(paused).map((item) => ({ id: item.id, kind: item.kind }));
+  const pending =
+    paused === undefined
+      ? []
+      : pendingOf(paused).map((item) => {
+          const expiresAt = (item as { expiresAt?: unknown }).expiresAt;
+          return { id: item.id, kind: item.kind, ...(typeof expiresAt === "number" ? { expiresAt } : {}) };
+        });
   return { runId, pending };
 }

@@ -17,7 +17,7 @@ import { checkRunReference, RunIdError } from "../runs/run-id.js";
 import { mayChangeRun, notCallersRun } from "../runs/run-access.js";
 import { openApiDocument } from "./openapi.js";
 import { allowedMethods, checkedOrigins, originAllowed } from "./request-guards.js";
-import { NotHostedError, type RunHost } from "../runs/run-host.js";
+import { CannotContinueError, NotHostedError, type RunHost } from "../runs/run-host.js";
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";
@@ -323,7 +323,8 @@ async function hostDecides(
     if (error instanceof NoSuchRunError) throw new ApiFailure(404, error.message);
     if (error instanceof DecisionsRefusedError)
       throw new ApiFailure(error.httpStatus, error.message, { ids: error.ids, problems: [...error.problems] });
-    if (error instanceof NotHostedError || error instanceof TamperedRequestError) throw new ApiFailure(409, error.message);
+    if (error instanceof NotHostedError || error instanceof TamperedRequestError || error instanceof CannotContinueError)
+      throw new ApiFailure(409, error.message);
     if (error instanceof RunBusyError)
       throw new ApiFailure(
         409,

@@ -27,6 +27,8 @@ export interface UiAppOptions {
   continueRun?: ContinueRun | undefined;
   /** `continueRun` continues the runs `planloop serve`'s HTTP API started (the page is that server's); without, their decisions are refused. */
   continuesHosted?: boolean | undefined;
+  /** Why `continueRun` cannot continue this run (started by a program, with a model module not given): refused before anything is decided. */
+  cannotContinue?: ((runId: string) => Promise<string | undefined>) | undefined;
   tools?: readonly Tool[] | undefined;
   watch: RunWatch;
   /** The access token every request needs. */
@@ -165,6 +167,8 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
       if (continueRun === undefined)
         return json(context, { continued: false, command: continueCommand(runId, decisions, options.storeFlag) });
       busy(runId);
+      const why = await options.cannotContinue?.(runId);
+      if (why !== undefined) throw new HttpError(409, `${why}; nothing was decided`);
       // The run's lease is taken and the decisions checked under it before the page is told: a 202 is a decision the run goes on with.
       goOn(runId, { decisions, taken: await takeRun(store, runId, decisions, options.tools) });
       return json(context, { continued: true }, 202);
@@ -174,7 +178,10 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
   app.post(
     "/api/runs/:id/fork",
     guarded(async (context) => {
-      const forked = await forkFrom(store, runIdOf(context), await readJson(context));
+      const source = runIdOf(context);
+      // A rerun of a run planloop serve's API started is that server's to run.
+      if (!options.continuesHosted) await refuseHosted(store, source);
+      const forked = await forkFrom(store, source, await readJson(context));
       if (continueRun === undefined)
         return json(context, { ...forked, continued: false, command: resumeCommand(forked.runId, options.storeFlag) });
       busy(forked.runId);

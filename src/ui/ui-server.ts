@@ -28,6 +28,8 @@ export interface UiOptions {
    * that takes it.
    */
   continueRun?: ContinueRun;
+  /** Why `continueRun` cannot continue a run (see `UiAppOptions.cannotContinue`): its decisions are refused, not answered and lost. */
+  cannotContinue?: (runId: string) => Promise<string | undefined>;
   /** The run's tools, for checking an edited plan's tool names and arguments. */
   tools?: readonly Tool[];
   /** How often the store is looked at for runs that moved, for the page's live updates (ms). */

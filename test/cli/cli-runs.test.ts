@@ -53,6 +53,12 @@ describe("planloop runs", () => {
     for (const [runId, argv] of [
       ["planted-1", ["run", payPlan(), "--tools", evil, "--concurrency", "4"]],
       ["planted-2", ["run", payPlan(), "--tools", toolsModule, "--events", join(dir, "overwritten")]],
+      // A model's key read from a variable of planloop's own: the server's secret sent to the store writer's "provider" (outside review).
+      [
+        "planted-3",
+        ["ask", "anything", "--model", "gpt-x", "--base-url", "http://127.0.0.1:9/v1", "--api-key-env", "PLANLOOP_SERVER_SECRET"],
+      ],
+      ["planted-4", ["ask", "anything", "--model", "gpt-x", "--api-key-env", "DATABASE_URL"]],
     ] as const) {
       planted.createRun({ runId, entry: "executePlan", at: Date.now() });
       planted.append(runId, [{ kind: "launch", argv: [...argv], cwd: process.cwd() }], Date.now());
@@ -63,6 +69,14 @@ describe("planloop runs", () => {
     expect(refused.err).toContain(`run "planted-1" was started with --tools ${evil}; nothing the store names is loaded without your word`);
     const odd = await cli("runs", "resume", "planted-2", "--tools", toolsModule, "--store", store);
     expect(odd.err).toContain('run "planted-2" has a launch line planloop did not write (it holds "--events")');
+    for (const [runId, variable] of [
+      ["planted-3", "PLANLOOP_SERVER_SECRET"],
+      ["planted-4", "DATABASE_URL"],
+    ]) {
+      const leak = await cli("runs", "resume", runId!, "--tools", toolsModule, "--store", store);
+      expect(leak.code).toBe(2);
+      expect(leak.err).toContain(`reads the API key from "${variable}", which is not a provider's key variable`);
+    }
     // Named on the command line, the person's module is loaded instead of the stored one.
     const mine = await cli("runs", "resume", "planted-1", "--tools", toolsModule, "--store", store);
     expect(mine.out).toContain("waits for approval");

@@ -20,7 +20,7 @@ describe("a schedule whose runs cannot start under planloop serve", () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-schedule-failures-"));
     const store = `sqlite:${join(dir, "runs.sqlite")}`;
     // The key is there when the schedule is added (add checks it), and gone where serve runs.
-    process.env.PLANLOOP_TEST_SCHEDULE_KEY = "sk-test";
+    process.env.TEST_SCHEDULE_API_KEY = "sk-test";
     const flags = [
       "--cron",
       "* * * * * *",
@@ -29,16 +29,16 @@ describe("a schedule whose runs cannot start under planloop serve", () => {
       "--model",
       "openai:gpt-4.1-mini",
       "--api-key-env",
-      "PLANLOOP_TEST_SCHEDULE_KEY",
+      "TEST_SCHEDULE_API_KEY",
     ];
     try {
       expect((await cli("schedules", "add", "digest", ...flags, "--store", store)).code).toBe(0);
     } finally {
-      delete process.env.PLANLOOP_TEST_SCHEDULE_KEY;
+      delete process.env.TEST_SCHEDULE_API_KEY;
     }
     const serve = startCli(["serve", "--tools", toolsModule, "--store", store, "--tick-ms", "100"]);
     started.push(serve);
-    await serve.line(/^schedule digest: digest@\S+ could not start: .*needs an API key in PLANLOOP_TEST_SCHEDULE_KEY/);
+    await serve.line(/^schedule digest: digest@\S+ could not start: .*needs an API key in TEST_SCHEDULE_API_KEY/);
     expect(await serve.stop("SIGINT")).toBe(0);
 
     const runs = (await cli("runs", "list", "--schedule", "digest", "--store", store)).out.trim().split("\n");
@@ -46,9 +46,9 @@ describe("a schedule whose runs cannot start under planloop serve", () => {
     for (const line of runs) expect(line).toMatch(/^digest@\S+ {2}runSchedules {2}failed/);
     const listed = (await cli("schedules", "list", "--store", store)).out;
     expect(listed).toMatch(
-      /last digest@\S+ \(failed: schedule digest could not start its run: .*needs an API key in PLANLOOP_TEST_SCHEDULE_KEY/,
+      /last digest@\S+ \(failed: schedule digest could not start its run: .*needs an API key in TEST_SCHEDULE_API_KEY/,
     );
     const shown = await cli("runs", "show", runs[0]!.split("  ")[0]!, "--store", store);
-    expect(shown.out).toContain("needs an API key in PLANLOOP_TEST_SCHEDULE_KEY");
+    expect(shown.out).toContain("needs an API key in TEST_SCHEDULE_API_KEY");
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import { startUi, type UiServer } from "../../src/ui/index.js";
 import { refundTool } from "../helpers/refund-tool.js";
 import { RunLease } from "../../src/journal/run-lease.js";
 import { RunHost } from "../../src/runs/run-host.js";
+import { whyNotHere } from "../../src/cli/commands/ui-command.js";
 
 let ui: UiServer | undefined;
 afterEach(async () => {
@@ -135,5 +136,29 @@ describe("deciding through planloop ui", () => {
     expect(continued).toEqual([]);
     const run = await store.getRun("hosted");
     expect(run!.journal.filter((entry) => entry.kind === "human-decision")).toEqual([]);
+  });
+
+  it("refuses (409, saying who continues it) a run a program started: planloop ui has no command line to continue it by", async () => {
+    const store = memoryStore();
+    const { refund } = refundTool();
+    expect((await executePlan({ plan, tools: [refund, askUser()], store, runId: "r1" })).status).toBe("waiting");
+    const continued: string[] = [];
+    ui = await startUi({
+      store,
+      tools: [refund, askUser()],
+      continueRun: async ({ runId }) => void continued.push(runId),
+      cannotContinue: (runId) => whyNotHere(store, runId, undefined),
+    });
+    const response = await fetch(`${ui.url.slice(0, ui.url.indexOf("/?"))}/api/runs/r1/decisions`, {
+      method: "POST",
+      headers: { "x-planloop-token": ui.token, "content-type": "application/json" },
+      body: JSON.stringify({ pendingId: "step:1", action: "approve" }),
+    });
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { error: string }).error).toContain(
+      'run "r1" was started by a program (executePlan), which continues it',
+    );
+    expect(continued).toEqual([]);
+    expect(await kept(store)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import type { ContinueRun } from "../../ui/ui-decisions.js";
 import { CliError } from "../cli-error.js";
 import { loadTools } from "../load-tools.js";
 import { modelFromFlags } from "../model-option.js";
-import { continuing, quietIo } from "./ui-command.js";
+import { continuing, quietIo, whyNotHere } from "./ui-command.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import type { CliIo } from "../cli-io.js";
 import type { Rerun } from "../continue-run.js";
@@ -115,6 +115,8 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
     folder: builtPage(),
     continueRun,
     continuesHosted: true,
+    cannotContinue: async (runId) =>
+      (await server.host.hosts(runId)) ? server.host.cannotContinue(runId) : whyNotHere(served.store, runId, served.model),
   });
   server.mount(app);
   served.io.out(`planloop serve: the page is on ${server.url}/ui/?token=${token}`);

@@ -10,6 +10,8 @@ import { loadTools } from "../load-tools.js";
 import { defaultStore, openStore } from "../store-option.js";
 import type { Rerun } from "../continue-run.js";
 import { handLeaseOn } from "../pause-resume.js";
+import { namesModule } from "../launch-line.js";
+import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 
 interface UiFlags {
   store: string;
@@ -57,7 +59,7 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
         host: flags.host,
         port,
         ...(tools ? { tools } : {}),
-        ...(continueRun ? { continueRun } : {}),
+        ...(continueRun ? { continueRun, cannotContinue: (runId: string) => whyNotHere(store, runId, flags.model) } : {}),
       }).catch(async (error: unknown) => {
         await store.close();
         const code = (error as { code?: string }).code;
@@ -154,6 +156,21 @@ function decisionWords(runId: string, decision: Decision, folder: string | undef
     case "answer":
       return ["answer", runId, decision.pendingId];
   }
+}
+
+/**
+ * Why this ui cannot continue a run by its command line: it has none (a program started it,
+ * and continues it), or it was started with a model module this ui was not given.
+ */
+export async function whyNotHere(store: CheckpointStore, runId: string, model: string | undefined): Promise<string | undefined> {
+  const run = await store.getRun(runId);
+  if (run === undefined) return undefined;
+  const launch = run.journal.find((entry) => entry.kind === "launch");
+  if (launch === undefined) return `run "${runId}" was started by a program (${run.entry}), which continues it: decide it there`;
+  const modelModule = launch.argv.find((value, at) => launch.argv[at - 1] === "--model" && namesModule(value));
+  if (modelModule !== undefined && model === undefined)
+    return `run "${runId}" was started with --model ${modelModule}: start planloop ui with --model <module> to continue it here`;
+  return undefined;
 }
 
 /** The ui's own io, with what a continued run prints sent to stderr: stdout carries the one line with the URL. */
