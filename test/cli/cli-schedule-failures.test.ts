@@ -21,16 +21,7 @@ describe("a schedule whose runs cannot start under planloop serve", () => {
     const store = `sqlite:${join(dir, "runs.sqlite")}`;
     // The key is there when the schedule is added (add checks it), and gone where serve runs.
     process.env.TEST_SCHEDULE_API_KEY = "sk-test";
-    const flags = [
-      "--cron",
-      "* * * * * *",
-      "--task",
-      "sum up",
-      "--model",
-      "openai:gpt-4.1-mini",
-      "--api-key-env",
-      "TEST_SCHEDULE_API_KEY",
-    ];
+    const flags = ["--cron", "* * * * * *", "--task", "sum up", "--model", "openai:gpt-4.1-mini", "--api-key-env", "TEST_SCHEDULE_API_KEY"];
     try {
       expect((await cli("schedules", "add", "digest", ...flags, "--store", store)).code).toBe(0);
     } finally {
