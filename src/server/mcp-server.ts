@@ -135,12 +135,20 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       return given === undefined ? newRunId() : checkNewRunId(given);
     };
     const client = { client: options.client ?? "mcp" };
+    // A run tool starts a new run: an id that is taken (another client's run, or this one's earlier) is refused, never its old answer.
+    const startNew = async (request: StartRun & { runId: string }) => {
+      if ((await host.start(request, client)).created) return;
+      throw new BodyError(
+        `run "${request.runId}" exists already: a run tool starts a new run; give another runId, or read that one with get_run`,
+        "runId",
+      );
+    };
     const tasksApi = (server as { experimental?: { tasks?: McpTasks.ExperimentalMcpServerTasks } }).experimental?.tasks;
     if (taskModule === undefined || tasksApi === undefined)
       return server.registerTool(name, { ...config, outputSchema: runOutcomeShape }, ((input: never, extra: Extra) =>
         guard(() => {
           const runId = runIdOf(input);
-          return follow(runId, extra, () => host.start({ ...startOf(input), runId }, client));
+          return follow(runId, extra, () => startNew({ ...startOf(input), runId }));
         })) as never);
     return tasksApi.registerToolTask(
       name,
@@ -151,7 +159,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
           const progress = progressOf(runId, extra);
           let error: string | undefined;
           try {
-            await host.start({ ...startOf(input), runId }, client);
+            await startNew({ ...startOf(input), runId });
           } catch (thrown) {
             error = errorMessage(thrown);
           }

@@ -49,6 +49,15 @@ async function waitingRun() {
 }
 
 describe("MCP's decide", () => {
+  it("refuses a run tool's runId that is taken, instead of handing back the old run's answer (issue 56, outside review of 53)", async () => {
+    const { refunds } = await waitingRun();
+    const again = await client.callTool({ name: "run_plan", arguments: { plan, runId: "mixed" } });
+    expect(again.isError).toBe(true);
+    expect((again.content as Array<{ text?: string }>)[0]?.text).toContain('run "mixed" exists already: a run tool starts a new run');
+    expect((await store.getRun("mixed"))?.status).toBe("running");
+    expect(refunds).toEqual([]);
+  });
+
   it("refuses a wave with an answer for an approval, and an approve for a question, naming each; nothing is kept", async () => {
     const { refunds, decide } = await waitingRun();
     const wave = await decide([
