@@ -1,6 +1,8 @@
 import type { BudgetLimits } from "../core/budget.js";
 import { PlanloopError } from "../core/errors.js";
 import { derivedKey, sameSecretText, signValue } from "../trust/keyed-hash.js";
+import { defaultSecretKeys, replaceSecrets } from "../trust/secrets.js";
+import { openStandIns, seal, sealedField, unseal } from "../trust/store-sealing.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 
@@ -56,13 +58,25 @@ export async function hostedRequest(store: CheckpointStore, runId: string, secre
   const kept = (await store.getValue(requestKey(runId))) as (HostedRequest & { signature?: unknown }) | null | undefined;
   if (kept?.kind !== "plan" && kept?.kind !== "task") return undefined;
   const { signature, ...request } = kept;
-  if (secret !== undefined && !sameSecretText(signature, signatureOf(secret, runId, request))) throw new TamperedRequestError(runId);
-  return request;
+  if (secret === undefined) return request;
+  if (!sameSecretText(signature, signatureOf(secret, runId, request))) throw new TamperedRequestError(runId);
+  const key = sealKey(secret);
+  return openStandIns(request, (found) => (found.field === sealedField ? unseal(found.text, key) : undefined)) as HostedRequest;
 }
 
-/** Keeps how a run host started the run, signed with the host's `secret` when it has one. */
+/**
+ * Keeps how a run host started the run. With the host's `secret`, the values under secret keys
+ * (`apiKey`, `password`, … in the plan's arguments) are kept sealed, and the whole is signed.
+ */
 export async function keepHostedRequest(store: CheckpointStore, runId: string, request: HostedRequest, secret?: string): Promise<void> {
-  await store.setValue(requestKey(runId), secret === undefined ? request : { ...request, signature: signatureOf(secret, runId, request) });
+  if (secret === undefined) return store.setValue(requestKey(runId), request);
+  const key = sealKey(secret);
+  const sealed = replaceSecrets(request, defaultSecretKeys, (value) => seal(value, key)) as HostedRequest;
+  await store.setValue(requestKey(runId), { ...sealed, signature: signatureOf(secret, runId, sealed) });
+}
+
+function sealKey(secret: string): Buffer {
+  return derivedKey(secret, "planloop hosted request seal");
 }
 
 /** How a hosted run was started, as kept, does not carry the host's signature: it was changed, or kept without the secret. */

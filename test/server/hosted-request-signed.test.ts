@@ -2,7 +2,8 @@
 // after a decision or a restart. With the server's secret it is kept signed: a store writer who
 // swaps the plan (another payee, another amount) or the webhook gets a refusal, never a payment.
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryStore, type CheckpointStore } from "planloop";
+import { z } from "zod";
+import { defineTool, memoryStore, type CheckpointStore } from "planloop";
 import { planloopClient, type PlanloopApiError } from "planloop/client";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 import { refundTool } from "../helpers/refund-tool.js";
@@ -56,5 +57,25 @@ describe("a hosted run's request, signed with the server's secret", () => {
       await kept.close();
       server = store = undefined;
     }
+  });
+
+  it("keeps a plan's secret-keyed arguments sealed in the store, and the run gets them as given", async () => {
+    store = memoryStore();
+    const seen: string[] = [];
+    const call = defineTool({
+      name: "call",
+      description: "Calls a partner API",
+      input: z.object({ apiKey: z.string(), order: z.string() }),
+      execute: ({ apiKey, order }) => (seen.push(`${order} ${apiKey}`), "ok"),
+    });
+    server = await startRunServer({ store, tools: [call], pollMs: 20, secret });
+    const client = planloopClient({ url: server.url, token: server.sessionToken! });
+    const plan = { steps: [{ id: 1, task: "call", tool: "call", args: { apiKey: "sk-live-very-secret", order: "A7" } }] };
+    await client.start({ plan, runId: "sealed" });
+    for await (const event of client.stream("sealed")) if (event.type === "run-finished") break;
+    expect(seen).toEqual(["A7 sk-live-very-secret"]);
+    const kept = JSON.stringify(await store.getValue(key("sealed")));
+    expect(kept).not.toContain("sk-live-very-secret");
+    expect(kept).toContain("$sealed");
   });
 });
