@@ -29,7 +29,7 @@ const commands: Array<{ names: Record<string, [args: string, description: string
     load: async () => (await import("./commands/demo-command.js")).demoCommand,
   },
   {
-    names: { ask: ["<task>", "Run a task of your own with your tools and a real model, through one strategy or all four"] },
+    names: { ask: ["<task>", "Run a task of your own with your tools and a real model, through one strategy or all five"] },
     load: async () => (await import("./commands/ask-command.js")).askCommand,
   },
   {
@@ -47,7 +47,7 @@ const commands: Array<{ names: Record<string, [args: string, description: string
     load: async () => (await import("./commands/trace-command.js")).traceCommand,
   },
   {
-    names: { bench: ["", "Run ReAct, Plan-and-Execute, ReWOO and LLMCompiler on the same tasks and compare them"] },
+    names: { bench: ["", "Run ReAct, Plan-and-Execute, ReWOO, LLMCompiler and code mode on the same tasks and compare them"] },
     load: async () => (await import("./commands/bench-command.js")).benchCommand,
   },
   {
