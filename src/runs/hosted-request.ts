@@ -3,7 +3,8 @@ import { PlanloopError } from "../core/errors.js";
 import { derivedKey, sameSecretText, signValue } from "../trust/keyed-hash.js";
 import { defaultSecretKeys, replaceSecrets } from "../trust/secrets.js";
 import { openStandIns, seal, sealedField, unseal } from "../trust/store-sealing.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
+import type { RunDecisions } from "./decide-run.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 
 /** How `planloop serve`'s run host started a run, kept in the store: it continues the run the same way after a decision or a restart. */
@@ -92,4 +93,39 @@ export class TamperedRequestError extends PlanloopError {
 
 function signatureOf(secret: string, runId: string, request: HostedRequest): string {
   return signValue(derivedKey(secret, "planloop hosted request"), `hosted-request:${runId}`, request);
+}
+
+const decidedKey = (runId: string) => `planloop:serve:decided:${runId}`;
+
+/**
+ * Keeps people's decisions on a hosted run from the moment they are answered as taken until the
+ * run has gone on with them: a server killed while the run waited for a place among its runs
+ * leaves them for the server that adopts the run. Signed with the host's `secret` when it has
+ * one, so a store writer cannot plant an approval.
+ */
+export async function keepDecided(store: CheckpointStore, runId: string, decided: RunDecisions, secret?: string): Promise<void> {
+  await store.setValue(
+    decidedKey(runId),
+    secret === undefined ? decided : { ...decided, signature: decidedSignature(secret, runId, decided) },
+  );
+}
+
+/** The decisions kept for a hosted run that has not gone on with them yet; undefined for none (or, with a secret, none signed). */
+export async function keptDecided(store: CheckpointStore, runId: string, secret?: string): Promise<RunDecisions | undefined> {
+  const kept = (await store.getValue(decidedKey(runId))) as (RunDecisions & { signature?: unknown }) | null | undefined;
+  if (kept === null || kept === undefined || typeof kept !== "object" || !Array.isArray(kept.ids)) return undefined;
+  const { signature, ...decided } = kept;
+  if (secret !== undefined && !sameSecretText(signature, decidedSignature(secret, runId, decided))) return undefined;
+  return decided;
+}
+
+/** The run went on with these decisions (`decidedAt` names them): they are kept no longer. */
+export async function dropDecided(store: CheckpointStore, runId: string, decidedAt: number): Promise<void> {
+  await updateValue(store, decidedKey(runId), (current) =>
+    (current as { decidedAt?: unknown } | null | undefined)?.decidedAt === decidedAt ? null : current,
+  );
+}
+
+function decidedSignature(secret: string, runId: string, decided: RunDecisions): string {
+  return signValue(derivedKey(secret, "planloop hosted decisions"), `decided:${runId}`, decided);
 }

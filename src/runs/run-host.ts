@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
-import { errorMessage, InvalidOptionsError, PlanloopError, RunBusyError } from "../core/errors.js";
+import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
 import { forkRun, type ForkedRun } from "../executor/fork-run.js";
 import type { BudgetLimits } from "../core/budget.js";
 import type { PlanloopEvent } from "../core/events.js";
@@ -19,7 +19,20 @@ import { NoSuchRunError, takeDecisions, type TakenRun } from "./take-decisions.j
 import { waitingFor } from "./waiting-for.js";
 import { checkSecret } from "../trust/keyed-hash.js";
 import { RunLease } from "../journal/run-lease.js";
-import { hostedRequest, keepHostedRequest, RunRequestError, type HostedRequest, type StartedRun, type StartRun } from "./hosted-request.js";
+import { CannotContinueError, NotHostedError } from "./run-host-errors.js";
+
+export { CannotContinueError, NotHostedError } from "./run-host-errors.js";
+import {
+  dropDecided,
+  hostedRequest,
+  keepDecided,
+  keepHostedRequest,
+  keptDecided,
+  RunRequestError,
+  type HostedRequest,
+  type StartedRun,
+  type StartRun,
+} from "./hosted-request.js";
 import { coveredByGrants } from "./standing-grants.js";
 import { DecisionsRefusedError } from "./decisions-refused.js";
 import { checkNewRunId } from "./run-id.js";
@@ -173,7 +186,13 @@ export class RunHost {
       if (request === undefined) throw new NotHostedError(runId);
       this.checkRunnable(runId, request);
       if (this.live.has(runId)) throw new RunBusyError(runId, { owner: "this server", expiresAt: Date.now() });
-      const held = taken ?? { lease: await RunLease.take(this.options.store, runId, { lease: { onBusy: "fail" } }), decided: undefined };
+      const { store, secret } = this.options;
+      // Decisions a server answered as taken and then died before the run went on with: this one goes on with them.
+      const held = taken ?? {
+        lease: await RunLease.take(store, runId, { lease: { onBusy: "fail" } }),
+        decided: await keptDecided(store, runId, secret),
+      };
+      if (taken !== undefined) await keepDecided(store, runId, taken.decided, secret);
       return { done: this.launch(runId, request, held) };
     } catch (error) {
       await taken?.lease.release();
@@ -306,7 +325,12 @@ export class RunHost {
 
   private launch(runId: string, request: HostedRequest, taken?: { lease: RunLease; decided: RunDecisions | undefined }): Promise<void> {
     const controller = new AbortController();
-    const done = this.limit(() => this.execute(runId, request, { taken, signal: controller.signal }))
+    const done = this.limit(async () => {
+      // Its place come, the run takes its decisions into its own journal as it opens: kept for another server no longer
+      // (given again after a crash inside the run, an approval would run a cut-off call a second time).
+      if (taken?.decided !== undefined) await dropDecided(this.options.store, runId, taken.decided.decidedAt).catch(() => {});
+      return this.execute(runId, request, { taken, signal: controller.signal });
+    })
       .finally(() => {
         this.live.delete(runId);
         // The run gave up the lease it was handed as it stopped; one that could not start gives it up here.
@@ -365,27 +389,6 @@ function decisionOptions(decided: RunDecisions | undefined): {
 } {
   if (decided === undefined) return {};
   return { approvals: decided.approvals as Record<string, ApprovalDecision>, answers: decided.answers, decidedBy: decided.decidedBy };
-}
-
-/** A run this server started that it cannot run as it is now (other tools, no model): nothing is decided or run. */
-export class CannotContinueError extends PlanloopError {
-  constructor(
-    readonly runId: string,
-    why: string,
-  ) {
-    super(
-      `run "${runId}" cannot be continued by this server: ${why}; continue it from a server with the tools and model it was started with`,
-    );
-    this.name = "CannotContinueError";
-  }
-}
-
-/** A run this server did not start: it does not know how to continue it. */
-export class NotHostedError extends PlanloopError {
-  constructor(readonly runId: string) {
-    super(`run "${runId}" was not started by this server; decide it where it runs (planloop runs approve|deny|answer)`);
-    this.name = "NotHostedError";
-  }
 }
 
 /** A new run's id, when the caller gave none. */

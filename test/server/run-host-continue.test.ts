@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, memoryStore, RunBusyError, takeDecisions } from "planloop";
 import { CannotContinueError, RunHost } from "../../src/runs/run-host.js";
+import { decideRun } from "../../src/runs/decide-run.js";
+import { keepDecided, keptDecided } from "../../src/runs/hosted-request.js";
 import { refundTool } from "../helpers/refund-tool.js";
 
 const refundPlan = { steps: [{ id: 1, task: "refund A1", tool: "refund", args: { order: "A1" } }] };
@@ -61,5 +63,37 @@ describe("the run host", () => {
       await again.decide("pay", { decisions: { pendingId: "step:1", action: "approve" }, by: "ana" })
     ).done;
     expect((await store.getRun("pay"))?.status).toBe("finished");
+  });
+
+  it("goes on with decisions a server answered as taken and died before the run went on with; a planted, unsigned one is not taken", async () => {
+    const secret = "a server secret of 32 characters";
+    for (const planted of [false, true]) {
+      const store = memoryStore();
+      const { refund, refunds } = refundTool();
+      const first = new RunHost({ store, tools: [refund], secret });
+      await first.start({ plan: refundPlan, runId: "pay" });
+      await untilWaiting(first, store, "pay");
+      await first.close();
+      // What the first server kept before it answered 202, and then died: the same, or a store writer's own.
+      const decided = decideRun({
+        run: { runId: "pay", pending: [{ id: "step:1", kind: "approval" }] },
+        decisions: { pendingId: "step:1", action: "approve" },
+        by: "ana",
+      });
+      await keepDecided(store, "pay", decided, planted ? undefined : secret);
+      const adopting = new RunHost({ store, tools: [refund], secret });
+      await (
+        await adopting.continue("pay")
+      ).done;
+      if (planted) {
+        expect(refunds).toEqual([]);
+        expect((await store.getRun("pay"))?.status).toBe("running");
+      } else {
+        expect(refunds).toEqual(["A1 pay/1"]);
+        const kept = (await store.getRun("pay"))!.journal.filter((entry) => entry.kind === "human-decision");
+        expect(kept).toMatchObject([{ id: "step:1", by: "ana" }]);
+        expect(await keptDecided(store, "pay", secret)).toBeUndefined();
+      }
+    }
   });
 });
