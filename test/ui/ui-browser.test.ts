@@ -111,7 +111,12 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     expect(await card.locator("dl.arguments dd").first().innerText()).toBe("120");
     await shot(page, "inbox");
     await card.getByRole("button", { name: "Approve" }).click();
-    await page.getByText("Decision taken").waitFor();
+    // "Decision taken" shows in the card until the inbox follows the run on: the card may be gone
+    // before it is seen (in .ci/run on Node 22 it was), so either ends the wait; a refusal would stay.
+    await expect
+      .poll(async () => (await card.getByText("Decision taken").count()) > 0 || (await card.count()) === 0, { timeout: 30_000 })
+      .toBe(true);
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
 
     await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/pay-ui`);
     await page.locator('[data-testid="run-status"]', { hasText: "completed" }).waitFor({ timeout: 30_000 });
