@@ -11,13 +11,13 @@ describe("the sandbox's limits", () => {
   });
 
   it("stops a loop that awaits forever at its CPU limit, and the host's event loop keeps turning", { timeout: 30_000 }, async () => {
-    let longestGap = 0;
-    let last = performance.now();
+    // Counted, not timed: a sandbox that held the loop for its two seconds would let it turn once
+    // or twice; the time slice gives it a turn at least every slice (the machine may be busy, so
+    // no gap is measured).
+    let turns = 0;
     let ticking = true;
     const tick = () => {
-      const now = performance.now();
-      longestGap = Math.max(longestGap, now - last);
-      last = now;
+      turns += 1;
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
@@ -29,9 +29,7 @@ describe("the sandbox's limits", () => {
     ticking = false;
     expect(outcome).toMatchObject({ kind: "failed", error: { kind: "cpu" } });
     expect(outcome.cpuMs).toBeGreaterThanOrEqual(2_000);
-    // A sandbox that held the loop would show a gap of two whole seconds; the slice keeps it
-    // short (generous: two shared cores).
-    expect(longestGap).toBeLessThan(600);
+    expect(turns).toBeGreaterThanOrEqual(10);
   });
 
   it("stops a huge allocation at the memory limit, also when the program catches and tries again", { timeout: 30_000 }, async () => {
