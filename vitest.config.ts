@@ -1,4 +1,4 @@
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -34,11 +34,16 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Very large inputs and real-time bounds take what the machine gives them: npm run test:stress.
     exclude: ["**/node_modules/**", "**/*.stress.test.ts"],
-    // Many tests start processes (tsx, a server, a database): on a busy two-core machine one that
-    // takes 2 s alone took over 5 s, vitest's default. Logic tests run on fake clocks and never
-    // wait for time, so a generous limit costs nothing until something hangs.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Many tests start processes (tsx, a server, a database) or run the compiler: one that takes 7 s
+    // on an idle two-core machine took 91 s with the machine busy. Logic tests run on fake clocks and
+    // never wait for time, so one generous limit for every test and hook costs nothing until
+    // something hangs; no test sets a shorter one of its own.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine, where most
+    // test files spend their time waiting for a process, a server or a database. Two keep both
+    // cores busy (the whole suite: see the README for how long it takes).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The command records runs by default: in tests, into a file of their own, not ./.planloop.
     env: { PLANLOOP_STORE: `sqlite:${join(tmpdir(), `planloop-test-${process.pid}`, "runs.sqlite")}` },
     // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.

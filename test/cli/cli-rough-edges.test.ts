@@ -97,7 +97,7 @@ describe("planloop on a closed pipe and a missing run", () => {
     );
     expect(piped.stdout.trim().split("\n")).toHaveLength(1);
     expect(piped.stderr).not.toMatch(/EPIPE|Error/);
-  }, 60_000);
+  });
 
   it("a run not found names the store by its absolute path, and --store / PLANLOOP_STORE", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "planloop-where-")), "runs.sqlite");

@@ -190,7 +190,7 @@ describe("planloop runs", () => {
     console.log(`kill -9 to a resumed and finished run: ${Date.now() - killedAt} ms`);
     expect(resumed, resumed.err).toMatchObject({ code: 0, out: expect.stringContaining("output: three") });
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["one crash-1/1", "two crash-1/2", "two crash-1/2", "three crash-1/3"]);
-  }, 30_000);
+  });
 });
 
 describe("planloop runs after a crash in a side-effecting call", () => {
@@ -214,7 +214,7 @@ describe("planloop runs after a crash in a side-effecting call", () => {
     const answered = await cli("runs", "answer", "wire-1", "step:2", "sent by hand", "--tools", toolsModule, "--store", store);
     expect(answered, answered.err).toMatchObject({ code: 0, out: expect.stringContaining("output: sent by hand") });
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["one wire-1/1", "wire wire-1/2"]);
-  }, 30_000);
+  });
 });
 
 describe("planloop runs expire", () => {

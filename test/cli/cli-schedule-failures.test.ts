@@ -41,5 +41,5 @@ describe("a schedule whose runs cannot start under planloop serve", () => {
     );
     const shown = await cli("runs", "show", runs[0]!.split("  ")[0]!, "--store", store);
     expect(shown.out).toContain("needs an API key in TEST_SCHEDULE_API_KEY");
-  }, 60_000);
+  });
 });

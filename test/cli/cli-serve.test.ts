@@ -57,7 +57,7 @@ describe("planloop serve", () => {
     expect(server.lines).toContain("planloop serve: stopped");
     expect(lines(log)).toEqual(["pull weekly/1", "report weekly/3"]);
     expect((await cli("runs", "show", "weekly", "--store", store)).out).toContain("result: completed");
-  }, 120_000);
+  });
 
   it("continues a run whose serve was killed between the wake and the step; the steps that finished do not run again", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-serve-kill-"));
@@ -81,7 +81,7 @@ describe("planloop serve", () => {
     const shown = (await cli("runs", "show", "killed", "--store", store)).out;
     expect(shown).toContain("result: completed");
     expect(shown).toContain("step 1: succeeded (started 1x)");
-  }, 120_000);
+  });
 
   it("two serve processes on one store start each scheduled run once", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-serve-two-"));
@@ -111,5 +111,5 @@ describe("planloop serve", () => {
     expect((await cli("runs", "list", "--schedule", "tock", "--store", store)).out).toBe(`no runs in ${store} that match\n`);
     const listed = (await cli("schedules", "list", "--store", store)).out;
     expect(listed).toMatch(/^tick {2}"\* \* \* \* \* \*" {2}run .*tick\.json {2}next .* {2}last tick@.* {2}overlap skip\n$/);
-  }, 120_000);
+  });
 });

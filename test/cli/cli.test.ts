@@ -198,7 +198,7 @@ describe("planloop bench", () => {
     for (const name of ["report.md", "report.html", "results.json"]) expect(existsSync(join(out, name))).toBe(true);
     expect((await cli("bench", "--suite", "nope")).err).toContain('unknown suite "nope"');
     expect((await cli("bench", "--strategies", "magic")).err).toContain("unknown strategies: magic");
-  }, 60_000);
+  });
 
   it("run: Ctrl-C cancels the run, saves its state, prints the resume command and exits 130", async () => {
     const plan = file("slow.json", {
@@ -228,7 +228,7 @@ describe("planloop bench", () => {
       kind: "planloop/plan-state",
       steps: { 1: { status: "succeeded" } },
     });
-  }, 30_000);
+  });
 
   it("run --store checkpoints the run; the same --run-id again runs nothing; runs list and show read the store", async () => {
     const plan = file("stored.json", {

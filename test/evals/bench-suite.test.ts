@@ -88,7 +88,7 @@ describe("planloop bench --suite <file>", () => {
     kept.close();
     const ids = runs;
     expect(ids.filter((id: string) => id.startsWith(results.benchId))).toHaveLength(18);
-  }, 60_000);
+  });
 
   it("records every tool call, then replays them: identical outputs, and no tool runs", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-cassette-"));
@@ -131,7 +131,7 @@ describe("planloop bench --suite <file>", () => {
     } finally {
       delete process.env.PLANLOOP_TOOL_LOG;
     }
-  }, 60_000);
+  });
 
   it("a call the cassette does not hold fails naming it, or runs for real with miss: run", async () => {
     const module = join(fixtures, "logged-tools.mjs");
@@ -192,7 +192,7 @@ describe("planloop bench --suite <file>", () => {
     const againstOld = await cli("bench", ...args, ...options, "--out", join(dir, "fourth"), "--baseline", renamed, "--max-drop", "0.05");
     expect(againstOld.code).toBe(1);
     expect(againstOld.out).toMatch(/below the baseline: react on .*suite-model\.mjs \(against react on old-model\): success/);
-  }, 60_000);
+  });
 
   it("several --model values make several columns", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-columns-"));

@@ -68,7 +68,7 @@ const backends: Backend[] = [
 if (!skipPostgres) backends.push({ name: "PostgreSQL", flag: freshDatabase });
 
 describe.each(backends)("exactly-once under SIGKILL on $name", ({ flag }) => {
-  it("a step that finished while its sibling still ran is not run again", { timeout: 120_000 }, async () => {
+  it("a step that finished while its sibling still ran is not run again", async () => {
     const scene = runs(await flag(), "siblings");
     const first = scene.start();
     await scene.logged(/^end fast /);
@@ -82,7 +82,7 @@ describe.each(backends)("exactly-once under SIGKILL on $name", ({ flag }) => {
     expect(scene.count(/^start slow /)).toBe(2);
   });
 
-  it("an approved side-effecting call cut off by a crash is asked about under a new id", { timeout: 120_000 }, async () => {
+  it("an approved side-effecting call cut off by a crash is asked about under a new id", async () => {
     const scene = runs(await flag(), "send");
     expect(await scene.run()).toMatchObject({ status: "waiting", pending: [{ id: "step:1", kind: "approval" }] });
     const approved = scene.start({ approvals: { "step:1": { approved: true } } });
@@ -104,7 +104,7 @@ describe.each(backends)("exactly-once under SIGKILL on $name", ({ flag }) => {
 });
 
 describe("exactly-once under SIGKILL: the ReAct loop and repeated crashes (SQLite)", () => {
-  it("an approved side-effecting call of a loop cut off by a crash is asked about under a new id", { timeout: 120_000 }, async () => {
+  it("an approved side-effecting call of a loop cut off by a crash is asked about under a new id", async () => {
     const scene = runs(await backends[0]!.flag(), "send-loop");
     expect(await scene.run()).toMatchObject({ status: "waiting", pending: [{ id: "call:0:0", kind: "approval" }] });
     const approved = scene.start({ approvals: { "call:0:0": { approved: true } } });
@@ -120,7 +120,7 @@ describe("exactly-once under SIGKILL: the ReAct loop and repeated crashes (SQLit
     expect(scene.count(/^start send /)).toBe(1);
   });
 
-  it("a step cut short more often than maxRecoveries fails the run, naming the step and the count", { timeout: 120_000 }, async () => {
+  it("a step cut short more often than maxRecoveries fails the run, naming the step and the count", async () => {
     const scene = runs(await backends[0]!.flag(), "crashing");
     // maxRecoveries is 2 in the fixture: started, then started again twice, each time killed.
     for (let time = 1; time <= 3; time += 1) {
@@ -137,7 +137,7 @@ describe("exactly-once under SIGKILL: the ReAct loop and repeated crashes (SQLit
     expect(scene.count(/^start hang /)).toBe(3);
   });
 
-  it("a loop's call cut short more often than maxRecoveries comes back to the model as a tool error", { timeout: 120_000 }, async () => {
+  it("a loop's call cut short more often than maxRecoveries comes back to the model as a tool error", async () => {
     const scene = runs(await backends[0]!.flag(), "crashing-loop");
     for (let time = 1; time <= 3; time += 1) {
       const process = scene.start();

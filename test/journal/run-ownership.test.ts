@@ -192,7 +192,7 @@ describe("SQLite shared by several processes", () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, index) => start(`p${index}`)));
     expect(results.flatMap((result) => result.errors)).toEqual([]);
     expect(results.map((result) => result.completed)).toEqual(Array.from({ length: 8 }, () => 100));
-  }, 120_000);
+  });
 });
 
 describe("a run whose options are refused after it was opened", () => {

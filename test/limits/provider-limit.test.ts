@@ -77,7 +77,7 @@ describe("a provider's limit, shared by every call", () => {
     expect(answers).toHaveLength(12);
     expect(provider.seen.filter((each) => each.status === 429)).toEqual([]);
     expect(busiestSecond(provider.seen)).toBeLessThanOrEqual(5);
-  }, 60_000);
+  });
 
   it("with only the cooldown, a 429 closes the provider for every sibling: no more 429s than calls in flight", async () => {
     const alone = await strictProvider(5);
@@ -92,7 +92,7 @@ describe("a provider's limit, shared by every call", () => {
     expect(cooled.length).toBeLessThanOrEqual(4 * waves);
     expect(cooled.length).toBeLessThan(backingOffAlone);
     expect(shared.seen.filter((each) => each.status === 200)).toHaveLength(20);
-  }, 60_000);
+  });
 
   it.skipIf(skipRedis)(
     "two limits on one Redis (two processes' clients) draw from one bucket",

@@ -30,7 +30,7 @@ describe("MCP servers as they behave", () => {
     } finally {
       await started.close();
     }
-  }, 60_000);
+  });
 
   it("gives up on a server that never answers initialize within timeoutMs", async () => {
     const started = Date.now();
@@ -38,7 +38,7 @@ describe("MCP servers as they behave", () => {
       mcpServerTools({ ...server, env: { ...(process.env as Record<string, string>), MCP_TEST_SILENT: "1" } }, { timeoutMs: 500 }),
     ).rejects.toThrow(/did not start: .*timed out/i);
     expect(Date.now() - started).toBeLessThan(20_000);
-  }, 30_000);
+  });
 
   it("leaves out a tool that runs only as a task, saying so; offers the others", async () => {
     const notices: string[] = [];

@@ -75,7 +75,7 @@ describe("MCP servers from npm, every tool called once", () => {
       expect(out("toggle-subscriber-updates")).toMatch(/^Started simulated resource updated notifications/);
       expect(out("trigger-long-running-operation")).toBe("Long running operation completed. Duration: 0.2 seconds, Steps: 2.");
     });
-  }, 60_000);
+  });
 
   it("server-memory: 9 tools on a knowledge graph kept in a file, in order", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "planloop-mcp-memory-")), "memory.jsonl");
@@ -133,7 +133,7 @@ describe("MCP servers from npm, every tool called once", () => {
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(left).toEqual([expect.objectContaining({ type: "entity", name: "Acme", observations: [] })]);
     });
-  }, 60_000);
+  });
 
   it("server-sequential-thinking: its one tool records a thought and says where the sequence is", async () => {
     await withServer([serverAt("server-sequential-thinking")], { DISABLE_THOUGHT_LOGGING: "true" }, async (tools) => {
@@ -145,5 +145,5 @@ describe("MCP servers from npm, every tool called once", () => {
       const read = typeof output === "string" ? (JSON.parse(output) as Record<string, unknown>) : (output as Record<string, unknown>);
       expect(read).toMatchObject({ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, thoughtHistoryLength: 1 });
     });
-  }, 60_000);
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
       timeoutMs: 10_000,
     },
   );
-}, 30_000);
+});
 
 afterAll(async () => {
   await fs?.close();

@@ -77,5 +77,5 @@ describe("the docs' snippets", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -53,7 +53,7 @@ describe("examples", () => {
     expect(third.stdout).toContain("resume: the run already finished; its stored result is handed back and nothing runs");
     expect(third.stdout).toContain("resume: completed");
     expect(readFileSync(join(dir, "actions.log"), "utf8").trim().split("\n")).toHaveLength(3);
-  }, 30_000);
+  });
 
   it("approval: a denied refund fails its step and the customer is not told it was refunded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-approval-"));

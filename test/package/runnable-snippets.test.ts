@@ -19,7 +19,7 @@ const blocks = runnableBlocks(repoRoot);
 // A user runs a .ts file with `npx tsx` (or Node 22.18+ alone); the project does not install
 // tsx, so the checkout's is loaded by path, the same on every Node the suite runs on.
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const blockTimeoutMs = 30_000;
+const blockTimeoutMs = 120_000;
 
 let user: PackedProject;
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   // tells the user to install. No network or compiler here: the checkout's built copy stands in.
   const driver = join(repoRoot, "node_modules", "better-sqlite3");
   if (builtinSqlite() === undefined && existsSync(driver)) symlinkSync(driver, join(user.project, "node_modules", "better-sqlite3"));
-}, 180_000);
+});
 
 afterAll(() => {
   if (user) rmSync(user.work, { recursive: true, force: true });

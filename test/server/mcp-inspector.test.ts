@@ -49,5 +49,5 @@ describe("planloop mcp under the MCP Inspector's command line", () => {
       structuredContent: { status: string };
     };
     expect(read.structuredContent.status).toBe("completed");
-  }, 120_000);
+  });
 });

@@ -114,7 +114,7 @@ describe("planloop mcp over stdio", () => {
       dropped: "cancelled",
     });
     expect(listed.runs).toHaveLength(4);
-  }, 60_000);
+  });
 
   it("takes run ids by the library's one rule: no inner run of another's, no schedule's, nothing empty or huge; plants nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-mcp-ids-"));
@@ -128,5 +128,5 @@ describe("planloop mcp over stdio", () => {
     expect((await store.listRuns()).map((row) => [row.runId, row.origin])).toEqual([["victim", { client: "mcp" }]]);
     await store.close();
     expect(readFileSync(log, "utf8")).toBe("");
-  }, 60_000);
+  });
 });

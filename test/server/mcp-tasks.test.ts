@@ -88,7 +88,7 @@ describe("planloop mcp: tasks", () => {
     expect((await client.experimental.tasks.getTask("as-task")).status).toBe("completed");
     const listed = await client.experimental.tasks.listTasks();
     expect(listed.tasks.map((task) => task.taskId)).toEqual(["as-task"]);
-  }, 60_000);
+  });
 
   it("asks the person through an elicitation when the run waits, and goes on with the answer", async () => {
     const { log, store, lines } = setup();
@@ -115,7 +115,7 @@ describe("planloop mcp: tasks", () => {
     });
     expect(result).toMatchObject({ structuredContent: { runId: "asks", status: "completed", output: "paid 7" } });
     expect(lines("paid")).toEqual(["paid 7 asks/1"]);
-  }, 60_000);
+  });
 
   it("cancels a task: the run ends cancelled and its running tool is aborted within a second", async () => {
     const { log, store, lines } = setup();
@@ -131,7 +131,7 @@ describe("planloop mcp: tasks", () => {
     expect((await client.callTool({ name: "get_run", arguments: { runId: "held" } })).structuredContent).toMatchObject({
       status: "cancelled",
     });
-  }, 60_000);
+  });
 
   it("refuses a second client's server writing a run another server runs: its lease", async () => {
     const { log, store, lines } = setup();
@@ -144,7 +144,7 @@ describe("planloop mcp: tasks", () => {
     expect(JSON.stringify(refused.content)).toMatch(/is being run by .*nothing was started/);
     expect(lines("aborted")).toEqual([]);
     expect((await first.experimental.tasks.cancelTask("owned")).status).toBe("cancelled");
-  }, 60_000);
+  });
 
   it("keeps a waiting task across a restart: the new process asks the person on tasks/result, and answers with the result", async () => {
     const { log, store, lines } = setup();
@@ -162,5 +162,5 @@ describe("planloop mcp: tasks", () => {
     const result = await second.experimental.tasks.getTaskResult("survives", CallToolResultSchema);
     expect(result).toMatchObject({ structuredContent: { runId: "survives", status: "completed", output: "paid 7" } });
     expect(lines("paid")).toEqual(["paid 7 survives/1"]);
-  }, 60_000);
+  });
 });

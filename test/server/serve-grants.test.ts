@@ -71,5 +71,5 @@ describe("planloop serve applies standing grants", () => {
     const decided = (await reading.getRun("weekly@2026-12-14T08:00:00.000Z"))!.journal.filter((entry) => entry.kind === "human-decision");
     await reading.close();
     expect(decided).toMatchObject([{ id: "step:1", decision: { approved: true }, by: "standing grant of alice" }]);
-  }, 120_000);
+  });
 });

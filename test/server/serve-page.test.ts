@@ -53,5 +53,5 @@ describe.skipIf(!available)("planloop serve's page", () => {
     expect(events.at(-1)).toMatchObject({ type: "run-end", status: "completed" });
     expect(readFileSync(payments, "utf8").trim().split("\n").sort()).toEqual(["paid 10 paid/1", "paid 20 paid/2"]);
     expect((await client.get("paid")).decisions.map((decision) => decision.by)).toEqual(["planloop ui", "planloop ui"]);
-  }, 90_000);
+  });
 });

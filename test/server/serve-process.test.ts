@@ -69,7 +69,7 @@ describe("planloop serve --port, killed and started again", () => {
     expect([...before, ...after].map((event) => event.id)).toEqual(whole.map((event) => event.id));
     expect(lines(log)).toEqual(["pull weekly/1", "crunch weekly/2", "crunch weekly/2", "report weekly/3"]);
     expect(second.process.lines).toContain("run weekly: its owner is gone; continuing it");
-  }, 120_000);
+  });
 
   it("a step that finished while its sibling ran is not run again after the kill", async () => {
     const store = `sqlite:${join(mkdtempSync(join(tmpdir(), "planloop-serve-kill-")), "runs.sqlite")}`;
@@ -91,7 +91,7 @@ describe("planloop serve --port, killed and started again", () => {
     const second = await serve(store, { PLANLOOP_TEST_LOG: log, PLANLOOP_TEST_MS: "0" });
     for await (const event of second.client.stream(runId)) if (event.type === "run-end") expect(event.status).toBe("completed");
     expect(lines(log).sort()).toEqual(["fast siblings/fast", "slow siblings/slow", "slow siblings/slow"]);
-  }, 120_000);
+  });
 
   it("an approved e-mail cut off by the kill is asked about under a new id, and the old approval sends nothing", async () => {
     const store = `sqlite:${join(mkdtempSync(join(tmpdir(), "planloop-serve-kill-")), "runs.sqlite")}`;
@@ -125,5 +125,5 @@ describe("planloop serve --port, killed and started again", () => {
     await second.client.decide(runId, { pendingId: "step:1#2", action: "answer", text: "it went out" });
     for await (const event of second.client.stream(runId)) if (event.type === "run-end") expect(event.status).toBe("completed");
     expect(lines(log)).toEqual(["report mail/1"]);
-  }, 120_000);
+  });
 });

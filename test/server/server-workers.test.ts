@@ -46,5 +46,5 @@ describe.skipIf(skipRedis)("the run server with --redis", () => {
     expect(events.at(-1)).toMatchObject({ type: "run-end", status: "completed" });
     const starts = lines(log).filter((line) => line.startsWith("start"));
     expect(starts.map((line) => line.split(" ")[3]).sort()).toEqual(plan.steps.map((step) => `on-workers/${step.id}`).sort());
-  }, 30_000);
+  });
 });

@@ -55,7 +55,7 @@ describe.skipIf(skipPostgres)("the store's clock", () => {
     expect((await running).status).toBe("completed");
     expect(calls).toEqual(["skew-1/1"]);
     await Promise.all([owner.close(), fast.close()]);
-  }, 30_000);
+  });
 
   it("an approver 60 s slow does not release a request for approval that lapsed", async () => {
     const connectionString = await freshDatabase();
@@ -78,5 +78,5 @@ describe.skipIf(skipPostgres)("the store's clock", () => {
     expect(approved.steps[1]!.error).toMatch(/lapsed/);
     expect(paid).toEqual([]);
     await store.close();
-  }, 30_000);
+  });
 });

@@ -18,4 +18,4 @@ it("code mode survives SIGKILL anywhere: no finished call runs again, the send i
   expect(report.commitPoints).toBeGreaterThan(3);
   expect(report.runs.length).toBeGreaterThanOrEqual(5);
   for (const run of report.runs) expect(run.status).toBe("completed");
-}, 300_000);
+});

@@ -25,7 +25,7 @@ describe("crashTest", () => {
       expect(run.calls).toHaveLength(30);
       for (const call of run.calls.filter((each) => each.effect === "side-effecting")) expect(call.processes.length).toBeLessThanOrEqual(2);
     }
-  }, 120_000);
+  });
 
   it("kills inside every call of sequential steps too: the wire killed right after it sent is asked about, not sent again unasked", async () => {
     const report = await crashTest({ module: sequence, nodeArgs, killPoints: "every" });
@@ -37,7 +37,7 @@ describe("crashTest", () => {
     // Killed with the wire sent and its end not kept: the next process asked, the one after ran it again as answered.
     expect(wire.calls.find((call) => call.tool === "wire")!.processes).toEqual([1, 3]);
     expect(wire.status).toBe("completed");
-  }, 120_000);
+  });
 
   it("reports a side-effecting call run twice within one process (a retry of a wire that may have gone out)", async () => {
     process.env.PLANLOOP_CRASH_LYING_WIRE = "1";
@@ -47,7 +47,7 @@ describe("crashTest", () => {
     } finally {
       delete process.env.PLANLOOP_CRASH_LYING_WIRE;
     }
-  }, 60_000);
+  });
 
   it("fails a scenario that does not pass the store on: nothing it does could survive a crash", async () => {
     process.env.PLANLOOP_CRASH_FORGETFUL = "1";
@@ -60,5 +60,5 @@ describe("crashTest", () => {
     } finally {
       delete process.env.PLANLOOP_CRASH_FORGETFUL;
     }
-  }, 60_000);
+  });
 });

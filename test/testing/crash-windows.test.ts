@@ -30,23 +30,23 @@ describe.concurrent("crashTest with random kills", () => {
     const report = await randomlyKilled("crash-fan-out", { randomKills: 1, seed: 3 });
     expectKilledAndClean(report, 1);
     expect(report.runs[0]!.killedAfterReturn).toEqual({ call: 2, ms: 14 });
-  }, 120_000);
+  });
 
   it("a chain: a step runs again only if the kill cut it short, a wire only when asked", async () => {
     expectKilledAndClean(await randomlyKilled("crash-chain", { randomKills: 2, seed: 1 }), 2);
-  }, 120_000);
+  });
 
   it("a plan with an approval: the approved send cut short is asked about, not approved again", async () => {
     // Seed 14: both kills in the process that sends: 11 ms after the send returned, then at a time.
     const report = await randomlyKilled("crash-approval", { randomKills: 2, seed: 14 });
     expectKilledAndClean(report, 2);
     expect(report.runs[0]!.killedInProcess).toBe(2);
-  }, 120_000);
+  });
 
   it("a ReAct loop: a call that returned while another of its round ran is not run again", async () => {
     // Seed 1: 17 ms after the quick lookup returned, with the wire and the slow lookup running.
     expectKilledAndClean(await randomlyKilled("crash-react", { randomKills: 1, seed: 1 }), 1);
-  }, 120_000);
+  });
 
   it("finds a step that finished while a sibling ran and ran again: the store kept its end only with a later commit", async () => {
     // Seed 5: 13 ms after a quick step returned, while the slow one still ran.
@@ -55,5 +55,5 @@ describe.concurrent("crashTest with random kills", () => {
     expect(report.problems).toContainEqual(
       expect.stringMatching(/returned in process 1, which lived on, and ran again in process \d: its end was not kept$/),
     );
-  }, 120_000);
+  });
 });

@@ -80,7 +80,7 @@ describe("the trace of a stored run", () => {
     expect(after.pauses).toHaveLength(1);
     expect(after.pauses[0]).toMatchObject({ status: "process stopped" });
     expect(after.pauses[0]!.resumedAt!).toBeGreaterThanOrEqual(after.pauses[0]!.at);
-  }, 30_000);
+  });
 
   it("a run that waited for approval: the pause, its status, and when it went on", async () => {
     const store = memoryStore();

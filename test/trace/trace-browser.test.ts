@@ -53,7 +53,7 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  });
 
   it("a 200-step, 3-version run: renders in well under a second, every step visible, every edge drawn, details on click, zoom", async () => {
     const { events, started, edges } = bigTrace();
@@ -104,7 +104,7 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  });
 
   it("a stored run that paused and went on: the gap shaded on the timeline, the attempt cut short drawn", async () => {
     const events = [
@@ -133,7 +133,7 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  });
 
   it("runs no script from a crafted events file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "planloop-trace-"));
@@ -157,5 +157,5 @@ describe.skipIf(!available)("the trace page in headless Chromium", () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  });
 });

@@ -67,7 +67,7 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     ui = await startUiProcess(["--store", store, "--tools", toolsModule], { PLANLOOP_TEST_LOG: payments });
     url = ui.url;
     browser = await chromium.launch({ executablePath, args: launchArgs });
-  }, 60_000);
+  });
   // A failure shows what the ui printed: the output of the runs it continued.
   beforeEach(() => onTestFailed(() => console.error(`planloop ui's stderr:\n${ui?.stderr.join("") ?? ""}`)));
   afterAll(async () => {
@@ -128,7 +128,7 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     expect(readFileSync(payments, "utf8")).toBe("double 60 pay-ui/1\npaid 120 pay-ui/2\n");
     expect((await cli("runs", "show", "pay-ui", "--store", store)).out).toContain("decision step:2: approved");
     await page.close();
-  }, 90_000);
+  });
 
   it("a run of 450 steps: the page lists the first 200, and Show all reads the rest a page at a time", { timeout: 240_000 }, async () => {
     const file = sqliteStore({ path: storeFile });
@@ -214,7 +214,7 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     // Still waiting: the refused edit changed nothing.
     expect(await page.locator('[data-testid="run-status"]').innerText()).toBe("waiting");
     await page.close();
-  }, 90_000);
+  });
 
   it("rerun from a step with new arguments: a new run that reuses the steps before it and links to the run it came from", async () => {
     const file = join(dir, "chain.json");
@@ -259,7 +259,7 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     expect(compared.every((row) => row.includes("completed") && row.includes("3/3"))).toBe(true);
     await shot(page, "compare");
     await page.close();
-  }, 90_000);
+  });
   it("Approve all decides a wave of approvals in one request: each call runs once and the run completes", async () => {
     const file = join(dir, "wave.json");
     writeFileSync(file, JSON.stringify({ steps: [1, 2, 3].map((id) => ({ id, task: `pay ${id}`, tool: "pay", args: { amount: id } })) }));
@@ -284,7 +284,7 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     await reading.close();
     expect(decided.map((entry) => (entry as { by?: string }).by)).toEqual(["planloop ui", "planloop ui", "planloop ui"]);
     await page.close();
-  }, 90_000);
+  });
 
   it("a grounded report: its sentences link to their steps, and a planted wrong figure is marked with why", async () => {
     const demo = await cli(
@@ -319,5 +319,5 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     // The row of the plan that ran last: step 4 of plan 3, which made the metrics.
     await page.locator('tr[data-step="4"].pointed', { hasText: "plan:3" }).waitFor();
     await page.close();
-  }, 90_000);
+  });
 });

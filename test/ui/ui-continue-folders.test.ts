@@ -52,5 +52,5 @@ describe("planloop ui continuing runs of two folders", () => {
       process.chdir(home);
       delete process.env.PLANLOOP_TEST_LOG;
     }
-  }, 60_000);
+  });
 });

@@ -52,5 +52,5 @@ describe.skipIf(skipPostgres)("planloop ui over Postgres", () => {
     expect(detail).toMatchObject({ row: { status: "completed", steps: "2/2" }, continuation: { state: "continued" } });
     expect(readFileSync(log, "utf8")).toBe("double 21 pg-pay/1\npaid 42 pg-pay/2\n");
     expect((await get("api/inbox")).items).toEqual([]);
-  }, 60_000);
+  });
 });

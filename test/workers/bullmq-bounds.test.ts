@@ -42,7 +42,7 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     expect(result.steps.a!.error).toMatch(/stalled twice .*lockDurationMs/);
     expect(starts(log).length).toBeLessThanOrEqual(2);
     expect(new Set(starts(log).map((line) => line.split(" ")[3]))).toEqual(new Set(["stall-1/a"]));
-  }, 60_000);
+  });
 
   it("holds the bound with the step's retries left at their default: a 3 s block over a 1 s lock", async () => {
     const queue = freshQueue();
@@ -54,7 +54,7 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     await runner.close();
     expect(result.steps.a!.error).toMatch(/stalled twice/);
     expect(starts(log).length).toBeLessThanOrEqual(2);
-  }, 60_000);
+  });
 
   it("a call that fails on its run after a stall is not retried by the step: twice in all, with the step's retries left at their default", async () => {
     const queue = freshQueue();
@@ -66,7 +66,7 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     await runner.close();
     expect(result.steps.f!.error).toMatch(/failed after the stall \(it ran twice: its first worker stalled; not retried\)/);
     expect(starts(log)).toHaveLength(2);
-  }, 60_000);
+  });
 
   it("a side-effecting call cut short by a stall runs again once approved: as a job of its own, not the one cut short", async () => {
     const queue = freshQueue();
@@ -83,7 +83,7 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     await runner.close();
     expect(approved.status).toBe("completed");
     expect(starts(log)).toHaveLength(2);
-  }, 60_000);
+  });
 
   it("does not run a side-effecting call again after a stall: the step asks a person what became of it", async () => {
     const queue = freshQueue();
@@ -97,7 +97,7 @@ describe.skipIf(skipRedis)("a worker that stalls", () => {
     expect(result.status).toBe("waiting");
     expect(result.pending).toMatchObject([{ id: "step:w#2", kind: "interrupted", name: "blockingWire" }]);
     expect(starts(log)).toHaveLength(1);
-  }, 60_000);
+  });
 });
 
 describe.skipIf(skipRedis)("Redis stays small", () => {
@@ -125,7 +125,7 @@ describe.skipIf(skipRedis)("Redis stays small", () => {
     const after = (await redis.keys(`bull:${queue}:*`)).length;
     expect(after - before).toBeLessThanOrEqual(3);
     await redis.quit();
-  }, 60_000);
+  });
 
   it("an output over the worker's limit fails its step with a message; Redis never holds it", async () => {
     const queue = freshQueue();
@@ -142,5 +142,5 @@ describe.skipIf(skipRedis)("Redis stays small", () => {
     await runner.close();
     expect(result.steps.big!.error).toMatch(/the output is \d+ bytes of JSON, over the queue's limit of 65536/);
     expect(result.steps.small!.status).toBe("succeeded");
-  }, 30_000);
+  });
 });

@@ -77,7 +77,7 @@ describe.skipIf(skipRedis)("losing Redis", () => {
       await runner.close();
       expect(result.status).toBe("completed");
       expect(tookMs).toBeLessThan(10_000);
-    }, 40_000);
+    });
   }
 
   it("FLUSHALL under a side-effecting call: it is not queued again, its step asks what became of it; the others run again", async () => {
@@ -107,5 +107,5 @@ describe.skipIf(skipRedis)("losing Redis", () => {
     expect(result.steps.r!.status).toBe("succeeded");
     expect(result.pending).toMatchObject([{ id: "step:w#2", kind: "interrupted", name: "wire" }]);
     expect(result.steps.w!.error).toMatch(/lost from Redis.*may have taken effect/);
-  }, 40_000);
+  });
 });

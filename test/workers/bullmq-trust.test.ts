@@ -50,7 +50,7 @@ describe.skipIf(skipRedis)("a stopped run stops on the workers", () => {
     await sleep(2_000);
     expect(starts(log)).toHaveLength(startedAtReturn);
     expect(startedAtReturn).toBe(2);
-  }, 30_000);
+  });
 
   it("a job taken after its run's deadline passed is refused before its tool is called", async () => {
     const queue = freshQueue();
@@ -64,7 +64,7 @@ describe.skipIf(skipRedis)("a stopped run stops on the workers", () => {
     workers.push(startWorker({ connection: redisUrl!, queue, tools: remoteTools(log) }));
     await sleep(1_500);
     expect(starts(log)).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe.skipIf(skipRedis)("a job is one call of one run", () => {
@@ -80,7 +80,7 @@ describe.skipIf(skipRedis)("a job is one call of one run", () => {
     const third = await executePlan({ plan: plan("second"), tools: remoteTools(log), runner, runId: "again" });
     expect([first.output, second.output, third.output]).toEqual(["first done", "second done", "second done"]);
     expect(starts(log).map((line) => line.split(" ")[2])).toEqual(["first", "second", "second"]);
-  }, 30_000);
+  });
 
   it("a run resumed after its deadline (same id, its state) runs the steps the deadline cut short and completes", async () => {
     const queue = freshQueue();
@@ -100,7 +100,7 @@ describe.skipIf(skipRedis)("a job is one call of one run", () => {
     await sleep(200); // the workers' aborted jobs are kept as cancelled
     const resumed = await executePlan({ plan, tools: remoteTools(log), runner, store, runId: "late-2" });
     expect(resumed.status, JSON.stringify(resumed.steps)).toBe("completed");
-  }, 30_000);
+  });
 });
 
 describe.skipIf(skipRedis)("the queue is a trust boundary", () => {
@@ -129,7 +129,7 @@ describe.skipIf(skipRedis)("the queue is a trust boundary", () => {
     closing.push(() => runner.close());
     const result = await executePlan({ plan: layeredPlan(2, 2, 5), tools: remoteTools(log), runner });
     expect(result.status).toBe("completed");
-  }, 30_000);
+  });
 
   it("a signed job replayed runs nothing again: not a copy under another id, not the same id after it was removed", async () => {
     const queue = freshQueue();
@@ -160,7 +160,7 @@ describe.skipIf(skipRedis)("the queue is a trust boundary", () => {
       message: expect.stringMatching(/ran on a worker before under this job's id/),
     });
     expect(starts(log)).toHaveLength(1);
-  }, 30_000);
+  });
 
   it("a forged 'completed' event is not taken as a step's output; the worker's signed result is", async () => {
     const queue = freshQueue();
@@ -190,7 +190,7 @@ describe.skipIf(skipRedis)("the queue is a trust boundary", () => {
     );
     const result = await running;
     expect(result).toMatchObject({ status: "completed", output: "real done" });
-  }, 30_000);
+  });
 });
 
 describe.skipIf(skipRedis)("agent steps on workers", () => {
@@ -220,7 +220,7 @@ describe.skipIf(skipRedis)("agent steps on workers", () => {
     // 700 tokens a call: the loop on the worker stops at the run's 2,000, not at its maxSteps.
     expect(result.steps.agent!.error).toMatch(/maxTokens|budget/);
     expect(result.usage.inputTokens + result.usage.outputTokens).toBeLessThanOrEqual(2_100);
-  }, 30_000);
+  });
 });
 
 describe.skipIf(skipRedis)("one coordinator per run", () => {
@@ -243,5 +243,5 @@ describe.skipIf(skipRedis)("one coordinator per run", () => {
     expect(starts(log)).toHaveLength(2);
     first.close();
     second.close();
-  }, 30_000);
+  });
 });

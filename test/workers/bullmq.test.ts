@@ -48,7 +48,7 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     const starts = lines(log).filter((line) => line.startsWith("start"));
     expect(starts).toHaveLength(12);
     expect(new Set(starts.map((line) => line.split(" ")[3]))).toEqual(new Set(plan.steps.map((step) => `b1/${step.id}`)));
-  }, 30_000);
+  });
 
   it("cancelling the run aborts its steps on the workers", async () => {
     const queue = freshQueue();
@@ -62,7 +62,7 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     expect((await running).status).toBe("cancelled");
     await until(() => lines(log).filter((line) => line.startsWith("aborted")).length === 2, 5_000);
     await runner.close();
-  }, 30_000);
+  });
 
   it("a worker killed with SIGKILL mid-step: another worker runs the step, with the same key", async () => {
     const queue = freshQueue();
@@ -81,7 +81,7 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     const starts = lines(log).filter((line) => line.startsWith("start"));
     expect(starts.map((line) => line.split(" ").slice(1, 2)[0])).toEqual([String(first.pid), String(second.pid)]);
     expect(new Set(starts.map((line) => line.split(" ")[3]))).toEqual(new Set(["b3/s0"]));
-  }, 40_000);
+  });
 
   it("a coordinator killed mid-run: a new one with the same run id re-attaches to the running steps and runs nothing twice", async () => {
     const queue = freshQueue();
@@ -100,7 +100,7 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     const starts = lines(log).filter((line) => line.startsWith("start"));
     expect(starts).toHaveLength(12); // every step ran exactly once: none was queued again
     expect(new Set(starts.map((line) => line.split(" ")[2])).size).toBe(12);
-  }, 60_000);
+  });
 
   it("planloop worker runs the steps of planloop run --redis, and stops on SIGTERM after its steps", async () => {
     const queue = freshQueue();
@@ -133,7 +133,7 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     await exited(worker);
     expect(worker.exitCode).toBe(0);
     expect(output).toContain("worker stopped");
-  }, 30_000);
+  });
 
   it("Redis restarted mid-run (append-only file on): the run completes", async () => {
     // A Redis server of this test's own, so that stopping it stops no other test.
@@ -180,14 +180,14 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     await runner.close();
     expect(result.status).toBe("completed");
     expect(Object.values(result.steps).every((step) => step.status === "succeeded")).toBe(true);
-  }, 60_000);
+  });
 
   it("examples/weekly-report-workers: the weekly report with its steps on two worker processes", async () => {
     const { result, byWorker } = await weeklyReportOnWorkers({ redis: redisUrl!, print: false });
     expect(result).toMatchObject({ status: "completed", replans: 2 });
     expect(result.output).toContain("| orders |");
     expect(byWorker.size).toBe(2);
-  }, 60_000);
+  });
 });
 
 function freePort(): Promise<number> {

@@ -35,7 +35,7 @@ describe.skipIf(skipRedis)("a worker without a step's tool", () => {
     expect(result.status).toBe("completed");
     const starts = lines(log).filter((line) => line.startsWith("start"));
     expect(starts.map((line) => line.split(" ")[3]).sort()).toEqual(["rolling/1", "rolling/2", "rolling/3"]);
-  }, 30_000);
+  });
 
   it("fails the step after missingToolWaitMs when no worker has the tool, naming it", async () => {
     const queue = freshQueue();
@@ -52,5 +52,5 @@ describe.skipIf(skipRedis)("a worker without a step's tool", () => {
     });
     expect(result.status).toBe("failed");
     expect(result.steps["1"]!.error).toMatch(/no worker with a tool "work" took the step within 400 ms \(missingToolWaitMs\)/);
-  }, 30_000);
+  });
 });

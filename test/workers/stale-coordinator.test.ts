@@ -67,7 +67,7 @@ describe.skipIf(skipRedis)("a coordinator that lost its lease", () => {
     expect(result.status).toBe("completed");
     expect(starts(log)).toHaveLength(1);
     expect(lines(log).filter((line) => line.startsWith("aborted"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("a stale owner's cancel is not sent: the fence in Redis holds the newer owner's token", async () => {
     const queue = freshQueue();
@@ -111,5 +111,5 @@ describe.skipIf(skipRedis)("a coordinator that lost its lease", () => {
     await runner.close();
     store.close();
     await Promise.all([redis.quit(), admin.quit()]);
-  }, 60_000);
+  });
 });

@@ -67,5 +67,5 @@ describe("code mode's replay (property)", () => {
       }),
       { numRuns: 40 },
     );
-  }, 60_000);
+  });
 });
