@@ -6,6 +6,7 @@ import { directValueCases } from "./direct-values.js";
 import { localeCases } from "./locales.js";
 import { mispairedAggregateCases } from "./mispaired-aggregates.js";
 import { numberInWordsCases } from "./numbers-in-words.js";
+import { reportCases } from "./reports.js";
 import { rangeCases } from "./ranges.js";
 import { roundingCases } from "./rounding.js";
 import { signCases } from "./signs.js";
@@ -28,4 +29,5 @@ export const heldoutCases: HeldoutCase[] = [
   ...attributionCases,
   ...superlativeCases,
   ...mispairedAggregateCases,
+  ...reportCases,
 ];
