@@ -34,11 +34,18 @@ function placeClaims(answer: string, claims: readonly Claim[]): { claim: Claim; 
 
 const digitsOf = (text: string) => text.replace(/\D/g, "");
 
+export interface CaseVerdict {
+  figures: FigureVerdict[];
+  /** Claims whose text is not in the answer as written, placed by their digits instead. */
+  claimsPlacedByDigits: number;
+}
+
 /** Checks one case with the public `checkClaims` and judges each labelled figure. */
-export function judgeCase(heldout: HeldoutCase): FigureVerdict[] {
+export function judgeCase(heldout: HeldoutCase): CaseVerdict {
   const report = checkClaims(heldout.answer, heldout.steps, { task: heldout.task });
   const placed = placeClaims(heldout.answer, report.claims);
-  return heldout.figures.map((figure) => {
+  const claimsPlacedByDigits = placed.filter(({ spans }) => spans === "by-digits").length;
+  const figures = heldout.figures.map((figure) => {
     const span = figureSpan(heldout, figure);
     const onFigure = placed.filter(({ claim, spans }) =>
       spans === "by-digits"
@@ -54,4 +61,5 @@ export function judgeCase(heldout: HeldoutCase): FigureVerdict[] {
       reasons: unsupported.map(({ claim }) => `${claim.text}: ${claim.reason ?? "(no reason)"}`),
     };
   });
+  return { figures, claimsPlacedByDigits };
 }

@@ -46,7 +46,9 @@ function checkCaseIds(): void {
 
 checkCaseIds();
 const started = performance.now();
-const verdicts = heldoutCases.flatMap(judgeCase);
+const judged = heldoutCases.map(judgeCase);
+const verdicts = judged.flatMap((each) => each.figures);
+const claimsPlacedByDigits = judged.reduce((sum, each) => sum + each.claimsPlacedByDigits, 0);
 const elapsed = performance.now() - started;
 
 const byKind = new Map<FigureKind, Tally>();
@@ -74,6 +76,7 @@ for (const promise of ["docs", "issue-55"] as const) {
   if (tally) console.log(row(promise === "docs" ? "within the docs today" : "asked by issue 55", promise, tally));
 }
 console.log(row("overall", "", overall));
+console.log(`claims placed by their digits (text not in the answer as written): ${claimsPlacedByDigits}`);
 console.log(`${elapsed.toFixed(0)} ms for ${heldoutCases.length} answers`);
 
 if (process.argv.includes("--details")) {

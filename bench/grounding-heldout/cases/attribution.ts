@@ -120,4 +120,32 @@ export const attributionCases: HeldoutCase[] = [
     answer: "Auth's error rate was 0.4% over the period [s1].",
     figures: [{ text: "0.4%", correct: false, kind: "entity-attribution", note: "0.4% is search's; auth's is 0.1%" }],
   },
+  {
+    id: "attribution-customer-spend-single",
+    task: "What did Wang Fang spend with us?",
+    steps: [{ id: "1", output: customers }],
+    answer: "Wang Fang spent ¥128.00 in total [s1].",
+    figures: [{ text: "¥128.00", correct: true, kind: "entity-attribution" }],
+  },
+  {
+    id: "attribution-country-bounce",
+    task: "How engaged is German traffic?",
+    steps: [{ id: "ga", output: byCountry }],
+    answer: "DE's bounce rate was 41% [s:ga].",
+    figures: [{ text: "41%", correct: true, kind: "entity-attribution" }],
+  },
+  {
+    id: "attribution-country-bounce-wrong",
+    task: "How engaged is French traffic?",
+    steps: [{ id: "ga", output: byCountry }],
+    answer: "Visitors from FR bounced at a 45% rate [s:ga].",
+    figures: [{ text: "45%", correct: false, kind: "entity-attribution", note: "45% is ES's; FR's is 38%" }],
+  },
+  {
+    id: "attribution-region-returns-wrong",
+    task: "How many returns did East have?",
+    steps: [{ id: "1", output: regionsReport }],
+    answer: "East logged 4 returns in November [s1].",
+    figures: [{ text: "4 returns", correct: false, kind: "entity-attribution", note: "4 is South's; East had 1" }],
+  },
 ];

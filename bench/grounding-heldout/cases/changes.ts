@@ -140,4 +140,32 @@ export const changeCases: HeldoutCase[] = [
     answer: "Billing saw 3 fewer tickets than last week [s1].",
     figures: [{ text: "3", correct: false, kind: "change-with-direction", note: "30 against 27 is 3 more" }],
   },
+  {
+    id: "change-revenue-by-period-key",
+    task: "How did revenue move in November?",
+    steps: [{ id: "1", output: { revenue: { "2026-10": 41200, "2026-11": 38110 } } }],
+    answer: "Revenue slipped 7.5% in November from October [s1].",
+    figures: [{ text: "7.5%", correct: true, kind: "change-with-direction", note: "38110 / 41200 is down 7.5%" }],
+  },
+  {
+    id: "change-revenue-by-period-key-wrong",
+    task: "How did marketplace revenue move in November?",
+    steps: [{ id: "1", output: { channel: "marketplace", revenue: { "2026-10": 41200, "2026-11": 38110 } } }],
+    answer: "Marketplace revenue grew 7.5% month over month, October to November [s1].",
+    figures: [{ text: "7.5%", correct: false, kind: "change-with-direction", note: "it fell 7.5%" }],
+  },
+  {
+    id: "change-nps-points",
+    task: "How did product NPS move this quarter?",
+    steps: [{ id: "1", output: { survey: "product", nps_previous: 41, nps_current: 47 } }],
+    answer: "Product NPS climbed 6 points this quarter [s1].",
+    figures: [{ text: "6 points", correct: true, kind: "change-with-direction" }],
+  },
+  {
+    id: "change-nps-points-wrong",
+    task: "How did support NPS move this quarter?",
+    steps: [{ id: "1", output: { survey: "support", nps_previous: 47, nps_current: 41 } }],
+    answer: "Support NPS climbed 6 points this quarter [s1].",
+    figures: [{ text: "6 points", correct: false, kind: "change-with-direction", note: "it fell 6 points" }],
+  },
 ];

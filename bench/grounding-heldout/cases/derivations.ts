@@ -115,4 +115,38 @@ export const derivationCases: HeldoutCase[] = [
     answer: "B-220 has about 15 days of cover left [s1].",
     figures: [{ text: "about 15 days", correct: false, kind: "derivation-across-keys", note: "5400 / 450 is 12" }],
   },
+  {
+    id: "derive-share-trial-conversion",
+    task: "How many trials converted to paid in November?",
+    steps: [{ id: "1", output: { month: "2026-11", trials_started: 400, paid_conversions: 94 } }],
+    answer: "Trial-to-paid conversion was 23.5% in November [s1].",
+    figures: [{ text: "23.5%", correct: true, kind: "derivation-across-keys", note: "94 / 400" }],
+  },
+  {
+    id: "derive-share-trial-conversion-wrong",
+    task: "How many trials converted to paid in October?",
+    steps: [{ id: "1", output: { month: "2026-10", trials_started: 520, paid_conversions: 117 } }],
+    answer: "In October, 25.2% of trials converted to paid [s1].",
+    figures: [{ text: "25.2%", correct: false, kind: "derivation-across-keys", note: "117 / 520 is 22.5%" }],
+  },
+  {
+    id: "derive-difference-budget-two-steps",
+    task: "How much of the platform budget is left?",
+    steps: [
+      { id: "1", output: { cost_center: "platform", budget_usd: 250000 } },
+      { id: "2", output: [{ cost_center: "platform", spent_to_date_usd: 187400 }] },
+    ],
+    answer: "$62,600 of the platform budget remains [s1, s2].",
+    figures: [{ text: "$62,600", correct: true, kind: "derivation-across-keys", note: "250000 - 187400" }],
+  },
+  {
+    id: "derive-difference-hiring-two-steps-wrong",
+    task: "How far behind the hiring plan are we?",
+    steps: [
+      { id: "1", output: { year: 2026, headcount_plan: 140 } },
+      { id: "2", output: { as_of: "2026-12-01", headcount_actual: 128 } },
+    ],
+    answer: "We are 14 hires short of plan [s1, s2].",
+    figures: [{ text: "14 hires", correct: false, kind: "derivation-across-keys", note: "140 - 128 is 12" }],
+  },
 ];

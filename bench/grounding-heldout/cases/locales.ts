@@ -139,4 +139,32 @@ export const localeCases: HeldoutCase[] = [
     answer: "En Madrid se vendieron 1.250 unidades esta semana [s1].",
     figures: [{ text: "1.250", correct: false, kind: "locale-format", note: "unidades_vendidas is 1205" }],
   },
+  {
+    id: "locale-en-in-crore",
+    task: "What did the Bengaluru office bill this quarter?",
+    steps: [{ id: "1", output: { office: "Bengaluru", billed_inr: 12000000 } }],
+    answer: "Bengaluru billed ₹1.2 crore this quarter [s1].",
+    figures: [{ text: "₹1.2 crore", correct: true, kind: "locale-format" }],
+  },
+  {
+    id: "locale-en-in-lakh-wrong",
+    task: "What did the Hyderabad office bill this quarter?",
+    steps: [{ id: "1", output: { office: "Hyderabad", billed_inr: 12000000 } }],
+    answer: "Hyderabad billed ₹12 lakh this quarter [s1].",
+    figures: [{ text: "₹12 lakh", correct: false, kind: "locale-format", note: "12 lakh is 1,200,000; billed is 1.2 crore" }],
+  },
+  {
+    id: "locale-it-percent",
+    task: "Qual è il tasso di abbandono del carrello?",
+    steps: [{ id: "1", output: { settimana: "2026-W49", tasso_abbandono: 0.687 } }],
+    answer: "Il tasso di abbandono del carrello è al 68,7% [s1].",
+    figures: [{ text: "68,7%", correct: true, kind: "locale-format" }],
+  },
+  {
+    id: "locale-es-margin-wrong",
+    task: "¿Cuál fue el margen bruto?",
+    steps: [{ id: "1", output: { trimestre: "T3", margen_bruto: 0.218 } }],
+    answer: "El margen bruto fue del 28,1 % en el tercer trimestre [s1].",
+    figures: [{ text: "28,1 %", correct: false, kind: "locale-format", note: "0.218 is 21,8 %" }],
+  },
 ];

@@ -24,6 +24,21 @@ const channels = {
   ],
 };
 
+const quarters = [
+  { quarter: "Q1 2026", bookings_usd: 1200000 },
+  { quarter: "Q2 2026", bookings_usd: 1350000 },
+  { quarter: "Q3 2026", bookings_usd: 1500000 },
+  { quarter: "Q4 2026", bookings_usd: 1620000 },
+];
+const productsOneMonth = {
+  month: "2026-11",
+  products: [
+    { product: "Basic", mrr_usd: 12000 },
+    { product: "Pro", mrr_usd: 30000 },
+    { product: "Enterprise", mrr_usd: 48000 },
+  ],
+};
+
 export const mispairedAggregateCases: HeldoutCase[] = [
   {
     id: "mispaired-min-vs-mean",
@@ -103,5 +118,47 @@ export const mispairedAggregateCases: HeldoutCase[] = [
     ],
     answer: "Revenue rose 10% from October to November [s1].",
     figures: [{ text: "10%", correct: true, kind: "aggregate-mispaired", note: "45320 / 41200" }],
+  },
+  {
+    id: "mispaired-quarters-change",
+    task: "How did bookings do last quarter?",
+    steps: [{ id: "1", output: quarters }],
+    answer: "Bookings grew 8% from Q3 to Q4 [s1].",
+    figures: [{ text: "8%", correct: true, kind: "aggregate-mispaired", note: "1.62M / 1.5M" }],
+  },
+  {
+    id: "mispaired-quarters-fell-wrong",
+    task: "How did bookings do in the last quarter of the year?",
+    steps: [{ id: "1", output: quarters }],
+    answer: "Bookings fell 14% last quarter [s1].",
+    figures: [{ text: "14%", correct: false, kind: "aggregate-mispaired", note: "Q4 rose 8%; 1.62M is 14% above the mean" }],
+  },
+  {
+    id: "mispaired-quarters-difference",
+    task: "How much more did we book in Q4 than in Q3?",
+    steps: [{ id: "1", output: quarters }],
+    answer: "Q4 bookings were $120k above Q3's [s1].",
+    figures: [{ text: "$120k", correct: true, kind: "aggregate-mispaired", note: "1,620,000 - 1,500,000" }],
+  },
+  {
+    id: "mispaired-products-grew-wrong",
+    task: "How did MRR move this month?",
+    steps: [{ id: "1", output: productsOneMonth }],
+    answer: "MRR grew 60% this month [s1].",
+    figures: [{ text: "60%", correct: false, kind: "aggregate-mispaired", note: "one month only; 48,000 against the mean 30,000" }],
+  },
+  {
+    id: "mispaired-products-share",
+    task: "How much of MRR is Pro?",
+    steps: [{ id: "1", output: productsOneMonth }],
+    answer: "Pro makes up 33.3% of MRR [s1].",
+    figures: [{ text: "33.3%", correct: true, kind: "aggregate-mispaired", note: "30,000 of the column's 90,000" }],
+  },
+  {
+    id: "mispaired-products-dropped-wrong",
+    task: "Did MRR drop this month?",
+    steps: [{ id: "1", output: productsOneMonth }],
+    answer: "MRR dropped by $18,000 this month [s1].",
+    figures: [{ text: "$18,000", correct: false, kind: "aggregate-mispaired", note: "one month only; 48,000 minus the mean 30,000" }],
   },
 ];

@@ -110,4 +110,84 @@ export const rangeCases: HeldoutCase[] = [
     answer: "The orchard saw 11–21 °C today [s1].",
     figures: [{ text: "11–21 °C", correct: false, kind: "range", note: "the high was 17.9" }],
   },
+  {
+    id: "range-salary-band",
+    task: "What does the L4 band pay?",
+    steps: [
+      {
+        id: "hr",
+        output: {
+          bands: [
+            { band: "L4", min_eur: 62000, max_eur: 78000 },
+            { band: "L5", min_eur: 74000, max_eur: 92000 },
+          ],
+        },
+      },
+    ],
+    answer: "The L4 band pays €62,000–€78,000 [s:hr].",
+    figures: [{ text: "€62,000–€78,000", correct: true, kind: "range" }],
+  },
+  {
+    id: "range-salary-band-wrong",
+    task: "What does the L5 band pay?",
+    steps: [
+      {
+        id: "hr",
+        output: {
+          bands: [
+            { band: "L4", min_eur: 62000, max_eur: 78000 },
+            { band: "L5", min_eur: 74000, max_eur: 92000 },
+          ],
+        },
+      },
+    ],
+    answer: "L5 pays between €74,000 and €96,000 [s:hr].",
+    figures: [{ text: "€74,000 and €96,000", correct: false, kind: "range", note: "L5 tops out at 92,000" }],
+  },
+  {
+    id: "range-hotel-prices",
+    task: "What will a hotel in Porto cost us?",
+    steps: [
+      {
+        id: "1",
+        output: [
+          { hotel: "Ribeira Inn", nightly_usd: 139 },
+          { hotel: "Hotel Aliados", nightly_usd: 182 },
+          { hotel: "Douro Palace", nightly_usd: 215 },
+        ],
+      },
+    ],
+    answer: "Rooms run $139 to $215 a night [s1].",
+    figures: [{ text: "$139 to $215", correct: true, kind: "range" }],
+  },
+  {
+    id: "range-hotel-prices-wrong",
+    task: "What will a hotel in Braga cost us?",
+    steps: [
+      {
+        id: "1",
+        output: [
+          { hotel: "Sé Guesthouse", nightly_usd: 139 },
+          { hotel: "Bom Jesus Hotel", nightly_usd: 182 },
+          { hotel: "Braga Grand", nightly_usd: 215 },
+        ],
+      },
+    ],
+    answer: "All three hotels cost between $139 and $182 a night [s1].",
+    figures: [{ text: "$139 and $182", correct: false, kind: "range", note: "Braga Grand is $215" }],
+  },
+  {
+    id: "range-delivery-days",
+    task: "How long does standard delivery take?",
+    steps: [{ id: "1", output: { service: "standard", eta_business_days: { min: 3, max: 5 } } }],
+    answer: "Standard delivery takes 3–5 business days [s1].",
+    figures: [{ text: "3–5", correct: true, kind: "range" }],
+  },
+  {
+    id: "range-delivery-days-wrong",
+    task: "How long does express delivery take?",
+    steps: [{ id: "1", output: { service: "express", eta_business_days: { min: 1, max: 2 } } }],
+    answer: "Express delivery takes 2-4 business days [s1].",
+    figures: [{ text: "2-4", correct: false, kind: "range", note: "express takes 1 to 2 days" }],
+  },
 ];

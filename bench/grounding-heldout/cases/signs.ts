@@ -92,4 +92,68 @@ export const signCases: HeldoutCase[] = [
     answer: "Diluted EPS was $0.18 for the quarter [s1].",
     figures: [{ text: "$0.18", correct: false, kind: "sign", note: "eps_diluted is -0.18" }],
   },
+  {
+    id: "sign-growth-fraction-negative",
+    task: "How did unit sales do year on year?",
+    steps: [{ id: "1", output: { metric: "units_sold", yoy_growth: -0.124 } }],
+    answer: "Unit sales show growth of −12.4% year on year [s1].",
+    figures: [{ text: "−12.4%", correct: true, kind: "sign" }],
+  },
+  {
+    id: "sign-growth-fraction-added-wrong",
+    task: "How did subscriptions do year on year?",
+    steps: [{ id: "1", output: { metric: "subscriptions", yoy_growth: 0.124 } }],
+    answer: "Year-on-year subscription growth was -12.4% [s1].",
+    figures: [{ text: "-12.4%", correct: false, kind: "sign", note: "growth is +12.4%" }],
+  },
+  {
+    id: "sign-desk-lost",
+    task: "How did the Rates desk do today?",
+    steps: [
+      {
+        id: "risk",
+        output: {
+          date: "2026-12-07",
+          pnl: [
+            { desk: "Rates", pnl_usd: -240000 },
+            { desk: "FX", pnl_usd: 310000 },
+          ],
+        },
+      },
+    ],
+    answer: "The Rates desk lost $240k today [s:risk].",
+    figures: [{ text: "$240k", correct: true, kind: "sign", note: "'lost' carries the sign" }],
+  },
+  {
+    id: "sign-desk-lost-wrong",
+    task: "How did the FX desk do today?",
+    steps: [
+      {
+        id: "risk",
+        output: {
+          date: "2026-12-07",
+          pnl: [
+            { desk: "Rates", pnl_usd: -240000 },
+            { desk: "FX", pnl_usd: 310000 },
+          ],
+        },
+      },
+    ],
+    answer: "The FX desk lost $310k on the day [s:risk].",
+    figures: [{ text: "$310k", correct: false, kind: "sign", note: "FX made 310k" }],
+  },
+  {
+    id: "sign-cash-parentheses",
+    task: "What was the net change in cash?",
+    steps: [{ id: "1", output: { statement: "cash_flow", period: "2026-11", net_change_in_cash: -15230 } }],
+    answer: "Net change in cash for November: $(15,230) [s1].",
+    figures: [{ text: "$(15,230)", correct: true, kind: "sign" }],
+  },
+  {
+    id: "sign-deferred-parentheses-wrong",
+    task: "How did deferred revenue change?",
+    steps: [{ id: "1", output: { statement: "balance_sheet", period: "2026-11", deferred_revenue_change: 15230 } }],
+    answer: "Deferred revenue changed by $(15,230) in November [s1].",
+    figures: [{ text: "$(15,230)", correct: false, kind: "sign", note: "it grew by 15,230" }],
+  },
 ];

@@ -29,6 +29,29 @@ const storeRatings = [
   { store: "Nice", rating: 4.5, reviews: 188 },
 ];
 
+const invoices = {
+  invoices: [
+    { client: "Globex", amount_usd: 1200.5, due: "2026-12-15" },
+    { client: "Initech", amount_usd: 860.25, due: "2026-12-20" },
+    { client: "Umbrella", amount_usd: 2040, due: "2027-01-05" },
+    { client: "Hooli", amount_usd: 415.75, due: "2027-01-10" },
+  ],
+};
+const sprints = {
+  team: "checkout",
+  sprints: [
+    { name: "S28", points_done: 34 },
+    { name: "S29", points_done: 41 },
+    { name: "S30", points_done: 38 },
+    { name: "S31", points_done: 29 },
+  ],
+};
+const travel = [
+  { dept: "Sales", travel_usd: 18200 },
+  { dept: "Marketing", travel_usd: 9400 },
+  { dept: "Engineering", travel_usd: 6100 },
+];
+
 export const sumAverageCases: HeldoutCase[] = [
   {
     id: "sum-three-regions",
@@ -133,5 +156,47 @@ export const sumAverageCases: HeldoutCase[] = [
     ],
     answer: "The four regions brought in 4,650 in total [s1].",
     figures: [{ text: "4,650", correct: false, kind: "sum-average-of-named", note: "the sum is 4560" }],
+  },
+  {
+    id: "sum-three-invoices",
+    task: "What do Globex, Initech and Hooli owe us?",
+    steps: [{ id: "ar", output: invoices }],
+    answer: "Globex, Initech and Hooli owe $2,476.50 between them [s:ar].",
+    figures: [{ text: "$2,476.50", correct: true, kind: "sum-average-of-named", note: "1200.50 + 860.25 + 415.75" }],
+  },
+  {
+    id: "sum-three-invoices-wrong",
+    task: "What do Initech, Umbrella and Hooli owe us?",
+    steps: [{ id: "ar", output: invoices }],
+    answer: "Initech, Umbrella and Hooli together owe $3,361.00 [s:ar].",
+    figures: [{ text: "$3,361.00", correct: false, kind: "sum-average-of-named", note: "860.25 + 2040 + 415.75 is 3316.00" }],
+  },
+  {
+    id: "average-three-sprints",
+    task: "What is the checkout team's velocity?",
+    steps: [{ id: "1", output: sprints }],
+    answer: "Over sprints S28, S29 and S30 the team averaged 37.7 points [s1].",
+    figures: [{ text: "37.7 points", correct: true, kind: "sum-average-of-named", note: "(34 + 41 + 38) / 3" }],
+  },
+  {
+    id: "average-three-sprints-wrong",
+    task: "What is the checkout team's recent velocity?",
+    steps: [{ id: "1", output: sprints }],
+    answer: "S29, S30 and S31 averaged 37.7 points [s1].",
+    figures: [{ text: "37.7 points", correct: false, kind: "sum-average-of-named", note: "(41 + 38 + 29) / 3 is 36" }],
+  },
+  {
+    id: "sum-two-departments",
+    task: "What did the commercial teams spend on travel?",
+    steps: [{ id: "1", output: travel }],
+    answer: "Sales and Marketing spent $27,600 on travel [s1].",
+    figures: [{ text: "$27,600", correct: true, kind: "sum-average-of-named", note: "18200 + 9400" }],
+  },
+  {
+    id: "sum-two-departments-wrong",
+    task: "What did Marketing and Engineering spend on travel?",
+    steps: [{ id: "1", output: travel }],
+    answer: "Marketing and Engineering spent $16,500 on travel this quarter [s1].",
+    figures: [{ text: "$16,500", correct: false, kind: "sum-average-of-named", note: "9400 + 6100 is 15,500" }],
   },
 ];

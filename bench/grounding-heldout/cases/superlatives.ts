@@ -104,4 +104,88 @@ export const superlativeCases: HeldoutCase[] = [
     answer: "This week's largest order came to $1,290.00 [s1].",
     figures: [{ text: "$1,290.00", correct: false, kind: "superlative", note: "the largest is 1,890" }],
   },
+  {
+    id: "superlative-city-signups",
+    task: "Which city drove the most signups?",
+    steps: [
+      {
+        id: "1",
+        output: [
+          { city: "Austin", signups: 812 },
+          { city: "Denver", signups: 640 },
+          { city: "Boston", signups: 905 },
+          { city: "Seattle", signups: 771 },
+        ],
+      },
+    ],
+    answer: "Boston led signups with 905 [s1].",
+    figures: [{ text: "905", correct: true, kind: "superlative" }],
+  },
+  {
+    id: "superlative-city-signups-wrong",
+    task: "Which city had the most signups last month?",
+    steps: [
+      {
+        id: "1",
+        output: [
+          { city: "Austin", signups: 812 },
+          { city: "Denver", signups: 640 },
+          { city: "Boston", signups: 905 },
+          { city: "Seattle", signups: 771 },
+        ],
+      },
+    ],
+    answer: "Austin topped the table with 812 signups [s1].",
+    figures: [{ text: "812", correct: false, kind: "superlative", note: "Boston had the most, 905" }],
+  },
+  {
+    id: "superlative-tenure",
+    task: "Who has been on the team longest?",
+    steps: [
+      {
+        id: "1",
+        output: {
+          engineers: [
+            { name: "Ana Ruiz", tenure_years: 9 },
+            { name: "Raj Patel", tenure_years: 4 },
+            { name: "Tom Berg", tenure_years: 12 },
+          ],
+        },
+      },
+    ],
+    answer: "Tom Berg is our longest-serving engineer, at 12 years [s1].",
+    figures: [{ text: "12 years", correct: true, kind: "superlative" }],
+  },
+  {
+    id: "superlative-tenure-wrong",
+    task: "How long has our longest-serving engineer been here?",
+    steps: [
+      {
+        id: "1",
+        output: {
+          engineers: [
+            { name: "Ana Ruiz", tenure_years: 9 },
+            { name: "Raj Patel", tenure_years: 4 },
+            { name: "Tom Berg", tenure_years: 12 },
+          ],
+        },
+      },
+    ],
+    answer: "Our longest-serving engineer has been with us 9 years [s1].",
+    figures: [{ text: "9 years", correct: false, kind: "superlative", note: "Tom Berg has 12" }],
+  },
+  {
+    id: "superlative-slowest-region-nested",
+    task: "Which region is slowest?",
+    steps: [{ id: "1", output: { regions: { "us-east": { p95_ms: 120 }, "eu-west": { p95_ms: 98 }, "ap-south": { p95_ms: 240 } } } }],
+    answer: "ap-south is the slowest region, at 240 ms p95 [s1].",
+    figures: [{ text: "240 ms", correct: true, kind: "superlative" }],
+  },
+  {
+    id: "superlative-slowest-region-nested-wrong",
+    task: "What is the slowest region's p95?",
+    steps: [{ id: "1", output: { regions: { "us-east": { p95_ms: 120 }, "eu-west": { p95_ms: 98 }, "ap-south": { p95_ms: 240 } } } }],
+    answer: "The slowest region's p95 is 120 ms [s1].",
+    figures: [{ text: "120 ms", correct: false, kind: "superlative", note: "ap-south is slowest at 240" }],
+  },
 ];
