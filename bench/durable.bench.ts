@@ -13,6 +13,7 @@ import { z } from "zod";
 import { defineTool, executePlan, memoryStore, type CheckpointStore, type JournalEntry, type PlanInput } from "../dist/index.js";
 import { postgresStore } from "../dist/stores/postgres/index.js";
 import { sqliteStore } from "../dist/stores/sqlite/index.js";
+import { loadBenchExtra } from "./bench-extras.js";
 
 const noop = defineTool({ name: "noop", description: "Returns at once", input: z.object({}), execute: () => 1 });
 
@@ -131,7 +132,9 @@ for (const [kind, store] of kinds.slice(2)) {
 
 // LangGraph.js on the same DAGs: in memory, then with its SQLite checkpointer.
 const { runWithLangGraph } = await import("./langgraph-runner.js");
-const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
+const { SqliteSaver } = await loadBenchExtra<{ SqliteSaver: { fromConnString(path: string): unknown } }>(
+  "@langchain/langgraph-checkpoint-sqlite",
+);
 async function langGraphMicroseconds(plan: () => PlanInput, withSaver: boolean, rounds: number): Promise<number> {
   const samples: number[] = [];
   for (let round = 0; round < rounds; round += 1) {

@@ -1,9 +1,16 @@
 // The same plans through LangGraph.js, for `npm run bench:scheduler -- --compare`.
 // A dependency is an edge; a step with several dependencies joins them (addEdge([a, b], c)),
 // and LangGraph runs ready nodes superstep by superstep.
-import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import type { PlanInput } from "../dist/index.js";
+import { loadBenchExtra } from "./bench-extras.js";
 
+interface LangGraphModule {
+  Annotation: { Root(fields: object): unknown } & (<T>(spec: { reducer: (a: T, b: T) => T; default: () => T }) => unknown);
+  StateGraph: new (state: unknown) => unknown;
+  START: string;
+  END: string;
+}
+const { Annotation, END, START, StateGraph } = await loadBenchExtra<LangGraphModule>("@langchain/langgraph");
 const State = Annotation.Root({ done: Annotation<number>({ reducer: (count, added) => count + added, default: () => 0 }) });
 
 export async function runWithLangGraph(
