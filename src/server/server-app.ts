@@ -47,6 +47,8 @@ export interface ServerAppOptions {
   servesAllRuns?: boolean | undefined;
   /** Browser origins besides this server's own that may call the API and `/mcp` (`https://app.example.com`); see `originAllowed`. */
   allowedOrigins?: readonly string[] | undefined;
+  /** The server listens on the loopback only: a page counts as its own only under a loopback name (DNS rebinding); see `originAllowed`. */
+  loopbackOnly?: boolean | undefined;
   /** Named pipelines, one `/mcp` tool each, as `planloop mcp` offers them. */
   pipelines?: readonly Pipeline[] | undefined;
 }
@@ -88,7 +90,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   });
   const origins = checkedOrigins(options.allowedOrigins);
   const sameOrigin = async (context: Context<Env>, next: () => Promise<void>) => {
-    if (!originAllowed(context, origins))
+    if (!originAllowed(context, origins, { loopbackOnly: options.loopbackOnly }))
       throw new ApiFailure(
         403,
         `a page of ${context.req.header("origin")} may not call this server: only its own origin and those it was told to allow (--allow-origin)`,

@@ -111,6 +111,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     allowedOrigins: options.allowedOrigins,
     servesAllRuns: options.servesAllRuns,
     pipelines: options.pipelines,
+    loopbackOnly: local,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));
