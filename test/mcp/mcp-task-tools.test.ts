@@ -2,6 +2,7 @@
 // client: the task created, followed until it ends, its result the step's output; a failed
 // task's error is the step's; a call aborted cancels the task on the server. The server is the
 // SDK's own, started by the test and linked to the client in memory.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
@@ -146,4 +147,37 @@ describe("MCP tools that run only as tasks", () => {
         await server.close();
       }
     });
+
+  it("leaves no task of the server running, whatever the moment the call is aborted (seeded)", async () => {
+    await fc.assert(
+      // The moment: so many microtask turns after the run starts (creation, following and the rest are all in there).
+      fc.asyncProperty(fc.nat(400), async (turns) => {
+        const server = await taskServer();
+        try {
+          const tools = await mcpTools(server.client, { include: ["forever"] });
+          const controller = new AbortController();
+          const running = executePlan({
+            plan: { steps: [{ id: 1, task: "wait", tool: "forever", args: { a: 1, b: 1 } }] },
+            tools,
+            signal: controller.signal,
+          });
+          for (let turn = 0; turn < turns; turn += 1) await Promise.resolve();
+          controller.abort(new Error("stopped"));
+          expect((await running).status).toBe("cancelled");
+          // Every task the server made (none, if the abort came before the call) ends cancelled.
+          for (const taskId of server.store.work.keys()) {
+            let status: string | undefined;
+            for (let tries = 0; tries < 400 && status !== "cancelled"; tries += 1) {
+              status = (await server.store.getTask(taskId))?.status;
+              if (status !== "cancelled") await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+            expect(status).toBe("cancelled");
+          }
+        } finally {
+          await server.close();
+        }
+      }),
+      { seed: 56, numRuns: 40 },
+    );
+  }, 120_000);
 });
