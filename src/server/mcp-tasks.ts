@@ -155,13 +155,11 @@ export class RunTasks implements TaskStore {
     const before = cursor === undefined ? undefined : decodeCursor(cursor);
     const page = 50;
     const rows = await this.options.store.listRuns({ topLevel: true, limit: page, ...(before ? { before } : {}) });
-    // Runs that could not start have no row: their tasks are merged in by the same order.
-    const lines = [
-      ...rows.map((row) => ({ taskId: row.runId, createdAt: row.createdAt })),
-      ...(await refusedTasks(this.options.store, before)),
-    ]
-      .sort(newestFirst)
-      .slice(0, page);
+    // Runs that could not start have no row: their tasks are merged in by the same order (once,
+    // should a run have been started under a refused task's id since).
+    const listed = new Set(rows.map((row) => row.runId));
+    const refused = (await refusedTasks(this.options.store, before)).filter((task) => !listed.has(task.taskId));
+    const lines = [...rows.map((row) => ({ taskId: row.runId, createdAt: row.createdAt })), ...refused].sort(newestFirst).slice(0, page);
     const tasks: Task[] = [];
     for (const line of lines) {
       const task = await this.getTask(line.taskId, sessionId);

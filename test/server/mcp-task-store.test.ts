@@ -38,6 +38,9 @@ describe("RunTasks", () => {
     expect(failed).toMatchObject({ status: "working", ttl: 7 * 24 * 3600_000 });
     expect(await tasks.getTask("r2")).toMatchObject({ status: "failed", statusMessage: "plan: no tool nope" });
     expect((await tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual(["r2"]);
+    // A run started under the refused task's id since is listed once.
+    await store.createRun({ runId: "r2", entry: "test", at: Date.now() });
+    expect((await tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual(["r2"]);
     expect(await tasks.getTaskResult("r2")).toEqual({ content: [{ type: "text", text: "plan: no tool nope" }], isError: true });
     expect((await tasks.createTask({ ttl: 1e12, context: { runId: "r3" } }, 2, asked("r3"))).ttl).toBe(30 * 24 * 3600_000);
   });
