@@ -57,6 +57,10 @@ export async function mcpServerTools(
   let restarts = 0;
   const connected: McpClientLike = {
     listTools: (params, requestOptions) => (client as unknown as McpClientLike).listTools(params, requestOptions),
+    // Task-only tools are called through the client's tasks (the client as it runs now; not restarted for them).
+    get experimental() {
+      return (client as unknown as McpClientLike).experimental;
+    },
     async callTool(params, resultSchema, requestOptions) {
       if (closed && !stopping) {
         // The connection closed (the server died, or sent a message over the SDK's 10 MB limit): start it again, a few times.

@@ -2,17 +2,26 @@ import { z } from "zod";
 import { InvalidOptionsError } from "../core/errors.js";
 import { isRecord } from "../core/is-record.js";
 import { defineTool, type Tool, type ToolOptions } from "../core/tools/define-tool.js";
+import { callAsTask, type McpTaskClient } from "./mcp-task-call.js";
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export interface McpToolInfo {
   name: string;
-  title?: string;
-  description?: string;
+  title?: string | undefined;
+  description?: string | undefined;
   inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; title?: string };
+  outputSchema?: Record<string, unknown> | undefined;
+  annotations?:
+    | {
+        readOnlyHint?: boolean | undefined;
+        destructiveHint?: boolean | undefined;
+        idempotentHint?: boolean | undefined;
+        openWorldHint?: boolean | undefined;
+        title?: string | undefined;
+      }
+    | undefined;
   /** `taskSupport: "required"`: the tool runs only as an MCP task, never by a plain call. */
-  execution?: { taskSupport?: string };
+  execution?: { taskSupport?: string | undefined } | undefined;
 }
 
 /**
@@ -20,12 +29,17 @@ export interface McpToolInfo {
  * so does anything that speaks the same two requests).
  */
 export interface McpClientLike {
-  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: McpToolInfo[]; nextCursor?: string }>;
+  listTools(
+    params?: { cursor?: string },
+    options?: { signal?: AbortSignal },
+  ): Promise<{ tools: McpToolInfo[]; nextCursor?: string | undefined }>;
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
     resultSchema?: undefined,
     options?: { signal?: AbortSignal; timeout?: number },
   ): Promise<Record<string, unknown>>;
+  /** Where the client has MCP tasks (the SDK's `Client`, 1.23 and later): tools that run only as a task are called as one. */
+  experimental?: { tasks?: McpTaskClient } | undefined;
 }
 
 export interface McpToolsOptions {
@@ -53,7 +67,9 @@ export interface McpToolsOptions {
  * server), and gets planloop's guard: timeouts, call limits, approvals. A call the server
  * answers with `isError` is an error the model reads, never an exception that ends the run;
  * a result with `structuredContent` gives that as the output, else the text of its content.
- * Tools the server marks read-only or idempotent may be retried without a new approval.
+ * Tools the server marks read-only or idempotent may be retried without a new approval. A tool
+ * that runs only as an MCP task (`taskSupport: "required"`) is called as one where the client
+ * has tasks: the task created, followed to its end, its result returned; cancelled on abort.
  *
  * @example
  * const client = new Client({ name: "my-app", version: "1.0.0" });
@@ -78,10 +94,10 @@ export async function mcpTools(client: McpClientLike, options: McpToolsOptions =
   const notice = options.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
   const kept = listed.filter((tool) => {
     if (include !== undefined && !(typeof include === "function" ? include(tool) : include.includes(tool.name))) return false;
-    if (tool.execution?.taskSupport !== "required") return true;
+    if (tool.execution?.taskSupport !== "required" || client.experimental?.tasks !== undefined) return true;
     // A plain call of such a tool always fails: offering it would only waste the model's calls.
     notice(
-      `planloop/mcp: left out "${tool.name}": it runs only as an MCP task (execution.taskSupport "required"), which planloop does not call`,
+      `planloop/mcp: left out "${tool.name}": it runs only as an MCP task (execution.taskSupport "required"), and this client has no tasks (the SDK's Client has them from 1.23)`,
     );
     return false;
   });
@@ -114,10 +130,14 @@ function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpTo
     description: info.description ?? info.title ?? info.annotations?.title ?? info.name,
     inputSchema,
     execute: async (args, { signal }) => {
-      const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
-        signal,
-        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-      });
+      const params = { name: info.name, arguments: args };
+      const each = { signal, ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }) };
+      const tasks = client.experimental?.tasks;
+      // A tool that runs only as a task: its task created, followed, its result read (cancelled when the call is).
+      const result =
+        info.execution?.taskSupport === "required" && tasks !== undefined
+          ? await callAsTask(tasks, params, { signal, timeout: options.timeoutMs })
+          : await client.callTool(params, undefined, each);
       if (result.isError === true)
         throw Object.assign(new Error(contentText(result.content) || "the MCP tool reported an error"), { retryable: false });
       return result.structuredContent ?? outputOf(result.content);

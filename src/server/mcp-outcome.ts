@@ -34,3 +34,18 @@ export function runOutcome(view: RunView | undefined, runId: string) {
         : `run ${runId}: ${view.status}${result?.reason ? `: ${result.reason}` : ""}`;
   return { content: [{ type: "text" as const, text }], structuredContent: structured };
 }
+
+/** Run statuses that stopped without the answer asked for: a failed, incomplete or over-budget run. */
+export function isFailedRun(status: string): boolean {
+  return !["completed", "cancelled", "waiting", "running"].includes(status);
+}
+
+/**
+ * What a call that ran (or continued) a run answers with, as a plain call and as a task's
+ * result alike: the run's outcome, an error (`isError`) when the run failed. Reading a failed
+ * run (`get_run`) is no error, and uses `runOutcome`.
+ */
+export function runAnswer(view: RunView | undefined, runId: string) {
+  const outcome = runOutcome(view, runId);
+  return view !== undefined && isFailedRun(view.status) ? { ...outcome, isError: true as const } : outcome;
+}

@@ -9,7 +9,8 @@ import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { strategyNames } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import { BodyError, type StartRun } from "./api-requests.js";
-import { runOutcome, runOutcomeShape } from "./mcp-outcome.js";
+import { checkRequests } from "./mcp-request-checks.js";
+import { runAnswer, runOutcome, runOutcomeShape } from "./mcp-outcome.js";
 import { progressTokenOf, stepProgress } from "./mcp-progress.js";
 import { TaskDriver } from "./mcp-task-driver.js";
 import { RunTasks } from "./mcp-tasks.js";
@@ -91,6 +92,8 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     closing?.();
   };
 
+  /** The tools that run as a task when asked to (the run tools, where the SDK has tasks). */
+  const taskTools = new Set<string>();
   type Extra = { signal: AbortSignal; _meta?: unknown; sendNotification(notification: never): Promise<void> };
   const progressOf = (runId: string, extra: Extra) =>
     stepProgress(changes, runId, progressTokenOf(extra._meta), (params) =>
@@ -105,7 +108,7 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       progress.stop();
     }
     await progress.drained();
-    return runOutcome(await viewOfRun(store, runId), runId);
+    return runAnswer(await viewOfRun(store, runId), runId);
   };
   /** Begins (listening first: no step's end is missed), then waits until the run stops here. */
   const follow = async (runId: string, extra: Extra, begin: () => Promise<unknown>) => {
@@ -138,12 +141,10 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
     // A run tool starts a new run: an id that is taken (another client's run, or this one's earlier) is refused, never its old answer.
     const startNew = async (request: StartRun & { runId: string }) => {
       if ((await host.start(request, client)).created) return;
-      throw new BodyError(
-        `run "${request.runId}" exists already: a run tool starts a new run; give another runId, or read that one with get_run`,
-        "runId",
-      );
+      throw new RunIdTakenError(request.runId);
     };
     const tasksApi = (server as { experimental?: { tasks?: McpTasks.ExperimentalMcpServerTasks } }).experimental?.tasks;
+    if (taskModule !== undefined && tasksApi !== undefined) taskTools.add(name);
     if (taskModule === undefined || tasksApi === undefined)
       return server.registerTool(name, { ...config, outputSchema: runOutcomeShape }, ((input: never, extra: Extra) =>
         guard(() => {
@@ -155,14 +156,18 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
       { ...config, outputSchema: runOutcomeShape, execution: { taskSupport: "optional" } } as never,
       {
         createTask: async (input: never, extra: McpTasks.CreateTaskRequestHandlerExtra) => {
-          const runId = runIdOf(input);
-          const progress = progressOf(runId, extra);
+          let given: string | undefined;
           let error: string | undefined;
           try {
-            await startNew({ ...startOf(input), runId });
+            given = runIdOf(input);
+            await startNew({ ...startOf(input), runId: given });
           } catch (thrown) {
             error = errorMessage(thrown);
+            // The task of a run that is not this call's (a taken id, or no valid one) is not that run's: an id of its own.
+            if (thrown instanceof RunIdTakenError) given = undefined;
           }
+          const runId = given ?? `refused-${newRunId()}`;
+          const progress = progressOf(runId, extra);
           const task = await extra.taskStore.createTask({
             ...(extra.taskRequestedTtl === undefined ? {} : { ttl: extra.taskRequestedTtl }),
             context: { runId, ...(error === undefined ? {} : { error }) },
@@ -288,7 +293,15 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
         : { task: pipeline.task!(input), strategy: pipeline.strategy ?? ("plan-and-execute" as const) },
     );
   }
+  checkRequests(server, (name) => taskTools.has(name));
   return server;
+}
+
+/** A run tool given the id of a run that exists: it starts new runs only. */
+class RunIdTakenError extends BodyError {
+  constructor(runId: string) {
+    super(`run "${runId}" exists already: a run tool starts a new run; give another runId, or read that one with get_run`, "runId");
+  }
 }
 
 /** A refusal or failure as a tool error the client's model reads, never a thrown protocol error. */

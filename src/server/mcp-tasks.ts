@@ -5,7 +5,8 @@ import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.j
 import type { RunView } from "../client/api-types.js";
 import type { RunHost } from "../runs/run-host.js";
 import { viewOfRun } from "./run-view.js";
-import { runOutcome } from "./mcp-outcome.js";
+import { isFailedRun, runAnswer } from "./mcp-outcome.js";
+import { newestFirst, noteRefusedTask, refusedTasks } from "./mcp-refused-tasks.js";
 
 /** How long a task is kept when the client names no ttl, and the most it may name (ms). */
 export const defaultTaskTtlMs = 7 * 24 * 3600_000;
@@ -105,7 +106,11 @@ export class RunTasks implements TaskStore {
       if (current !== undefined && current !== null) throw new TaskTakenError(runId);
       return record;
     });
-    return (await this.getTask(runId, sessionId))!;
+    if (context.error === undefined) return (await this.getTask(runId, sessionId))!;
+    await noteRefusedTask(this.options.store, { taskId: runId, createdAt });
+    // A task begins working (the spec's rule), even one that fails at once: tasks/get says why.
+    const at = this.iso(createdAt);
+    return { taskId: runId, status: "working", ttl, createdAt: at, lastUpdatedAt: at, pollInterval: taskPollMs };
   }
 
   async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
@@ -137,9 +142,7 @@ export class RunTasks implements TaskStore {
     const record = await this.record(taskId, sessionId);
     if (record === undefined) throw new Error(`there is no task "${taskId}"`);
     if (record.error !== undefined) return { content: [{ type: "text", text: record.error }], isError: true };
-    const view = await viewOfRun(this.options.store, taskId);
-    const result = runOutcome(view, taskId);
-    return view !== undefined && isFailure(view.status) ? { ...result, isError: true } : result;
+    return runAnswer(await viewOfRun(this.options.store, taskId), taskId);
   }
 
   async updateTaskStatus(taskId: string, status: Task["status"], statusMessage?: string): Promise<void> {
@@ -152,13 +155,20 @@ export class RunTasks implements TaskStore {
     const before = cursor === undefined ? undefined : decodeCursor(cursor);
     const page = 50;
     const rows = await this.options.store.listRuns({ topLevel: true, limit: page, ...(before ? { before } : {}) });
+    // Runs that could not start have no row: their tasks are merged in by the same order (once,
+    // should a run have been started under a refused task's id since).
+    const listed = new Set(rows.map((row) => row.runId));
+    const refused = (await refusedTasks(this.options.store, before)).filter((task) => !listed.has(task.taskId));
+    const lines = [...rows.map((row) => ({ taskId: row.runId, createdAt: row.createdAt })), ...refused].sort(newestFirst).slice(0, page);
     const tasks: Task[] = [];
-    for (const row of rows) {
-      const task = await this.getTask(row.runId, sessionId);
+    for (const line of lines) {
+      const task = await this.getTask(line.taskId, sessionId);
       if (task !== null) tasks.push(task);
     }
-    const last = rows.at(-1);
-    return rows.length === page && last ? { tasks, nextCursor: encodeCursor({ createdAt: last.createdAt, runId: last.runId }) } : { tasks };
+    const last = lines.at(-1);
+    return lines.length === page && last
+      ? { tasks, nextCursor: encodeCursor({ createdAt: last.createdAt, runId: last.taskId }) }
+      : { tasks };
   }
 
   /** The task's record, if it is there, this session's, and within its ttl (a lapsed one is let go). */
@@ -190,13 +200,8 @@ function statusOf(view: RunView): Pick<Task, "status" | "statusMessage"> & { _me
       _meta: { [pendingMetaKey]: view.pending },
     };
   if (view.status === "waiting") return { status: "working", statusMessage: reason ?? "waits for a time or an event" };
-  if (isFailure(view.status)) return { status: "failed", statusMessage: reason ?? view.status };
+  if (isFailedRun(view.status)) return { status: "failed", statusMessage: reason ?? view.status };
   return { status: "working" };
-}
-
-/** Run statuses a task reads as failed: it stopped without the answer it was asked for. */
-function isFailure(status: string): boolean {
-  return !["completed", "cancelled", "waiting", "running"].includes(status);
 }
 
 function encodeCursor(at: { createdAt: number; runId: string }): string {

@@ -23,6 +23,7 @@ import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";
 import { streamFormat, streamFormats, type Frame, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
+import type { Pipeline } from "../runs/pipelines.js";
 import { webhookAttempts, type Webhooks } from "./webhooks.js";
 
 export interface ServerAppOptions {
@@ -46,6 +47,10 @@ export interface ServerAppOptions {
   servesAllRuns?: boolean | undefined;
   /** Browser origins besides this server's own that may call the API and `/mcp` (`https://app.example.com`); see `originAllowed`. */
   allowedOrigins?: readonly string[] | undefined;
+  /** The server listens on the loopback only: a page counts as its own only under a loopback name (DNS rebinding); see `originAllowed`. */
+  loopbackOnly?: boolean | undefined;
+  /** Named pipelines, one `/mcp` tool each, as `planloop mcp` offers them. */
+  pipelines?: readonly Pipeline[] | undefined;
 }
 
 /** Who made the request: the token's name and scopes. */
@@ -85,7 +90,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   });
   const origins = checkedOrigins(options.allowedOrigins);
   const sameOrigin = async (context: Context<Env>, next: () => Promise<void>) => {
-    if (!originAllowed(context, origins))
+    if (!originAllowed(context, origins, { loopbackOnly: options.loopbackOnly }))
       throw new ApiFailure(
         403,
         `a page of ${context.req.header("origin")} may not call this server: only its own origin and those it was told to allow (--allow-origin)`,
@@ -130,7 +135,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const { name, scopes } = context.get("caller");
     if (!allows(scopes, "decide"))
       throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
-    return mcpOverHttp({ store, host, changes, client: name }, context.req.raw);
+    return mcpOverHttp({ store, host, changes, client: name, pipelines: options.pipelines }, context.req.raw);
   });
 
   app.get("/api/runs", needs("read"), async (context) => {

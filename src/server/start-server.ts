@@ -8,6 +8,7 @@ import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { StepRunner } from "../executor/step-runner.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import type { Pipeline } from "../runs/pipelines.js";
 import { listTokens } from "./api-tokens.js";
 import { RunChanges } from "./run-changes.js";
 import { RunHost } from "../runs/run-host.js";
@@ -18,6 +19,8 @@ export interface RunServerOptions {
   store: CheckpointStore;
   tools: readonly Tool[];
   model?: Model | undefined;
+  /** Named pipelines of the tools module, one tool each on `/mcp` (docs/mcp.md). */
+  pipelines?: readonly Pipeline[] | undefined;
   /** Where to listen: 127.0.0.1 unless told otherwise. Anywhere else needs a token kept in the store. */
   host?: string | undefined;
   /** 0 (the default) picks a free port. */
@@ -107,6 +110,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     maxBodyBytes: options.maxBodyBytes,
     allowedOrigins: options.allowedOrigins,
     servesAllRuns: options.servesAllRuns,
+    pipelines: options.pipelines,
+    loopbackOnly: local,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));

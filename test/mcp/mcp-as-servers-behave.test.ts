@@ -1,6 +1,6 @@
 // MCP as real servers behave (issue 29 §5): a server whose connection closes (a result over the
 // SDK's 10 MB limit) is started again; a server that never answers initialize is given up on
-// within timeoutMs; tools that run only as MCP tasks are left out with a notice; two names
+// within timeoutMs; tools that run only as MCP tasks are left out with a notice by a client without tasks; two names
 // that come out alike are an error naming both.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -40,7 +40,7 @@ describe("MCP servers as they behave", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
-  it("leaves out a tool that runs only as a task, saying so; offers the others", async () => {
+  it("leaves out a tool that runs only as a task where the client has no tasks, saying so; offers the others", async () => {
     const notices: string[] = [];
     const tools = await mcpTools(
       listing([

@@ -85,8 +85,8 @@ describe("MCP's decide", () => {
       { pendingId: "step:2", action: "deny", reason: "not this one" },
       { pendingId: "step:3", action: "answer", text: "EUR" },
     ];
-    // The denied refund fails its step, and so the plan; the approved one and the answer are taken.
-    expect(await decide(wave)).toMatchObject({ isError: false, outcome: { status: "failed" } });
+    // The denied refund fails its step, and so the plan (a failed run is the call's error); the approved one and the answer are taken.
+    expect(await decide(wave)).toMatchObject({ isError: true, outcome: { status: "failed" } });
     expect(refunds).toEqual(["A1 mixed/1"]);
     const again = await decide(wave);
     expect(again).toMatchObject({ isError: true, text: expect.stringContaining('the run does not wait for "step:1"') });

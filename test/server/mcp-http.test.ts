@@ -79,7 +79,7 @@ describe("/mcp on planloop serve", () => {
     const result = await client.experimental.tasks.getTaskResult("task-over-http", CallToolResultSchema);
     expect(result).toMatchObject({ structuredContent: { runId: "task-over-http", status: "completed" } });
     expect(refunds.map((line) => line.split(" ")[0])).toEqual(["B1"]);
-    // A task that could not start fails at once, saying why.
+    // A task that could not start begins working (the spec's rule) and fails at once, saying why.
     const refused = await client.request(
       {
         method: "tools/call",
@@ -87,8 +87,10 @@ describe("/mcp on planloop serve", () => {
       },
       CreateTaskResultSchema,
     );
-    expect(refused.task.status).toBe("failed");
-    expect(refused.task.statusMessage).toContain("nope");
+    expect(refused.task.status).toBe("working");
+    const failed = await client.experimental.tasks.getTask(refused.task.taskId);
+    expect(failed.status).toBe("failed");
+    expect(failed.statusMessage).toContain("nope");
     await expect(client.experimental.tasks.getTask("no-such-task")).rejects.toThrow(/not found/i);
   });
 

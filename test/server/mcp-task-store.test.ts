@@ -35,7 +35,12 @@ describe("RunTasks", () => {
     const store = memoryStore();
     const tasks = new RunTasks({ store, host: new RunHost({ store, tools: [] }) });
     const failed = await tasks.createTask({ context: { runId: "r2", error: "plan: no tool nope" } }, 1, asked("r2"));
-    expect(failed).toMatchObject({ status: "failed", statusMessage: "plan: no tool nope", ttl: 7 * 24 * 3600_000 });
+    expect(failed).toMatchObject({ status: "working", ttl: 7 * 24 * 3600_000 });
+    expect(await tasks.getTask("r2")).toMatchObject({ status: "failed", statusMessage: "plan: no tool nope" });
+    expect((await tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual(["r2"]);
+    // A run started under the refused task's id since is listed once.
+    await store.createRun({ runId: "r2", entry: "test", at: Date.now() });
+    expect((await tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual(["r2"]);
     expect(await tasks.getTaskResult("r2")).toEqual({ content: [{ type: "text", text: "plan: no tool nope" }], isError: true });
     expect((await tasks.createTask({ ttl: 1e12, context: { runId: "r3" } }, 2, asked("r3"))).ttl).toBe(30 * 24 * 3600_000);
   });
@@ -56,5 +61,40 @@ describe("RunTasks", () => {
     expect(ids).toHaveLength(30);
     expect(ids[0]).toBe("r58");
     await expect(tasks.listTasks("garbage")).rejects.toThrow(/not a cursor/);
+  });
+
+  it("pages refused tasks (no run row) into tasks/list by their time, each once, across pages", async () => {
+    const store = memoryStore();
+    let now = 0;
+    const tasks = new RunTasks({ store, host: new RunHost({ store, tools: [] }), now: () => now });
+    const expected: string[] = [];
+    for (let i = 0; i < 100; i += 1) {
+      const runId = `r${String(i).padStart(3, "0")}`;
+      await store.createRun({ runId, entry: "test", at: i });
+      if (i % 2 === 0) {
+        now = i;
+        await tasks.createTask({ context: { runId } }, i, asked(runId));
+        expected.push(runId);
+      }
+      if (i % 5 === 0) {
+        // At the same time as a run, and in between.
+        now = i + (i % 10 === 0 ? 0 : 0.5);
+        const refused = `refused-${i}`;
+        await tasks.createTask({ context: { runId: refused, error: "plan: no tool nope" } }, i, asked(refused));
+        expected.push(refused);
+      }
+    }
+    const listed = [];
+    let pages = 0;
+    for (let cursor: string | undefined, started = false; !started || cursor !== undefined; started = true, pages += 1) {
+      const page = await tasks.listTasks(cursor);
+      listed.push(...page.tasks);
+      cursor = page.nextCursor;
+    }
+    // 100 runs and 20 refused tasks, 50 lines a page.
+    expect(pages).toBe(3);
+    expect(listed.map((task) => task.taskId).sort()).toEqual(expected.sort());
+    const times = listed.map((task) => Date.parse(task.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 });

@@ -9,7 +9,8 @@ import { tokenCookie } from "../../ui/ui-http.js";
 import { builtPage, loopbackHosts } from "../../ui/ui-server.js";
 import type { ContinueRun } from "../../ui/ui-decisions.js";
 import { CliError } from "../cli-error.js";
-import { loadTools } from "../load-tools.js";
+import { importUserModule, loadTools } from "../load-tools.js";
+import { readPipelines } from "../../runs/pipelines.js";
 import { modelFromFlags } from "../model-option.js";
 import { continuing, quietIo, whyNotHere } from "./ui-command.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
@@ -54,6 +55,8 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
   const concurrency = wholeNumber(flags.concurrency, "--concurrency");
   const stepSlots = wholeNumber(flags.stepSlots, "--step-slots");
   const tools = await loadTools(served.tools);
+  // /mcp offers the module's pipelines, as planloop mcp does.
+  const pipelines = readPipelines((await importUserModule(served.tools, "tools")).pipelines, served.tools);
   const model = await modelFromFlags(served.model === undefined ? {} : { model: served.model });
   const secret = process.env.PLANLOOP_WEBHOOK_SECRET || undefined;
   if (flags.webhook !== undefined && secret === undefined)
@@ -66,6 +69,7 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
   const server = await startRunServer({
     store: served.store,
     tools,
+    pipelines,
     model,
     host: flags.host,
     port,
