@@ -179,5 +179,5 @@ describe("MCP tools that run only as tasks", () => {
       }),
       { seed: 56, numRuns: 40 },
     );
-  }, 120_000);
+  });
 });

@@ -74,5 +74,5 @@ try {
     ]);
     const version = await run(process.execPath, [join(modules, "planloop", "dist", "cli", "main.js"), "--version"], { cwd: project, env });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-  }, 180_000);
+  });
 });
