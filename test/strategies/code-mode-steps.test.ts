@@ -105,7 +105,10 @@ describe("code mode's calls as steps of the run", () => {
     const detail = (await runDetail(store, "basket"))!;
     expect(detail.row.steps).toBe("4/4");
     // The ui's step list: one per call, with its tool, arguments, program and outcome.
-    const steps = detail.steps.map((step) => ({ key: step.stepKey, ...(step.record as Record<string, unknown>) }));
+    const steps = detail.steps.map((step) => ({
+      key: step.stepKey,
+      ...(step.record as { tool: string; args: unknown; program: number; status: string }),
+    }));
     expect(steps.map(({ tool, args, program, status }) => ({ tool, args, program, status }))).toEqual([
       { tool: "price", args: { item: "apple" }, program: 1, status: "succeeded" },
       { tool: "price", args: { item: "bread" }, program: 1, status: "succeeded" },
