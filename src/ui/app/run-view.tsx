@@ -172,6 +172,12 @@ function Steps({ runId, detail }: { runId: string; detail: RunDetail }) {
               <tr data-step={step.stepKey}>
                 <td>
                   <code>{step.stepKey}</code>
+                  {record?.tool !== undefined && (
+                    <span class="quiet">
+                      {" "}
+                      <code>{record.tool}</code> of program {record.program}
+                    </span>
+                  )}
                   {step.runId.includes("/") && <span class="quiet"> in {step.runId.slice(step.runId.indexOf("/") + 1)}</span>}
                 </td>
                 <td>
