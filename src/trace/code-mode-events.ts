@@ -30,14 +30,14 @@ export class CodeModeEvents {
     return entry.kind === "code-start" && this.running.has(entry.attempt);
   }
 
-  /** The events of one code-mode entry; `now`: the time to draw it at when the entry kept none. */
-  of(entry: CodeEntry, now: number): Timed[] {
+  /** The events of one code-mode entry; `fallback`: the time to draw it at when the entry kept none (a journal from before times were kept). */
+  of(entry: CodeEntry, fallback: () => number): Timed[] {
     if (entry.kind === "code-start") {
       this.running.add(entry.attempt);
       if (this.programs.has(entry.attempt)) return [];
       this.programs.add(entry.attempt);
       const program = entry.source === undefined ? {} : { program: entry.source };
-      const time = entry.at ?? now;
+      const time = entry.at ?? fallback();
       // A repair: code mode's replan, as its live run announced it.
       const repair: Timed[] =
         entry.attempt === 0
@@ -46,7 +46,7 @@ export class CodeModeEvents {
       return [...repair, { type: "plan-created", version: entry.attempt + 1, steps: [], ...program, time }];
     }
     const place = callPlace(entry.attempt, entry.key);
-    const at = entry.at ?? now;
+    const at = entry.at ?? fallback();
     const opened = this.open.get(place);
     const events: Timed[] = [];
     if (entry.outcome === undefined || opened === undefined) {

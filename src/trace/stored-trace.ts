@@ -100,7 +100,8 @@ export function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEven
     } else if (entry.kind === "model-call") {
       events.push(...callEvents(entry.call, stepOfLoop(each.runId)));
     } else if (entry.kind === "code-start" || entry.kind === "code-call") {
-      events.push(...code.of(entry, lastTime(events, each.createdAt)));
+      // The latest time so far only for an entry that kept none: looked up for every entry, it would cost O(n²).
+      events.push(...code.of(entry, () => lastTime(events, each.createdAt)));
     } else if (entry.kind === "paused" && top) {
       pausedAt = entry.at ?? each.updatedAt;
       events.push(...code.waiting(entry.state, pausedAt));

@@ -33,6 +33,8 @@ export class ProgramCalls {
   readonly pending: PendingCall[] = [];
   /** What each call the program made read (kept or made now), in the order it made them; a call that got nothing leaves a hole. */
   private readonly outcomes: Array<KeptCall | undefined> = [];
+  /** The kept calls by key, in the order they were kept: a program of n calls looks each up once, not n times over all. */
+  private byKey: Map<string, KeptCall[]> | undefined;
   /** Why the host stopped the program (the run's budget, signal or deadline), if it did. */
   stopped: StrategyStop | undefined = undefined;
 
@@ -61,7 +63,9 @@ export class ProgramCalls {
     const position = this.outcomes.length;
     this.outcomes.push(undefined);
     // Read back (after an approval, a crash, or from an earlier program in a repair): not a step again.
-    const kept = this.setup.kept.findLast((call) => call.key === key && (call.attempt === attempt || call.outcome.error === undefined));
+    const kept = this.keptByKey()
+      .get(key)
+      ?.findLast((call) => call.attempt === attempt || call.outcome.error === undefined);
     if (kept !== undefined) {
       this.outcomes[position] = kept;
       return replyOf(kept.outcome);
@@ -99,6 +103,8 @@ export class ProgramCalls {
     const call = { key, attempt, name: request.name, arguments: request.args };
     const { outcome, startedAt } = await this.outcomeOf(verdict, { options, call, place });
     const made: KeptCall = { ...call, outcome };
+    const byKey = this.keptByKey();
+    byKey.set(key, [...(byKey.get(key) ?? []), made]);
     this.setup.kept.push(made);
     keepCallEnd(run, made, startedAt.wall);
     this.outcomes[position] = made;
@@ -106,6 +112,15 @@ export class ProgramCalls {
     // A call cut short by the run's own stop is not the program's failure to read.
     if (run.signal.aborted) return this.stop(checkStop(run) ?? { status: "cancelled", reason: "the run was cancelled" });
     return replyOf(made.outcome);
+  }
+
+  /** The kept calls by key, each key's in the order they were kept (indexed from `kept` when first asked). */
+  private keptByKey(): Map<string, KeptCall[]> {
+    if (this.byKey === undefined) {
+      this.byKey = new Map();
+      for (const call of this.setup.kept) this.byKey.set(call.key, [...(this.byKey.get(call.key) ?? []), call]);
+    }
+    return this.byKey;
   }
 
   /**
