@@ -1,4 +1,5 @@
-// Code mode killed with SIGKILL (crashTest): at commits, inside calls, and at random moments,
+// Code mode killed with SIGKILL (crashTest): after every commit, inside every call (the ones
+// after the approval too), and at random moments,
 // then continued by id in new processes until it ends. No call that had finished runs again,
 // and the side-effecting send runs again only when a person was asked whether it took effect.
 // A kept call's end is read from the store (crashTest reads code mode's call ends), so a call
@@ -12,7 +13,7 @@ it("code mode survives SIGKILL anywhere: no finished call runs again, the send i
   const report = await crashTest({
     module: join(testRoot, "fixtures", "crash-code-mode.ts"),
     nodeArgs: ["--import", "tsx"],
-    killPoints: 4,
+    killPoints: "every",
     randomKills: 2,
     seed: 7,
   });
@@ -31,4 +32,4 @@ it("code mode survives SIGKILL anywhere: no finished call runs again, the send i
           .slice(0, 2)
           .map((call) => call.processes),
       ).toEqual([[1], [1]]);
-}, 300_000);
+}, 600_000);
