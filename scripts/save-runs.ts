@@ -5,8 +5,8 @@
 // (then npm run format: the files are kept as prettier writes them).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { executePlan, memoryStore, planAndExecute, runAgent, type CheckpointStore } from "../src/index.js";
-import { loopModel, plannerModel, refundPlan, refundTools, scenarios, stateSecret } from "../test/saved-runs/scenarios.js";
+import { codeMode, executePlan, memoryStore, planAndExecute, runAgent, type CheckpointStore } from "../src/index.js";
+import { codeModel, loopModel, plannerModel, refundPlan, refundTools, scenarios, stateSecret } from "../test/saved-runs/scenarios.js";
 
 const label = process.argv[2];
 if (!label) throw new Error("usage: save-runs.ts <label> (a version, e.g. 0.1.0-2026-12-03)");
@@ -55,5 +55,11 @@ const tools = refundTools(calls);
   });
   if (result.status !== "waiting") throw new Error(`plan-and-execute ended ${result.status}`);
   await keep("plan-and-execute", store, scenarios.planAndExecute.runId, result.state);
+}
+{
+  const store = memoryStore();
+  const result = await codeMode({ task: "refund A1", model: codeModel, tools, store, runId: scenarios.code.runId, stateSecret });
+  if (result.status !== "waiting") throw new Error(`code mode ended ${result.status}`);
+  await keep("code-mode", store, scenarios.code.runId, result.state);
 }
 console.log(`saved runs written to ${folder}`);

@@ -41,7 +41,11 @@ export function applyEvent(state: ProgressState, event: PlanloopEvent): void {
     }
     case "step-start":
       state.steps.set(id!, {
-        ...(state.steps.get(id!) ?? { task: "", attempts: 0 }),
+        // A step no plan listed (a code-mode program's call) is shown as the call.
+        ...(state.steps.get(id!) ?? {
+          task: event.tool === undefined ? "" : `${event.tool}(${JSON.stringify(event.args ?? {})})`,
+          attempts: 0,
+        }),
         status: "running",
         startedAt: event.time,
         attempts: event.attempt,
@@ -115,10 +119,11 @@ const watchedStatuses = new Set(["running", "failed", "waiting", "cancelled"]);
 export function progressLine(event: PlanloopEvent): string | undefined {
   switch (event.type) {
     case "plan-created":
+      if (event.program !== undefined) return `program ${event.version}: ${event.program.split("\n").length} lines`;
       // A plan stream that broke before its first step (a server not reached) planned nothing: no line.
       return event.steps.length === 0 ? undefined : `plan v${event.version}: ${event.steps.length} steps`;
     case "step-start":
-      return `  ▶ step ${event.stepId} started`;
+      return `  ▶ step ${event.stepId}${event.tool === undefined ? "" : ` ${event.tool}`} started`;
     case "step-retry":
       return `  ↻ step ${event.stepId} retry after ${event.delayMs} ms: ${event.error}`;
     case "step-end":

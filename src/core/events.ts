@@ -59,9 +59,15 @@ export type PlanEventBody =
       version: number;
       /** `args`: the step's arguments, secrets masked, a preview when long. */
       steps: Array<{ id: CallId; task: string; depends_on: CallId[]; tool?: string; model?: string; args?: unknown }>;
+      /**
+       * Code mode: the program (version 1, then each repair) as the model wrote it. Its steps
+       * are not known ahead: each call it makes is a step announced by its `step-start`.
+       */
+      program?: string;
     }
   | { type: "step-ready"; stepId: CallId }
-  | { type: "step-start"; stepId: CallId; kind: "tool" | "agent" | "wait"; attempt: number }
+  /** `tool`, `args` (secrets masked): a step no plan listed before it started, a code-mode program's call. */
+  | { type: "step-start"; stepId: CallId; kind: "tool" | "agent" | "wait"; attempt: number; tool?: string; args?: unknown }
   | { type: "step-retry"; stepId: CallId; attempt: number; delayMs: number; error: string }
   | { type: "step-end"; stepId: CallId; status: StepStatus; attempts: number; durationMs: number; error?: string; preview?: string }
   | { type: "run-end"; status: string; usage: UsageTotals; durationMs: number; reason?: string }

@@ -55,14 +55,27 @@ export type JournalEntry =
   | { kind: "model-call"; call: KeptModelCall }
   /** A run made by `forkRun` from a step of another: the run and the step it reruns from. */
   | { kind: "forked"; from: string; step: string }
-  /** Code mode: a program (`attempt`) starts, its `Date` standing at `now`. */
-  | { kind: "code-start"; attempt: number; now: number }
+  /**
+   * Code mode: a program (`attempt`) starts, its `Date` standing at `now`; `source`, the
+   * program's text (for traces and the ui; a journal written before it was kept has none).
+   */
+  | { kind: "code-start"; attempt: number; now: number; source?: string; at?: number }
   /**
    * Code mode: a call of a program, by `key` (tool and arguments, the n-th such call): its
    * outcome once it ended; without one, a side-effecting call about to run. `at`: wall-clock
-   * time (ms since 1970) of that moment, for timelines of stored runs.
+   * time (ms since 1970) of that moment, and `startedAt` of the call's start (with an outcome),
+   * for timelines of stored runs.
    */
-  | { kind: "code-call"; key: string; attempt: number; name: string; arguments: unknown; outcome?: unknown; at?: number };
+  | {
+      kind: "code-call";
+      key: string;
+      attempt: number;
+      name: string;
+      arguments: unknown;
+      outcome?: unknown;
+      at?: number;
+      startedAt?: number;
+    };
 
 export type RunStatus = "running" | "finished";
 

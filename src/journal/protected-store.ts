@@ -110,6 +110,11 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
         return entry.waiting === undefined ? entry : hiding(entry, "waiting");
       case "code-call":
         return hiding(entry, "arguments");
+      // A program is the model's text: sealed as its text is.
+      case "code-start":
+        return keys === undefined || entry.source === undefined
+          ? entry
+          : ({ ...entry, source: seal(entry.source, keys.seal) } as unknown as JournalEntry);
       case "text":
         return keys === undefined ? entry : ({ ...entry, text: seal(entry.text, keys.seal) } as unknown as JournalEntry);
       // Masked already (secret keys as in events): nothing is kept out that a continuation would need back.

@@ -56,6 +56,8 @@ export function agUiFormat(runId: string): StreamFormat {
       }
       case "step-start": {
         const key = keyOf(event);
+        // A step no plan listed (a code-mode program's call) names its tool as it starts.
+        if (typeof event.tool === "string") state.tools.set(key, { tool: event.tool, args: event.args });
         const call = state.tools.get(key);
         // A call that waited for a decision goes on as the same call.
         const waited = state.calls.get(key);

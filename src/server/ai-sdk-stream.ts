@@ -17,10 +17,17 @@ export function aiSdkFormat(runId: string): StreamFormat {
     absorb: () => {},
     frames(event) {
       switch (event.type) {
-        case "plan-created":
-          return [data("plan", `plan:${event.run}`, { run: event.run, version: event.version, steps: event.steps })];
-        case "step-start":
-          return [data("step", stepKey(event), { run: event.run, stepId: event.stepId, status: "running", attempt: event.attempt })];
+        case "plan-created": {
+          // A code-mode program: its text, its steps the calls it makes (each names its tool as it starts).
+          const program = typeof event.program === "string" ? { program: event.program } : {};
+          return [data("plan", `plan:${event.run}`, { run: event.run, version: event.version, steps: event.steps, ...program })];
+        }
+        case "step-start": {
+          const call = typeof event.tool === "string" ? { tool: event.tool, args: event.args } : {};
+          return [
+            data("step", stepKey(event), { run: event.run, stepId: event.stepId, status: "running", attempt: event.attempt, ...call }),
+          ];
+        }
         case "step-end": {
           const { run, stepId, status, attempts, durationMs, error, preview } = event;
           return [data("step", stepKey(event), { run, stepId, status, attempts, durationMs, error, preview })];

@@ -4,23 +4,29 @@ import { pausedCalls, type PlanRunState } from "../executor/resume-state.js";
 import type { PendingCall } from "../react/agent-status.js";
 import type { PendingPlan } from "./plan-review.js";
 import type { CodeModeState } from "./code-mode/code-mode-state.js";
+import { codeStepCounts } from "./code-mode/code-steps.js";
 
 /** How a stored run stands, for `runs list`: its status, steps ended of those planned, and cost. */
 export function standing(run: StoredRun, children: readonly StoredRun[]): { status: string; steps: string; cost: string } {
   const result = run.result as { status?: string; usage?: UsageTotals } | undefined;
   const ended = new Set<string>();
   let planned = 0;
+  let endedCalls = 0;
   let usage: UsageTotals | undefined = result?.usage;
   for (const [index, each] of [run, ...children].entries()) {
     const plans = each.journal.filter((entry) => entry.kind === "plan");
     planned += (plans.at(-1)?.plan as { steps?: unknown[] } | undefined)?.steps?.length ?? 0;
+    // A code-mode program's calls are its run's steps: each one made or waited for is counted once.
+    const calls = codeStepCounts(each.journal);
+    planned += calls.made;
+    endedCalls += calls.ended;
     for (const entry of each.journal) {
       if (entry.kind === "step-end" && (entry.record as { status?: string }).status !== "waiting") ended.add(`${index}:${entry.stepKey}`);
       if (entry.kind === "step-end" && entry.totals && run.status !== "finished") usage = entry.totals.usage as UsageTotals;
     }
   }
   const status = run.status === "finished" ? (result?.status ?? "finished") : lastPause(run, children) ? "paused" : "running";
-  return { status, steps: `${ended.size}/${planned}`, cost: usage ? `$${usage.costUsd.toFixed(4)}` : "-" };
+  return { status, steps: `${ended.size + endedCalls}/${planned}`, cost: usage ? `$${usage.costUsd.toFixed(4)}` : "-" };
 }
 
 /** The state of the last pause of a run or its plan runs, when it is the last thing they wrote. */

@@ -74,6 +74,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
   let plan: Span | undefined;
   let planVersion = 0;
   const stepTools = new Map<string, { tool: string; args: unknown }>();
+  /** Steps that are one tool call each (a code-mode program's calls): their tool-call events make no second span. */
+  const toolSteps = new Set<string>();
   const steps = new Map<string, Span>();
   const calls = new Map<string, Span>();
   const models = new Map<string, Span[]>();
@@ -159,12 +161,16 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
           "gen_ai.operation.name": "plan",
           "planloop.plan.version": event.version,
           "planloop.plan.steps": event.steps.length,
+          // A code-mode program: its text is the model's, recorded as content is.
+          ...(event.program !== undefined && content ? { "planloop.program": event.program } : {}),
         });
         break;
       }
       case "step-start": {
         const id = String(event.stepId);
-        const tool = stepTools.get(id);
+        // A step no plan listed (a code-mode program's call) names its tool as it starts.
+        const tool = event.tool === undefined ? stepTools.get(id) : { tool: event.tool, args: event.args };
+        if (event.tool !== undefined) toolSteps.add(id);
         const attributes: Attributes = {
           "planloop.step.id": id,
           "planloop.plan.version": planVersion,
@@ -196,6 +202,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
         break;
       }
       case "tool-call-start": {
+        // A code-mode call is its own step: the step's span is the call's.
+        if (event.stepId !== undefined && toolSteps.has(String(event.stepId))) break;
         const span = start(
           `execute_tool ${event.name}`,
           event,

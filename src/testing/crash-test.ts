@@ -9,6 +9,7 @@ import type { ToolEffect, Tool } from "../core/tools/define-tool.js";
 import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 import { killPointsOf, type KillAt, type KillPoint, type ProcessShape } from "./crash-kills.js";
 import { rerunProblems, type LogLine } from "./crash-problems.js";
+import { callPlace } from "../strategies/code-mode/code-journal.js";
 
 /**
  * What a module run by `crashTest` exports: the tools its run uses, and `start`, which runs
@@ -249,6 +250,8 @@ function keptKeys(storePath: string, runId: string): { finished: Set<string>; pa
     for (const id of ids) {
       for (const entry of (store.getRun(id) as StoredRun | undefined)?.journal ?? []) {
         if (entry.kind === "call-end") finished.add(`${id}/call:${entry.turn}:${entry.position}`);
+        // A code-mode call that ended: its idempotency key is `<run>/code:<attempt>:<key>`.
+        if (entry.kind === "code-call" && entry.outcome !== undefined) finished.add(`${id}/${callPlace(entry.attempt, entry.key)}`);
         if (entry.kind !== "step-end") continue;
         if ((entry.record as { status?: string }).status !== "waiting") finished.add(`${id}/${entry.stepKey}`);
         else if (["timer", "event"].includes((entry.waiting as { kind?: string } | undefined)?.kind ?? ""))

@@ -4,6 +4,7 @@ import type { KeptModelCall } from "../journal/model-calls.js";
 import type { StepRecord } from "../plan/step-record.js";
 import { previewOf } from "../core/tools/tool-output.js";
 import { maskSecrets } from "../trust/secrets.js";
+import { CodeModeEvents } from "./code-mode-events.js";
 
 type PlanLike = {
   steps?: Array<{ id: string | number; task?: string; depends_on?: Array<string | number>; tool?: string; model?: string; args?: unknown }>;
@@ -41,7 +42,14 @@ export function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEven
   const started = new Map<string, number>();
   let pausedAt: number | undefined;
   let decided: Array<{ id: string; decision: string; at?: number }> = [];
+  const code = new CodeModeEvents();
   for (const entry of each.journal) {
+    // A program run again with no pause between: the process running it stopped, and a later one took the run up.
+    if (top && code.ranAgain(entry)) {
+      const stoppedAt = lastTime(events, each.createdAt);
+      events.push({ type: "run-paused", status: "process stopped", time: stoppedAt });
+      events.push({ type: "run-resumed", time: entry.kind === "code-start" && entry.at !== undefined ? entry.at : stoppedAt });
+    }
     if (entry.kind === "human-decision" && pausedAt !== undefined) {
       decided.push({ id: entry.id, decision: decisionWord(entry.decision), ...(entry.at === undefined ? {} : { at: entry.at }) });
     }
@@ -91,8 +99,12 @@ export function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEven
       started.delete(entry.stepKey);
     } else if (entry.kind === "model-call") {
       events.push(...callEvents(entry.call, stepOfLoop(each.runId)));
+    } else if (entry.kind === "code-start" || entry.kind === "code-call") {
+      // The latest time so far only for an entry that kept none: looked up for every entry, it would cost O(n²).
+      events.push(...code.of(entry, () => lastTime(events, each.createdAt)));
     } else if (entry.kind === "paused" && top) {
       pausedAt = entry.at ?? each.updatedAt;
+      events.push(...code.waiting(entry.state, pausedAt));
       events.push({ type: "run-paused", status: entry.status ?? "waiting", time: pausedAt });
     }
   }
@@ -145,13 +157,21 @@ export function decisionWord(decision: unknown): string {
   return `denied${given?.reason ? ` (${given.reason})` : ""}`;
 }
 
-/** Whether a later process went on with the run: it paused and more came after, or a step started again with no end between. */
+/**
+ * Whether a later process went on with the run: it paused and more came after, a step started
+ * again with no end between, or a program ran again.
+ */
 function wasContinued(run: StoredRun): boolean {
   const open = new Set<string>();
+  const programs = new Set<number>();
   let paused = false;
   for (const entry of run.journal) {
     if (entry.kind === "paused") paused = true;
     else if (paused && entry.kind !== "human-decision") return true;
+    if (entry.kind === "code-start") {
+      if (programs.has(entry.attempt)) return true;
+      programs.add(entry.attempt);
+    }
     if (entry.kind === "step-start") {
       if (open.has(entry.stepKey)) return true;
       open.add(entry.stepKey);

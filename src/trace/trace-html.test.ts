@@ -15,6 +15,20 @@ describe("the trace page", () => {
     expect(html).not.toContain("</script><script>");
   });
 
+  it("shows a code-mode program and its calls as text: a crafted program, tool name, step id and arguments make no markup", () => {
+    const events = [
+      { type: "plan-created", version: 1, steps: [], program: payload, seq: 1, time: 0 },
+      { type: "step-start", stepId: payload, kind: "tool", attempt: 1, tool: payload, args: { [payload]: payload }, seq: 2, time: 1 },
+      { type: "step-end", stepId: payload, status: "succeeded", attempts: 1, durationMs: 1, preview: payload, seq: 3, time: 2 },
+    ] as PlanloopEvent[];
+    const html = renderTraceHtml(events);
+    expect(html).not.toContain("<img");
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).toContain(`<h2>Program 1</h2><pre class="program" data-version="1">&lt;img src=x onerror=window.__pwned=1&gt;`);
+    // The call is listed under its program with its tool and arguments, as text.
+    expect(html.match(/<table class="program-calls">.*?<\/table>/)![0]).toContain("succeeded");
+  });
+
   it("says why a run that did not complete ended", async () => {
     const broken = defineTool({
       name: "broken",

@@ -1,6 +1,6 @@
 import type { PlanloopEvent } from "../core/events.js";
 import { drawnStepsAtMost, layOutVersions, type LaidOutVersion } from "./plan-layout.js";
-import { summarizeTrace, type TraceBar, type TraceSummary } from "./trace-model.js";
+import { summarizeTrace, type TraceBar, type TracePlanVersion, type TraceSummary } from "./trace-model.js";
 import { viewerScript } from "./trace-viewer.js";
 
 const colours: Record<string, string> = {
@@ -56,7 +56,7 @@ ${groundingList(trace)}
 ${replanList(trace)}
 ${pauseList(trace)}
 ${notRunList(trace)}
-${versions.map(dagSvg).join("\n")}
+${versions.map((laidOut, index) => programSection(trace, trace.versions[index]) ?? dagSvg(laidOut)).join("\n")}
 ${options.embedded ? "" : stepTable(trace.bars)}
 <script type="application/json" id="trace-data">${jsonForScript(viewerData(trace))}</script>
 <script id="planloop-viewer">${viewerScript}</script>
@@ -179,6 +179,26 @@ function notRunList(trace: TraceSummary): string {
       `<li data-step-id="${escape(String(step.stepId))}">step ${escape(String(step.stepId))} (plan ${whole(step.version)}) ${escape(String(step.task))}: <b>${escape(String(step.status))}</b> — ${escape(String(step.reason))}</li>`,
   );
   return `<h2>Steps that did not run</h2><ul class="not-run">${items.join("")}</ul>`;
+}
+
+/**
+ * A code-mode program: its text, then each call it made, in the order they started, with the
+ * step it was (its id in the timeline), the tool, the arguments and how it ended. No graph:
+ * a program's calls have no edges, and a repair's are new calls, not a changed plan.
+ */
+function programSection(trace: TraceSummary, version: TracePlanVersion | undefined): string | undefined {
+  if (version?.program === undefined) return undefined;
+  const statusOf = new Map<string, string>();
+  for (const bar of trace.bars) if (bar.version === version.version) statusOf.set(bar.stepId, bar.status);
+  const rows = version.steps.map(
+    (step) =>
+      `<tr data-step-id="${escape(step.id)}"><td><code>${escape(step.id)}</code></td><td>${escape(step.tool ?? "")}</td><td><code>${escape(JSON.stringify(step.args ?? {}) ?? "")}</code></td><td>${escape(statusOf.get(step.id) ?? "")}</td></tr>`,
+  );
+  const calls =
+    rows.length === 0
+      ? `<p class="hint">It made no call.</p>`
+      : `<table class="program-calls"><tr><th>step</th><th>tool</th><th>arguments</th><th>status</th></tr>${rows.join("")}</table>`;
+  return `<h2>Program ${whole(version.version)}</h2><pre class="program" data-version="${whole(version.version)}">${escape(version.program)}</pre>${calls}`;
 }
 
 function dagSvg(plan: LaidOutVersion): string {

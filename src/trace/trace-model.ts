@@ -41,6 +41,8 @@ export interface TracePlanVersion {
   version: number;
   at: number;
   steps: Array<{ id: string; task: string; depends_on: string[]; tool?: string; model?: string; args?: unknown }>;
+  /** Code mode: the program (version 1, then each repair); its steps are the calls it made, as they started. */
+  program?: string;
 }
 
 export interface TraceSummary {
@@ -114,10 +116,14 @@ export function summarizeTrace(events: readonly PlanloopEvent[]): TraceSummary {
           ...(step.args === undefined ? {} : { args: step.args }),
         }));
         for (const step of steps) stepsOf.set(`${version}:${step.id}`, step);
-        versions.push({ version, at: at(event.time), steps });
+        const program = typeof event.program === "string" ? { program: event.program } : {};
+        // A program run again (resumed after a decision) is the same version: listed once.
+        if (program.program === undefined || !versions.some((each) => each.version === version && each.program === program.program))
+          versions.push({ version, at: at(event.time), steps, ...program });
         break;
       }
       case "step-start":
+        if (event.stepId !== undefined && event.tool !== undefined) madeStep(event, { version, versions, stepsOf });
         if (event.stepId !== undefined && !inside)
           open.set(String(event.stepId), {
             start: at(event.time),
@@ -270,6 +276,29 @@ function openBar(
     toolCalls: step.toolCalls,
     modelCalls: step.modelCalls,
   };
+}
+
+/**
+ * A step no plan listed before it started (a code-mode program's call): added to its version's
+ * steps, with its tool and arguments and the call as its task, once.
+ */
+function madeStep(
+  event: Extract<PlanloopEvent, { type: "step-start" }>,
+  into: { version: number; versions: TracePlanVersion[]; stepsOf: Map<string, TracePlanVersion["steps"][number]> },
+): void {
+  const id = String(event.stepId);
+  const key = `${into.version}:${id}`;
+  if (into.stepsOf.has(key)) return;
+  const tool = String(event.tool);
+  const step = { id, task: callText(tool, event.args), depends_on: [], tool, ...(event.args === undefined ? {} : { args: event.args }) };
+  into.stepsOf.set(key, step);
+  into.versions.findLast((each) => each.version === into.version)?.steps.push(step);
+}
+
+/** A call as a program writes it: `tools.search({"q":"x"})`, long arguments cut. */
+function callText(tool: string, args: unknown): string {
+  const text = JSON.stringify(args ?? {}) ?? "";
+  return `tools.${tool}(${text.length > 120 ? `${text.slice(0, 119)}…` : text})`;
 }
 
 /** What a bar shows of its step as the plan wrote it. */

@@ -5,6 +5,8 @@ import type { PendingPlan } from "../strategies/plan-review.js";
 import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 import { summarizeTrace, type TraceSummary } from "../trace/trace-model.js";
 import { storedRunEvents } from "../trace/stored-trace.js";
+import { codeStepsOf, type CodeStep } from "../strategies/code-mode/code-steps.js";
+import { maskSecrets } from "../trust/secrets.js";
 import { rowOf, summaryOf, taskOf, type RunRow } from "./run-rows.js";
 
 /** Something a run waits for a person on, as the inbox lists it. */
@@ -95,7 +97,24 @@ function stepsOf(run: StoredRun): StepDetail[] {
       steps.set(entry.stepKey, { ...step, record: entry.record });
     }
   }
+  // A code-mode program's calls: one step each, with the tool, arguments and outcome it had.
+  for (const call of codeStepsOf(run.journal))
+    steps.set(call.place, { runId: run.runId, stepKey: call.place, starts: call.starts, record: codeRecord(call) });
   return [...steps.values()];
+}
+
+/** A program's call as the steps table reads a step's record: its status, attempts, output or error, and times. */
+function codeRecord(call: CodeStep): Record<string, unknown> {
+  const { outcome, startedAt, endedAt } = call;
+  return {
+    status: call.status,
+    attempts: call.starts,
+    program: call.program,
+    tool: call.tool,
+    args: maskSecrets(call.arguments ?? {}),
+    ...(outcome?.error ? { error: outcome.error.message } : outcome ? { output: outcome.content } : {}),
+    ...(startedAt === undefined || endedAt === undefined ? {} : { startedAt, endedAt }),
+  };
 }
 
 function forkOrigin(run: StoredRun): Pick<RunDetail, "forkedFrom"> {

@@ -1,11 +1,11 @@
 // What every earlier version saved, today's code still reads (test/saved-runs/<version>/, written
 // by scripts/save-runs.ts with that version checked out): each run waits for the refund's
 // approval; continued from its journal by id, or from its saved state, it refunds once and ends.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { executePlan, memoryStore, planAndExecute, runAgent, type PlanRunResult, type StoredRun } from "planloop";
-import { loopModel, plannerModel, refundPlan, refundTools, scenarios, stateSecret, type Calls } from "./scenarios.js";
+import { codeMode, executePlan, memoryStore, planAndExecute, runAgent, type PlanRunResult, type StoredRun } from "planloop";
+import { codeModel, loopModel, plannerModel, refundPlan, refundTools, scenarios, stateSecret, type Calls } from "./scenarios.js";
 
 const root = import.meta.dirname;
 const versions = readdirSync(root, { withFileTypes: true })
@@ -98,4 +98,41 @@ describe.each(versions)("runs saved by %s", (version) => {
     expect(calls.made).toEqual(["refund A1 120"]);
     expect(asked).toEqual(["solve"]);
   });
+
+  // Code mode was added in wave 5: the versions before it saved none.
+  it.skipIf(!existsSync(join(root, version, "code-mode.json")))(
+    "a code-mode run continues from its journal by id, and from its saved state: the lookup is read back, the program not asked for again",
+    async () => {
+      const saved = read(version, "code-mode");
+      const calls = { made: [] } as Calls;
+      const asked: string[] = [];
+      const model = (request: Parameters<typeof codeModel>[0]) => (asked.push(request.purpose), codeModel(request));
+      const options = {
+        task: "refund A1",
+        model,
+        tools: refundTools(calls),
+        store: storeOf(saved),
+        runId: scenarios.code.runId,
+        stateSecret,
+      };
+      const again = await codeMode(options);
+      expect(again.status).toBe("waiting");
+      const approvals = { [pendingId(again)]: { approved: true } };
+      const continued = await codeMode({ ...options, approvals });
+      expect(continued).toMatchObject({ status: "completed", output: "refunded 120 on A1" });
+      expect(calls.made).toEqual(["refund A1 120"]);
+      expect(asked).toEqual(["solve"]);
+      const fromState = { made: [] } as Calls;
+      const resumed = await codeMode({
+        task: "refund A1",
+        model: codeModel,
+        tools: refundTools(fromState),
+        resume: saved.state,
+        stateSecret,
+        approvals,
+      });
+      expect(resumed).toMatchObject({ status: "completed", output: "refunded 120 on A1" });
+      expect(fromState.made).toEqual(["refund A1 120"]);
+    },
+  );
 });

@@ -48,11 +48,22 @@ export function plannerModel(request: ModelRequest) {
   return { type: "final" as const, content: "refunded 120 on A1" };
 }
 
+/** Code mode's program: look the order up, then refund what was paid (the refund waits for approval). */
+export const refundProgram =
+  "const found = await tools.lookup({ order: 'A1' });\nreturn await tools.refund({ order: 'A1', amount: found.paid });";
+
+/** A model for code mode: the refund program, then the answer. */
+export function codeModel(request: ModelRequest) {
+  if (request.purpose === "plan") return { type: "final" as const, content: "```js\n" + refundProgram + "\n```" };
+  return { type: "final" as const, content: "refunded 120 on A1" };
+}
+
 /** What each scenario's run is called in the store, and the entry point that started it. */
 export const scenarios = {
   loop: { runId: "saved-loop", entry: "runAgent" },
   plan: { runId: "saved-plan", entry: "executePlan" },
   planAndExecute: { runId: "saved-pae", entry: "planAndExecute" },
+  code: { runId: "saved-code", entry: "codeMode" },
 } as const;
 
 export const stateSecret = "a state secret of sixteen+ characters";

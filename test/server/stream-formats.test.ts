@@ -6,7 +6,7 @@ import { z } from "zod";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { runHttpRequest, transformHttpEventStream, verifyEvents } from "@ag-ui/client";
 import { lastValueFrom, toArray } from "rxjs";
-import { defineTool, memoryStore, type CheckpointStore } from "planloop";
+import { defineTool, memoryStore, type CheckpointStore, type ModelRequest } from "planloop";
 import { planloopClient } from "planloop/client";
 import { refundTool } from "../helpers/refund-tool.js";
 import { createParser } from "eventsource-parser";
@@ -33,12 +33,21 @@ afterEach(async () => {
   await store.close();
 });
 
-/** Starts the plan, approves its refund once it waits, and returns when the run has ended. */
-async function approvedRun(): Promise<{ runId: string; pendingId: string }> {
+/** Code mode's program for the same work: the echo, then the refund. */
+const program = "const rows = await tools.echo({ text: 'rows' });\nreturn await tools.refund({ order: 'A7' });";
+const codeModel = {
+  generate: async (request: ModelRequest) => ({
+    type: "final" as const,
+    content: request.purpose === "plan" ? "```js\n" + program + "\n```" : "refunded A7 [s2]",
+  }),
+};
+
+/** Starts the plan (or the task in code mode), approves its refund once it waits, and returns when the run has ended. */
+async function approvedRun(options: { code?: boolean } = {}): Promise<{ runId: string; pendingId: string }> {
   store = memoryStore();
-  server = await startRunServer({ store, tools: [echo, refund], pollMs: 20 });
+  server = await startRunServer({ store, tools: [echo, refund], pollMs: 20, ...(options.code ? { model: codeModel } : {}) });
   const client = planloopClient({ url: server.url, token: server.sessionToken! });
-  const { runId } = await client.start({ plan });
+  const { runId } = await client.start(options.code ? { task: "refund A7", strategy: "code" } : { plan });
   let pendingId = "";
   for await (const event of client.stream(runId)) {
     if (event.type !== "run-paused") continue;
@@ -112,6 +121,27 @@ describe("stream formats", () => {
     expect(events.filter((event) => event.type === "TEXT_MESSAGE_CONTENT").map((event) => event.delta)).toEqual([
       expect.stringContaining("refunded A7"),
     ]);
+  });
+
+  it("a code-mode run in both formats: the program with the plan, each call a step naming its tool, the refund a tool call", async () => {
+    const { runId, pendingId } = await approvedRun({ code: true });
+    expect(pendingId).toMatch(/^code:0:[0-9a-f]{16}:1$/);
+    const url = (format: string) => `${server.url}/api/runs/${runId}/stream?format=${format}`;
+    const parts = (await frames(url("ai-sdk"))).flatMap(({ data }) => (data === "[DONE]" ? [] : [JSON.parse(data) as Record<string, any>]));
+    expect(parts.find((part) => part.type === "data-plan")?.data).toMatchObject({ version: 1, steps: [], program });
+    const started = parts.filter((part) => part.type === "data-step" && part.data.status === "running").map((part) => part.data);
+    expect(started.map((step) => [step.tool, step.args])).toEqual([
+      ["echo", { text: "rows" }],
+      ["refund", { order: "A7" }],
+      ["refund", { order: "A7" }],
+    ]);
+    expect(started[1].stepId).toBe(pendingId);
+    const events = (await frames(url("ag-ui"))).map(({ data }) => JSON.parse(data) as Record<string, unknown>);
+    // The refund's call starts once (it waits, then is answered under the same call), as a plan step's does.
+    expect(events.filter((event) => event.type === "TOOL_CALL_START").map((event) => event.toolCallName)).toEqual(["echo", "refund"]);
+    expect(events.find((event) => event.type === "TOOL_CALL_RESULT" && String(event.toolCallId).startsWith(pendingId))?.content).toBe(
+      "refunded A7",
+    );
   });
 
   it("?format=ag-ui resumed with Last-Event-ID after the interrupt goes on exactly as the whole stream does", async () => {

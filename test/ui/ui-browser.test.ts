@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { executePlan, planAndExecute } from "planloop";
+import { codeMode, executePlan, planAndExecute } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { ScriptedModel } from "planloop/testing";
 import { cli } from "../helpers/run-cli.js";
@@ -29,6 +29,8 @@ const store = `sqlite:${storeFile}`;
 let ui: UiProcess | undefined;
 let browser: Browser | undefined;
 let url = "";
+
+const text = (content: string) => ({ type: "final" as const, content });
 
 const payPlan = () => {
   const file = join(dir, "pay.json");
@@ -155,6 +157,31 @@ describe.skipIf(!available)("planloop ui in headless Chromium", { retry: 1 }, ()
     await press(page.getByRole("button", { name: "Show all 450 steps" }));
     await rows.nth(449).waitFor({ timeout: 60_000 });
     expect(await rows.count()).toBe(450);
+    await page.close();
+  });
+
+  it("a code-mode run: each call of its program a row of the steps, and the timeline's frame shows the program", async () => {
+    const file = sqliteStore({ path: storeFile });
+    const source = "const [a, b] = await Promise.all([tools.double({ value: 2 }), tools.double({ value: 5 })]);\nreturn a + b;";
+    const model = new ScriptedModel([text("```js\n" + source + "\n```"), text("The doubles add up to 14.")]);
+    const done = await codeMode({ task: "Double 2 and 5", model, tools, store: file, runId: "code-ui", grounding: false });
+    expect(done.status).toBe("completed");
+    file.close();
+    const page = await browser!.newPage();
+    await page.goto(url);
+    await page.goto(`${url.slice(0, url.indexOf("?"))}#/runs/code-ui`);
+    const rows = page.locator('table.steps tbody tr[data-step^="code:0:"]');
+    await rows.nth(1).waitFor({ timeout: 30_000 });
+    expect(await rows.locator(".badge.succeeded").count()).toBe(2);
+    expect(await rows.locator("td:first-child").allInnerTexts()).toEqual([
+      expect.stringMatching(/^code:0:[0-9a-f]{16}:1 double of program 1$/),
+      expect.stringMatching(/^code:0:[0-9a-f]{16}:1 double of program 1$/),
+    ]);
+    expect((await rows.locator("td:nth-child(3)").allInnerTexts()).sort()).toEqual(['{"value":2}', '{"value":5}']);
+    const program = page.frameLocator("iframe.trace").locator('pre.program[data-version="1"]');
+    await program.waitFor({ timeout: 30_000 });
+    expect(await program.innerText()).toBe(source);
+    await shot(page, "code-mode");
     await page.close();
   });
 

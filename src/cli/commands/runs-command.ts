@@ -1,6 +1,7 @@
 import { cancelStoredRun } from "../../journal/cancel-run.js";
 import { protectStore } from "../../journal/protected-store.js";
-import { defaultSecretKeys } from "../../trust/secrets.js";
+import { defaultSecretKeys, maskSecrets } from "../../trust/secrets.js";
+import { codeStepsOf } from "../../strategies/code-mode/code-steps.js";
 import { InvalidOptionsError } from "../../core/errors.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -227,8 +228,13 @@ function waiting(flags: { wait?: boolean }): string[] {
 function stepLines(journal: readonly JournalEntry[]): string[] {
   const steps = new Map<string, { starts: number; status: string }>();
   const lines: string[] = [];
+  const programs = new Set<number>();
   for (const entry of journal) {
     if (entry.kind === "plan") lines.push(`plan v${entry.version}: ${(entry.plan as { steps?: unknown[] }).steps?.length ?? 0} steps`);
+    if (entry.kind === "code-start" && !programs.has(entry.attempt)) {
+      programs.add(entry.attempt);
+      lines.push(`program ${entry.attempt + 1}:`, ...(entry.source ?? "(its text was not kept)").split("\n").map((line) => `  | ${line}`));
+    }
     if (entry.kind === "human-decision") lines.push(`  decision ${entry.id}: ${decisionWord(entry.decision)}`);
     if (entry.kind === "step-start") {
       const step = steps.get(entry.stepKey) ?? { starts: 0, status: "running" };
@@ -238,7 +244,12 @@ function stepLines(journal: readonly JournalEntry[]): string[] {
       steps.set(entry.stepKey, { ...step, status: (entry.record as { status?: string }).status ?? "ended" });
     }
   }
-  return [...lines, ...[...steps].map(([key, step]) => `  step ${key}: ${step.status} (started ${step.starts}x)`)];
+  // A code-mode program's calls are the run's steps: which tool, with what, how it ended.
+  const calls = codeStepsOf(journal).map(
+    (call) =>
+      `  step ${call.place} (program ${call.program}) ${call.tool}(${previewOf(maskSecrets(call.arguments ?? {}), 200)}): ${call.status} (started ${call.starts}x)`,
+  );
+  return [...lines, ...[...steps].map(([key, step]) => `  step ${key}: ${step.status} (started ${step.starts}x)`), ...calls];
 }
 
 /**

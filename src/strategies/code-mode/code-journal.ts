@@ -44,9 +44,14 @@ export function readCodeJournal(journal: readonly JournalEntry[]): CodeJournal {
   return read;
 }
 
-/** Keeps that a program starts (before it runs: a replay must see the same `Date`). */
-export function keepProgramStart(run: StrategyRun, start: { attempt: number; now: number }): void {
-  run.durability?.checkpoints.write([{ kind: "code-start", ...start }]);
+/** A call's place in the run, `code:<attempt>:<key>`: its step id, and the id its decisions are given under. */
+export function callPlace(attempt: number, key: string): string {
+  return `code:${attempt}:${key}`;
+}
+
+/** Keeps that a program starts, with its text (before it runs: a replay must see the same `Date`). */
+export function keepProgramStart(run: StrategyRun, start: { attempt: number; now: number; source: string }): void {
+  run.durability?.checkpoints.write([{ kind: "code-start", ...start, at: journalTime() }]);
 }
 
 /** Keeps that a side-effecting call is about to run, committed before it does. */
@@ -57,10 +62,10 @@ export async function keepCallStart(run: StrategyRun, call: Omit<KeptCall, "outc
   await checkpoints.commit();
 }
 
-/** Keeps a call's outcome as it ends (committed with the next group: see `commitSoon`). */
-export function keepCallEnd(run: StrategyRun, call: KeptCall): void {
+/** Keeps a call's outcome as it ends, with when it started (committed with the next group: see `commitSoon`). */
+export function keepCallEnd(run: StrategyRun, call: KeptCall, startedAt: number): void {
   const checkpoints = run.durability?.checkpoints;
   if (checkpoints === undefined) return;
-  checkpoints.write([{ kind: "code-call", ...call, at: journalTime() }]);
+  checkpoints.write([{ kind: "code-call", ...call, at: journalTime(), startedAt }]);
   checkpoints.commitSoon();
 }

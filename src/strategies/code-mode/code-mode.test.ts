@@ -4,6 +4,7 @@ import { defineTool } from "../../core/tools/define-tool.js";
 import { FakeClock } from "../../testing/fake-clock.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
 import { runStrategy, strategyNames, strategyOfState } from "../run-strategy.js";
+import { summarizeTrace } from "../../trace/trace-model.js";
 import { codeMode } from "./code-mode.js";
 
 const text = (content: string) => ({ type: "final" as const, content });
@@ -167,6 +168,21 @@ describe("codeMode", () => {
     const repair = model.requests[1]!.messages.at(-1)!;
     expect(repair.content).toMatch(/The program failed: \(thrown\) TypeError: cannot read property 'field' of undefined/);
     expect(result.program).toBe("const a = await tools.stock({ sku: 'A' });\nreturn a.units;");
+    // The run's own trace: both programs as plan versions with their text; the call the repair read back is one step, of program 1.
+    const trace = summarizeTrace(result.trace);
+    expect(trace.versions.map((version) => [version.version, version.program, version.steps.map((step) => step.tool)])).toEqual([
+      [1, "const a = await tools.stock({ sku: 'A' });\nreturn a.units.toFixed(0) + a.missing.field;", ["stock"]],
+      [2, "const a = await tools.stock({ sku: 'A' });\nreturn a.units;", []],
+    ]);
+    expect(trace.bars).toEqual([
+      expect.objectContaining({
+        version: 1,
+        tool: "stock",
+        args: { sku: "A" },
+        status: "succeeded",
+        preview: expect.stringContaining("40"),
+      }),
+    ]);
   });
 
   it("takes an answer verify rejects back to the model as a repair round", async () => {

@@ -136,9 +136,12 @@ async function runAttempt(
 ): Promise<{ result: CodeModeResult } | { problem: string }> {
   const { session, attempt } = at;
   const calls = new ProgramCalls({ run, scope: session.scope, kept: session.kept, limit: session.limit, ...at });
-  keepProgramStart(run, { attempt, now: session.now });
+  const source = session.programs[attempt]!.source;
+  keepProgramStart(run, { attempt, now: session.now, source });
+  // The program is the run's plan, version by version: its calls are the steps, announced as they are made.
+  run.events.emit({ type: "plan-created", version: attempt + 1, steps: [], program: source });
   const outcome = await runProgram({
-    source: session.programs[attempt]!.source,
+    source,
     tools: config.tools.map((tool) => tool.name),
     call: (call) => calls.call(call),
     limits: config.sandbox,

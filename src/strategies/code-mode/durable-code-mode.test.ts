@@ -7,6 +7,8 @@ import { memoryStore } from "../../journal/checkpoint-store.js";
 import { defineTool } from "../../core/tools/define-tool.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
 import { abandoned, dyingLease, dyingStore, takeOver } from "../../../test/helpers/dying-store.js";
+import { storedRunEvents } from "../../trace/stored-trace.js";
+import { summarizeTrace } from "../../trace/trace-model.js";
 import { codeMode } from "./code-mode.js";
 
 const text = (content: string) => ({ type: "final" as const, content });
@@ -118,8 +120,10 @@ describe("durable code mode", () => {
     };
     const waiting = await codeMode(run);
     expect(waiting.status).toBe("waiting");
-    // The call's secret argument is sealed where the call is kept (the program's own text is the model's, kept as written).
+    // The call's secret argument is sealed where the call is kept, and the program's text with the store's secret, as the model's text is.
     const stored = await store.getRun("code-s");
+    const started = stored!.journal.find((entry) => entry.kind === "code-start");
+    expect(JSON.stringify(started)).not.toContain("hunter2");
     const kept = (stored!.journal as Array<{ kind: string; name?: string; arguments?: unknown }>).filter(
       (entry) => entry.kind === "code-call" && entry.name === "login",
     );
@@ -190,6 +194,15 @@ describe("durable code mode", () => {
     const done = await codeMode({ ...run, model: answered, answers: { [asked.pending![0]!.id]: "paid" } });
     expect(done).toMatchObject({ status: "completed", output: "Paid 80 once." });
     expect(calls).toEqual([]);
+    // As the trace draws it: the payment cut short where the process stopped, then waiting for the person, then answered.
+    const trace = summarizeTrace(storedRunEvents((await store.getRun("code-3"))!, []));
+    const pay = trace.bars.filter((bar) => bar.tool === "pay");
+    expect(pay.map((bar) => bar.status)).toEqual(["interrupted", "waiting", "succeeded"]);
+    // One step, the call's place; the question about it was asked under the place's next id.
+    expect(asked.pending![0]!.id).toMatch(/^code:0:[0-9a-f]{16}:1#2$/);
+    expect(new Set(pay.map((bar) => bar.stepId))).toEqual(new Set([asked.pending![0]!.id.replace(/#2$/, "")]));
+    expect(trace.pauses.map((paused) => paused.status)).toEqual(["process stopped", "waiting"]);
+    expect(trace.versions).toHaveLength(1);
   });
 
   it("asks about an approved call a crash cut short under a new id: the approval given again does not run it twice", async () => {

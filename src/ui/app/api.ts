@@ -71,7 +71,17 @@ export interface StepDetail {
   runId: string;
   stepKey: string;
   starts: number;
-  record?: { status?: string; output?: unknown; error?: string; attempts?: number; startedAt?: number; endedAt?: number };
+  record?: {
+    status?: string;
+    output?: unknown;
+    error?: string;
+    attempts?: number;
+    startedAt?: number;
+    endedAt?: number;
+    /** A code-mode program's call: its tool and the program (1, then each repair) that made it. */
+    tool?: string;
+    program?: number;
+  };
 }
 
 /** What the run's grounding found in its answer (a strategy result's `provenance`). */

@@ -125,7 +125,8 @@ const stepsPage = 5_000;
  * at a time (the timeline above draws every one either way).
  */
 function Steps({ runId, detail }: { runId: string; detail: RunDetail }) {
-  const stopped = detail.row.status !== "running" && detail.row.status !== "waiting";
+  // A code-mode program's calls are steps to look at, not to rerun from: forkRun takes plan steps.
+  const stopped = detail.row.status !== "running" && detail.row.status !== "waiting" && detail.row.entry !== "codeMode";
   const [more, setMore] = useState<{ steps: StepDetail[]; loading: boolean; error?: string } | undefined>(undefined);
   // The page moved (the run did): steps read before are read again when asked.
   useEffect(() => setMore(undefined), [detail]);
@@ -171,6 +172,12 @@ function Steps({ runId, detail }: { runId: string; detail: RunDetail }) {
               <tr data-step={step.stepKey}>
                 <td>
                   <code>{step.stepKey}</code>
+                  {record?.tool !== undefined && (
+                    <span class="quiet">
+                      {" "}
+                      <code>{record.tool}</code> of program {record.program}
+                    </span>
+                  )}
                   {step.runId.includes("/") && <span class="quiet"> in {step.runId.slice(step.runId.indexOf("/") + 1)}</span>}
                 </td>
                 <td>
