@@ -65,6 +65,12 @@ export interface RunServer {
   port: number;
   /** Serves `routes` too, beside the API (a Hono app with a base path of its own: `planloop ui`'s page under /ui). */
   mount(routes: Hono): void;
+  /**
+   * Sends a run's end or wait to the server's webhook URL (`webhooks.url`), as it does for its
+   * own runs: for runs the server did not start (a schedule's run that could not start). False
+   * when the server sends no webhooks there.
+   */
+  sendWebhook(runId: string, stop: { status: string; reason?: string | undefined }): boolean;
   /** Stops taking requests, then waits for the runs of this process to stop (`abortRuns`: cancels them first). */
   close(options?: { abortRuns?: boolean }): Promise<void>;
 }
@@ -126,6 +132,13 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     host,
     port,
     mount: (routes) => void app.route("/", routes),
+    sendWebhook: (runId, stop) => {
+      const url = options.webhooks?.url;
+      const payload = payloadOf(runId, stop);
+      if (webhooks === undefined || url === undefined || payload === undefined) return false;
+      webhooks.send(url, payload);
+      return true;
+    },
     close: async ({ abortRuns = false } = {}) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
