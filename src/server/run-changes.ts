@@ -35,20 +35,24 @@ export class RunChanges {
 
   /**
    * Resolves at the run's next change, here or (with a feed) in any process; without a feed,
-   * also after `ms`, whichever comes first.
+   * also after `ms`, whichever comes first; at once when `signal` aborts (the stream closed).
    */
-  next(runId: string, ms: number): Promise<void> {
+  next(runId: string, ms: number, signal?: AbortSignal): Promise<void> {
     if (this.fed && this.unwatch === undefined && !this.closed) this.unwatch = this.store!.watchRuns!((runIds) => this.fromFeed(runIds));
     return new Promise((resolve) => {
       const waiters = this.waiting.get(runId) ?? new Set();
       this.waiting.set(runId, waiters);
       const done = () => {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
         waiters.delete(done);
+        if (waiters.size === 0 && this.waiting.get(runId) === waiters) this.waiting.delete(runId);
         resolve();
       };
       const timer = this.fed ? undefined : setTimeout(done, ms);
       waiters.add(done);
+      if (signal?.aborted) done();
+      else signal?.addEventListener("abort", done, { once: true });
     });
   }
 
@@ -62,6 +66,13 @@ export class RunChanges {
   /** Drops the run's entry once no stream waits on it. */
   forget(runId: string): void {
     if (this.waiting.get(runId)?.size === 0) this.waiting.delete(runId);
+  }
+
+  /** How many streams wait for a change now (for tests and a server's health). */
+  get waiters(): number {
+    let count = 0;
+    for (const waiters of this.waiting.values()) count += waiters.size;
+    return count;
   }
 
   /** Stops listening to the store's feed, and wakes every stream still waiting (the server closes). */

@@ -269,13 +269,15 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     return streamSSE(context, async (stream) => {
       const pollMs = options.pollMs ?? 250;
       let open = true;
+      const closed = new AbortController();
       stream.onAbort(() => {
         open = false;
+        closed.abort();
       });
       const out = new BoundedStream(stream, streamBufferBytes);
       let first = true;
       while (open && !out.cut) {
-        const changed = changes.next(runId, pollMs);
+        const changed = changes.next(runId, pollMs, closed.signal);
         const unsent = await unsentEvents(store, runId, cursor, { withSent: first && resumed });
         if (unsent === undefined) break;
         // A stream from the start opens as its format does; a resumed one first takes in what the client has had.

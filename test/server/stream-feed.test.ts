@@ -8,7 +8,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CheckpointStore, JournalEntry } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { planloopClient, type StreamEvent } from "planloop/client";
+import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
+import { serverApp } from "../../src/server/server-app.js";
+import { RunChanges } from "../../src/server/run-changes.js";
+import { RunHost } from "../../src/runs/run-host.js";
 import { seededRandom } from "../../src/core/seeded-random.js";
 
 const servers: RunServer[] = [];
@@ -104,6 +109,33 @@ describe("open streams share the store's one change feed", () => {
     expect(served.watches()).toBe(1);
     abort.abort();
     await Promise.all([...streams, side]);
+  });
+
+  it("a stream whose reader went away stops waiting for its run's next change", async () => {
+    const store = opened(file());
+    store.createRun({ runId: "idle", entry: "executePlan", at: 1 });
+    store.append("idle", [planEntry(1, "first")], 1);
+    const changes = new RunChanges(store);
+    const host = new RunHost({ store, tools: [] });
+    const app = serverApp({ store, host, changes, sessionToken: "pls_test-session-token" });
+    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = planloopClient({ url, token: "pls_test-session-token" });
+    const abort = new AbortController();
+    let heard = 0;
+    const streams = Array.from({ length: 10 }, () =>
+      follow(client.stream("idle", { signal: abort.signal, reconnects: 0 }), () => void (heard += 1)).catch(() => {}),
+    );
+    while (heard < 10 || changes.waiters < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    abort.abort();
+    await Promise.all(streams);
+    // Nothing more is written to the run: only the readers' going away ends the waits.
+    while (changes.waiters > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(changes.waiters).toBe(0);
+    changes.close();
+    await host.close();
+    await new Promise((resolve) => server.close(resolve));
   });
 
   it("hostile cursors are refused with a 400 naming the Last-Event-ID (60 seeded forgeries)", async () => {
