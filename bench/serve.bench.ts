@@ -6,12 +6,21 @@
 //      a step's end in the server's process to its step-end event reaching a client over SSE.
 //   4. RSS with LIVE runs running at once in the server (each blocked in a tool) and STREAMS
 //      streams open on them.
-// Run: npm run bench:serve   (RUNS=500 STEPS=2000 CHAIN=200 LIVE=1000 STREAMS=100 to change the sizes)
+//   5. Wake skew (issue 54): serveRuns with a run due while another run holds a 10-second step:
+//      from its due time to its continuation starting (goal: one tick plus the continuation).
+//   6. The first service pass after 3 days down with a one-second schedule (goal: under 100 ms).
+//   7. API p50 (GET /api/runs/:id) and the process's CPU while idle, with IDLE open streams on
+//      idle runs vs none (goal: p50 under 2x; idle streams at most 1% of a core per 1,000).
+//   8. Server memory per stalled reader: STALLED readers that never read a finished run of about
+//      10 MB of events, cut off at the stream buffer cap (goal: bounded).
+// Run: npm run bench:serve   (RUNS=500 STEPS=2000 CHAIN=200 LIVE=1000 STREAMS=100 IDLE=1000 STALLED=20 to change the sizes)
+import { request } from "node:http";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { defineTool } from "../dist/index.js";
+import { defineTool, RunService, saveSchedule, type JournalEntry } from "../dist/index.js";
+import { FakeClock } from "../dist/testing/index.js";
 import { sqliteStore } from "../dist/stores/sqlite/index.js";
 import { planloopClient } from "../dist/client/index.js";
 import { startRunServer } from "../dist/server/start-server.js";
@@ -21,6 +30,8 @@ const steps = Number(process.env.STEPS ?? 2000);
 const chain = Number(process.env.CHAIN ?? 200);
 const live = Number(process.env.LIVE ?? 1000);
 const streams = Number(process.env.STREAMS ?? 100);
+const idle = Number(process.env.IDLE ?? 1000);
+const stalledReaders = Number(process.env.STALLED ?? 20);
 
 const ended = new Map<string, number>();
 let release: () => void = () => {};
@@ -110,5 +121,120 @@ console.log(
 release();
 await Promise.all(open);
 gate = Promise.resolve();
+
+// 5. Wake skew: a run due while another run holds a 10-second step, in one service (tick 200 ms).
+const tickMs = 200;
+const paused = (at: number): JournalEntry => ({ kind: "paused", state: {}, status: "waiting", wake: { at } });
+store.createRun({ runId: "long-step", entry: "executePlan", at: Date.now() });
+store.append("long-step", [paused(Date.now())], Date.now());
+const dueAt = Date.now() + 2_000;
+store.createRun({ runId: "due-later", entry: "executePlan", at: Date.now() });
+store.append("due-later", [paused(dueAt)], Date.now());
+let wokeAt = 0;
+const stopService = new AbortController();
+const service = new RunService({
+  store,
+  tickMs,
+  continueRun: async ({ runId }) => {
+    if (runId === "long-step") await new Promise((resolve) => setTimeout(resolve, 10_000));
+    else wokeAt = Date.now();
+    store.finishRun(runId, { status: "completed" }, Date.now());
+  },
+  signal: stopService.signal,
+});
+const serving = service.run();
+while (wokeAt === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+console.log(
+  `5. a run due while another run holds a 10-second step (tick ${tickMs} ms): continued ${wokeAt - dueAt} ms after its due time (goal: one tick plus the continuation)`,
+);
+stopService.abort();
+await serving;
+
+// 6. The first pass after 3 days down, a one-second schedule.
+const threeDays = 3 * 86_400_000;
+await saveSchedule(store, { name: "every-second", cron: "* * * * * *", run: null }, new FakeClock(Date.now() - threeDays));
+const fired: string[] = [];
+const catchUp = new RunService({ store, launch: (fire) => (fired.push(fire.runId), Promise.resolve({ status: "completed" })) });
+started = performance.now();
+await catchUp.pass();
+await catchUp.settled();
+console.log(
+  `6. the first service pass after 3 days down, a one-second schedule: ${(performance.now() - started).toFixed(1)} ms, ${fired.length} run started (goal: under 100 ms)`,
+);
+
+// 7. API p50 and idle CPU with IDLE open streams vs none.
+const apiP50 = async () => {
+  const times: number[] = [];
+  for (let index = 0; index < 300; index += 1) {
+    const at = performance.now();
+    await client.get(`start-${index % runs}`);
+    times.push(performance.now() - at);
+  }
+  return percentile(times.slice(50), 0.5);
+};
+const idleCpu = async (ms: number) => {
+  const from = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const used = process.cpuUsage(from);
+  return ((used.user + used.system) / 1000 / ms) * 100;
+};
+const quietP50 = await apiP50();
+const quietCpu = await idleCpu(3_000);
+for (let index = 0; index < idle; index += 1) {
+  store.createRun({ runId: `idle-${index}`, entry: "executePlan", at: Date.now() });
+  store.append(`idle-${index}`, [{ kind: "plan", version: 1, plan: { steps: [] } }], Date.now());
+}
+const stopStreams = new AbortController();
+let opened = 0;
+const idleStreams = Array.from({ length: idle }, async (_, index) => {
+  try {
+    for await (const _event of client.stream(`idle-${index}`, { signal: stopStreams.signal, reconnects: 0 })) opened += 1;
+  } catch {
+    // stopped
+  }
+});
+while (opened < idle) await new Promise((resolve) => setTimeout(resolve, 20));
+const busyCpu = await idleCpu(3_000);
+const busyP50 = await apiP50();
+console.log(
+  `7. GET /api/runs/:id p50: ${quietP50.toFixed(2)} ms with no stream open, ${busyP50.toFixed(2)} ms with ${idle} open (${(busyP50 / quietP50).toFixed(2)}x; goal under 2x); the process idle: ${quietCpu.toFixed(1)}% of a core, ${busyCpu.toFixed(1)}% with the streams open`,
+);
+stopStreams.abort();
+await Promise.all(idleStreams);
+
+// 8. Memory per stalled reader.
+store.createRun({ runId: "big", entry: "executePlan", at: 1 });
+const task = "x".repeat(12_000);
+for (let version = 1; version <= 800; version += 1)
+  store.append("big", [{ kind: "plan", version, plan: { steps: [{ id: 1, task: `${version} ${task}`, depends_on: [] }] } }], version);
+store.finishRun("big", { status: "completed" }, 900);
+const memory = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { rss, heapUsed, external } = process.memoryUsage();
+  return { rss, used: heapUsed + external };
+};
+let cut = 0;
+const capped = await startRunServer({ store, tools: [], onStreamCut: () => (cut += 1) });
+const baseline = memory();
+const stalled = Array.from({ length: stalledReaders }, () => {
+  const sent = request(`${capped.url}/api/runs/big/stream`, { headers: { authorization: `Bearer ${capped.sessionToken!}` } }, (response) =>
+    response.pause(),
+  );
+  sent.on("error", () => {});
+  sent.end();
+  return sent;
+});
+while (cut < stalledReaders) await new Promise((resolve) => setTimeout(resolve, 20));
+await new Promise((resolve) => setTimeout(resolve, 500));
+const held = memory();
+for (const sent of stalled) sent.destroy();
+await new Promise((resolve) => setTimeout(resolve, 500));
+const gone = memory();
+// What the cut-off connections still hold (their sockets' buffers, this process's paused client
+// side included) is what goes when they go; the rest of the growth is the process's (caches, code).
+console.log(
+  `8. ${stalledReaders} readers that never read a finished run of 800 events (~10 MB): each cut off at the ${1_048_576 / 1024} KiB cap; heap+external held per cut-off reader until it goes: ${((held.used - gone.used) / stalledReaders / 1024).toFixed(0)} KiB (${((held.used - baseline.used) / stalledReaders / 1024).toFixed(0)} KiB over the start, RSS +${((held.rss - baseline.rss) / stalledReaders / 1024).toFixed(0)} KiB; goal: bounded: at most the cap while behind)`,
+);
+await capped.close();
 await server.close();
 await store.close();
