@@ -34,10 +34,11 @@ export class RunChanges {
   }
 
   /**
-   * Resolves at the run's next change, here or (with a feed) in any process; without a feed,
-   * also after `ms`, whichever comes first; at once when `signal` aborts (the stream closed).
+   * Resolves at the run's next change, here or (with a feed) in any process; after `ms` too when
+   * given, whichever comes first (a stream over a fed store gives none: it has nothing to look
+   * at until its run changes); at once when `signal` aborts (the stream closed).
    */
-  next(runId: string, ms: number, signal?: AbortSignal): Promise<void> {
+  next(runId: string, ms: number | undefined, signal?: AbortSignal): Promise<void> {
     if (this.fed && this.unwatch === undefined && !this.closed) this.unwatch = this.store!.watchRuns!((runIds) => this.fromFeed(runIds));
     return new Promise((resolve) => {
       const waiters = this.waiting.get(runId) ?? new Set();
@@ -49,7 +50,7 @@ export class RunChanges {
         if (waiters.size === 0 && this.waiting.get(runId) === waiters) this.waiting.delete(runId);
         resolve();
       };
-      const timer = this.fed ? undefined : setTimeout(done, ms);
+      const timer = ms === undefined ? undefined : setTimeout(done, ms);
       waiters.add(done);
       if (signal?.aborted) done();
       else signal?.addEventListener("abort", done, { once: true });

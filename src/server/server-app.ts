@@ -277,7 +277,8 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
       const out = new BoundedStream(stream, streamBufferBytes);
       let first = true;
       while (open && !out.cut) {
-        const changed = changes.next(runId, pollMs, closed.signal);
+        // Over a store with a change feed a stream looks only when its run changed; else every pollMs.
+        const changed = changes.next(runId, changes.fed ? undefined : pollMs, closed.signal);
         const unsent = await unsentEvents(store, runId, cursor, { withSent: first && resumed });
         if (unsent === undefined) break;
         // A stream from the start opens as its format does; a resumed one first takes in what the client has had.
