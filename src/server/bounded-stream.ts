@@ -29,27 +29,28 @@ export class BoundedStream {
     return this.waitingBytes;
   }
 
-  /** Queues an event's frames, `id` on the last; false (and the stream cut) when they would put the reader more than the cap behind. */
+  /**
+   * Queues an event's frames, `id` on the last, as one write: a reader cut off has each event
+   * whole or not at all (a format's event of several frames is never resumed halfway). False (and
+   * the stream cut) when they would put the reader more than the cap behind.
+   */
   send(frames: readonly Frame[], id?: string): boolean {
-    if (this.wasCut) return false;
-    const messages = frames.map((frame, index) => ({ ...frame, ...(index === frames.length - 1 && id ? { id } : {}) }));
-    const bytes = messages.reduce((sum, message) => sum + sizeOf(message), 0);
+    if (this.wasCut || frames.length === 0) return !this.wasCut;
+    const text = frames.map((frame, index) => sseText(frame, index === frames.length - 1 ? id : undefined)).join("");
+    const bytes = Buffer.byteLength(text);
     if (this.waitingBytes + bytes > this.capBytes && this.waitingBytes > 0) {
       this.wasCut = true;
       this.stream.abort();
       return false;
     }
     this.waitingBytes += bytes;
-    for (const message of messages) {
-      const size = sizeOf(message);
-      this.tail = this.tail.then(async () => {
-        try {
-          if (!this.wasCut) await this.stream.writeSSE(message);
-        } finally {
-          this.waitingBytes -= size;
-        }
-      });
-    }
+    this.tail = this.tail.then(async () => {
+      try {
+        if (!this.wasCut) await this.stream.write(text);
+      } finally {
+        this.waitingBytes -= bytes;
+      }
+    });
     return true;
   }
 
@@ -64,7 +65,14 @@ export class BoundedStream {
   }
 }
 
-/** About what a frame takes on the wire: its data, its event name and id, and the field names. */
-function sizeOf(message: Frame & { id?: string }): number {
-  return Buffer.byteLength(message.data) + (message.event?.length ?? 0) + (message.id?.length ?? 0) + 24;
+/** A frame as server-sent events put it: its event name, each line of its data, its id, and a blank line. */
+function sseText(frame: Frame, id: string | undefined): string {
+  for (const value of [frame.event, id])
+    if (value !== undefined && /[\r\n]/.test(value))
+      throw new Error(`an SSE event name or id must not hold a line break: ${JSON.stringify(value)}`);
+  const data = frame.data
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join("");
+  return `${frame.event ? `event: ${frame.event}\n` : ""}${data}${id ? `id: ${id}\n` : ""}\n`;
 }
