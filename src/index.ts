@@ -199,6 +199,7 @@ export type {
   RunStatus,
   RunSummary,
   StoredRun,
+  RunChangeListener,
 } from "./journal/checkpoint-store.js";
 
 // Wait for a time or an event, and start runs on a schedule: wait and poll steps, events, waking due runs, schedules

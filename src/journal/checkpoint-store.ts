@@ -4,8 +4,9 @@ import type { KeptModelCall } from "./model-call-record.js";
 import { dueSince, memoryEvents } from "./memory-events.js";
 import type { EventLog, RunWake, StoredEvent } from "./event-log.js";
 import { checkedOrigin, type RunOrigin } from "./run-origin.js";
+import { topRunId, type RunChangeListener } from "./run-feed.js";
 
-export type { EventLog, RunWake, StoredEvent, RunOrigin };
+export type { EventLog, RunWake, StoredEvent, RunOrigin, RunChangeListener };
 
 /**
  * What a durable run writes, in the order it happens: each entry is committed before the run
@@ -212,6 +213,12 @@ export interface CheckpointStore {
    * wait: at most `limit`, the ones due longest first. A store without it cannot wake runs.
    */
   dueRuns?(query: { at: number; limit: number }): MaybePromise<string[]>;
+  /**
+   * The store's one change feed, shared by all who listen: which runs any process wrote to (by
+   * top-level id), soon after each commit, or `"any"` when it may have missed some (a dropped
+   * connection). Postgres: LISTEN/NOTIFY; SQLite: one poller. Returns how to stop listening.
+   */
+  watchRuns?(listener: RunChangeListener): () => void;
   close(): MaybePromise<void>;
 }
 
@@ -286,6 +293,8 @@ export function memoryStore(): CheckpointStore {
   const values = new Map<string, string>();
   const leases = new Map<string, { owner: string; token: number; expiresAt: number }>();
   const kept = memoryEvents();
+  const watchers = new Set<RunChangeListener>();
+  const changed = (runId: string) => [...watchers].forEach((watcher) => watcher([topRunId(runId)]));
   const running = (runId: string, token?: number) => {
     const run = runs.get(runId);
     if (run === undefined) throw storeMisuse(`there is no run "${runId}" in the store`);
@@ -320,6 +329,7 @@ export function memoryStore(): CheckpointStore {
       const outcome = appendedOutcome(copies);
       if (outcome === null) delete run.outcome;
       else if (outcome !== undefined) run.outcome = outcome;
+      changed(runId);
     },
     finishRun(runId, result, at, token) {
       const run = running(runId, token);
@@ -327,6 +337,7 @@ export function memoryStore(): CheckpointStore {
       run.result = JSON.parse(JSON.stringify(result ?? null)) as unknown;
       run.outcome = finishedOutcome(run.result);
       run.updatedAt = at;
+      changed(runId);
     },
     listRuns: (options = {}) =>
       [...runs.values()]
@@ -381,6 +392,7 @@ export function memoryStore(): CheckpointStore {
         .sort((a, b) => a.due - b.due)
         .slice(0, limit)
         .map(({ runId }) => runId),
+    watchRuns: (listener) => (watchers.add(listener), () => void watchers.delete(listener)),
     close: () => runs.clear(),
   };
 }

@@ -42,6 +42,11 @@ export interface ServeRunsOptions {
   log?: ((line: string) => void) | undefined;
   /** What went wrong (a run it leaves alone from now, a schedule that could not start). */
   warn?: ((line: string) => void) | undefined;
+  /**
+   * Told of each schedule's run that could not start, once it is kept as a failed run with
+   * `reason` (`planloop serve` sends its `run.failed` webhook from here).
+   */
+  onStartFailed?: ((failure: { schedule: string; runId: string; reason: string }) => void) | undefined;
 }
 
 /**
@@ -148,7 +153,11 @@ export class RunService {
       const report = await runSchedules({ store, launch });
       for (const run of report.started) log?.(`schedule ${run.schedule}: started ${run.runId}: ${run.status}`);
       for (const skip of report.skipped) log?.(`schedule ${skip.schedule}: not started at ${skip.fireAt}: ${skip.reason}`);
-      for (const failure of report.failed) warn?.(`schedule ${failure.schedule}: ${failure.runId} could not start: ${failure.error}`);
+      for (const failure of report.failed) {
+        warn?.(`schedule ${failure.schedule}: ${failure.runId} could not start: ${failure.error}`);
+        const { schedule, runId, reason } = failure;
+        this.options.onStartFailed?.({ schedule, runId, reason });
+      }
       for (const back of report.clockWentBack)
         warn?.(
           `schedule ${back.schedule}: it had fired up to ${back.firedUpTo}, past now (${back.now}): the clock went back; next at ${back.next ?? "never"}`,

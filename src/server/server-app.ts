@@ -21,10 +21,14 @@ import { CannotContinueError, NotHostedError, type RunHost } from "../runs/run-h
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";
-import { streamFormat, streamFormats, type Frame, type StreamFormatName } from "./stream-format.js";
+import { streamFormat, streamFormats, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
 import type { Pipeline } from "../runs/pipelines.js";
 import { webhookAttempts, type Webhooks } from "./webhooks.js";
+import { BoundedStream } from "./bounded-stream.js";
+
+/** How far (bytes) a stream's reader may fall behind before it is cut off and must reconnect. */
+export const defaultStreamBufferBytes = 1_048_576;
 
 export interface ServerAppOptions {
   store: CheckpointStore;
@@ -33,8 +37,18 @@ export interface ServerAppOptions {
   changes: RunChanges;
   /** A token with every scope for this process's life (the local case); tokens in the store count too. */
   sessionToken?: string | undefined;
-  /** How often an open stream looks at the store for what other processes wrote (ms). Default 250. */
+  /**
+   * How often an open stream looks at the store for what other processes wrote (ms), when the
+   * store has no change feed (`watchRuns`); with one, streams wait for the feed. Default 250.
+   */
   pollMs?: number | undefined;
+  /**
+   * The most a stream holds for a reader that has not taken it (bytes; default 1 MiB): a reader
+   * further behind (one that stopped reading) is cut off, and reconnects with its `Last-Event-ID`.
+   */
+  streamBufferBytes?: number | undefined;
+  /** Told when a stream's reader was cut off (`streamBufferBytes`), for the server's log. */
+  onStreamCut?: ((cut: { runId: string; capBytes: number }) => void) | undefined;
   /** The largest request body taken, in bytes. Default 1 MB. */
   maxBodyBytes?: number | undefined;
   /** Where webhooks go out; without it a run that asks for one is refused. */
@@ -76,6 +90,9 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   const { store, host, changes } = options;
   const app = new Hono<Env>();
   const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
+  const streamBufferBytes = options.streamBufferBytes ?? defaultStreamBufferBytes;
+  if (!(Number.isSafeInteger(streamBufferBytes) && streamBufferBytes > 0))
+    throw new InvalidOptionsError(`streamBufferBytes must be a whole number of bytes above 0, not ${String(options.streamBufferBytes)}`);
   app.onError((error, context) => failed(context, error));
   app.notFound((context) => {
     const allow = allowedMethods(app.routes, context.req.path);
@@ -257,30 +274,38 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     return streamSSE(context, async (stream) => {
       const pollMs = options.pollMs ?? 250;
       let open = true;
+      const closed = new AbortController();
       stream.onAbort(() => {
         open = false;
+        closed.abort();
       });
-      const write = async (frames: readonly Frame[], id?: string) => {
-        for (const [index, frame] of frames.entries())
-          await stream.writeSSE({ ...frame, ...(index === frames.length - 1 && id ? { id } : {}) });
-      };
+      const out = new BoundedStream(stream, streamBufferBytes);
       let first = true;
-      while (open) {
-        const changed = changes.next(runId, pollMs);
+      while (open && !out.cut) {
+        // Over a store with a change feed a stream looks only when its run changed; else every pollMs.
+        const changed = changes.next(runId, changes.fed ? undefined : pollMs, closed.signal);
         const unsent = await unsentEvents(store, runId, cursor, { withSent: first && resumed });
         if (unsent === undefined) break;
         // A stream from the start opens as its format does; a resumed one first takes in what the client has had.
         if (first && resumed) for (const event of unsent.sent) format.absorb(event);
-        else if (first) await write(format.opening());
+        else if (first) out.send(format.opening());
         first = false;
-        for (const event of unsent.events) await write(format.frames(event), event.id);
+        for (const event of unsent.events) {
+          if (!out.send(format.frames(event), event.id)) break;
+          await out.settle();
+        }
+        if (out.cut) {
+          options.onStreamCut?.({ runId, capBytes: streamBufferBytes });
+          break;
+        }
         if (unsent.finished) {
-          await write(format.closing({ runId, status: unsent.status ?? "finished" }));
+          out.send(format.closing({ runId, status: unsent.status ?? "finished" }));
           break;
         }
         await changed;
       }
       changes.forget(runId);
+      await out.drained();
     });
   });
   return app;

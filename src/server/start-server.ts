@@ -36,8 +36,12 @@ export interface RunServerOptions {
    * webhook) is kept signed with it, and a kept request someone changed in the store is not run.
    */
   secret?: string | undefined;
-  /** How often open streams look at the store for other processes' writes (ms). */
+  /** How often open streams look at the store for other processes' writes (ms), for a store without a change feed. */
   pollMs?: number | undefined;
+  /** The most a stream holds for a reader that has not taken it (bytes; default 1 MiB); a reader further behind is cut off and reconnects. */
+  streamBufferBytes?: number | undefined;
+  /** Told when a stream's reader was cut off, for a log. */
+  onStreamCut?: ((cut: { runId: string; capBytes: number }) => void) | undefined;
   /** The largest request body taken, in bytes (default 1 MB). */
   maxBodyBytes?: number | undefined;
   /** A service over the store (`serveRuns`) applies grants to every waiting run: grants on runs this server did not start are kept too. */
@@ -64,6 +68,12 @@ export interface RunServer {
   port: number;
   /** Serves `routes` too, beside the API (a Hono app with a base path of its own: `planloop ui`'s page under /ui). */
   mount(routes: Hono): void;
+  /**
+   * Sends a run's end or wait to the server's webhook URL (`webhooks.url`), as it does for its
+   * own runs: for runs the server did not start (a schedule's run that could not start). False
+   * when the server sends no webhooks there.
+   */
+  sendWebhook(runId: string, stop: { status: string; reason?: string | undefined }): boolean;
   /** Stops taking requests, then waits for the runs of this process to stop (`abortRuns`: cancels them first). */
   close(options?: { abortRuns?: boolean }): Promise<void>;
 }
@@ -83,7 +93,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
       `the run server listens on ${hostname}, beyond this machine, only with a token of its own: add one with planloop serve tokens add <name> --scope …`,
     );
   const sessionToken = local ? `pls_${randomBytes(24).toString("base64url")}` : undefined;
-  const changes = new RunChanges();
+  const changes = new RunChanges(options.store);
   const webhooks = options.webhooks === undefined ? undefined : new Webhooks(options.store, options.webhooks);
   const host = new RunHost({
     store: options.store,
@@ -107,6 +117,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     changes,
     sessionToken,
     pollMs: options.pollMs,
+    streamBufferBytes: options.streamBufferBytes,
+    onStreamCut: options.onStreamCut,
     maxBodyBytes: options.maxBodyBytes,
     allowedOrigins: options.allowedOrigins,
     servesAllRuns: options.servesAllRuns,
@@ -125,9 +137,17 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     host,
     port,
     mount: (routes) => void app.route("/", routes),
+    sendWebhook: (runId, stop) => {
+      const url = options.webhooks?.url;
+      const payload = payloadOf(runId, stop);
+      if (webhooks === undefined || url === undefined || payload === undefined) return false;
+      webhooks.send(url, payload);
+      return true;
+    },
     close: async ({ abortRuns = false } = {}) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      changes.close();
       await host.close({ abort: abortRuns });
       await webhooks?.close();
       await closed;

@@ -282,6 +282,30 @@ export function storeConformance(
       await store.close();
     });
 
+    it("tells its change feed's listeners which top-level run was written to (where the store has watchRuns)", async () => {
+      const store = await open();
+      if (store.watchRuns === undefined) return void (await store.close());
+      const named: string[] = [];
+      let heard: () => void = () => {};
+      const stop = store.watchRuns((runIds) => {
+        if (runIds !== "any") named.push(...runIds);
+        heard();
+      });
+      await store.createRun({ runId: "feed", entry: "executePlan", at: 1 });
+      await store.createRun({ runId: "feed/inner", entry: "runAgent", at: 1 });
+      // A feed may take a while (a poller's next look, a notification): waited for, not timed. One
+      // that says "any" (it began listening after the write) is written to again.
+      for (let write = 0; write < 5 && !named.includes("feed"); write += 1) {
+        const note = new Promise<void>((resolve) => (heard = resolve));
+        await store.append("feed/inner", entries.slice(0, 1), 2 + write);
+        await note;
+      }
+      expect(named.includes("feed")).toBe(true);
+      expect(named.includes("feed/inner")).toBe(false);
+      stop();
+      await store.close();
+    });
+
     waitConformance(open, framework);
   });
 }

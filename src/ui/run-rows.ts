@@ -7,6 +7,7 @@ import {
   type StoredRun,
 } from "../journal/checkpoint-store.js";
 import type { UsageTotals } from "../core/usage.js";
+import { failedStartEntry } from "../waits/failed-start.js";
 import { childrenOf, standing } from "../strategies/stored-runs.js";
 import type { RunPage, RunRow } from "./api-types.js";
 
@@ -74,6 +75,8 @@ export function statusOf(summary: Pick<RunSummary, "status" | "outcome">): strin
  */
 export function taskOf(run: StoredRun, children: readonly StoredRun[]): string {
   if (run.entry === "executePlan") return planOf(run);
+  // A schedule's run that could not start has no task of its own: why it did not start is its line.
+  if (run.entry === failedStartEntry) return firstLine(String((run.result as { reason?: unknown } | undefined)?.reason ?? ""));
   for (const each of [run, ...children]) {
     for (const entry of each.journal) {
       if (entry.kind === "launch" && entry.argv[0] === "ask" && typeof entry.argv[1] === "string") return firstLine(entry.argv[1]);

@@ -36,8 +36,11 @@ export interface ScheduleReport {
   started: Array<{ schedule: string; runId: string; fireAt: string; status: string }>;
   /** Fire times not started: overlap, catch-up, or another process on them. */
   skipped: Array<{ schedule: string; fireAt: string; reason: string }>;
-  /** Runs that could not start: each is kept in the store as a failed run with `error` as its reason. */
-  failed: Array<{ schedule: string; runId: string; error: string }>;
+  /**
+   * Runs that could not start: each is kept in the store as a failed run, `reason` its result's
+   * reason; `error` says too when it could not be kept.
+   */
+  failed: Array<{ schedule: string; runId: string; error: string; reason: string }>;
   /**
    * Schedules that had fired past now: the clock went back (or ran ahead for a while). Each starts
    * again from now, its next fire time recomputed, instead of going silent until that time comes.
@@ -122,7 +125,7 @@ async function started(
       () => "",
       (failure: unknown) => `; and it could not be kept as a failed run: ${errorMessage(failure)}`,
     );
-    report.failed.push({ schedule: schedule.name, runId, error: `${errorMessage(error)}${kept}` });
+    report.failed.push({ schedule: schedule.name, runId, error: `${errorMessage(error)}${kept}`, reason });
   }
 }
 

@@ -1,5 +1,8 @@
 // A schedule whose runs cannot start under `planloop serve` (a process of its own): each fire
-// time is kept as a failed run with the reason, listed by `runs list` and `schedules list`.
+// time is kept as a failed run with the reason, listed by `runs list` and `schedules list`, and
+// its run.failed webhook posted to serve's --webhook (a receiver this test starts on 127.0.0.1).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,10 +30,28 @@ describe("a schedule whose runs cannot start under planloop serve", () => {
     } finally {
       delete process.env.TEST_SCHEDULE_API_KEY;
     }
-    const serve = startCli(["serve", "--tools", toolsModule, "--store", store, "--tick-ms", "100"]);
+    const received: string[] = [];
+    const hook = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => (received.push(body), response.writeHead(200).end()));
+    });
+    await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    const serve = startCli(["serve", "--tools", toolsModule, "--store", store, "--tick-ms", "100", "--port", "0", "--webhook", url], {
+      PLANLOOP_WEBHOOK_SECRET: "a-webhook-secret-of-some-length",
+    });
     started.push(serve);
     await serve.line(/^schedule digest: digest@\S+ could not start: .*needs an API key in TEST_SCHEDULE_API_KEY/);
+    while (received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await serve.stop("SIGINT")).toBe(0);
+    await new Promise((resolve) => hook.close(resolve));
+    expect(JSON.parse(received[0]!)).toMatchObject({
+      type: "run.failed",
+      runId: expect.stringMatching(/^digest@/),
+      status: "failed",
+      reason: expect.stringMatching(/^schedule digest could not start its run: .*needs an API key in TEST_SCHEDULE_API_KEY/),
+    });
 
     const runs = (await cli("runs", "list", "--schedule", "digest", "--store", store)).out.trim().split("\n");
     expect(runs.length).toBeGreaterThanOrEqual(1);

@@ -71,7 +71,7 @@ describe.skipIf(skipPostgres)("postgresStore", () => {
     const connectionString = await freshDatabase();
     const raw = new pg.Client({ connectionString });
     await raw.connect();
-    await migrate(raw, schemaVersion - 1);
+    await migrate(raw, schemaVersion - 2);
     await raw.query(
       "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES ('weekly@old', 'executePlan', 'running', 1, 1)",
     );
@@ -87,7 +87,7 @@ describe.skipIf(skipPostgres)("postgresStore", () => {
     const connectionString = await freshDatabase();
     const raw = new pg.Client({ connectionString });
     await raw.connect();
-    await migrate(raw, schemaVersion - 1);
+    await migrate(raw, schemaVersion - 2);
     await raw.query(
       "INSERT INTO planloop_events (id, name, data, run_id, at, expires_at) VALUES ('42', 'export-ready', '{}', NULL, 1, 1000), ('7', 'export-ready', '{}', 'run-a', 1, 1000)",
     );

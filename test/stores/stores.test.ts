@@ -131,7 +131,7 @@ describe("sqliteStore", () => {
   it("opens a store written before origins were kept: its runs have none (no schedule's grant reaches them), new ones keep theirs", () => {
     const path = file();
     const raw = new Database(path);
-    migrate(raw, schemaVersion - 1);
+    migrate(raw, schemaVersion - 2);
     raw
       .prepare(
         "INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at) VALUES ('weekly@old', 'executePlan', 'running', 1, 1)",
@@ -148,7 +148,7 @@ describe("sqliteStore", () => {
   it("opens a store written when an event's id was its key: its events read back by number, and new numbers come after every one given", async () => {
     const path = file();
     const raw = new Database(path);
-    migrate(raw, schemaVersion - 1);
+    migrate(raw, schemaVersion - 2);
     const insert = raw.prepare("INSERT INTO planloop_events (id, name, data, run_id, at, expires_at) VALUES (?, ?, '{}', ?, 1, 1000)");
     insert.run("42", "export-ready", null);
     insert.run("7", "export-ready", "run-a");

@@ -70,14 +70,15 @@ describe("a schedule's run that cannot start", () => {
     clock.set("2026-12-07T01:00:01Z");
     const launch = () => Promise.reject(new Error("--model openai:gpt-4.1-mini needs an API key in OPENAI_API_KEY"));
     const report = await runSchedules({ store, launch, clock });
+    const reason = "schedule digest could not start its run: --model openai:gpt-4.1-mini needs an API key in OPENAI_API_KEY";
     expect(report.failed).toEqual([
       {
         schedule: "digest",
         runId: "digest@2026-12-07T01:00:00.000Z",
         error: "--model openai:gpt-4.1-mini needs an API key in OPENAI_API_KEY",
+        reason,
       },
     ]);
-    const reason = "schedule digest could not start its run: --model openai:gpt-4.1-mini needs an API key in OPENAI_API_KEY";
     expect(await store.getRun("digest@2026-12-07T01:00:00.000Z")).toMatchObject({
       status: "finished",
       result: { status: "failed", reason },

@@ -81,6 +81,10 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
     allowedOrigins: flags.allowOrigin,
     // planloop serve's own loop applies grants to every waiting run of the store.
     servesAllRuns: true,
+    onStreamCut: ({ runId, capBytes }) =>
+      served.io.err(
+        `planloop serve: a reader of run "${runId}"'s stream fell ${capBytes} bytes behind and was cut off; it resumes from its Last-Event-ID`,
+      ),
   });
   served.io.out(`planloop serve: the API is on ${server.url} (docs/server.md, ${server.url}/api/openapi.json)`);
   if (server.sessionToken !== undefined)

@@ -52,7 +52,10 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
       "--allow-origin <origins...>",
       "browser origins besides the server's own that may call the API and /mcp (https://app.example.com)",
     )
-    .option("--webhook <url>", "POST every API run's waits and ends here, signed with $PLANLOOP_WEBHOOK_SECRET (docs/server.md#webhooks)")
+    .option(
+      "--webhook <url>",
+      "POST every API run's waits and ends here, and each schedule's run that could not start, signed with $PLANLOOP_WEBHOOK_SECRET (docs/server.md#webhooks)",
+    )
     .action(async (flags: ServeFlags) => {
       if (flags.tools === undefined) throw new CliError("planloop serve needs --tools <module>: the tools every run continues with");
       const tickMs = wholeNumber(flags.tickMs, "--tick-ms");
@@ -92,6 +95,8 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
           signal: stop.signal,
           log: (line) => io.out(line),
           warn: (line) => io.err(line),
+          // A schedule's run that could not start is a failed run: its webhook goes where the API's runs' go.
+          onStartFailed: ({ runId, reason }) => void served.server?.sendWebhook(runId, { status: "failed", reason }),
         });
       } finally {
         stop.dispose();

@@ -63,6 +63,18 @@ const migrations: readonly string[] = [
   // An event is keyed by its name, id and target run, not its id alone (rows kept before stay as they are).
   `ALTER TABLE planloop_events DROP CONSTRAINT planloop_events_id_key;
    CREATE UNIQUE INDEX planloop_events_key ON planloop_events (name, id, coalesce(run_id, ''));`,
+  // The change feed (\`watchRuns\`): each write to a run's row notifies its top-level run's id on one
+  // channel, with the schema, at commit. Lease renewals set neither column and are not changes.
+  // An id too long for a notification's payload is sent as '' (listeners look at every run).
+  `CREATE FUNCTION planloop_runs_changed() RETURNS trigger LANGUAGE plpgsql AS $feed$
+   DECLARE top TEXT := split_part(NEW.run_id, '/', 1);
+   BEGIN
+     PERFORM pg_notify('planloop_runs', json_build_array(TG_TABLE_SCHEMA, CASE WHEN octet_length(top) > 7000 THEN '' ELSE top END)::text);
+     RETURN NULL;
+   END
+   $feed$;
+   CREATE TRIGGER planloop_runs_changed AFTER UPDATE OF updated_at, status ON planloop_runs
+     FOR EACH ROW EXECUTE FUNCTION planloop_runs_changed();`,
 ];
 
 /** The schema version this planloop writes. */

@@ -12,6 +12,7 @@ import { LeaseLostError } from "../../core/errors.js";
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate } from "./migrations.js";
 import { postgresDueRuns, postgresEvents } from "./postgres-events.js";
+import { postgresFeed } from "./postgres-feed.js";
 import { originColumn, readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, postgresDialect, type ListedRow } from "../run-listing.js";
 
@@ -99,6 +100,7 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     throw new LeaseLostError(runId, token ?? 0);
   };
   let closed = false;
+  const feed = postgresFeed(pool, migrated);
   return {
     location,
     async createRun({ runId, entry, at, origin }) {
@@ -187,7 +189,9 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
     },
     events: postgresEvents(pool, query, migrated),
     dueRuns: postgresDueRuns(query),
+    watchRuns: feed.watch,
     async close() {
+      feed.close();
       if (closed || !ownsPool) return;
       closed = true;
       await pool.end();

@@ -15,6 +15,7 @@ import {
 import { loadOptionalPackage } from "../../core/optional-package.js";
 import { migrate, schemaVersion } from "./migrations.js";
 import { sqliteDueRuns, sqliteEvents } from "./sqlite-events.js";
+import { sqliteFeed } from "./sqlite-feed.js";
 import { builtinSqlite, nodeSqliteDatabase } from "./node-sqlite.js";
 import { originColumn, readStoredJson, summaryOf, type RunRow } from "../run-row.js";
 import { listedSummary, listQuery, outcomeRow, outcomesQuery, sqliteDialect, type ListedRow, type ListQuery } from "../run-listing.js";
@@ -37,6 +38,12 @@ export interface SqliteStoreOptions {
    * `better-sqlite3` (the default elsewhere, as on Node 20). Both read each other's files.
    */
   driver?: "node:sqlite" | "better-sqlite3" | undefined;
+  /**
+   * How often the store's one change feed (`watchRuns`: what open streams of the run server
+   * follow) looks for runs written by any process, in ms. Default 100; it runs only while
+   * someone listens, and a look that finds nothing is one indexed read.
+   */
+  feedMs?: number | undefined;
 }
 
 /**
@@ -62,6 +69,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     db.pragma("synchronous = NORMAL");
     migrate(db);
   }
+  const feedMs = options.feedMs ?? 100;
+  if (!(Number.isFinite(feedMs) && feedMs > 0))
+    throw storeMisuse(`sqliteStore: feedMs must be a number of ms above 0, not ${String(feedMs)}`);
+  const feed = sqliteFeed(db, feedMs);
   const statements = {
     // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
     insertRun: db.prepare<[string, string, number, number, string, string | null]>(
@@ -199,7 +210,9 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     setValue: (key, value) => void statements.setValue.run(key, JSON.stringify(value ?? null)),
     updateValue: (key, update) => updateKept.immediate(key, update),
     ...(readonly ? {} : { events: sqliteEvents(db), dueRuns: sqliteDueRuns(db) }),
+    watchRuns: feed.watch,
     close: () => {
+      feed.close();
       if (db.open) db.close();
     },
   };
