@@ -73,6 +73,8 @@ export function agUiFormat(runId: string): StreamFormat {
         // A call that waited for a decision goes on as the same call.
         const waited = state.calls.get(key);
         const toolCallId = waited ?? `${key}@${String(event.attempt)}`;
+        // Started again with no end between (its process stopped and another took the run up): the step is open already.
+        const again = state.active.has(key);
         state.active.add(key);
         const calling =
           call && waited === undefined
@@ -83,7 +85,7 @@ export function agUiFormat(runId: string): StreamFormat {
               ]
             : [];
         if (call) state.calls.set(key, toolCallId);
-        return [...start(), frame({ type: "STEP_STARTED", stepName: key }), setStep(key, "running"), ...calling];
+        return [...start(), ...(again ? [] : [frame({ type: "STEP_STARTED", stepName: key })]), setStep(key, "running"), ...calling];
       }
       case "step-end": {
         const key = keyOf(event);
@@ -107,6 +109,8 @@ export function agUiFormat(runId: string): StreamFormat {
       }
       case "run-paused": {
         if (!state.open) return [];
+        // A process that stopped did not end the run: its span goes on when another process takes the run up.
+        if (event.status === "process stopped") return [];
         const pending = (event.pending ?? []) as Array<{ id: string; kind?: string; tool?: string; question?: string; stepId?: unknown }>;
         const callOf = (item: (typeof pending)[number]) => {
           const toolCallId = item.stepId === undefined ? undefined : state.calls.get(keyOf({ ...event, stepId: item.stepId }));
