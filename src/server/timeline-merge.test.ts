@@ -21,7 +21,7 @@ const labelled = (lists: Array<Array<{ type: string; time: number }>>): Drawn[][
   lists.map((list, run) => list.map((event, index) => ({ ...event, label: `${run}:${index}` })));
 
 describe("mergeTimelines", () => {
-  it("interleaves runs by time, a run's end after what else happened in its millisecond, the outer run first on a tie", () => {
+  it("interleaves runs by time, a pause after what else happened in its millisecond, a run's end last, the outer run first on a tie", () => {
     const outer = [
       { type: "model-call-end", time: 10.4, label: "planned" },
       { type: "run-end", time: 30, label: "answered" },
@@ -31,6 +31,12 @@ describe("mergeTimelines", () => {
       { type: "step-end", time: 30.7, label: "step" },
     ];
     expect(mergeTimelines([outer, inner]).map(({ event }) => event.label)).toEqual(["planned", "plan", "step", "answered"]);
+    // A run's end is last even when its clock (the store's) is behind the journal's.
+    const late = [{ type: "step-end", time: 31.5, label: "late step" }];
+    expect(mergeTimelines([outer, late]).map(({ event }) => event.label)).toEqual(["planned", "late step", "answered"]);
+    // A pause in the millisecond of a step's end comes after it.
+    const paused = [{ type: "run-paused", time: 30.1, label: "paused" }];
+    expect(mergeTimelines([paused, inner]).map(({ event }) => event.label)).toEqual(["plan", "step", "paused"]);
   });
 
   it("keeps each run's own order, loses and adds nothing (property)", () => {

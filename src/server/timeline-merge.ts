@@ -4,16 +4,18 @@ interface Timed {
   time: number;
 }
 
-/** A run's pause and its end come after whatever else happened in the same millisecond: a step ends before the run it ends stops. */
+/** A run's pause comes after whatever else happened in the same millisecond: a step ends before the run it ends stops. */
 const closing = new Set(["run-paused", "run-end"]);
 
 /**
  * The events of a run and of the runs kept inside it as one timeline: each list keeps its own
  * order (a stream's cursor counts how many of each list were sent), and the lists are
- * interleaved by time, the earliest head first; in the same millisecond a pause or an end comes last,
- * then the earlier list (the run before the runs inside it). It is a merge, so where the heads
- * alone decide, the timeline from given positions on is the rest of the whole one: a stream
- * resumed from a cursor goes on exactly as the stream from the start does.
+ * interleaved by time, the earliest head first; in the same millisecond a pause comes last, then
+ * the earlier list (the run before the runs inside it). A run's end comes after everything: the
+ * runs inside it write nothing after it, and its time is the store's clock, not the journal's.
+ * It is a merge, so where the heads alone decide, the timeline from given positions on is the
+ * rest of the whole one: a stream resumed from a cursor goes on exactly as the stream from the
+ * start does.
  *
  * @example
  * mergeTimelines([[plan, answer], [stepStart, stepEnd]]) // plan, stepStart, stepEnd, answer (by their times)
@@ -36,10 +38,11 @@ export function mergeTimelines<T extends Timed>(lists: ReadonlyArray<readonly T[
 
 /**
  * Whether `a` goes strictly before `b` (a tie keeps the earlier list first). Times are compared
- * to the millisecond: a run's start and end are kept in whole milliseconds, its steps and model
- * calls finer, so a plan run made in the millisecond of the call that planned it is no earlier.
+ * to the millisecond: a run's start is kept in whole milliseconds, its steps and model calls
+ * finer, so a plan run made in the millisecond of the call that planned it is no earlier.
  */
 function before(a: Timed, b: Timed): boolean {
+  if ((a.type === "run-end") !== (b.type === "run-end")) return b.type === "run-end";
   const [first, second] = [Math.floor(a.time), Math.floor(b.time)];
   if (first !== second) return first < second;
   return !closing.has(a.type) && closing.has(b.type);
