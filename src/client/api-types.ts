@@ -52,6 +52,8 @@ export interface RunView {
   };
   /** The run's result, once it finished. */
   result?: unknown;
+  /** Each try of each webhook of the run (docs/server.md#webhooks), once there was one. */
+  webhooks?: Array<{ type: string; url: string; attempt: number; at: number; outcome: number | string; delivered: boolean }>;
 }
 
 /** `GET /api/runs`. */
@@ -76,7 +78,8 @@ export interface GrantRequest {
 }
 
 export interface GrantAnswer {
-  grant: GrantRequest & { within: string; expiresAt: number; by: string; at: number };
+  /** The grant as kept: when it expires (`expiresAt`), not for how long it was asked. */
+  grant: Omit<GrantRequest, "expiresInMs"> & { within: string; expiresAt: number; by: string; at: number };
   /** What the run waited for that the grant approved at once. */
   decided: string[];
 }

@@ -15,9 +15,10 @@ import { scheduledRunId } from "../waits/schedules.js";
  * would plant a run inside another's, or act on one), "@" too for a new run (`<name>@<fire time>`
  * is how a schedule names its runs), and so is anything empty or longer than 200 characters.
  */
-const newRunIdPattern = /^[\w.:-]{1,200}$/;
+// Written out, not `\w`: the OpenAPI document carries these patterns, and a client's regex dialect (Python's `\w` takes "é") must read them as the server does.
+const newRunIdPattern = /^[A-Za-z0-9_.:-]{1,200}$/;
 /** An existing run a caller acts on: a top-level run, a schedule's (`@`) and a fork the server named (`~rerun-`) included. */
-const runReferencePattern = /^[\w.:@~-]{1,240}$/;
+const runReferencePattern = /^[A-Za-z0-9_.:@~-]{1,240}$/;
 
 const newRunIdRule =
   "1 to 200 letters, digits, '.', ':', '-' or '_' (no '/': that names a run kept inside another; no '@': a schedule's runs)";

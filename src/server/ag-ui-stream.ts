@@ -6,7 +6,7 @@ const pointer = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
  * A run as AG-UI events (protocol 1.0): a RUN_STARTED…RUN_FINISHED span per stretch the run
- * ran, the plan and every step's status as STATE_SNAPSHOT / STATE_DELTA, each step as
+ * ran, each opening with a STATE_SNAPSHOT; the plan and every step's status as STATE_SNAPSHOT / STATE_DELTA, each step as
  * STEP_STARTED/FINISHED and each tool step's call as TOOL_CALL_*; a wait for people ends its
  * span with an interrupt outcome naming what it waits for; the answer as a text message.
  */
@@ -22,11 +22,15 @@ export function agUiFormat(runId: string): StreamFormat {
   const snapshot = { status: "running", plans: {} as Record<string, unknown>, steps: {} as Record<string, string> };
   const frame = (value: Record<string, unknown>): Frame => ({ data: JSON.stringify(value) });
   const spanId = () => (state.spans <= 1 ? runId : `${runId}~${state.spans}`);
+  // Each span opens with the whole state, so no patch ever comes before a snapshot it applies to.
   const start = (): Frame[] => {
     if (state.open) return [];
     state.open = true;
     state.spans += 1;
-    return [frame({ type: "RUN_STARTED", threadId: runId, runId: spanId() })];
+    return [
+      frame({ type: "RUN_STARTED", threadId: runId, runId: spanId() }),
+      frame({ type: "STATE_SNAPSHOT", snapshot: structuredClone(snapshot) }),
+    ];
   };
   const finishSteps = (): Frame[] => {
     const frames = [...state.active].map((stepName) => frame({ type: "STEP_FINISHED", stepName }));
@@ -43,6 +47,15 @@ export function agUiFormat(runId: string): StreamFormat {
     const op = key in snapshot.steps ? "replace" : "add";
     snapshot.steps[key] = status;
     return frame({ type: "STATE_DELTA", delta: [{ op, path: `/steps/${pointer(key)}`, value: status }] });
+  };
+
+  const waitingSteps = () => {
+    const keys = Object.keys(snapshot.steps).filter((key) => snapshot.steps[key] === "waiting");
+    const interrupts = keys.map((key) => {
+      const toolCallId = state.calls.get(key);
+      return { id: key, reason: "waiting", message: `step ${key} waits`, ...(toolCallId === undefined ? {} : { toolCallId }) };
+    });
+    return interrupts.length > 0 ? interrupts : [{ id: `${spanId()}:waiting`, reason: "waiting", message: "the run waits" }];
   };
 
   function frames(event: StreamEvent): Frame[] {
@@ -62,6 +75,8 @@ export function agUiFormat(runId: string): StreamFormat {
         // A call that waited for a decision goes on as the same call.
         const waited = state.calls.get(key);
         const toolCallId = waited ?? `${key}@${String(event.attempt)}`;
+        // Started again with no end between (its process stopped and another took the run up): the step is open already.
+        const again = state.active.has(key);
         state.active.add(key);
         const calling =
           call && waited === undefined
@@ -72,7 +87,7 @@ export function agUiFormat(runId: string): StreamFormat {
               ]
             : [];
         if (call) state.calls.set(key, toolCallId);
-        return [...start(), frame({ type: "STEP_STARTED", stepName: key }), setStep(key, "running"), ...calling];
+        return [...start(), ...(again ? [] : [frame({ type: "STEP_STARTED", stepName: key })]), setStep(key, "running"), ...calling];
       }
       case "step-end": {
         const key = keyOf(event);
@@ -96,19 +111,23 @@ export function agUiFormat(runId: string): StreamFormat {
       }
       case "run-paused": {
         if (!state.open) return [];
+        // A process that stopped did not end the run: its span goes on when another process takes the run up.
+        if (event.status === "process stopped") return [];
         const pending = (event.pending ?? []) as Array<{ id: string; kind?: string; tool?: string; question?: string; stepId?: unknown }>;
         const callOf = (item: (typeof pending)[number]) => {
           const toolCallId = item.stepId === undefined ? undefined : state.calls.get(keyOf({ ...event, stepId: item.stepId }));
           return toolCallId === undefined ? {} : { toolCallId };
         };
         snapshot.status = String(event.status);
-        const interrupts = pending.map((item) => ({
+        const interrupts: Array<Record<string, unknown>> = pending.map((item) => ({
           id: item.id,
           reason: item.kind ?? "decision",
           message: item.question ?? (item.tool ? `${item.tool} waits for approval` : `${item.kind ?? "a decision"} is needed`),
           ...callOf(item),
           metadata: { pending: item },
         }));
+        // A run that waits never reports a success: with no pending item known, its waiting steps are what it waits for.
+        if (interrupts.length === 0 && snapshot.status === "waiting") interrupts.push(...waitingSteps());
         const delta = frame({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/status", value: snapshot.status }] });
         return [delta, ...finish(interrupts.length > 0 ? { type: "interrupt", interrupts } : undefined)];
       }

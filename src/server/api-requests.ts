@@ -23,13 +23,20 @@ const grantArgs = z
   })
   .meta({ type: "object", description: 'Arguments a call must have, each equal as JSON (1 is not "1")' });
 
+/**
+ * A plan, as the body holds it: checked against the server's tools by the run host (whose
+ * refusals name the step), so the body takes any value here; the document shows planloop's
+ * plan format in its place (`openapi.ts`).
+ */
+export const planField = z.unknown().describe("A plan (planloop's JSON plan format), checked against the server's tools");
+
 const webhook = z
   .url({ protocol: /^https?$/ })
   .describe("Also POST this run's webhooks here (waiting, completed, failed, cancelled), signed as the server's are");
 
 export const startRunBody = z.union([
   z.strictObject({
-    plan: z.unknown().describe("A plan (planloop's JSON plan format), checked against the server's tools"),
+    plan: planField,
     runId: runId.optional(),
     webhook: webhook.optional(),
   }),
@@ -53,7 +60,7 @@ const decision = z.discriminatedUnion("action", [
   z.strictObject({ pendingId: z.string().min(1), action: z.literal("approve") }),
   z.strictObject({ pendingId: z.string().min(1), action: z.literal("deny"), reason: z.string().max(2_000).optional() }),
   z.strictObject({ pendingId: z.string().min(1), action: z.literal("answer"), text: z.string().min(1).max(20_000) }),
-  z.strictObject({ pendingId: z.string().min(1), action: z.literal("edit"), plan: z.unknown() }),
+  z.strictObject({ pendingId: z.string().min(1), action: z.literal("edit"), plan: planField }),
 ]);
 
 /** A standing grant: approve this tool's later calls (those whose arguments hold `args`) in this run, or in its schedule's runs. */
@@ -77,7 +84,7 @@ export const decisionsBody = z.union([decision, z.array(decision).min(1).max(1_0
 export const forkBody = z.strictObject({
   step: z.union([z.string().min(1), z.number()]).describe("The step to run again; the steps before it are reused"),
   args: z.unknown().optional().describe("New arguments for that step"),
-  plan: z.unknown().optional().describe("A whole edited plan instead (not with args)"),
+  plan: planField.optional().describe("A whole edited plan instead (not with args)"),
   runId: runId.optional(),
 });
 

@@ -2,6 +2,8 @@ import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js"
 import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
 import { journalEvents } from "../trace/stored-trace.js";
 import type { StreamEvent } from "../client/api-types.js";
+import type { PlanloopEventBody } from "../core/events.js";
+import { mergeTimelines } from "./timeline-merge.js";
 
 /**
  * Where a stream of a run's events stands: per run (the run itself, "", and each run kept
@@ -10,6 +12,9 @@ import type { StreamEvent } from "../client/api-types.js";
  * has not seen, from the store: after a dropped connection, a reload, or a restart of the server.
  */
 export type StreamCursor = Map<string, number>;
+
+/** An event as a journal draws it, with when it happened. */
+type Drawn = PlanloopEventBody & { time: number };
 
 /**
  * The cursor a `Last-Event-ID` names, in the stream of run `runId`; an empty one (from the start)
@@ -70,30 +75,30 @@ export async function unsentEvents(
   const run = await store.getRun(runId);
   if (run === undefined) return undefined;
   const children = await childrenOf(store, runId);
-  const events: StreamEvent[] = [];
-  const sent: StreamEvent[] = [];
-  const named = new Set<string>();
+  const named: string[] = [];
+  const unsent: Drawn[][] = [];
+  const had: Drawn[][] = [];
   for (const each of [run, ...children]) {
     const name = each.runId.slice(runId.length).replace(/^\//, "");
-    named.add(name);
+    named.push(name);
     const drawn = journalEvents(each, each === run);
     if (each === run) describeEnding(drawn, run, children);
     const from = cursor.get(name) ?? 0;
     // A journal never shrinks: a position past its end was never given for this run.
     if (options.check !== undefined && from > drawn.length) throw new CursorError(options.check, "it is past the end of this run's stream");
-    const given = new Map(cursor);
-    for (let index = 0; index < drawn.length; index += 1) {
-      const { time, ...event } = drawn[index]!;
-      if (index < from) {
-        if (options.withSent)
-          sent.push({ ...event, run: each.runId, time, id: cursorId(given.set(name, index + 1), runId) } as StreamEvent);
-        continue;
-      }
-      cursor.set(name, index + 1);
-      events.push({ ...event, run: each.runId, time, id: cursorId(cursor, runId) } as StreamEvent);
-    }
+    had.push(drawn.slice(0, from));
+    unsent.push(drawn.slice(from));
   }
-  if (options.check !== undefined && [...cursor.keys()].some((name) => !named.has(name)))
+  const runIds = [run, ...children].map((each) => each.runId);
+  // In the order things happened across the runs, each event's id the cursor just past it.
+  const asSent = (timeline: Array<{ list: number; event: Drawn }>, positions: StreamCursor) =>
+    timeline.map(({ list, event }) => {
+      positions.set(named[list]!, (positions.get(named[list]!) ?? 0) + 1);
+      return { ...event, run: runIds[list]!, id: cursorId(positions, runId) } as StreamEvent;
+    });
+  const sent = options.withSent ? asSent(mergeTimelines(had), new Map()) : [];
+  const events = asSent(mergeTimelines(unsent), cursor);
+  if (options.check !== undefined && [...cursor.keys()].some((name) => !named.includes(name)))
     throw new CursorError(options.check, "it names runs this run does not hold");
   const status = (run.result as { status?: unknown } | undefined)?.status;
   return { events, sent, finished: run.status === "finished", ...(typeof status === "string" ? { status } : {}) };
@@ -108,9 +113,15 @@ function describeEnding(drawn: Array<Record<string, unknown>>, run: StoredRun, c
     event.pending = entry?.kind === "paused" ? pendingOf(entry.state) : [];
   });
   const last = drawn.at(-1);
-  if (last?.type === "run-paused" && run.status !== "finished" && (last.pending as unknown[] | undefined)?.length === 0) {
-    const state = lastPause(run, children);
-    if (state !== undefined) last.pending = pendingOf(state);
+  const lastPaused = paused.at(-1);
+  // A strategy's pause names nothing itself: what it waits for is in the run kept inside it.
+  if (
+    lastPaused !== undefined &&
+    (lastPaused.pending as unknown[] | undefined)?.length === 0 &&
+    (last === lastPaused || run.status === "finished")
+  ) {
+    const state = lastPause(run, children, { finished: true });
+    if (state !== undefined) lastPaused.pending = pendingOf(state);
   }
   if (last?.type === "run-end") {
     const output = (run.result as { output?: unknown } | undefined)?.output;

@@ -21,6 +21,17 @@ import { CannotContinueError, NotHostedError, type RunHost } from "../runs/run-h
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";
+import type {
+  Answer,
+  decisionsTaken,
+  eventKept,
+  forkCreated,
+  grantKept,
+  runCancelled,
+  runCreated,
+  runList,
+  runView as runViewSchema,
+} from "./api-responses.js";
 import { streamFormat, streamFormats, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
 import type { Pipeline } from "../runs/pipelines.js";
@@ -166,7 +177,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     }));
-    return context.json({ runs });
+    return context.json({ runs } satisfies Answer<typeof runList>);
   });
 
   app.post("/api/runs", needs("run"), async (context) => {
@@ -176,13 +187,13 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
         field: "body.webhook",
       });
     const started = await host.start(body, { client: context.get("caller").name });
-    return context.json(started, started.created ? 201 : 200);
+    return context.json(started satisfies Answer<typeof runCreated>, started.created ? 201 : 200);
   });
 
   app.get("/api/runs/:id", needs("read"), async (context) => {
     const view = await runView(store, idOf(context));
     const webhooks = await webhookAttempts(store, view.runId);
-    return context.json({ ...view, ...(webhooks.length === 0 ? {} : { webhooks }) });
+    return context.json({ ...view, ...(webhooks.length === 0 ? {} : { webhooks }) } satisfies Answer<typeof runViewSchema>);
   });
 
   app.post("/api/runs/:id/fork", needs("run"), async (context) => {
@@ -194,9 +205,9 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
       body.runId !== undefined &&
       (await retriedFork(store, { runId, step: body.step, forkId: body.runId, client: context.get("caller").name }))
     )
-      return context.json({ runId: body.runId, created: false }, 200);
+      return context.json({ runId: body.runId, created: false } satisfies Answer<typeof forkCreated>, 200);
     const { plan: _, ...forked } = await host.fork(runId, body, { client: context.get("caller").name });
-    return context.json({ ...forked, created: true }, 201);
+    return context.json({ ...forked, created: true } satisfies Answer<typeof forkCreated>, 201);
   });
 
   app.post("/api/runs/:id/cancel", needs("run"), async (context) => {
@@ -209,15 +220,16 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     });
     if (outcome === "missing") throw new ApiFailure(404, `there is no run "${runId}"`);
     if (outcome === "finished") throw new ApiFailure(409, `run "${runId}" has finished already; there is nothing to cancel`);
-    return context.json({ runId, status: "cancelled" });
+    return context.json({ runId, status: "cancelled" } satisfies Answer<typeof runCancelled>);
   });
 
   app.post("/api/runs/:id/decisions", needs("decide"), async (context) => {
     const runId = idOf(context);
     const body = readBody(decisionsBody, await jsonOf(context), "decisions");
-    if ("grant" in body) return context.json(await grant(runId, body.grant, context.get("caller").name), 201);
+    if ("grant" in body)
+      return context.json((await grant(runId, body.grant, context.get("caller").name)) satisfies Answer<typeof grantKept>, 201);
     const { decided } = await hostDecides(host, runId, { decisions: body, by: context.get("caller").name });
-    return context.json({ decided: decided.ids, continued: true }, 202);
+    return context.json({ decided: decided.ids, continued: true } satisfies Answer<typeof decisionsTaken>, 202);
   });
 
   /** The run a caller changes (`mayChangeRun`: its own, unless it may decide runs too); 404 or 403 otherwise. */
@@ -250,7 +262,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   app.post("/api/events/:name", needs("run"), async (context) => {
     const body = readBody(eventBody, await jsonOf(context), "event");
     const sent = await sendEvent({ store, event: context.req.param("name") ?? "", data: body.data, runId: body.runId, id: body.id });
-    return context.json(sent, 202);
+    return context.json(sent satisfies Answer<typeof eventKept>, 202);
   });
 
   app.get("/api/runs/:id/stream", needs("read"), async (context) => {

@@ -30,14 +30,14 @@ export function standing(run: StoredRun, children: readonly StoredRun[]): { stat
 }
 
 /** The state of the last pause of a run or its plan runs, when it is the last thing they wrote. */
-export function lastPause(run: StoredRun, children: readonly StoredRun[]): unknown {
+export function lastPause(run: StoredRun, children: readonly StoredRun[], options: { finished?: boolean } = {}): unknown {
   for (const each of [...children].reverse().concat(run)) {
     const last = [...each.journal]
       .reverse()
       .find((entry) =>
         ["paused", "step-start", "call-start", "call-end", "decision", "human-decision", "code-start", "code-call"].includes(entry.kind),
       );
-    if (each.status !== "finished" && last?.kind === "paused") return last.state;
+    if ((options.finished || each.status !== "finished") && last?.kind === "paused") return last.state;
   }
   return undefined;
 }

@@ -93,7 +93,11 @@ describe("the run server's tokens and scopes", () => {
   it("GET /api/openapi.json describes every route with its scope, its bodies from the schemas the server checks with", async () => {
     const response = await fetch(`${server.url}/api/openapi.json`);
     expect(response.status).toBe(200);
-    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { security?: unknown }>> };
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { security?: unknown }>>;
+      components: { schemas: Record<string, { anyOf?: unknown[] }> };
+    };
     expect(document.openapi).toBe("3.1.0");
     for (const route of routes) {
       const path = route.path.replace("/waits", "/{id}").replace("/export-ready", "/{name}");
@@ -102,9 +106,10 @@ describe("the run server's tokens and scopes", () => {
       expect(operation!.security).toEqual([{ bearer: [route.scope] }]);
     }
     const start = document.paths["/api/runs"]!.post as unknown as {
-      requestBody: { content: { "application/json": { schema: { anyOf: unknown[] } } } };
+      requestBody: { content: { "application/json": { schema: { $ref: string } } } };
     };
-    expect(start.requestBody.content["application/json"].schema.anyOf).toHaveLength(2);
+    expect(start.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/StartRun" });
+    expect(document.components.schemas.StartRun!.anyOf).toHaveLength(2);
   });
 
   it("beyond 127.0.0.1 the server refuses to start without a token of its own", async () => {

@@ -140,3 +140,60 @@ describe("a plain JSON Schema input", () => {
     });
   });
 });
+
+describe("verdicts as the schema's own draft gives them", () => {
+  const list = {
+    definitions: { list: { type: "array" } },
+    type: "object",
+    properties: { rows: { $ref: "#/definitions/list", maxItems: 1 } },
+  };
+
+  it("draft-07 ignores the keywords beside a $ref; 2020-12 applies them", () => {
+    const draftSeven = jsonSchemaCheck({ $schema: "http://json-schema.org/draft-07/schema#", ...list });
+    const current = jsonSchemaCheck({ $schema: "https://json-schema.org/draft/2020-12/schema", ...list });
+    expect(draftSeven({ rows: [1, 2] })).toMatchObject({ ok: true });
+    expect(draftSeven({ rows: "no" })).toMatchObject({ ok: false });
+    expect(current({ rows: [1, 2] })).toMatchObject({
+      ok: false,
+      problems: expect.stringContaining("rows: must NOT have more than 1 items"),
+    });
+    // A property named "$ref" is data, not a reference: its schema still applies.
+    const named = jsonSchemaCheck({
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { $ref: { type: "string" } },
+    });
+    expect(named({ $ref: 1 })).toMatchObject({ ok: false });
+  });
+
+  it("a $ref to an anchor is not read as a path (and not as a cycle)", () => {
+    const check = jsonSchemaCheck({
+      type: "object",
+      properties: { tags: { $ref: "#tags" } },
+      $defs: { tags: { $anchor: "tags", type: "array", items: { type: "string" } } },
+    });
+    expect(check({ tags: ["a"] })).toMatchObject({ ok: true });
+    expect(check({ tags: [1] })).toMatchObject({ ok: false });
+  });
+});
+
+describe("a schema refused at definition", () => {
+  const define = (input: Record<string, unknown>) => () =>
+    defineTool({ name: "pay", description: "Pay", input, execute: () => "paid" } as never);
+
+  it.each([
+    [{ type: "object", properties: { currency: { enum: [] } } }, "at /properties/currency/enum: enum must have non-empty array"],
+    [{ type: "object", properties: { code: { type: "string", pattern: "([" } } }, "at /properties/code/pattern:"],
+    [
+      { type: "object", properties: { rows: { items: { $ref: "#/$defs/missing" } } } },
+      "at /properties/rows/items/$ref: can't resolve reference #/$defs/missing",
+    ],
+    [
+      JSON.parse('{ "type": "object", "properties": { "__proto__": { "enum": [] } } }'),
+      "at /properties/__proto__/enum: enum must have non-empty array",
+    ],
+  ])("names the tool and the place: %j", (input, place) => {
+    expect(define(input)).toThrow(`defineTool("pay"): input is not a JSON Schema planloop can check: `);
+    expect(define(input)).toThrow(place);
+  });
+});

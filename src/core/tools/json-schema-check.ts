@@ -4,6 +4,8 @@ import { createRequire } from "node:module";
 import { isRecord } from "../is-record.js";
 import type { InputCheck } from "./input-check.js";
 import { withDecimalMultipleOf } from "./decimal-multiple.js";
+import { mapSubschemas } from "./schema-nodes.js";
+import { schemaProblemPlace } from "./schema-problem-place.js";
 
 /**
  * A check of arguments against a plain JSON Schema (a tool's `input`, every MCP tool's), by Ajv,
@@ -17,7 +19,14 @@ import { withDecimalMultipleOf } from "./decimal-multiple.js";
 export function jsonSchemaCheck(schema: Record<string, unknown>): (value: unknown) => InputCheck {
   const cycle = refCycle(schema);
   if (cycle !== undefined) throw new Error(`its $ref chain ${cycle.join(" → ")} never reaches a schema`);
-  const validate = compile(withPrototypeNames(schema));
+  let validate: ValidateFunction;
+  try {
+    validate = compile(schema);
+  } catch (error) {
+    const reason = (error as Error).message;
+    const place = schemaProblemPlace(schema, reason, compile);
+    throw new Error(place === undefined ? reason : `at ${place}: ${reason}`);
+  }
   return (value) => {
     let valid: boolean;
     try {
@@ -60,16 +69,18 @@ function draftSeven(): Ajv {
   return draft7;
 }
 
-function compile(schema: Record<string, unknown>): ValidateFunction {
-  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (olderDrafts.test(declared)) return compileWith(draftSeven(), withoutDraftFour(schema));
+function compile(written: Record<string, unknown>): ValidateFunction {
+  const declared = typeof written.$schema === "string" ? written.$schema : "";
+  const schema = withPrototypeNames(written);
+  const asDraftSeven = () => withoutRefSiblings(withoutDraftFour(schema)) as Record<string, unknown>;
+  if (olderDrafts.test(declared)) return compileWith(draftSeven(), asDraftSeven());
   try {
     return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), schema);
   } catch (error) {
     if (declared !== "") throw error;
     // No dialect named and not valid 2020-12: many tool schemas are still written as draft-07.
     try {
-      return compileWith(draftSeven(), schema);
+      return compileWith(draftSeven(), asDraftSeven());
     } catch {
       throw error;
     }
@@ -95,43 +106,18 @@ function withoutDraftFour(schema: Record<string, unknown>): Record<string, unkno
   return rest;
 }
 
-/** Keywords whose value is one schema, a list of schemas, or a map of names to schemas. */
-const oneSchema = [
-  "additionalProperties",
-  "items",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-];
-const schemaLists = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-const schemaMaps = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-
 /**
  * Ajv leaves out a property named `__proto__` (a guard of its generated code), so the schema it
  * gets says the same with a pattern: `properties.__proto__` becomes `patternProperties["^__proto__$"]`.
  * Nodes without one are passed as they are.
  */
-function withPrototypeNames(schema: unknown): Record<string, unknown> {
-  return JSON.stringify(schema).includes('"__proto__"')
-    ? (rewritten(schema) as Record<string, unknown>)
-    : (schema as Record<string, unknown>);
+function withPrototypeNames(schema: Record<string, unknown>): Record<string, unknown> {
+  return JSON.stringify(schema).includes('"__proto__"') ? (rewritten(schema) as Record<string, unknown>) : schema;
 }
 
 function rewritten(node: unknown): unknown {
   if (!isRecord(node)) return node;
-  const copy: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of Object.entries(node)) {
-    if (schemaMaps.includes(key) && isRecord(value))
-      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, rewritten(sub)]));
-    else if (schemaLists.includes(key) && Array.isArray(value)) copy[key] = value.map(rewritten);
-    else if (oneSchema.includes(key)) copy[key] = rewritten(value);
-    else copy[key] = value;
-  }
+  const copy = mapSubschemas(node, rewritten);
   const properties = copy.properties;
   if (isRecord(properties) && Object.hasOwn(properties, "__proto__")) {
     const { __proto__: prototypeSchema, ...rest } = properties;
@@ -139,6 +125,21 @@ function rewritten(node: unknown): unknown {
     copy.patternProperties = { ...(isRecord(copy.patternProperties) ? copy.patternProperties : {}), "^__proto__$": prototypeSchema };
   }
   return { ...copy };
+}
+
+/** What drafts up to 7 keep of a node beside its `$ref`: the definitions it may point into, and notes. */
+const keptBesideRef = new Set(["$ref", "$schema", "definitions", "title", "description", "$comment"]);
+
+/**
+ * Drafts up to 7 ignore every keyword beside a `$ref` (a `maxItems` there checks nothing), while
+ * Ajv 8 applies them in every draft: the schema Ajv gets leaves them out, so a tool's schema
+ * means what its author's draft says.
+ */
+function withoutRefSiblings(node: unknown): unknown {
+  if (!isRecord(node)) return node;
+  const copy = mapSubschemas(node, withoutRefSiblings);
+  if (typeof copy.$ref !== "string") return { ...copy };
+  return Object.fromEntries(Object.entries(copy).filter(([key]) => keptBesideRef.has(key)));
 }
 
 /** "field: message; other.field: missing (required)", each problem once. */
@@ -175,7 +176,8 @@ function detailOf(keyword: string, params: Record<string, unknown>): string {
  */
 function refCycle(root: Record<string, unknown>): string[] | undefined {
   const target = (ref: string): unknown => {
-    if (!ref.startsWith("#")) return undefined;
+    // A pointer into this document ("#", "#/…"); "#name" is an anchor, not a path.
+    if (ref !== "#" && !ref.startsWith("#/")) return undefined;
     let node: unknown = root;
     for (const part of ref.slice(1).split("/").filter(Boolean)) {
       node = isRecord(node) ? node[part.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined;

@@ -4,12 +4,13 @@ import { describe, expect, it } from "vitest";
 import { jsonSchemaCheck } from "./json-schema-check.js";
 
 /**
- * The official JSON-Schema-Test-Suite's required tests (not `optional/`), as Debian packages it
- * (`apt-get install json-schema-test-suite`; `.ci/run` installs it): every case of draft-07 and
- * draft-06 through planloop's checker, with the draft named in the schema as a tool would.
+ * The official JSON-Schema-Test-Suite's required tests (not `optional/`), every case through
+ * planloop's checker with the draft named in the schema as a tool would. Debian packages the
+ * suite twice: `json-schema-test-suite` (drafts 3 to 7) and, newer and with 2019-09 and
+ * 2020-12, inside `libtest-json-schema-acceptance-perl`; `.ci/run` installs both.
  */
-const suiteRoot = "/usr/share/json-schema-test-suite/tests";
-const installed = existsSync(suiteRoot);
+const debianSuite = "/usr/share/json-schema-test-suite/tests";
+const acceptanceSuite = "/usr/share/perl5/auto/share/dist/Test-JSON-Schema-Acceptance/tests";
 
 interface SuiteGroup {
   description: string;
@@ -18,55 +19,134 @@ interface SuiteGroup {
 }
 
 /** Cases that need documents from the suite's own web server (localhost:1234), which a tool's schema cannot reach. */
-const needsRemotes = new Set(["refRemote.json"]);
+const needsRemotes = new Set([
+  "refRemote.json",
+  "dynamicRef.json / strict-tree schema, guards against misspelled properties",
+  "dynamicRef.json / tests for implementation dynamic anchor and reference link",
+  "dynamicRef.json / $ref and $dynamicAnchor are independent of order - $defs first",
+  "dynamicRef.json / $ref and $dynamicAnchor are independent of order - $ref first",
+  "vocabulary.json / schema that uses custom metaschema with with no validation vocabulary",
+  "vocabulary.json / ignore unrecognized optional vocabulary",
+]);
 
 /**
- * Where Ajv's verdict differs from the suite's on purpose: Ajv 8 applies keywords beside a `$ref`
- * in every draft, while drafts up to 7 ignore them; for a tool's arguments that is the stricter reading.
+ * Where Ajv 8 (the checker planloop uses) gives another verdict than 2020-12 asks for, whatever
+ * its options: no option of Ajv and nothing planloop rewrites changes these (each was tried with
+ * Ajv's defaults, without `allErrors` and without `ownProperties`). Listed group by group, so a
+ * new wrong verdict, and one Ajv puts right, both fail this test.
  */
-const knownDeviations = new Set(["ref.json / ref overrides any sibling keywords / ref valid, maxItems ignored"]);
+/** In every draft: Ajv collects an `$id` written inside an unknown keyword, then finds two schemas for it. */
+const everyDraft = [["unknownKeyword.json / $id inside an unknown keyword is not a real identifier", 3]] as const;
+const ajvDeviations2020 = new Map<string, number>([
+  // Ajv takes items matched by `contains` as not evaluated, and misses items evaluated in an `anyOf` branch.
+  ["unevaluatedItems.json / unevaluatedItems and contains interact to control item dependency relationship", 4],
+  ["unevaluatedItems.json / unevaluatedItems depends on adjacent contains", 1],
+  ["unevaluatedItems.json / unevaluatedItems depends on multiple nested contains", 1],
+  ["unevaluatedItems.json / unevaluatedItems with nested items", 2],
+  // Properties a failed `if` evaluated still count as evaluated in Ajv when there is no `then`.
+  ["unevaluatedProperties.json / unevaluatedProperties with if/then/else, then not defined", 1],
+  // Ajv's $dynamicRef: only "#name" fragments, and not always bound like a $ref when no dynamic anchor is in scope.
+  ["dynamicRef.json / A $dynamicRef to a $dynamicAnchor in the same schema resource behaves like a normal $ref to an $anchor", 1],
+  ["dynamicRef.json / A $dynamicRef to an $anchor in the same schema resource behaves like a normal $ref to an $anchor", 1],
+  [
+    "dynamicRef.json / A $dynamicRef resolves to the first $dynamicAnchor still in scope that is encountered when the schema is evaluated",
+    1,
+  ],
+  ["dynamicRef.json / A $dynamicRef without anchor in fragment behaves identical to $ref", 1],
+  [
+    "dynamicRef.json / A $dynamicRef with intermediate scopes that don't include a matching $dynamicAnchor does not affect dynamic scope resolution",
+    1,
+  ],
+  ["dynamicRef.json / An $anchor with the same name as a $dynamicAnchor is not used for dynamic scope resolution", 1],
+  [
+    "dynamicRef.json / A $dynamicRef without a matching $dynamicAnchor in the same schema resource behaves like a normal $ref to $anchor",
+    1,
+  ],
+  [
+    "dynamicRef.json / A $dynamicRef with a non-matching $dynamicAnchor in the same schema resource behaves like a normal $ref to $anchor",
+    1,
+  ],
+  [
+    "dynamicRef.json / A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope",
+    2,
+  ],
+  [
+    "dynamicRef.json / A $dynamicRef that initially resolves to a schema without a matching $dynamicAnchor behaves like a normal $ref to $anchor",
+    1,
+  ],
+  ["dynamicRef.json / after leaving a dynamic scope, it is not used by a $dynamicRef", 3],
+  // Ajv's compiler overflows its stack on these nested relative and URN ids (refused at definition, never at a call).
+  ["ref.json / refs with relative uris and defs", 3],
+  ["ref.json / relative refs with absolute uris and defs", 3],
+  ["ref.json / URN ref with nested pointer ref", 2],
+  ...everyDraft,
+]);
 
-function runSuite(draft: string, metaSchema: string) {
-  const folder = path.join(suiteRoot, draft);
+const deviationsOf = (metaSchema: string) => (metaSchema.includes("2020-12") ? ajvDeviations2020 : new Map<string, number>(everyDraft));
+
+/** The deviations expected of a folder: those of its draft, in the files it has. */
+const expectedIn = (folder: string, metaSchema: string) =>
+  new Map([...deviationsOf(metaSchema)].filter(([group]) => existsSync(path.join(folder, group.split(" / ")[0]!))));
+
+function runSuite(folder: string, metaSchema: string) {
   let passed = 0;
   const failures: string[] = [];
-  const deviations: string[] = [];
+  const deviations = new Map<string, number>();
   for (const file of readdirSync(folder).filter((name) => name.endsWith(".json") && !needsRemotes.has(name))) {
     const groups = JSON.parse(readFileSync(path.join(folder, file), "utf8")) as SuiteGroup[];
     for (const group of groups) {
+      const groupName = `${file} / ${group.description}`;
+      if (needsRemotes.has(groupName)) continue;
+      const wrong = (test: SuiteGroup["tests"][number], why: string) => {
+        if (deviationsOf(metaSchema).has(groupName)) deviations.set(groupName, (deviations.get(groupName) ?? 0) + 1);
+        else failures.push(`${groupName} / ${test.description}: ${why}`);
+      };
       const schema = typeof group.schema === "boolean" ? group.schema : { $schema: metaSchema, ...(group.schema as object) };
       let check: ReturnType<typeof jsonSchemaCheck>;
       try {
         check = jsonSchemaCheck(schema as Record<string, unknown>);
       } catch (error) {
-        for (const test of group.tests) failures.push(`${file} / ${group.description} / ${test.description}: ${(error as Error).message}`);
+        for (const test of group.tests) wrong(test, (error as Error).message);
         continue;
       }
       for (const test of group.tests) {
-        const name = `${file} / ${group.description} / ${test.description}`;
         if (check(test.data).ok === test.valid) passed += 1;
-        else if (knownDeviations.has(name)) deviations.push(name);
-        else failures.push(`${name}: expected ${test.valid ? "valid" : "invalid"}`);
+        else wrong(test, `expected ${test.valid ? "valid" : "invalid"}`);
       }
     }
   }
   return { passed, failures, deviations };
 }
 
-describe.skipIf(!installed)("the JSON-Schema-Test-Suite's required tests", () => {
-  it.each([
-    ["draft7", "http://json-schema.org/draft-07/schema#"],
-    ["draft6", "http://json-schema.org/draft-06/schema#"],
-  ])("%s: every case gets the suite's verdict", (draft, metaSchema) => {
-    const { passed, failures, deviations } = runSuite(draft, metaSchema);
-    console.log(`JSON-Schema-Test-Suite ${draft}: ${passed} passed, ${failures.length} failed, ${deviations.length} known deviation`);
-    expect(failures).toEqual([]);
-    expect(deviations).toEqual([...knownDeviations]);
-    expect(passed).toBeGreaterThan(300);
-  });
+const drafts = [
+  ["draft7", debianSuite, "http://json-schema.org/draft-07/schema#"],
+  ["draft6", debianSuite, "http://json-schema.org/draft-06/schema#"],
+  ["draft7", acceptanceSuite, "http://json-schema.org/draft-07/schema#"],
+  ["draft6", acceptanceSuite, "http://json-schema.org/draft-06/schema#"],
+  ["draft2020-12", acceptanceSuite, "https://json-schema.org/draft/2020-12/schema"],
+] as const;
+
+describe("the JSON-Schema-Test-Suite's required tests", () => {
+  it.each(drafts.filter(([draft, root]) => existsSync(path.join(root, draft))))(
+    "%s (%s): every case gets the suite's verdict",
+    (draft, root, metaSchema) => {
+      const folder = path.join(root, draft);
+      const { passed, failures, deviations } = runSuite(folder, metaSchema);
+      const deviated = [...deviations.values()].reduce((sum, count) => sum + count, 0);
+      console.log(`JSON-Schema-Test-Suite ${draft} (${root}): ${passed} passed, ${failures.length} failed, ${deviated} Ajv deviations`);
+      expect(failures).toEqual([]);
+      // A draft-07 `$ref` beside `maxItems` is not among them: its siblings are left out, as draft-07 says.
+      expect(deviations).toEqual(expectedIn(folder, metaSchema));
+      expect(passed).toBeGreaterThan(300);
+    },
+  );
 });
 
-// CI installs the suite: there, its absence is a failure, not a skip.
-it.runIf(process.env.CI === "true")("the JSON-Schema-Test-Suite is installed (apt-get install json-schema-test-suite)", () => {
-  expect(installed).toBe(true);
-});
+// CI installs the suites: there, their absence is a failure, not a skip.
+it.runIf(process.env.CI === "true")(
+  "the JSON-Schema-Test-Suite is installed (json-schema-test-suite, libtest-json-schema-acceptance-perl)",
+  () => {
+    expect(existsSync(path.join(debianSuite, "draft7"))).toBe(true);
+    expect(existsSync(path.join(acceptanceSuite, "draft2020-12"))).toBe(true);
+  },
+);
