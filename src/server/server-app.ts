@@ -1,6 +1,5 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { streamSSE } from "hono/streaming";
 import { RunBusyError, errorMessage, InvalidOptionsError } from "../core/errors.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { sendEvent } from "../waits/send-event.js";
@@ -8,7 +7,7 @@ import type { RunDecisions } from "../runs/decide-run.js";
 import { NoSuchRunError } from "../runs/take-decisions.js";
 import { TamperedRequestError } from "../runs/hosted-request.js";
 import { DecisionsRefusedError } from "../runs/decisions-refused.js";
-import type { ApiError, ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
+import type { ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
 import { allows, findToken, listTokens } from "./api-tokens.js";
 import { sameSecretText } from "../trust/keyed-hash.js";
 import { BodyError, decisionsBody, eventBody, forkBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
@@ -18,7 +17,6 @@ import { mayChangeRun, notCallersRun } from "../runs/run-access.js";
 import { openApiDocument } from "./openapi.js";
 import { allowedMethods, checkedOrigins, originAllowed } from "./request-guards.js";
 import { CannotContinueError, NotHostedError, type RunHost } from "../runs/run-host.js";
-import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
 import { mcpOverHttp } from "./mcp-server.js";
 import type {
@@ -32,11 +30,11 @@ import type {
   runList,
   runView as runViewSchema,
 } from "./api-responses.js";
-import { streamFormat, streamFormats, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
 import type { Pipeline } from "../runs/pipelines.js";
 import { webhookAttempts, type Webhooks } from "./webhooks.js";
-import { BoundedStream } from "./bounded-stream.js";
+import { ApiFailure } from "./api-failure.js";
+import { streamRun } from "./run-stream-route.js";
 
 /** How far (bytes) a stream's reader may fall behind before it is cut off and must reconnect. */
 export const defaultStreamBufferBytes = 1_048_576;
@@ -81,16 +79,6 @@ export interface ServerAppOptions {
 /** Who made the request: the token's name and scopes. */
 type Caller = { name: string; scopes: readonly ApiScope[] };
 type Env = { Variables: { caller: Caller } };
-
-class ApiFailure extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422,
-    message: string,
-    readonly extra: Omit<ApiError, "error"> = {},
-  ) {
-    super(message);
-  }
-}
 
 /**
  * The run server's HTTP API (docs/server.md) as a Hono app: start runs, read them, follow
@@ -265,61 +253,15 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     return context.json(sent satisfies Answer<typeof eventKept>, 202);
   });
 
-  app.get("/api/runs/:id/stream", needs("read"), async (context) => {
-    const runId = idOf(context);
-    const name = context.req.query("format") ?? "planloop";
-    if (!(streamFormats as readonly string[]).includes(name))
-      throw new ApiFailure(400, `format must be one of ${streamFormats.join(", ")}; not ${JSON.stringify(name)}`, { field: "format" });
-    const lastEventId = context.req.header("last-event-id") ?? context.req.query("lastEventId");
-    let cursor: StreamCursor;
-    try {
-      cursor = readCursor(lastEventId, runId);
-      if (cursor.size > 0) await unsentEvents(store, runId, new Map(cursor), { check: lastEventId! });
-    } catch (error) {
-      if (!(error instanceof CursorError)) throw error;
-      throw new ApiFailure(400, errorMessage(error), { field: "Last-Event-ID" });
-    }
-    if ((await store.getRun(runId)) === undefined) throw new ApiFailure(404, `there is no run "${runId}"`);
-    const format = streamFormat(name as StreamFormatName, runId);
-    const resumed = cursor.size > 0;
-    for (const [header, value] of Object.entries(format.headers)) context.header(header, value);
-    return streamSSE(context, async (stream) => {
-      const pollMs = options.pollMs ?? 250;
-      let open = true;
-      const closed = new AbortController();
-      stream.onAbort(() => {
-        open = false;
-        closed.abort();
-      });
-      const out = new BoundedStream(stream, streamBufferBytes);
-      let first = true;
-      while (open && !out.cut) {
-        // Over a store with a change feed a stream looks only when its run changed; else every pollMs.
-        const changed = changes.next(runId, changes.fed ? undefined : pollMs, closed.signal);
-        const unsent = await unsentEvents(store, runId, cursor, { withSent: first && resumed });
-        if (unsent === undefined) break;
-        // A stream from the start opens as its format does; a resumed one first takes in what the client has had.
-        if (first && resumed) for (const event of unsent.sent) format.absorb(event);
-        else if (first) out.send(format.opening());
-        first = false;
-        for (const event of unsent.events) {
-          if (!out.send(format.frames(event), event.id)) break;
-          await out.settle();
-        }
-        if (out.cut) {
-          options.onStreamCut?.({ runId, capBytes: streamBufferBytes });
-          break;
-        }
-        if (unsent.finished) {
-          out.send(format.closing({ runId, status: unsent.status ?? "finished" }));
-          break;
-        }
-        await changed;
-      }
-      changes.forget(runId);
-      await out.drained();
-    });
-  });
+  app.get("/api/runs/:id/stream", needs("read"), (context) =>
+    streamRun(context, idOf(context), {
+      store,
+      changes,
+      pollMs: options.pollMs,
+      bufferBytes: streamBufferBytes,
+      onCut: options.onStreamCut,
+    }),
+  );
   return app;
 }
 
