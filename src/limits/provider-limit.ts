@@ -75,16 +75,24 @@ class SharedProviderLimit implements ProviderLimit {
   async turn(signal?: AbortSignal, onWait?: (until: number) => void): Promise<() => void> {
     const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
     try {
-      for (;;) {
+      for (let missed = 0; ;) {
         signal?.throwIfAborted();
         const now = Date.now();
         const start = await this.store.book(this.key, this.intervalMs, now);
-        // Booked while open and not behind anyone: the turn is now (the booking saw no cooldown).
-        if (start <= now) return release;
-        onWait?.(start);
-        await sleep(start - Date.now(), signal ? { signal } : {});
-        // A 429 while this call waited closes the provider again: book a turn after it.
-        if ((await this.store.closedUntil(this.key)) <= Date.now()) return release;
+        if (start > now) {
+          onWait?.(start);
+          await sleep(start - Date.now(), signal ? { signal } : {});
+          // A 429 while this call waited closes the provider again: book a turn after it.
+          if ((await this.store.closedUntil(this.key)) > Date.now()) continue;
+        }
+        // A turn taken late (this process was busy, the store slow to answer) would come too
+        // close to the turns booked after it: book a later one instead (once; a store slower
+        // than a turn would otherwise never let the call go).
+        if (this.intervalMs > 0 && missed < 1 && Date.now() - start > this.intervalMs / 2) {
+          missed += 1;
+          continue;
+        }
+        return release;
       }
     } catch (error) {
       release();
