@@ -10,7 +10,9 @@ const tableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
 /**
  * Limits' state in Postgres (a `pg` pool): one row per key in `tableName` (made at first use).
- * Every operation is one statement, atomic on the row.
+ * Every operation is one statement, atomic on the row. The table is unlogged: turns, cooldowns
+ * and holds are worth nothing after a crash of the database, and a write need not wait for the
+ * disk.
  */
 export function postgresLimitStore(postgres: unknown, tableName = "planloop_limit_state"): LimitStore {
   const pool = postgres as PostgresPool;
@@ -22,7 +24,7 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
   const ready = () =>
     (made ??= pool
       .query(
-        `CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, next_at double precision NOT NULL DEFAULT 0,
+        `CREATE UNLOGGED TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, next_at double precision NOT NULL DEFAULT 0,
            closed_until double precision NOT NULL DEFAULT 0, holder text, held_until double precision NOT NULL DEFAULT 0)`,
       )
       .then(

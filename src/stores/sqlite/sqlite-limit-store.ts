@@ -24,6 +24,9 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
   const db = driverOf(options.driver)(options.path, false);
   db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
+  // A commit need not wait for the disk (safe in WAL mode: a crash loses the last turns booked,
+  // worth nothing after it, and never damages the file the runs may share).
+  db.pragma("synchronous = NORMAL");
   db.exec(`CREATE TABLE IF NOT EXISTS planloop_limit_state (key TEXT PRIMARY KEY, next_at REAL NOT NULL DEFAULT 0,
     closed_until REAL NOT NULL DEFAULT 0, holder TEXT, held_until REAL NOT NULL DEFAULT 0)`);
   const book = db.prepare<[string, number, number, number, number, number], { start: number }>(
