@@ -61,6 +61,7 @@ export type { TimelineEntry } from "./plan/timeline.js";
 export { toolStepCallId } from "./core/tools/approvals.js";
 export { LatencyBook, latencyBook } from "./executor/latency-book.js";
 export { StepSlots } from "./executor/step-slots.js";
+export type { StepSlotsOptions } from "./executor/step-slots.js";
 export type { StepSlot } from "./executor/step-slots.js";
 export type { LatencyBookJson } from "./executor/latency-book.js";
 export type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "./executor/step-runner.js";
