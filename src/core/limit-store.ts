@@ -22,6 +22,30 @@ export interface LimitStore {
   hold(key: string, holder: string, until: number, now: number): Promise<boolean>;
   /** Lets go of `key` if `holder` holds it. */
   letGo(key: string, holder: string): Promise<void>;
+  /**
+   * Holds `amount` on the ledger `key` (what a call may spend), if what is spent is below
+   * `ceiling` and what is spent and held stays within it once `amount` is added. Whether it was
+   * held, and what the ledger had spent.
+   */
+  draw(key: string, amount: Spend, ceiling: Spend): Promise<{ held: boolean; spent: Spend }>;
+  /** Gives back `held` on the ledger `key` and adds what was really `spent`. */
+  settle(key: string, held: Spend, spent: Spend): Promise<void>;
+}
+
+/** Tokens and dollars, on a ledger (`LimitStore.draw`). */
+export interface Spend {
+  tokens: number;
+  costUsd: number;
+}
+
+/** Whether `amount` fits a ledger that spent `spent` and holds `held` under `ceiling` (the rule every store applies). */
+export function fits(spent: Spend, held: Spend, amount: Spend, ceiling: Spend): boolean {
+  return (
+    spent.tokens < ceiling.tokens &&
+    spent.tokens + held.tokens + amount.tokens <= ceiling.tokens &&
+    spent.costUsd < ceiling.costUsd &&
+    spent.costUsd + held.costUsd + amount.costUsd <= ceiling.costUsd
+  );
 }
 
 /** The state of limits in this process only. */
@@ -29,6 +53,12 @@ export function memoryLimitStore(): LimitStore {
   const next = new Map<string, number>();
   const closed = new Map<string, number>();
   const holds = new Map<string, { holder: string; until: number }>();
+  const ledgers = new Map<string, { spent: Spend; held: Spend }>();
+  const ledger = (key: string) => {
+    let found = ledgers.get(key);
+    if (found === undefined) ledgers.set(key, (found = { spent: { tokens: 0, costUsd: 0 }, held: { tokens: 0, costUsd: 0 } }));
+    return found;
+  };
   return {
     book: async (key, intervalMs, now) => {
       const start = Math.max(now, next.get(key) ?? 0, closed.get(key) ?? 0);
@@ -47,6 +77,20 @@ export function memoryLimitStore(): LimitStore {
     },
     letGo: async (key, holder) => {
       if (holds.get(key)?.holder === holder) holds.delete(key);
+    },
+    draw: async (key, amount, ceiling) => {
+      const { spent, held } = ledger(key);
+      if (!fits(spent, held, amount, ceiling)) return { held: false, spent: { ...spent } };
+      held.tokens += amount.tokens;
+      held.costUsd += amount.costUsd;
+      return { held: true, spent: { ...spent } };
+    },
+    settle: async (key, held, spent) => {
+      const found = ledger(key);
+      found.held.tokens -= held.tokens;
+      found.held.costUsd -= held.costUsd;
+      found.spent.tokens += spent.tokens;
+      found.spent.costUsd += spent.costUsd;
     },
   };
 }

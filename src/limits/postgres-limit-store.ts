@@ -25,7 +25,9 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
     (made ??= pool
       .query(
         `CREATE UNLOGGED TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, next_at double precision NOT NULL DEFAULT 0,
-           closed_until double precision NOT NULL DEFAULT 0, holder text, held_until double precision NOT NULL DEFAULT 0)`,
+           closed_until double precision NOT NULL DEFAULT 0, holder text, held_until double precision NOT NULL DEFAULT 0,
+           spent_tokens double precision NOT NULL DEFAULT 0, spent_cost double precision NOT NULL DEFAULT 0,
+           held_tokens double precision NOT NULL DEFAULT 0, held_cost double precision NOT NULL DEFAULT 0)`,
       )
       .then(
         () => undefined,
@@ -73,6 +75,26 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
     },
     letGo: async (key, holder) => {
       await query(`UPDATE ${table} SET holder = NULL, held_until = 0 WHERE key = $1 AND holder = $2`, [key, holder]);
+    },
+    draw: async (key, amount, ceiling) => {
+      await query(`INSERT INTO ${table} (key) VALUES ($1) ON CONFLICT (key) DO NOTHING`, [key]);
+      const { rows } = await query(
+        `UPDATE ${table} SET held_tokens = held_tokens + $2, held_cost = held_cost + $3
+         WHERE key = $1 AND spent_tokens < $4 AND spent_tokens + held_tokens + $2 <= $4
+           AND spent_cost < $5 AND spent_cost + held_cost + $3 <= $5
+         RETURNING spent_tokens, spent_cost`,
+        [key, amount.tokens, amount.costUsd, ceiling.tokens, ceiling.costUsd],
+      );
+      if (rows.length === 1) return { held: true, spent: { tokens: Number(rows[0]!.spent_tokens), costUsd: Number(rows[0]!.spent_cost) } };
+      const now = await query(`SELECT spent_tokens, spent_cost FROM ${table} WHERE key = $1`, [key]);
+      return { held: false, spent: { tokens: Number(now.rows[0]!.spent_tokens), costUsd: Number(now.rows[0]!.spent_cost) } };
+    },
+    settle: async (key, held, spent) => {
+      await query(
+        `UPDATE ${table} SET held_tokens = held_tokens - $2, held_cost = held_cost - $3,
+           spent_tokens = spent_tokens + $4, spent_cost = spent_cost + $5 WHERE key = $1`,
+        [key, held.tokens, held.costUsd, spent.tokens, spent.costUsd],
+      );
     },
   };
 }

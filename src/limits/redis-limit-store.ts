@@ -39,6 +39,27 @@ const letGoScript = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
 
+// A ledger is a hash (spent and held tokens and dollars), kept two days after its last use.
+const drawScript = `
+local v = redis.call('HMGET', KEYS[1], 'st', 'sc', 'ht', 'hc')
+local st, sc, ht, hc = tonumber(v[1] or '0'), tonumber(v[2] or '0'), tonumber(v[3] or '0'), tonumber(v[4] or '0')
+local at, ac, ct, cc = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local held = 0
+if st < ct and st + ht + at <= ct and sc < cc and sc + hc + ac <= cc then
+  redis.call('HSET', KEYS[1], 'ht', string.format('%.17g', ht + at), 'hc', string.format('%.17g', hc + ac))
+  held = 1
+end
+redis.call('PEXPIRE', KEYS[1], 172800000)
+return { held, string.format('%.17g', st), string.format('%.17g', sc) }`;
+
+const settleScript = `
+redis.call('HINCRBYFLOAT', KEYS[1], 'ht', -tonumber(ARGV[1]))
+redis.call('HINCRBYFLOAT', KEYS[1], 'hc', -tonumber(ARGV[2]))
+redis.call('HINCRBYFLOAT', KEYS[1], 'st', ARGV[3])
+redis.call('HINCRBYFLOAT', KEYS[1], 'sc', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], 172800000)
+return 1`;
+
 /** Limits' state in Redis (an ioredis client: what BullMQ workers already use), under `prefix`. */
 export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): LimitStore {
   const client = redis as RedisClient;
@@ -55,6 +76,21 @@ export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): Lim
       (await client.eval(holdScript, 1, holds(key), holder, Math.max(1, Math.ceil(until - now)))) === 1,
     letGo: async (key, holder) => {
       await client.eval(letGoScript, 1, holds(key), holder);
+    },
+    draw: async (key, amount, ceiling) => {
+      const [held, tokens, costUsd] = (await client.eval(
+        drawScript,
+        1,
+        `${prefix}ledger:${key}`,
+        amount.tokens,
+        amount.costUsd,
+        ceiling.tokens,
+        ceiling.costUsd,
+      )) as [number, string, string];
+      return { held: held === 1, spent: { tokens: Number(tokens), costUsd: Number(costUsd) } };
+    },
+    settle: async (key, held, spent) => {
+      await client.eval(settleScript, 1, `${prefix}ledger:${key}`, held.tokens, held.costUsd, spent.tokens, spent.costUsd);
     },
   };
 }

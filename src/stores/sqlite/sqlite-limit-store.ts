@@ -28,7 +28,8 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
   // worth nothing after it, and never damages the file the runs may share).
   db.pragma("synchronous = NORMAL");
   db.exec(`CREATE TABLE IF NOT EXISTS planloop_limit_state (key TEXT PRIMARY KEY, next_at REAL NOT NULL DEFAULT 0,
-    closed_until REAL NOT NULL DEFAULT 0, holder TEXT, held_until REAL NOT NULL DEFAULT 0)`);
+    closed_until REAL NOT NULL DEFAULT 0, holder TEXT, held_until REAL NOT NULL DEFAULT 0,
+    spent_tokens REAL NOT NULL DEFAULT 0, spent_cost REAL NOT NULL DEFAULT 0, held_tokens REAL NOT NULL DEFAULT 0, held_cost REAL NOT NULL DEFAULT 0)`);
   const book = db.prepare<[string, number, number, number, number, number], { start: number }>(
     `INSERT INTO planloop_limit_state AS t (key, next_at) VALUES (?, ? + ?)
      ON CONFLICT (key) DO UPDATE SET next_at = max(t.next_at, t.closed_until, ?) + ?
@@ -45,7 +46,42 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
      WHERE t.holder IS NULL OR t.holder = ? OR t.held_until < ?`,
   );
   const letGo = db.prepare<[string, string]>("UPDATE planloop_limit_state SET holder = NULL, held_until = 0 WHERE key = ? AND holder = ?");
+  const ensure = db.prepare<[string]>("INSERT INTO planloop_limit_state (key) VALUES (?) ON CONFLICT (key) DO NOTHING");
+  const draw = db.prepare<
+    [number, number, string, number, number, number, number, number, number],
+    { spent_tokens: number; spent_cost: number }
+  >(
+    `UPDATE planloop_limit_state SET held_tokens = held_tokens + ?, held_cost = held_cost + ?
+     WHERE key = ? AND spent_tokens < ? AND spent_tokens + held_tokens + ? <= ? AND spent_cost < ? AND spent_cost + held_cost + ? <= ?
+     RETURNING spent_tokens, spent_cost`,
+  );
+  const ledger = db.prepare<[string], { spent_tokens: number; spent_cost: number }>(
+    "SELECT spent_tokens, spent_cost FROM planloop_limit_state WHERE key = ?",
+  );
+  const settle = db.prepare<[number, number, number, number, string]>(
+    `UPDATE planloop_limit_state SET held_tokens = held_tokens - ?, held_cost = held_cost - ?,
+       spent_tokens = spent_tokens + ?, spent_cost = spent_cost + ? WHERE key = ?`,
+  );
   return {
+    draw: async (key, amount, ceiling) => {
+      ensure.run(key);
+      const row = draw.get(
+        amount.tokens,
+        amount.costUsd,
+        key,
+        ceiling.tokens,
+        amount.tokens,
+        ceiling.tokens,
+        ceiling.costUsd,
+        amount.costUsd,
+        ceiling.costUsd,
+      );
+      const spent = row ?? ledger.get(key)!;
+      return { held: row !== undefined, spent: { tokens: spent.spent_tokens, costUsd: spent.spent_cost } };
+    },
+    settle: async (key, held, spent) => {
+      settle.run(held.tokens, held.costUsd, spent.tokens, spent.costUsd, key);
+    },
     book: async (key, intervalMs, now) => {
       const row = book.get(key, now, intervalMs, now, intervalMs, intervalMs);
       return row!.start;
