@@ -85,10 +85,11 @@ class SharedProviderLimit implements ProviderLimit {
           // A 429 while this call waited closes the provider again: book a turn after it.
           if ((await this.store.closedUntil(this.key)) > Date.now()) continue;
         }
-        // A turn taken late (this process was busy, the store slow to answer) would come too
-        // close to the turns booked after it: book a later one instead (once; a store slower
-        // than a turn would otherwise never let the call go).
-        if (this.intervalMs > 0 && missed < 1 && Date.now() - start > this.intervalMs / 2) {
+        // A turn taken more than a turn late (this process was busy, the store slow to answer)
+        // would come too close to the turns booked after it: book a later one instead (once; a
+        // store slower than a turn would otherwise never let the call go). Less late, it goes:
+        // at worst a 429, whose cooldown holds everyone back.
+        if (this.intervalMs > 0 && missed < 1 && Date.now() - start > this.intervalMs) {
           missed += 1;
           continue;
         }
