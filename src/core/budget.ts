@@ -46,6 +46,8 @@ export interface SharedBudget {
   hold(worstCase: NextCallEstimate, signal?: AbortSignal): Promise<BudgetBreach | undefined>;
   /** The call ended: gives back its hold and charges what it really cost (nothing, when it failed). */
   settle(held: NextCallEstimate, actual: Partial<UsageTotals>): void;
+  /** Charges what a call cost whose hold was given back already, on the ledger the hold was taken on. */
+  charge(held: NextCallEstimate, actual: Partial<UsageTotals>): void;
 }
 
 const limitNames: readonly BudgetLimit[] = ["maxTokens", "maxCostUsd", "maxToolCalls", "deadlineMs"];
@@ -309,8 +311,9 @@ class Hold implements Reservation {
   ) {}
 
   settle(actual: Partial<UsageTotals>): void {
-    if (!this.open) return;
-    this.give(actual);
+    // Settled after its hold was given back (a stream left early, then counted): charge only.
+    if (this.open) this.give(actual);
+    else this.budget.shared?.charge(this.amount, actual);
     this.budget.charge(actual);
     this.budget.noteCall(actual);
   }

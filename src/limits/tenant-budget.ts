@@ -2,6 +2,7 @@ import type { BudgetBreach, BudgetLimit, NextCallEstimate, SharedBudget } from "
 import { systemClock, type Clock } from "../core/clock.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import type { Spend } from "../core/limit-store.js";
+import type { UsageTotals } from "../core/usage.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 
 export interface TenantBudgetOptions {
@@ -37,6 +38,14 @@ export function tenantBudget(options: TenantBudgetOptions): SharedBudget {
   // The day each hold was taken on, so a call that ends after midnight gives back the right one.
   const heldOn = new WeakMap<NextCallEstimate, string>();
   let settling: Promise<unknown> = Promise.resolve();
+  /** Gives `givenBack` of a hold back and charges `actual`, on the day the hold was taken. */
+  const record = (held: NextCallEstimate, givenBack: Spend, actual: Partial<UsageTotals>) => {
+    const key = heldOn.get(held);
+    if (key === undefined) return;
+    const spent = { tokens: (actual.inputTokens ?? 0) + (actual.outputTokens ?? 0), costUsd: actual.costUsd ?? 0 };
+    // A store that cannot be reached keeps the hold: the tenant may spend less that day, never more.
+    settling = settling.then(() => store.settle(key, givenBack, spent)).catch(() => {});
+  };
   return {
     async hold(worstCase) {
       const day = new Date(clock.now()).toISOString().slice(0, 10);
@@ -49,12 +58,10 @@ export function tenantBudget(options: TenantBudgetOptions): SharedBudget {
       return breach({ tenant: options.tenant, day, spent, next: worstCase, limits: { maxTokens, maxCostUsd } });
     },
     settle(held, actual) {
-      const key = heldOn.get(held);
-      if (key === undefined) return;
-      heldOn.delete(held);
-      const spent = { tokens: (actual.inputTokens ?? 0) + (actual.outputTokens ?? 0), costUsd: actual.costUsd ?? 0 };
-      // A store that cannot be reached keeps the hold: the tenant may spend less that day, never more.
-      settling = settling.then(() => store.settle(key, held, spent)).catch(() => {});
+      record(held, held, actual);
+    },
+    charge(held, actual) {
+      record(held, { tokens: 0, costUsd: 0 }, actual);
     },
   };
 }

@@ -80,4 +80,17 @@ describe("tenantBudget", () => {
     await clock.advance(60_000);
     expect("settle" in (await second.reserve({ tokens: 0, costUsd: 0.9 }))).toBe(true);
   });
+
+  it("a call whose hold was given back before it was counted (a stream left early) still charges the day", async () => {
+    const shared = memoryLimitStore();
+    const budget = new Budget({}, { shared: tenantBudget({ tenant: "t", perDay: { maxCostUsd: 1 }, shared }) });
+    const held = await budget.reserve({ tokens: 0, costUsd: 0.5 });
+    if (!("settle" in held)) throw new Error("refused");
+    held.release();
+    held.settle({ costUsd: 0.4 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(budget.spent.costUsd).toBe(0.4);
+    expect(await budget.reserve({ tokens: 0, costUsd: 0.7 })).toMatchObject({ limit: "maxCostUsd" });
+    expect("settle" in (await budget.reserve({ tokens: 0, costUsd: 0.6 }))).toBe(true);
+  });
 });
