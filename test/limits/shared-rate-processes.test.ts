@@ -191,8 +191,8 @@ describe.skipIf(skipRedis)("one provider limit in Redis shared by three BullMQ w
       } finally {
         await Promise.all(runners.map((runner) => runner.close()));
       }
-      // Not yet within 10%: on this 2-core machine under a load of about 17, 11–21% over the floor
-      // (0 429s): calls woken late by a busy worker give their turns up. Checked within 50%.
+      // Within 10% only on a quieter machine: on this 2-core machine 12.4 s (3% over the floor)
+      // under a load of 11, 13.7–14.6 s (14–21% over) under 17–21. Checked within 50%.
       expectWithinTheLimit(provider, "3 BullMQ workers on Redis", 0.5);
     } finally {
       for (const worker of workers) worker.kill("SIGTERM");
