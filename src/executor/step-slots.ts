@@ -24,7 +24,8 @@ export class StepSlots {
   private readonly tenants = new Map<string, string>();
   /** Runs that asked and were refused, in the order they first asked, with how to wake them. */
   private readonly waiting = new Map<string, () => void>();
-  private readonly weights: Readonly<Record<string, number>>;
+  /** By tenant name (a Map: a tenant may be called anything, "__proto__" too). */
+  private readonly weights: ReadonlyMap<string, number>;
 
   constructor(
     readonly size: number,
@@ -35,7 +36,7 @@ export class StepSlots {
       if (!(typeof weight === "number" && Number.isFinite(weight) && weight > 0))
         throw new RangeError(`the weight of tenant ${JSON.stringify(tenant)} must be a number > 0, not ${String(weight)}`);
     this.free = size;
-    this.weights = { ...options.weights };
+    this.weights = new Map(Object.entries(options.weights ?? {}));
   }
 
   /** A run's handle: its scheduler takes and gives back slots through it; `tenant` is whose run it is. */
@@ -114,7 +115,7 @@ export class StepSlots {
     });
     const rank = (owner: string, place: number) => {
       const tenant = this.tenantOf(owner);
-      const weight = this.weights[tenant.slice("tenant:".length)] ?? 1;
+      const weight = this.weights.get(tenant.slice("tenant:".length)) ?? 1;
       return [
         (this.tenantHeld.get(tenant) ?? 0) / (tenant.startsWith("tenant:") ? weight : 1),
         tenantSince.get(tenant)!,

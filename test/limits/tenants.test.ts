@@ -82,6 +82,28 @@ describe("tenants sharing step slots", () => {
     }
   });
 
+  it("a tenant may be called anything: __proto__ and constructor are tenants like any other", async () => {
+    const slots = new StepSlots(2, { weights: { constructor: 2 } });
+    const filler = slots.for("f", "filler");
+    for (let slot = 0; slot < 2; slot += 1) expect(filler.take(() => {})).toBe(true);
+    const woken: string[] = [];
+    const runs = [
+      { run: "c1", slot: slots.for("c1", "constructor") },
+      { run: "c2", slot: slots.for("c2", "constructor") },
+      { run: "p", slot: slots.for("p", "__proto__") },
+    ];
+    for (const { run, slot } of runs) expect(slot.take(() => woken.push(run))).toBe(false);
+    // Each freed slot is taken by the run woken for it.
+    for (let slot = 0; slot < 2; slot += 1) {
+      filler.release();
+      expect(runs.find((each) => each.run === woken.at(-1))!.slot.take(() => {})).toBe(true);
+    }
+    // constructor first (waiting longest); then __proto__, holding none, before constructor's
+    // second run (constructor holds 1 for its weight of 2: a share of 0.5).
+    expect(woken).toEqual(["c1", "p"]);
+    expect(Object.fromEntries(slots.holdings())).toEqual({ c1: 1, p: 1 });
+  });
+
   it("without tenants, each run its own share, the lone run waits behind the busy runs that waited before it", async () => {
     const events = await share(false);
     expect(overtaken(events)[0]).toBeGreaterThan(0);
