@@ -61,6 +61,7 @@ export type { TimelineEntry } from "./plan/timeline.js";
 export { toolStepCallId } from "./core/tools/approvals.js";
 export { LatencyBook, latencyBook } from "./executor/latency-book.js";
 export { StepSlots } from "./executor/step-slots.js";
+export type { StepSlotsOptions } from "./executor/step-slots.js";
 export type { StepSlot } from "./executor/step-slots.js";
 export type { LatencyBookJson } from "./executor/latency-book.js";
 export type { AgentJob, AgentJobResult, StepRunner, ToolJob } from "./executor/step-runner.js";
@@ -150,6 +151,13 @@ export { openAICompatible } from "./models/openai-compatible.js";
 export type { OpenAICompatibleOptions } from "./models/openai-compatible.js";
 export { providerLimit } from "./limits/provider-limit.js";
 export type { ProviderLimit, ProviderLimitOptions, LimitBackend } from "./limits/provider-limit.js";
+export { resourceLocks } from "./limits/resource-locks.js";
+export { tenantBudget } from "./limits/tenant-budget.js";
+export type { TenantBudgetOptions } from "./limits/tenant-budget.js";
+export type { ResourceLocksOptions } from "./limits/resource-locks.js";
+export { memoryLimitStore } from "./core/limit-store.js";
+export type { LimitStore, Spend } from "./core/limit-store.js";
+export type { ResourceLocks } from "./core/tools/call-gates.js";
 export { ModelHttpError } from "./models/http-request.js";
 export { IncompleteAnswerError, type AnswerEnd } from "./models/answer-end.js";
 export { fromAISDK } from "./models/ai-sdk.js";
@@ -164,7 +172,7 @@ export type { OfflineTask } from "./offline/offline-task.js";
 // Budgets, stops and errors
 export { Budget } from "./core/budget.js";
 export type { RunSettings, StateSigning } from "./core/run-settings.js";
-export type { BudgetLimits, BudgetLimit, BudgetBreach, Reservation } from "./core/budget.js";
+export type { BudgetLimits, BudgetLimit, BudgetBreach, Reservation, SharedBudget, NextCallEstimate } from "./core/budget.js";
 export {
   PlanloopError,
   InvalidOptionsError,

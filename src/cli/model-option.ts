@@ -2,9 +2,10 @@ import { resolve } from "node:path";
 import type { Model } from "../core/model.js";
 import { openAICompatible } from "../models/openai-compatible.js";
 import { CliError } from "./cli-error.js";
+import { declaresLimit, limitFromFlags, type LimitFlags } from "./limit-option.js";
 import { modelFromModule } from "./model-module.js";
 
-export interface ModelFlags {
+export interface ModelFlags extends LimitFlags {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
@@ -22,12 +23,15 @@ export async function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv =
   if (!flags.model) throw new CliError("--base-url needs --model <name> too");
   if (isModulePath(flags.model)) {
     if (flags.baseUrl) throw new CliError(`--model ${flags.model} is a module: it makes its own model, so leave out --base-url`);
+    if (declaresLimit(flags))
+      throw new CliError(`--model ${flags.model} is a module: declare its limit there (openAICompatible({ …, limit: providerLimit(…) }))`);
     return modelFromModule(flags.model);
   }
   const keyName = flags.apiKeyEnv ?? "OPENAI_API_KEY";
   if (flags.baseUrl) {
     const apiKey = env[keyName];
-    return openAICompatible({ baseURL: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}) });
+    const limit = limitFromFlags(flags, `${flags.baseUrl} ${flags.model}`);
+    return openAICompatible({ baseURL: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}), ...(limit ? { limit } : {}) });
   }
   const match = /^openai:(.+)$/.exec(flags.model);
   if (!match)
@@ -36,7 +40,9 @@ export async function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv =
     );
   const apiKey = env[keyName];
   if (!apiKey) throw new CliError(`--model ${flags.model} needs an API key in ${keyName}`);
-  return openAICompatible({ baseURL: env.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey, model: match[1]! });
+  const baseURL = env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  const limit = limitFromFlags(flags, `${baseURL} ${match[1]!}`);
+  return openAICompatible({ baseURL, apiKey, model: match[1]!, ...(limit ? { limit } : {}) });
 }
 
 /** A path to a module (./model.mjs, /abs/model.js, model.ts), not a model's name. */

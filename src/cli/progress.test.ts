@@ -83,4 +83,17 @@ describe("progress display", () => {
   it("says nothing of a plan with no steps (a plan stream that broke before its first step)", () => {
     expect(progressLine(stamp(0, 1, { type: "plan-created", version: 1, steps: [] }))).toBeUndefined();
   });
+
+  it("says when a model call waits for its provider's limit, and until when, until a call is answered", () => {
+    const state = emptyProgress();
+    const waiting = stamp(1, 0, { type: "model-waiting", step: 0, purpose: "act", limit: "openai", until: "2026-12-07T13:20:05.250Z" }, 3);
+    applyEvent(state, waiting);
+    expect(renderProgress(state, 0)[0]).toBe("planning · replans 0 · waiting for the provider's limit (openai) until 13:20:05 UTC");
+    expect(progressLine(waiting)).toBe("  ⏳ waiting for the provider's limit (openai) until 13:20:05 UTC (step 3)");
+    applyEvent(
+      state,
+      stamp(2, 10, { type: "model-call-end", step: 0, purpose: "act", decision: "final", toolCalls: 0, durationMs: 10 }, 3),
+    );
+    expect(renderProgress(state, 10)[0]).toBe("planning · replans 0");
+  });
 });

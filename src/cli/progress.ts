@@ -15,6 +15,8 @@ export interface ProgressState {
   steps: Map<string, StepLine>;
   replans: number;
   modelCall?: string;
+  /** A model call waiting for its provider's limit: which, and until when (ISO). */
+  limitWait?: { limit: string; until: string };
   done?: string;
 }
 
@@ -67,8 +69,13 @@ export function applyEvent(state: ProgressState, event: PlanloopEvent): void {
     case "model-call-start":
       if (event.stepId === undefined) state.modelCall = event.purpose;
       break;
+    case "model-waiting":
+      state.limitWait = { limit: event.limit, until: event.until };
+      break;
     case "model-call-end":
       if (event.stepId === undefined) delete state.modelCall;
+      // Some call was answered: the limit let calls through again.
+      delete state.limitWait;
       break;
     case "strategy-end":
       state.done = event.status;
@@ -94,6 +101,7 @@ const icons: Record<string, string> = {
 export function renderProgress(state: ProgressState, now: number, maxLines = Infinity): string[] {
   const header = [state.version === 0 ? "planning" : `plan v${state.version}`, `replans ${state.replans}`];
   if (state.modelCall) header.push(`model: ${state.modelCall}…`);
+  if (state.limitWait) header.push(waitingForLimit(state.limitWait));
   if (state.done) header.push(`done: ${state.done}`);
   const stepLine = (id: string, step: StepLine) => {
     const elapsed = step.startedAt === undefined ? "" : ` ${Math.round((step.endedAt ?? now) - step.startedAt)} ms`;
@@ -110,6 +118,11 @@ export function renderProgress(state: ProgressState, now: number, maxLines = Inf
   for (const [id, step] of watched.slice(0, room)) lines.push(stepLine(id, step));
   if (watched.length > room) lines.push(`  … and ${watched.length - room} more`);
   return lines;
+}
+
+/** "waiting for the provider's limit (openai) until 12:00:03" (the time in UTC, to the second). */
+function waitingForLimit(wait: { limit: string; until: string }): string {
+  return `waiting for the provider's limit (${wait.limit}) until ${wait.until.slice(11, 19)} UTC`;
 }
 
 const statusOrder = ["running", "waiting to start", "succeeded", "failed", "skipped", "cancelled", "waiting"];
@@ -132,6 +145,8 @@ export function progressLine(event: PlanloopEvent): string | undefined {
       return `replan ${event.replans}${event.early ? " (started early)" : ""}: ${event.reason}`;
     case "strategy-end":
       return `run ${event.status} in ${Math.round(event.durationMs)} ms`;
+    case "model-waiting":
+      return `  ⏳ ${waitingForLimit(event)}${event.stepId === undefined ? "" : ` (step ${event.stepId})`}`;
     default:
       return undefined;
   }

@@ -36,6 +36,20 @@ export interface Reservation {
   release(): void;
 }
 
+/**
+ * A ledger other runs and processes draw from too (`tenantBudget`: a tenant's budget for the
+ * day): each call's worst case is held on it as on the run's own limits, and a call it cannot pay
+ * is refused before it is made.
+ */
+export interface SharedBudget {
+  /** Holds the call's worst case, or says why it cannot be paid. */
+  hold(worstCase: NextCallEstimate, signal?: AbortSignal): Promise<BudgetBreach | undefined>;
+  /** The call ended: gives back its hold and charges what it really cost (nothing, when it failed). */
+  settle(held: NextCallEstimate, actual: Partial<UsageTotals>): void;
+  /** Charges what a call cost whose hold was given back already, on the ledger the hold was taken on. */
+  charge(held: NextCallEstimate, actual: Partial<UsageTotals>): void;
+}
+
 const limitNames: readonly BudgetLimit[] = ["maxTokens", "maxCostUsd", "maxToolCalls", "deadlineMs"];
 
 export function checkBudgetLimits(limits: unknown, label = "budget"): BudgetLimits {
@@ -105,12 +119,18 @@ export class Budget {
   private waiters: Array<() => void> = [];
   /** The dearest model call settled here or below, for calls that cannot say their worst case. */
   private dearest: NextCallEstimate = { tokens: 0, costUsd: 0 };
+  /** A ledger shared with other runs (the root's; see `SharedBudget`). */
+  readonly shared: SharedBudget | undefined;
 
-  constructor(limits: BudgetLimits = {}, options: { clock?: Clock; parent?: Budget; spent?: UsageTotals; elapsedMs?: number } = {}) {
+  constructor(
+    limits: BudgetLimits = {},
+    options: { clock?: Clock; parent?: Budget; spent?: UsageTotals; elapsedMs?: number; shared?: SharedBudget } = {},
+  ) {
     this.limits = { ...checkBudgetLimits(limits) };
     this.unlimited = Object.values(this.limits).every((value) => value === undefined);
     this.clock = options.clock ?? options.parent?.clock ?? systemClock;
     this.parent = options.parent;
+    this.shared = options.shared ?? options.parent?.shared;
     this.startedAt = this.clock.now() - (options.elapsedMs ?? 0);
     // Counted in place (a plan of many quick steps charges once per step); read as copies.
     this.totals = options.spent ? { ...options.spent } : emptyUsage();
@@ -147,7 +167,19 @@ export class Budget {
   async reserve(worstCase: NextCallEstimate, signal?: AbortSignal): Promise<Reservation | BudgetBreach> {
     for (;;) {
       const refused = this.tryHold(worstCase);
-      if (refused === undefined) return new Hold(this, worstCase);
+      if (refused === undefined) {
+        if (this.shared === undefined) return new Hold(this, worstCase);
+        let sharedRefused: BudgetBreach | undefined;
+        try {
+          sharedRefused = await this.shared.hold(worstCase, signal);
+        } catch (error) {
+          this.adjustHeld(worstCase, -1);
+          throw error;
+        }
+        if (sharedRefused === undefined) return new Hold(this, worstCase);
+        this.adjustHeld(worstCase, -1);
+        return sharedRefused;
+      }
       if (refused === "wait") await this.root().heldComesBack(signal);
       else return refused;
       // The caller sees its signal aborted and stops; this breach only closes the wait.
@@ -279,14 +311,20 @@ class Hold implements Reservation {
   ) {}
 
   settle(actual: Partial<UsageTotals>): void {
-    this.release();
+    // Settled after its hold was given back (a stream left early, then counted): charge only.
+    if (this.open) this.give(actual);
+    else this.budget.shared?.charge(this.amount, actual);
     this.budget.charge(actual);
     this.budget.noteCall(actual);
   }
 
   release(): void {
-    if (!this.open) return;
+    if (this.open) this.give({});
+  }
+
+  private give(actual: Partial<UsageTotals>): void {
     this.open = false;
     this.budget.adjustHeld(this.amount, -1);
+    this.budget.shared?.settle(this.amount, actual);
   }
 }

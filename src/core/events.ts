@@ -20,6 +20,8 @@ export type AgentEventBody =
       provider?: string;
       server?: { address?: string; port?: number };
     }
+  /** The call waits for its provider's limit (its rate, or the cooldown after a 429) until `until` (ISO time) before it is sent. */
+  | { type: "model-waiting"; step: number; purpose: ModelPurpose; limit: string; until: string }
   /** A piece of a model's answer as it streams in: text, reasoning, or a tool call's argument fragment. */
   | ({ type: "model-delta"; step: number; purpose: ModelPurpose } & ModelDelta)
   | {

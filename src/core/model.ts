@@ -33,6 +33,11 @@ export interface ModelRequest {
    * piece of the answer as it arrives (text, reasoning, tool-call argument fragments).
    */
   onDelta?: ((delta: ModelDelta) => void) | undefined;
+  /**
+   * Called when the call must wait for its provider's limit (`providerLimit`: its rate, or a
+   * cooldown after a 429) before it is sent: which limit, and when its turn comes (ms since 1970).
+   */
+  onLimitWait?: ((wait: { limit: string; until: number }) => void) | undefined;
 }
 
 /** A piece of an answer while it streams in (see `ModelRequest.onDelta`). */

@@ -130,7 +130,7 @@ export function schedulerHooks(run: PlanRun, priorities: Float64Array | undefine
     priorities,
     concurrency: run.config.concurrency,
     // A strategy's plan runs (`<id>/plan:<v>`) share their run's turn.
-    slot: run.config.slots?.for(run.runId.split("/")[0]!),
+    slot: run.config.slots?.for(run.runId.split("/")[0]!, run.config.tenant),
     initially: (index) => {
       const status = run.records[index]!.status;
       if (status === undefined) return "open";

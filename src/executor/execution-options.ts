@@ -51,6 +51,12 @@ export interface ExecutionSettings {
    */
   slots?: StepSlots | undefined;
   /**
+   * Whose run this is (an API token's name, a schedule, a caller): with shared `slots`, a freed
+   * slot goes to the tenant using the fewest for its weight, so one tenant's many runs cannot
+   * crowd out another's few (`StepSlots`).
+   */
+  tenant?: string | undefined;
+  /**
    * Models an agent step may name in its `model` (e.g. `{ fast, strong }`): planning takes a
    * strong model, simple steps a cheaper one. A step without `model` runs on the run's model.
    */
@@ -72,6 +78,7 @@ const settingKeys = [
   "prompts",
   "runner",
   "slots",
+  "tenant",
   "models",
   "latencies",
 ] as const;
@@ -173,6 +180,7 @@ export interface PlanConfig {
   decidedBy: string | undefined;
   runner: StepRunner | undefined;
   slots: StepSlots | undefined;
+  tenant: string | undefined;
   latencies: LatencyBook | undefined;
   /** Decisions used before (by earlier resumes) and by this run. */
   used: string[];
@@ -252,6 +260,7 @@ export function readPlanOptions(options: ExecutePlanOptions, given?: GivenPlan):
     clock: options.clock ?? systemClock,
     runner: checkRunner(options.runner),
     slots: checkSlots(options.slots),
+    tenant: checkTenant(options.tenant),
     latencies: checkLatencies(options.latencies),
   };
 }
@@ -300,6 +309,11 @@ function readGivenPlan(given: GivenPlan | undefined, run: { resumed: boolean; to
   if (given?.kind === "streamed") return { ok: true as const, plan: given.plan, graph: given.graph, parsedArgs: [], order: undefined };
   if (given?.kind === "checked" && !run.resumed && given.checked.tools === run.tools) return given.checked;
   return undefined;
+}
+
+function checkTenant(tenant: unknown): string | undefined {
+  if (tenant === undefined || (typeof tenant === "string" && tenant !== "")) return tenant;
+  throw new InvalidOptionsError(`tenant must be a non-empty string, not ${JSON.stringify(tenant)}`);
 }
 
 function checkSlots(slots: unknown): StepSlots | undefined {

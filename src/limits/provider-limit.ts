@@ -1,14 +1,10 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { sleep } from "../core/clock.js";
 import { InvalidOptionsError } from "../core/errors.js";
+import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
+import type { LimitStore } from "../core/limit-store.js";
 import { Slots } from "./slots.js";
 
-/** Where a limit's count and its cooldown live: this process, or a store every process shares. */
-export type LimitBackend =
-  /** A Redis client (ioredis): every process and BullMQ worker on it draws from one bucket. */
-  | { redis: unknown }
-  /** A Postgres pool (`pg`): every process on the database draws from one bucket (a table of its own, made at first use). */
-  | { postgres: unknown; tableName?: string | undefined };
+export type { LimitBackend } from "./shared-store.js";
 
 export interface ProviderLimitOptions {
   /** The provider (or the model, or the account): calls that share a name share the limit. */
@@ -19,42 +15,42 @@ export interface ProviderLimitOptions {
   rate?: { requests: number; perMs: number } | undefined;
   /** At most this many requests at once in this process. */
   concurrent?: number | undefined;
-  /** Where the count and the cooldown live; default this process's memory. */
+  /** Where the turns and the cooldown live; default this process's memory. */
   shared?: LimitBackend | undefined;
 }
 
 /**
  * A provider's limit, declared once and shared by every call to it: a request waits for its turn
- * (the provider's cooldown over, a request of its per-minute budget, a slot), in the order the
- * calls came in this process. When the provider says to slow down (429, or 503 with
- * `Retry-After`), `coolDown` closes it for everyone that shares the limit — every run, every
- * process on the same Redis or Postgres — until the time it named, so sibling calls do not each
- * hit it and back off on their own.
+ * (a slot, the provider's cooldown over, its place in the rate), in the order the calls booked
+ * their turns. When the provider says to slow down (429, or 503 with `Retry-After`), `coolDown`
+ * closes it for everyone that shares the limit — every run, every process on the same store —
+ * until the time it named, so sibling calls do not each hit it and back off on their own.
  */
 export interface ProviderLimit {
   readonly name: string;
-  /** Waits for a turn; gives back the release of the slot taken (call it when the request is answered). */
-  turn(signal?: AbortSignal): Promise<() => void>;
+  /**
+   * Waits for a turn; gives back the release of the slot taken (call it when the request is
+   * answered). `onWait` hears when the turn will come, if the call has to wait for it.
+   */
+  turn(signal?: AbortSignal, onWait?: (until: number) => void): Promise<() => void>;
   /** Closes the provider for `ms` for every caller that shares the limit. */
   coolDown(ms: number): Promise<void>;
   /** How long until the provider is open again (0: open now). */
   closedFor(): Promise<number>;
 }
 
-/** Makes a provider's limit (see `ProviderLimit`), backed by rate-limiter-flexible. */
+/** Makes a provider's limit (see `ProviderLimit`). */
 export function providerLimit(options: ProviderLimitOptions): ProviderLimit {
   return new SharedProviderLimit(options);
 }
 
-/** A count so large no minute reaches it: a limit that only cools down. */
-const unlimited = 1_000_000_000;
-
 class SharedProviderLimit implements ProviderLimit {
   readonly name: string;
-  private readonly limiter: RateLimiterAbstract;
+  private readonly key: string;
+  /** The time between two turns: at most `requests` in any `perMs` (0: no rate, only the cooldown). */
+  private readonly intervalMs: number;
   private readonly slots: Slots | undefined;
-  /** The calls of this process waiting for the count, one behind the other. */
-  private line: Promise<unknown> = Promise.resolve();
+  private readonly store: LimitStore;
 
   constructor(options: ProviderLimitOptions) {
     if (typeof options.name !== "string" || options.name === "") throw new InvalidOptionsError("a provider limit needs a name");
@@ -68,28 +64,37 @@ class SharedProviderLimit implements ProviderLimit {
     if (concurrent !== undefined && (!Number.isInteger(concurrent) || concurrent < 1))
       throw new InvalidOptionsError(`concurrent must be a whole number >= 1, got ${String(concurrent)}`);
     this.name = options.name;
+    this.key = `provider:${options.name}`;
+    // Turns spaced evenly: a turn every perMs/requests, so no window of perMs ever holds more
+    // than `requests` of them, wherever it starts (a fixed window would let two bursts meet).
+    this.intervalMs = rate === undefined ? 0 : rate.perMs / rate.requests;
     this.slots = concurrent === undefined ? undefined : new Slots(concurrent);
-    const count = {
-      points: rate?.requests ?? unlimited,
-      duration: (rate?.perMs ?? 60_000) / 1000,
-      keyPrefix: "planloop-limit",
-      // Spread over the window, not all at its start: no burst where two windows meet.
-      execEvenly: rate !== undefined,
-    };
-    const shared = options.shared;
-    if (shared === undefined) this.limiter = new RateLimiterMemory(count);
-    else if ("redis" in shared) this.limiter = new RateLimiterRedis({ ...count, storeClient: shared.redis });
-    else
-      this.limiter = new RateLimiterPostgres({ ...count, storeClient: shared.postgres, tableName: shared.tableName ?? "planloop_limits" });
+    this.store = sharedLimitStore(options.shared);
   }
 
-  async turn(signal?: AbortSignal): Promise<() => void> {
+  async turn(signal?: AbortSignal, onWait?: (until: number) => void): Promise<() => void> {
     const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
     try {
-      const mine = this.line.then(() => this.count(signal));
-      this.line = mine.catch(() => {});
-      await mine;
-      return release;
+      for (let missed = 0; ;) {
+        signal?.throwIfAborted();
+        const now = Date.now();
+        const start = await this.store.book(this.key, this.intervalMs, now);
+        if (start > now) {
+          onWait?.(start);
+          await sleep(start - Date.now(), signal ? { signal } : {});
+          // A 429 while this call waited closes the provider again: book a turn after it.
+          if ((await this.store.closedUntil(this.key)) > Date.now()) continue;
+        }
+        // A turn taken more than a turn late (this process was busy, the store slow to answer)
+        // would come too close to the turns booked after it: book a later one instead (once; a
+        // store slower than a turn would otherwise never let the call go). Less late, it goes:
+        // at worst a 429, whose cooldown holds everyone back.
+        if (this.intervalMs > 0 && missed < 1 && Date.now() - start > this.intervalMs) {
+          missed += 1;
+          continue;
+        }
+        return release;
+      }
     } catch (error) {
       release();
       throw error;
@@ -97,26 +102,10 @@ class SharedProviderLimit implements ProviderLimit {
   }
 
   async coolDown(ms: number): Promise<void> {
-    // Whole seconds, as the store keeps a block; never shorter than asked.
-    await this.limiter.block(this.name, Math.max(1, Math.ceil(ms / 1000)));
+    await this.store.closeUntil(this.key, Date.now() + Math.max(0, ms));
   }
 
   async closedFor(): Promise<number> {
-    const state = await this.limiter.get(this.name);
-    return state !== null && state.consumedPoints > this.limiter.points ? state.msBeforeNext : 0;
-  }
-
-  /** One request of the count, waiting as long as the store says while it is spent or cooling down. */
-  private async count(signal: AbortSignal | undefined): Promise<void> {
-    for (;;) {
-      signal?.throwIfAborted();
-      try {
-        await this.limiter.consume(this.name, 1);
-        return;
-      } catch (refused) {
-        if (!(refused instanceof RateLimiterRes)) throw refused;
-        await sleep(Math.max(1, refused.msBeforeNext), signal ? { signal } : {});
-      }
-    }
+    return Math.max(0, (await this.store.closedUntil(this.key)) - Date.now());
   }
 }

@@ -30,6 +30,8 @@ export interface HttpOptions {
   model: string;
   /** The provider's limit every call shares (`providerLimit`): each attempt takes a turn, and a 429 cools it down for all. */
   limit?: ProviderLimit | undefined;
+  /** Hears when a call waits for the limit, and until when. */
+  onLimitWait?: ((wait: { limit: string; until: number }) => void) | undefined;
 }
 
 const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
@@ -43,7 +45,11 @@ const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529])
 export async function postWithRetries(options: HttpOptions): Promise<Response> {
   const { limit } = options;
   for (let attempt = 0; ; attempt += 1) {
-    const release = limit === undefined ? undefined : await limit.turn(options.signal);
+    const onWait = options.onLimitWait;
+    const release =
+      limit === undefined
+        ? undefined
+        : await limit.turn(options.signal, onWait === undefined ? undefined : (until) => onWait({ limit: limit.name, until }));
     let outcome: Attempt;
     try {
       outcome = await attemptOnce(options);

@@ -71,6 +71,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
   const send = (request: ModelRequest, stream: boolean, format: ResponseFormat | undefined) =>
     postWithRetries({
       limit: options.limit,
+      onLimitWait: request.onLimitWait,
       url: settings.url,
       body: {
         ...(settings.maxOutputTokens === undefined || settings.capInBody ? {} : { max_tokens: settings.maxOutputTokens }),

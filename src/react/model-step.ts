@@ -50,6 +50,8 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     ...(run.events.watched
       ? { onDelta: (delta: ModelDelta) => run.events.emit({ type: "model-delta", step, purpose: "act", ...delta }) }
       : {}),
+    onLimitWait: ({ limit, until }) =>
+      run.events.emit({ type: "model-waiting", step, purpose: "act", limit, until: new Date(until).toISOString() }),
   };
   const held = await holdCallCost(run, request);
   if (!("settle" in held)) return held;

@@ -19,6 +19,7 @@ import { NoSuchRunError, takeDecisions, type TakenRun } from "./take-decisions.j
 import { waitingFor } from "./waiting-for.js";
 import { checkSecret } from "../trust/keyed-hash.js";
 import { RunLease } from "../journal/run-lease.js";
+import { tenantOf } from "./run-tenant.js";
 import { CannotContinueError, NotHostedError } from "./run-host-errors.js";
 
 export { CannotContinueError, NotHostedError } from "./run-host-errors.js";
@@ -358,12 +359,14 @@ export class RunHost {
   ): Promise<{ status: string; reason?: string | undefined }> {
     const { store, tools, model } = this.options;
     const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
+    const tenant = tenantOf((await store.getRun(runId))?.origin);
     const durable = {
       store,
       runId,
       signal: given.signal,
       onEvent,
       slots: this.slots,
+      ...(tenant === undefined ? {} : { tenant }),
       ...(this.options.runner === undefined ? {} : { runner: this.options.runner }),
       lease: given.taken === undefined ? { onBusy: "fail" as const } : { held: given.taken.lease },
       ...decisionOptions(given.taken?.decided),

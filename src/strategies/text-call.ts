@@ -124,11 +124,11 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
     yield await askModel(context, { purpose, messages, call });
     return;
   }
-  const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose };
+  const { onDelta: announce, onLimitWait } = deltasOf(context, purpose);
+  const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose, onLimitWait };
   const held = await holdCallCost(context, request);
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
-  const announce = deltasOf(context, purpose).onDelta;
   let usage: Usage | undefined;
   let text = "";
   try {
@@ -179,9 +179,11 @@ function keepCall(context: TextCallContext, call: Pick<ModelCallFacts, "request"
 }
 
 /** Each piece of an answer as a `model-delta` event, when someone listens. */
-function deltasOf(context: TextCallContext, purpose: ModelPurpose): Pick<ModelRequest, "onDelta"> {
-  if (!context.events.watched) return {};
-  return { onDelta: (delta) => context.events.emit({ type: "model-delta", step: 0, purpose, ...delta }) };
+function deltasOf(context: TextCallContext, purpose: ModelPurpose): Pick<ModelRequest, "onDelta" | "onLimitWait"> {
+  const onLimitWait = ({ limit, until }: { limit: string; until: number }) =>
+    context.events.emit({ type: "model-waiting", step: 0, purpose, limit, until: new Date(until).toISOString() });
+  if (!context.events.watched) return { onLimitWait };
+  return { onDelta: (delta) => context.events.emit({ type: "model-delta", step: 0, purpose, ...delta }), onLimitWait };
 }
 
 /**

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { openAICompatible, providerLimit, type ProviderLimit } from "planloop";
+import { openAICompatible, providerLimit, runAgent, type PlanloopEvent, type ProviderLimit } from "planloop";
 import { redisUrl, skipRedis } from "../helpers/redis.js";
 
 const servers: Server[] = [];
@@ -111,4 +111,25 @@ describe("a provider's limit, shared by every call", () => {
     },
     60_000,
   );
+
+  it("a call that waits for its turn says so in the run's events: which limit, and until when", async () => {
+    const provider = await strictProvider(5);
+    const limit = providerLimit({ name: "paced", rate: { requests: 2, perMs: 1000 } });
+    const model = openAICompatible({ baseURL: provider.baseURL, model: "m", limit });
+    const events: PlanloopEvent[] = [];
+    const started = Date.now();
+    const results = await Promise.all(
+      [1, 2, 3].map(() => runAgent({ model, tools: [], task: "hi", onEvent: (event) => void events.push(event) })),
+    );
+    expect(results.map((result) => result.status)).toEqual(["completed", "completed", "completed"]);
+    const waits = events.filter((event) => event.type === "model-waiting");
+    // The first call goes at once; the two after it wait half a second and a second for their turns.
+    expect(waits).toHaveLength(2);
+    for (const wait of waits) {
+      expect(wait).toMatchObject({ limit: "paced", purpose: "act" });
+      expect(Date.parse(wait.until)).toBeGreaterThan(started);
+    }
+    const untils = waits.map((wait) => Date.parse(wait.until)).sort();
+    expect(untils[1]! - untils[0]!).toBeGreaterThanOrEqual(499);
+  }, 60_000);
 });

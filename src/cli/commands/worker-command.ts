@@ -26,6 +26,9 @@ export function workerCommand(program: Command, io: CliIo): void {
     .option("--model <spec>", "the model for agent steps: openai:<name>, <name> with --base-url, or a module exporting a model")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
+    .option("--requests-per-minute <n>", "the provider's limit: at most n requests a minute, spaced evenly (docs/limits.md)")
+    .option("--concurrent-requests <n>", "the provider's limit: at most n requests at once in this process")
+    .option("--limits-shared <sqlite:path|postgres://…>", "keep the provider's limit there, shared with every process given the same")
     .action(async (flags: WorkerFlags) => {
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");

@@ -1,13 +1,22 @@
+import { KeyLines } from "./key-lines.js";
+
 /** Shared turns for calls: a limit every call takes a turn of before it runs (`providerLimit` is one). */
 export interface CallTurns {
   /** Waits for a turn; gives back its release, called once the call ended. */
   turn(signal?: AbortSignal): Promise<() => void>;
 }
 
-/** A tool's gates (`ToolOptions.limit`, `ToolOptions.resources`). */
+/** Where the resources calls write are held: one call per resource at a time (`resourceLocks` holds them in a shared store). */
+export interface ResourceLocks {
+  /** Waits until the resource is this call's; gives back its release, called once the call ended. */
+  hold(resource: string, signal: AbortSignal): Promise<() => void>;
+}
+
+/** A tool's gates (`ToolOptions.limit`, `ToolOptions.resources`, `ToolOptions.locks`). */
 export interface CallGates {
   limit?: CallTurns | undefined;
   resources?: ((args: never) => readonly string[]) | undefined;
+  locks?: ResourceLocks | undefined;
 }
 
 /** Whether a tool's calls wait at a gate before they run: a shared limit, or resources they write. */
@@ -27,7 +36,8 @@ export async function passGates(tool: CallGates, args: unknown, signal: AbortSig
   };
   try {
     const keys = tool.resources === undefined ? [] : [...new Set(tool.resources(args as never))].sort();
-    for (const key of keys) releases.push(await holdResource(key, signal));
+    const locks = tool.locks ?? inThisProcess;
+    for (const key of keys) releases.push(await locks.hold(key, signal));
     if (tool.limit !== undefined) releases.push(await tool.limit.turn(signal));
     return release;
   } catch (error) {
@@ -36,33 +46,5 @@ export async function passGates(tool: CallGates, args: unknown, signal: AbortSig
   }
 }
 
-/** Who holds each resource in this process, and who waits for it next: first come, first served. */
-const holders = new Map<string, Array<() => void>>();
-
-async function holdResource(key: string, signal: AbortSignal): Promise<() => void> {
-  signal.throwIfAborted();
-  const line = holders.get(key);
-  if (line === undefined) holders.set(key, []);
-  else
-    await new Promise<void>((resolve, reject) => {
-      const turn = () => {
-        signal.removeEventListener("abort", give);
-        resolve();
-      };
-      const give = () => {
-        const at = line.indexOf(turn);
-        if (at >= 0) line.splice(at, 1);
-        reject(signal.reason as Error);
-      };
-      line.push(turn);
-      signal.addEventListener("abort", give, { once: true });
-    });
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const next = holders.get(key)?.shift();
-    if (next === undefined) holders.delete(key);
-    else next();
-  };
-}
+/** Resources held in this process only: the default when a tool names no `locks`. */
+const inThisProcess = new KeyLines();

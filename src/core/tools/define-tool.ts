@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readToolInput, type ToolInput, type ToolInputSchema } from "./tool-input.js";
 import { InvalidOptionsError } from "../errors.js";
-import type { CallTurns } from "./call-gates.js";
+import type { CallTurns, ResourceLocks } from "./call-gates.js";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -83,6 +83,11 @@ export interface ToolOptions<Input, Output> {
    * dependency between them; two tools that write one file never overlap.
    */
   resources?: ((args: Input) => readonly string[]) | undefined;
+  /**
+   * Where `resources` are held: this process by default; `resourceLocks({ shared })` holds them
+   * in Redis, Postgres or a SQLite file, so calls in every process that shares it never overlap.
+   */
+  locks?: ResourceLocks | undefined;
   /** Typical duration, used by the plan executor to start the longest path first. */
   estimateMs?: number;
   /**

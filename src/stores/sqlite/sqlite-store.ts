@@ -219,7 +219,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
 }
 
 /** How the file is opened: with node:sqlite where Node has it (or asked for), else better-sqlite3. */
-function driverOf(driver: SqliteStoreOptions["driver"]): (path: string, readonly: boolean) => BetterSqlite3.Database {
+export function driverOf(driver: SqliteStoreOptions["driver"]): (path: string, readonly: boolean) => BetterSqlite3.Database {
   if (driver !== undefined && driver !== "node:sqlite" && driver !== "better-sqlite3")
     throw storeMisuse(`sqliteStore: driver must be "node:sqlite" or "better-sqlite3", not ${JSON.stringify(driver)}`);
   const builtin = driver === "better-sqlite3" ? undefined : builtinSqlite();
@@ -280,7 +280,7 @@ function checkSchema(db: BetterSqlite3.Database, path: string): void {
 }
 
 /** A store holds tools' arguments and outputs: a new file is made private to its owner before SQLite opens it. */
-function createPrivately(path: string): void {
+export function createPrivately(path: string): void {
   if (path === ":memory:" || path.startsWith("file:") || existsSync(path)) return;
   const folder = dirname(path);
   if (!existsSync(folder)) {

@@ -1,0 +1,57 @@
+import type Pg from "pg";
+import { loadOptionalPackage } from "../core/optional-package.js";
+import { providerLimit, type LimitBackend, type ProviderLimit } from "../limits/provider-limit.js";
+import { sqliteLimitStore } from "../stores/sqlite/sqlite-limit-store.js";
+import { CliError } from "./cli-error.js";
+
+export interface LimitFlags {
+  requestsPerMinute?: string;
+  concurrentRequests?: string;
+  /** Where the limit lives across processes: sqlite:<path> or postgres://… */
+  limitsShared?: string;
+}
+
+/** Whether the flags declare a provider limit at all. */
+export function declaresLimit(flags: LimitFlags): boolean {
+  return flags.requestsPerMinute !== undefined || flags.concurrentRequests !== undefined || flags.limitsShared !== undefined;
+}
+
+/**
+ * The provider limit the flags declare for the model `name` (`--requests-per-minute`,
+ * `--concurrent-requests`, shared through `--limits-shared`), or undefined without them.
+ */
+export function limitFromFlags(flags: LimitFlags, name: string): ProviderLimit | undefined {
+  if (!declaresLimit(flags)) return undefined;
+  const requestsPerMinute = wholeNumber("--requests-per-minute", flags.requestsPerMinute);
+  const concurrent = wholeNumber("--concurrent-requests", flags.concurrentRequests);
+  return providerLimit({
+    name,
+    ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }),
+    ...(concurrent === undefined ? {} : { concurrent }),
+    ...(flags.limitsShared === undefined ? {} : { shared: sharedFrom(flags.limitsShared) }),
+  });
+}
+
+function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw new CliError(`${flag} must be a whole number >= 1, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function sharedFrom(where: string): LimitBackend {
+  if (where.startsWith("sqlite:")) {
+    const path = where.slice("sqlite:".length);
+    if (path === "") throw new CliError("--limits-shared sqlite: needs a file: sqlite:<path>");
+    return sqliteLimitStore({ path });
+  }
+  if (/^postgres(ql)?:\/\//.test(where)) {
+    const pg = loadOptionalPackage<typeof Pg>({ name: "pg", neededFor: "--limits-shared postgres://…", install: "pg@8" });
+    // Idle connections do not keep the command running once its run is done.
+    const pool = new pg.Pool({ connectionString: where, max: 4, allowExitOnIdle: true });
+    pool.on("error", () => {});
+    return { postgres: pool };
+  }
+  throw new CliError(
+    `--limits-shared: write sqlite:<path> or postgres://… (Redis: declare providerLimit in a model module), not ${JSON.stringify(where)}`,
+  );
+}

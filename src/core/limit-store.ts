@@ -1,0 +1,96 @@
+/**
+ * Where the state of limits and write keys lives: this process's memory, or a store that every
+ * process shares (Redis, Postgres, a SQLite file). Each operation is one atomic step in the store,
+ * so processes that share it never see each other's half-done updates. Times are ms since 1970 on
+ * the caller's clock (processes sharing a store are expected to agree on the time).
+ */
+export interface LimitStore {
+  /**
+   * Books the next turn of `key`: the later of `now`, the turn booked before plus `intervalMs`, and
+   * the end of the key's cooldown. Gives back the time the booked turn starts; the turn after it
+   * is `intervalMs` later. Turns are booked in the order the store receives the calls.
+   */
+  book(key: string, intervalMs: number, now: number): Promise<number>;
+  /** Closes `key` until `until` (a later time already set is kept). */
+  closeUntil(key: string, until: number): Promise<void>;
+  /** Until when `key` is closed (0, or a past time: open). */
+  closedUntil(key: string): Promise<number>;
+  /**
+   * Holds `key` for `holder` until `until`, if no one else holds it, or the one who does let its
+   * time run out; the holder calling again extends its hold. Whether `holder` holds it now.
+   */
+  hold(key: string, holder: string, until: number, now: number): Promise<boolean>;
+  /** Lets go of `key` if `holder` holds it. */
+  letGo(key: string, holder: string): Promise<void>;
+  /**
+   * Holds `amount` on the ledger `key` (what a call may spend), if what is spent is below
+   * `ceiling` and what is spent and held stays within it once `amount` is added. Whether it was
+   * held, and what the ledger had spent.
+   */
+  draw(key: string, amount: Spend, ceiling: Spend): Promise<{ held: boolean; spent: Spend }>;
+  /** Gives back `held` on the ledger `key` and adds what was really `spent`. */
+  settle(key: string, held: Spend, spent: Spend): Promise<void>;
+}
+
+/** Tokens and dollars, on a ledger (`LimitStore.draw`). */
+export interface Spend {
+  tokens: number;
+  costUsd: number;
+}
+
+/** Whether `amount` fits a ledger that spent `spent` and holds `held` under `ceiling` (the rule every store applies). */
+export function fits(spent: Spend, held: Spend, amount: Spend, ceiling: Spend): boolean {
+  return (
+    spent.tokens < ceiling.tokens &&
+    spent.tokens + held.tokens + amount.tokens <= ceiling.tokens &&
+    spent.costUsd < ceiling.costUsd &&
+    spent.costUsd + held.costUsd + amount.costUsd <= ceiling.costUsd
+  );
+}
+
+/** The state of limits in this process only. */
+export function memoryLimitStore(): LimitStore {
+  const next = new Map<string, number>();
+  const closed = new Map<string, number>();
+  const holds = new Map<string, { holder: string; until: number }>();
+  const ledgers = new Map<string, { spent: Spend; held: Spend }>();
+  const ledger = (key: string) => {
+    let found = ledgers.get(key);
+    if (found === undefined) ledgers.set(key, (found = { spent: { tokens: 0, costUsd: 0 }, held: { tokens: 0, costUsd: 0 } }));
+    return found;
+  };
+  return {
+    book: async (key, intervalMs, now) => {
+      const start = Math.max(now, next.get(key) ?? 0, closed.get(key) ?? 0);
+      next.set(key, start + intervalMs);
+      return start;
+    },
+    closeUntil: async (key, until) => {
+      closed.set(key, Math.max(until, closed.get(key) ?? 0));
+    },
+    closedUntil: async (key) => closed.get(key) ?? 0,
+    hold: async (key, holder, until, now) => {
+      const held = holds.get(key);
+      if (held !== undefined && held.holder !== holder && held.until >= now) return false;
+      holds.set(key, { holder, until });
+      return true;
+    },
+    letGo: async (key, holder) => {
+      if (holds.get(key)?.holder === holder) holds.delete(key);
+    },
+    draw: async (key, amount, ceiling) => {
+      const { spent, held } = ledger(key);
+      if (!fits(spent, held, amount, ceiling)) return { held: false, spent: { ...spent } };
+      held.tokens += amount.tokens;
+      held.costUsd += amount.costUsd;
+      return { held: true, spent: { ...spent } };
+    },
+    settle: async (key, held, spent) => {
+      const found = ledger(key);
+      found.held.tokens -= held.tokens;
+      found.held.costUsd -= held.costUsd;
+      found.spent.tokens += spent.tokens;
+      found.spent.costUsd += spent.costUsd;
+    },
+  };
+}

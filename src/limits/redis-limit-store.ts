@@ -1,0 +1,96 @@
+import type { LimitStore } from "../core/limit-store.js";
+
+/** The part of an ioredis client the store uses. */
+interface RedisClient {
+  eval(script: string, keyCount: number, ...args: Array<string | number>): Promise<unknown>;
+}
+
+// A key's turns and cooldown are a hash (`next`, `closed`); a hold is a string naming its holder.
+// Each script is one atomic step; a key outlives its last use by a minute, then Redis drops it.
+const bookScript = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local state = redis.call('HMGET', KEYS[1], 'next', 'closed')
+local start = math.max(now, tonumber(state[1] or '0'), tonumber(state[2] or '0'))
+redis.call('HSET', KEYS[1], 'next', string.format('%.3f', start + interval))
+redis.call('PEXPIRE', KEYS[1], math.ceil(start + interval - now) + 60000)
+return string.format('%.3f', start)`;
+
+const closeScript = `
+local until_ = tonumber(ARGV[1])
+local closed = math.max(until_, tonumber(redis.call('HGET', KEYS[1], 'closed') or '0'))
+redis.call('HSET', KEYS[1], 'closed', string.format('%.3f', closed))
+local ttl = redis.call('PTTL', KEYS[1])
+local wanted = math.ceil(closed - tonumber(ARGV[2])) + 60000
+if ttl < wanted then redis.call('PEXPIRE', KEYS[1], wanted) end
+return 1`;
+
+const closedScript = `return redis.call('HGET', KEYS[1], 'closed') or '0'`;
+
+const holdScript = `
+local holder = redis.call('GET', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`;
+
+const letGoScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+// A ledger is a hash (spent and held tokens and dollars), kept two days after its last use.
+const drawScript = `
+local v = redis.call('HMGET', KEYS[1], 'st', 'sc', 'ht', 'hc')
+local st, sc, ht, hc = tonumber(v[1] or '0'), tonumber(v[2] or '0'), tonumber(v[3] or '0'), tonumber(v[4] or '0')
+local at, ac, ct, cc = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local held = 0
+if st < ct and st + ht + at <= ct and sc < cc and sc + hc + ac <= cc then
+  redis.call('HSET', KEYS[1], 'ht', string.format('%.17g', ht + at), 'hc', string.format('%.17g', hc + ac))
+  held = 1
+end
+redis.call('PEXPIRE', KEYS[1], 172800000)
+return { held, string.format('%.17g', st), string.format('%.17g', sc) }`;
+
+const settleScript = `
+redis.call('HINCRBYFLOAT', KEYS[1], 'ht', -tonumber(ARGV[1]))
+redis.call('HINCRBYFLOAT', KEYS[1], 'hc', -tonumber(ARGV[2]))
+redis.call('HINCRBYFLOAT', KEYS[1], 'st', ARGV[3])
+redis.call('HINCRBYFLOAT', KEYS[1], 'sc', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], 172800000)
+return 1`;
+
+/** Limits' state in Redis (an ioredis client: what BullMQ workers already use), under `prefix`. */
+export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): LimitStore {
+  const client = redis as RedisClient;
+  if (typeof client?.eval !== "function") throw new TypeError("shared.redis must be an ioredis client (it has no eval)");
+  const turns = (key: string) => `${prefix}turns:${key}`;
+  const holds = (key: string) => `${prefix}hold:${key}`;
+  return {
+    book: async (key, intervalMs, now) => Number(await client.eval(bookScript, 1, turns(key), now, intervalMs)),
+    closeUntil: async (key, until) => {
+      await client.eval(closeScript, 1, turns(key), until, Date.now());
+    },
+    closedUntil: async (key) => Number(await client.eval(closedScript, 1, turns(key))),
+    hold: async (key, holder, until, now) =>
+      (await client.eval(holdScript, 1, holds(key), holder, Math.max(1, Math.ceil(until - now)))) === 1,
+    letGo: async (key, holder) => {
+      await client.eval(letGoScript, 1, holds(key), holder);
+    },
+    draw: async (key, amount, ceiling) => {
+      const [held, tokens, costUsd] = (await client.eval(
+        drawScript,
+        1,
+        `${prefix}ledger:${key}`,
+        amount.tokens,
+        amount.costUsd,
+        ceiling.tokens,
+        ceiling.costUsd,
+      )) as [number, string, string];
+      return { held: held === 1, spent: { tokens: Number(tokens), costUsd: Number(costUsd) } };
+    },
+    settle: async (key, held, spent) => {
+      await client.eval(settleScript, 1, `${prefix}ledger:${key}`, held.tokens, held.costUsd, spent.tokens, spent.costUsd);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { BudgetBreach, BudgetLimit, NextCallEstimate, SharedBudget } from "../core/budget.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import { InvalidOptionsError } from "../core/errors.js";
+import type { Spend } from "../core/limit-store.js";
+import type { UsageTotals } from "../core/usage.js";
+import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
+
+export interface TenantBudgetOptions {
+  /** Whose budget: the runs of one tenant draw from it together. */
+  tenant: string;
+  /** What the tenant may spend in a day (UTC): tokens (input plus output) and dollars. */
+  perDay: { maxTokens?: number | undefined; maxCostUsd?: number | undefined };
+  /** Where the day's ledger lives: Redis, Postgres, a SQLite file (`sqliteLimitStore`); default this object's memory. */
+  shared?: LimitBackend | undefined;
+  /** The clock the day is read from (default the system's). */
+  clock?: Clock | undefined;
+}
+
+/** As much as a double holds: no ceiling. */
+const none = Number.MAX_VALUE;
+
+/**
+ * A tenant's budget for the day, shared by every run of the tenant in every process on the
+ * store: `new Budget(limits, { shared: tenantBudget({ tenant, perDay, shared }) })`. Each model
+ * call's worst case is held on the day's ledger before the call is made, as `Budget.reserve`
+ * holds it on the run's own limits; a call the day's budget cannot pay is refused before it is
+ * made (the run stops `budget_exceeded`), and a call that ended charges what it really cost.
+ */
+export function tenantBudget(options: TenantBudgetOptions): SharedBudget {
+  if (typeof options?.tenant !== "string" || options.tenant === "") throw new InvalidOptionsError("tenantBudget needs a tenant");
+  const { maxTokens, maxCostUsd } = options.perDay ?? {};
+  for (const [name, value] of Object.entries({ maxTokens, maxCostUsd }))
+    if (value !== undefined && !(typeof value === "number" && value >= 0 && Number.isFinite(value)))
+      throw new InvalidOptionsError(`perDay.${name} must be a finite number >= 0, got ${String(value)}`);
+  const store = sharedLimitStore(options.shared);
+  const clock = options.clock ?? systemClock;
+  const ceiling: Spend = { tokens: maxTokens ?? none, costUsd: maxCostUsd ?? none };
+  // The day each hold was taken on, so a call that ends after midnight gives back the right one.
+  const heldOn = new WeakMap<NextCallEstimate, string>();
+  let settling: Promise<unknown> = Promise.resolve();
+  /** Gives `givenBack` of a hold back and charges `actual`, on the day the hold was taken. */
+  const record = (held: NextCallEstimate, givenBack: Spend, actual: Partial<UsageTotals>) => {
+    const key = heldOn.get(held);
+    if (key === undefined) return;
+    const spent = { tokens: (actual.inputTokens ?? 0) + (actual.outputTokens ?? 0), costUsd: actual.costUsd ?? 0 };
+    // A store that cannot be reached keeps the hold: the tenant may spend less that day, never more.
+    settling = settling.then(() => store.settle(key, givenBack, spent)).catch(() => {});
+  };
+  return {
+    async hold(worstCase) {
+      const day = new Date(clock.now()).toISOString().slice(0, 10);
+      const key = `budget:${options.tenant}:${day}`;
+      const { held, spent } = await store.draw(key, worstCase, ceiling);
+      if (held) {
+        heldOn.set(worstCase, key);
+        return undefined;
+      }
+      return breach({ tenant: options.tenant, day, spent, next: worstCase, limits: { maxTokens, maxCostUsd } });
+    },
+    settle(held, actual) {
+      record(held, held, actual);
+    },
+    charge(held, actual) {
+      record(held, { tokens: 0, costUsd: 0 }, actual);
+    },
+  };
+}
+
+function breach(refused: {
+  tenant: string;
+  day: string;
+  spent: Spend;
+  next: NextCallEstimate;
+  limits: { maxTokens?: number | undefined; maxCostUsd?: number | undefined };
+}): BudgetBreach {
+  const { tenant, day, spent, next, limits } = refused;
+  const byTokens = limits.maxTokens !== undefined && (spent.tokens >= limits.maxTokens || spent.tokens + next.tokens > limits.maxTokens);
+  const limit: BudgetLimit = byTokens || limits.maxCostUsd === undefined ? "maxTokens" : "maxCostUsd";
+  const said =
+    limit === "maxTokens"
+      ? `${spent.tokens} of ${limits.maxTokens} tokens spent (and calls in flight hold some), next call needs about ${next.tokens}`
+      : `$${spent.costUsd.toFixed(6)} of $${limits.maxCostUsd} spent (and calls in flight hold some), next call about $${next.costUsd.toFixed(6)}`;
+  return { limit, message: `tenant ${JSON.stringify(tenant)}'s budget for ${day} (UTC) cannot pay for another call (${said})` };
+}

@@ -1,0 +1,98 @@
+import type { LimitStore } from "../../core/limit-store.js";
+import { createPrivately, driverOf } from "./sqlite-store.js";
+
+export interface SqliteLimitStoreOptions {
+  /** The SQLite file every process shares (it may be the runs' own file: the table is apart). */
+  path: string;
+  /** As `sqliteStore`'s: node:sqlite where Node has it, else better-sqlite3. */
+  driver?: "node:sqlite" | "better-sqlite3" | undefined;
+}
+
+/**
+ * Limits' and write keys' state in a SQLite file, for processes on one machine that share it
+ * (`providerLimit({ shared: sqliteLimitStore({ path }) })`, `resourceLocks({ shared: … })`):
+ * one row per key in `planloop_limit_state`; every operation is one statement, atomic in the file.
+ *
+ * ```ts
+ * import { sqliteLimitStore } from "planloop/sqlite";
+ * const shared = sqliteLimitStore({ path: "runs.sqlite" });
+ * ```
+ */
+export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
+  if (typeof options?.path !== "string" || options.path === "") throw new TypeError("sqliteLimitStore needs { path }: the database file");
+  createPrivately(options.path);
+  const db = driverOf(options.driver)(options.path, false);
+  db.pragma("busy_timeout = 5000");
+  db.pragma("journal_mode = WAL");
+  // A commit need not wait for the disk (safe in WAL mode: a crash loses the last turns booked,
+  // worth nothing after it, and never damages the file the runs may share).
+  db.pragma("synchronous = NORMAL");
+  db.exec(`CREATE TABLE IF NOT EXISTS planloop_limit_state (key TEXT PRIMARY KEY, next_at REAL NOT NULL DEFAULT 0,
+    closed_until REAL NOT NULL DEFAULT 0, holder TEXT, held_until REAL NOT NULL DEFAULT 0,
+    spent_tokens REAL NOT NULL DEFAULT 0, spent_cost REAL NOT NULL DEFAULT 0, held_tokens REAL NOT NULL DEFAULT 0, held_cost REAL NOT NULL DEFAULT 0)`);
+  const book = db.prepare<[string, number, number, number, number, number], { start: number }>(
+    `INSERT INTO planloop_limit_state AS t (key, next_at) VALUES (?, ? + ?)
+     ON CONFLICT (key) DO UPDATE SET next_at = max(t.next_at, t.closed_until, ?) + ?
+     RETURNING next_at - ? AS start`,
+  );
+  const close = db.prepare<[string, number, number]>(
+    `INSERT INTO planloop_limit_state AS t (key, closed_until) VALUES (?, ?)
+     ON CONFLICT (key) DO UPDATE SET closed_until = max(t.closed_until, ?)`,
+  );
+  const closed = db.prepare<[string], { closed_until: number }>("SELECT closed_until FROM planloop_limit_state WHERE key = ?");
+  const hold = db.prepare<[string, string, number, string, number]>(
+    `INSERT INTO planloop_limit_state AS t (key, holder, held_until) VALUES (?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, held_until = excluded.held_until
+     WHERE t.holder IS NULL OR t.holder = ? OR t.held_until < ?`,
+  );
+  const letGo = db.prepare<[string, string]>("UPDATE planloop_limit_state SET holder = NULL, held_until = 0 WHERE key = ? AND holder = ?");
+  const ensure = db.prepare<[string]>("INSERT INTO planloop_limit_state (key) VALUES (?) ON CONFLICT (key) DO NOTHING");
+  const draw = db.prepare<
+    [number, number, string, number, number, number, number, number, number],
+    { spent_tokens: number; spent_cost: number }
+  >(
+    `UPDATE planloop_limit_state SET held_tokens = held_tokens + ?, held_cost = held_cost + ?
+     WHERE key = ? AND spent_tokens < ? AND spent_tokens + held_tokens + ? <= ? AND spent_cost < ? AND spent_cost + held_cost + ? <= ?
+     RETURNING spent_tokens, spent_cost`,
+  );
+  const ledger = db.prepare<[string], { spent_tokens: number; spent_cost: number }>(
+    "SELECT spent_tokens, spent_cost FROM planloop_limit_state WHERE key = ?",
+  );
+  const settle = db.prepare<[number, number, number, number, string]>(
+    `UPDATE planloop_limit_state SET held_tokens = held_tokens - ?, held_cost = held_cost - ?,
+       spent_tokens = spent_tokens + ?, spent_cost = spent_cost + ? WHERE key = ?`,
+  );
+  return {
+    draw: async (key, amount, ceiling) => {
+      ensure.run(key);
+      const row = draw.get(
+        amount.tokens,
+        amount.costUsd,
+        key,
+        ceiling.tokens,
+        amount.tokens,
+        ceiling.tokens,
+        ceiling.costUsd,
+        amount.costUsd,
+        ceiling.costUsd,
+      );
+      const spent = row ?? ledger.get(key)!;
+      return { held: row !== undefined, spent: { tokens: spent.spent_tokens, costUsd: spent.spent_cost } };
+    },
+    settle: async (key, held, spent) => {
+      settle.run(held.tokens, held.costUsd, spent.tokens, spent.costUsd, key);
+    },
+    book: async (key, intervalMs, now) => {
+      const row = book.get(key, now, intervalMs, now, intervalMs, intervalMs);
+      return row!.start;
+    },
+    closeUntil: async (key, until) => {
+      close.run(key, until, until);
+    },
+    closedUntil: async (key) => closed.get(key)?.closed_until ?? 0,
+    hold: async (key, holder, until, now) => Number(hold.run(key, holder, until, holder, now).changes) === 1,
+    letGo: async (key, holder) => {
+      letGo.run(key, holder);
+    },
+  };
+}

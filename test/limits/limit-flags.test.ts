@@ -1,0 +1,57 @@
+// A provider's limit declared on the command line (issue 58): --requests-per-minute and
+// --concurrent-requests make the model's limit, --limits-shared keeps it in a SQLite file (or
+// Postgres) every process given the same shares. Flags that cannot be a limit are refused.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ModelAdapter } from "planloop";
+import { modelFromFlags } from "../../src/cli/model-option.js";
+import { completion, startChatServer, type ChatServer } from "../helpers/chat-server.js";
+
+const servers: ChatServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+const request = () => ({
+  messages: [{ role: "user" as const, content: "hi" }],
+  tools: [],
+  step: 0,
+  signal: new AbortController().signal,
+  purpose: "act" as const,
+});
+
+describe("a provider's limit from the command line", () => {
+  it("--requests-per-minute 600: turns a tenth of a second apart, across two models sharing one file", async () => {
+    const server = await startChatServer(Array.from({ length: 4 }, () => completion({ content: "ok" })));
+    servers.push(server);
+    const shared = `sqlite:${join(mkdtempSync(join(tmpdir(), "planloop-limit-flags-")), "limits.sqlite")}`;
+    // Two models made from the same flags: as two processes would, they meet in the file.
+    const flags = { baseUrl: server.baseURL, model: "m", requestsPerMinute: "600", limitsShared: shared };
+    const models = [(await modelFromFlags(flags, {})) as ModelAdapter, (await modelFromFlags(flags, {})) as ModelAdapter];
+    await Promise.all([...models, ...models].map((model) => model.generate(request())));
+    const at = server.requests.map((each) => each.at).sort((a, b) => a - b);
+    expect(at).toHaveLength(4);
+    // Turns 100 ms apart: the fourth request goes 300 ms after the first turn. A generous margin
+    // for a busy machine (the first request may reach the server late); without the limit, the
+    // four arrive within a few ms.
+    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(200);
+  });
+
+  it("refuses flags that cannot be a limit, and a limit for a model module (it declares its own)", async () => {
+    const base = { baseUrl: "http://127.0.0.1:9/v1", model: "m" };
+    await expect(modelFromFlags({ ...base, requestsPerMinute: "0" }, {})).rejects.toThrow(
+      '--requests-per-minute must be a whole number >= 1, not "0"',
+    );
+    await expect(modelFromFlags({ ...base, concurrentRequests: "2.5" }, {})).rejects.toThrow(
+      "--concurrent-requests must be a whole number",
+    );
+    await expect(modelFromFlags({ ...base, limitsShared: "mysql://x" }, {})).rejects.toThrow(
+      /--limits-shared: write sqlite:<path> or postgres/,
+    );
+    await expect(modelFromFlags({ model: "./model.mjs", requestsPerMinute: "60" }, {})).rejects.toThrow(
+      /is a module: declare its limit there/,
+    );
+  });
+});
