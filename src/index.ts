@@ -192,7 +192,7 @@ export { RunLease } from "./journal/run-lease.js";
 export type { LeaseOptions } from "./journal/run-lease.js";
 export { defaultSecretKeys, maskSecrets } from "./trust/secrets.js";
 export type { SecretKeys } from "./trust/secrets.js";
-export { memoryStore } from "./journal/checkpoint-store.js";
+export { memoryStore } from "./journal/memory-store.js";
 export { modelCallsOf } from "./journal/model-calls.js";
 export { runAnchor, checkRunAnchor } from "./journal/run-anchor.js";
 export type { AnchorOptions } from "./journal/run-anchor.js";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { memoryStore, type CheckpointStore } from "../journal/checkpoint-store.js";
+import { memoryStore } from "../journal/memory-store.js";
+import { type CheckpointStore } from "../journal/checkpoint-store.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import type { BudgetLimits } from "../core/budget.js";

@@ -59,7 +59,7 @@ describe("latencyBook", () => {
 
 describe("the latency book a store keeps", () => {
   it("a durable run learns into the store's book, and the next run in that store is ordered by it", async () => {
-    const { memoryStore } = await import("../journal/checkpoint-store.js");
+    const { memoryStore } = await import("../journal/memory-store.js");
     const store = memoryStore();
     const started: string[] = [];
     const work = defineTool({

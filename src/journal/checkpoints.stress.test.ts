@@ -1,7 +1,8 @@
 // A commit far wider than any spread into push() can take (npm run test:stress: input this
 // large takes what the machine gives it, so it is kept out of npm test's timings).
 import { describe, expect, it } from "vitest";
-import { memoryStore, type JournalEntry } from "./checkpoint-store.js";
+import { memoryStore } from "./memory-store.js";
+import { type JournalEntry } from "./checkpoint-store.js";
 
 describe("memoryStore", () => {
   it("takes a commit of three hundred thousand entries", async () => {

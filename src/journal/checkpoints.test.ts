@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { memoryStore, type CheckpointStore, type JournalEntry } from "./checkpoint-store.js";
+import { memoryStore } from "./memory-store.js";
+import { type CheckpointStore, type JournalEntry } from "./checkpoint-store.js";
 import { Checkpoints } from "./checkpoint-writer.js";
 
 /** A memory store whose appends take a turn of the event loop, as a store across a network does. */

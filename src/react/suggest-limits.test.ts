@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoryStore } from "../journal/checkpoint-store.js";
+import { memoryStore } from "../journal/memory-store.js";
 import type { ModelFunction } from "../core/model.js";
 import { runAgent } from "./run-agent.js";
 import { suggestLimits } from "./suggest-limits.js";

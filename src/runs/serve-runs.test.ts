@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RunBusyError } from "../core/errors.js";
 import { executePlan } from "../executor/execute-plan.js";
-import { memoryStore, type CheckpointStore } from "../journal/checkpoint-store.js";
+import { memoryStore } from "../journal/memory-store.js";
+import { type CheckpointStore } from "../journal/checkpoint-store.js";
 import { RunService, type ContinueRequest } from "./serve-runs.js";
 
 /** Runs that wait a moment: due once the pass looks a second later. */

@@ -197,5 +197,5 @@ describe.skipIf(skipRedis)("one provider limit in Redis shared by three BullMQ w
     } finally {
       for (const worker of workers) worker.kill("SIGTERM");
     }
-  }, 120_000);
+  });
 });

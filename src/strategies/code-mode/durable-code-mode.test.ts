@@ -3,7 +3,7 @@
 // without asking for the program again or running a finished call twice.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { memoryStore } from "../../journal/checkpoint-store.js";
+import { memoryStore } from "../../journal/memory-store.js";
 import { defineTool } from "../../core/tools/define-tool.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
 import { abandoned, dyingLease, dyingStore, takeOver } from "../../../test/helpers/dying-store.js";
