@@ -20,7 +20,7 @@ import { allowedMethods, checkedOrigins, originAllowed } from "./request-guards.
 import { CannotContinueError, NotHostedError, type RunHost } from "../runs/run-host.js";
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
 import { viewOfRun } from "./run-view.js";
-import { mcpOverHttp } from "./mcp-server.js";
+import { mcpOverHttp } from "./mcp-over-http.js";
 import { streamFormat, streamFormats, type Frame, type StreamFormatName } from "./stream-format.js";
 import type { RunChanges } from "./run-changes.js";
 import type { Pipeline } from "../runs/pipelines.js";

@@ -1,0 +1,53 @@
+import type * as McpServerV2 from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { loadOptionalPackage } from "../core/optional-package.js";
+import type { McpCall } from "./mcp-run-follow.js";
+import { planloopTools, type McpTool, type McpToolContext } from "./mcp-tool-table.js";
+
+/** The protocol revision this face speaks (the SDK's 2.x line); 2025-era clients are served by `mcp-server.ts`. */
+export const modernProtocolVersion = "2026-07-28";
+
+/** The 2.x SDK's server package, or undefined where it is not installed (then every client gets the 2025-11-25 face). */
+export function modernSdk(): typeof McpServerV2 | undefined {
+  try {
+    return loadOptionalPackage<typeof McpServerV2>({ name: "@modelcontextprotocol/server", neededFor: "MCP 2026-07-28" });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * planloop's MCP tools on the 2026-07-28 line (stateless: one server per request): the same
+ * table as the 2025-11-25 face (`planloopTools`), registered with the SDK's 2.x `McpServer`.
+ */
+export function modernMcpServer(sdk: typeof McpServerV2, context: McpToolContext): McpServerV2.McpServer {
+  const server = new sdk.McpServer({ name: "planloop", version: "1.0.0" }, { capabilities: { tools: {} } });
+  for (const tool of planloopTools(context)) {
+    const answer = (input: never, serverContext: McpServerV2.ServerContext) => tool.call(input, callOf(serverContext));
+    server.registerTool(
+      tool.name,
+      {
+        ...(tool.config.title === undefined ? {} : { title: tool.config.title }),
+        description: tool.config.description,
+        inputSchema: objectOf(tool.config.inputSchema),
+        outputSchema: z.object(tool.config.outputSchema),
+      },
+      answer as never,
+    );
+  }
+  return server;
+}
+
+/** The tool's call context as the table reads it. */
+export function callOf(context: McpServerV2.ServerContext): McpCall {
+  return {
+    signal: context.mcpReq.signal,
+    meta: context.mcpReq._meta,
+    notify: (notification) => context.mcpReq.notify(notification as never),
+  };
+}
+
+/** A schema the SDK takes whole: a raw shape is wrapped here, by this package's zod, not the SDK's copy. */
+function objectOf(schema: McpTool["config"]["inputSchema"]): z.ZodObject<z.ZodRawShape> {
+  return schema instanceof z.ZodObject ? schema : z.object(schema);
+}
