@@ -1,6 +1,7 @@
 import type * as McpServerV2 from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { loadOptionalPackage } from "../core/optional-package.js";
+import { InputRequiredFlow } from "./mcp-input-required.js";
 import type { McpCall } from "./mcp-run-follow.js";
 import { planloopTools, type McpTool, type McpToolContext } from "./mcp-tool-table.js";
 
@@ -18,12 +19,21 @@ export function modernSdk(): typeof McpServerV2 | undefined {
 
 /**
  * planloop's MCP tools on the 2026-07-28 line (stateless: one server per request): the same
- * table as the 2025-11-25 face (`planloopTools`), registered with the SDK's 2.x `McpServer`.
+ * table as the 2025-11-25 face (`planloopTools`), registered with the SDK's 2.x `McpServer`. A
+ * call that stops with its run waiting for a person asks through `inputRequired` (see
+ * `InputRequiredFlow`).
  */
-export function modernMcpServer(sdk: typeof McpServerV2, context: McpToolContext): McpServerV2.McpServer {
-  const server = new sdk.McpServer({ name: "planloop", version: "1.0.0" }, { capabilities: { tools: {} } });
+export function modernMcpServer(sdk: typeof McpServerV2, context: McpToolContext, secret?: string): McpServerV2.McpServer {
+  const flow = new InputRequiredFlow(sdk, context, secret);
+  const server = new sdk.McpServer(
+    { name: "planloop", version: "1.0.0" },
+    { capabilities: { tools: {} }, requestState: { verify: flow.verify } },
+  );
   for (const tool of planloopTools(context)) {
-    const answer = (input: never, serverContext: McpServerV2.ServerContext) => tool.call(input, callOf(serverContext));
+    const answer = (input: never, serverContext: McpServerV2.ServerContext) =>
+      tool.followsRun
+        ? flow.answer((call) => tool.call(input, call), serverContext, callOf(serverContext))
+        : tool.call(input, callOf(serverContext));
     server.registerTool(
       tool.name,
       {

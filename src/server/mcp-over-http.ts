@@ -13,7 +13,7 @@ export async function mcpOverHttp(options: McpServerOptions, request: Request): 
   if (sdk === undefined || (await sdk.isLegacyRequest(request))) return legacyMcpOverHttp(options, request);
   const context = { ...options, client: options.client ?? "mcp" };
   // A strict 2026-07-28 handler: legacy traffic never reaches it (routed above).
-  const handler = sdk.createMcpHandler(() => modernMcpServer(sdk, context), { legacy: "reject" });
+  const handler = sdk.createMcpHandler(() => modernMcpServer(sdk, context, options.secret), { legacy: "reject" });
   // Not closed after: a streamed answer (progress, then the result) keeps its exchange open until it ends.
   return handler.fetch(request);
 }

@@ -51,6 +51,8 @@ export interface ServerAppOptions {
   loopbackOnly?: boolean | undefined;
   /** Named pipelines, one `/mcp` tool each, as `planloop mcp` offers them. */
   pipelines?: readonly Pipeline[] | undefined;
+  /** The server's secret: `/mcp`'s 2026-07-28 `requestState` is signed with a key made from it, so any process of the server verifies it. */
+  secret?: string | undefined;
 }
 
 /** Who made the request: the token's name and scopes. */
@@ -135,7 +137,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const { name, scopes } = context.get("caller");
     if (!allows(scopes, "decide"))
       throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
-    return mcpOverHttp({ store, host, changes, client: name, pipelines: options.pipelines }, context.req.raw);
+    return mcpOverHttp({ store, host, changes, client: name, pipelines: options.pipelines, secret: options.secret }, context.req.raw);
   });
 
   app.get("/api/runs", needs("read"), async (context) => {
