@@ -3,7 +3,8 @@ import { z } from "zod";
 import { loadOptionalPackage } from "../core/optional-package.js";
 import { InputRequiredFlow } from "./mcp-input-required.js";
 import type { McpCall } from "./mcp-run-follow.js";
-import { planloopTools, type McpTool, type McpToolContext } from "./mcp-tool-table.js";
+import { ModernTasks, tasksExtension } from "./mcp-tasks-extension.js";
+import { inputObjectOf, planloopTools, type McpToolContext } from "./mcp-tool-table.js";
 
 /** The protocol revision this face speaks (the SDK's 2.x line); 2025-era clients are served by `mcp-server.ts`. */
 export const modernProtocolVersion = "2026-07-28";
@@ -21,15 +22,17 @@ export function modernSdk(): typeof McpServerV2 | undefined {
  * planloop's MCP tools on the 2026-07-28 line (stateless: one server per request): the same
  * table as the 2025-11-25 face (`planloopTools`), registered with the SDK's 2.x `McpServer`. A
  * call that stops with its run waiting for a person asks through `inputRequired` (see
- * `InputRequiredFlow`).
+ * `InputRequiredFlow`); a client that declares the Tasks extension gets run tools as tasks
+ * (`ModernTasks`).
  */
 export function modernMcpServer(sdk: typeof McpServerV2, context: McpToolContext, secret?: string): McpServerV2.McpServer {
   const flow = new InputRequiredFlow(sdk, context, secret);
   const server = new sdk.McpServer(
     { name: "planloop", version: "1.0.0" },
-    { capabilities: { tools: {} }, requestState: { verify: flow.verify } },
+    { capabilities: { tools: {}, extensions: { [tasksExtension]: {} } }, requestState: { verify: flow.verify } },
   );
-  for (const tool of planloopTools(context)) {
+  const tools = planloopTools(context);
+  for (const tool of tools) {
     const answer = (input: never, serverContext: McpServerV2.ServerContext) =>
       tool.followsRun
         ? flow.answer((call) => tool.call(input, call), serverContext, callOf(serverContext))
@@ -39,12 +42,13 @@ export function modernMcpServer(sdk: typeof McpServerV2, context: McpToolContext
       {
         ...(tool.config.title === undefined ? {} : { title: tool.config.title }),
         description: tool.config.description,
-        inputSchema: objectOf(tool.config.inputSchema),
+        inputSchema: inputObjectOf(tool),
         outputSchema: z.object(tool.config.outputSchema),
       },
       answer as never,
     );
   }
+  new ModernTasks(sdk, context).install(server, tools);
   return server;
 }
 
@@ -55,9 +59,4 @@ export function callOf(context: McpServerV2.ServerContext): McpCall {
     meta: context.mcpReq._meta,
     notify: (notification) => context.mcpReq.notify(notification as never),
   };
-}
-
-/** A schema the SDK takes whole: a raw shape is wrapped here, by this package's zod, not the SDK's copy. */
-function objectOf(schema: McpTool["config"]["inputSchema"]): z.ZodObject<z.ZodRawShape> {
-  return schema instanceof z.ZodObject ? schema : z.object(schema);
 }

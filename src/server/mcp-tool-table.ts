@@ -227,3 +227,9 @@ export async function guard(work: () => Promise<McpToolResult>): Promise<McpTool
 export function toolError(text: string): McpToolResult & { isError: true } {
   return { content: [{ type: "text", text }], isError: true };
 }
+
+/** A tool's input schema whole: a raw shape wrapped by this package's zod (never an SDK's copy). */
+export function inputObjectOf(tool: McpTool): z.ZodObject<z.ZodRawShape> {
+  const schema = tool.config.inputSchema;
+  return schema instanceof z.ZodObject ? schema : z.object(schema);
+}
