@@ -78,17 +78,28 @@ describe("/mcp speaks 2026-07-28 and 2025-11-25 side by side", () => {
     const { lookups, start } = startServer();
     await start();
     const modern = await modernClient();
-    const done = await modern.callTool({ name: "run_plan", arguments: { plan: lookupPlan("A9"), runId: "modern-run" } });
+    const progress: string[] = [];
+    const twoSteps = {
+      steps: ["A9", "A10"].map((order, index) => ({ id: index + 1, task: "look it up", tool: "lookup", args: { order } })),
+    };
+    const done = await modern.callTool(
+      { name: "run_plan", arguments: { plan: twoSteps, runId: "modern-run" } },
+      {
+        onprogress: (update) => void progress.push(`${update.progress}/${update.total}`),
+      },
+    );
     expect(done.isError).toBeFalsy();
     expect(done.structuredContent).toMatchObject({ runId: "modern-run", status: "completed" });
-    expect(lookups).toEqual(["A9"]);
+    expect(lookups.sort()).toEqual(["A10", "A9"]);
+    // A progress notification per step, on the 2026-07-28 line too.
+    expect(progress).toEqual(["1/2", "2/2"]);
     const legacy = await legacyClient();
     const read = await legacy.callTool({ name: "get_run", arguments: { runId: "modern-run" } });
     expect(read.structuredContent).toMatchObject({ runId: "modern-run", status: "completed" });
     const again = await modern.callTool({ name: "run_plan", arguments: { plan: lookupPlan("B1"), runId: "modern-run" } });
     expect(again.isError).toBe(true);
     expect(JSON.stringify(again.content)).toContain("exists already");
-    expect(lookups).toEqual(["A9"]);
+    expect(lookups).toEqual(["A10", "A9"]);
   });
 
   it("checks a 2.x client's arguments and ids by the same rules: a hostile run id is a tool error and runs nothing", async () => {

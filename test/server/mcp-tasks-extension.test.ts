@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { defineTool, memoryStore, type CheckpointStore } from "planloop";
 import { z } from "zod";
+import { seededRandom } from "../../src/core/seeded-random.js";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 import { refundPlan, refundTool } from "../helpers/refund-tool.js";
 
@@ -168,5 +169,40 @@ describe("the Tasks extension on /mcp (2026-07-28)", () => {
     // A run that cannot start is no task: the call answers with why.
     const refused = await rpc("tools/call", { name: "run_plan", arguments: { plan: refundPlan, runId: "plain" } });
     expect(refused.result).toMatchObject({ isError: true });
+  });
+
+  it("decides a wave once when tasks/update (sent 2 to 4 times) and the decide tool race for it at seeded moments (12 rounds)", async () => {
+    store = memoryStore();
+    const { refund, refunds } = refundTool();
+    server = await startRunServer({ store, tools: [refund], pollMs: 20 });
+    const random = seededRandom(56);
+    for (let round = 0; round < 12; round += 1) {
+      const runId = `race-${round}`;
+      const plan = { steps: [{ id: 1, task: "refund", tool: "refund", args: { order: `R${round}` } }] };
+      await rpc("tools/call", { name: "run_plan", arguments: { plan, runId } });
+      const waiting = await poll(runId, (status) => status === "input_required");
+      const [key] = Object.keys((waiting.result as { inputRequests: Record<string, unknown> }).inputRequests);
+      const inputResponses = { [key!]: { action: "accept", content: { "step:1": true } } };
+      // Each request starts after a seeded delay of 0–3 ms, so they meet in different orders and overlaps.
+      const later = async <T>(send: () => Promise<T>) => {
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 4)));
+        return send();
+      };
+      const updates = Array.from({ length: 2 + Math.floor(random() * 3) }, () =>
+        later(() => rpc("tasks/update", { taskId: runId, inputResponses })),
+      );
+      const decision = later(() =>
+        rpc(
+          "tools/call",
+          { name: "decide", arguments: { runId, decisions: [{ pendingId: "step:1", action: "approve" }] } },
+          { tasks: false },
+        ),
+      );
+      for (const ack of await Promise.all(updates)) expect(ack.error, runId).toBeUndefined();
+      await decision;
+      const done = GetTaskResultV2Schema.parse((await poll(runId, (status) => status === "completed")).result);
+      expect(done, runId).toMatchObject({ result: { structuredContent: { status: "completed" } } });
+    }
+    expect(refunds.map((line) => line.split(" ")[0])).toEqual(Array.from({ length: 12 }, (_, round) => `R${round}`));
   });
 });
