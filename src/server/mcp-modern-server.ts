@@ -6,10 +6,10 @@ import type { McpCall } from "./mcp-run-follow.js";
 import { ModernTasks, tasksExtension } from "./mcp-tasks-extension.js";
 import { inputObjectOf, planloopTools, type McpToolContext } from "./mcp-tool-table.js";
 
-/** The protocol revision this face speaks (the SDK's 2.x line); 2025-era clients are served by `mcp-server.ts`. */
-export const modernProtocolVersion = "2026-07-28";
-
-/** The 2.x SDK's server package, or undefined where it is not installed (then every client gets the 2025-11-25 face). */
+/**
+ * The 2.x SDK's server package (2026-07-28), loaded when MCP is first served; undefined where it
+ * is missing from an install, and then every client gets the 2025-11-25 face.
+ */
 export function modernSdk(): typeof McpServerV2 | undefined {
   try {
     return loadOptionalPackage<typeof McpServerV2>({ name: "@modelcontextprotocol/server", neededFor: "MCP 2026-07-28" });
