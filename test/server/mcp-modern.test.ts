@@ -118,4 +118,51 @@ describe("/mcp speaks 2026-07-28 and 2025-11-25 side by side", () => {
     expect(piped.structuredContent).toMatchObject({ status: "completed" });
     expect(lookups).toEqual(["D4"]);
   });
+
+  it("answers a request naming a revision it does not speak, or a half envelope, with the SDK's refusal, and runs nothing", async () => {
+    store = memoryStore();
+    const { lookups, start } = startServer();
+    await start();
+    const post = async (meta: Record<string, unknown> | undefined, version: string | undefined) => {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: {
+          ...headers(),
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-method": "tools/call",
+          "mcp-name": "run_plan",
+          ...(version === undefined ? {} : { "mcp-protocol-version": version }),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "run_plan", arguments: { plan: lookupPlan("H1") }, ...(meta === undefined ? {} : { _meta: meta }) },
+        }),
+      });
+      const text = await response.text();
+      return JSON.parse(
+        text.startsWith("{")
+          ? text
+          : text
+              .split("\n")
+              .find((line) => line.startsWith("data: "))!
+              .slice(6),
+      ) as {
+        error?: { code: number };
+      };
+    };
+    const envelope = (version: string) => ({
+      "io.modelcontextprotocol/protocolVersion": version,
+      "io.modelcontextprotocol/clientInfo": { name: "hostile", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    // A revision nobody speaks: the 2.x line refuses it (the 1.x line never sees it).
+    expect((await post(envelope("2099-01-01"), "2099-01-01")).error?.code).toBe(-32022);
+    // The 2026-07-28 header without the envelope: invalid params, not a 2025 call.
+    expect((await post(undefined, "2026-07-28")).error?.code).toBe(-32602);
+    expect(lookups).toEqual([]);
+    expect(await store.listRuns({ topLevel: false, limit: 10 })).toEqual([]);
+  });
 });
