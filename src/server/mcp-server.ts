@@ -34,7 +34,7 @@ export interface McpServerOptions {
   log?: ((line: string) => void) | undefined;
   /** Who the runs started here came from, kept in their origin: the token's name over HTTP; default `mcp` (stdio). */
   client?: string | undefined;
-  /** Over HTTP, the server's secret: the 2026-07-28 line signs its `requestState` with a key made from it (else a key of this process). */
+  /** The server's secret: the 2026-07-28 line signs its `requestState` with a key made from it (else with a key of this process). */
   secret?: string | undefined;
 }
 
