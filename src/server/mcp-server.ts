@@ -2,23 +2,17 @@ import type * as McpServerModule from "@modelcontextprotocol/sdk/server/mcp.js";
 import type * as McpHttp from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type * as McpTasks from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { errorMessage } from "../core/errors.js";
 import { loadOptionalPackage } from "../core/optional-package.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
-import { strategyNames } from "../strategies/run-strategy.js";
-import type { StrategyName } from "../strategies/strategy-result.js";
-import { BodyError, type StartRun } from "./api-requests.js";
 import { checkRequests } from "./mcp-request-checks.js";
-import { runAnswer, runOutcome, runOutcomeShape } from "./mcp-outcome.js";
-import { progressTokenOf, stepProgress } from "./mcp-progress.js";
+import { progressOf, stoppedRun, type McpCall } from "./mcp-run-follow.js";
+import { guard, planloopTools, RunIdTakenError, startNewRun, toolError, type McpRunStart } from "./mcp-tool-table.js";
 import { TaskDriver } from "./mcp-task-driver.js";
 import { RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import { newRunId, type RunHost } from "../runs/run-host.js";
-import { viewOfRun } from "./run-view.js";
 import type { Pipeline } from "../runs/pipelines.js";
-import { checkNewRunId, newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
 
 type McpServer = McpServerModule.McpServer;
 
@@ -40,14 +34,16 @@ export interface McpServerOptions {
   log?: ((line: string) => void) | undefined;
   /** Who the runs started here came from, kept in their origin: the token's name over HTTP; default `mcp` (stdio). */
   client?: string | undefined;
+  /** The server's secret: the 2026-07-28 line signs its `requestState` with a key made from it (else with a key of this process). */
+  secret?: string | undefined;
 }
 
-const decision = z.object({
-  pendingId: z.string(),
-  action: z.enum(["approve", "deny", "answer"]),
-  reason: z.string().optional(),
-  text: z.string().optional().describe("The answer, for action answer"),
-});
+/** What the 1.x SDK gives a tool's handler, as far as a tool reads it. */
+type Extra = { signal: AbortSignal; _meta?: unknown; sendNotification(notification: never): Promise<void> };
+
+function callOf(extra: Extra): McpCall {
+  return { signal: extra.signal, meta: extra._meta, notify: (notification) => extra.sendNotification(notification as never) };
+}
 
 /**
  * planloop as an MCP server (docs/mcp.md): tools that start a plan or a task, follow it with a
@@ -94,227 +90,62 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
 
   /** The tools that run as a task when asked to (the run tools, where the SDK has tasks). */
   const taskTools = new Set<string>();
-  type Extra = { signal: AbortSignal; _meta?: unknown; sendNotification(notification: never): Promise<void> };
-  const progressOf = (runId: string, extra: Extra) =>
-    stepProgress(changes, runId, progressTokenOf(extra._meta), (params) =>
-      extra.sendNotification({ method: "notifications/progress", params } as never),
-    );
-  /** Waits until the run stops running here (or the call is given up), then what it came to. */
-  const stopped = async (runId: string, extra: Extra, progress: ReturnType<typeof progressOf>) => {
-    try {
-      const aborted = new Promise<void>((resolve) => extra.signal.addEventListener("abort", () => resolve(), { once: true }));
-      await Promise.race([host.settled(runId), aborted]);
-    } finally {
-      progress.stop();
+  const tasksApi = (server as { experimental?: { tasks?: McpTasks.ExperimentalMcpServerTasks } }).experimental?.tasks;
+  const context = { store, host, changes, client: options.client ?? "mcp", pipelines: options.pipelines };
+  for (const tool of planloopTools(context)) {
+    if (tool.run === undefined || taskModule === undefined || tasksApi === undefined) {
+      server.registerTool(tool.name, tool.config, ((input: never, extra: Extra) => tool.call(input, callOf(extra))) as never);
+      continue;
     }
-    await progress.drained();
-    return runAnswer(await viewOfRun(store, runId), runId);
-  };
-  /** Begins (listening first: no step's end is missed), then waits until the run stops here. */
-  const follow = async (runId: string, extra: Extra, begin: () => Promise<unknown>) => {
-    const progress = progressOf(runId, extra);
-    try {
-      await begin();
-    } catch (error) {
-      progress.stop();
-      throw error;
-    }
-    return stopped(runId, extra, progress);
-  };
-
-  /**
-   * A tool that starts a run. Where the SDK has tasks, a call may ask for one (`taskSupport:
-   * optional`): it gets the task at once, the run's id as its id; a call that does not is
-   * answered when the run completes, fails or waits, with a progress notification per step.
-   */
-  const runTool = <Shape extends z.ZodRawShape>(
-    name: string,
-    config: { title?: string; description: string; inputSchema: Shape | z.ZodObject<Shape> },
-    startOf: (input: z.infer<z.ZodObject<Shape>>) => StartRun,
-  ) => {
-    // Every run tool's id, a pipeline's too, by the library's one rule: never an inner run's, a schedule's or "".
-    const runIdOf = (input: unknown) => {
-      const given = (input as { runId?: unknown }).runId;
-      return given === undefined ? newRunId() : checkNewRunId(given);
-    };
-    const client = { client: options.client ?? "mcp" };
-    // A run tool starts a new run: an id that is taken (another client's run, or this one's earlier) is refused, never its old answer.
-    const startNew = async (request: StartRun & { runId: string }) => {
-      if ((await host.start(request, client)).created) return;
-      throw new RunIdTakenError(request.runId);
-    };
-    const tasksApi = (server as { experimental?: { tasks?: McpTasks.ExperimentalMcpServerTasks } }).experimental?.tasks;
-    if (taskModule !== undefined && tasksApi !== undefined) taskTools.add(name);
-    if (taskModule === undefined || tasksApi === undefined)
-      return server.registerTool(name, { ...config, outputSchema: runOutcomeShape }, ((input: never, extra: Extra) =>
-        guard(() => {
-          const runId = runIdOf(input);
-          return follow(runId, extra, () => startNew({ ...startOf(input), runId }));
-        })) as never);
-    return tasksApi.registerToolTask(
-      name,
-      { ...config, outputSchema: runOutcomeShape, execution: { taskSupport: "optional" } } as never,
+    taskTools.add(tool.name);
+    tasksApi.registerToolTask(
+      tool.name,
+      { ...tool.config, execution: { taskSupport: "optional" } } as never,
       {
-        createTask: async (input: never, extra: McpTasks.CreateTaskRequestHandlerExtra) => {
-          let given: string | undefined;
-          let error: string | undefined;
-          try {
-            given = runIdOf(input);
-            await startNew({ ...startOf(input), runId: given });
-          } catch (thrown) {
-            error = errorMessage(thrown);
-            // The task of a run that is not this call's (a taken id, or no valid one) is not that run's: an id of its own.
-            if (thrown instanceof RunIdTakenError) given = undefined;
-          }
-          const runId = given ?? `refused-${newRunId()}`;
-          const progress = progressOf(runId, extra);
-          const task = await extra.taskStore.createTask({
-            ...(extra.taskRequestedTtl === undefined ? {} : { ttl: extra.taskRequestedTtl }),
-            context: { runId, ...(error === undefined ? {} : { error }) },
-          });
-          if (tasks.isPlain(task.taskId)) {
-            if (error !== undefined) {
-              progress.stop();
-              tasks.settlePlain(task.taskId, toolError(error));
-            } else
-              void guard(() => stopped(runId, extra, progress)).then((result) => tasks.settlePlain(task.taskId, result as CallToolResult));
-          } else if (driver !== undefined && error === undefined) driver.drive(runId, progress.stop);
-          else progress.stop();
-          return { task };
-        },
+        createTask: (input: never, extra: McpTasks.CreateTaskRequestHandlerExtra) => createRunTask(tool.run!, input, extra),
         getTask: (_input: never, extra: McpTasks.TaskRequestHandlerExtra) => extra.taskStore.getTask(extra.taskId),
         getTaskResult: (_input: never, extra: McpTasks.TaskRequestHandlerExtra) =>
           extra.taskStore.getTaskResult(extra.taskId) as Promise<CallToolResult>,
       } as never,
     );
-  };
+  }
 
-  runTool(
-    "run_plan",
-    {
-      title: "Run a plan",
-      description:
-        "Run a fixed plan (planloop's JSON plan: steps with id, task, tool, args, depends_on) and wait until it completes, fails or waits for a person.",
-      inputSchema: { plan: z.looseObject({ steps: z.array(z.unknown()) }), runId: newRunIdSchema.optional() },
-    },
-    (input) => ({ plan: input.plan }),
-  );
-
-  runTool(
-    "ask",
-    {
-      title: "Ask planloop",
-      description:
-        "Give a task to a planloop strategy (plan-and-execute by default) and wait until it answers, fails or waits for a person.",
-      inputSchema: {
-        task: z.string().min(1),
-        strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).optional(),
-        runId: newRunIdSchema.optional(),
-      },
-    },
-    (input) => ({ task: input.task, strategy: input.strategy ?? "plan-and-execute" }),
-  );
-
-  server.registerTool(
-    "decide",
-    {
-      title: "Decide what a run waits for",
-      description:
-        "Approve, deny or answer what a waiting run waits for (ids from pending), all at once, and wait until the run stops again.",
-      inputSchema: { runId: runReferenceSchema, decisions: z.array(decision).min(1) },
-      outputSchema: runOutcomeShape,
-    },
-    (input, extra) =>
-      guard(async () => {
-        const decisions = input.decisions.map((given) =>
-          given.action === "answer"
-            ? { pendingId: given.pendingId, action: "answer" as const, text: given.text ?? "" }
-            : given.action === "deny"
-              ? { pendingId: given.pendingId, action: "deny" as const, reason: given.reason }
-              : { pendingId: given.pendingId, action: "approve" as const },
+  /**
+   * A run tool's call that asked for a task (`taskSupport: optional`): the task at once, the
+   * run's id as its id; a call that did not is a plain task the SDK answers when the run stops.
+   */
+  async function createRunTask(run: McpRunStart, input: never, extra: McpTasks.CreateTaskRequestHandlerExtra) {
+    let given: string | undefined;
+    let error: string | undefined;
+    try {
+      given = run.runIdOf(input);
+      await startNewRun(context, { ...run.startOf(input), runId: given });
+    } catch (thrown) {
+      error = errorMessage(thrown);
+      // The task of a run that is not this call's (a taken id, or no valid one) is not that run's: an id of its own.
+      if (thrown instanceof RunIdTakenError) given = undefined;
+    }
+    const runId = given ?? `refused-${newRunId()}`;
+    const call = callOf(extra);
+    const progress = progressOf(context, runId, call);
+    const task = await extra.taskStore.createTask({
+      ...(extra.taskRequestedTtl === undefined ? {} : { ttl: extra.taskRequestedTtl }),
+      context: { runId, ...(error === undefined ? {} : { error }) },
+    });
+    if (tasks.isPlain(task.taskId)) {
+      if (error !== undefined) {
+        progress.stop();
+        tasks.settlePlain(task.taskId, toolError(error));
+      } else
+        void guard(() => stoppedRun(context, runId, call, progress)).then((result) =>
+          tasks.settlePlain(task.taskId, result as CallToolResult),
         );
-        // Checked whole against what the run waits for now, and again under its lease; a refusal is the tool's error, naming each bad item.
-        return follow(input.runId, extra, () => host.decide(input.runId, { decisions, by: options.client ?? "mcp" }));
-      }),
-  );
-
-  server.registerTool(
-    "cancel_run",
-    {
-      title: "Cancel a run",
-      description: "Cancel a run; a tool running in it is aborted.",
-      inputSchema: { runId: runReferenceSchema },
-      outputSchema: runOutcomeShape,
-    },
-    (input) =>
-      guard(async () => {
-        const cancelled = await host.cancel(input.runId, "cancelled through MCP");
-        if (cancelled === "missing") throw new BodyError(`there is no run "${input.runId}"`, "runId");
-        return runOutcome(await viewOfRun(store, input.runId), input.runId);
-      }),
-  );
-
-  server.registerTool(
-    "get_run",
-    {
-      title: "Read a run",
-      description: "A run's status, what it waits for, and its answer.",
-      inputSchema: { runId: runReferenceSchema },
-      outputSchema: runOutcomeShape,
-    },
-    (input) => guard(async () => runOutcome(await viewOfRun(store, input.runId), input.runId)),
-  );
-
-  server.registerTool(
-    "list_runs",
-    {
-      title: "List runs",
-      description: "The runs in the store, newest first.",
-      inputSchema: { limit: z.number().int().min(1).max(200).optional(), status: z.string().optional() },
-      outputSchema: { runs: z.array(z.object({ runId: z.string(), entry: z.string(), status: z.string(), createdAt: z.number() })) },
-    },
-    (input) =>
-      guard(async () => {
-        const rows = await store.listRuns({ topLevel: true, limit: input.limit ?? 20, status: input.status });
-        const runs = rows.map((row) => ({
-          runId: row.runId,
-          entry: row.entry,
-          status: row.outcome?.status ?? "running",
-          createdAt: row.createdAt,
-        }));
-        const text = runs.length === 0 ? "no runs" : runs.map((run) => `${run.runId}: ${run.status} (${run.entry})`).join("\n");
-        return { content: [{ type: "text" as const, text }], structuredContent: { runs } };
-      }),
-  );
-  for (const pipeline of options.pipelines ?? []) {
-    runTool(pipeline.name, { description: pipeline.description, inputSchema: pipeline.input as z.ZodObject<z.ZodRawShape> }, (input) =>
-      pipeline.plan
-        ? { plan: pipeline.plan(input) }
-        : { task: pipeline.task!(input), strategy: pipeline.strategy ?? ("plan-and-execute" as const) },
-    );
+    } else if (driver !== undefined && error === undefined) driver.drive(runId, progress.stop);
+    else progress.stop();
+    return { task };
   }
   checkRequests(server, (name) => taskTools.has(name));
   return server;
-}
-
-/** A run tool given the id of a run that exists: it starts new runs only. */
-class RunIdTakenError extends BodyError {
-  constructor(runId: string) {
-    super(`run "${runId}" exists already: a run tool starts a new run; give another runId, or read that one with get_run`, "runId");
-  }
-}
-
-/** A refusal or failure as a tool error the client's model reads, never a thrown protocol error. */
-async function guard<T>(work: () => Promise<T>): Promise<T | ReturnType<typeof toolError>> {
-  try {
-    return await work();
-  } catch (error) {
-    return toolError(errorMessage(error));
-  }
-}
-
-function toolError(text: string): { content: Array<{ type: "text"; text: string }>; isError: true } {
-  return { content: [{ type: "text", text }], isError: true };
 }
 
 /** The SDK's task classes, where it has them (1.23 and later); without, run tools are plain calls. */
@@ -332,11 +163,11 @@ function tasksModule(): typeof McpTasks | undefined {
 }
 
 /**
- * One MCP request over Streamable HTTP, stateless: a server and a transport of its own, so any
- * number of clients (and any number of this server's processes) answer alike. A call that runs
- * a plan answers as server-sent events, its progress notifications first.
+ * One 2025-era MCP request over Streamable HTTP, stateless: a server and a transport of its own,
+ * so any number of clients (and any number of this server's processes) answer alike. A call that
+ * runs a plan answers as server-sent events, its progress notifications first.
  */
-export async function mcpOverHttp(options: McpServerOptions, request: Request): Promise<Response> {
+export async function legacyMcpOverHttp(options: McpServerOptions, request: Request): Promise<Response> {
   const { WebStandardStreamableHTTPServerTransport } = loadOptionalPackage<typeof McpHttp>({
     name: "@modelcontextprotocol/sdk",
     module: "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",

@@ -18,7 +18,7 @@ import { openApiDocument } from "./openapi.js";
 import { allowedMethods, checkedOrigins, originAllowed } from "./request-guards.js";
 import { CannotContinueError, NotHostedError, type RunHost } from "../runs/run-host.js";
 import { viewOfRun } from "./run-view.js";
-import { mcpOverHttp } from "./mcp-server.js";
+import { mcpOverHttp } from "./mcp-over-http.js";
 import type {
   Answer,
   decisionsTaken,
@@ -74,6 +74,8 @@ export interface ServerAppOptions {
   loopbackOnly?: boolean | undefined;
   /** Named pipelines, one `/mcp` tool each, as `planloop mcp` offers them. */
   pipelines?: readonly Pipeline[] | undefined;
+  /** The server's secret: `/mcp`'s 2026-07-28 `requestState` is signed with a key made from it, so any process of the server verifies it. */
+  secret?: string | undefined;
 }
 
 /** Who made the request: the token's name and scopes. */
@@ -151,7 +153,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const { name, scopes } = context.get("caller");
     if (!allows(scopes, "decide"))
       throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
-    return mcpOverHttp({ store, host, changes, client: name, pipelines: options.pipelines }, context.req.raw);
+    return mcpOverHttp({ store, host, changes, client: name, pipelines: options.pipelines, secret: options.secret }, context.req.raw);
   });
 
   app.get("/api/runs", needs("read"), async (context) => {

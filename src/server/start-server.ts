@@ -124,6 +124,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     servesAllRuns: options.servesAllRuns,
     pipelines: options.pipelines,
     loopbackOnly: local,
+    secret: options.secret,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => resolve(started));

@@ -1,8 +1,6 @@
 import { resolve } from "node:path";
-import type * as McpStdio from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
-import { loadOptionalPackage } from "../../core/optional-package.js";
-import { planloopMcpServer } from "../../server/mcp-server.js";
+import { serveMcpOverStdio } from "../../server/mcp-stdio-route.js";
 import { RunChanges } from "../../server/run-changes.js";
 import { RunHost } from "../../runs/run-host.js";
 import { serverSecret } from "./serve-api.js";
@@ -34,32 +32,19 @@ export function mcpCommand(program: Command, io: CliIo): void {
       const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
       const store = await openStore(storeFlag, { readonly: false });
       const changes = new RunChanges();
+      const secret = serverSecret();
       const host = new RunHost({
         store,
         tools,
         model,
-        secret: serverSecret(),
+        secret,
         onActivity: (runId, event) => changes.changed(runId, event),
       });
-      const server = planloopMcpServer({ store, host, changes, pipelines, interactive: true, log: (line) => io.err(line) });
-      const { StdioServerTransport } = loadOptionalPackage<typeof McpStdio>({
-        name: "@modelcontextprotocol/sdk",
-        module: "@modelcontextprotocol/sdk/server/stdio.js",
-        neededFor: "planloop mcp",
-      });
-      const closed = new Promise<void>((done) => {
-        const closing = server.server.onclose;
-        server.server.onclose = () => {
-          closing?.();
-          done();
-        };
-      });
-      await server.connect(new StdioServerTransport());
+      const serving = serveMcpOverStdio({ store, host, changes, pipelines, secret, log: (line) => io.err(line) });
       io.err(
         `planloop mcp: serving ${storeFlag} on stdio, ${tools.length} tools, ${pipelines.length} pipelines${model ? ", with a model" : " (no model: plans only)"}`,
       );
-      process.stdin.once("end", () => void server.close());
-      await closed;
+      await serving;
       // Runs in hand go on to their next stop; the journal keeps them for the next process otherwise.
       await host.close();
       await store.close();
