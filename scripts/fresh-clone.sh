@@ -14,11 +14,13 @@
 # --stress    also run npm run test:stress
 # --ai-sdk    also run the AI SDK tests against the `ai` installed in that folder
 # --then-node at the end, rebuild the native addons for that Node and run the suite on it
+# --mcp-conformance  with --then-node: the MCP conformance suite (the file given: its dist/index.js,
+#             run on that Node) against planloop serve's /mcp and planloop mcp
 set -euo pipefail
 
 source_dir="$(cd "$(dirname "$0")/.." && pwd)"
 node_bin="$(command -v node)"
-reports="" shared="" stress=0 ai_sdk="" then_node=""
+reports="" shared="" stress=0 ai_sdk="" then_node="" conformance=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --node) node_bin="$2"; shift 2 ;;
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
     --stress) stress=1; shift ;;
     --ai-sdk) ai_sdk="$2"; shift 2 ;;
     --then-node) then_node="$2"; shift 2 ;;
+    --mcp-conformance) conformance="$2"; shift 2 ;;
     *) echo "fresh-clone: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -97,6 +100,13 @@ fi
 if [ "$stress" = 1 ]; then
   step "npm run test:stress"
   VITEST_REPORT="$(report "node$major-stress")" npm run test:stress
+  took
+fi
+
+if [ -n "$conformance" ]; then
+  step "the MCP conformance suite against planloop serve's /mcp and planloop mcp"
+  node --import tsx scripts/mcp-conformance.ts --node22 "${then_node:?--mcp-conformance needs --then-node}" --suite "$conformance" \
+    --report "$(report "mcp-conformance")"
   took
 fi
 

@@ -3,14 +3,17 @@
 // scenario as passed, failed or not applicable (with why), and the counts; exits 1 when a
 // scenario that applies failed.
 //
-//   node --import tsx scripts/mcp-conformance.ts [--node22 <node binary>] [--suite <dist/index.js>]
+//   node --import tsx scripts/mcp-conformance.ts [--node22 <node binary>] [--suite <dist/index.js>] [--report <file>]
+//
+// --report writes the counts as vitest's JSON report has them (numPassedTests, numFailedTests),
+// for .ci/run's "N passed, N failed" line.
 //
 // Defaults: .ci-cache/node22 (as .ci/run fetches it) and .ci-cache/mcp-conformance, fetched with
 //   mkdir -p .ci-cache/mcp-conformance && cd .ci-cache/mcp-conformance && echo '{ "private": true }' > package.json \
 //     && npm i --no-save --ignore-scripts --no-audit --no-fund @modelcontextprotocol/conformance@0.1.16
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -25,6 +28,7 @@ const { values } = parseArgs({
       type: "string",
       default: join(cache, "mcp-conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"),
     },
+    report: { type: "string" },
   },
 });
 for (const [what, path] of [
@@ -76,6 +80,7 @@ const targets: Array<[Target, string, (store: string) => Promise<Started>]> = [
   ["stdio", "planloop mcp (stdio)", startStdio],
 ];
 let failed = 0;
+let passed = 0;
 const began = Date.now();
 for (const [target, name, start] of targets) {
   const store = `sqlite:${join(mkdtempSync(join(tmpdir(), "planloop-mcp-conformance-")), "runs.sqlite")}`;
@@ -91,6 +96,8 @@ for (const [target, name, start] of targets) {
   const count = (verdict: Verdict["verdict"]) => verdicts.filter((line) => line.verdict === verdict).length;
   console.log(`${name}: ${count("passed")} passed, ${count("failed")} failed, ${count("not applicable")} not applicable`);
   failed += count("failed");
+  passed += count("passed");
 }
 console.log(`\nMCP conformance: ${Math.round((Date.now() - began) / 1000)} s`);
+if (values.report !== undefined) writeFileSync(values.report, JSON.stringify({ numPassedTests: passed, numFailedTests: failed }));
 process.exitCode = failed > 0 ? 1 : 0;
