@@ -1,8 +1,11 @@
 import { atOnce, type Stepwise } from "../core/turns.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
-import { matchNumber, type Derivation, type Direction } from "./match-number.js";
+import { matchNumber, type Derivation, type Direction, type NumberMatch } from "./match-number.js";
 import { readFigures, type Figure } from "./read-figures.js";
+import { inferLocale } from "./read-numbers.js";
+import { localeMarks } from "./locale-marks.js";
+import { InvalidOptionsError } from "../core/errors.js";
 import { citationOf, readCitations, splitSentences, type Sentence } from "./split-sentences.js";
 import { blameLabels, namedRows, names, type RowOverride } from "./row-consistency.js";
 
@@ -12,6 +15,12 @@ export type ClaimEvidence = Record<string, { status?: string; output?: unknown }
 export interface CheckClaimsOptions {
   /** The task's text: what it states (the week, a name) is given, not claimed (source "task"). */
   task?: string | undefined;
+  /**
+   * The locale the answer writes its numbers in ("de": `1.234,50`; "fr": `1 234,50`; "en-IN":
+   * `12,34,567`). Without it, the answer's unambiguous numbers decide ("98.765,40" is German
+   * style), else English.
+   */
+  locale?: string | undefined;
 }
 
 interface Found {
@@ -37,6 +46,9 @@ export type Evidence = ReadonlyMap<string, SourceFacts>;
 const downWords =
   /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
 const upWords = /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|up|higher|gained?|climbed|jumped|surged)\b/gi;
+/** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
+const negativeWords =
+  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
 const differenceWords =
   /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|net|change|margin|short)\b/i;
@@ -87,9 +99,10 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const ids = new Set(sources.keys());
   const evidence = { sources, everyStep: [...sources.values()], task };
   const sentences = splitSentences(answer, ids);
+  const locale = readLocale(options.locale) ?? inferLocale(answer);
   const claims: CheckedClaim[] = [];
   for (const sentence of sentences) {
-    const context = sentenceContext(sentence, ids);
+    const context = sentenceContext(sentence, { ids, locale });
     const checked = context.figures.map((figure) => checkFigure(figure, context, evidence));
     const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
     const candidates = cited.length > 0 ? cited : evidence.everyStep;
@@ -101,7 +114,17 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   return { sentences, claims, counts: countClaims(claims) };
 }
 
-function sentenceContext(sentence: Sentence, ids: ReadonlySet<string>): SentenceContext {
+function readLocale(locale: string | undefined): string | undefined {
+  if (locale === undefined) return undefined;
+  try {
+    return localeMarks(locale).locale;
+  } catch {
+    throw new InvalidOptionsError(`locale must be a locale Intl knows ("de", "fr-CH", "en-IN"), not ${JSON.stringify(locale)}`);
+  }
+}
+
+function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<string>; locale: string | undefined }): SentenceContext {
+  const { ids, locale } = reading;
   let masked = sentence.text;
   for (const [start, end] of readCitations(sentence.text, ids).spans)
     masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
@@ -112,7 +135,7 @@ function sentenceContext(sentence: Sentence, ids: ReadonlySet<string>): Sentence
     if (rows === undefined) named.set(facts, (rows = namedRows(facts, folded)));
     return rows;
   };
-  return { sentence, folded, figures: readFigures(masked), masked, rowsNamed };
+  return { sentence, folded, figures: readFigures(masked, { locale, words: true }), masked, rowsNamed };
 }
 
 function checkFigure(
@@ -187,16 +210,29 @@ function find(figure: Figure, context: SentenceContext, sources: readonly Source
     const year = findDate([String(figure.value)], sources);
     if (year) return year;
   }
+  const wordingDirection = directionBefore(figure, context);
   const wording = {
-    direction: directionBefore(figure, context),
+    direction: wordingDirection,
     sums: sumWords.test(context.masked),
     differences: differenceWords.test(context.masked),
+    negative: wordingDirection === "down" || negativeWords.test(context.masked),
   };
-  const match = matchNumber(figure, pools(figure, { context, sources, override }), wording);
+  const pool = pools(figure, { context, sources, override });
+  const match = matchNumber(figure, pool, wording) ?? withinRange(figure, pool.direct);
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
   return { steps, matched, derivation: match.derivation };
+}
+
+/** A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at the precision written. */
+function withinRange(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | undefined {
+  if (figure.range === undefined) return undefined;
+  const [low, high] = figure.range;
+  const room = figure.precision! / 2;
+  const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
+  const inside = pool.find((number) => scaled(number.value) >= low - room && scaled(number.value) <= high + room);
+  return inside === undefined ? undefined : { derivation: "range", operands: [inside] };
 }
 
 function findDate(dates: readonly string[], sources: readonly SourceFacts[]): Found | undefined {

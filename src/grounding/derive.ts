@@ -12,7 +12,7 @@ export interface NumberMatch {
  * one of the small set of derivations from two shown values. Rounding to the precision the
  * claim was written with applies to all of them.
  */
-export type Derivation = "value" | "percent" | "sum" | "difference" | "ratio" | "share" | "percent-change" | "points";
+export type Derivation = "value" | "percent" | "range" | "sum" | "difference" | "ratio" | "share" | "percent-change" | "points";
 
 export type Direction = "up" | "down" | undefined;
 
@@ -23,6 +23,8 @@ export interface Wording {
   sums: boolean;
   /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
   differences: boolean;
+  /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
+  negative?: boolean;
 }
 
 /** Whether `value` reads as the claim at the precision it was written with ("12.3%" holds 12.25 to 12.35, and 12.39 cut off). */

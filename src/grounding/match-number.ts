@@ -8,7 +8,8 @@ export type { Derivation, Direction, NumberMatch, Wording };
 /** Pairs are tried among all values up to this many; beyond it, only among values of one field. */
 export const allPairsUpTo = 40;
 
-function direct(claim: Figure, pool: readonly EvidenceNumber[], direction: Direction): NumberMatch | undefined {
+function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
+  const { direction } = wording;
   // The closest value wins: "13" is the count of 13, not a refund of 13.22.
   let best: { number: EvidenceNumber; error: number } | undefined;
   for (const number of pool) {
@@ -17,7 +18,8 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], direction: Direc
     if (claim.unit === "%" && Math.abs(value) < 1 && !/pct|percent/i.test(number.key)) continue;
     const shown = fits(claim, value)
       ? value
-      : value < 0 && claim.value! > 0 && direction !== "up" && fits(claim, -value)
+      : // A sign is dropped only where the words carry it: "a loss of 1,200", "fell 5%"; "net income was 1,200" is not -1,200.
+        value < 0 && claim.value! > 0 && wording.negative === true && direction !== "up" && fits(claim, -value)
         ? -value
         : undefined;
     if (shown === undefined) continue;
@@ -66,7 +68,7 @@ export function matchNumber(
   pools: { direct: readonly EvidenceNumber[]; operands: readonly EvidenceNumber[] },
   wording: Wording,
 ): NumberMatch | undefined {
-  const shown = direct(claim, pools.direct, wording.direction);
+  const shown = direct(claim, pools.direct, wording);
   if (shown) return shown;
   // Every pair of a run's values is quadratic in the run: a large pool is searched by value.
   const large = pools.operands.length > allPairsUpTo && Number.isFinite(claim.value);
