@@ -1,13 +1,16 @@
 import { atOnce, type Stepwise } from "../core/turns.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
-import { matchNumber, type Derivation, type Direction, type NumberMatch } from "./match-number.js";
-import { readFigures, type Figure } from "./read-figures.js";
-import { inferLocale } from "./read-numbers.js";
-import { localeMarks } from "./locale-marks.js";
 import { InvalidOptionsError } from "../core/errors.js";
-import { citationOf, readCitations, splitSentences, type Sentence } from "./split-sentences.js";
-import { blameLabels, namedRows, names, type RowOverride } from "./row-consistency.js";
+import { pools } from "./claim-pools.js";
+import { localeMarks } from "./locale-marks.js";
+import { matchNumber, type Derivation, type NumberMatch } from "./match-number.js";
+import type { Figure } from "./read-figures.js";
+import { inferLocale } from "./read-numbers.js";
+import { blameLabels, names, type RowOverride } from "./row-consistency.js";
+import { sentenceContext, type SentenceContext } from "./sentence-context.js";
+import { wordingOf } from "./sentence-wording.js";
+import { citationOf, splitSentences } from "./split-sentences.js";
 
 /** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
 export type ClaimEvidence = Record<string, { status?: string; output?: unknown }> | ReadonlyArray<{ id: string | number; output: unknown }>;
@@ -29,32 +32,8 @@ interface Found {
   derivation?: Derivation;
 }
 
-/** What one sentence's claims are checked in. */
-interface SentenceContext {
-  sentence: Sentence;
-  /** The sentence without its citations, lower case: to find the rows and groups it names. */
-  folded: string;
-  figures: Figure[];
-  masked: string;
-  /** The rows of a source's tables the sentence names (`namedRows`), read once per sentence and source. */
-  rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
-}
-
 /** The steps' facts by id, read once (`readEvidence`) for any number of answers. */
 export type Evidence = ReadonlyMap<string, SourceFacts>;
-
-const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
-const upWords = /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|up|higher|gained?|climbed|jumped|surged)\b/gi;
-/** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
-const negativeWords =
-  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
-const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
-const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|net|change|margin|short)\b/i;
-/** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
-const identifierContext =
-  /(?:\bids?|\bno\.?|\bnumber|\border|\bticket|\brefund|\binvoice|\buser|\bcustomer|\bitem|\bproduct|\bzip(?: code)?|\baccount)\s*(?:#|no\.?|number)?\s*:?\s*$/i;
 
 /** The facts of the outputs claims may rest on, a step at a time (run it with `atOnce` or `inTurns`). */
 export function* readEvidence(steps: ClaimEvidence): Stepwise<Evidence> {
@@ -103,10 +82,11 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const claims: CheckedClaim[] = [];
   for (const sentence of sentences) {
     const context = sentenceContext(sentence, { ids, locale });
-    const checked = context.figures.map((figure) => checkFigure(figure, context, evidence));
+    const checked = context.figures.map((_, place) => checkFigure(place, context, evidence));
     const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
     const candidates = cited.length > 0 ? cited : evidence.everyStep;
-    const refit = (figure: Figure, override: RowOverride) => find(figure, context, candidates, override);
+    const places = new Map(context.figures.map((figure, place) => [figure, place]));
+    const refit = (figure: Figure, override: RowOverride) => find(places.get(figure)!, context, candidates, override);
     blameLabels(checked, { figures: context.figures, rowsNamed: context.rowsNamed, sources: candidates, refit });
     claims.push(...checked);
     yield;
@@ -123,27 +103,13 @@ function readLocale(locale: string | undefined): string | undefined {
   }
 }
 
-function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<string>; locale: string | undefined }): SentenceContext {
-  const { ids, locale } = reading;
-  let masked = sentence.text;
-  for (const [start, end] of readCitations(sentence.text, ids).spans)
-    masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
-  const folded = masked.toLowerCase();
-  const named = new Map<SourceFacts, Array<Set<number>>>();
-  const rowsNamed = (facts: SourceFacts) => {
-    let rows = named.get(facts);
-    if (rows === undefined) named.set(facts, (rows = namedRows(facts, folded)));
-    return rows;
-  };
-  return { sentence, folded, figures: readFigures(masked, { locale, words: true }), masked, rowsNamed };
-}
-
 function checkFigure(
-  figure: Figure,
+  place: number,
   context: SentenceContext,
   evidence: { sources: Evidence; everyStep: SourceFacts[]; task: SourceFacts | undefined },
 ): CheckedClaim {
   const { sentence } = context;
+  const figure = context.figures[place]!;
   const base = {
     kind: figure.kind,
     text: figure.text,
@@ -153,12 +119,12 @@ function checkFigure(
   };
   const cited = sentence.cites.flatMap((id) => evidence.sources.get(id) ?? []);
   const { everyStep } = evidence;
-  const given = evidence.task ? find(figure, context, [evidence.task]) : undefined;
+  const given = evidence.task ? find(place, context, [evidence.task]) : undefined;
   if (given) return { ...base, status: "supported", ...given };
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
-  const found = find(figure, context, citesSomething ? cited : implicitSources(context, everyStep));
+  const found = find(place, context, citesSomething ? cited : implicitSources(context, everyStep));
   if (found) return { ...base, status: citesSomething ? "supported" : "uncited", ...found };
-  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(figure, context, { cited, everyStep }) };
+  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(place, context, { cited, everyStep }) };
 }
 
 /**
@@ -170,14 +136,15 @@ function implicitSources(context: SentenceContext, everyStep: SourceFacts[]): So
   return named.length > 0 ? named : everyStep;
 }
 
-function whyUnsupported(figure: Figure, context: SentenceContext, sources: { cited: SourceFacts[]; everyStep: SourceFacts[] }): string {
+function whyUnsupported(place: number, context: SentenceContext, sources: { cited: SourceFacts[]; everyStep: SourceFacts[] }): string {
   const { sentence } = context;
+  const figure = context.figures[place]!;
   const what = `${figure.text}`;
   if (sentence.cites.length === 0 && sentence.unknownCites.length === 0)
     return `${what}: no step's output shows it or a value it follows from`;
   const unknown = sentence.unknownCites.length > 0 ? ` (${sentence.unknownCites.join(", ")} is not a step of this run)` : "";
   const elsewhere = find(
-    figure,
+    place,
     context,
     sources.everyStep.filter((facts) => !sources.cited.includes(facts)),
   );
@@ -186,8 +153,9 @@ function whyUnsupported(figure: Figure, context: SentenceContext, sources: { cit
   return `${what}: not in ${cites}${unknown}, nor in any other step`;
 }
 
-function find(figure: Figure, context: SentenceContext, sources: readonly SourceFacts[], override?: RowOverride): Found | undefined {
+function find(place: number, context: SentenceContext, sources: readonly SourceFacts[], override?: RowOverride): Found | undefined {
   if (sources.length === 0) return undefined;
+  const figure = context.figures[place]!;
   if (figure.kind === "date") return findDate(figure.dates!, sources);
   if (figure.kind === "name") {
     const name = figure
@@ -210,15 +178,9 @@ function find(figure: Figure, context: SentenceContext, sources: readonly Source
     const year = findDate([String(figure.value)], sources);
     if (year) return year;
   }
-  const wordingDirection = directionBefore(figure, context);
-  const wording = {
-    direction: wordingDirection,
-    sums: sumWords.test(context.masked),
-    differences: differenceWords.test(context.masked),
-    negative: wordingDirection === "down" || negativeWords.test(context.masked),
-  };
-  const pool = pools(figure, { context, sources, override });
-  const match = matchNumber(figure, pool, wording) ?? withinRange(figure, pool.direct);
+  const pool = pools(place, { context, sources, override });
+  const namedKeys = new Set(sources.flatMap((facts) => [...context.keysNamed(facts)]));
+  const match = matchNumber(figure, pool, wordingOf(place, context, context.words, namedKeys)) ?? withinRange(figure, pool.direct);
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
@@ -241,72 +203,4 @@ function findDate(dates: readonly string[], sources: readonly SourceFacts[]): Fo
     if (date !== undefined) return { steps: [facts.id], matched: [{ step: facts.id, path: "(dates)", value: date }] };
   }
   return undefined;
-}
-
-/** The nearest "fell" or "rose" before the figure (since the previous one), else just after it ("2.8% below"). */
-function directionBefore(figure: Figure, context: SentenceContext): Direction {
-  const previous = context.figures.filter((other) => other.end <= figure.start).at(-1);
-  const next = context.figures.find((other) => other.start >= figure.end);
-  const before = directionIn(context.masked.slice(previous?.end ?? 0, figure.start), "last");
-  return before ?? directionIn(context.masked.slice(figure.end, next?.start ?? context.masked.length), "first");
-}
-
-function directionIn(text: string, which: "first" | "last"): Direction {
-  const at = (pattern: RegExp) => {
-    const found = [...text.matchAll(pattern)].map((match) => match.index);
-    return which === "last" ? (found.at(-1) ?? -1) : (found[0] ?? Infinity);
-  };
-  const down = at(downWords);
-  const up = at(upWords);
-  if (which === "last") return down === -1 && up === -1 ? undefined : down > up ? "down" : "up";
-  return down === Infinity && up === Infinity ? undefined : down < up ? "down" : "up";
-}
-
-/**
- * What a number may be matched with directly, and what derivations may combine. Rows of a
- * table the sentence names restrict that table to them; the rows of other tables are matched
- * directly but not combined (a pair of random rows explains too much). Identifiers count only
- * where the sentence calls the number one ("order 57").
- */
-function pools(figure: Figure, input: { context: SentenceContext; sources: readonly SourceFacts[]; override?: RowOverride | undefined }) {
-  const { context, sources, override } = input;
-  // A long whole number is an identifier wherever it stands: 4947717507 is no coincidence.
-  const asIdentifier =
-    identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
-    (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
-  const direct: EvidenceNumber[] = [];
-  const operands: EvidenceNumber[] = [];
-  for (const facts of sources) {
-    let named = context.rowsNamed(facts);
-    if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
-    for (const number of facts.numbers) {
-      if (number.identifier && !asIdentifier) continue;
-      if (number.group !== undefined) {
-        if (names(context.folded, number.group)) {
-          direct.push(number);
-          operands.push(number);
-        }
-        continue;
-      }
-      if (number.row === undefined) {
-        // Once a sentence names some rows, the table's smallest, largest and mean are not what it speaks of.
-        const ofNamedRows = number.table !== undefined && (named[number.table]?.size ?? 0) > 0;
-        if (ofNamedRows && (number.aggregate === "min" || number.aggregate === "max" || number.aggregate === "mean")) continue;
-        direct.push(number);
-        if (!number.identifier) operands.push(number);
-        continue;
-      }
-      const rows = named[number.table!]!;
-      if (rows.size === 0) direct.push(number);
-      else if (rows.has(number.row)) {
-        direct.push(number);
-        if (!number.identifier) operands.push(number);
-      }
-    }
-  }
-  for (const other of context.figures) {
-    if (other === figure || other.kind !== "number") continue;
-    operands.push({ source: "sentence", path: other.text, key: "sentence", value: other.value! });
-  }
-  return { direct, operands };
 }

@@ -1,4 +1,5 @@
 import { isRecord } from "../core/is-record.js";
+import { periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { readFigures } from "./read-figures.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
@@ -18,6 +19,20 @@ export interface EvidenceNumber {
   group?: string;
   /** An aggregate of a table's column (with `table`, without `row`). */
   aggregate?: "sum" | "mean" | "min" | "max" | "count";
+  /** What the field measures, its name without periods (`revenue` of `revenue_this_week`): measures pair with themselves. */
+  stem?: string;
+  /** The period its name, its path or its row's date speaks of: a change runs from the earlier to the later. */
+  period?: Period;
+}
+
+/** An object of the output whose siblings are objects too, by name (`{ north: {...}, south: {...} }`): an entity a sentence may name. */
+export interface EntityObject {
+  /** Where its siblings sit (`regions`, or "" at the top). */
+  parent: string;
+  /** Its path (`regions.north`). */
+  path: string;
+  /** Its name as words ("north", "new york"). */
+  name: string;
 }
 
 /** What one step (or the task) showed, ready for the checker. */
@@ -31,6 +46,7 @@ export interface SourceFacts {
   raw: string;
   /** Per table: each row's labels (its strings, lower case). */
   tables: Array<{ path: string; labels: string[][] }>;
+  entities: EntityObject[];
 }
 
 const identifierKey = /^(?:ids?|.*[_-]ids?|.*Ids?|.*IDs?|uuid|zip|zip_?code|postcode|phone)$/;
@@ -42,14 +58,18 @@ class FactsBuilder {
   private readonly raws: string[] = [];
 
   constructor(id: string) {
-    this.facts = { id, numbers: [], dates: new Set(), text: "", raw: "", tables: [] };
+    this.facts = { id, numbers: [], dates: new Set(), text: "", raw: "", tables: [], entities: [] };
   }
 
-  add(value: unknown, at: { path: string; key: string; table?: number; row?: number }): void {
+  add(value: unknown, at: Place): void {
     if (typeof value === "number" && Number.isFinite(value)) this.number(value, at);
     else if (typeof value === "string") this.string(value, at);
     else if (Array.isArray(value)) this.array(value, at.path);
     else if (isRecord(value)) {
+      const objects = Object.entries(value).filter(([key, inner]) => isRecord(inner) && periodOf(wordsOf(key)) === undefined);
+      if (objects.length > 1)
+        for (const [key] of objects)
+          this.facts.entities.push({ parent: at.path, path: at.path === "" ? key : `${at.path}.${key}`, name: wordsOf(key).join(" ") });
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
@@ -57,15 +77,17 @@ class FactsBuilder {
     } else if (typeof value === "boolean") this.raws.push(String(value));
   }
 
-  private number(value: number, at: { path: string; key: string; table?: number; row?: number }): void {
+  private number(value: number, at: Place): void {
     const number: EvidenceNumber = { source: this.facts.id, path: at.path, key: at.key, value };
+    const period = periodOf(wordsOf(at.key)) ?? periodOf(wordsOf(at.path.replace(/ ".*"$/, ""))) ?? at.period;
+    if (period) number.period = period;
     if (at.table !== undefined) Object.assign(number, { table: at.table, row: at.row });
     if (identifierKey.test(at.key)) number.identifier = true;
     this.facts.numbers.push(number);
     this.raws.push(String(value));
   }
 
-  private string(value: string, at: { path: string; key: string; table?: number; row?: number }): void {
+  private string(value: string, at: Place): void {
     this.texts.push(fold(value));
     this.raws.push(value);
     for (const figure of readFigures(value)) {
@@ -99,7 +121,8 @@ class FactsBuilder {
     this.facts.tables.push({ path, labels });
     items.forEach((item, row) => {
       labels.push(rowLabels(item as Record<string, unknown>));
-      this.add(item, { path: `${path}[${row}]`, key: "", table, row });
+      const period = rowPeriod(item as Record<string, unknown>);
+      this.add(item, { path: `${path}[${row}]`, key: "", table, row, ...(period ? { period } : {}) });
     });
     this.columns(items as Array<Record<string, unknown>>, { path, table });
   }
@@ -171,10 +194,30 @@ class FactsBuilder {
   }
 
   done(): SourceFacts {
+    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || number.key;
     this.facts.text = this.texts.join("\n");
     this.facts.raw = this.raws.join("\n");
     return this.facts;
   }
+}
+
+/** Where a value sits in an output, and the period its row is of. */
+interface Place {
+  path: string;
+  key: string;
+  table?: number;
+  row?: number;
+  period?: Period;
+}
+
+/** A row's day or month, when one of its strings is a date (`2026-11-17`): the rows of a table of days are periods. */
+function rowPeriod(row: Record<string, unknown>): Period | undefined {
+  for (const value of Object.values(row)) {
+    if (typeof value !== "string" || !/^\d{4}-\d{2}(?:-\d{2})?(?![\d])/.test(value)) continue;
+    const time = Date.parse(value.length === 7 ? `${value}-01` : value.slice(0, 10));
+    if (Number.isFinite(time)) return { kind: "date", rank: time };
+  }
+  return undefined;
 }
 
 /** A row's labels: its strings of three characters or more that are not just a number. */

@@ -49,7 +49,7 @@ export function scanPairs(claim: Figure, pool: readonly EvidenceNumber[], wordin
     for (let second = 0; second < pool.length; second += 1) {
       if (first === second) continue;
       const pair = [pool[first]!, pool[second]!] as const;
-      if (!everyPair && !alike(...pair)) continue;
+      if (!everyPair && !alike(...pair, wording)) continue;
       const derivation = derive(claim, pair, wording);
       if (derivation) return { derivation, operands: [...pair] };
     }

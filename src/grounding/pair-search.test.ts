@@ -19,7 +19,8 @@ const poolArbitrary = fc
   .array(
     fc.record({
       value: valueArbitrary,
-      key: fc.constantFrom("orders", "revenue_cny", "refund_rate", "count"),
+      key: fc.constantFrom("orders", "revenue_cny", "refund_rate", "count", "orders_this_week", "orders_last_week", "returns"),
+      aggregate: fc.constantFrom(undefined, undefined, undefined, "sum" as const, "min" as const, "max" as const, "mean" as const),
       source: fc.oneof(
         { weight: 9, arbitrary: fc.constantFrom("1", "2", "10", "task") },
         { weight: 1, arbitrary: fc.constant("sentence") },
@@ -28,12 +29,20 @@ const poolArbitrary = fc
     { minLength: allPairsUpTo + 1, maxLength: 110 },
   )
   .map((numbers) =>
-    numbers.map(({ value, key, source }, place): EvidenceNumber => ({
-      source,
-      key: source === "sentence" ? "sentence" : key,
-      path: source === "sentence" ? String(value) : `rows[${place % 7}].${key}`,
-      value,
-    })),
+    numbers.map(({ value, key, source, aggregate }, place): EvidenceNumber => {
+      const number: EvidenceNumber = {
+        source,
+        key: source === "sentence" ? "sentence" : key,
+        path: source === "sentence" ? String(value) : `rows[${place % 7}].${key}`,
+        value,
+        stem: key.startsWith("orders") ? "orders" : key,
+      };
+      // Periods from the field's name, and from a row's day: changes run from the earlier to the later.
+      if (key.endsWith("_week")) number.period = { kind: "relative", rank: key.includes("this") ? 1 : 0 };
+      else if (place % 3 === 0) number.period = { kind: "date", rank: place % 5 };
+      if (aggregate !== undefined && source !== "sentence") number.aggregate = aggregate;
+      return number;
+    }),
   );
 
 /** A claim, often made from a pair of the pool (so that some pair derives it), at a precision as written. */
@@ -73,6 +82,8 @@ const wordingArbitrary = fc.record<Wording>({
   direction: fc.constantFrom("up" as const, "down" as const, undefined),
   sums: fc.boolean(),
   differences: fc.boolean(),
+  comparative: fc.constantFrom("up" as const, "down" as const, undefined),
+  namedKeys: fc.constantFrom(undefined, new Set(["orders", "returns"]), new Set(["revenue_cny", "refund_rate", "count"])),
 });
 
 const caseArbitrary = poolArbitrary.chain((pool) => fc.tuple(fc.constant(pool), claimArbitrary(pool), wordingArbitrary));

@@ -1,0 +1,155 @@
+import type { EvidenceNumber, SourceFacts } from "./evidence.js";
+import type { Figure } from "./read-figures.js";
+import type { RowOverride } from "./row-consistency.js";
+import { names } from "./row-consistency.js";
+import type { SentenceContext } from "./sentence-context.js";
+
+/** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
+const identifierContext =
+  /(?:\bids?|\bno\.?|\bnumber|\border|\bticket|\brefund|\binvoice|\buser|\bcustomer|\bitem|\bproduct|\bzip(?: code)?|\baccount)\s*(?:#|no\.?|number)?\s*:?\s*$/i;
+
+/** How many of the sentence's own figures on each side of a figure it may be derived with: the nearest, so the work stays linear. */
+export const sentenceNeighbours = 3;
+
+/** The values a figure may match directly, and those derivations may combine. */
+export interface Pools {
+  direct: EvidenceNumber[];
+  operands: EvidenceNumber[];
+}
+
+/**
+ * What the figure at `place` may be matched with directly, and what derivations may combine.
+ * Rows of a table the sentence names restrict that table to them, and objects of entities it
+ * names ("North's revenue") leave out their siblings; the rows of other tables are matched
+ * directly but not combined (a pair of random rows explains too much). Identifiers count only
+ * where the sentence calls the number one ("order 57"). Under a superlative ("the largest …"),
+ * a row's value counts only from a row that holds its column's extreme. A sum or an average of
+ * several values counts where the sentence names what it adds up: the fields it names, or the rows.
+ */
+export function pools(
+  place: number,
+  input: { context: SentenceContext; sources: readonly SourceFacts[]; override?: RowOverride | undefined },
+): Pools {
+  const { context, sources, override } = input;
+  const figure = context.figures[place]!;
+  // A long whole number is an identifier wherever it stands: 4947717507 is no coincidence.
+  const asIdentifier =
+    identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
+    (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
+  const { superlative } = context.words;
+  const found: Pools = { direct: [], operands: [] };
+  for (const facts of sources) {
+    let named = context.rowsNamed(facts);
+    if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
+    const others = context.othersThanNamed(facts);
+    const extremes = superlative === undefined ? undefined : extremeRows(facts, superlative);
+    for (const number of facts.numbers) {
+      if (number.identifier && !asIdentifier) continue;
+      if (others.size > 0 && underAny(number.path, others)) continue;
+      if (number.group !== undefined) {
+        if (names(context.folded, number.group)) both(found, number);
+        continue;
+      }
+      if (number.row === undefined) {
+        // Once a sentence names some rows, the table's smallest, largest and mean are not what it speaks of.
+        const ofNamedRows = number.table !== undefined && (named[number.table]?.size ?? 0) > 0;
+        if (ofNamedRows && (number.aggregate === "min" || number.aggregate === "max" || number.aggregate === "mean")) continue;
+        if (superlative !== undefined && number.aggregate !== undefined && number.aggregate !== superlative && number.aggregate !== "count")
+          continue;
+        found.direct.push(number);
+        if (!number.identifier) found.operands.push(number);
+        continue;
+      }
+      if (extremes !== undefined && !extremes.has(`${number.table}:${number.row}`)) continue;
+      const rows = named[number.table!]!;
+      if (rows.size === 0) found.direct.push(number);
+      else if (rows.has(number.row)) both(found, number);
+    }
+    totalsOfNamed(found, { context, facts, named });
+  }
+  for (const other of nearestFigures(place, context.figures))
+    found.operands.push({ source: "sentence", path: other.text, key: "sentence", value: other.value! });
+  return found;
+}
+
+function both(found: Pools, number: EvidenceNumber): void {
+  found.direct.push(number);
+  if (!number.identifier) found.operands.push(number);
+}
+
+function underAny(path: string, prefixes: ReadonlySet<string>): boolean {
+  for (let at = path.indexOf("."); at !== -1; at = path.indexOf(".", at + 1)) if (prefixes.has(path.slice(0, at))) return true;
+  return prefixes.has(path);
+}
+
+/** The numbers of the sentence nearest the figure at `place`, up to `sentenceNeighbours` on each side. */
+function nearestFigures(place: number, figures: readonly Figure[]): Figure[] {
+  const near: Figure[] = [];
+  for (let at = place - 1, taken = 0; at >= 0 && taken < sentenceNeighbours; at -= 1)
+    if (figures[at]!.kind === "number") (near.push(figures[at]!), (taken += 1));
+  for (let at = place + 1, taken = 0; at < figures.length && taken < sentenceNeighbours; at += 1)
+    if (figures[at]!.kind === "number") (near.push(figures[at]!), (taken += 1));
+  return near;
+}
+
+const extremeCache = new WeakMap<SourceFacts, Map<string, Set<string>>>();
+
+/** The rows (`table:row`) that hold the largest (or smallest) value of at least one of their table's columns. */
+function extremeRows(facts: SourceFacts, which: "max" | "min"): Set<string> {
+  let cached = extremeCache.get(facts);
+  if (cached === undefined) extremeCache.set(facts, (cached = new Map()));
+  let rows = cached.get(which);
+  if (rows !== undefined) return rows;
+  const best = new Map<string, number>();
+  for (const number of facts.numbers) {
+    if (number.row === undefined || number.identifier) continue;
+    const column = `${number.table}:${number.key}`;
+    const held = best.get(column);
+    if (held === undefined || (which === "max" ? number.value > held : number.value < held)) best.set(column, number.value);
+  }
+  rows = new Set();
+  for (const number of facts.numbers)
+    if (number.row !== undefined && !number.identifier && best.get(`${number.table}:${number.key}`) === number.value)
+      rows.add(`${number.table}:${number.row}`);
+  cached.set(which, rows);
+  return rows;
+}
+
+/**
+ * "Orders, returns and exchanges came to 150 in all", "North and South made ¥1,980 together",
+ * "an average of 21 orders on those days": the sum (or mean) of the fields the sentence names,
+ * or of a column over the rows it names, when it has words of a sum (or an average).
+ */
+function totalsOfNamed(
+  found: Pools,
+  input: { context: SentenceContext; facts: SourceFacts; named: ReadonlyArray<ReadonlySet<number>> },
+): void {
+  const { context, facts, named } = input;
+  const { sums, averages } = context.words;
+  if (!sums && !averages) return;
+  const add = (values: number[], path: string, key: string) => {
+    if (values.length < 2) return;
+    const total = values.reduce((sum, value) => sum + value, 0);
+    if (sums) found.direct.push({ source: facts.id, path: `${path} (sum)`, key, value: total });
+    if (averages) found.direct.push({ source: facts.id, path: `${path} (mean)`, key, value: total / values.length });
+  };
+  const keys = context.keysNamed(facts);
+  const scalars = facts.numbers.filter(
+    (number) => number.table === undefined && !number.identifier && keys.has(number.key) && !number.path.endsWith(")"),
+  );
+  if (new Set(scalars.map((number) => number.key)).size > 1)
+    add(
+      scalars.map((number) => number.value),
+      scalars.map((number) => number.path).join(" + "),
+      "named",
+    );
+  const columns = new Map<string, number[]>();
+  for (const number of facts.numbers) {
+    if (number.row === undefined || number.identifier || !(named[number.table!]?.has(number.row) ?? false)) continue;
+    const column = `${number.table}:${number.key}`;
+    const values = columns.get(column);
+    if (values === undefined) columns.set(column, [number.value]);
+    else values.push(number.value);
+  }
+  for (const [column, values] of columns) add(values, `named rows of ${column}`, column.slice(column.indexOf(":") + 1));
+}

@@ -1,0 +1,77 @@
+import type { SourceFacts } from "./evidence.js";
+import { wordsOf } from "./periods.js";
+import { readFigures } from "./read-figures.js";
+import { namedRows, names } from "./row-consistency.js";
+import { sentenceWords, type SentenceText, type SentenceWords } from "./sentence-wording.js";
+import { readCitations, type Sentence } from "./split-sentences.js";
+
+/** What one sentence's claims are checked in: its text, its figures, and what it names of each source, read once. */
+export interface SentenceContext extends SentenceText {
+  sentence: Sentence;
+  words: SentenceWords;
+  /** The rows of a source's tables the sentence names (`namedRows`). */
+  rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
+  /** The fields of a source the sentence names by their words ("orders", "refund rate"). */
+  keysNamed: (facts: SourceFacts) => ReadonlySet<string>;
+  /** The objects of a source that are other entities than those the sentence names ("North's revenue": not `regions.south`). */
+  othersThanNamed: (facts: SourceFacts) => ReadonlySet<string>;
+}
+
+export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<string>; locale: string | undefined }): SentenceContext {
+  const spans = readCitations(sentence.text, reading.ids).spans;
+  let masked = sentence.text;
+  for (const [start, end] of spans) masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
+  const folded = masked.toLowerCase();
+  return {
+    sentence,
+    masked,
+    folded,
+    figures: readFigures(masked, { locale: reading.locale, words: true }),
+    words: sentenceWords(masked),
+    rowsNamed: perSource((facts) => namedRows(facts, folded)),
+    keysNamed: perSource((facts) => namedKeys(facts, folded)),
+    othersThanNamed: perSource((facts) => otherEntities(facts, folded)),
+  };
+}
+
+function perSource<T>(read: (facts: SourceFacts) => T): (facts: SourceFacts) => T {
+  const known = new Map<SourceFacts, T>();
+  return (facts) => {
+    if (!known.has(facts)) known.set(facts, read(facts));
+    return known.get(facts)!;
+  };
+}
+
+/** Words of a field's name that say its unit, not what it counts. */
+const unitWords = new Set(["usd", "cny", "eur", "gbp", "jpy", "inr", "chf", "rmb", "amount", "amt", "num", "value", "total", "count", "n"]);
+
+/** Whether folded text names a word, in the singular or the plural. */
+function namesWord(folded: string, word: string): boolean {
+  return names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)));
+}
+
+function namedKeys(facts: SourceFacts, folded: string): Set<string> {
+  const named = new Set<string>();
+  const seen = new Set<string>();
+  for (const { key } of facts.numbers) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const words = wordsOf(key).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word));
+    if (words.length > 0 && words.every((word) => namesWord(folded, word))) named.add(key);
+  }
+  return named;
+}
+
+/** The paths of entity objects whose siblings the sentence names while not naming them. */
+function otherEntities(facts: SourceFacts, folded: string): Set<string> {
+  const byParent = new Map<string, Array<{ path: string; named: boolean }>>();
+  for (const entity of facts.entities) {
+    const siblings = byParent.get(entity.parent) ?? [];
+    siblings.push({ path: entity.path, named: namesWord(folded, entity.name) });
+    byParent.set(entity.parent, siblings);
+  }
+  const others = new Set<string>();
+  for (const siblings of byParent.values())
+    if (siblings.some((sibling) => sibling.named)) for (const sibling of siblings) if (!sibling.named) others.add(sibling.path);
+  return others;
+}
