@@ -179,8 +179,8 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
     if (year) return year;
   }
   const pool = pools(place, { context, sources, override });
-  const namedKeys = new Set(sources.flatMap((facts) => [...context.keysNamed(facts)]));
-  const match = matchNumber(figure, pool, wordingOf(place, context, context.words, namedKeys)) ?? withinRange(figure, pool.direct);
+  const match =
+    matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ?? withinRange(figure, pool.direct);
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];

@@ -15,6 +15,8 @@ export const sentenceNeighbours = 3;
 export interface Pools {
   direct: EvidenceNumber[];
   operands: EvidenceNumber[];
+  /** The sentence's own figures near this one (`sentenceNeighbours`). */
+  nearby: EvidenceNumber[];
 }
 
 /**
@@ -36,8 +38,29 @@ export function pools(
   const asIdentifier =
     identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
     (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
+  const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => ({
+    source: "sentence",
+    path: other.text,
+    key: "sentence",
+    value: other.value!,
+  }));
+  // The steps' part is the same for every figure of the sentence: read once (the pair search sorts it once too).
+  const rows = override === undefined ? "" : `${override.source}:${override.table}:${[...override.rows].join(",")}`;
+  const key = `${asIdentifier}:${rows}:${sources.map((facts) => facts.id).join("\u0000")}`;
+  let found = context.pools.get(key);
+  if (found === undefined) context.pools.set(key, (found = stepsPools({ context, sources, override, asIdentifier })));
+  return { ...found, nearby };
+}
+
+function stepsPools(input: {
+  context: SentenceContext;
+  sources: readonly SourceFacts[];
+  override?: RowOverride | undefined;
+  asIdentifier: boolean;
+}): Omit<Pools, "nearby"> {
+  const { context, sources, override, asIdentifier } = input;
   const { superlative } = context.words;
-  const found: Pools = { direct: [], operands: [] };
+  const found = { direct: [] as EvidenceNumber[], operands: [] as EvidenceNumber[] };
   for (const facts of sources) {
     let named = context.rowsNamed(facts);
     if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
@@ -67,12 +90,10 @@ export function pools(
     }
     totalsOfNamed(found, { context, facts, named });
   }
-  for (const other of nearestFigures(place, context.figures))
-    found.operands.push({ source: "sentence", path: other.text, key: "sentence", value: other.value! });
   return found;
 }
 
-function both(found: Pools, number: EvidenceNumber): void {
+function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {
   found.direct.push(number);
   if (!number.identifier) found.operands.push(number);
 }
@@ -121,7 +142,7 @@ function extremeRows(facts: SourceFacts, which: "max" | "min"): Set<string> {
  * or of a column over the rows it names, when it has words of a sum (or an average).
  */
 function totalsOfNamed(
-  found: Pools,
+  found: Omit<Pools, "nearby">,
   input: { context: SentenceContext; facts: SourceFacts; named: ReadonlyArray<ReadonlySet<number>> },
 ): void {
   const { context, facts, named } = input;

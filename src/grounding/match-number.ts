@@ -1,12 +1,12 @@
 import type { Figure } from "./read-figures.js";
 import type { EvidenceNumber } from "./evidence.js";
 import { alike, derive, fits, fitsChange, type Derivation, type Direction, type NumberMatch, type Wording } from "./derive.js";
+import { allPairsUpTo } from "./pair-limit.js";
 import { searchPairs } from "./pair-search.js";
 
 export type { Derivation, Direction, NumberMatch, Wording };
 
-/** Pairs are tried among all values up to this many; beyond it, only among values of one field. */
-export const allPairsUpTo = 40;
+export { allPairsUpTo };
 
 function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
   const { direction } = wording;
@@ -65,12 +65,18 @@ export function scanPairs(claim: Figure, pool: readonly EvidenceNumber[], wordin
  */
 export function matchNumber(
   claim: Figure,
-  pools: { direct: readonly EvidenceNumber[]; operands: readonly EvidenceNumber[] },
+  pools: {
+    direct: readonly EvidenceNumber[];
+    operands: readonly EvidenceNumber[];
+    /** The sentence's figures near the claim: operands too, after the steps' values. */
+    nearby?: readonly EvidenceNumber[];
+  },
   wording: Wording,
 ): NumberMatch | undefined {
   const shown = direct(claim, pools.direct, wording);
   if (shown) return shown;
-  // Every pair of a run's values is quadratic in the run: a large pool is searched by value.
-  const large = pools.operands.length > allPairsUpTo && Number.isFinite(claim.value);
-  return large ? searchPairs(claim, pools.operands, wording) : scanPairs(claim, pools.operands, wording);
+  const nearby = pools.nearby ?? [];
+  const pool = nearby.length === 0 ? pools.operands : [...pools.operands, ...nearby];
+  // Every pair of the values is quadratic in them, and a long answer has many figures to try: the pairs are searched by value.
+  return Number.isFinite(claim.value) ? searchPairs(claim, pool, wording, pools.operands) : scanPairs(claim, pool, wording);
 }

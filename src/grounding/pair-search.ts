@@ -1,6 +1,7 @@
 import type { EvidenceNumber } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 import { alike, derive, fitsWithin, type Wording } from "./derive.js";
+import { allPairsUpTo } from "./pair-limit.js";
 import type { NumberMatch } from "./derive.js";
 
 /** One field's finite values, sorted, with each one's place in the pool, and where zero is. */
@@ -42,12 +43,22 @@ interface Reach {
  * the scan). The sentence's own figures and values that are not finite are few: they are
  * tried in full. For a claim of a finite value; a property test holds it to `scanPairs`.
  */
-export function searchPairs(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
+export function searchPairs(
+  claim: Figure,
+  pool: readonly EvidenceNumber[],
+  wording: Wording,
+  /** The pool's first values when they are an array the caller passes again for other claims: its fields are sorted once. */
+  shared?: readonly EvidenceNumber[],
+): NumberMatch | undefined {
   const reached = reaches(claim, wording);
-  const fieldOf = reached.length === 0 ? () => undefined : fieldsOf(pool, wording);
+  // A small pool pairs every two values, as the scan does: one group holds them all.
+  const everyPair = pool.length <= allPairsUpTo;
+  const fieldOf = reached.length === 0 ? () => undefined : sortedFields(shared ?? pool, { everyPair, wording });
   const everywhere = pool.flatMap((number, place) => (number.source === "sentence" || !Number.isFinite(number.value) ? [place] : []));
   const derived = (first: number, second: number) =>
-    first !== second && alike(pool[first]!, pool[second]!, wording) ? derive(claim, [pool[first]!, pool[second]!], wording) : undefined;
+    first !== second && (everyPair || alike(pool[first]!, pool[second]!, wording))
+      ? derive(claim, [pool[first]!, pool[second]!], wording)
+      : undefined;
   for (let first = 0; first < pool.length; first += 1) {
     const x = pool[first]!.value;
     let best = -1;
@@ -58,7 +69,7 @@ export function searchPairs(claim: Figure, pool: readonly EvidenceNumber[], word
       for (let second = 0; second < pool.length && best === -1; second += 1) consider(second);
     } else {
       for (const second of everywhere) consider(second);
-      for (const group of groupsOf(pool[first]!, wording)) {
+      for (const group of everyPair ? ["all"] : groupsOf(pool[first]!, wording)) {
         const field = fieldOf(group);
         for (const reach of field === undefined ? [] : reached)
           for (const span of spansOf(field!, reach.side, x))
@@ -84,13 +95,31 @@ function groupsOf(number: EvidenceNumber, wording: Wording): string[] {
   return groups;
 }
 
+const sortedOnce = new WeakMap<readonly EvidenceNumber[], Map<boolean, (group: string) => Field | undefined>>();
+
+/**
+ * The fields of `values` (the whole pool, or its first values that other claims share), each
+ * sorted once. The sentence's figures after them are tried in full (`everywhere`), so leaving
+ * them out of the fields finds the same pairs.
+ */
+function sortedFields(values: readonly EvidenceNumber[], input: { everyPair: boolean; wording: Wording }) {
+  let byMode = sortedOnce.get(values);
+  if (byMode === undefined) sortedOnce.set(values, (byMode = new Map()));
+  let fields = byMode.get(input.everyPair);
+  if (fields === undefined) {
+    fields = fieldsOf(values, (number) => (input.everyPair ? ["all"] : groupsOf(number, input.wording)));
+    byMode.set(input.everyPair, fields);
+  }
+  return fields;
+}
+
 /** Each group of the pool (`groupsOf`), sorted when first asked for (a pair is often found among the first group's values). */
-function fieldsOf(pool: readonly EvidenceNumber[], wording: Wording): (group: string) => Field | undefined {
+function fieldsOf(pool: readonly EvidenceNumber[], groups: (number: EvidenceNumber) => string[]): (group: string) => Field | undefined {
   const values = Float64Array.from(pool, (number) => number.value);
   const places = new Map<string, number[]>();
   pool.forEach((number, place) => {
     if (!Number.isFinite(number.value)) return;
-    for (const group of groupsOf(number, wording)) {
+    for (const group of groups(number)) {
       const list = places.get(group);
       if (list === undefined) places.set(group, [place]);
       else list.push(place);

@@ -1,4 +1,4 @@
-import type { SourceFacts } from "./evidence.js";
+import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import { wordsOf } from "./periods.js";
 import { readFigures } from "./read-figures.js";
 import { namedRows, names } from "./row-consistency.js";
@@ -15,6 +15,10 @@ export interface SentenceContext extends SentenceText {
   keysNamed: (facts: SourceFacts) => ReadonlySet<string>;
   /** The objects of a source that are other entities than those the sentence names ("North's revenue": not `regions.south`). */
   othersThanNamed: (facts: SourceFacts) => ReadonlySet<string>;
+  /** The steps' values the sentence's figures may rest on, by the sources asked (see `pools`): read once a sentence. */
+  pools: Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>;
+  /** The fields named in any of these sources. */
+  keysNamedIn: (sources: readonly SourceFacts[]) => ReadonlySet<string>;
 }
 
 export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<string>; locale: string | undefined }): SentenceContext {
@@ -22,6 +26,8 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
   let masked = sentence.text;
   for (const [start, end] of spans) masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
   const folded = masked.toLowerCase();
+  const keysNamed = perSource((facts) => namedKeys(facts, folded));
+  const namedIn = new Map<string, Set<string>>();
   return {
     sentence,
     masked,
@@ -29,8 +35,15 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
     figures: readFigures(masked, { locale: reading.locale, words: true }),
     words: sentenceWords(masked),
     rowsNamed: perSource((facts) => namedRows(facts, folded)),
-    keysNamed: perSource((facts) => namedKeys(facts, folded)),
+    keysNamed,
     othersThanNamed: perSource((facts) => otherEntities(facts, folded)),
+    pools: new Map(),
+    keysNamedIn: (sources) => {
+      const key = sources.map((facts) => facts.id).join("\u0000");
+      let keys = namedIn.get(key);
+      if (keys === undefined) namedIn.set(key, (keys = new Set(sources.flatMap((facts) => [...keysNamed(facts)]))));
+      return keys;
+    },
   };
 }
 

@@ -33,6 +33,8 @@ export interface SentenceWords {
   negative: boolean;
   /** "the largest … was", "the fewest": the figure is a column's extreme. */
   superlative: "max" | "min" | undefined;
+  /** Each word of change ("fell", "up") and where it stands, in order. */
+  directions: Array<{ at: number; direction: "up" | "down" }>;
 }
 
 export function sentenceWords(masked: string): SentenceWords {
@@ -42,13 +44,17 @@ export function sentenceWords(masked: string): SentenceWords {
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
+    directions: [
+      ...[...masked.matchAll(downWords)].map((match) => ({ at: match.index, direction: "down" as const })),
+      ...[...masked.matchAll(upWords)].map((match) => ({ at: match.index, direction: "up" as const })),
+    ].sort((a, b) => a.at - b.at),
   };
 }
 
 /** The wording of the figure at `place` in the sentence's figures. */
 export function wordingOf(place: number, text: SentenceText, words: SentenceWords, namedKeys: ReadonlySet<string>): Wording {
   const figure = text.figures[place]!;
-  const direction = directionAround(place, text);
+  const direction = directionAround(place, text, words);
   const next = text.figures[place + 1];
   const after = text.masked.slice(figure.end, next === undefined ? text.masked.length : Math.max(figure.end, next.start));
   const comparative = comparativeAfter.exec(after)?.[1]?.toLowerCase();
@@ -64,24 +70,29 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
 }
 
 /** The nearest "fell" or "rose" before the figure (since the previous one), else just after it ("2.8% below"). */
-function directionAround(place: number, text: SentenceText): Direction {
+function directionAround(place: number, text: SentenceText, words: SentenceWords): Direction {
   const figure = text.figures[place]!;
   let previous = place - 1;
   while (previous >= 0 && text.figures[previous]!.end > figure.start) previous -= 1;
   let next = place + 1;
   while (next < text.figures.length && text.figures[next]!.start < figure.end) next += 1;
-  const before = directionIn(text.masked.slice(previous < 0 ? 0 : text.figures[previous]!.end, figure.start), "last");
-  const following = text.figures[next];
-  return before ?? directionIn(text.masked.slice(figure.end, following?.start ?? text.masked.length), "first");
+  const from = previous < 0 ? 0 : text.figures[previous]!.end;
+  const to = text.figures[next]?.start ?? text.masked.length;
+  const { directions } = words;
+  const before = directions[firstAtOrAfter(directions, figure.start) - 1];
+  if (before !== undefined && before.at >= from) return before.direction;
+  const after = directions[firstAtOrAfter(directions, figure.end)];
+  return after !== undefined && after.at < to ? after.direction : undefined;
 }
 
-function directionIn(text: string, which: "first" | "last"): Direction {
-  const at = (pattern: RegExp) => {
-    const found = [...text.matchAll(pattern)].map((match) => match.index);
-    return which === "last" ? (found.at(-1) ?? -1) : (found[0] ?? Infinity);
-  };
-  const down = at(downWords);
-  const up = at(upWords);
-  if (which === "last") return down === -1 && up === -1 ? undefined : down > up ? "down" : "up";
-  return down === Infinity && up === Infinity ? undefined : down < up ? "down" : "up";
+/** The first place in `words` (in order) at or after `at`: a binary search, so a long sentence stays linear. */
+function firstAtOrAfter(words: ReadonlyArray<{ at: number }>, at: number): number {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (words[middle]!.at >= at) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
