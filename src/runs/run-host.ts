@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
+import { groundingMark, groundingOption, type GroundingMark } from "../grounding/grounding-gate.js";
 import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
 import { forkRun, type ForkedRun } from "../executor/fork-run.js";
 import type { BudgetLimits } from "../core/budget.js";
@@ -43,6 +44,7 @@ import { strategyEntries } from "../strategies/durable-strategy.js";
 export interface RunStop {
   status: string;
   reason?: string | undefined;
+  grounding?: GroundingMark | undefined;
   /** The request it was started with (its `webhook`, say). */
   request: HostedRequest;
 }
@@ -316,6 +318,7 @@ export class RunHost {
       strategy: body.strategy,
       ...(body.budget ? { budget: body.budget as BudgetLimits } : {}),
       ...(body.webhook === undefined ? {} : { webhook: body.webhook }),
+      ...(body.grounding === undefined ? {} : { grounding: body.grounding }),
     };
   }
 
@@ -355,7 +358,7 @@ export class RunHost {
     runId: string,
     request: HostedRequest,
     given: { taken: { lease: RunLease; decided: RunDecisions | undefined } | undefined; signal: AbortSignal },
-  ): Promise<{ status: string; reason?: string | undefined }> {
+  ): Promise<Omit<RunStop, "request">> {
     const { store, tools, model } = this.options;
     const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
     const durable = {
@@ -375,9 +378,9 @@ export class RunHost {
       return { status: result.status, reason: result.reason };
     }
     if (model === undefined) throw new Error(`run "${runId}" is a task run; this server has no --model to continue it with`);
-    const budget = request.budget === undefined ? {} : { budget: request.budget };
-    const result = await runStrategy(request.strategy, { task: request.task, model, tools, ...budget, ...durable });
-    return { status: result.status, reason: result.reason };
+    const asked = { ...(request.budget === undefined ? {} : { budget: request.budget }), ...groundingOption(request.grounding) };
+    const result = await runStrategy(request.strategy, { task: request.task, model, tools, ...asked, ...durable });
+    return { status: result.status, reason: result.reason, grounding: groundingMark(result) };
   }
 }
 

@@ -12,6 +12,7 @@ import { BodyError, type StartRun } from "./api-requests.js";
 import { runOutcome, runOutcomeShape } from "./mcp-outcome.js";
 import { progressTokenOf, stepProgress } from "./mcp-progress.js";
 import { TaskDriver } from "./mcp-task-driver.js";
+import { groundingChoices } from "../grounding/grounding-gate.js";
 import { RunTasks } from "./mcp-tasks.js";
 import type { RunChanges } from "./run-changes.js";
 import { newRunId, type RunHost } from "../runs/run-host.js";
@@ -205,9 +206,17 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
         task: z.string().min(1),
         strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).optional(),
         runId: newRunIdSchema.optional(),
+        grounding: z
+          .enum(groundingChoices)
+          .optional()
+          .describe("How the answer's figures are checked against the steps: flag (default), repair, strict, or off"),
       },
     },
-    (input) => ({ task: input.task, strategy: input.strategy ?? "plan-and-execute" }),
+    (input) => ({
+      task: input.task,
+      strategy: input.strategy ?? "plan-and-execute",
+      ...(input.grounding === undefined ? {} : { grounding: input.grounding }),
+    }),
   );
 
   server.registerTool(
