@@ -2,7 +2,7 @@ import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 import type { RowOverride } from "./row-consistency.js";
 import { names } from "./row-consistency.js";
-import type { SentenceContext } from "./sentence-context.js";
+import { namedKeys, type SentenceContext } from "./sentence-context.js";
 
 /** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
 const identifierContext =
@@ -65,7 +65,10 @@ function stepsPools(input: {
     let named = context.rowsNamed(facts);
     if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
     const others = context.othersThanNamed(facts);
-    const extremes = superlative === undefined ? undefined : extremeRows(facts, superlative);
+    const extremes =
+      superlative === undefined
+        ? undefined
+        : extremeRows(facts, { which: superlative, named: namedKeys(facts, context.words.superlativeOf) });
     for (const number of facts.numbers) {
       if (number.identifier && !asIdentifier) continue;
       if (others.size > 0 && underAny(number.path, others)) continue;
@@ -113,14 +116,14 @@ function nearestFigures(place: number, figures: readonly Figure[]): Figure[] {
   return near;
 }
 
-const extremeCache = new WeakMap<SourceFacts, Map<string, Set<string>>>();
+const extremeCache = new WeakMap<SourceFacts, Map<string, Map<string, Set<string>>>>();
 
-/** The rows (`table:row`) that hold the largest (or smallest) value of at least one of their table's columns. */
-function extremeRows(facts: SourceFacts, which: "max" | "min"): Set<string> {
+/** Per column (`table:key`), the rows (`table:row`) that hold its largest (or smallest) value. */
+function extremesByColumn(facts: SourceFacts, which: "max" | "min"): Map<string, Set<string>> {
   let cached = extremeCache.get(facts);
   if (cached === undefined) extremeCache.set(facts, (cached = new Map()));
-  let rows = cached.get(which);
-  if (rows !== undefined) return rows;
+  let columns = cached.get(which);
+  if (columns !== undefined) return columns;
   const best = new Map<string, number>();
   for (const number of facts.numbers) {
     if (number.row === undefined || number.identifier) continue;
@@ -128,12 +131,27 @@ function extremeRows(facts: SourceFacts, which: "max" | "min"): Set<string> {
     const held = best.get(column);
     if (held === undefined || (which === "max" ? number.value > held : number.value < held)) best.set(column, number.value);
   }
-  rows = new Set();
-  for (const number of facts.numbers)
-    if (number.row !== undefined && !number.identifier && best.get(`${number.table}:${number.key}`) === number.value)
-      rows.add(`${number.table}:${number.row}`);
-  cached.set(which, rows);
-  return rows;
+  columns = new Map();
+  for (const number of facts.numbers) {
+    const column = `${number.table}:${number.key}`;
+    if (number.row === undefined || number.identifier || best.get(column) !== number.value) continue;
+    const rows = columns.get(column) ?? new Set<string>();
+    rows.add(`${number.table}:${number.row}`);
+    columns.set(column, rows);
+  }
+  cached.set(which, columns);
+  return columns;
+}
+
+/**
+ * The rows a superlative may speak of: those holding the extreme of a column the sentence
+ * names right after the superlative ("the highest operating profit"), or of any column when it
+ * names none there ("the busiest day was …, with 17 orders").
+ */
+function extremeRows(facts: SourceFacts, input: { which: "max" | "min"; named: ReadonlySet<string> }): Set<string> {
+  const columns = extremesByColumn(facts, input.which);
+  const namedColumns = [...columns].filter(([column]) => input.named.has(column.slice(column.indexOf(":") + 1)));
+  return new Set((namedColumns.length > 0 ? namedColumns : [...columns]).flatMap(([, rows]) => [...rows]));
 }
 
 /**

@@ -81,6 +81,8 @@ export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wordin
   if (summary(a) || summary(b)) return false;
   if (a.key === b.key) return true;
   if (a.stem !== undefined && a.stem === b.stem && a.period !== undefined && b.period !== undefined) return true;
+  // A value at a field's stated scale (`revenue_usd_m` in millions) pairs only with another so scaled.
+  if (a.key.includes(" ×") !== b.key.includes(" ×")) return false;
   return wording.namedKeys !== undefined && wording.namedKeys.has(a.key) && wording.namedKeys.has(b.key);
 }
 

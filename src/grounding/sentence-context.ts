@@ -56,14 +56,20 @@ function perSource<T>(read: (facts: SourceFacts) => T): (facts: SourceFacts) => 
 }
 
 /** Words of a field's name that say its unit, not what it counts. */
-const unitWords = new Set(["usd", "cny", "eur", "gbp", "jpy", "inr", "chf", "rmb", "amount", "amt", "num", "value", "total", "count", "n"]);
+const unitWords = new Set(
+  (
+    "usd cny eur gbp jpy inr chf rmb amount amt num value total count n k m mn mm mio million millions bn billion billions " +
+    "mrd cr crore crores lakh lakhs thousand thousands tsd 1e 3 6 7 9"
+  ).split(" "),
+);
 
 /** Whether folded text names a word, in the singular or the plural. */
 function namesWord(folded: string, word: string): boolean {
   return names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)));
 }
 
-function namedKeys(facts: SourceFacts, folded: string): Set<string> {
+/** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */
+export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
   const named = new Set<string>();
   const seen = new Set<string>();
   for (const { key } of facts.numbers) {

@@ -12,7 +12,7 @@ const negativeWords =
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|net|change|margin|short)\b/i;
+  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
 const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak)\b|\bthe (?:most|best|top)\b/i;
@@ -33,6 +33,8 @@ export interface SentenceWords {
   negative: boolean;
   /** "the largest … was", "the fewest": the figure is a column's extreme. */
   superlative: "max" | "min" | undefined;
+  /** The words just after the superlative ("highest quarterly operating profit was"): the column it speaks of, if it names one. */
+  superlativeOf: string;
   /** Each word of change ("fell", "up") and where it stands, in order. */
   directions: Array<{ at: number; direction: "up" | "down" }>;
 }
@@ -44,11 +46,18 @@ export function sentenceWords(masked: string): SentenceWords {
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
+    superlativeOf: wordsAfter(masked, (largest.exec(masked) ?? smallest.exec(masked))?.index),
     directions: [
       ...[...masked.matchAll(downWords)].map((match) => ({ at: match.index, direction: "down" as const })),
       ...[...masked.matchAll(upWords)].map((match) => ({ at: match.index, direction: "up" as const })),
     ].sort((a, b) => a.at - b.at),
   };
+}
+
+/** The superlative and the four words after it, lower case ("highest quarterly operating profit was"). */
+function wordsAfter(text: string, at: number | undefined): string {
+  if (at === undefined) return "";
+  return text.slice(at).split(/\s+/).slice(0, 5).join(" ").toLowerCase();
 }
 
 /** The wording of the figure at `place` in the sentence's figures. */
