@@ -82,8 +82,15 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const claims: CheckedClaim[] = [];
   for (const sentence of sentences) {
     const context = sentenceContext(sentence, { ids, locale });
-    const checked = context.figures.map((_, place) => checkFigure(place, context, evidence));
+    // The steps the sentence cites, one array for all its figures (what they are checked in is read once, by it).
     const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
+    const sentenceSources = {
+      given: task === undefined ? [] : [task],
+      cited,
+      implicit: implicitSources(context, evidence.everyStep),
+      others: once(() => evidence.everyStep.filter((facts) => !cited.includes(facts))),
+    };
+    const checked = context.figures.map((_, place) => checkFigure(place, context, sentenceSources));
     const candidates = cited.length > 0 ? cited : evidence.everyStep;
     const places = new Map(context.figures.map((figure, place) => [figure, place]));
     const refit = (figure: Figure, override: RowOverride) => find(places.get(figure)!, context, candidates, override);
@@ -103,11 +110,23 @@ function readLocale(locale: string | undefined): string | undefined {
   }
 }
 
-function checkFigure(
-  place: number,
-  context: SentenceContext,
-  evidence: { sources: Evidence; everyStep: SourceFacts[]; task: SourceFacts | undefined },
-): CheckedClaim {
+/** The steps a sentence's figures are checked in, one array each for all its figures. */
+interface SentenceSources {
+  /** The task's own text, when given. */
+  given: SourceFacts[];
+  cited: SourceFacts[];
+  /** For a sentence that cites nothing (`implicitSources`). */
+  implicit: SourceFacts[];
+  /** The steps it does not cite: to say where else a figure is (read when a figure is unsupported). */
+  others: () => SourceFacts[];
+}
+
+function once<T>(read: () => T): () => T {
+  let value: { read: T } | undefined;
+  return () => (value ??= { read: read() }).read;
+}
+
+function checkFigure(place: number, context: SentenceContext, sources: SentenceSources): CheckedClaim {
   const { sentence } = context;
   const figure = context.figures[place]!;
   const base = {
@@ -117,14 +136,12 @@ function checkFigure(
     end: sentence.start + figure.end,
     sentence: sentence.index,
   };
-  const cited = sentence.cites.flatMap((id) => evidence.sources.get(id) ?? []);
-  const { everyStep } = evidence;
-  const given = evidence.task ? find(place, context, [evidence.task]) : undefined;
+  const given = find(place, context, sources.given);
   if (given) return { ...base, status: "supported", ...given };
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
-  const found = find(place, context, citesSomething ? cited : implicitSources(context, everyStep));
+  const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
   if (found) return { ...base, status: citesSomething ? "supported" : "uncited", ...found };
-  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(place, context, { cited, everyStep }) };
+  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(place, context, sources.others) };
 }
 
 /**
@@ -136,18 +153,14 @@ function implicitSources(context: SentenceContext, everyStep: SourceFacts[]): So
   return named.length > 0 ? named : everyStep;
 }
 
-function whyUnsupported(place: number, context: SentenceContext, sources: { cited: SourceFacts[]; everyStep: SourceFacts[] }): string {
+function whyUnsupported(place: number, context: SentenceContext, others: () => SourceFacts[]): string {
   const { sentence } = context;
   const figure = context.figures[place]!;
   const what = `${figure.text}`;
   if (sentence.cites.length === 0 && sentence.unknownCites.length === 0)
     return `${what}: no step's output shows it or a value it follows from`;
   const unknown = sentence.unknownCites.length > 0 ? ` (${sentence.unknownCites.join(", ")} is not a step of this run)` : "";
-  const elsewhere = find(
-    place,
-    context,
-    sources.everyStep.filter((facts) => !sources.cited.includes(facts)),
-  );
+  const elsewhere = find(place, context, others());
   const cites = sentence.cites.map(citationOf).join(", ") || "no step";
   if (elsewhere) return `${what}: not in ${cites}${unknown}; ${elsewhere.steps.map(citationOf).join(", ")} shows it`;
   return `${what}: not in ${cites}${unknown}, nor in any other step`;

@@ -46,9 +46,11 @@ export function pools(
   }));
   // The steps' part is the same for every figure of the sentence: read once (the pair search sorts it once too).
   const rows = override === undefined ? "" : `${override.source}:${override.table}:${[...override.rows].join(",")}`;
-  const key = `${asIdentifier}:${rows}:${sources.map((facts) => facts.id).join("\u0000")}`;
-  let found = context.pools.get(key);
-  if (found === undefined) context.pools.set(key, (found = stepsPools({ context, sources, override, asIdentifier })));
+  const key = `${asIdentifier}:${rows}`;
+  let bySources = context.pools.get(sources);
+  if (bySources === undefined) context.pools.set(sources, (bySources = new Map()));
+  let found = bySources.get(key);
+  if (found === undefined) bySources.set(key, (found = stepsPools({ context, sources, override, asIdentifier })));
   return { ...found, nearby };
 }
 

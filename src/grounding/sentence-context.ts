@@ -16,7 +16,7 @@ export interface SentenceContext extends SentenceText {
   /** The objects of a source that are other entities than those the sentence names ("North's revenue": not `regions.south`). */
   othersThanNamed: (facts: SourceFacts) => ReadonlySet<string>;
   /** The steps' values the sentence's figures may rest on, by the sources asked (see `pools`): read once a sentence. */
-  pools: Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>;
+  pools: WeakMap<readonly SourceFacts[], Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>>;
   /** The fields named in any of these sources. */
   keysNamedIn: (sources: readonly SourceFacts[]) => ReadonlySet<string>;
 }
@@ -27,7 +27,8 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
   for (const [start, end] of spans) masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
   const folded = masked.toLowerCase();
   const keysNamed = perSource((facts) => namedKeys(facts, folded));
-  const namedIn = new Map<string, Set<string>>();
+  // By the sources array itself: the checker passes one array per sentence and purpose.
+  const namedIn = new WeakMap<readonly SourceFacts[], Set<string>>();
   return {
     sentence,
     masked,
@@ -37,11 +38,10 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
     rowsNamed: perSource((facts) => namedRows(facts, folded)),
     keysNamed,
     othersThanNamed: perSource((facts) => otherEntities(facts, folded)),
-    pools: new Map(),
+    pools: new WeakMap(),
     keysNamedIn: (sources) => {
-      const key = sources.map((facts) => facts.id).join("\u0000");
-      let keys = namedIn.get(key);
-      if (keys === undefined) namedIn.set(key, (keys = new Set(sources.flatMap((facts) => [...keysNamed(facts)]))));
+      let keys = namedIn.get(sources);
+      if (keys === undefined) namedIn.set(sources, (keys = new Set(sources.flatMap((facts) => [...keysNamed(facts)]))));
       return keys;
     },
   };
