@@ -66,4 +66,11 @@ describe("checkClaims derives figures across fields", () => {
     expect(verdicts("The lowest refunds were 40 [s1].", regions)).toEqual([["40", "supported", "value"]]);
     expect(verdicts("The lowest refunds were 44, in West [s1].", regions)).toEqual([["44", "unsupported", ""]]);
   });
+
+  it("takes hostile field names as data: __proto__ and constructor are entities and periods like any other", () => {
+    const hostile = [{ id: 1, output: JSON.parse('{"__proto__": {"revenue": 5}, "constructor": {"revenue": 7}, "hasOwnProperty_m": 3}') }];
+    expect(verdicts("The constructor's revenue was 7 [s1].", hostile)).toEqual([["7", "supported", "value"]]);
+    expect(verdicts("The constructor's revenue was 5 [s1].", hostile)).toEqual([["5", "unsupported", ""]]);
+    expect(verdicts("It was 3 million [s1].", hostile)).toEqual([["3 million", "supported", "value"]]);
+  });
 });
