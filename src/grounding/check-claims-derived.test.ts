@@ -44,6 +44,26 @@ describe("checkClaims derives figures across fields", () => {
     expect(verdicts("Revenue was up 100 on last week [s1].", weeks)).toEqual([["100", "unsupported", ""]]);
   });
 
+  it("reads months as periods, and a change of one named period against the period before it", () => {
+    const months = [
+      { id: 1, output: { revenue_october: 1000, revenue_november: 1100 } },
+      {
+        id: 2,
+        output: [
+          { month: "September", orders: 45 },
+          { month: "October", orders: 40 },
+          { month: "November", orders: 50 },
+        ],
+      },
+    ];
+    expect(verdicts("Revenue rose 10% in November [s1].", months)).toEqual([["10%", "supported", "percent-change"]]);
+    expect(verdicts("Revenue fell 10% in November [s1].", months)).toEqual([["10%", "unsupported", ""]]);
+    expect(verdicts("Orders rose 25% in November [s2].", months)).toEqual([["25%", "supported", "percent-change"]]);
+    expect(verdicts("Orders fell 25% in November [s2].", months)).toEqual([["25%", "unsupported", ""]]);
+    // September is not the month before November: no change from it is read.
+    expect(verdicts("Orders rose 11.1% in November [s2].", months)).toEqual([["11.1%", "unsupported", ""]]);
+  });
+
   it("never pairs a column's smallest, largest or mean as if they were two periods", () => {
     // Revenue: min 600, max 1,000, mean 825; refunds: min 40, max 65. No change between them happened.
     expect(verdicts("Revenue fell 10% [s1].", regions)).toEqual([["10%", "unsupported", ""]]);

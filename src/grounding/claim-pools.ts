@@ -67,6 +67,7 @@ function stepsPools(input: {
     let named = context.rowsNamed(facts);
     if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
     const others = context.othersThanNamed(facts);
+    let before: Set<string> | undefined;
     const extremes =
       superlative === undefined
         ? undefined
@@ -92,10 +93,41 @@ function stepsPools(input: {
       const rows = named[number.table!]!;
       if (rows.size === 0) found.direct.push(number);
       else if (rows.has(number.row)) both(found, number);
+      // "Orders rose 25% in November": a change of a named period is against the period before it.
+      else if (!number.identifier && (before ??= periodsBefore(facts, named)).has(`${number.table}:${number.row}`))
+        found.operands.push(number);
     }
     totalsOfNamed(found, { context, facts, named });
   }
   return found;
+}
+
+/**
+ * The rows (`table:row`) of the period just before the one row a table's sentence names, in tables whose rows are
+ * periods (days, months, quarters, years): what a change of the named period is measured against.
+ */
+function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>): Set<string> {
+  const periods = new Map<string, { table: number; row: number; kind: string; rank: number }>();
+  for (const number of facts.numbers)
+    if (number.row !== undefined && number.period !== undefined)
+      periods.set(`${number.table}:${number.row}`, { table: number.table!, row: number.row, ...number.period });
+  const before = new Set<string>();
+  for (const period of periods.values()) {
+    // One period named ("in November"): two named are the change's own ends ("on the 20th, 64% above the 17th").
+    const rows = named[period.table];
+    if (rows === undefined || rows.size !== 1 || !rows.has(period.row)) continue;
+    let previous: { key: string; rank: number } | undefined;
+    for (const [key, other] of periods)
+      if (
+        other.table === period.table &&
+        other.kind === period.kind &&
+        other.rank < period.rank &&
+        (previous === undefined || other.rank > previous.rank)
+      )
+        previous = { key, rank: other.rank };
+    if (previous !== undefined) before.add(previous.key);
+  }
+  return before;
 }
 
 function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {

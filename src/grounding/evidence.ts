@@ -1,5 +1,5 @@
 import { isRecord } from "../core/is-record.js";
-import { periodOf, stemOf, wordsOf, type Period } from "./periods.js";
+import { monthOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { readFigures } from "./read-figures.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
@@ -267,6 +267,7 @@ function rowPeriod(row: Record<string, unknown>): Period | undefined {
   for (const value of Object.values(row)) {
     if (typeof value === "string" && /^(?:19|20)\d\d$/.test(value)) return { kind: "year", rank: Number(value) };
     if (typeof value === "string" && /^Q[1-4]$/i.test(value)) return { kind: "quarter", rank: Number(value[1]) };
+    if (typeof value === "string" && monthOf(value.toLowerCase()) > 0) return { kind: "month", rank: monthOf(value.toLowerCase()) };
     if (typeof value !== "string" || !/^\d{4}-\d{2}(?:-\d{2})?(?![\d])/.test(value)) continue;
     const time = Date.parse(value.length === 7 ? `${value}-01` : value.slice(0, 10));
     if (Number.isFinite(time)) return { kind: "date", rank: time };

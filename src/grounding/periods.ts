@@ -6,7 +6,7 @@
  */
 export interface Period {
   /** Periods of one kind compare: "relative" (this/last), a "year", a "quarter", a "date" (a row's day). */
-  kind: "relative" | "year" | "quarter" | "date";
+  kind: "relative" | "year" | "quarter" | "month" | "date";
   rank: number;
 }
 
@@ -17,6 +17,14 @@ export function wordsOf(name: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== "");
+}
+
+const months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+/** A month's number from its name or its first three letters ("october", "oct"), else 0. */
+export function monthOf(word: string): number {
+  const at = months.indexOf(word.slice(0, 3));
+  const full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+  return at !== -1 && (word.length === 3 || full[at] === word || (at === 8 && word === "sept")) ? at + 1 : 0;
 }
 
 const later = new Set(["this", "current", "cur", "curr", "latest", "now", "today", "tw", "cy", "new", "after"]);
@@ -47,6 +55,8 @@ export function periodOf(words: readonly string[]): Period | undefined {
     if (/^(?:19|20)\d\d$/.test(word)) return { kind: "year", rank: Number(word) };
     const quarter = /^q([1-4])$/.exec(word);
     if (quarter) return { kind: "quarter", rank: Number(quarter[1]) };
+    const month = monthOf(word);
+    if (month > 0) return { kind: "month", rank: month };
   }
   return undefined;
 }
@@ -55,7 +65,13 @@ export function periodOf(words: readonly string[]): Period | undefined {
 export function stemOf(words: readonly string[]): string {
   return words
     .filter(
-      (word) => !later.has(word) && !earlier.has(word) && !periodUnits.has(word) && !/^(?:19|20)\d\d$/.test(word) && !/^q[1-4]$/.test(word),
+      (word) =>
+        !later.has(word) &&
+        !earlier.has(word) &&
+        !periodUnits.has(word) &&
+        !/^(?:19|20)\d\d$/.test(word) &&
+        !/^q[1-4]$/.test(word) &&
+        monthOf(word) === 0,
     )
     .join(" ");
 }
