@@ -21,7 +21,10 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
       : // A sign is dropped only where the words carry it: "a loss of 1,200", "fell 5%"; "net income was 1,200" is not -1,200.
         value < 0 && claim.value! > 0 && wording.negative === true && direction !== "up" && fits(claim, -value)
         ? -value
-        : undefined;
+        : // "(¥2,916.44)" after a count is an aside, not a negative: a parenthesised figure may be either sign.
+          value > 0 && claim.parenthesised === true && fits(claim, -value)
+          ? -value
+          : undefined;
     if (shown === undefined) continue;
     const error = Math.abs(shown - claim.value!);
     if (best === undefined || error < best.error) best = { number, error };

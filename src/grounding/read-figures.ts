@@ -28,6 +28,8 @@ export interface Figure {
   unit?: NumberUnit;
   currency?: string;
   hedge?: Hedge;
+  /** number: written in parentheses as accounting writes a negative ("(1,200.00)"); an aside reads the same ("7 (¥2,916.44)"), so either sign may be meant. */
+  parenthesised?: boolean;
   /** number: one bound of a range ("12–15%", "between 1,200 and 1,300"), and the range's bounds. */
   range?: [number, number];
   /** number: a plain integer from 1900 to 2100 with nothing around it may be a year. */

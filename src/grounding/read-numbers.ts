@@ -191,6 +191,7 @@ function readNumber(text: string, match: RegExpExecArray, order: readonly Locale
     value: (negative ? -reading.value : reading.value) * scale,
     precision: (reading.decimals > 0 ? 10 ** -reading.decimals : 1) * scale,
   };
+  if (parenthesised) figure.parenthesised = true;
   const money = currency ?? currencyWord;
   const unit = money ? "currency" : unitOf(suffix);
   if (unit) figure.unit = unit;
