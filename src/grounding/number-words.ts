@@ -1,4 +1,10 @@
-import nlp from "compromise";
+import { createRequire } from "node:module";
+import type nlpType from "compromise";
+
+// The parser is loaded on the first answer that has a number in words: importing planloop does not pay for it.
+const require = createRequire(import.meta.url);
+let parser: typeof nlpType | undefined;
+const nlp = (text: string) => (parser ??= require("compromise") as typeof nlpType)(text);
 
 /** A number written in words ("fifteen", "two hundred and forty"), where it stands in the text. */
 export interface WordNumber {
