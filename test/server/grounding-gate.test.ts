@@ -7,6 +7,8 @@ import { z } from "zod";
 import { defineTool, memoryStore, type CheckpointStore } from "planloop";
 import { planloopClient, PlanloopApiError } from "planloop/client";
 import { ScriptedModel } from "planloop/testing";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startRunServer } from "../../src/server/start-server.js";
 import { until } from "../helpers/call-log.js";
 
@@ -50,7 +52,7 @@ async function serverWith(model: ScriptedModel, url: string) {
     () => store.close(),
     () => server.close({ abortRuns: true }),
   );
-  return planloopClient({ url: server.url, token: server.sessionToken! });
+  return Object.assign(planloopClient({ url: server.url, token: server.sessionToken! }), { server });
 }
 
 async function ended(client: ReturnType<typeof planloopClient>, runId: string) {
@@ -90,5 +92,28 @@ describe("grounding in the run server", () => {
     const refused = await client.start({ task: "t", grounding: "sometimes" as "flag" }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PlanloopApiError);
     expect((refused as PlanloopApiError).message).toContain("grounding");
+  });
+
+  it("takes grounding in MCP's ask: strict cuts the unsupported sentence, and the run ends incomplete", async () => {
+    const hook = await receiver();
+    const model = new ScriptedModel([
+      ...answer("Refunds came to ¥71,000.00 [s1]."),
+      { type: "final", content: "Refunds came to ¥72,000.00 [s1]." },
+    ]);
+    const { server } = await serverWith(model, hook.url);
+    const mcp = new Client({ name: "planloop-test", version: "1.0.0" });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${server.sessionToken!}` } },
+      }),
+    );
+    closing.push(() => mcp.close());
+    const asked = await mcp.callTool({
+      name: "ask",
+      arguments: { task: "How much was refunded?", runId: "mcp-strict", grounding: "strict" },
+    });
+    expect(asked.structuredContent).toMatchObject({ runId: "mcp-strict", status: "incomplete" });
+    const refused = await mcp.callTool({ name: "ask", arguments: { task: "t", grounding: "sometimes" } });
+    expect(refused.isError).toBe(true);
   });
 });
