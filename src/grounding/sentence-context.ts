@@ -71,14 +71,26 @@ function namesWord(folded: string, word: string): boolean {
 /** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */
 export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
   const named = new Set<string>();
-  const seen = new Set<string>();
-  for (const { key } of facts.numbers) {
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const words = wordsOf(key).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word));
-    if (words.length > 0 && words.every((word) => namesWord(folded, word))) named.add(key);
-  }
+  for (const [key, words] of keyWordsOf(facts)) if (words.every((word) => namesWord(folded, word))) named.add(key);
   return named;
+}
+
+const keyWords = new WeakMap<SourceFacts, Array<[string, string[]]>>();
+
+/** Each field of a source with the words that name it (less units and scales), read once per source. */
+function keyWordsOf(facts: SourceFacts): Array<[string, string[]]> {
+  let found = keyWords.get(facts);
+  if (found !== undefined) return found;
+  const words = new Map<string, string[]>();
+  for (const { key } of facts.numbers)
+    if (!words.has(key))
+      words.set(
+        key,
+        wordsOf(key).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word)),
+      );
+  found = [...words].filter(([, named]) => named.length > 0);
+  keyWords.set(facts, found);
+  return found;
 }
 
 /** The paths of entity objects whose siblings the sentence names while not naming them. */
