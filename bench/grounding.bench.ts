@@ -1,3 +1,6 @@
+import { docsCases } from "./grounding/docs-cases.js";
+import { financeCases } from "./grounding/finance-cases.js";
+import { labelled } from "./grounding/labelled-cases.js";
 import { suitePath } from "./grounding/make-suite.js";
 import { readSuite, scoreSuite } from "./grounding/score-suite.js";
 
@@ -21,3 +24,19 @@ for (const miss of score.misses)
     `  missed  ${miss.case}: ${miss.sentence}\n          ${miss.slot.text} (true: ${miss.slot.truth}) -> ${miss.claim ? `${miss.claim.status} ${miss.claim.derivation ?? ""} ${JSON.stringify(miss.claim.matched)}` : "not read"}`,
   );
 for (const flag of score.falseFlags) console.log(`  flagged ${flag.case}: ${flag.slot.text}: ${flag.claim.reason}`);
+
+// Two suites written by hand, each figure labelled: one from the docs' promises
+// (bench/grounding/docs-cases.ts), one from public companies' annual figures, a source the
+// seeded suite does not use (bench/grounding/finance-cases.ts).
+for (const [name, cases] of [
+  ["docs' promises", docsCases],
+  ["company reports", financeCases],
+] as const) {
+  const written = scoreSuite(labelled(cases));
+  console.log(
+    `${name}: ${written.cases} cases; wrong figures flagged: ${written.wrongFlagged} of ${written.wrong} (${share(written.wrongFlagged, written.wrong)}); ` +
+      `correct figures flagged: ${written.correctFlagged} of ${written.correct} (${share(written.correctFlagged, written.correct)})`,
+  );
+  for (const miss of written.misses) console.log(`  missed  ${miss.case}: ${miss.slot.text} -> ${miss.claim?.status ?? "not read"}`);
+  for (const flag of written.falseFlags) console.log(`  flagged ${flag.case}: ${flag.slot.text}: ${flag.claim.reason}`);
+}

@@ -1,5 +1,8 @@
 import type { Provenance } from "../grounding/claim-report.js";
 
+/** The exit code of `planloop ask` when a run completed with claims its steps do not support: a pipeline stops on it. */
+export const unsupportedClaimsExit = 4;
+
 /** Unsupported claims listed under the summary line, at most this many. */
 const shownClaims = 10;
 

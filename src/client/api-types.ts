@@ -16,6 +16,8 @@ export type StartRunRequest =
       webhook?: string;
       /** Limits for the whole run (`BudgetLimits`): maxModelCalls, maxTokens, maxCostUsd, maxToolCalls, deadlineMs. */
       budget?: Record<string, number>;
+      /** How the answer's figures are checked against the steps (docs/grounded-reports.md): flag (default), repair, strict, off. */
+      grounding?: "flag" | "repair" | "strict" | "off";
     };
 
 export interface StartRunAnswer {
@@ -58,7 +60,15 @@ export interface RunView {
 
 /** `GET /api/runs`. */
 export interface RunList {
-  runs: Array<{ runId: string; entry: string; status: string; createdAt: number; updatedAt: number }>;
+  runs: Array<{
+    runId: string;
+    entry: string;
+    status: string;
+    /** A completed run whose answer has this many claims its steps do not support (docs/grounded-reports.md). */
+    unsupportedClaims?: number;
+    createdAt: number;
+    updatedAt: number;
+  }>;
 }
 
 /** A person's decision on one pending item. */

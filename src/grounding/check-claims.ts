@@ -1,10 +1,16 @@
 import { atOnce, type Stepwise } from "../core/turns.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
-import { matchNumber, type Derivation, type Direction } from "./match-number.js";
-import { readFigures, type Figure } from "./read-figures.js";
-import { citationOf, readCitations, splitSentences, type Sentence } from "./split-sentences.js";
-import { blameLabels, namedRows, names, type RowOverride } from "./row-consistency.js";
+import { InvalidOptionsError } from "../core/errors.js";
+import { pools } from "./claim-pools.js";
+import { localeMarks } from "./locale-marks.js";
+import { matchNumber, type Derivation, type NumberMatch } from "./match-number.js";
+import type { Figure } from "./read-figures.js";
+import { inferLocale } from "./read-numbers.js";
+import { blameLabels, names, type RowOverride } from "./row-consistency.js";
+import { sentenceContext, type SentenceContext } from "./sentence-context.js";
+import { wordingOf } from "./sentence-wording.js";
+import { citationOf, splitSentences } from "./split-sentences.js";
 
 /** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
 export type ClaimEvidence = Record<string, { status?: string; output?: unknown }> | ReadonlyArray<{ id: string | number; output: unknown }>;
@@ -12,6 +18,12 @@ export type ClaimEvidence = Record<string, { status?: string; output?: unknown }
 export interface CheckClaimsOptions {
   /** The task's text: what it states (the week, a name) is given, not claimed (source "task"). */
   task?: string | undefined;
+  /**
+   * The locale the answer writes its numbers in ("de": `1.234,50`; "fr": `1 234,50`; "en-IN":
+   * `12,34,567`). Without it, the answer's unambiguous numbers decide ("98.765,40" is German
+   * style), else English.
+   */
+  locale?: string | undefined;
 }
 
 interface Found {
@@ -20,29 +32,8 @@ interface Found {
   derivation?: Derivation;
 }
 
-/** What one sentence's claims are checked in. */
-interface SentenceContext {
-  sentence: Sentence;
-  /** The sentence without its citations, lower case: to find the rows and groups it names. */
-  folded: string;
-  figures: Figure[];
-  masked: string;
-  /** The rows of a source's tables the sentence names (`namedRows`), read once per sentence and source. */
-  rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
-}
-
 /** The steps' facts by id, read once (`readEvidence`) for any number of answers. */
 export type Evidence = ReadonlyMap<string, SourceFacts>;
-
-const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
-const upWords = /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|up|higher|gained?|climbed|jumped|surged)\b/gi;
-const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
-const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|net|change|margin|short)\b/i;
-/** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
-const identifierContext =
-  /(?:\bids?|\bno\.?|\bnumber|\border|\bticket|\brefund|\binvoice|\buser|\bcustomer|\bitem|\bproduct|\bzip(?: code)?|\baccount)\s*(?:#|no\.?|number)?\s*:?\s*$/i;
 
 /** The facts of the outputs claims may rest on, a step at a time (run it with `atOnce` or `inTurns`). */
 export function* readEvidence(steps: ClaimEvidence): Stepwise<Evidence> {
@@ -87,13 +78,22 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const ids = new Set(sources.keys());
   const evidence = { sources, everyStep: [...sources.values()], task };
   const sentences = splitSentences(answer, ids);
+  const locale = readLocale(options.locale) ?? inferLocale(answer);
   const claims: CheckedClaim[] = [];
   for (const sentence of sentences) {
-    const context = sentenceContext(sentence, ids);
-    const checked = context.figures.map((figure) => checkFigure(figure, context, evidence));
+    const context = sentenceContext(sentence, { ids, locale });
+    // The steps the sentence cites, one array for all its figures (what they are checked in is read once, by it).
     const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
+    const sentenceSources = {
+      given: task === undefined ? [] : [task],
+      cited,
+      implicit: implicitSources(context, evidence.everyStep),
+      others: once(() => evidence.everyStep.filter((facts) => !cited.includes(facts))),
+    };
+    const checked = context.figures.map((_, place) => checkFigure(place, context, sentenceSources));
     const candidates = cited.length > 0 ? cited : evidence.everyStep;
-    const refit = (figure: Figure, override: RowOverride) => find(figure, context, candidates, override);
+    const places = new Map(context.figures.map((figure, place) => [figure, place]));
+    const refit = (figure: Figure, override: RowOverride) => find(places.get(figure)!, context, candidates, override);
     blameLabels(checked, { figures: context.figures, rowsNamed: context.rowsNamed, sources: candidates, refit });
     claims.push(...checked);
     yield;
@@ -101,26 +101,34 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   return { sentences, claims, counts: countClaims(claims) };
 }
 
-function sentenceContext(sentence: Sentence, ids: ReadonlySet<string>): SentenceContext {
-  let masked = sentence.text;
-  for (const [start, end] of readCitations(sentence.text, ids).spans)
-    masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
-  const folded = masked.toLowerCase();
-  const named = new Map<SourceFacts, Array<Set<number>>>();
-  const rowsNamed = (facts: SourceFacts) => {
-    let rows = named.get(facts);
-    if (rows === undefined) named.set(facts, (rows = namedRows(facts, folded)));
-    return rows;
-  };
-  return { sentence, folded, figures: readFigures(masked), masked, rowsNamed };
+function readLocale(locale: string | undefined): string | undefined {
+  if (locale === undefined) return undefined;
+  try {
+    return localeMarks(locale).locale;
+  } catch {
+    throw new InvalidOptionsError(`locale must be a locale Intl knows ("de", "fr-CH", "en-IN"), not ${JSON.stringify(locale)}`);
+  }
 }
 
-function checkFigure(
-  figure: Figure,
-  context: SentenceContext,
-  evidence: { sources: Evidence; everyStep: SourceFacts[]; task: SourceFacts | undefined },
-): CheckedClaim {
+/** The steps a sentence's figures are checked in, one array each for all its figures. */
+interface SentenceSources {
+  /** The task's own text, when given. */
+  given: SourceFacts[];
+  cited: SourceFacts[];
+  /** For a sentence that cites nothing (`implicitSources`). */
+  implicit: SourceFacts[];
+  /** The steps it does not cite: to say where else a figure is (read when a figure is unsupported). */
+  others: () => SourceFacts[];
+}
+
+function once<T>(read: () => T): () => T {
+  let value: { read: T } | undefined;
+  return () => (value ??= { read: read() }).read;
+}
+
+function checkFigure(place: number, context: SentenceContext, sources: SentenceSources): CheckedClaim {
   const { sentence } = context;
+  const figure = context.figures[place]!;
   const base = {
     kind: figure.kind,
     text: figure.text,
@@ -128,14 +136,12 @@ function checkFigure(
     end: sentence.start + figure.end,
     sentence: sentence.index,
   };
-  const cited = sentence.cites.flatMap((id) => evidence.sources.get(id) ?? []);
-  const { everyStep } = evidence;
-  const given = evidence.task ? find(figure, context, [evidence.task]) : undefined;
+  const given = find(place, context, sources.given);
   if (given) return { ...base, status: "supported", ...given };
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
-  const found = find(figure, context, citesSomething ? cited : implicitSources(context, everyStep));
+  const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
   if (found) return { ...base, status: citesSomething ? "supported" : "uncited", ...found };
-  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(figure, context, { cited, everyStep }) };
+  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(place, context, sources.others) };
 }
 
 /**
@@ -147,24 +153,22 @@ function implicitSources(context: SentenceContext, everyStep: SourceFacts[]): So
   return named.length > 0 ? named : everyStep;
 }
 
-function whyUnsupported(figure: Figure, context: SentenceContext, sources: { cited: SourceFacts[]; everyStep: SourceFacts[] }): string {
+function whyUnsupported(place: number, context: SentenceContext, others: () => SourceFacts[]): string {
   const { sentence } = context;
+  const figure = context.figures[place]!;
   const what = `${figure.text}`;
   if (sentence.cites.length === 0 && sentence.unknownCites.length === 0)
     return `${what}: no step's output shows it or a value it follows from`;
   const unknown = sentence.unknownCites.length > 0 ? ` (${sentence.unknownCites.join(", ")} is not a step of this run)` : "";
-  const elsewhere = find(
-    figure,
-    context,
-    sources.everyStep.filter((facts) => !sources.cited.includes(facts)),
-  );
+  const elsewhere = find(place, context, others());
   const cites = sentence.cites.map(citationOf).join(", ") || "no step";
   if (elsewhere) return `${what}: not in ${cites}${unknown}; ${elsewhere.steps.map(citationOf).join(", ")} shows it`;
   return `${what}: not in ${cites}${unknown}, nor in any other step`;
 }
 
-function find(figure: Figure, context: SentenceContext, sources: readonly SourceFacts[], override?: RowOverride): Found | undefined {
+function find(place: number, context: SentenceContext, sources: readonly SourceFacts[], override?: RowOverride): Found | undefined {
   if (sources.length === 0) return undefined;
+  const figure = context.figures[place]!;
   if (figure.kind === "date") return findDate(figure.dates!, sources);
   if (figure.kind === "name") {
     const name = figure
@@ -187,16 +191,23 @@ function find(figure: Figure, context: SentenceContext, sources: readonly Source
     const year = findDate([String(figure.value)], sources);
     if (year) return year;
   }
-  const wording = {
-    direction: directionBefore(figure, context),
-    sums: sumWords.test(context.masked),
-    differences: differenceWords.test(context.masked),
-  };
-  const match = matchNumber(figure, pools(figure, { context, sources, override }), wording);
+  const pool = pools(place, { context, sources, override });
+  const match =
+    matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ?? withinRange(figure, pool.direct);
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
   return { steps, matched, derivation: match.derivation };
+}
+
+/** A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at the precision written. */
+function withinRange(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | undefined {
+  if (figure.range === undefined) return undefined;
+  const [low, high] = figure.range;
+  const room = figure.precision! / 2;
+  const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
+  const inside = pool.find((number) => scaled(number.value) >= low - room && scaled(number.value) <= high + room);
+  return inside === undefined ? undefined : { derivation: "range", operands: [inside] };
 }
 
 function findDate(dates: readonly string[], sources: readonly SourceFacts[]): Found | undefined {
@@ -205,72 +216,4 @@ function findDate(dates: readonly string[], sources: readonly SourceFacts[]): Fo
     if (date !== undefined) return { steps: [facts.id], matched: [{ step: facts.id, path: "(dates)", value: date }] };
   }
   return undefined;
-}
-
-/** The nearest "fell" or "rose" before the figure (since the previous one), else just after it ("2.8% below"). */
-function directionBefore(figure: Figure, context: SentenceContext): Direction {
-  const previous = context.figures.filter((other) => other.end <= figure.start).at(-1);
-  const next = context.figures.find((other) => other.start >= figure.end);
-  const before = directionIn(context.masked.slice(previous?.end ?? 0, figure.start), "last");
-  return before ?? directionIn(context.masked.slice(figure.end, next?.start ?? context.masked.length), "first");
-}
-
-function directionIn(text: string, which: "first" | "last"): Direction {
-  const at = (pattern: RegExp) => {
-    const found = [...text.matchAll(pattern)].map((match) => match.index);
-    return which === "last" ? (found.at(-1) ?? -1) : (found[0] ?? Infinity);
-  };
-  const down = at(downWords);
-  const up = at(upWords);
-  if (which === "last") return down === -1 && up === -1 ? undefined : down > up ? "down" : "up";
-  return down === Infinity && up === Infinity ? undefined : down < up ? "down" : "up";
-}
-
-/**
- * What a number may be matched with directly, and what derivations may combine. Rows of a
- * table the sentence names restrict that table to them; the rows of other tables are matched
- * directly but not combined (a pair of random rows explains too much). Identifiers count only
- * where the sentence calls the number one ("order 57").
- */
-function pools(figure: Figure, input: { context: SentenceContext; sources: readonly SourceFacts[]; override?: RowOverride | undefined }) {
-  const { context, sources, override } = input;
-  // A long whole number is an identifier wherever it stands: 4947717507 is no coincidence.
-  const asIdentifier =
-    identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
-    (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
-  const direct: EvidenceNumber[] = [];
-  const operands: EvidenceNumber[] = [];
-  for (const facts of sources) {
-    let named = context.rowsNamed(facts);
-    if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
-    for (const number of facts.numbers) {
-      if (number.identifier && !asIdentifier) continue;
-      if (number.group !== undefined) {
-        if (names(context.folded, number.group)) {
-          direct.push(number);
-          operands.push(number);
-        }
-        continue;
-      }
-      if (number.row === undefined) {
-        // Once a sentence names some rows, the table's smallest, largest and mean are not what it speaks of.
-        const ofNamedRows = number.table !== undefined && (named[number.table]?.size ?? 0) > 0;
-        if (ofNamedRows && (number.aggregate === "min" || number.aggregate === "max" || number.aggregate === "mean")) continue;
-        direct.push(number);
-        if (!number.identifier) operands.push(number);
-        continue;
-      }
-      const rows = named[number.table!]!;
-      if (rows.size === 0) direct.push(number);
-      else if (rows.has(number.row)) {
-        direct.push(number);
-        if (!number.identifier) operands.push(number);
-      }
-    }
-  }
-  for (const other of context.figures) {
-    if (other === figure || other.kind !== "number") continue;
-    operands.push({ source: "sentence", path: other.text, key: "sentence", value: other.value! });
-  }
-  return { direct, operands };
 }

@@ -12,7 +12,7 @@ export interface NumberMatch {
  * one of the small set of derivations from two shown values. Rounding to the precision the
  * claim was written with applies to all of them.
  */
-export type Derivation = "value" | "percent" | "sum" | "difference" | "ratio" | "share" | "percent-change" | "points";
+export type Derivation = "value" | "percent" | "range" | "sum" | "difference" | "ratio" | "share" | "percent-change" | "points";
 
 export type Direction = "up" | "down" | undefined;
 
@@ -23,6 +23,12 @@ export interface Wording {
   sums: boolean;
   /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
   differences: boolean;
+  /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
+  negative?: boolean;
+  /** "3 more", "5 fewer": the direction of a difference written just after it. */
+  comparative?: Direction;
+  /** The fields of the cited steps the sentence names ("orders and returns"): they may pair though their names differ. */
+  namedKeys?: ReadonlySet<string>;
 }
 
 /** Whether `value` reads as the claim at the precision it was written with ("12.3%" holds 12.25 to 12.35, and 12.39 cut off). */
@@ -63,28 +69,53 @@ export function fitsChange(claim: Figure, change: number, direction: Direction):
   return fits(claim, Math.abs(change));
 }
 
-/** Like with like: two values of one field (this week's revenue and last week's), or a figure of the sentence itself. */
-export function alike(a: EvidenceNumber, b: EvidenceNumber): boolean {
-  return a.key === b.key || a.source === "sentence" || b.source === "sentence";
+/**
+ * Like with like, for a sum, a difference, a change or points: two values of one field (this
+ * week's revenue in one step and last week's in another), one measure in two periods
+ * (`revenue_this_week`, `revenue_last_week`), two fields the sentence names ("orders and
+ * returns"), or a figure of the sentence itself. Never a column's smallest, largest or mean:
+ * a change between them is no change that happened.
+ */
+export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  if (a.source === "sentence" || b.source === "sentence") return true;
+  if (summary(a) || summary(b)) return false;
+  if (a.key === b.key) return true;
+  if (a.stem !== undefined && a.stem === b.stem && a.period !== undefined && b.period !== undefined) return true;
+  // A value at a field's stated scale (`revenue_usd_m` in millions) pairs only with another so scaled.
+  if (a.key.includes(" ×") !== b.key.includes(" ×")) return false;
+  return wording.namedKeys !== undefined && wording.namedKeys.has(a.key) && wording.namedKeys.has(b.key);
+}
+
+/** A column's smallest, largest or mean. */
+function summary(number: EvidenceNumber): boolean {
+  return number.aggregate === "min" || number.aggregate === "max" || number.aggregate === "mean";
+}
+
+/** A change runs from the earlier value to the later: (a, b) is read as "a, against b", so a must not be the earlier. */
+function laterFirst(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  const [later, earlier] = [a.period, b.period];
+  return later === undefined || earlier === undefined || later.kind !== earlier.kind || later.rank >= earlier.rank;
 }
 
 /**
  * The derivations that can make a claim of this kind, from an ordered pair (a, b). A sum,
- * difference, change or points compare like with like; a share or a multiple may relate
- * any two values ("13 of 30 tickets, 43%").
+ * difference, change or points compare like with like (`alike`), and a change is read from
+ * the earlier period to the later where the values say which is which; a share or a multiple
+ * may relate any two values ("13 of 30 tickets, 43%").
  */
 export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, EvidenceNumber], wording: Wording): Derivation | undefined {
   const { direction } = wording;
   const x = a.value;
   const y = b.value;
-  const like = alike(a, b);
+  const like = alike(a, b, wording);
+  const ordered = like && laterFirst(a, b);
   if (claim.unit === "%") {
     if (y !== 0 && direction === undefined && Math.abs(x) <= Math.abs(y) && fits(claim, (x / y) * 100)) return "share";
-    if (y !== 0 && like && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
+    if (y !== 0 && ordered && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
     return undefined;
   }
   if (claim.unit === "pp") {
-    if (!like) return undefined;
+    if (!ordered) return undefined;
     if (fitsChange(claim, x - y, direction)) return "points";
     if (Math.abs(x) <= 1 && Math.abs(y) <= 1 && fitsChange(claim, (x - y) * 100, direction)) return "points";
     return undefined;
@@ -92,7 +123,8 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   if (claim.unit === "x") return y !== 0 && fits(claim, x / y) ? "ratio" : undefined;
   if (!like) return undefined;
   if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
-  if ((wording.differences || direction !== undefined) && fitsChange(claim, x - y, direction)) return "difference";
+  const towards = direction ?? wording.comparative;
+  if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import { isRecord } from "../core/is-record.js";
+import { monthOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { readFigures } from "./read-figures.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
@@ -18,6 +19,20 @@ export interface EvidenceNumber {
   group?: string;
   /** An aggregate of a table's column (with `table`, without `row`). */
   aggregate?: "sum" | "mean" | "min" | "max" | "count";
+  /** What the field measures, its name without periods (`revenue` of `revenue_this_week`): measures pair with themselves. */
+  stem?: string;
+  /** The period its name, its path or its row's date speaks of: a change runs from the earlier to the later. */
+  period?: Period;
+}
+
+/** An object of the output whose siblings are objects too, by name (`{ north: {...}, south: {...} }`): an entity a sentence may name. */
+export interface EntityObject {
+  /** Where its siblings sit (`regions`, or "" at the top). */
+  parent: string;
+  /** Its path (`regions.north`). */
+  path: string;
+  /** Its name as words ("north", "new york"). */
+  name: string;
 }
 
 /** What one step (or the task) showed, ready for the checker. */
@@ -31,6 +46,7 @@ export interface SourceFacts {
   raw: string;
   /** Per table: each row's labels (its strings, lower case). */
   tables: Array<{ path: string; labels: string[][] }>;
+  entities: EntityObject[];
 }
 
 const identifierKey = /^(?:ids?|.*[_-]ids?|.*Ids?|.*IDs?|uuid|zip|zip_?code|postcode|phone)$/;
@@ -42,30 +58,46 @@ class FactsBuilder {
   private readonly raws: string[] = [];
 
   constructor(id: string) {
-    this.facts = { id, numbers: [], dates: new Set(), text: "", raw: "", tables: [] };
+    this.facts = { id, numbers: [], dates: new Set(), text: "", raw: "", tables: [], entities: [] };
   }
 
-  add(value: unknown, at: { path: string; key: string; table?: number; row?: number }): void {
+  add(value: unknown, at: Place): void {
     if (typeof value === "number" && Number.isFinite(value)) this.number(value, at);
     else if (typeof value === "string") this.string(value, at);
     else if (Array.isArray(value)) this.array(value, at.path);
     else if (isRecord(value)) {
+      const objects = Object.entries(value).filter(([key, inner]) => isRecord(inner) && periodOf(wordsOf(key)) === undefined);
+      if (objects.length > 1)
+        for (const [key] of objects)
+          this.facts.entities.push({ parent: at.path, path: at.path === "" ? key : `${at.path}.${key}`, name: wordsOf(key).join(" ") });
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
+        // `revenue_2023_eur_m`: the output speaks of 2023.
+        for (const word of wordsOf(key)) if (/^(?:19|20)\d\d$/.test(word)) this.addDate(word);
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
       }
     } else if (typeof value === "boolean") this.raws.push(String(value));
   }
 
-  private number(value: number, at: { path: string; key: string; table?: number; row?: number }): void {
+  private number(value: number, at: Place): void {
+    this.one(value, at);
+    // A field in millions (`revenue_usd_m`, `sales_chf_mn`, `revenue_inr_cr`) shows its value at that scale too: "$383,285 million".
+    const scale = scaleOf(wordsOf(at.key));
+    if (scale !== undefined)
+      this.one(value * scale, { ...at, path: `${at.path} (×${scale.toExponential()})`, key: scaledKey(at.key, scale) });
+  }
+
+  private one(value: number, at: Place): void {
     const number: EvidenceNumber = { source: this.facts.id, path: at.path, key: at.key, value };
+    const period = periodOf(wordsOf(at.key)) ?? periodOf(wordsOf(at.path.replace(/ ".*"$/, ""))) ?? at.period;
+    if (period) number.period = period;
     if (at.table !== undefined) Object.assign(number, { table: at.table, row: at.row });
     if (identifierKey.test(at.key)) number.identifier = true;
     this.facts.numbers.push(number);
     this.raws.push(String(value));
   }
 
-  private string(value: string, at: { path: string; key: string; table?: number; row?: number }): void {
+  private string(value: string, at: Place): void {
     this.texts.push(fold(value));
     this.raws.push(value);
     for (const figure of readFigures(value)) {
@@ -99,7 +131,8 @@ class FactsBuilder {
     this.facts.tables.push({ path, labels });
     items.forEach((item, row) => {
       labels.push(rowLabels(item as Record<string, unknown>));
-      this.add(item, { path: `${path}[${row}]`, key: "", table, row });
+      const period = rowPeriod(item as Record<string, unknown>);
+      this.add(item, { path: `${path}[${row}]`, key: "", table, row, ...(period ? { period } : {}) });
     });
     this.columns(items as Array<Record<string, unknown>>, { path, table });
   }
@@ -156,14 +189,19 @@ class FactsBuilder {
       this.facts.numbers.push({ source: this.facts.id, path: `${at.path.replace(/\[\*\]$/, "")}.length`, key: "count", value: count });
     if (numbers.length < 2) return;
     const sum = numbers.reduce((total, value) => total + value, 0);
-    const found = (value: number, what: "sum" | "mean" | "min" | "max") =>
-      this.facts.numbers.push({
-        source: this.facts.id,
-        path: `${at.path} (${what})`,
-        key: at.key,
-        value,
-        ...(at.table === undefined ? {} : { table: at.table, aggregate: what }),
-      });
+    const scale = scaleOf(wordsOf(at.key));
+    const found = (value: number, what: "sum" | "mean" | "min" | "max") => {
+      const table = at.table === undefined ? {} : { table: at.table, aggregate: what };
+      this.facts.numbers.push({ source: this.facts.id, path: `${at.path} (${what})`, key: at.key, value, ...table });
+      if (scale !== undefined)
+        this.facts.numbers.push({
+          source: this.facts.id,
+          path: `${at.path} (${what}, ×${scale.toExponential()})`,
+          key: scaledKey(at.key, scale),
+          value: value * scale,
+          ...table,
+        });
+    };
     found(sum, "sum");
     found(sum / numbers.length, "mean");
     found(Math.min(...numbers), "min");
@@ -171,10 +209,70 @@ class FactsBuilder {
   }
 
   done(): SourceFacts {
+    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || number.key;
     this.facts.text = this.texts.join("\n");
     this.facts.raw = this.raws.join("\n");
     return this.facts;
   }
+}
+
+/** The words of a field's name that say it counts in thousands, millions, crores, billions. */
+const scaleWords = new Map<string, number>([
+  ["k", 1e3],
+  ["thousand", 1e3],
+  ["thousands", 1e3],
+  ["tsd", 1e3],
+  ["lakh", 1e5],
+  ["lakhs", 1e5],
+  ["m", 1e6],
+  ["mn", 1e6],
+  ["mm", 1e6],
+  ["mio", 1e6],
+  ["million", 1e6],
+  ["millions", 1e6],
+  ["cr", 1e7],
+  ["crore", 1e7],
+  ["crores", 1e7],
+  ["bn", 1e9],
+  ["billion", 1e9],
+  ["billions", 1e9],
+  ["mrd", 1e9],
+]);
+
+/** A scaled twin's field: its own, so that it pairs with its like (another year's) and never with the value it was scaled from. */
+function scaledKey(key: string, scale: number): string {
+  return `${key} ×${scale.toExponential()}`;
+}
+
+/** The scale a field's name states, in a word after its first ("m" alone names no scale). */
+function scaleOf(words: readonly string[]): number | undefined {
+  for (const word of words.slice(1)) {
+    const scale = scaleWords.get(word);
+    if (scale !== undefined) return scale;
+  }
+  return undefined;
+}
+
+/** Where a value sits in an output, and the period its row is of. */
+interface Place {
+  path: string;
+  key: string;
+  table?: number;
+  row?: number;
+  period?: Period;
+}
+
+/** A row's day or month, when one of its strings is a date (`2026-11-17`): the rows of a table of days are periods. */
+function rowPeriod(row: Record<string, unknown>): Period | undefined {
+  for (const value of Object.values(row)) {
+    if (typeof value === "string" && /^(?:19|20)\d\d$/.test(value)) return { kind: "year", rank: Number(value) };
+    if (typeof value === "string" && /^Q[1-4]$/i.test(value)) return { kind: "quarter", rank: Number(value[1]) };
+    if (typeof value === "string" && monthOf(value.toLowerCase()) > 0) return { kind: "month", rank: monthOf(value.toLowerCase()) };
+    if (typeof value !== "string" || !/^\d{4}-\d{2}(?:-\d{2})?(?![\d])/.test(value)) continue;
+    const time = Date.parse(value.length === 7 ? `${value}-01` : value.slice(0, 10));
+    if (Number.isFinite(time)) return { kind: "date", rank: time };
+  }
+  return undefined;
 }
 
 /** A row's labels: its strings of three characters or more that are not just a number. */

@@ -1,14 +1,15 @@
 import type { Figure } from "./read-figures.js";
 import type { EvidenceNumber } from "./evidence.js";
 import { alike, derive, fits, fitsChange, type Derivation, type Direction, type NumberMatch, type Wording } from "./derive.js";
+import { allPairsUpTo } from "./pair-limit.js";
 import { searchPairs } from "./pair-search.js";
 
 export type { Derivation, Direction, NumberMatch, Wording };
 
-/** Pairs are tried among all values up to this many; beyond it, only among values of one field. */
-export const allPairsUpTo = 40;
+export { allPairsUpTo };
 
-function direct(claim: Figure, pool: readonly EvidenceNumber[], direction: Direction): NumberMatch | undefined {
+function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
+  const { direction } = wording;
   // The closest value wins: "13" is the count of 13, not a refund of 13.22.
   let best: { number: EvidenceNumber; error: number } | undefined;
   for (const number of pool) {
@@ -17,9 +18,13 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], direction: Direc
     if (claim.unit === "%" && Math.abs(value) < 1 && !/pct|percent/i.test(number.key)) continue;
     const shown = fits(claim, value)
       ? value
-      : value < 0 && claim.value! > 0 && direction !== "up" && fits(claim, -value)
+      : // A sign is dropped only where the words carry it: "a loss of 1,200", "fell 5%"; "net income was 1,200" is not -1,200.
+        value < 0 && claim.value! > 0 && wording.negative === true && direction !== "up" && fits(claim, -value)
         ? -value
-        : undefined;
+        : // "(¥2,916.44)" after a count is an aside, not a negative: a parenthesised figure may be either sign.
+          value > 0 && claim.parenthesised === true && fits(claim, -value)
+          ? -value
+          : undefined;
     if (shown === undefined) continue;
     const error = Math.abs(shown - claim.value!);
     if (best === undefined || error < best.error) best = { number, error };
@@ -47,7 +52,7 @@ export function scanPairs(claim: Figure, pool: readonly EvidenceNumber[], wordin
     for (let second = 0; second < pool.length; second += 1) {
       if (first === second) continue;
       const pair = [pool[first]!, pool[second]!] as const;
-      if (!everyPair && !alike(...pair)) continue;
+      if (!everyPair && !alike(...pair, wording)) continue;
       const derivation = derive(claim, pair, wording);
       if (derivation) return { derivation, operands: [...pair] };
     }
@@ -63,12 +68,18 @@ export function scanPairs(claim: Figure, pool: readonly EvidenceNumber[], wordin
  */
 export function matchNumber(
   claim: Figure,
-  pools: { direct: readonly EvidenceNumber[]; operands: readonly EvidenceNumber[] },
+  pools: {
+    direct: readonly EvidenceNumber[];
+    operands: readonly EvidenceNumber[];
+    /** The sentence's figures near the claim: operands too, after the steps' values. */
+    nearby?: readonly EvidenceNumber[];
+  },
   wording: Wording,
 ): NumberMatch | undefined {
-  const shown = direct(claim, pools.direct, wording.direction);
+  const shown = direct(claim, pools.direct, wording);
   if (shown) return shown;
-  // Every pair of a run's values is quadratic in the run: a large pool is searched by value.
-  const large = pools.operands.length > allPairsUpTo && Number.isFinite(claim.value);
-  return large ? searchPairs(claim, pools.operands, wording) : scanPairs(claim, pools.operands, wording);
+  const nearby = pools.nearby ?? [];
+  const pool = nearby.length === 0 ? pools.operands : [...pools.operands, ...nearby];
+  // Every pair of the values is quadratic in them, and a long answer has many figures to try: the pairs are searched by value.
+  return Number.isFinite(claim.value) ? searchPairs(claim, pool, wording, pools.operands) : scanPairs(claim, pool, wording);
 }

@@ -1,6 +1,7 @@
 import type { EvidenceNumber } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 import { alike, derive, fitsWithin, type Wording } from "./derive.js";
+import { allPairsUpTo } from "./pair-limit.js";
 import type { NumberMatch } from "./derive.js";
 
 /** One field's finite values, sorted, with each one's place in the pool, and where zero is. */
@@ -42,12 +43,22 @@ interface Reach {
  * the scan). The sentence's own figures and values that are not finite are few: they are
  * tried in full. For a claim of a finite value; a property test holds it to `scanPairs`.
  */
-export function searchPairs(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
+export function searchPairs(
+  claim: Figure,
+  pool: readonly EvidenceNumber[],
+  wording: Wording,
+  /** The pool's first values when they are an array the caller passes again for other claims: its fields are sorted once. */
+  shared?: readonly EvidenceNumber[],
+): NumberMatch | undefined {
   const reached = reaches(claim, wording);
-  const fieldOf = reached.length === 0 ? () => undefined : fieldsOf(pool);
+  // A small pool pairs every two values, as the scan does: one group holds them all.
+  const everyPair = pool.length <= allPairsUpTo;
+  const fieldOf = reached.length === 0 ? () => undefined : sortedFields(shared ?? pool, { everyPair, wording });
   const everywhere = pool.flatMap((number, place) => (number.source === "sentence" || !Number.isFinite(number.value) ? [place] : []));
   const derived = (first: number, second: number) =>
-    first !== second && alike(pool[first]!, pool[second]!) ? derive(claim, [pool[first]!, pool[second]!], wording) : undefined;
+    first !== second && (everyPair || alike(pool[first]!, pool[second]!, wording))
+      ? derive(claim, [pool[first]!, pool[second]!], wording)
+      : undefined;
   for (let first = 0; first < pool.length; first += 1) {
     const x = pool[first]!.value;
     let best = -1;
@@ -58,28 +69,61 @@ export function searchPairs(claim: Figure, pool: readonly EvidenceNumber[], word
       for (let second = 0; second < pool.length && best === -1; second += 1) consider(second);
     } else {
       for (const second of everywhere) consider(second);
-      const field = fieldOf(pool[first]!.key);
-      for (const reach of field === undefined ? [] : reached)
-        for (const span of spansOf(field!, reach.side, x))
-          for (const window of reach.windows) {
-            const [from, to] = within(field!, span, { formula: reach.formula, x, window });
-            for (let at = from; at < to; at += 1) consider(field!.places[at]!);
-          }
+      for (const group of everyPair ? ["all"] : groupsOf(pool[first]!, wording)) {
+        const field = fieldOf(group);
+        for (const reach of field === undefined ? [] : reached)
+          for (const span of spansOf(field!, reach.side, x))
+            for (const window of reach.windows) {
+              const [from, to] = within(field!, span, { formula: reach.formula, x, window });
+              for (let at = from; at < to; at += 1) consider(field!.places[at]!);
+            }
+      }
     }
     if (best !== -1) return { derivation: derived(first, best)!, operands: [pool[first]!, pool[best]!] };
   }
   return undefined;
 }
 
-/** Each field of the pool, sorted when first asked for (a pair is often found among the first field's values). */
-function fieldsOf(pool: readonly EvidenceNumber[]): (key: string) => Field | undefined {
+/**
+ * The groups a value's like values are in (`alike` pairs only within one): its field's, its
+ * measure's (the field's name less its period), and the sentence's named fields' when it is one of them.
+ */
+function groupsOf(number: EvidenceNumber, wording: Wording): string[] {
+  const groups = [`key:${number.key}`];
+  if (number.stem !== undefined && number.period !== undefined) groups.push(`stem:${number.stem}`);
+  if (wording.namedKeys?.has(number.key) === true) groups.push("named");
+  return groups;
+}
+
+const sortedOnce = new WeakMap<readonly EvidenceNumber[], Map<boolean, (group: string) => Field | undefined>>();
+
+/**
+ * The fields of `values` (the whole pool, or its first values that other claims share), each
+ * sorted once. The sentence's figures after them are tried in full (`everywhere`), so leaving
+ * them out of the fields finds the same pairs.
+ */
+function sortedFields(values: readonly EvidenceNumber[], input: { everyPair: boolean; wording: Wording }) {
+  let byMode = sortedOnce.get(values);
+  if (byMode === undefined) sortedOnce.set(values, (byMode = new Map()));
+  let fields = byMode.get(input.everyPair);
+  if (fields === undefined) {
+    fields = fieldsOf(values, (number) => (input.everyPair ? ["all"] : groupsOf(number, input.wording)));
+    byMode.set(input.everyPair, fields);
+  }
+  return fields;
+}
+
+/** Each group of the pool (`groupsOf`), sorted when first asked for (a pair is often found among the first group's values). */
+function fieldsOf(pool: readonly EvidenceNumber[], groups: (number: EvidenceNumber) => string[]): (group: string) => Field | undefined {
   const values = Float64Array.from(pool, (number) => number.value);
   const places = new Map<string, number[]>();
   pool.forEach((number, place) => {
     if (!Number.isFinite(number.value)) return;
-    const list = places.get(number.key);
-    if (list === undefined) places.set(number.key, [place]);
-    else list.push(place);
+    for (const group of groups(number)) {
+      const list = places.get(group);
+      if (list === undefined) places.set(group, [place]);
+      else list.push(place);
+    }
   });
   const fields = new Map<string, Field>();
   return (key) => {
@@ -123,7 +167,10 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
   if (claim.unit === "x") return [{ formula: ratio, side: "nonzero", windows: shown }];
   const reached: Reach[] = [];
   if (wording.sums) reached.push({ formula: sum, side: "any", windows: shown });
-  if (wording.differences || wording.direction !== undefined) reached.push({ formula: difference, side: "any", windows: changed });
+  // A difference may take its direction from a comparative ("3 more") where the sentence has no verb of change.
+  const towards = wording.direction ?? wording.comparative;
+  const apart = written < 0 || towards === "up" ? shown : towards === "down" ? [negative] : [...shown, negative];
+  if (wording.differences || towards !== undefined) reached.push({ formula: difference, side: "any", windows: apart });
   return reached;
 }
 

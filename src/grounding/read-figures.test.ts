@@ -48,4 +48,50 @@ describe("readFigures", () => {
     expect(read("The 1st of Q3, v2.1 and s3 came in 250ms")).toEqual([]);
     expect(read("The Weekly Report")).toEqual([]);
   });
+
+  it("reads numbers as each locale writes them, with the currency before or after", () => {
+    const values = (text: string, locale?: string) =>
+      readFigures(text, { locale }).map((figure) => [figure.text, figure.value, figure.precision]);
+    expect(values("€1.234,50 · 1 234,50 € · CHF 1'234.50 · ₹12,34,567 · 98.765,40 EUR · 1\u202f234,5 €")).toEqual([
+      ["€1.234,50", 1234.5, 0.01],
+      ["1 234,50 €", 1234.5, 0.01],
+      ["CHF 1'234.50", 1234.5, 0.01],
+      ["₹12,34,567", 1234567, 1],
+      ["98.765,40 EUR", 98765.4, 0.01],
+      ["1\u202f234,5 €", 1234.5, 0.1],
+    ]);
+    // An ambiguous form reads as the locale says: 1.234 is a thousand and more in German, a decimal in English.
+    expect(values("1.234 and 1,234", "de")).toEqual([
+      ["1.234", 1234, 1],
+      ["1,234", 1.234, 0.001],
+    ]);
+    expect(values("1.234 and 1,234", "en")).toEqual([
+      ["1.234", 1.234, 0.001],
+      ["1,234", 1234, 1],
+    ]);
+    expect(values("Umsatz 2,5 Mio. €", "de")).toEqual([["2,5 Mio. €", 2_500_000, 100_000]]);
+    // A plain space groups digits only where a decimal comma or a currency says so: "week 47 120 orders" is two numbers.
+    expect(values("week 47 120 orders")).toEqual([
+      ["47", 47, 1],
+      ["120", 120, 1],
+    ]);
+    // Digits that no locale writes so are no number (a version, a list).
+    expect(values("v 3.5.1 and 1,234.567,8")).toEqual([]);
+  });
+
+  it("reads negatives (-, −, accounting parentheses), and numbers in words", () => {
+    const values = (text: string) => readFigures(text, { words: true }).map((figure) => [figure.text, figure.value, figure.unit ?? ""]);
+    expect(values("Net income was (1,200.00), cash ($3,400), the rest (27 of them), -5 and −3.2%.")).toEqual([
+      ["1,200.00", -1200, ""],
+      ["$3,400", -3400, "currency"],
+      ["27", 27, ""],
+      ["-5", -5, ""],
+      ["−3.2%", -3.2, "%"],
+    ]);
+    expect(values("We closed fifteen tickets and two hundred and forty orders; forty-two percent were late; one region.")).toEqual([
+      ["fifteen", 15, ""],
+      ["two hundred and forty", 240, ""],
+      ["forty-two percent", 42, "%"],
+    ]);
+  });
 });

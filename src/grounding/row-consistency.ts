@@ -66,9 +66,14 @@ export function blameLabels(
         for (let row = 0; row < rowLabels.length; row += 1) {
           if (named.has(row)) continue;
           const rows = new Set([...named].filter((other) => !labelled.includes(other)).concat(row));
-          const fits = numbers.map((index) => input.refit(input.figures[index]!, { source: facts.id, table, rows }));
-          if (fits.every((fit) => fit !== undefined))
-            found.push({ label, facts, table, row, fits: fits as NonNullable<ReturnType<Refit>>[] });
+          // Tried figure by figure, stopping at the first that does not hold there: most rows fail at once.
+          const fits: NonNullable<ReturnType<Refit>>[] = [];
+          for (const index of numbers) {
+            const fit = input.refit(input.figures[index]!, { source: facts.id, table, rows });
+            if (fit === undefined) break;
+            fits.push(fit);
+          }
+          if (fits.length === numbers.length) found.push({ label, facts, table, row, fits });
         }
       }
     }

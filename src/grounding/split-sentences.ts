@@ -18,7 +18,7 @@ const bracket = /\[([^\][\n]{1,80})\](?!\()/g;
 const citationShape = /^(?:s|step\s*|t)[:\s]?[\w.-]+$/i;
 /** Where a sentence may end inside a line: punctuation, then space and a new sentence's start. */
 const sentenceEnd = /[.!?](?:\s*\[[^\][\n]{1,80}\])*(?=\s+["“(\[*#_A-Z0-9¥$€£-])/g;
-const abbreviation = /(?:\b(?:e\.g|i\.e|etc|vs|approx|no|mr|mrs|ms|dr|inc|ltd|co|fig|est)|\b[A-Z])\.$/i;
+const abbreviation = /(?:\b(?:e\.g|i\.e|etc|vs|approx|no|mr|mrs|ms|dr|inc|ltd|co|fig|est|mio|mrd|tsd|bzw|ca|mln|mld)|\b[A-Z])\.$/i;
 
 /** How an answer cites a step: `[s3]`, or `[s:orders]` for an id that is not a number. */
 export function citationOf(id: string | number): string {

@@ -114,6 +114,8 @@ export interface RunOutcome {
   usage?: unknown;
   /** A waiting run's wake: the time, or the events, that continue it (`dueRuns`). */
   wake?: RunWake;
+  /** A completed run's answer had this many claims its steps do not support (docs/grounded-reports.md): the runs list marks it. */
+  unsupported?: number;
 }
 
 /** A line of `listRuns`. */
@@ -247,11 +249,18 @@ export function appendedOutcome(entries: readonly JournalEntry[]): RunOutcome | 
 }
 
 function outcomeFrom(value: unknown, status: string): RunOutcome {
-  const given = (typeof value === "object" && value !== null ? value : {}) as { status?: unknown; taskType?: unknown; usage?: unknown };
+  const given = (typeof value === "object" && value !== null ? value : {}) as {
+    status?: unknown;
+    taskType?: unknown;
+    usage?: unknown;
+    provenance?: { counts?: { unsupported?: unknown } };
+  };
+  const unsupported = given.status === "completed" ? given.provenance?.counts?.unsupported : undefined;
   return {
     status: typeof given.status === "string" ? given.status : status,
     ...(typeof given.taskType === "string" ? { taskType: given.taskType } : {}),
     ...(given.usage === undefined ? {} : { usage: given.usage }),
+    ...(typeof unsupported === "number" && Number.isInteger(unsupported) && unsupported > 0 ? { unsupported } : {}),
   };
 }
 

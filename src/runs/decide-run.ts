@@ -1,3 +1,4 @@
+import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import { textKeyed } from "../core/records.js";
 import type { Tool } from "../core/tools/define-tool.js";
@@ -156,4 +157,14 @@ function take(decided: RunDecisions, decision: RunDecision): void {
         : decision.action === "edit"
           ? { approved: true, plan: decision.plan as PlanInput }
           : { approved: false, ...(decision.reason ? { reason: decision.reason } : {}) };
+}
+
+/** People's decisions as `decideRun` gave them, as the run's options take them. */
+export function decisionOptions(decided: RunDecisions | undefined): {
+  approvals?: Record<string, ApprovalDecision>;
+  answers?: Record<string, string>;
+  decidedBy?: string;
+} {
+  if (decided === undefined) return {};
+  return { approvals: decided.approvals as Record<string, ApprovalDecision>, answers: decided.answers, decidedBy: decided.decidedBy };
 }

@@ -6,11 +6,20 @@ import { openStandIns, seal, sealedField, unseal } from "../trust/store-sealing.
 import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
 import type { RunDecisions } from "./decide-run.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
+import type { GroundingChoice } from "../grounding/grounding-gate.js";
 
 /** How `planloop serve`'s run host started a run, kept in the store: it continues the run the same way after a decision or a restart. */
 export type HostedRequest =
   | { kind: "plan"; plan: unknown; webhook?: string | undefined }
-  | { kind: "task"; task: string; strategy: StrategyName; budget?: BudgetLimits | undefined; webhook?: string | undefined };
+  | {
+      kind: "task";
+      task: string;
+      strategy: StrategyName;
+      budget?: BudgetLimits | undefined;
+      webhook?: string | undefined;
+      /** The answer's grounding policy (`off`: none); the strategy's default ("flag") when absent. */
+      grounding?: GroundingChoice | undefined;
+    };
 
 /** What a run host is asked to start: a plan, or a task for a strategy (the HTTP API's and MCP's bodies, read). */
 export type StartRun =
@@ -20,6 +29,7 @@ export type StartRun =
       strategy: StrategyName;
       runId?: string | undefined;
       webhook?: string | undefined;
+      grounding?: GroundingChoice | undefined;
       budget?:
         | {
             maxTokens?: number | undefined;

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import pLimit, { type LimitFunction } from "p-limit";
+import { groundingMark, groundingOption, type GroundingMark } from "../grounding/grounding-gate.js";
 import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
 import { forkRun, type ForkedRun } from "../executor/fork-run.js";
 import type { BudgetLimits } from "../core/budget.js";
 import type { PlanloopEvent } from "../core/events.js";
 import type { Model } from "../core/model.js";
-import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { executePlan } from "../executor/execute-plan.js";
 import type { StepRunner } from "../executor/step-runner.js";
@@ -14,7 +14,7 @@ import { cancelStoredRun, type CancelOutcome } from "../journal/cancel-run.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { validatePlan } from "../plan/validate-plan.js";
 import { runStrategy } from "../strategies/run-strategy.js";
-import { decideRun, type RunDecision, type RunDecisions } from "./decide-run.js";
+import { decideRun, decisionOptions, type RunDecision, type RunDecisions } from "./decide-run.js";
 import { NoSuchRunError, takeDecisions, type TakenRun } from "./take-decisions.js";
 import { waitingFor } from "./waiting-for.js";
 import { checkSecret } from "../trust/keyed-hash.js";
@@ -44,6 +44,7 @@ import { strategyEntries } from "../strategies/durable-strategy.js";
 export interface RunStop {
   status: string;
   reason?: string | undefined;
+  grounding?: GroundingMark | undefined;
   /** The request it was started with (its `webhook`, say). */
   request: HostedRequest;
 }
@@ -317,6 +318,7 @@ export class RunHost {
       strategy: body.strategy,
       ...(body.budget ? { budget: body.budget as BudgetLimits } : {}),
       ...(body.webhook === undefined ? {} : { webhook: body.webhook }),
+      ...(body.grounding === undefined ? {} : { grounding: body.grounding }),
     };
   }
 
@@ -356,7 +358,7 @@ export class RunHost {
     runId: string,
     request: HostedRequest,
     given: { taken: { lease: RunLease; decided: RunDecisions | undefined } | undefined; signal: AbortSignal },
-  ): Promise<{ status: string; reason?: string | undefined }> {
+  ): Promise<Omit<RunStop, "request">> {
     const { store, tools, model } = this.options;
     const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
     const tenant = tenantOf((await store.getRun(runId))?.origin);
@@ -378,20 +380,10 @@ export class RunHost {
       return { status: result.status, reason: result.reason };
     }
     if (model === undefined) throw new Error(`run "${runId}" is a task run; this server has no --model to continue it with`);
-    const budget = request.budget === undefined ? {} : { budget: request.budget };
-    const result = await runStrategy(request.strategy, { task: request.task, model, tools, ...budget, ...durable });
-    return { status: result.status, reason: result.reason };
+    const asked = { ...(request.budget === undefined ? {} : { budget: request.budget }), ...groundingOption(request.grounding) };
+    const result = await runStrategy(request.strategy, { task: request.task, model, tools, ...asked, ...durable });
+    return { status: result.status, reason: result.reason, grounding: groundingMark(result) };
   }
-}
-
-/** People's decisions as `decideRun` gave them, as the run's options take them. */
-function decisionOptions(decided: RunDecisions | undefined): {
-  approvals?: Record<string, ApprovalDecision>;
-  answers?: Record<string, string>;
-  decidedBy?: string;
-} {
-  if (decided === undefined) return {};
-  return { approvals: decided.approvals as Record<string, ApprovalDecision>, answers: decided.answers, decidedBy: decided.decidedBy };
 }
 
 /** A new run's id, when the caller gave none. */

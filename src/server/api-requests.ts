@@ -4,6 +4,7 @@ import type { StrategyName } from "../strategies/strategy-result.js";
 import { newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
 import { RunRequestError } from "../runs/hosted-request.js";
 import { bodyProblem, pathText } from "./body-problem.js";
+import { groundingChoices } from "../grounding/grounding-gate.js";
 
 /**
  * The bodies the run server takes, as zod schemas: checked before anything happens, and each
@@ -45,6 +46,12 @@ export const startRunBody = z.union([
     strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).default("plan-and-execute"),
     runId: runId.optional(),
     webhook: webhook.optional(),
+    grounding: z
+      .enum(groundingChoices)
+      .optional()
+      .describe(
+        "How the answer's figures are checked against the steps: flag (the default: a completed run with unsupported claims says so in its outcome, the runs list and its webhook), repair, strict, or off",
+      ),
     budget: z
       .strictObject({
         maxTokens: z.number().int().positive().optional(),

@@ -16,7 +16,21 @@ export const runCreated = z.object({
 });
 
 export const runList = z.object({
-  runs: z.array(z.object({ runId, entry: z.string(), status: z.string(), createdAt: time, updatedAt: time })),
+  runs: z.array(
+    z.object({
+      runId,
+      entry: z.string(),
+      status: z.string(),
+      unsupportedClaims: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe("A completed run whose answer has this many claims its steps do not support (docs/grounded-reports.md)"),
+      createdAt: time,
+      updatedAt: time,
+    }),
+  ),
 });
 
 const pendingItem = z.looseObject({

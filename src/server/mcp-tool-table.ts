@@ -2,6 +2,7 @@ import { z } from "zod";
 import { errorMessage } from "../core/errors.js";
 import { strategyNames } from "../strategies/run-strategy.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
+import { groundingChoices, type GroundingChoice } from "../grounding/grounding-gate.js";
 import type { Pipeline } from "../runs/pipelines.js";
 import { newRunId } from "../runs/run-host.js";
 import { checkNewRunId, newRunIdSchema, runReferenceSchema } from "../runs/run-id.js";
@@ -94,9 +95,17 @@ export function planloopTools(context: McpToolContext): McpTool[] {
           task: z.string().min(1),
           strategy: z.enum(strategyNames as [StrategyName, ...StrategyName[]]).optional(),
           runId: newRunIdSchema.optional(),
+          grounding: z
+            .enum(groundingChoices)
+            .optional()
+            .describe("How the answer's figures are checked against the steps: flag (default), repair, strict, or off"),
         },
       },
-      (input: { task: string; strategy?: StrategyName }) => ({ task: input.task, strategy: input.strategy ?? "plan-and-execute" }),
+      (input: { task: string; strategy?: StrategyName; grounding?: GroundingChoice }) => ({
+        task: input.task,
+        strategy: input.strategy ?? "plan-and-execute",
+        ...(input.grounding === undefined ? {} : { grounding: input.grounding }),
+      }),
     ),
     {
       name: "decide",

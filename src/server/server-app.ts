@@ -164,6 +164,8 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
       runId: row.runId,
       entry: row.entry,
       status: row.outcome?.status ?? "running",
+      // A completed run whose answer has claims its steps do not support: a pipeline's reader sees it in the list.
+      ...(row.outcome?.unsupported === undefined ? {} : { unsupportedClaims: row.outcome.unsupported }),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     }));

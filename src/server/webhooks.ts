@@ -2,6 +2,7 @@ import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.j
 import { errorMessage, InvalidOptionsError } from "../core/errors.js";
 import { webhookSignature } from "../client/verify-webhook.js";
 import { randomUUID } from "node:crypto";
+import type { GroundingMark } from "../grounding/grounding-gate.js";
 import { leaseOwnerName } from "../journal/lease-owner.js";
 import { addToOutbox, claimDue, releaseClaims, removeFromOutbox, triedAgain, type OutboxEntry } from "./webhook-outbox.js";
 
@@ -14,6 +15,8 @@ export interface WebhookPayload {
   /** The run's own status (`budget_exceeded` comes as `run.failed` with it). */
   status: string;
   reason?: string;
+  /** `run.completed` with claims its steps do not support (docs/grounded-reports.md): the policy and the counts. */
+  grounding?: GroundingMark;
   at: number;
 }
 
@@ -198,11 +201,21 @@ export class Webhooks {
 }
 
 /** The webhook a run's stop makes, if any: waiting, completed, cancelled, and every other end as failed. */
-export function payloadOf(runId: string, stop: { status: string; reason?: string | undefined }): WebhookPayload | undefined {
+export function payloadOf(
+  runId: string,
+  stop: { status: string; reason?: string | undefined; grounding?: GroundingMark | undefined },
+): WebhookPayload | undefined {
   if (stop.status === "running" || stop.status === "not run") return undefined;
   const type =
     stop.status === "waiting" || stop.status === "completed" || stop.status === "cancelled"
       ? (`run.${stop.status}` as const)
       : "run.failed";
-  return { type, runId, status: stop.status, ...(stop.reason === undefined ? {} : { reason: stop.reason }), at: Date.now() };
+  return {
+    type,
+    runId,
+    status: stop.status,
+    ...(stop.reason === undefined ? {} : { reason: stop.reason }),
+    ...(stop.grounding === undefined ? {} : { grounding: stop.grounding }),
+    at: Date.now(),
+  };
 }

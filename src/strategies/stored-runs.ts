@@ -8,7 +8,7 @@ import { codeStepCounts } from "./code-mode/code-steps.js";
 
 /** How a stored run stands, for `runs list`: its status, steps ended of those planned, and cost. */
 export function standing(run: StoredRun, children: readonly StoredRun[]): { status: string; steps: string; cost: string } {
-  const result = run.result as { status?: string; usage?: UsageTotals } | undefined;
+  const result = run.result as { status?: string; usage?: UsageTotals; provenance?: { counts?: { unsupported?: number } } } | undefined;
   const ended = new Set<string>();
   let planned = 0;
   let endedCalls = 0;
@@ -25,7 +25,10 @@ export function standing(run: StoredRun, children: readonly StoredRun[]): { stat
       if (entry.kind === "step-end" && entry.totals && run.status !== "finished") usage = entry.totals.usage as UsageTotals;
     }
   }
-  const status = run.status === "finished" ? (result?.status ?? "finished") : lastPause(run, children) ? "paused" : "running";
+  const finished = run.status === "finished" ? (result?.status ?? "finished") : lastPause(run, children) ? "paused" : "running";
+  // A completed answer with claims its steps do not support is marked: a pipeline's reader must not take it for a clean one.
+  const unsupported = finished === "completed" ? (result?.provenance?.counts?.unsupported ?? 0) : 0;
+  const status = unsupported > 0 ? `${finished} (${unsupported} unsupported claims)` : finished;
   return { status, steps: `${ended.size + endedCalls}/${planned}`, cost: usage ? `$${usage.costUsd.toFixed(4)}` : "-" };
 }
 

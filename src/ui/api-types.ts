@@ -10,6 +10,8 @@ export interface RunRow {
   task: string;
   /** As the API words it: running, waiting, completed, failed, cancelled, … */
   status: string;
+  /** A completed run whose answer has this many claims its steps do not support (docs/grounded-reports.md). */
+  unsupportedClaims?: number;
   taskType?: string;
   /** Steps ended of those planned, over the run and the runs it keeps inside it ("3/5"). */
   steps: string;

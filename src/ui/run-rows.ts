@@ -51,6 +51,7 @@ export function rowOf(summary: RunSummary, run: StoredRun | undefined, children:
     entry: summary.entry,
     task: run === undefined ? "" : taskOf(run, children),
     status: statusOf(summary),
+    ...(summary.outcome?.unsupported === undefined ? {} : { unsupportedClaims: summary.outcome.unsupported }),
     ...(summary.outcome?.taskType === undefined ? {} : { taskType: summary.outcome.taskType }),
     steps: run === undefined ? "0/0" : standing(run, children).steps,
     ...(usage === undefined

@@ -180,7 +180,7 @@ describe("planloop ask", () => {
   it("--review-plan stops before the plan runs; planloop runs approve with --plan runs an edited plan", async () => {
     server = await startChatServer([
       completion({ content: JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 21 } }] }) }),
-      completion({ content: "Twice 50 is 100." }),
+      completion({ content: "The double is 100." }),
     ]);
     const dir = mkdtempSync(join(tmpdir(), "planloop-review-"));
     const store = `sqlite:${join(dir, "runs.sqlite")}`;
@@ -196,7 +196,7 @@ describe("planloop ask", () => {
     writeFileSync(edited, JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 50 } }] }));
     const approved = await cli("runs", "approve", "r1", "plan:1", "--plan", edited, "--tools", toolsModule, "--store", store);
     expect(approved.code).toBe(0);
-    expect(approved.out).toContain("Twice 50 is 100.");
+    expect(approved.out).toContain("The double is 100.");
     expect(server.requests).toHaveLength(2);
     expect(JSON.stringify(server.requests[1])).toContain("100");
     expect((await cli("runs", "show", "r1", "--store", store)).out).toContain("decision plan:1: approved an edited plan");

@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { groundingSuite, suitePath, wrongFigures } from "../../bench/grounding/make-suite.js";
 import { readSuite, scoreSuite } from "../../bench/grounding/score-suite.js";
+import { docsCases } from "../../bench/grounding/docs-cases.js";
+import { financeCases } from "../../bench/grounding/finance-cases.js";
+import { labelled } from "../../bench/grounding/labelled-cases.js";
 
 describe("the grounding suite (bench/grounding)", () => {
   it("is what its script writes: the same cases on every run", () => {
@@ -21,5 +24,16 @@ describe("the grounding suite (bench/grounding)", () => {
     expect(score.correctFlagged / score.correct).toBeLessThanOrEqual(0.02);
     // Every figure the suite wrote was read as a claim.
     expect(score.unread).toBe(0);
+  });
+
+  it("holds the same targets on the two labelled suites: the docs' promises, and company reports", () => {
+    for (const cases of [docsCases, financeCases]) {
+      const score = scoreSuite(labelled(cases));
+      expect(score.wrong).toBeGreaterThan(15);
+      expect(score.correct).toBeGreaterThan(25);
+      expect(score.wrongFlagged / score.wrong).toBeGreaterThanOrEqual(0.95);
+      expect(score.correctFlagged / score.correct).toBeLessThanOrEqual(0.02);
+      expect(score.unread).toBe(0);
+    }
   });
 });

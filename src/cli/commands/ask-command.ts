@@ -6,7 +6,8 @@ import { runStrategy, strategyNames, strategyOfState, type SharedStrategyOptions
 import type { StrategyName, StrategyResult } from "../../strategies/strategy-result.js";
 import { CliError } from "../cli-error.js";
 import type { ContextPolicy } from "../../react/context-window.js";
-import { groundingLines } from "../grounding-lines.js";
+import { groundingLines, unsupportedClaimsExit } from "../grounding-lines.js";
+import { groundingChoices, groundingMark, groundingOption } from "../../grounding/grounding-gate.js";
 import type { CliIo } from "../cli-io.js";
 import { modelArguments, modelFromFlags, type ModelFlags } from "../model-option.js";
 import { onInterrupt } from "../interrupt.js";
@@ -38,6 +39,7 @@ interface AskFlags extends ModelFlags, PauseFlags {
   planCache?: boolean;
   contextTokens?: string;
   contextKeep?: string;
+  grounding?: string;
   /** Set by planloop serve for a schedule's run: `{"name":…,"fireAt":…}`. */
   scheduleFire?: string;
 }
@@ -66,6 +68,12 @@ export function askCommand(program: Command, io: CliIo): void {
     .option(
       "--review-plan",
       "stop before each new plan runs, until you approve it (--approve plan:<v>), deny it with a reason, or give an edited one",
+    )
+    .addOption(
+      new Option(
+        "--grounding <policy>",
+        "check the answer's figures against the steps: flag (default; exit 4 when a completed answer has unsupported claims), repair, strict, or off",
+      ).choices([...groundingChoices]),
     )
     .option("--json", "print the whole result as JSON")
     .option("--task-type <type>", "the kind of task, for planloop runs stats")
@@ -109,6 +117,7 @@ export function askCommand(program: Command, io: CliIo): void {
               ...(flags.planCache ? ["--plan-cache"] : []),
               ...(flags.contextTokens ? ["--context-tokens", flags.contextTokens, "--context-keep", flags.contextKeep ?? "recent"] : []),
               ...(flags.taskType ? ["--task-type", flags.taskType] : []),
+              ...(flags.grounding ? ["--grounding", flags.grounding] : []),
             ],
           });
     const interrupt = onInterrupt();
@@ -126,6 +135,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...(flags.planCache ? { planCache: true } : {}),
         ...contextOf(flags),
         ...(flags.taskType ? { taskType: flags.taskType } : {}),
+        ...groundingOption(flags.grounding),
         ...(resumed as Pick<SharedStrategyOptions, "resume" | "approvals" | "answers">),
         ...(store ? { store, runId, lease: leaseFromFlags(flags, runId) } : {}),
       });
@@ -153,6 +163,7 @@ export function askCommand(program: Command, io: CliIo): void {
         ...(flags.tools ? ["--tools", flags.tools] : []),
         ...(flags.reviewPlan ? ["--review-plan"] : []),
         ...(flags.contextTokens ? ["--context-tokens", flags.contextTokens, "--context-keep", flags.contextKeep ?? "recent"] : []),
+        ...(flags.grounding ? ["--grounding", flags.grounding] : []),
       ].join(" ");
       savePaused(io, {
         state: result.state,
@@ -185,8 +196,11 @@ function strategiesOf(value: string | undefined, resume: unknown): StrategyName[
 /** "plan-and-execute: completed — 2 model calls, 3 tool calls, 1,234 tokens, 2.1 s", then the answer. */
 function summary(result: StrategyResult): string {
   const { usage } = result;
+  const mark = groundingMark(result);
+  // A completed answer with unsupported claims says so where a pipeline's reader looks first.
+  const flagged = mark === undefined ? "" : `, ${mark.unsupported} of ${mark.claims} claims unsupported`;
   const lines = [
-    `${result.strategy}: ${result.status}${result.reason ? ` (${result.reason})` : ""} — ${usage.modelCalls} model calls, ` +
+    `${result.strategy}: ${result.status}${flagged}${result.reason ? ` (${result.reason})` : ""} — ${usage.modelCalls} model calls, ` +
       `${usage.toolCalls} tool calls, ${(usage.inputTokens + usage.outputTokens).toLocaleString("en-US")} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
   ];
   if (result.output !== undefined) lines.push(result.output);
@@ -205,9 +219,13 @@ function toolsAskedFor(results: readonly StrategyResult[]): string[] {
   return [...names];
 }
 
-/** 0 when every run completed, 3 when one waits for a human, 1 otherwise. */
+/**
+ * 0 when every run completed with every claim supported, 4 when one completed with claims its
+ * steps do not support (docs/grounded-reports.md), 3 when one waits for a human, 1 otherwise.
+ */
 function exitCode(results: readonly StrategyResult[]): number {
-  if (results.every((result) => result.status === "completed")) return 0;
+  if (results.every((result) => result.status === "completed"))
+    return results.some((result) => groundingMark(result) !== undefined) ? unsupportedClaimsExit : 0;
   return results.some((result) => result.status === "waiting") ? 3 : 1;
 }
 

@@ -101,6 +101,11 @@ function Row({ row, picked, toggle }: { row: RunRow; picked: boolean; toggle: (r
       <td class="task">{row.task}</td>
       <td>
         <span class={`badge ${row.status}`}>{row.status}</span>
+        {row.unsupportedClaims === undefined ? null : (
+          <span class="badge unsupported" title="claims the run's steps do not support (docs/grounded-reports.md)">
+            {row.unsupportedClaims} unsupported
+          </span>
+        )}
       </td>
       <td class="num">{row.steps}</td>
       <td class="num">{count(row.modelCalls)}</td>

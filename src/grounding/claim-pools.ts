@@ -1,0 +1,228 @@
+import type { EvidenceNumber, SourceFacts } from "./evidence.js";
+import type { Figure } from "./read-figures.js";
+import type { RowOverride } from "./row-consistency.js";
+import { names } from "./row-consistency.js";
+import { namedKeys, type SentenceContext } from "./sentence-context.js";
+
+/** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
+const identifierContext =
+  /(?:\bids?|\bno\.?|\bnumber|\border|\bticket|\brefund|\binvoice|\buser|\bcustomer|\bitem|\bproduct|\bzip(?: code)?|\baccount)\s*(?:#|no\.?|number)?\s*:?\s*$/i;
+
+/** How many of the sentence's own figures on each side of a figure it may be derived with: the nearest, so the work stays linear. */
+export const sentenceNeighbours = 3;
+
+/** The values a figure may match directly, and those derivations may combine. */
+export interface Pools {
+  direct: EvidenceNumber[];
+  operands: EvidenceNumber[];
+  /** The sentence's own figures near this one (`sentenceNeighbours`). */
+  nearby: EvidenceNumber[];
+}
+
+/**
+ * What the figure at `place` may be matched with directly, and what derivations may combine.
+ * Rows of a table the sentence names restrict that table to them, and objects of entities it
+ * names ("North's revenue") leave out their siblings; the rows of other tables are matched
+ * directly but not combined (a pair of random rows explains too much). Identifiers count only
+ * where the sentence calls the number one ("order 57"). Under a superlative ("the largest …"),
+ * a row's value counts only from a row that holds its column's extreme. A sum or an average of
+ * several values counts where the sentence names what it adds up: the fields it names, or the rows.
+ */
+export function pools(
+  place: number,
+  input: { context: SentenceContext; sources: readonly SourceFacts[]; override?: RowOverride | undefined },
+): Pools {
+  const { context, sources, override } = input;
+  const figure = context.figures[place]!;
+  // A long whole number is an identifier wherever it stands: 4947717507 is no coincidence.
+  const asIdentifier =
+    identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
+    (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
+  const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => ({
+    source: "sentence",
+    path: other.text,
+    key: "sentence",
+    value: other.value!,
+  }));
+  // The steps' part is the same for every figure of the sentence: read once (the pair search sorts it once too).
+  const rows = override === undefined ? "" : `${override.source}:${override.table}:${[...override.rows].join(",")}`;
+  const key = `${asIdentifier}:${rows}`;
+  let bySources = context.pools.get(sources);
+  if (bySources === undefined) context.pools.set(sources, (bySources = new Map()));
+  let found = bySources.get(key);
+  if (found === undefined) bySources.set(key, (found = stepsPools({ context, sources, override, asIdentifier })));
+  return { ...found, nearby };
+}
+
+function stepsPools(input: {
+  context: SentenceContext;
+  sources: readonly SourceFacts[];
+  override?: RowOverride | undefined;
+  asIdentifier: boolean;
+}): Omit<Pools, "nearby"> {
+  const { context, sources, override, asIdentifier } = input;
+  const { superlative } = context.words;
+  const found = { direct: [] as EvidenceNumber[], operands: [] as EvidenceNumber[] };
+  for (const facts of sources) {
+    let named = context.rowsNamed(facts);
+    if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
+    const others = context.othersThanNamed(facts);
+    let before: Set<string> | undefined;
+    const extremes =
+      superlative === undefined
+        ? undefined
+        : extremeRows(facts, { which: superlative, named: namedKeys(facts, context.words.superlativeOf) });
+    for (const number of facts.numbers) {
+      if (number.identifier && !asIdentifier) continue;
+      if (others.size > 0 && underAny(number.path, others)) continue;
+      if (number.group !== undefined) {
+        if (names(context.folded, number.group)) both(found, number);
+        continue;
+      }
+      if (number.row === undefined) {
+        // Once a sentence names some rows, the table's smallest, largest and mean are not what it speaks of.
+        const ofNamedRows = number.table !== undefined && (named[number.table]?.size ?? 0) > 0;
+        if (ofNamedRows && (number.aggregate === "min" || number.aggregate === "max" || number.aggregate === "mean")) continue;
+        if (superlative !== undefined && number.aggregate !== undefined && number.aggregate !== superlative && number.aggregate !== "count")
+          continue;
+        found.direct.push(number);
+        if (!number.identifier) found.operands.push(number);
+        continue;
+      }
+      if (extremes !== undefined && !extremes.has(`${number.table}:${number.row}`)) continue;
+      const rows = named[number.table!]!;
+      if (rows.size === 0) found.direct.push(number);
+      else if (rows.has(number.row)) both(found, number);
+      // "Orders rose 25% in November": a change of a named period is against the period before it.
+      else if (!number.identifier && (before ??= periodsBefore(facts, named)).has(`${number.table}:${number.row}`))
+        found.operands.push(number);
+    }
+    totalsOfNamed(found, { context, facts, named });
+  }
+  return found;
+}
+
+/**
+ * The rows (`table:row`) of the period just before the one row a table's sentence names, in tables whose rows are
+ * periods (days, months, quarters, years): what a change of the named period is measured against.
+ */
+function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>): Set<string> {
+  const periods = new Map<string, { table: number; row: number; kind: string; rank: number }>();
+  for (const number of facts.numbers)
+    if (number.row !== undefined && number.period !== undefined)
+      periods.set(`${number.table}:${number.row}`, { table: number.table!, row: number.row, ...number.period });
+  const before = new Set<string>();
+  for (const period of periods.values()) {
+    // One period named ("in November"): two named are the change's own ends ("on the 20th, 64% above the 17th").
+    const rows = named[period.table];
+    if (rows === undefined || rows.size !== 1 || !rows.has(period.row)) continue;
+    let previous: { key: string; rank: number } | undefined;
+    for (const [key, other] of periods)
+      if (
+        other.table === period.table &&
+        other.kind === period.kind &&
+        other.rank < period.rank &&
+        (previous === undefined || other.rank > previous.rank)
+      )
+        previous = { key, rank: other.rank };
+    if (previous !== undefined) before.add(previous.key);
+  }
+  return before;
+}
+
+function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {
+  found.direct.push(number);
+  if (!number.identifier) found.operands.push(number);
+}
+
+function underAny(path: string, prefixes: ReadonlySet<string>): boolean {
+  for (let at = path.indexOf("."); at !== -1; at = path.indexOf(".", at + 1)) if (prefixes.has(path.slice(0, at))) return true;
+  return prefixes.has(path);
+}
+
+/** The numbers of the sentence nearest the figure at `place`, up to `sentenceNeighbours` on each side. */
+function nearestFigures(place: number, figures: readonly Figure[]): Figure[] {
+  const near: Figure[] = [];
+  for (let at = place - 1, taken = 0; at >= 0 && taken < sentenceNeighbours; at -= 1)
+    if (figures[at]!.kind === "number") (near.push(figures[at]!), (taken += 1));
+  for (let at = place + 1, taken = 0; at < figures.length && taken < sentenceNeighbours; at += 1)
+    if (figures[at]!.kind === "number") (near.push(figures[at]!), (taken += 1));
+  return near;
+}
+
+const extremeCache = new WeakMap<SourceFacts, Map<string, Map<string, Set<string>>>>();
+
+/** Per column (`table:key`), the rows (`table:row`) that hold its largest (or smallest) value. */
+function extremesByColumn(facts: SourceFacts, which: "max" | "min"): Map<string, Set<string>> {
+  let cached = extremeCache.get(facts);
+  if (cached === undefined) extremeCache.set(facts, (cached = new Map()));
+  let columns = cached.get(which);
+  if (columns !== undefined) return columns;
+  const best = new Map<string, number>();
+  for (const number of facts.numbers) {
+    if (number.row === undefined || number.identifier) continue;
+    const column = `${number.table}:${number.key}`;
+    const held = best.get(column);
+    if (held === undefined || (which === "max" ? number.value > held : number.value < held)) best.set(column, number.value);
+  }
+  columns = new Map();
+  for (const number of facts.numbers) {
+    const column = `${number.table}:${number.key}`;
+    if (number.row === undefined || number.identifier || best.get(column) !== number.value) continue;
+    const rows = columns.get(column) ?? new Set<string>();
+    rows.add(`${number.table}:${number.row}`);
+    columns.set(column, rows);
+  }
+  cached.set(which, columns);
+  return columns;
+}
+
+/**
+ * The rows a superlative may speak of: those holding the extreme of a column the sentence
+ * names right after the superlative ("the highest operating profit"), or of any column when it
+ * names none there ("the busiest day was …, with 17 orders").
+ */
+function extremeRows(facts: SourceFacts, input: { which: "max" | "min"; named: ReadonlySet<string> }): Set<string> {
+  const columns = extremesByColumn(facts, input.which);
+  const namedColumns = [...columns].filter(([column]) => input.named.has(column.slice(column.indexOf(":") + 1)));
+  return new Set((namedColumns.length > 0 ? namedColumns : [...columns]).flatMap(([, rows]) => [...rows]));
+}
+
+/**
+ * "Orders, returns and exchanges came to 150 in all", "North and South made ¥1,980 together",
+ * "an average of 21 orders on those days": the sum (or mean) of the fields the sentence names,
+ * or of a column over the rows it names, when it has words of a sum (or an average).
+ */
+function totalsOfNamed(
+  found: Omit<Pools, "nearby">,
+  input: { context: SentenceContext; facts: SourceFacts; named: ReadonlyArray<ReadonlySet<number>> },
+): void {
+  const { context, facts, named } = input;
+  const { sums, averages } = context.words;
+  if (!sums && !averages) return;
+  const add = (values: number[], path: string, key: string) => {
+    if (values.length < 2) return;
+    const total = values.reduce((sum, value) => sum + value, 0);
+    if (sums) found.direct.push({ source: facts.id, path: `${path} (sum)`, key, value: total });
+    if (averages) found.direct.push({ source: facts.id, path: `${path} (mean)`, key, value: total / values.length });
+  };
+  const keys = context.keysNamed(facts);
+  const scalars = facts.numbers.filter(
+    (number) => number.table === undefined && !number.identifier && keys.has(number.key) && !number.path.endsWith(")"),
+  );
+  if (new Set(scalars.map((number) => number.key)).size > 1)
+    add(
+      scalars.map((number) => number.value),
+      scalars.map((number) => number.path).join(" + "),
+      "named",
+    );
+  const columns = new Map<string, number[]>();
+  for (const number of facts.numbers) {
+    if (number.row === undefined || number.identifier || !(named[number.table!]?.has(number.row) ?? false)) continue;
+    const column = `${number.table}:${number.key}`;
+    const values = columns.get(column);
+    if (values === undefined) columns.set(column, [number.value]);
+    else values.push(number.value);
+  }
+  for (const [column, values] of columns) add(values, `named rows of ${column}`, column.slice(column.indexOf(":") + 1));
+}

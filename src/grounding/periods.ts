@@ -1,0 +1,77 @@
+/**
+ * What a field's name says of the period it holds: `revenue_this_week` and `revenue_last_week`
+ * are one measure ("revenue") in two periods, this week the later; `tickets_2025` and
+ * `tickets_2024` too; `{ this_week: { orders } }` says it in the path. A change is read from
+ * the earlier period to the later, so its direction can be checked.
+ */
+export interface Period {
+  /** Periods of one kind compare: "relative" (this/last), a "year", a "quarter", a "date" (a row's day). */
+  kind: "relative" | "year" | "quarter" | "month" | "date";
+  rank: number;
+}
+
+/** A field's name in words: `revenue_this_week` → ["revenue", "this", "week"]; `ordersLastMonth` → ["orders", "last", "month"]. */
+export function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "");
+}
+
+const months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+/** A month's number from its name or its first three letters ("october", "oct"), else 0. */
+export function monthOf(word: string): number {
+  const at = months.indexOf(word.slice(0, 3));
+  const full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+  return at !== -1 && (word.length === 3 || full[at] === word || (at === 8 && word === "sept")) ? at + 1 : 0;
+}
+
+const later = new Set(["this", "current", "cur", "curr", "latest", "now", "today", "tw", "cy", "new", "after"]);
+const earlier = new Set(["last", "previous", "prev", "prior", "before", "ago", "yesterday", "lw", "py", "old", "earlier", "baseline"]);
+/** Words that name a period's length, not the measure: left out of the stem. */
+const periodUnits = new Set([
+  "week",
+  "weeks",
+  "wk",
+  "month",
+  "months",
+  "mo",
+  "quarter",
+  "qtr",
+  "year",
+  "yr",
+  "day",
+  "period",
+  "ytd",
+  "mtd",
+]);
+
+/** The period a field's name (or one of its path's segments) speaks of, if any. */
+export function periodOf(words: readonly string[]): Period | undefined {
+  for (const word of words) {
+    if (later.has(word)) return { kind: "relative", rank: 1 };
+    if (earlier.has(word)) return { kind: "relative", rank: 0 };
+    if (/^(?:19|20)\d\d$/.test(word)) return { kind: "year", rank: Number(word) };
+    const quarter = /^q([1-4])$/.exec(word);
+    if (quarter) return { kind: "quarter", rank: Number(quarter[1]) };
+    const month = monthOf(word);
+    if (month > 0) return { kind: "month", rank: month };
+  }
+  return undefined;
+}
+
+/** A field's measure: its name's words less those of periods ("revenue" of `revenue_this_week`). */
+export function stemOf(words: readonly string[]): string {
+  return words
+    .filter(
+      (word) =>
+        !later.has(word) &&
+        !earlier.has(word) &&
+        !periodUnits.has(word) &&
+        !/^(?:19|20)\d\d$/.test(word) &&
+        !/^q[1-4]$/.test(word) &&
+        monthOf(word) === 0,
+    )
+    .join(" ");
+}

@@ -1,0 +1,108 @@
+import type { EvidenceNumber, SourceFacts } from "./evidence.js";
+import { wordsOf } from "./periods.js";
+import { readFigures } from "./read-figures.js";
+import { namedRows, names } from "./row-consistency.js";
+import { sentenceWords, type SentenceText, type SentenceWords } from "./sentence-wording.js";
+import { readCitations, type Sentence } from "./split-sentences.js";
+
+/** What one sentence's claims are checked in: its text, its figures, and what it names of each source, read once. */
+export interface SentenceContext extends SentenceText {
+  sentence: Sentence;
+  words: SentenceWords;
+  /** The rows of a source's tables the sentence names (`namedRows`). */
+  rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
+  /** The fields of a source the sentence names by their words ("orders", "refund rate"). */
+  keysNamed: (facts: SourceFacts) => ReadonlySet<string>;
+  /** The objects of a source that are other entities than those the sentence names ("North's revenue": not `regions.south`). */
+  othersThanNamed: (facts: SourceFacts) => ReadonlySet<string>;
+  /** The steps' values the sentence's figures may rest on, by the sources asked (see `pools`): read once a sentence. */
+  pools: WeakMap<readonly SourceFacts[], Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>>;
+  /** The fields named in any of these sources. */
+  keysNamedIn: (sources: readonly SourceFacts[]) => ReadonlySet<string>;
+}
+
+export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<string>; locale: string | undefined }): SentenceContext {
+  const spans = readCitations(sentence.text, reading.ids).spans;
+  let masked = sentence.text;
+  for (const [start, end] of spans) masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
+  const folded = masked.toLowerCase();
+  const keysNamed = perSource((facts) => namedKeys(facts, folded));
+  // By the sources array itself: the checker passes one array per sentence and purpose.
+  const namedIn = new WeakMap<readonly SourceFacts[], Set<string>>();
+  return {
+    sentence,
+    masked,
+    folded,
+    figures: readFigures(masked, { locale: reading.locale, words: true }),
+    words: sentenceWords(masked),
+    rowsNamed: perSource((facts) => namedRows(facts, folded)),
+    keysNamed,
+    othersThanNamed: perSource((facts) => otherEntities(facts, folded)),
+    pools: new WeakMap(),
+    keysNamedIn: (sources) => {
+      let keys = namedIn.get(sources);
+      if (keys === undefined) namedIn.set(sources, (keys = new Set(sources.flatMap((facts) => [...keysNamed(facts)]))));
+      return keys;
+    },
+  };
+}
+
+function perSource<T>(read: (facts: SourceFacts) => T): (facts: SourceFacts) => T {
+  const known = new Map<SourceFacts, T>();
+  return (facts) => {
+    if (!known.has(facts)) known.set(facts, read(facts));
+    return known.get(facts)!;
+  };
+}
+
+/** Words of a field's name that say its unit, not what it counts. */
+const unitWords = new Set(
+  (
+    "usd cny eur gbp jpy inr chf rmb amount amt num value total count n k m mn mm mio million millions bn billion billions " +
+    "mrd cr crore crores lakh lakhs thousand thousands tsd 1e 3 6 7 9"
+  ).split(" "),
+);
+
+/** Whether folded text names a word, in the singular or the plural. */
+function namesWord(folded: string, word: string): boolean {
+  return names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)));
+}
+
+/** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */
+export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
+  const named = new Set<string>();
+  for (const [key, words] of keyWordsOf(facts)) if (words.every((word) => namesWord(folded, word))) named.add(key);
+  return named;
+}
+
+const keyWords = new WeakMap<SourceFacts, Array<[string, string[]]>>();
+
+/** Each field of a source with the words that name it (less units and scales), read once per source. */
+function keyWordsOf(facts: SourceFacts): Array<[string, string[]]> {
+  let found = keyWords.get(facts);
+  if (found !== undefined) return found;
+  const words = new Map<string, string[]>();
+  for (const { key } of facts.numbers)
+    if (!words.has(key))
+      words.set(
+        key,
+        wordsOf(key).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word)),
+      );
+  found = [...words].filter(([, named]) => named.length > 0);
+  keyWords.set(facts, found);
+  return found;
+}
+
+/** The paths of entity objects whose siblings the sentence names while not naming them. */
+function otherEntities(facts: SourceFacts, folded: string): Set<string> {
+  const byParent = new Map<string, Array<{ path: string; named: boolean }>>();
+  for (const entity of facts.entities) {
+    const siblings = byParent.get(entity.parent) ?? [];
+    siblings.push({ path: entity.path, named: namesWord(folded, entity.name) });
+    byParent.set(entity.parent, siblings);
+  }
+  const others = new Set<string>();
+  for (const siblings of byParent.values())
+    if (siblings.some((sibling) => sibling.named)) for (const sibling of siblings) if (!sibling.named) others.add(sibling.path);
+  return others;
+}

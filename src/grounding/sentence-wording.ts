@@ -1,0 +1,107 @@
+import type { Direction, Wording } from "./derive.js";
+import type { Figure } from "./read-figures.js";
+
+/** What the words of a sentence say about one of its figures: how it may follow from the values shown. */
+
+const downWords =
+  /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
+const upWords = /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|up|higher|gained?|climbed|jumped|surged)\b/gi;
+/** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
+const negativeWords =
+  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
+const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
+const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
+const differenceWords =
+  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short)\b/i;
+/** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
+const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
+const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak)\b|\bthe (?:most|best|top)\b/i;
+const smallest = /\b(?:smallest|lowest|fewest|quietest|minimum)\b|(?<!\bat )\bleast\b/i;
+
+/** The sentence a figure stands in: its text without citations, lower case too, and its figures in order. */
+export interface SentenceText {
+  masked: string;
+  folded: string;
+  figures: readonly Figure[];
+}
+
+/** Sentence-wide wording, read once per sentence. */
+export interface SentenceWords {
+  sums: boolean;
+  averages: boolean;
+  differences: boolean;
+  negative: boolean;
+  /** "the largest … was", "the fewest": the figure is a column's extreme. */
+  superlative: "max" | "min" | undefined;
+  /** The words just after the superlative ("highest quarterly operating profit was"): the column it speaks of, if it names one. */
+  superlativeOf: string;
+  /** Each word of change ("fell", "up") and where it stands, in order. */
+  directions: Array<{ at: number; direction: "up" | "down" }>;
+}
+
+export function sentenceWords(masked: string): SentenceWords {
+  return {
+    sums: sumWords.test(masked),
+    averages: averageWords.test(masked),
+    differences: differenceWords.test(masked),
+    negative: negativeWords.test(masked),
+    superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
+    superlativeOf: wordsAfter(masked, (largest.exec(masked) ?? smallest.exec(masked))?.index),
+    directions: [
+      ...[...masked.matchAll(downWords)].map((match) => ({ at: match.index, direction: "down" as const })),
+      ...[...masked.matchAll(upWords)].map((match) => ({ at: match.index, direction: "up" as const })),
+    ].sort((a, b) => a.at - b.at),
+  };
+}
+
+/** The superlative and the four words after it, lower case ("highest quarterly operating profit was"). */
+function wordsAfter(text: string, at: number | undefined): string {
+  if (at === undefined) return "";
+  return text.slice(at).split(/\s+/).slice(0, 5).join(" ").toLowerCase();
+}
+
+/** The wording of the figure at `place` in the sentence's figures. */
+export function wordingOf(place: number, text: SentenceText, words: SentenceWords, namedKeys: ReadonlySet<string>): Wording {
+  const figure = text.figures[place]!;
+  const direction = directionAround(place, text, words);
+  const next = text.figures[place + 1];
+  const after = text.masked.slice(figure.end, next === undefined ? text.masked.length : Math.max(figure.end, next.start));
+  const comparative = comparativeAfter.exec(after)?.[1]?.toLowerCase();
+  const wording: Wording = {
+    direction,
+    sums: words.sums,
+    differences: words.differences,
+    negative: direction === "down" || words.negative,
+    namedKeys,
+  };
+  if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
+  return wording;
+}
+
+/** The nearest "fell" or "rose" before the figure (since the previous one), else just after it ("2.8% below"). */
+function directionAround(place: number, text: SentenceText, words: SentenceWords): Direction {
+  const figure = text.figures[place]!;
+  let previous = place - 1;
+  while (previous >= 0 && text.figures[previous]!.end > figure.start) previous -= 1;
+  let next = place + 1;
+  while (next < text.figures.length && text.figures[next]!.start < figure.end) next += 1;
+  const from = previous < 0 ? 0 : text.figures[previous]!.end;
+  const to = text.figures[next]?.start ?? text.masked.length;
+  const { directions } = words;
+  const before = directions[firstAtOrAfter(directions, figure.start) - 1];
+  if (before !== undefined && before.at >= from) return before.direction;
+  const after = directions[firstAtOrAfter(directions, figure.end)];
+  return after !== undefined && after.at < to ? after.direction : undefined;
+}
+
+/** The first place in `words` (in order) at or after `at`: a binary search, so a long sentence stays linear. */
+function firstAtOrAfter(words: ReadonlyArray<{ at: number }>, at: number): number {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (words[middle]!.at >= at) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
