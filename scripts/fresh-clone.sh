@@ -13,20 +13,25 @@
 # --shared    after npm test, run the tests that read ../shared once more, with this folder
 # --stress    also run npm run test:stress
 # --ai-sdk    also run the AI SDK tests against the `ai` installed in that folder
-# --then-node at the end, rebuild the native addons for that Node and run the suite on it
+# --then-node at the end, rebuild the native addons for that Node and run the suite on it, but for
+#             the files that start many processes against real time (crash tests, shared limits,
+#             BullMQ, the packed package), which the clones on Node 20 and 24 run
+# --suite-only  run the vitest suite where the newcomer runs npm test (the typecheck, lint and
+#             format it adds read no Node-specific behaviour: a clone on another Node ran them)
 # --mcp-conformance  with --then-node: the MCP conformance suite (the file given: its dist/index.js,
 #             run on that Node) against planloop serve's /mcp and planloop mcp
 set -euo pipefail
 
 source_dir="$(cd "$(dirname "$0")/.." && pwd)"
 node_bin="$(command -v node)"
-reports="" shared="" stress=0 ai_sdk="" then_node="" conformance=""
+reports="" shared="" stress=0 ai_sdk="" then_node="" conformance="" suite_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --node) node_bin="$2"; shift 2 ;;
     --reports) reports="$2"; shift 2 ;;
     --shared) shared="$2"; shift 2 ;;
     --stress) stress=1; shift ;;
+    --suite-only) suite_only=1; shift ;;
     --ai-sdk) ai_sdk="$2"; shift 2 ;;
     --then-node) then_node="$2"; shift 2 ;;
     --mcp-conformance) conformance="$2"; shift 2 ;;
@@ -86,8 +91,13 @@ if [ -n "$(git status --porcelain)" ]; then
 fi
 took
 
-step "npm test"
-VITEST_REPORT="$(report "node$major")" npm test
+if [ "$suite_only" = 1 ]; then
+  step "the suite (vitest run; npm test's typecheck, lint and format ran in another clone)"
+  VITEST_REPORT="$(report "node$major")" npx vitest run
+else
+  step "npm test"
+  VITEST_REPORT="$(report "node$major")" npm test
+fi
 took
 
 if [ -n "$shared" ] && [ -d "$shared" ]; then
@@ -196,8 +206,11 @@ if [ -n "$then_node" ]; then
   step "native addons rebuilt for this Node"
   npm rebuild better-sqlite3
   took
-  step "the suite (vitest run)"
-  VITEST_REPORT="$(report "node$major")" npx vitest run
+  step "the suite (vitest run), but for the files that start many processes against real time"
+  VITEST_REPORT="$(report "node$major")" npx vitest run \
+    --exclude 'test/testing/crash-*.test.ts' --exclude 'test/journal/{crash-resume,exactly-once,run-ownership}.test.ts' \
+    --exclude 'test/strategies/code-mode-crash.test.ts' --exclude 'test/limits/*-processes.test.ts' \
+    --exclude 'test/workers/bullmq*.test.ts' --exclude 'test/package/**' --exclude 'test/cli/cli-serve.test.ts'
   took
 fi
 echo "fresh-clone (Node $version): every step passed"

@@ -18,12 +18,12 @@ describe("readBody's refusals", () => {
     expect(refusal(startRunBody, { plna: { steps: [] } })).toEqual({
       message:
         'body: "plan" or "task" is missing, and "plna" is not a field here (did you mean "plan"?); ' +
-        "expected { plan, runId?, webhook? } or { task, strategy?, runId?, webhook?, budget? }, got { plna }",
+        "expected { plan, runId?, webhook? } or { task, strategy?, runId?, webhook?, grounding?, budget? }, got { plna }",
       field: "body.plan",
     });
     expect(refusal(startRunBody, { tsak: "Write the report" }).message).toContain('"tsak" is not a field here (did you mean "task"?)');
     expect(refusal(startRunBody, {}).message).toBe(
-      'body: "plan" or "task" is missing; expected { plan, runId?, webhook? } or { task, strategy?, runId?, webhook?, budget? }, got {}',
+      'body: "plan" or "task" is missing; expected { plan, runId?, webhook? } or { task, strategy?, runId?, webhook?, grounding?, budget? }, got {}',
     );
     expect(refusal(startRunBody, { plan: { steps: [] }, runid: "r1" }).message).toBe(
       'body: "runid" is not a field here (did you mean "runId"?); expected { plan, runId?, webhook? }, got { plan, runid }',
