@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { LimitWaitMark } from "./limit-wait-mark.js";
 import { useApi, type RunPage, type RunRow } from "./api.js";
 import { cost, count, duration, when } from "./format.js";
 import { RunIdLink } from "./run-id-link.js";
@@ -100,7 +101,7 @@ function Row({ row, picked, toggle }: { row: RunRow; picked: boolean; toggle: (r
       <td>{row.entry}</td>
       <td class="task">{row.task}</td>
       <td>
-        <span class={`badge ${row.status}`}>{row.status}</span>
+        <span class={`badge ${row.status}`}>{row.status}</span> <LimitWaitMark row={row} />
       </td>
       <td class="num">{row.steps}</td>
       <td class="num">{count(row.modelCalls)}</td>
