@@ -22,7 +22,7 @@ describe("a provider limit's token rate", () => {
     // 1,000 tokens a second: a token is 1 ms of the line.
     const limit = providerLimit({ name: "p", tokenRate: { tokens: 1000, perMs: 1000 }, shared: store });
     expect(limit.countsTokens).toBe(true);
-    const release = await limit.turn(undefined, undefined, 300);
+    const release = await limit.turn(undefined, undefined, { tokens: 300 });
     release();
     await limit.settleTokens(300, 120);
     const tokensLine = booked.filter((each) => each.key === "provider-tokens:p").map((each) => each.intervalMs);
@@ -35,17 +35,17 @@ describe("a provider limit's token rate", () => {
   it("makes a later call wait for the tokens held before it, less what was given back", async () => {
     const limit = providerLimit({ name: "p", tokenRate: { tokens: 1000, perMs: 1000 }, shared: memoryLimitStore() });
     const before = Date.now();
-    (await limit.turn(undefined, undefined, 100_000))();
+    (await limit.turn(undefined, undefined, { tokens: 100_000 }))();
     let until = 0;
     const stop = new AbortController();
-    const second = limit.turn(stop.signal, (at) => (until = at), 10);
+    const second = limit.turn(stop.signal, (at) => (until = at), { tokens: 10 });
     // Booked behind the first call's 100,000 tokens: 100 s of the line.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(until).toBeGreaterThanOrEqual(before + 100_000);
     // The first call used 10: a call booked now comes right after those.
     await limit.settleTokens(100_000, 10);
     let third = 0;
-    (await limit.turn(undefined, (at) => (third = at), 10))();
+    (await limit.turn(undefined, (at) => (third = at), { tokens: 10 }))();
     expect(third === 0 || third - Date.now() < 1000).toBe(true);
     stop.abort();
     await expect(second).rejects.toThrow();
@@ -55,7 +55,7 @@ describe("a provider limit's token rate", () => {
     const { store, booked } = recordingStore();
     const limit = providerLimit({ name: "p", requestsPerMinute: 600, shared: store });
     expect(limit.countsTokens).toBe(false);
-    (await limit.turn(undefined, undefined, 500))();
+    (await limit.turn(undefined, undefined, { tokens: 500 }))();
     await limit.settleTokens(500, 0);
     expect(booked.map((each) => each.key)).toEqual(["provider:p"]);
     expect(() => providerLimit({ name: "p", tokensPerMinute: 10, tokenRate: { tokens: 10, perMs: 1000 } })).toThrow(/not both/);

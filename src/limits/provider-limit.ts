@@ -3,6 +3,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 import type { LimitStore } from "../core/limit-store.js";
 import { Slots } from "./slots.js";
+import { TenantLine } from "./tenant-line.js";
 
 export type { LimitBackend } from "./shared-store.js";
 
@@ -21,6 +22,11 @@ export interface ProviderLimitOptions {
   tokensPerMinute?: number | undefined;
   /** The same over another window: at most `tokens` in any `perMs` (`tokensPerMinute: 90_000` is `{ tokens: 90_000, perMs: 60_000 }`). */
   tokenRate?: { tokens: number; perMs: number } | undefined;
+  /**
+   * Tenants' shares of the turns, when calls wait for them (default 1 each): a tenant of weight 2
+   * gets two turns for another's one. Only calls that name a tenant take turns by share.
+   */
+  tenantWeights?: Readonly<Record<string, number>> | undefined;
   /** At most this many requests at once in this process. */
   concurrent?: number | undefined;
   /** Where the turns and the cooldown live; default this process's memory. */
@@ -38,10 +44,9 @@ export interface ProviderLimit {
   readonly name: string;
   /**
    * Waits for a turn; gives back the release of the slot taken (call it when the request is
-   * answered). `onWait` hears when the turn will come, if the call has to wait for it. `tokens`,
-   * with a token rate, is the call's worst case, held until `settleTokens` says what it used.
+   * answered). `onWait` hears when the turn will come, if the call has to wait for it.
    */
-  turn(signal?: AbortSignal, onWait?: (until: number) => void, tokens?: number): Promise<() => void>;
+  turn(signal?: AbortSignal, onWait?: (until: number) => void, call?: TurnOptions): Promise<() => void>;
   /**
    * Says what a call that held `held` tokens at its turn really used: the rest is given back to
    * the line (a call that used more pushes the turns booked after it later). No-op without a token rate.
@@ -53,6 +58,18 @@ export interface ProviderLimit {
   coolDown(ms: number): Promise<void>;
   /** How long until the provider is open again (0: open now). */
   closedFor(): Promise<number>;
+}
+
+/** What a call tells its limit when it asks for a turn. */
+export interface TurnOptions {
+  /** With a token rate: the call's worst case in tokens, held until `settleTokens` says what it used. */
+  tokens?: number | undefined;
+  /**
+   * Whose call it is: calls that name a tenant book their turns one at a time in this process,
+   * the next going to the tenant served least recently for its weight (`tenantWeights`); calls
+   * that name none book as they come.
+   */
+  tenant?: string | undefined;
 }
 
 /** Makes a provider's limit (see `ProviderLimit`). */
@@ -70,6 +87,7 @@ class SharedProviderLimit implements ProviderLimit {
   private readonly tokensKey: string;
   private readonly slots: Slots | undefined;
   private readonly store: LimitStore;
+  private readonly line: TenantLine;
 
   constructor(options: ProviderLimitOptions) {
     if (typeof options.name !== "string" || options.name === "") throw new InvalidOptionsError("a provider limit needs a name");
@@ -103,15 +121,32 @@ class SharedProviderLimit implements ProviderLimit {
     this.tokensKey = `provider-tokens:${options.name}`;
     this.slots = concurrent === undefined ? undefined : new Slots(concurrent);
     this.store = sharedLimitStore(options.shared);
+    for (const [tenant, weight] of Object.entries(options.tenantWeights ?? {}))
+      if (!(typeof weight === "number" && Number.isFinite(weight) && weight > 0))
+        throw new InvalidOptionsError(`the weight of tenant ${JSON.stringify(tenant)} must be a number > 0, not ${String(weight)}`);
+    this.line = new TenantLine(new Map(Object.entries(options.tenantWeights ?? {})));
   }
 
   get countsTokens(): boolean {
     return this.msPerToken > 0;
   }
 
-  async turn(signal?: AbortSignal, onWait?: (until: number) => void, tokens?: number): Promise<() => void> {
+  async turn(signal?: AbortSignal, onWait?: (until: number) => void, call: TurnOptions = {}): Promise<() => void> {
+    const { tokens, tenant } = call;
     const held = this.msPerToken > 0 && tokens !== undefined && Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
-    const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
+    // A tenant's call takes its place in the tenants' line before a slot: the line, not the
+    // slots' first come first served, says whose call goes next.
+    const leave = tenant === undefined ? () => {} : await this.line.enter(tenant, signal);
+    try {
+      const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
+      return await this.booked(signal, onWait, held, release);
+    } finally {
+      leave();
+    }
+  }
+
+  /** Books the call's turn and waits for it (see `turn`). */
+  private async booked(signal: AbortSignal | undefined, onWait: ((until: number) => void) | undefined, held: number, release: () => void) {
     try {
       for (let missed = 0; ;) {
         signal?.throwIfAborted();

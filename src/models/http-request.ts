@@ -36,6 +36,8 @@ export interface HttpOptions {
    * once, and the caller settles the one that succeeded (`ProviderLimit.settleTokens`).
    */
   tokens?: number | undefined;
+  /** Whose call it is, for the limit's share of turns between tenants (`TurnOptions.tenant`). */
+  tenant?: string | undefined;
   /** Hears when a call waits for the limit, and until when. */
   onLimitWait?: ((wait: { limit: string; until: number }) => void) | undefined;
 }
@@ -55,11 +57,10 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
     const release =
       limit === undefined
         ? undefined
-        : await limit.turn(
-            options.signal,
-            onWait === undefined ? undefined : (until) => onWait({ limit: limit.name, until }),
-            options.tokens,
-          );
+        : await limit.turn(options.signal, onWait === undefined ? undefined : (until) => onWait({ limit: limit.name, until }), {
+            tokens: options.tokens,
+            tenant: options.tenant,
+          });
     let outcome: Attempt;
     try {
       outcome = await attemptOnce(options);

@@ -76,6 +76,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
     postWithRetries({
       limit,
       tokens: tokensHeld(request),
+      tenant: request.tenant,
       onLimitWait: request.onLimitWait,
       url: settings.url,
       body: {

@@ -46,6 +46,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     signal: run.signal,
     tools: run.runner.specs,
     purpose: "act",
+    ...(run.config.tenant === undefined ? {} : { tenant: run.config.tenant }),
     // Pieces of the answer become events only when someone listens.
     ...(run.events.watched
       ? { onDelta: (delta: ModelDelta) => run.events.emit({ type: "model-delta", step, purpose: "act", ...delta }) }
