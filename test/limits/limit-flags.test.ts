@@ -39,11 +39,24 @@ describe("a provider's limit from the command line", () => {
     expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(200);
   });
 
+  it("--tokens-per-minute 600: a call waits for the tokens the one before it held", async () => {
+    const server = await startChatServer(Array.from({ length: 2 }, () => completion({ content: "ok" })));
+    servers.push(server);
+    const model = (await modelFromFlags({ baseUrl: server.baseURL, model: "m", tokensPerMinute: "600" }, {})) as ModelAdapter;
+    await model.generate(request());
+    await model.generate(request());
+    const at = server.requests.map((each) => each.at).sort((a, b) => a - b);
+    // A token is 100 ms of the line: the first call's tokens (its prompt's estimate at least,
+    // then what it used) keep the second from going for hundreds of ms; without, a few ms apart.
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(200);
+  });
+
   it("refuses flags that cannot be a limit, and a limit for a model module (it declares its own)", async () => {
     const base = { baseUrl: "http://127.0.0.1:9/v1", model: "m" };
     await expect(modelFromFlags({ ...base, requestsPerMinute: "0" }, {})).rejects.toThrow(
       '--requests-per-minute must be a whole number >= 1, not "0"',
     );
+    await expect(modelFromFlags({ ...base, tokensPerMinute: "-5" }, {})).rejects.toThrow("--tokens-per-minute must be a whole number");
     await expect(modelFromFlags({ ...base, concurrentRequests: "2.5" }, {})).rejects.toThrow(
       "--concurrent-requests must be a whole number",
     );
