@@ -150,7 +150,7 @@ export type { Usage, UsageTotals } from "./core/usage.js";
 export { openAICompatible } from "./models/openai-compatible.js";
 export type { OpenAICompatibleOptions } from "./models/openai-compatible.js";
 export { providerLimit } from "./limits/provider-limit.js";
-export type { ProviderLimit, ProviderLimitOptions, LimitBackend } from "./limits/provider-limit.js";
+export type { ProviderLimit, ProviderLimitOptions, TurnOptions, LimitBackend } from "./limits/provider-limit.js";
 export { resourceLocks } from "./limits/resource-locks.js";
 export { tenantBudget } from "./limits/tenant-budget.js";
 export type { TenantBudgetOptions } from "./limits/tenant-budget.js";

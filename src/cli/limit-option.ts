@@ -6,6 +6,7 @@ import { CliError } from "./cli-error.js";
 
 export interface LimitFlags {
   requestsPerMinute?: string;
+  tokensPerMinute?: string;
   concurrentRequests?: string;
   /** Where the limit lives across processes: sqlite:<path> or postgres://… */
   limitsShared?: string;
@@ -13,20 +14,27 @@ export interface LimitFlags {
 
 /** Whether the flags declare a provider limit at all. */
 export function declaresLimit(flags: LimitFlags): boolean {
-  return flags.requestsPerMinute !== undefined || flags.concurrentRequests !== undefined || flags.limitsShared !== undefined;
+  return (
+    flags.requestsPerMinute !== undefined ||
+    flags.tokensPerMinute !== undefined ||
+    flags.concurrentRequests !== undefined ||
+    flags.limitsShared !== undefined
+  );
 }
 
 /**
  * The provider limit the flags declare for the model `name` (`--requests-per-minute`,
- * `--concurrent-requests`, shared through `--limits-shared`), or undefined without them.
+ * `--tokens-per-minute`, `--concurrent-requests`, shared through `--limits-shared`), or undefined without them.
  */
 export function limitFromFlags(flags: LimitFlags, name: string): ProviderLimit | undefined {
   if (!declaresLimit(flags)) return undefined;
   const requestsPerMinute = wholeNumber("--requests-per-minute", flags.requestsPerMinute);
+  const tokensPerMinute = wholeNumber("--tokens-per-minute", flags.tokensPerMinute);
   const concurrent = wholeNumber("--concurrent-requests", flags.concurrentRequests);
   return providerLimit({
     name,
     ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }),
+    ...(tokensPerMinute === undefined ? {} : { tokensPerMinute }),
     ...(concurrent === undefined ? {} : { concurrent }),
     ...(flags.limitsShared === undefined ? {} : { shared: sharedFrom(flags.limitsShared) }),
   });

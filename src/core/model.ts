@@ -38,6 +38,11 @@ export interface ModelRequest {
    * cooldown after a 429) before it is sent: which limit, and when its turn comes (ms since 1970).
    */
   onLimitWait?: ((wait: { limit: string; until: number }) => void) | undefined;
+  /**
+   * Whose call it is (the run's `tenant`): a provider limit gives its next turn to the tenant it
+   * served least recently (`providerLimit`'s `tenantWeights`).
+   */
+  tenant?: string | undefined;
 }
 
 /** A piece of an answer while it streams in (see `ModelRequest.onDelta`). */

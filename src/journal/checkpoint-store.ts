@@ -54,6 +54,12 @@ export type JournalEntry =
   | { kind: "launch"; argv: string[]; cwd: string }
   /** What a model was sent and answered (see `KeptModelCall`); kept unless the run says `keepModelCalls: false`. */
   | { kind: "model-call"; call: KeptModelCall }
+  /**
+   * A model call waits for its provider's limit (`providerLimit`) until `until` (ms since 1970,
+   * the writer's clock), from `at`: for the ui's mark, read while the run goes on (a value with
+   * an expiry: past `until`, nothing waits). Replays pass over it.
+   */
+  | { kind: "limit-wait"; limit: string; until: number; at: number; step: number }
   /** A run made by `forkRun` from a step of another: the run and the step it reruns from. */
   | { kind: "forked"; from: string; step: string }
   /**

@@ -45,7 +45,11 @@ export class Checkpoints {
   /** Where the run keeps its model calls (they go with the next commit), unless it keeps none. */
   modelCalls(secretKeys: SecretKeys): ModelCallLog | undefined {
     if (this.durability.keepModelCalls === false) return undefined;
-    return new ModelCallLog((entries) => this.write(entries), secretKeys);
+    return new ModelCallLog(
+      (entries) => this.write(entries),
+      secretKeys,
+      () => this.commitSoon(),
+    );
   }
 
   /**

@@ -32,10 +32,29 @@ export class ModelCallLog {
   /** Ids of calls made by another process of the same run differ from this one's. */
   private readonly prefix = randomUUID().slice(0, 8);
 
+  /** The latest time a kept limit wait runs to (see `waiting`). */
+  private waitsUntil = 0;
+
   constructor(
     private readonly write: (entries: JournalEntry[]) => void,
     private readonly secretKeys: SecretKeys,
+    /** Commits soon: a wait is kept while it lasts, not with the call's end. */
+    private readonly commitSoon: () => void = () => {},
   ) {}
+
+  /**
+   * Keeps that a call waits for its provider's limit until `until`, committed at once (soon) so
+   * the ui can show it while it lasts. Calls of one run that wait together write one entry a
+   * second at most: a wait is kept only when it runs a second past the latest one kept, or that
+   * one is over.
+   */
+  waiting(wait: { limit: string; until: number; step: number }): void {
+    const now = journalTime();
+    if (wait.until <= now || (this.waitsUntil > now && wait.until < this.waitsUntil + 1000)) return;
+    this.waitsUntil = wait.until;
+    this.write([{ kind: "limit-wait", limit: wait.limit, until: wait.until, at: now, step: wait.step }]);
+    this.commitSoon();
+  }
 
   keep(facts: ModelCallFacts): void {
     const { request, outcome } = facts;

@@ -3,6 +3,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 import type { LimitStore } from "../core/limit-store.js";
 import { Slots } from "./slots.js";
+import { TenantLine } from "./tenant-line.js";
 
 export type { LimitBackend } from "./shared-store.js";
 
@@ -13,6 +14,19 @@ export interface ProviderLimitOptions {
   requestsPerMinute?: number | undefined;
   /** The same over another window: at most `requests` in any `perMs` (`requestsPerMinute: 60` is `{ requests: 60, perMs: 60_000 }`). */
   rate?: { requests: number; perMs: number } | undefined;
+  /**
+   * At most this many tokens (prompt and answer) in any minute, across everything that shares the
+   * limit: each call holds its worst case (prompt estimate plus the model's `maxOutputTokens`)
+   * before it goes, and gives back what it did not use once its usage is known.
+   */
+  tokensPerMinute?: number | undefined;
+  /** The same over another window: at most `tokens` in any `perMs` (`tokensPerMinute: 90_000` is `{ tokens: 90_000, perMs: 60_000 }`). */
+  tokenRate?: { tokens: number; perMs: number } | undefined;
+  /**
+   * Tenants' shares of the turns, when calls wait for them (default 1 each): a tenant of weight 2
+   * gets two turns for another's one. Only calls that name a tenant take turns by share.
+   */
+  tenantWeights?: Readonly<Record<string, number>> | undefined;
   /** At most this many requests at once in this process. */
   concurrent?: number | undefined;
   /** Where the turns and the cooldown live; default this process's memory. */
@@ -32,11 +46,30 @@ export interface ProviderLimit {
    * Waits for a turn; gives back the release of the slot taken (call it when the request is
    * answered). `onWait` hears when the turn will come, if the call has to wait for it.
    */
-  turn(signal?: AbortSignal, onWait?: (until: number) => void): Promise<() => void>;
+  turn(signal?: AbortSignal, onWait?: (until: number) => void, call?: TurnOptions): Promise<() => void>;
+  /**
+   * Says what a call that held `held` tokens at its turn really used: the rest is given back to
+   * the line (a call that used more pushes the turns booked after it later). No-op without a token rate.
+   */
+  settleTokens(held: number, used: number): Promise<void>;
+  /** Whether the limit counts tokens (`tokensPerMinute`): a caller need estimate a call's tokens only then. */
+  readonly countsTokens: boolean;
   /** Closes the provider for `ms` for every caller that shares the limit. */
   coolDown(ms: number): Promise<void>;
   /** How long until the provider is open again (0: open now). */
   closedFor(): Promise<number>;
+}
+
+/** What a call tells its limit when it asks for a turn. */
+export interface TurnOptions {
+  /** With a token rate: the call's worst case in tokens, held until `settleTokens` says what it used. */
+  tokens?: number | undefined;
+  /**
+   * Whose call it is: calls that name a tenant book their turns one at a time in this process,
+   * the next going to the tenant served least recently for its weight (`tenantWeights`); calls
+   * that name none book as they come.
+   */
+  tenant?: string | undefined;
 }
 
 /** Makes a provider's limit (see `ProviderLimit`). */
@@ -49,8 +82,12 @@ class SharedProviderLimit implements ProviderLimit {
   private readonly key: string;
   /** The time between two turns: at most `requests` in any `perMs` (0: no rate, only the cooldown). */
   private readonly intervalMs: number;
+  /** The time a token takes in the line of tokens (0: tokens are not counted). */
+  private readonly msPerToken: number;
+  private readonly tokensKey: string;
   private readonly slots: Slots | undefined;
   private readonly store: LimitStore;
+  private readonly line: TenantLine;
 
   constructor(options: ProviderLimitOptions) {
     if (typeof options.name !== "string" || options.name === "") throw new InvalidOptionsError("a provider limit needs a name");
@@ -60,6 +97,15 @@ class SharedProviderLimit implements ProviderLimit {
       options.rate ?? (options.requestsPerMinute === undefined ? undefined : { requests: options.requestsPerMinute, perMs: 60_000 });
     if (rate !== undefined && (!Number.isInteger(rate.requests) || rate.requests < 1 || !Number.isInteger(rate.perMs) || rate.perMs < 100))
       throw new InvalidOptionsError(`a rate is a whole number of requests >= 1 per whole ms >= 100, got ${JSON.stringify(rate)}`);
+    if (options.tokensPerMinute !== undefined && options.tokenRate !== undefined)
+      throw new InvalidOptionsError("give tokensPerMinute or tokenRate, not both");
+    const tokenRate =
+      options.tokenRate ?? (options.tokensPerMinute === undefined ? undefined : { tokens: options.tokensPerMinute, perMs: 60_000 });
+    if (
+      tokenRate !== undefined &&
+      (!Number.isInteger(tokenRate.tokens) || tokenRate.tokens < 1 || !Number.isInteger(tokenRate.perMs) || tokenRate.perMs < 100)
+    )
+      throw new InvalidOptionsError(`a token rate is a whole number of tokens >= 1 per whole ms >= 100, got ${JSON.stringify(tokenRate)}`);
     const concurrent = options.concurrent;
     if (concurrent !== undefined && (!Number.isInteger(concurrent) || concurrent < 1))
       throw new InvalidOptionsError(`concurrent must be a whole number >= 1, got ${String(concurrent)}`);
@@ -68,22 +114,54 @@ class SharedProviderLimit implements ProviderLimit {
     // Turns spaced evenly: a turn every perMs/requests, so no window of perMs ever holds more
     // than `requests` of them, wherever it starts (a fixed window would let two bursts meet).
     this.intervalMs = rate === undefined ? 0 : rate.perMs / rate.requests;
+    // Tokens take their time in a line of their own: a call of n tokens moves the next turn on
+    // by n tokens' time, so the tokens booked in any window of perMs stay within the rate (give or
+    // take the one call that starts it).
+    this.msPerToken = tokenRate === undefined ? 0 : tokenRate.perMs / tokenRate.tokens;
+    this.tokensKey = `provider-tokens:${options.name}`;
     this.slots = concurrent === undefined ? undefined : new Slots(concurrent);
     this.store = sharedLimitStore(options.shared);
+    for (const [tenant, weight] of Object.entries(options.tenantWeights ?? {}))
+      if (!(typeof weight === "number" && Number.isFinite(weight) && weight > 0))
+        throw new InvalidOptionsError(`the weight of tenant ${JSON.stringify(tenant)} must be a number > 0, not ${String(weight)}`);
+    this.line = new TenantLine(new Map(Object.entries(options.tenantWeights ?? {})));
   }
 
-  async turn(signal?: AbortSignal, onWait?: (until: number) => void): Promise<() => void> {
-    const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
+  get countsTokens(): boolean {
+    return this.msPerToken > 0;
+  }
+
+  async turn(signal?: AbortSignal, onWait?: (until: number) => void, call: TurnOptions = {}): Promise<() => void> {
+    const { tokens, tenant } = call;
+    const held = this.msPerToken > 0 && tokens !== undefined && Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
+    // A tenant's call takes its place in the tenants' line before a slot: the line, not the
+    // slots' first come first served, says whose call goes next.
+    const leave = tenant === undefined ? () => {} : await this.line.enter(tenant, signal);
+    try {
+      const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
+      return await this.booked(signal, onWait, held, release);
+    } finally {
+      leave();
+    }
+  }
+
+  /** Books the call's turn and waits for it (see `turn`). */
+  private async booked(signal: AbortSignal | undefined, onWait: ((until: number) => void) | undefined, held: number, release: () => void) {
     try {
       for (let missed = 0; ;) {
         signal?.throwIfAborted();
         const now = Date.now();
-        const start = await this.store.book(this.key, this.intervalMs, now);
+        const requestStart = await this.store.book(this.key, this.intervalMs, now);
+        // The tokens' turn comes no sooner than the request's (which counts the cooldown).
+        const start = held === 0 ? requestStart : await this.store.book(this.tokensKey, held * this.msPerToken, requestStart);
         if (start > now) {
           onWait?.(start);
           await sleep(start - Date.now(), signal ? { signal } : {});
           // A 429 while this call waited closes the provider again: book a turn after it.
-          if ((await this.store.closedUntil(this.key)) > Date.now()) continue;
+          if ((await this.store.closedUntil(this.key)) > Date.now()) {
+            await this.settleTokens(held, 0);
+            continue;
+          }
         }
         // A turn taken more than a turn late (this process was busy, the store slow to answer)
         // would come too close to the turns booked after it: book a later one instead (once; a
@@ -91,6 +169,7 @@ class SharedProviderLimit implements ProviderLimit {
         // at worst a 429, whose cooldown holds everyone back.
         if (this.intervalMs > 0 && missed < 1 && Date.now() - start > this.intervalMs) {
           missed += 1;
+          await this.settleTokens(held, 0);
           continue;
         }
         return release;
@@ -99,6 +178,13 @@ class SharedProviderLimit implements ProviderLimit {
       release();
       throw error;
     }
+  }
+
+  async settleTokens(held: number, used: number): Promise<void> {
+    if (this.msPerToken === 0 || !Number.isFinite(held) || !Number.isFinite(used)) return;
+    const change = Math.max(0, used) - Math.max(0, held);
+    // A negative booking gives time back to the line (LimitStore.book).
+    if (change !== 0) await this.store.book(this.tokensKey, change * this.msPerToken, Date.now());
   }
 
   async coolDown(ms: number): Promise<void> {

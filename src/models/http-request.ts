@@ -30,6 +30,14 @@ export interface HttpOptions {
   model: string;
   /** The provider's limit every call shares (`providerLimit`): each attempt takes a turn, and a 429 cools it down for all. */
   limit?: ProviderLimit | undefined;
+  /**
+   * The call's worst case in tokens (prompt estimate plus the most the answer may have), held on a
+   * limit with a token rate at each attempt's turn; an attempt the server refused gives it back at
+   * once, and the caller settles the one that succeeded (`ProviderLimit.settleTokens`).
+   */
+  tokens?: number | undefined;
+  /** Whose call it is, for the limit's share of turns between tenants (`TurnOptions.tenant`). */
+  tenant?: string | undefined;
   /** Hears when a call waits for the limit, and until when. */
   onLimitWait?: ((wait: { limit: string; until: number }) => void) | undefined;
 }
@@ -49,7 +57,10 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
     const release =
       limit === undefined
         ? undefined
-        : await limit.turn(options.signal, onWait === undefined ? undefined : (until) => onWait({ limit: limit.name, until }));
+        : await limit.turn(options.signal, onWait === undefined ? undefined : (until) => onWait({ limit: limit.name, until }), {
+            tokens: options.tokens,
+            tenant: options.tenant,
+          });
     let outcome: Attempt;
     try {
       outcome = await attemptOnce(options);
@@ -57,6 +68,8 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
       release?.();
     }
     if (outcome.response) return outcome.response;
+    // Refused by the server: the attempt used no tokens (one cut off or timed out may have; it keeps its hold).
+    if (limit !== undefined && options.tokens !== undefined && outcome.status !== undefined) await limit.settleTokens(options.tokens, 0);
     if (!outcome.retryable || attempt >= options.maxRetries) throw outcome.error;
     // The provider named a time: with a shared limit, every call waits for it at its next turn, not only this one.
     if (limit !== undefined && outcome.retryAfterMs !== undefined) await limit.coolDown(outcome.retryAfterMs);
@@ -64,7 +77,7 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
   }
 }
 
-type Attempt = { response: Response } | { response?: undefined; error: Error; retryable: boolean; retryAfterMs?: number };
+type Attempt = { response: Response } | { response?: undefined; error: Error; retryable: boolean; retryAfterMs?: number; status?: number };
 
 async function attemptOnce(options: HttpOptions): Promise<Attempt> {
   options.signal?.throwIfAborted();
@@ -90,7 +103,12 @@ async function attemptOnce(options: HttpOptions): Promise<Attempt> {
   const body = await response.text().catch(() => "");
   const error = new ModelHttpError(explain(response.status, body, options), { status: response.status, body });
   const retryAfterMs = retryAfter(response.headers);
-  return { error, retryable: retryableStatuses.has(response.status), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  return {
+    error,
+    status: response.status,
+    retryable: retryableStatuses.has(response.status),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
 }
 
 function explain(status: number, body: string, options: HttpOptions): string {

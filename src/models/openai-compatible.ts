@@ -68,9 +68,15 @@ export interface OpenAICompatibleOptions {
 export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter & { readonly modelId: string } {
   const settings = readOptions(options);
   let structured = options.structuredOutput !== false;
+  const limit = options.limit;
+  /** A call's worst case in tokens, held on a limit that counts tokens until its usage is known. */
+  const tokensHeld = (request: ModelRequest): number | undefined =>
+    limit?.countsTokens === true ? estimatePromptTokens(request.messages, request.tools) + (settings.maxOutputTokens ?? 0) : undefined;
   const send = (request: ModelRequest, stream: boolean, format: ResponseFormat | undefined) =>
     postWithRetries({
-      limit: options.limit,
+      limit,
+      tokens: tokensHeld(request),
+      tenant: request.tenant,
       onLimitWait: request.onLimitWait,
       url: settings.url,
       body: {
@@ -113,6 +119,9 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
             outputTokens: typeof reported.completion_tokens === "number" ? reported.completion_tokens : 0,
           }
         : { inputTokens: estimatePromptTokens(request.messages, request.tools), outputTokens: estimateTextTokens(answer), estimated: true };
+    const held = tokensHeld(request);
+    // The limit's line gets back what the call held and did not use (or is told it used more).
+    if (held !== undefined) void limit?.settleTokens(held, usage.inputTokens + usage.outputTokens).catch(() => {});
     return withCost(usage, options.model, settings.prices);
   };
 

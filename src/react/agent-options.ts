@@ -53,6 +53,12 @@ export interface AgentLoopOptions {
    * the `agent-end` event.
    */
   taskType?: string | undefined;
+  /**
+   * Whose run it is: each model call carries it (`ModelRequest.tenant`), so a provider limit
+   * gives its next turn to the tenant it served least recently (`providerLimit`). An agent step
+   * of `executePlan` takes its plan run's `tenant`.
+   */
+  tenant?: string | undefined;
   /** Model calls allowed; default 8. */
   maxSteps?: number;
   /**
@@ -98,6 +104,7 @@ export interface AgentConfig {
   used: string[];
   stateSecret: string | undefined;
   taskType: string | undefined;
+  tenant: string | undefined;
   toolConcurrency: number;
   maxToolOutputChars: number;
   context: ContextConfig | undefined;
@@ -141,6 +148,7 @@ export function readAgentOptions(options: AgentOptions): AgentConfig {
     ...resolveDecisions(resume?.openRound?.pending ?? [], options, resume?.usedApprovals),
     stateSecret: options.stateSecret,
     taskType: readTaskType(options.taskType),
+    tenant: readTenant(options.tenant),
     toolConcurrency: positiveInteger("toolConcurrency", options.toolConcurrency, 4),
     maxToolOutputChars: positiveInteger("maxToolOutputChars", options.maxToolOutputChars, 20_000),
     context: readContextPolicy(options.context),
@@ -175,6 +183,11 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
     throw new InvalidOptionsError(`${name} must be a positive integer, got ${shown(value)}`);
   }
   return value;
+}
+
+function readTenant(tenant: unknown): string | undefined {
+  if (tenant === undefined || (typeof tenant === "string" && tenant !== "")) return tenant;
+  throw new InvalidOptionsError(`tenant must be a non-empty string, not ${shown(tenant)}`);
 }
 
 export function readTaskType(taskType: unknown): string | undefined {

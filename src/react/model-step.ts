@@ -46,12 +46,15 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     signal: run.signal,
     tools: run.runner.specs,
     purpose: "act",
+    ...(run.config.tenant === undefined ? {} : { tenant: run.config.tenant }),
     // Pieces of the answer become events only when someone listens.
     ...(run.events.watched
       ? { onDelta: (delta: ModelDelta) => run.events.emit({ type: "model-delta", step, purpose: "act", ...delta }) }
       : {}),
-    onLimitWait: ({ limit, until }) =>
-      run.events.emit({ type: "model-waiting", step, purpose: "act", limit, until: new Date(until).toISOString() }),
+    onLimitWait: ({ limit, until }) => {
+      run.events.emit({ type: "model-waiting", step, purpose: "act", limit, until: new Date(until).toISOString() });
+      run.calls?.waiting({ limit, until, step });
+    },
   };
   const held = await holdCallCost(run, request);
   if (!("settle" in held)) return held;

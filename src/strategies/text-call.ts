@@ -180,8 +180,10 @@ function keepCall(context: TextCallContext, call: Pick<ModelCallFacts, "request"
 
 /** Each piece of an answer as a `model-delta` event, when someone listens. */
 function deltasOf(context: TextCallContext, purpose: ModelPurpose): Pick<ModelRequest, "onDelta" | "onLimitWait"> {
-  const onLimitWait = ({ limit, until }: { limit: string; until: number }) =>
+  const onLimitWait = ({ limit, until }: { limit: string; until: number }) => {
     context.events.emit({ type: "model-waiting", step: 0, purpose, limit, until: new Date(until).toISOString() });
+    context.calls?.waiting({ limit, until, step: 0 });
+  };
   if (!context.events.watched) return { onLimitWait };
   return { onDelta: (delta) => context.events.emit({ type: "model-delta", step: 0, purpose, ...delta }), onLimitWait };
 }

@@ -23,6 +23,11 @@ export interface RunRow {
   /** From start to the last write. */
   durationMs: number;
   entries: number;
+  /**
+   * A running run whose model call waits for its provider's limit (a rate, or the cooldown
+   * after a 429): which limit, and until when (ms since 1970). None once that time has passed.
+   */
+  limitWait?: { limit: string; until: number };
 }
 
 /** A page of the runs list: the waiting runs first (all of them), then the newest others. */

@@ -61,7 +61,25 @@ export function rowOf(summary: RunSummary, run: StoredRun | undefined, children:
     updatedAt: summary.updatedAt,
     durationMs: summary.updatedAt - summary.createdAt,
     entries: summary.entries,
+    ...(summary.status === "running" && run !== undefined ? limitWaitOf([run, ...children], Date.now()) : {}),
   };
+}
+
+/**
+ * The latest wait for a provider's limit written by the run or a run inside it, while it lasts
+ * (its `until` is after `now`). Read from each journal's end: the newest entry is the one that counts.
+ */
+export function limitWaitOf(runs: readonly StoredRun[], now: number): Pick<RunRow, "limitWait"> {
+  let found: { limit: string; until: number } | undefined;
+  for (const run of runs) {
+    for (let index = run.journal.length - 1; index >= 0; index -= 1) {
+      const entry = run.journal[index]!;
+      if (entry.kind !== "limit-wait") continue;
+      if (entry.until > now && (found === undefined || entry.until > found.until)) found = { limit: entry.limit, until: entry.until };
+      break;
+    }
+  }
+  return found === undefined ? {} : { limitWait: found };
 }
 
 /** The status in the API's words: what the run finished or paused with, else running. */

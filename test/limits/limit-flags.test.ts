@@ -39,11 +39,25 @@ describe("a provider's limit from the command line", () => {
     expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(200);
   });
 
+  it("--tokens-per-minute 6000: a call waits for the tokens the one before it used", async () => {
+    const server = await startChatServer(Array.from({ length: 2 }, () => completion({ content: "ok" })));
+    servers.push(server);
+    const model = (await modelFromFlags({ baseUrl: server.baseURL, model: "m", tokensPerMinute: "6000" }, {})) as ModelAdapter;
+    await model.generate(request());
+    await model.generate(request());
+    const at = server.requests.map((each) => each.at).sort((a, b) => a - b);
+    // A token is 10 ms of the line. The first call held its prompt's estimate (8 tokens: 80 ms)
+    // and then said it used 60 (the server's usage): the second goes 600 ms after the first's
+    // turn (a margin for a first request that reached the server late); without, a few ms apart.
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(300);
+  });
+
   it("refuses flags that cannot be a limit, and a limit for a model module (it declares its own)", async () => {
     const base = { baseUrl: "http://127.0.0.1:9/v1", model: "m" };
     await expect(modelFromFlags({ ...base, requestsPerMinute: "0" }, {})).rejects.toThrow(
       '--requests-per-minute must be a whole number >= 1, not "0"',
     );
+    await expect(modelFromFlags({ ...base, tokensPerMinute: "-5" }, {})).rejects.toThrow("--tokens-per-minute must be a whole number");
     await expect(modelFromFlags({ ...base, concurrentRequests: "2.5" }, {})).rejects.toThrow(
       "--concurrent-requests must be a whole number",
     );

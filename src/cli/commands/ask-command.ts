@@ -54,6 +54,7 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
     .option("--api-key-env <name>", "the environment variable holding the API key", "OPENAI_API_KEY")
     .option("--requests-per-minute <n>", "the provider's limit: at most n requests a minute, spaced evenly (docs/limits.md)")
+    .option("--tokens-per-minute <n>", "the provider's limit: at most n tokens (prompt and answer) a minute (docs/limits.md)")
     .option("--concurrent-requests <n>", "the provider's limit: at most n requests at once in this process")
     .option("--limits-shared <sqlite:path|postgres://…>", "keep the provider's limit there, shared with every process given the same")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")

@@ -32,6 +32,7 @@ export async function runAgentStep(run: PlanRun, index: number): Promise<StepOut
           context: run.config.agentContext,
           ...(run.config.agentWaitTools ? { waitTools: true } : {}),
           secretKeys: run.config.secretKeys,
+          tenant: run.config.tenant,
           approvalExpiresInMs: run.config.approvalExpiresInMs,
           budget: run.budget.child(),
           signal: run.signal,

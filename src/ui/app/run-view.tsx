@@ -4,6 +4,7 @@ import { ModelCalls } from "./calls-view.js";
 import { cost, count, duration, runLink, shown, when } from "./format.js";
 import { PendingCard, WaveActions } from "./inbox-view.js";
 import { RunOutput } from "./grounded-output.js";
+import { LimitWaitMark } from "./limit-wait-mark.js";
 
 /** One run as it happens: its facts, what it waits for, its timeline and plans, its steps and every model call. */
 export function RunView({ runId }: { runId: string }) {
@@ -32,6 +33,7 @@ export function RunView({ runId }: { runId: string }) {
         <span class={`badge ${row.status}`} data-testid="run-status">
           {row.status}
         </span>
+        <LimitWaitMark row={row} />
       </div>
       <dl class="facts">
         <dt>entry</dt>
