@@ -4,6 +4,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryStore, type CheckpointStore, type JournalEntry } from "planloop";
@@ -80,6 +81,29 @@ describe("a store's change feed", () => {
     feed.stop();
     second.stop();
     expect(() => sqliteStore({ path, feedMs: 0 })).toThrow(/feedMs/);
+  });
+
+  it("SQLite: a store nobody follows numbers no writes (the trigger is made by the first listener); a read-only one has no feed", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "planloop-feed-")), "runs.sqlite");
+    const writer = kept(sqliteStore({ path }));
+    await writer.createRun({ runId: "before", entry: "executePlan", at: 1 });
+    await writer.append("before", [plan], 2);
+    const count = () => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return (db.prepare("SELECT count(*) AS n FROM planloop_changes").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(count()).toBe(0);
+    const readOnly = kept(sqliteStore({ path, readonly: true }));
+    expect(readOnly.watchRuns).toBeUndefined();
+    const reader = kept(sqliteStore({ path, feedMs: 10 }));
+    const feed = heard(reader);
+    await writes(writer, feed);
+    expect(count()).toBeGreaterThan(0);
+    feed.stop();
   });
 });
 

@@ -90,17 +90,11 @@ const migrations: ReadonlyArray<string | ((db: SqliteDatabase) => void)> = [
    CREATE INDEX planloop_events_name ON planloop_events (name, seq);
    CREATE INDEX planloop_events_expiry ON planloop_events (expires_at);`,
   // The change feed (\`watchRuns\`): each write to a run's row numbers its top-level run anew, so one
-  // poller finds what changed since its last look in one indexed read, whichever process wrote.
-  // Lease renewals set neither column and are not changes.
+  // poller finds what changed since its last look in one indexed read, whichever process wrote. The
+  // trigger that numbers them is made by the first process that listens (sqlite-feed.ts): a store
+  // nobody follows pays nothing for it on each commit.
   `CREATE TABLE planloop_changes (run_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
-   CREATE INDEX planloop_changes_seq ON planloop_changes (seq);
-   CREATE TRIGGER planloop_runs_changed AFTER UPDATE OF updated_at, status ON planloop_runs
-   BEGIN
-     INSERT INTO planloop_changes (run_id, seq)
-       VALUES (CASE WHEN instr(NEW.run_id, '/') > 0 THEN substr(NEW.run_id, 1, instr(NEW.run_id, '/') - 1) ELSE NEW.run_id END,
-               (SELECT coalesce(max(seq), 0) + 1 FROM planloop_changes))
-       ON CONFLICT (run_id) DO UPDATE SET seq = excluded.seq;
-   END;`,
+   CREATE INDEX planloop_changes_seq ON planloop_changes (seq);`,
 ];
 
 /** The schema version this planloop writes. */

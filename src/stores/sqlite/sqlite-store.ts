@@ -210,7 +210,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     setValue: (key, value) => void statements.setValue.run(key, JSON.stringify(value ?? null)),
     updateValue: (key, update) => updateKept.immediate(key, update),
     ...(readonly ? {} : { events: sqliteEvents(db), dueRuns: sqliteDueRuns(db) }),
-    watchRuns: feed.watch,
+    ...(readonly ? {} : { watchRuns: feed.watch }),
     close: () => {
       feed.close();
       if (db.open) db.close();
