@@ -27,10 +27,12 @@ describe.skipIf(skipRedis)("planloop runs cancel of a run whose coordinator died
     workers.push(startWorker({ connection: redisUrl!, queue, tools, concurrency: 1 }));
     const dir = mkdtempSync(join(tmpdir(), "planloop-dead-coordinator-"));
     const plan = join(dir, "plan.json");
+    // Each step lasts 20 s, so the first is still running when the cancel comes, however long a busy
+    // machine takes to start the command (with 800 ms steps, a slow start let a third step begin).
     writeFileSync(
       plan,
       JSON.stringify({
-        steps: Array.from({ length: 8 }, (_, i) => ({ id: i, task: "send", tool: "note", args: { text: `send-${i}`, ms: 800 } })),
+        steps: Array.from({ length: 8 }, (_, i) => ({ id: i, task: "send", tool: "note", args: { text: `send-${i}`, ms: 20_000 } })),
       }),
     );
     const store = `sqlite:${join(dir, "runs.sqlite")}`;
