@@ -6,10 +6,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Queue } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
 import { startWorker, type RunningWorker } from "planloop/bullmq";
 import { tools } from "../fixtures/plan-tools.js";
-import { lines, logFile, until } from "../helpers/call-log.js";
+import { lines, logFile } from "../helpers/call-log.js";
 import { repoRoot, testRoot } from "../helpers/paths.js";
 import { freshQueue, redisUrl, skipRedis } from "../helpers/redis.js";
 import { cli } from "../helpers/run-cli.js";
@@ -60,7 +61,19 @@ describe.skipIf(skipRedis)("planloop runs cancel of a run whose coordinator died
       ],
       { cwd: repoRoot, stdio: "ignore" },
     );
-    await until(() => lines(log).length >= 1);
+    // Killed once every step is on the queue (one running, seven waiting): a busy machine may take
+    // a while to get there, and a kill before it leaves fewer steps to remove.
+    const watch = new Queue(queue, { connection: { host: new URL(redisUrl!).hostname, port: Number(new URL(redisUrl!).port) } });
+    let queued = 0;
+    const countQueued = async () => {
+      const counts = await watch.getJobCounts("waiting", "active", "prioritized", "delayed");
+      queued = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    };
+    for (const started = Date.now(); queued < 8 || lines(log).length < 1; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() - started > 120_000) throw new Error(`after 120 s: ${queued} steps queued, ${lines(log).length} started`);
+      await countQueued();
+    }
+    await watch.close();
     coordinator.kill("SIGKILL");
     await new Promise((resolve) => coordinator.once("close", resolve));
     const cancelled = await cli("runs", "cancel", "dead-1", "--store", store);
