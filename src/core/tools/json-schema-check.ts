@@ -4,7 +4,10 @@ import { createRequire } from "node:module";
 import { isRecord } from "../is-record.js";
 import type { InputCheck } from "./input-check.js";
 import { withDecimalMultipleOf } from "./decimal-multiple.js";
+import { resolvedReferences } from "./resolved-references.js";
 import { mapSubschemas } from "./schema-nodes.js";
+import { withUnevaluatedConditionals } from "./unevaluated-conditionals.js";
+import { withoutUnknownIdentifiers } from "./unknown-keywords.js";
 import { schemaProblemPlace } from "./schema-problem-place.js";
 
 /**
@@ -72,10 +75,10 @@ function draftSeven(): Ajv {
 function compile(written: Record<string, unknown>): ValidateFunction {
   const declared = typeof written.$schema === "string" ? written.$schema : "";
   const schema = withPrototypeNames(written);
-  const asDraftSeven = () => withoutRefSiblings(withoutDraftFour(schema)) as Record<string, unknown>;
+  const asDraftSeven = () => withoutUnknownIdentifiers(withoutRefSiblings(withoutDraftFour(schema))) as Record<string, unknown>;
   if (olderDrafts.test(declared)) return compileWith(draftSeven(), asDraftSeven());
   try {
-    return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), schema);
+    return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), forAjv2020(schema));
   } catch (error) {
     if (declared !== "") throw error;
     // No dialect named and not valid 2020-12: many tool schemas are still written as draft-07.
@@ -85,6 +88,12 @@ function compile(written: Record<string, unknown>): ValidateFunction {
       throw error;
     }
   }
+}
+
+/** A 2020-12 schema as Ajv reads it right: references worked out here, conditionals it misreads rewritten. */
+function forAjv2020(schema: Record<string, unknown>): Record<string, unknown> {
+  const resolved = resolvedReferences(schema);
+  return resolved === undefined ? schema : withUnevaluatedConditionals(resolved);
 }
 
 /**

@@ -32,57 +32,21 @@ const needsRemotes = new Set([
 /**
  * Where Ajv 8 (the checker planloop uses) gives another verdict than 2020-12 asks for, whatever
  * its options: no option of Ajv and nothing planloop rewrites changes these (each was tried with
- * Ajv's defaults, without `allErrors` and without `ownProperties`). Listed group by group, so a
- * new wrong verdict, and one Ajv puts right, both fail this test.
+ * Ajv's defaults, with and without `allErrors`; no other validator is installed). Listed group by
+ * group, so a new wrong verdict, and one put right, both fail this test. What planloop rewrites
+ * puts right 26 that were here: `$dynamicRef` 14, nested `$id`s 8 and an `$id` inside an unknown
+ * keyword 3 (`resolved-references.ts`, `unknown-keywords.ts`: 3 in drafts 6 and 7 too), a failed
+ * `if` beside `unevaluatedProperties` 1 (`unevaluated-conditionals.ts`).
  */
-/** In every draft: Ajv collects an `$id` written inside an unknown keyword, then finds two schemas for it. */
-const everyDraft = [["unknownKeyword.json / $id inside an unknown keyword is not a real identifier", 3]] as const;
 const ajvDeviations2020 = new Map<string, number>([
   // Ajv takes items matched by `contains` as not evaluated, and misses items evaluated in an `anyOf` branch.
   ["unevaluatedItems.json / unevaluatedItems and contains interact to control item dependency relationship", 4],
   ["unevaluatedItems.json / unevaluatedItems depends on adjacent contains", 1],
   ["unevaluatedItems.json / unevaluatedItems depends on multiple nested contains", 1],
   ["unevaluatedItems.json / unevaluatedItems with nested items", 2],
-  // Properties a failed `if` evaluated still count as evaluated in Ajv when there is no `then`.
-  ["unevaluatedProperties.json / unevaluatedProperties with if/then/else, then not defined", 1],
-  // Ajv's $dynamicRef: only "#name" fragments, and not always bound like a $ref when no dynamic anchor is in scope.
-  ["dynamicRef.json / A $dynamicRef to a $dynamicAnchor in the same schema resource behaves like a normal $ref to an $anchor", 1],
-  ["dynamicRef.json / A $dynamicRef to an $anchor in the same schema resource behaves like a normal $ref to an $anchor", 1],
-  [
-    "dynamicRef.json / A $dynamicRef resolves to the first $dynamicAnchor still in scope that is encountered when the schema is evaluated",
-    1,
-  ],
-  ["dynamicRef.json / A $dynamicRef without anchor in fragment behaves identical to $ref", 1],
-  [
-    "dynamicRef.json / A $dynamicRef with intermediate scopes that don't include a matching $dynamicAnchor does not affect dynamic scope resolution",
-    1,
-  ],
-  ["dynamicRef.json / An $anchor with the same name as a $dynamicAnchor is not used for dynamic scope resolution", 1],
-  [
-    "dynamicRef.json / A $dynamicRef without a matching $dynamicAnchor in the same schema resource behaves like a normal $ref to $anchor",
-    1,
-  ],
-  [
-    "dynamicRef.json / A $dynamicRef with a non-matching $dynamicAnchor in the same schema resource behaves like a normal $ref to $anchor",
-    1,
-  ],
-  [
-    "dynamicRef.json / A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope",
-    2,
-  ],
-  [
-    "dynamicRef.json / A $dynamicRef that initially resolves to a schema without a matching $dynamicAnchor behaves like a normal $ref to $anchor",
-    1,
-  ],
-  ["dynamicRef.json / after leaving a dynamic scope, it is not used by a $dynamicRef", 3],
-  // Ajv's compiler overflows its stack on these nested relative and URN ids (refused at definition, never at a call).
-  ["ref.json / refs with relative uris and defs", 3],
-  ["ref.json / relative refs with absolute uris and defs", 3],
-  ["ref.json / URN ref with nested pointer ref", 2],
-  ...everyDraft,
 ]);
 
-const deviationsOf = (metaSchema: string) => (metaSchema.includes("2020-12") ? ajvDeviations2020 : new Map<string, number>(everyDraft));
+const deviationsOf = (metaSchema: string) => (metaSchema.includes("2020-12") ? ajvDeviations2020 : new Map<string, number>());
 
 /** The deviations expected of a folder: those of its draft, in the files it has. */
 const expectedIn = (folder: string, metaSchema: string) =>
