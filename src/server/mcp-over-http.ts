@@ -1,19 +1,60 @@
 import { legacyMcpOverHttp, type McpServerOptions } from "./mcp-server.js";
 import { modernMcpServer, modernSdk } from "./mcp-modern-server.js";
+import { serveTaskNotifications, taskListenRequest, undeclaredListen, type ListenRequest } from "./mcp-task-notifications.js";
+import { ModernTasks } from "./mcp-tasks-extension.js";
 
 /**
  * One MCP request over Streamable HTTP, served by the SDK line that speaks the protocol version
  * it names: a request with the 2026-07-28 envelope (`_meta` naming its revision) goes to the 2.x
  * line, everything else — `initialize`, a 2025-11-25 request, a task method — to the 1.x line, as
  * before. The SDK's own classifier decides (`isLegacyRequest`), so the two never disagree. Both
- * are stateless: any number of clients and serve processes answer alike.
+ * are stateless: any number of clients and serve processes answer alike. A `subscriptions/listen`
+ * for task ids (the Tasks extension's `notifications/tasks`) is answered here: the SDK's listen
+ * knows only its own four kinds of change.
  */
 export async function mcpOverHttp(options: McpServerOptions, request: Request): Promise<Response> {
   const sdk = modernSdk();
   if (sdk === undefined || (await sdk.isLegacyRequest(request))) return legacyMcpOverHttp(options, request);
   const context = { ...options, client: options.client ?? "mcp" };
+  const listen =
+    request.method === "POST"
+      ? taskListenRequest(
+          await request
+            .clone()
+            .json()
+            .catch(() => undefined),
+        )
+      : undefined;
+  if (listen !== undefined) return taskNotificationStream(listen, new ModernTasks(sdk, context), options, request.signal);
   // A strict 2026-07-28 handler: legacy traffic never reaches it (routed above).
   const handler = sdk.createMcpHandler(() => modernMcpServer(sdk, context, options.secret), { legacy: "reject" });
   // Not closed after: a streamed answer (progress, then the result) keeps its exchange open until it ends.
   return handler.fetch(request);
+}
+
+/** The subscription's answer: an event stream of its notifications, closed when it ends or the client goes. */
+function taskNotificationStream(listen: ListenRequest, tasks: ModernTasks, options: McpServerOptions, signal: AbortSignal): Response {
+  const refusal = undeclaredListen(listen);
+  if (refusal !== undefined) return Response.json(refusal);
+  const gone = new AbortController();
+  signal.addEventListener("abort", () => gone.abort(), { once: true });
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (message: Record<string, unknown>) => {
+        if (!gone.signal.aborted) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      };
+      void serveTaskNotifications(listen, { tasks, changes: options.changes, pollMs: options.pollMs ?? 250, send, signal: gone.signal })
+        .catch((error: unknown) => options.log?.(`notifications/tasks: ${String(error)}`))
+        .finally(() => {
+          if (gone.signal.aborted) return;
+          gone.abort();
+          controller.close();
+        });
+    },
+    cancel() {
+      gone.abort();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" } });
 }

@@ -86,8 +86,8 @@ export class ModernTasks {
     return { ...task, resultType: "task" };
   }
 
-  /** A task as `tasks/get` answers it: its status, and what goes with it inlined. */
-  private async detailed(taskId: string) {
+  /** A task as `tasks/get` answers it (and `notifications/tasks` tells it): its status, and what goes with it inlined. */
+  async detailed(taskId: string) {
     const task = await this.found(taskId);
     const base = {
       taskId,
@@ -137,9 +137,7 @@ export class ModernTasks {
 
   /** Whether this request's client capabilities declare the extension. */
   private declares(serverContext: McpServerV2.ServerContext): boolean {
-    const envelope = serverContext.mcpReq.envelope as Record<string, unknown> | undefined;
-    const capabilities = envelope?.[this.sdk.CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
-    return capabilities?.extensions?.[tasksExtension] !== undefined;
+    return declaresTasks(serverContext.mcpReq.envelope as Record<string, unknown> | undefined);
   }
 
   private requireDeclared(serverContext: McpServerV2.ServerContext): void {
@@ -148,6 +146,12 @@ export class ModernTasks {
         requiredCapabilities: { extensions: { [tasksExtension]: {} } },
       });
   }
+}
+
+/** Whether a request's envelope (its `_meta`) declares the extension in its client capabilities. */
+export function declaresTasks(envelope: Record<string, unknown> | undefined): boolean {
+  const capabilities = envelope?.["io.modelcontextprotocol/clientCapabilities"] as { extensions?: Record<string, unknown> } | undefined;
+  return capabilities?.extensions?.[tasksExtension] !== undefined;
 }
 
 /** A wave's key in `inputRequests`: made from what it asks, so a later wave never reuses an earlier one's. */

@@ -153,7 +153,10 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     const { name, scopes } = context.get("caller");
     if (!allows(scopes, "decide"))
       throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
-    return mcpOverHttp({ store, host, changes, client: name, pipelines: options.pipelines, secret: options.secret }, context.req.raw);
+    return mcpOverHttp(
+      { store, host, changes, client: name, pipelines: options.pipelines, secret: options.secret, pollMs: options.pollMs },
+      context.req.raw,
+    );
   });
 
   app.get("/api/runs", needs("read"), async (context) => {
