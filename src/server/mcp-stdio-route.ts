@@ -4,6 +4,8 @@ import type * as McpStdio from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { loadOptionalPackage } from "../core/optional-package.js";
 import { modernMcpServer, modernSdk } from "./mcp-modern-server.js";
+import { TaskSubscriptions } from "./mcp-task-notifications.js";
+import { ModernTasks } from "./mcp-tasks-extension.js";
 import { planloopMcpServer, type McpServerOptions } from "./mcp-server.js";
 
 type Message = JSONRPCMessage;
@@ -16,12 +18,15 @@ class HeldTransport {
   onmessage?: (message: Message) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** Answers a message ahead of the server (a listen for task ids); true when it did. */
+  intercept?: (message: Message) => boolean;
   private readonly held: Message[] = [];
   private started = false;
 
   constructor(private readonly under: McpStdio.StdioServerTransport) {}
 
   hold(message: Message): void {
+    if (this.intercept?.(message) === true) return;
     if (this.started) this.onmessage?.(message);
     else this.held.push(message);
   }
@@ -56,7 +61,7 @@ function opensModern(message: Message): boolean {
 /**
  * `planloop mcp` over stdio, one connection, served by the SDK line its first message speaks: a
  * 2026-07-28 opening (`server/discover`, or any request with the envelope) by the 2.x line — the
- * same tools, `inputRequired`, the Tasks extension — and an `initialize` (every 2025-era client)
+ * same tools, `inputRequired`, the Tasks extension with its `notifications/tasks` — and an `initialize` (every 2025-era client)
  * by the 1.x line with its tasks and elicitations, exactly as before. Resolves when the
  * connection closes.
  */
@@ -79,7 +84,7 @@ export async function serveMcpOverStdio(options: McpServerOptions): Promise<void
   under.onmessage = (message: Message) => {
     if (!chosen) {
       chosen = true;
-      void connectLine(opensModern(message), held, options).catch((error: unknown) => options.log?.(String(error)));
+      void connectLine(opensModern(message), held, options, closed).catch((error: unknown) => options.log?.(String(error)));
     }
     held.hold(message);
   };
@@ -88,7 +93,7 @@ export async function serveMcpOverStdio(options: McpServerOptions): Promise<void
   await closed;
 }
 
-async function connectLine(modern: boolean, transport: HeldTransport, options: McpServerOptions): Promise<void> {
+async function connectLine(modern: boolean, transport: HeldTransport, options: McpServerOptions, closed: Promise<void>): Promise<void> {
   const sdk = modern ? modernSdk() : undefined;
   if (sdk === undefined) {
     await planloopMcpServer({ ...options, interactive: true }).connect(transport as never);
@@ -100,6 +105,14 @@ async function connectLine(modern: boolean, transport: HeldTransport, options: M
     neededFor: "planloop mcp (2026-07-28)",
   });
   const context = { ...options, client: options.client ?? "mcp" };
+  const subscriptions = new TaskSubscriptions({
+    tasks: new ModernTasks(sdk as typeof McpServerV2, context),
+    changes: options.changes,
+    pollMs: options.pollMs ?? 250,
+    send: (message) => transport.send(message as Message),
+  });
+  transport.intercept = (message) => subscriptions.intercept(message);
+  void closed.then(() => subscriptions.close());
   serveStdio(() => modernMcpServer(sdk as typeof McpServerV2, context, options.secret), {
     legacy: "reject",
     transport: transport as never,

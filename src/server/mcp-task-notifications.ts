@@ -114,6 +114,49 @@ async function stateOf(
   }
 }
 
+/**
+ * The task subscriptions of one stdio connection: a listen for task ids is answered here (the
+ * SDK's stdio listen knows only its own kinds of change), `notifications/cancelled` naming one
+ * ends it, and so does the connection's close.
+ */
+export class TaskSubscriptions {
+  private readonly open = new Map<string | number, AbortController>();
+
+  constructor(
+    private readonly options: Omit<TaskNotificationOptions, "signal" | "send"> & { send(message: Record<string, unknown>): Promise<void> },
+  ) {}
+
+  /** Whether the message was one of these subscriptions' to answer (then the server never sees it). */
+  intercept(message: unknown): boolean {
+    const listen = taskListenRequest(message);
+    if (listen !== undefined) {
+      this.serve(listen);
+      return true;
+    }
+    const cancelled = message as { method?: unknown; params?: { requestId?: unknown } };
+    const subscription = cancelled.method === "notifications/cancelled" ? this.open.get(cancelled.params?.requestId as string) : undefined;
+    subscription?.abort();
+    return subscription !== undefined;
+  }
+
+  close(): void {
+    for (const subscription of this.open.values()) subscription.abort();
+  }
+
+  private serve(listen: ListenRequest): void {
+    const send = (message: Record<string, unknown>) => void this.options.send(message).catch(() => {});
+    const refusal = undeclaredListen(listen);
+    if (refusal !== undefined) return send(refusal);
+    if (this.open.has(listen.id))
+      return send({ jsonrpc: "2.0", id: listen.id, error: { code: -32600, message: "a subscription with this id is open" } });
+    const gone = new AbortController();
+    this.open.set(listen.id, gone);
+    void serveTaskNotifications(listen, { ...this.options, send, signal: gone.signal })
+      .catch(() => {})
+      .finally(() => this.open.delete(listen.id));
+  }
+}
+
 /** A task's status and the input it asks for: a step ending inside a working run is no news. */
 function whatItSays(state: Record<string, unknown>): string {
   const requests = state.inputRequests as Record<string, unknown> | undefined;
