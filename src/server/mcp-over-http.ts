@@ -32,6 +32,8 @@ export async function mcpOverHttp(options: McpServerOptions, request: Request): 
   return handler.fetch(request);
 }
 
+const keepAliveMs = 15_000;
+
 /** The subscription's answer: an event stream of its notifications, closed when it ends or the client goes. */
 function taskNotificationStream(listen: ListenRequest, tasks: ModernTasks, options: McpServerOptions, signal: AbortSignal): Response {
   const refusal = undeclaredListen(listen);
@@ -44,6 +46,9 @@ function taskNotificationStream(listen: ListenRequest, tasks: ModernTasks, optio
       const send = (message: Record<string, unknown>) => {
         if (!gone.signal.aborted) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
       };
+      // A comment now and then: a proxy does not take a quiet subscription for a dead one.
+      const keepAlive = setInterval(() => !gone.signal.aborted && controller.enqueue(encoder.encode(": keepalive\n\n")), keepAliveMs);
+      gone.signal.addEventListener("abort", () => clearInterval(keepAlive), { once: true });
       void serveTaskNotifications(listen, { tasks, changes: options.changes, pollMs: options.pollMs ?? 250, send, signal: gone.signal })
         .catch((error: unknown) => options.log?.(`notifications/tasks: ${String(error)}`))
         .finally(() => {
