@@ -1,7 +1,13 @@
+import type { LegacyMcpSessions } from "./mcp-legacy-sessions.js";
 import { legacyMcpOverHttp, type McpServerOptions } from "./mcp-server.js";
 import { modernMcpServer, modernSdk } from "./mcp-modern-server.js";
 import { serveTaskNotifications, taskListenRequest, undeclaredListen, type ListenRequest } from "./mcp-task-notifications.js";
 import { ModernTasks } from "./mcp-tasks-extension.js";
+
+export interface McpOverHttpOptions extends McpServerOptions {
+  /** Sessions for 2025-11-25 clients that take forms (`planloop serve --mcp-sessions`); without, every request is stateless. */
+  sessions?: LegacyMcpSessions | undefined;
+}
 
 /**
  * One MCP request over Streamable HTTP, served by the SDK line that speaks the protocol version
@@ -10,11 +16,15 @@ import { ModernTasks } from "./mcp-tasks-extension.js";
  * before. The SDK's own classifier decides (`isLegacyRequest`), so the two never disagree. Both
  * are stateless: any number of clients and serve processes answer alike. A `subscriptions/listen`
  * for task ids (the Tasks extension's `notifications/tasks`) is answered here: the SDK's listen
- * knows only its own four kinds of change.
+ * knows only its own four kinds of change. With `sessions`, a 2025-11-25 client that declares
+ * form elicitation gets a session (`LegacyMcpSessions`): its forms reach it over HTTP too.
  */
-export async function mcpOverHttp(options: McpServerOptions, request: Request): Promise<Response> {
+export async function mcpOverHttp(options: McpOverHttpOptions, request: Request): Promise<Response> {
+  const { sessions } = options;
+  if (sessions?.names(request)) return sessions.handle(options, request);
   const sdk = modernSdk();
-  if (sdk === undefined || (await sdk.isLegacyRequest(request))) return legacyMcpOverHttp(options, request);
+  if (sdk === undefined || (await sdk.isLegacyRequest(request)))
+    return (await sessions?.open(options, request)) ?? legacyMcpOverHttp(options, request);
   const context = { ...options, client: options.client ?? "mcp" };
   const listen =
     request.method === "POST"

@@ -81,7 +81,17 @@ export function planloopMcpServer(options: McpServerOptions): McpServer {
         },
   );
   if (taskModule !== undefined && options.interactive)
-    driver = new TaskDriver({ store, host, changes, tasks, server: server.server, pollMs: options.pollMs ?? 250, log: options.log });
+    driver = new TaskDriver({
+      store,
+      host,
+      changes,
+      tasks,
+      server: server.server,
+      pollMs: options.pollMs ?? 250,
+      log: options.log,
+      // Over stdio the client is `mcp`; over HTTP (a session) the token's name.
+      decidedBy: options.client === undefined || options.client === "mcp" ? "mcp elicitation" : `${options.client} (elicitation)`,
+    });
   const closing = server.server.onclose;
   server.server.onclose = () => {
     driver?.close();

@@ -23,6 +23,8 @@ export interface TaskDriverOptions {
   pollMs: number;
   /** Told what went wrong where nobody waits for an answer (stderr for `planloop mcp`). */
   log?: ((line: string) => void) | undefined;
+  /** Who a form's answer is kept as given by: `mcp elicitation` over stdio, `<token name> (elicitation)` over HTTP. */
+  decidedBy: string;
 }
 
 const terminal = new Set(["completed", "failed", "cancelled"]);
@@ -137,7 +139,7 @@ export class TaskDriver {
     );
     if (decisions.length === 0) return void this.dismissed.add(key);
     try {
-      const { done } = await this.options.host.decide(taskId, { decisions, by: "mcp elicitation" });
+      const { done } = await this.options.host.decide(taskId, { decisions, by: this.options.decidedBy });
       this.options.changes.changed(taskId);
       await done;
     } catch (error) {

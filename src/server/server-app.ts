@@ -18,6 +18,7 @@ import { openApiDocument } from "./openapi.js";
 import { allowedMethods, checkedOrigins, originAllowed } from "./request-guards.js";
 import { CannotContinueError, NotHostedError, type RunHost } from "../runs/run-host.js";
 import { viewOfRun } from "./run-view.js";
+import type { LegacyMcpSessions } from "./mcp-legacy-sessions.js";
 import { mcpOverHttp } from "./mcp-over-http.js";
 import type {
   Answer,
@@ -74,6 +75,8 @@ export interface ServerAppOptions {
   loopbackOnly?: boolean | undefined;
   /** Named pipelines, one `/mcp` tool each, as `planloop mcp` offers them. */
   pipelines?: readonly Pipeline[] | undefined;
+  /** Sessions of `/mcp` for 2025-11-25 clients that take forms (`LegacyMcpSessions`); without, `/mcp` is stateless for them. */
+  mcpSessions?: LegacyMcpSessions | undefined;
   /** The server's secret: `/mcp`'s 2026-07-28 `requestState` is signed with a key made from it, so any process of the server verifies it. */
   secret?: string | undefined;
 }
@@ -154,7 +157,16 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     if (!allows(scopes, "decide"))
       throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
     return mcpOverHttp(
-      { store, host, changes, client: name, pipelines: options.pipelines, secret: options.secret, pollMs: options.pollMs },
+      {
+        store,
+        host,
+        changes,
+        client: name,
+        pipelines: options.pipelines,
+        secret: options.secret,
+        pollMs: options.pollMs,
+        sessions: options.mcpSessions,
+      },
       context.req.raw,
     );
   });

@@ -12,6 +12,7 @@ import type { Pipeline } from "../runs/pipelines.js";
 import { listTokens } from "./api-tokens.js";
 import { RunChanges } from "./run-changes.js";
 import { RunHost } from "../runs/run-host.js";
+import { LegacyMcpSessions, type LegacyMcpSessionsOptions } from "./mcp-legacy-sessions.js";
 import { serverApp } from "./server-app.js";
 import { payloadOf, Webhooks, type WebhookOptions } from "./webhooks.js";
 
@@ -51,6 +52,13 @@ export interface RunServerOptions {
    * (`https://app.example.com`). A request from any other page is refused (403); programs send none.
    */
   allowedOrigins?: readonly string[] | undefined;
+  /**
+   * `/mcp` keeps a session for each 2025-11-25 client that declares form elicitation, so a task
+   * waiting for a person asks it through a form over HTTP as over stdio (docs/mcp.md). A session
+   * lives in this process: behind several, route by the `Mcp-Session-Id` header. Default off:
+   * every request stateless.
+   */
+  mcpSessions?: boolean | LegacyMcpSessionsOptions | undefined;
   /**
    * Webhooks: signed with `secret`, POSTed to `url` (every run) and to a run's own `webhook`
    * when it waits or ends. Without it, a run that asks for a webhook is refused.
@@ -110,7 +118,9 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
       for (const url of new Set([options.webhooks?.url, stop.request.webhook])) if (url !== undefined) webhooks.send(url, payload);
     },
   });
+  const mcpSessions = options.mcpSessions ? new LegacyMcpSessions(options.mcpSessions === true ? {} : options.mcpSessions) : undefined;
   const app = serverApp({
+    mcpSessions,
     webhooks,
     store: options.store,
     host,
@@ -149,6 +159,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       changes.close();
+      await mcpSessions?.close();
       await host.close({ abort: abortRuns });
       await webhooks?.close();
       await closed;

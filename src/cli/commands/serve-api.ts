@@ -27,6 +27,7 @@ export interface ApiFlags {
   redis?: string;
   queue: string;
   allowOrigin?: string[];
+  mcpSessions?: boolean;
 }
 
 /** What a serve process is told once, at its start: the store, and the folder and modules it continues runs with. */
@@ -79,6 +80,7 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
     runner,
     secret: serverSecret(),
     allowedOrigins: flags.allowOrigin,
+    mcpSessions: flags.mcpSessions === true,
     // planloop serve's own loop applies grants to every waiting run of the store.
     servesAllRuns: true,
     onStreamCut: ({ runId, capBytes }) =>

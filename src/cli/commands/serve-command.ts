@@ -53,6 +53,10 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
       "browser origins besides the server's own that may call the API and /mcp (https://app.example.com)",
     )
     .option(
+      "--mcp-sessions",
+      "give /mcp's 2025-11-25 clients that take forms a session in this process, so a waiting task asks them through a form (docs/mcp.md); behind several processes, route by Mcp-Session-Id",
+    )
+    .option(
       "--webhook <url>",
       "POST every API run's waits and ends here, and each schedule's run that could not start, signed with $PLANLOOP_WEBHOOK_SECRET (docs/server.md#webhooks)",
     )
