@@ -197,3 +197,19 @@ describe("a schema refused at definition", () => {
     expect(define(input)).toThrow(place);
   });
 });
+
+describe("one tool's schema, alone", () => {
+  it("keeps no $id nested in a tool's schema for the next tool's $ref to find (found by the property in resolved-references.test.ts)", () => {
+    const dialect = "https://json-schema.org/draft/2020-12/schema";
+    const root = "https://example.com/root.json";
+    // Given to Ajv as written (a pointer inside d1.json that names nothing, in a definition nothing uses).
+    const first = jsonSchemaCheck({
+      $schema: dialect,
+      $id: root,
+      $defs: { d1: { $id: "d1.json", allOf: [{ anyOf: [{ $ref: "#/$defs/d0" }] }] } },
+    });
+    expect(first(1)).toMatchObject({ ok: true });
+    // d1.json is another tool's: here it names nothing.
+    expect(() => jsonSchemaCheck({ $schema: dialect, $id: root, $ref: "d1.json", $defs: { d1: {} } })).toThrow(/can't resolve reference/);
+  });
+});

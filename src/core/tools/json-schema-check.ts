@@ -99,12 +99,17 @@ function forAjv2020(schema: Record<string, unknown>): Record<string, unknown> {
 /**
  * A compiled schema is not kept by its `$id` (tools from several servers may reuse one) nor in
  * the cache (a server that makes tools for ever would grow it): the validator is the tool's alone.
+ * Nor are the `$id`s nested in it, which Ajv registers as it reads them, even when the compile
+ * then fails: left, a later tool's `$ref` to such an address found this tool's schema.
  */
 function compileWith(validator: Ajv | Ajv2020, schema: Record<string, unknown>): ValidateFunction {
+  const known = new Set([...Object.keys(validator.schemas), ...Object.keys(validator.refs)]);
   try {
     return validator.compile(schema);
   } finally {
     if (isRecord(schema)) validator.removeSchema(schema);
+    for (const id of Object.keys(validator.schemas)) if (!known.has(id)) validator.removeSchema(id);
+    for (const id of Object.keys(validator.refs)) if (!known.has(id)) delete validator.refs[id];
   }
 }
 

@@ -1,3 +1,5 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsonSchemaCheck } from "./json-schema-check.js";
 import { resolvedReferences } from "./resolved-references.js";
@@ -61,5 +63,76 @@ describe("references worked out before Ajv reads the schema", () => {
     const value = JSON.parse('{"$id": {"$id": "https://example.com/not-an-id"}, "__proto__": 3}') as unknown;
     expect(check(value)).toMatchObject({ ok: true });
     expect(check(JSON.parse('{"__proto__": "three"}'))).toMatchObject({ ok: false, problems: "__proto__: must be integer" });
+  });
+});
+
+describe("references worked out, as a property", () => {
+  /** Schemas over three definitions, each maybe with an `$id` and an anchor, referred to by pointer, by id and by anchor. */
+  const definitionNames = ["d0", "d1", "d2"] as const;
+  const reference = fc.oneof(
+    ...definitionNames.map((name) => fc.constant(`#/$defs/${name}`)),
+    ...definitionNames.map((name) => fc.constant(`${name}.json`)),
+    ...definitionNames.map((name) => fc.constant(`#${name}-anchor`)),
+  );
+  const { node } = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom({ type: "string" }, { type: "integer" }, { minimum: 3 }, { type: "array", maxItems: 2 }, { const: 1 }, true, false),
+      fc.record({ $ref: reference }),
+      fc.record({ properties: fc.record({ a: tie("node"), b: tie("node") }) }),
+      fc.record({ items: tie("node") }),
+      fc.record({ allOf: fc.array(tie("node"), { minLength: 1, maxLength: 2 }) }),
+      fc.record({ anyOf: fc.array(tie("node"), { minLength: 1, maxLength: 2 }) }),
+      fc.record({ not: tie("node") }),
+    ),
+  }));
+  const definition = fc.record({ body: node, id: fc.boolean(), anchor: fc.boolean() });
+  const schema = fc.record({ root: node, definitions: fc.tuple(definition, definition, definition) }).map(({ root, definitions }) => ({
+    // Named, so planloop does not try draft-07 when 2020-12 refuses it.
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://example.com/root.json",
+    ...(typeof root === "object" ? (root as object) : { allOf: [root] }),
+    $defs: Object.fromEntries(
+      definitions.map(({ body, id, anchor }, index) => [
+        `d${index}`,
+        {
+          ...(id ? { $id: `d${index}.json` } : {}),
+          ...(anchor ? { $anchor: `d${index}-anchor` } : {}),
+          allOf: [body],
+        },
+      ]),
+    ),
+  }));
+
+  it("gives Ajv's own verdict on schemas Ajv reads right (pointers, plain ids and anchors): 200 schemas, 10 values each", () => {
+    fc.assert(
+      fc.property(schema, fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 10, maxLength: 10 }), (written, values) => {
+        let original: ((value: unknown) => boolean) | undefined;
+        try {
+          // A validator of its own: Ajv keeps a compiled schema by its $id.
+          const validate = new Ajv2020({ strict: false, allErrors: true, logger: false }).compile(structuredClone(written));
+          original = (value) => {
+            try {
+              return validate(value) as boolean;
+            } catch {
+              return false;
+            }
+          };
+        } catch {
+          original = undefined;
+        }
+        let check: ReturnType<typeof jsonSchemaCheck> | undefined;
+        try {
+          check = jsonSchemaCheck(structuredClone(written));
+        } catch {
+          check = undefined;
+        }
+        // A reference that names nothing (an anchor inside a resource of its own, from outside it) is refused by both.
+        expect(check === undefined).toBe(original === undefined);
+        if (check === undefined || original === undefined) return;
+        for (const value of values) expect(check(value).ok, JSON.stringify({ written, value })).toBe(original(value));
+      }),
+      { numRuns: 200, seed: 56 },
+    );
   });
 });
