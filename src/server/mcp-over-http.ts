@@ -26,21 +26,23 @@ export async function mcpOverHttp(options: McpOverHttpOptions, request: Request)
   if (sdk === undefined || (await sdk.isLegacyRequest(request)))
     return (await sessions?.open(options, request)) ?? legacyMcpOverHttp(options, request);
   const context = { ...options, client: options.client ?? "mcp" };
-  const listen =
-    request.method === "POST"
-      ? taskListenRequest(
-          await request
-            .clone()
-            .json()
-            .catch(() => undefined),
-        )
-      : undefined;
+  const listen = mayBeListen(request) ? taskListenRequest(await readJson(request)) : undefined;
   if (listen !== undefined) return taskNotificationStream(listen, new ModernTasks(sdk, context), options, request.signal);
   // A strict 2026-07-28 handler: legacy traffic never reaches it (routed above).
   const handler = sdk.createMcpHandler(() => modernMcpServer(sdk, context, options.secret), { legacy: "reject" });
   // Not closed after: a streamed answer (progress, then the result) keeps its exchange open until it ends.
   return handler.fetch(request);
 }
+
+/** A POST that may be a `subscriptions/listen`: a 2026-07-28 client names the method in a header, so other bodies are read once. */
+const mayBeListen = (request: Request) =>
+  request.method === "POST" && (request.headers.get("mcp-method") ?? "subscriptions/listen") === "subscriptions/listen";
+
+const readJson = (request: Request): Promise<unknown> =>
+  request
+    .clone()
+    .json()
+    .catch(() => undefined);
 
 const keepAliveMs = 15_000;
 
