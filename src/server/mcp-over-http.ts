@@ -45,12 +45,19 @@ const readJson = (request: Request): Promise<unknown> =>
     .catch(() => undefined);
 
 const keepAliveMs = 15_000;
+/** Task subscriptions open at once in this process, at most (the SDK's own listen keeps as many). */
+const maxTaskStreams = 1024;
+let openTaskStreams = 0;
 
 /** The subscription's answer: an event stream of its notifications, closed when it ends or the client goes. */
 function taskNotificationStream(listen: ListenRequest, tasks: ModernTasks, options: McpServerOptions, signal: AbortSignal): Response {
   const refusal = undeclaredListen(listen);
   if (refusal !== undefined) return Response.json(refusal);
+  if (openTaskStreams >= maxTaskStreams)
+    return Response.json({ jsonrpc: "2.0", id: listen.id, error: { code: -32603, message: "Subscription limit reached" } });
+  openTaskStreams += 1;
   const gone = new AbortController();
+  gone.signal.addEventListener("abort", () => (openTaskStreams -= 1), { once: true });
   signal.addEventListener("abort", () => gone.abort(), { once: true });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
