@@ -72,6 +72,17 @@ export interface TurnOptions {
   tenant?: string | undefined;
 }
 
+/** A call booking its turn (`SharedProviderLimit.booked`). */
+interface BookedCall {
+  signal: AbortSignal | undefined;
+  onWait: ((until: number) => void) | undefined;
+  /** The tokens it holds (0: none counted). */
+  held: number;
+  tenant: string | undefined;
+  /** Gives back the slot it took. */
+  release: () => void;
+}
+
 /** Makes a provider's limit (see `ProviderLimit`). */
 export function providerLimit(options: ProviderLimitOptions): ProviderLimit {
   return new SharedProviderLimit(options);
@@ -88,6 +99,7 @@ class SharedProviderLimit implements ProviderLimit {
   private readonly slots: Slots | undefined;
   private readonly store: LimitStore;
   private readonly line: TenantLine;
+  private readonly weights: ReadonlyMap<string, number>;
 
   constructor(options: ProviderLimitOptions) {
     if (typeof options.name !== "string" || options.name === "") throw new InvalidOptionsError("a provider limit needs a name");
@@ -124,7 +136,8 @@ class SharedProviderLimit implements ProviderLimit {
     for (const [tenant, weight] of Object.entries(options.tenantWeights ?? {}))
       if (!(typeof weight === "number" && Number.isFinite(weight) && weight > 0))
         throw new InvalidOptionsError(`the weight of tenant ${JSON.stringify(tenant)} must be a number > 0, not ${String(weight)}`);
-    this.line = new TenantLine(new Map(Object.entries(options.tenantWeights ?? {})));
+    this.weights = new Map(Object.entries(options.tenantWeights ?? {}));
+    this.line = new TenantLine(this.weights);
   }
 
   get countsTokens(): boolean {
@@ -139,19 +152,19 @@ class SharedProviderLimit implements ProviderLimit {
     const leave = tenant === undefined ? () => {} : await this.line.enter(tenant, signal);
     try {
       const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
-      return await this.booked(signal, onWait, held, release);
+      return await this.booked({ signal, onWait, held, tenant, release });
     } finally {
       leave();
     }
   }
 
   /** Books the call's turn and waits for it (see `turn`). */
-  private async booked(signal: AbortSignal | undefined, onWait: ((until: number) => void) | undefined, held: number, release: () => void) {
+  private async booked({ signal, onWait, held, tenant, release }: BookedCall) {
     try {
       for (let missed = 0; ;) {
         signal?.throwIfAborted();
+        const requestStart = await this.requestTurn(tenant, signal, onWait);
         const now = Date.now();
-        const requestStart = await this.store.book(this.key, this.intervalMs, now);
         // The tokens' turn comes no sooner than the request's (which counts the cooldown).
         const start = held === 0 ? requestStart : await this.store.book(this.tokensKey, held * this.msPerToken, requestStart);
         if (start > now) {
@@ -177,6 +190,25 @@ class SharedProviderLimit implements ProviderLimit {
     } catch (error) {
       release();
       throw error;
+    }
+  }
+
+  /**
+   * Books the request's turn. A tenant's call, with a rate, books it by the tenants' rule in the
+   * store (`LimitStore.bookFair`): across every process that shares the line, the next turn goes
+   * to the waiting tenant served least for its weight; until then the call waits to ask again.
+   */
+  private async requestTurn(tenant: string | undefined, signal: AbortSignal | undefined, onWait: ((until: number) => void) | undefined) {
+    if (tenant === undefined || this.intervalMs === 0) return this.store.book(this.key, this.intervalMs, Date.now());
+    const step = 1 / (this.weights.get(tenant) ?? 1);
+    // A claim outlives the time it asks again by this much: a process that died, or a call that
+    // gave up, holds the tenants behind it no longer than that.
+    const claimMs = Math.max(1000, 2 * this.intervalMs);
+    for (;;) {
+      const turn = await this.store.bookFair(this.key, { tenant, intervalMs: this.intervalMs, now: Date.now(), step, claimMs });
+      if ("start" in turn) return turn.start;
+      onWait?.(turn.retryAt + this.intervalMs);
+      await sleep(turn.retryAt - Date.now(), signal ? { signal } : {});
     }
   }
 
