@@ -66,8 +66,9 @@ export interface TurnOptions {
   tokens?: number | undefined;
   /**
    * Whose call it is: calls that name a tenant book their turns one at a time in this process,
-   * the next going to the tenant served least recently for its weight (`tenantWeights`); calls
-   * that name none book as they come.
+   * the next going to the tenant served least recently for its weight (`tenantWeights`); with a
+   * rate, the store applies the same rule across every process that shares it
+   * (`LimitStore.bookFair`). Calls that name none book as they come.
    */
   tenant?: string | undefined;
 }
