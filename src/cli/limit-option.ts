@@ -1,3 +1,4 @@
+import type * as IORedis from "ioredis";
 import type Pg from "pg";
 import { loadOptionalPackage } from "../core/optional-package.js";
 import { providerLimit, type LimitBackend, type ProviderLimit } from "../limits/provider-limit.js";
@@ -8,7 +9,7 @@ export interface LimitFlags {
   requestsPerMinute?: string;
   tokensPerMinute?: string;
   concurrentRequests?: string;
-  /** Where the limit lives across processes: sqlite:<path> or postgres://… */
+  /** Where the limit lives across processes: sqlite:<path>, postgres://… or redis://… */
   limitsShared?: string;
 }
 
@@ -59,7 +60,37 @@ function sharedFrom(where: string): LimitBackend {
     pool.on("error", () => {});
     return { postgres: pool };
   }
-  throw new CliError(
-    `--limits-shared: write sqlite:<path> or postgres://… (Redis: declare providerLimit in a model module), not ${JSON.stringify(where)}`,
-  );
+  if (/^rediss?:\/\//.test(where)) {
+    const { Redis } = loadOptionalPackage<typeof IORedis>({
+      name: "ioredis",
+      neededFor: "--limits-shared redis://…",
+      install: "ioredis@6",
+    });
+    return { redis: idleUnref(new Redis(where, { maxRetriesPerRequest: 3 })) };
+  }
+  throw new CliError(`--limits-shared: write sqlite:<path>, postgres://… or redis://…, not ${JSON.stringify(where)}`);
+}
+
+/**
+ * The part of an ioredis client the limit store uses (`eval`), whose connection keeps the command
+ * running only while a call is in flight, as a pg pool's idle connections do not: a command
+ * whose run is done exits without closing it.
+ */
+function idleUnref(redis: IORedis.Redis): { eval: IORedis.Redis["eval"] } {
+  const socket = () => (redis as unknown as { stream?: { ref?: () => void; unref?: () => void } }).stream;
+  let inFlight = 0;
+  redis.on("error", () => {});
+  redis.on("connect", () => {
+    if (inFlight === 0) socket()?.unref?.();
+  });
+  const evaluate = (async (...args: Parameters<IORedis.Redis["eval"]>) => {
+    inFlight += 1;
+    socket()?.ref?.();
+    try {
+      return await redis.eval(...args);
+    } finally {
+      if ((inFlight -= 1) === 0) socket()?.unref?.();
+    }
+  }) as IORedis.Redis["eval"];
+  return { eval: evaluate };
 }
