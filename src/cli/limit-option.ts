@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type * as IORedis from "ioredis";
 import type Pg from "pg";
 import { loadOptionalPackage } from "../core/optional-package.js";
@@ -41,9 +42,29 @@ export function limitFromFlags(flags: LimitFlags, name: string): ProviderLimit |
   });
 }
 
+/**
+ * The limit flags again, for the launch line a run is continued with: a SQLite file by its
+ * absolute path (the run may be continued from another folder).
+ */
+export function limitArguments(flags: LimitFlags): string[] {
+  const shared = flags.limitsShared;
+  return [
+    ...(flags.requestsPerMinute === undefined ? [] : ["--requests-per-minute", flags.requestsPerMinute]),
+    ...(flags.tokensPerMinute === undefined ? [] : ["--tokens-per-minute", flags.tokensPerMinute]),
+    ...(flags.concurrentRequests === undefined ? [] : ["--concurrent-requests", flags.concurrentRequests]),
+    ...(shared === undefined ? [] : ["--limits-shared", shared.startsWith("sqlite:") ? `sqlite:${resolve(shared.slice(7))}` : shared]),
+  ];
+}
+
+/** The limit flags that take a number, and the form each must have (as `limitFromFlags` reads it). */
+export const limitNumberFlags: readonly string[] = ["--requests-per-minute", "--tokens-per-minute", "--concurrent-requests"];
+export const wholeNumberPattern = /^[1-9]\d{0,8}$/;
+/** What `--limits-shared` may name: a SQLite file, a Postgres or a Redis URL. */
+export const limitsSharedPattern = /^(sqlite:.+|postgres(ql)?:\/\/.+|rediss?:\/\/.+)$/;
+
 function wholeNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[1-9]\d{0,8}$/.test(value)) throw new CliError(`${flag} must be a whole number >= 1, not ${JSON.stringify(value)}`);
+  if (!wholeNumberPattern.test(value)) throw new CliError(`${flag} must be a whole number >= 1, not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
