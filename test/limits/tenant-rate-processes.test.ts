@@ -2,7 +2,7 @@
 // logs when each request comes; one limit of a turn every 200 ms shared in a SQLite file, in
 // Postgres or in Redis. Tenant "busy" runs 10 runs of 5 independent agent steps in three
 // processes (4 + 3 + 3 runs); tenant "lone" runs one run of a 6-step chain in a fourth, started
-// once the busy ones are under way. Each of the lone tenant's calls is served within one turn
+// once the busy ones are under way, pausing a seeded random time between its calls. Each of the lone tenant's calls is served within one turn
 // of asking: at most one busy call reaches the provider between the lone call asking for its
 // turn and the lone call arriving (a busy call that comes within half a turn of the lone one
 // asking had its turn before it: the wake-up's and the request's latency). Without the tenants'
@@ -84,7 +84,8 @@ describe.each(backends)("two tenants at one rate limit on %s, across four proces
     const name = `provider-${randomUUID().slice(0, 8)}`;
     const common = [flag, provider.baseURL, name, String(requests), String(perMs)];
     const busy = [4, 3, 3].map((runs) => startProcess([...common, "busy", String(runs), "5", "wide", busyGo]));
-    const lone = startProcess([...common, "lone", "1", "6", "chain", loneGo]);
+    // The lone chain pauses a seeded random 0-400 ms between its calls: they ask at random moments of the turns.
+    const lone = startProcess([...common, "lone", "1", "6", "chain:58", loneGo]);
     const all = [...busy, lone];
     await Promise.race([Promise.all(all.map((each) => each.ready)), Promise.all(all.map((each) => each.done))]);
     writeFileSync(busyGo, "");
