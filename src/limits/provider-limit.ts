@@ -3,6 +3,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 import type { LimitStore } from "../core/limit-store.js";
 import { Slots } from "./slots.js";
+import { TenantGates } from "./tenant-gates.js";
 import { TenantLine } from "./tenant-line.js";
 
 export type { LimitBackend } from "./shared-store.js";
@@ -100,6 +101,7 @@ class SharedProviderLimit implements ProviderLimit {
   private readonly slots: Slots | undefined;
   private readonly store: LimitStore;
   private readonly line: TenantLine;
+  private readonly gates = new TenantGates();
   private readonly weights: ReadonlyMap<string, number>;
 
   constructor(options: ProviderLimitOptions) {
@@ -148,9 +150,14 @@ class SharedProviderLimit implements ProviderLimit {
   async turn(signal?: AbortSignal, onWait?: (until: number) => void, call: TurnOptions = {}): Promise<() => void> {
     const { tokens, tenant } = call;
     const held = this.msPerToken > 0 && tokens !== undefined && Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
-    // A tenant's call takes its place in the tenants' line before a slot: the line, not the
-    // slots' first come first served, says whose call goes next.
-    const leave = tenant === undefined ? () => {} : await this.line.enter(tenant, signal);
+    // A tenant's call takes its place before a slot: with a rate the store orders the tenants
+    // (each tenant's next call asks it, side by side); without, the tenants' line in this process.
+    const leave =
+      tenant === undefined
+        ? () => {}
+        : this.intervalMs > 0
+          ? await this.gates.enter(tenant, signal)
+          : await this.line.enter(tenant, signal);
     try {
       const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
       return await this.booked({ signal, onWait, held, tenant, release });

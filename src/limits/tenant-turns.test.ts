@@ -82,6 +82,21 @@ describe("tenants' turns at a provider's limit", () => {
     expect(order).toHaveLength(10);
   });
 
+  it("with a rate, a process's tenant is not held behind another it hosts that the store holds back", async () => {
+    const shared = memoryLimitStore();
+    const limit = () => providerLimit({ name: "p", rate: { requests: 20, perMs: 1000 }, shared });
+    // Process A hosts tenant busy and, later, tenant quiet; processes B and C host busy too.
+    const [a, b, c] = [limit(), limit(), limit()];
+    const order: string[] = [];
+    const ask = (process: ProviderLimit, tenant: string) =>
+      process.turn(undefined, undefined, { tenant }).then((release) => (release(), order.push(tenant)));
+    const busy = [a, b, c].flatMap((process) => Array.from({ length: 4 }, () => ask(process!, "busy")));
+    while (order.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    const servedBefore = order.length;
+    await Promise.all([...busy, ask(a!, "quiet")]);
+    expect(order.indexOf("quiet") - servedBefore).toBeLessThanOrEqual(1);
+  });
+
   it("takes a call that gives up out of the line, and the others go on", async () => {
     const limit = providerLimit({ name: "p", shared: memoryLimitStore() });
     const first = await limit.turn(undefined, undefined, { tenant: "a" });
