@@ -12,6 +12,8 @@ export interface LimitFlags {
   concurrentRequests?: string;
   /** Where the limit lives across processes: sqlite:<path>, postgres://… or redis://… */
   limitsShared?: string;
+  /** Tenants' shares of the turns, `<tenant>=<weight>` each (`planloop serve --tenant-weight`). */
+  tenantWeight?: string[];
 }
 
 /** Whether the flags declare a provider limit at all. */
@@ -20,7 +22,8 @@ export function declaresLimit(flags: LimitFlags): boolean {
     flags.requestsPerMinute !== undefined ||
     flags.tokensPerMinute !== undefined ||
     flags.concurrentRequests !== undefined ||
-    flags.limitsShared !== undefined
+    flags.limitsShared !== undefined ||
+    flags.tenantWeight !== undefined
   );
 }
 
@@ -39,7 +42,21 @@ export function limitFromFlags(flags: LimitFlags, name: string): ProviderLimit |
     ...(tokensPerMinute === undefined ? {} : { tokensPerMinute }),
     ...(concurrent === undefined ? {} : { concurrent }),
     ...(flags.limitsShared === undefined ? {} : { shared: sharedFrom(flags.limitsShared) }),
+    ...(flags.tenantWeight === undefined ? {} : { tenantWeights: tenantWeightsFrom(flags.tenantWeight) }),
   });
+}
+
+/** `--tenant-weight client:acme=2 schedule:nightly=0.5`: each tenant's weight (a tenant's name may hold "="; the last one splits). */
+function tenantWeightsFrom(given: readonly string[]): Record<string, number> {
+  const weights: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const pair of given) {
+    const at = pair.lastIndexOf("=");
+    const weight = Number(pair.slice(at + 1));
+    if (at <= 0 || !/^\d+(\.\d+)?$/.test(pair.slice(at + 1)) || !(weight > 0))
+      throw new CliError(`--tenant-weight takes <tenant>=<weight> (a number > 0), not ${JSON.stringify(pair)}`);
+    weights[pair.slice(0, at)] = weight;
+  }
+  return weights;
 }
 
 /**

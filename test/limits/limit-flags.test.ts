@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelAdapter } from "planloop";
+import { limitFromFlags } from "../../src/cli/limit-option.js";
 import { modelFromFlags } from "../../src/cli/model-option.js";
 import { completion, startChatServer, type ChatServer } from "../helpers/chat-server.js";
 import { redisUrl, skipRedis } from "../helpers/redis.js";
@@ -65,6 +66,22 @@ describe("a provider's limit from the command line", () => {
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(700);
   });
 
+  it("--tenant-weight heavy=2 (planloop serve's): the heavy tenant gets two turns for the other's one", async () => {
+    const limit = limitFromFlags({ requestsPerMinute: "6000", tenantWeight: ["heavy=2", "a=b=1"] }, `weights-${Date.now()}`)!;
+    const order: string[] = [];
+    await Promise.all(
+      ["heavy", "plain"].flatMap((tenant) =>
+        Array.from({ length: 12 }, async () => {
+          (await limit.turn(undefined, undefined, { tenant }))();
+          order.push(tenant);
+        }),
+      ),
+    );
+    const heavy = order.slice(0, 12).filter((tenant) => tenant === "heavy").length;
+    expect(heavy).toBeGreaterThanOrEqual(7);
+    expect(heavy).toBeLessThanOrEqual(9);
+  });
+
   it("refuses flags that cannot be a limit, and a limit for a model module (it declares its own)", async () => {
     const base = { baseUrl: "http://127.0.0.1:9/v1", model: "m" };
     await expect(modelFromFlags({ ...base, requestsPerMinute: "0" }, {})).rejects.toThrow(
@@ -77,6 +94,10 @@ describe("a provider's limit from the command line", () => {
     await expect(modelFromFlags({ ...base, limitsShared: "mysql://x" }, {})).rejects.toThrow(
       /--limits-shared: write sqlite:<path>, postgres:\/\/… or redis:\/\/…/,
     );
+    for (const pair of ["heavy", "=2", "heavy=0", "heavy=-1", "heavy=2x"])
+      await expect(modelFromFlags({ ...base, tenantWeight: [pair] }, {})).rejects.toThrow(
+        `--tenant-weight takes <tenant>=<weight> (a number > 0), not ${JSON.stringify(pair)}`,
+      );
     await expect(modelFromFlags({ model: "./model.mjs", requestsPerMinute: "60" }, {})).rejects.toThrow(
       /is a module: declare its limit there/,
     );

@@ -50,6 +50,10 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--tokens-per-minute <n>", "the API's runs' model: at most this many tokens a minute")
     .option("--concurrent-requests <n>", "the API's runs' model: at most this many requests at once")
     .option(
+      "--tenant-weight <tenant=weight...>",
+      "a tenant's share of the limit's turns (client:<token name>, schedule:<name>; default 1 each)",
+    )
+    .option(
       "--limits-shared <sqlite:path|postgres://…|redis://…>",
       "keep the API's runs' limit there, and continue runs started with a shared limit with it",
     )
@@ -92,6 +96,7 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
           ...(flags.tokensPerMinute === undefined ? {} : { tokensPerMinute: flags.tokensPerMinute }),
           ...(flags.concurrentRequests === undefined ? {} : { concurrentRequests: flags.concurrentRequests }),
           ...(flags.limitsShared === undefined ? {} : { limitsShared: flags.limitsShared }),
+          ...(flags.tenantWeight === undefined ? {} : { tenantWeight: flags.tenantWeight }),
         },
         io,
         rerun,
