@@ -66,7 +66,13 @@ function startProcess(args: string[]) {
   const done = new Promise<{ statuses: string[]; asked: number[] }>((resolve, reject) =>
     child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.split("\n")[1]!)) : reject(new Error(`exited ${code}: ${err}`)))),
   );
-  return { ready, done };
+  return { ready, done, child };
+}
+
+/** A seeded random number in [0, 1). */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 const backends = [
@@ -110,5 +116,37 @@ describe.each(backends)("two tenants at one rate limit on %s, across four proces
     // The busy tenant still had calls waiting when the lone run was done: it competed throughout.
     expect(busyLeft).toBeGreaterThan(5);
     for (const count of between) expect(count).toBeLessThanOrEqual(1);
+  });
+});
+
+describe.each(backends.slice(0, 2))("a process killed while its tenant waits at the limit on %s", (backend, skip, flagOf) => {
+  it.skipIf(skip)("holds the other tenant's turns back no longer than its claim's lapse, killed at a seeded random moment", async () => {
+    const provider = await loggingProvider();
+    const flag = await flagOf();
+    const go = join(mkdtempSync(join(tmpdir(), "planloop-tenant-rate-go-")), "go");
+    const name = `provider-${randomUUID().slice(0, 8)}`;
+    const common = [flag, provider.baseURL, name, String(requests), String(perMs)];
+    const busy = [3, 3].map((runs) => startProcess([...common, "busy", String(runs), "5", "wide", go]));
+    // Its task names no "lone task": the provider logs its calls as busy ones; they are counted apart below.
+    const doomed = startProcess([...common, "doomed", "2", "5", "wide", go]);
+    const all = [...busy, doomed];
+    await Promise.race([Promise.all(all.map((each) => each.ready)), Promise.all(all.map((each) => each.done))]);
+    writeFileSync(go, "");
+    const killAfterMs = 400 + Math.floor(seeded(58)() * 1000);
+    await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+    const killedAt = Date.now();
+    doomed.child.kill("SIGKILL");
+    await doomed.done.catch(() => {});
+    const results = await Promise.all(busy.map((each) => each.done));
+    expect(results.flatMap((result) => result.statuses)).toEqual(Array.from({ length: 6 }, () => "completed"));
+    // The longest time the provider heard nothing after the kill, while busy calls still waited.
+    const after = provider.seen.map((each) => each.at).filter((at) => at >= killedAt);
+    const gaps = [after[0]! - killedAt, ...after.slice(1).map((at, index) => at - after[index]!)];
+    const longest = Math.max(...gaps);
+    console.log(`${backend}: killed after ${killAfterMs} ms; ${after.length} calls after; the longest silence ${longest} ms`);
+    // A claim lapses a second after its retry time (at most a turn after the kill): 1.2 s, and a
+    // margin for a busy machine. A claim that never lapsed would stall the line for good.
+    expect(longest).toBeLessThanOrEqual(2_500);
+    expect(after.length).toBeGreaterThan(5);
   });
 });
