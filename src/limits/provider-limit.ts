@@ -66,10 +66,10 @@ export interface TurnOptions {
   /** With a token rate: the call's worst case in tokens, held until `settleTokens` says what it used. */
   tokens?: number | undefined;
   /**
-   * Whose call it is: calls that name a tenant book their turns one at a time in this process,
-   * the next going to the tenant served least recently for its weight (`tenantWeights`); with a
-   * rate, the store applies the same rule across every process that shares it
-   * (`LimitStore.bookFair`). Calls that name none book as they come.
+   * Whose call it is: the next turn goes to the tenant served least recently for its weight
+   * (`tenantWeights`). With a rate, the store applies the rule across every process that shares
+   * it (`LimitStore.bookFair`); without, calls that name a tenant book one at a time in this
+   * process by it. Calls that name none book as they come.
    */
   tenant?: string | undefined;
 }
@@ -171,7 +171,7 @@ class SharedProviderLimit implements ProviderLimit {
     try {
       for (let missed = 0; ;) {
         signal?.throwIfAborted();
-        const requestStart = await this.requestTurn(tenant, signal, onWait);
+        const requestStart = await this.requestTurn({ tenant, signal, onWait });
         const now = Date.now();
         // The tokens' turn comes no sooner than the request's (which counts the cooldown).
         const start = held === 0 ? requestStart : await this.store.book(this.tokensKey, held * this.msPerToken, requestStart);
@@ -206,7 +206,7 @@ class SharedProviderLimit implements ProviderLimit {
    * store (`LimitStore.bookFair`): across every process that shares the line, the next turn goes
    * to the waiting tenant served least for its weight; until then the call waits to ask again.
    */
-  private async requestTurn(tenant: string | undefined, signal: AbortSignal | undefined, onWait: ((until: number) => void) | undefined) {
+  private async requestTurn({ tenant, signal, onWait }: Pick<BookedCall, "tenant" | "signal" | "onWait">) {
     if (tenant === undefined || this.intervalMs === 0) return this.store.book(this.key, this.intervalMs, Date.now());
     const step = 1 / (this.weights.get(tenant) ?? 1);
     // A claim outlives the time it asks again by this much: a process that died, or a call that
