@@ -73,7 +73,8 @@ export async function trustedLaunchLine(
       throw planted(runId, `it gives ${flag} ${JSON.stringify(argv[position])}, not a whole number`);
     if (flag === "--limits-shared" && !limitsSharedPattern.test(argv[position]!))
       throw planted(runId, `it keeps its limit in ${JSON.stringify(argv[position])}, not a SQLite file, Postgres or Redis`);
-    const ownStore = flag === "--limits-shared" && given.store !== undefined && argv[position] === given.store;
+    // A limit kept in the run's own store needs no word (the person named the store), unless they gave another.
+    const ownStore = given.store !== undefined && argv[position] === given.store && given.limitsShared === undefined;
     if (flag === "--tools" || (flag === "--model" && namesModule(argv[position]!)) || (flag === "--limits-shared" && !ownStore))
       modules.push(position);
   }

@@ -82,6 +82,11 @@ describe("limit flags on a run continued later", () => {
     // The run's own store: the person named it.
     const own = [...base, "--requests-per-minute", "60", "--limits-shared", "sqlite:/data/runs.sqlite"];
     expect(await trustedLaunchLine("r", launch(own), given)).toEqual(own);
+    // Unless the person gives another place: theirs is used.
+    expect(await trustedLaunchLine("r", launch(own), { ...given, limitsShared: "sqlite:mine.sqlite" })).toEqual([
+      ...own.slice(0, -1),
+      `sqlite:${join(process.cwd(), "mine.sqlite")}`,
+    ]);
     // Elsewhere (a database the store's writer chose): not without a word.
     const elsewhere = [...base, "--limits-shared", "postgres://planloop@attacker.example/db"];
     await expect(trustedLaunchLine("r", launch(elsewhere), given)).rejects.toThrow(
