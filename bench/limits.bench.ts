@@ -3,6 +3,9 @@
 // call pays; a rate's waits are the rate's, not the limiter's).
 //   turn: a limit with a cooldown and no rate — one booking in the store per call.
 //   turn + release, 8 at once: the same with 8 callers in flight (throughput).
+//   book / tenant book: the store's booking of a turn on a line with a rate, plain (`book`) and
+//     by the tenants' rule (`bookFair`, two tenants taking turns), each call a turn after the
+//     last so none is refused: what the tenants' rule adds to a call that need not wait.
 //   hold: a write key held and let go (`resourceLocks`) — two store operations per call.
 // Backends: memory; a SQLite file; PostgreSQL and Redis when PLANLOOP_POSTGRES_URL and
 // PLANLOOP_REDIS_URL are set (source /tmp/svc.env). Run: npm run bench:limits   (CALLS=2000)
@@ -12,6 +15,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { memoryLimitStore, providerLimit, resourceLocks, type LimitBackend } from "../src/index.js";
+import { sharedLimitStore } from "../src/limits/shared-store.js";
 import { sqliteLimitStore } from "../src/stores/sqlite/index.js";
 
 const calls = Number(process.env.CALLS ?? 2000);
@@ -33,6 +37,26 @@ async function measure(name: string, shared: LimitBackend | undefined): Promise<
     }),
   );
   const parallel = ((performance.now() - started) * 1000) / calls;
+  const store = sharedLimitStore(shared);
+  const base = Date.now();
+  // Warm: both statements prepared (or scripts loaded), the code paths compiled.
+  for (let index = 0; index < 200; index += 1) {
+    await store.book(`${tag}-warm`, 10, base + index * 10);
+    await store.bookFair(`${tag}-warm`, { tenant: "warm", intervalMs: 10, now: base + index * 10, step: 1, claimMs: 1000 });
+  }
+  started = performance.now();
+  for (let index = 0; index < calls; index += 1) await store.book(`${tag}-plain`, 10, base + index * 10);
+  const book = ((performance.now() - started) * 1000) / calls;
+  started = performance.now();
+  for (let index = 0; index < calls; index += 1)
+    await store.bookFair(`${tag}-fair`, {
+      tenant: index % 2 === 0 ? "a" : "b",
+      intervalMs: 10,
+      now: base + index * 10,
+      step: 1,
+      claimMs: 1000,
+    });
+  const tenantBook = ((performance.now() - started) * 1000) / calls;
   started = performance.now();
   for (let index = 0; index < calls; index += 1) {
     const release = await locks.hold(`${tag}-table`, signal);
@@ -42,7 +66,7 @@ async function measure(name: string, shared: LimitBackend | undefined): Promise<
   (await locks.hold(`${tag}-table`, signal))();
   const hold = ((performance.now() - started) * 1000) / (calls + 1);
   console.log(
-    `${name.padEnd(10)} turn ${turn.toFixed(1).padStart(7)} µs/call   8 at once ${parallel.toFixed(1).padStart(7)} µs/call   hold ${hold.toFixed(1).padStart(7)} µs/call`,
+    `${name.padEnd(10)} turn ${turn.toFixed(1).padStart(7)} µs/call   8 at once ${parallel.toFixed(1).padStart(7)} µs/call   book ${book.toFixed(1).padStart(7)} µs   tenant book ${tenantBook.toFixed(1).padStart(7)} µs   hold ${hold.toFixed(1).padStart(7)} µs/call`,
   );
 }
 

@@ -157,6 +157,7 @@ export type { TenantBudgetOptions } from "./limits/tenant-budget.js";
 export type { ResourceLocksOptions } from "./limits/resource-locks.js";
 export { memoryLimitStore } from "./core/limit-store.js";
 export type { LimitStore, Spend } from "./core/limit-store.js";
+export type { FairTurn, FairTurnRequest } from "./core/fair-turn.js";
 export type { ResourceLocks } from "./core/tools/call-gates.js";
 export { ModelHttpError } from "./models/http-request.js";
 export { IncompleteAnswerError, type AnswerEnd } from "./models/answer-end.js";

@@ -22,6 +22,8 @@ export interface ContinueFlags {
   tools?: string;
   /** The model module to continue it with, for a run started with `--model <module>`. */
   model?: string;
+  /** Where to keep the provider's limit, for a run started with `--limits-shared` (not taken from the store unless it is the run's own). */
+  limitsShared?: string;
   /** Who gives the decisions (`--decided-by`), kept with them. */
   decidedBy?: string;
 }
@@ -93,6 +95,7 @@ export async function continuationLine(
     launch = launchOf(run);
   });
   if (launch === undefined) return undefined;
-  const argv = await trustedLaunchLine(request.runId, launch, { tools: request.flags.tools, model: request.flags.model });
+  const { tools, model, limitsShared } = request.flags;
+  const argv = await trustedLaunchLine(request.runId, launch, { tools, model, limitsShared, store });
   return { argv: [...argv, "--store", store, "--run-id", request.runId, ...request.decisions], cwd: launch.cwd };
 }

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Model } from "../core/model.js";
 import { openAICompatible } from "../models/openai-compatible.js";
 import { CliError } from "./cli-error.js";
-import { declaresLimit, limitFromFlags, type LimitFlags } from "./limit-option.js";
+import { declaresLimit, limitArguments, limitFromFlags, type LimitFlags } from "./limit-option.js";
 import { modelFromModule } from "./model-module.js";
 
 export interface ModelFlags extends LimitFlags {
@@ -57,5 +57,7 @@ export function modelArguments(flags: ModelFlags): string[] {
     ...(flags.model ? ["--model", isModulePath(flags.model) ? resolve(flags.model) : flags.model] : []),
     ...(flags.baseUrl ? ["--base-url", flags.baseUrl] : []),
     ...(flags.apiKeyEnv && flags.apiKeyEnv !== "OPENAI_API_KEY" ? ["--api-key-env", flags.apiKeyEnv] : []),
+    // The limit the run was started with holds when it is continued (the launch line checks them).
+    ...limitArguments(flags),
   ];
 }

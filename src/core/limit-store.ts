@@ -1,3 +1,5 @@
+import { decideFairTurn, type FairTurn, type FairTurnRequest, type TenantClaim } from "./fair-turn.js";
+
 /**
  * Where the state of limits and write keys lives: this process's memory, or a store that every
  * process shares (Redis, Postgres, a SQLite file). Each operation is one atomic step in the store,
@@ -11,6 +13,12 @@ export interface LimitStore {
    * is `intervalMs` later. Turns are booked in the order the store receives the calls.
    */
   book(key: string, intervalMs: number, now: number): Promise<number>;
+  /**
+   * Books the next turn of `key` for a tenant's call if it is that tenant's turn
+   * (`decideFairTurn`: the turn booked before has come, no tenant served less waits), else keeps
+   * the tenant's claim and says when to ask again. One atomic step, shared with `book`'s turns.
+   */
+  bookFair(key: string, request: FairTurnRequest): Promise<FairTurn>;
   /** Closes `key` until `until` (a later time already set is kept). */
   closeUntil(key: string, until: number): Promise<void>;
   /** Until when `key` is closed (0, or a past time: open). */
@@ -52,6 +60,8 @@ export function fits(spent: Spend, held: Spend, amount: Spend, ceiling: Spend): 
 export function memoryLimitStore(): LimitStore {
   const next = new Map<string, number>();
   const closed = new Map<string, number>();
+  const lastMarks = new Map<string, number>();
+  const claims = new Map<string, Map<string, TenantClaim>>();
   const holds = new Map<string, { holder: string; until: number }>();
   const ledgers = new Map<string, { spent: Spend; held: Spend }>();
   const ledger = (key: string) => {
@@ -64,6 +74,17 @@ export function memoryLimitStore(): LimitStore {
       const start = Math.max(now, next.get(key) ?? 0, closed.get(key) ?? 0);
       next.set(key, start + intervalMs);
       return start;
+    },
+    bookFair: async (key, request) => {
+      let line = claims.get(key);
+      if (line === undefined) claims.set(key, (line = new Map()));
+      const state = { next: next.get(key) ?? 0, closed: closed.get(key) ?? 0, lastMark: lastMarks.get(key) ?? 0 };
+      const decision = decideFairTurn(state, line, request);
+      next.set(key, decision.line.next);
+      lastMarks.set(key, decision.line.lastMark);
+      line.set(request.tenant, decision.claim);
+      for (const tenant of decision.forget) line.delete(tenant);
+      return decision.turn;
     },
     closeUntil: async (key, until) => {
       closed.set(key, Math.max(until, closed.get(key) ?? 0));

@@ -311,7 +311,8 @@ function readGivenPlan(given: GivenPlan | undefined, run: { resumed: boolean; to
   return undefined;
 }
 
-function checkTenant(tenant: unknown): string | undefined {
+/** A run's `tenant`, checked: a non-empty string, or none. */
+export function checkTenant(tenant: unknown): string | undefined {
   if (tenant === undefined || (typeof tenant === "string" && tenant !== "")) return tenant;
   throw new InvalidOptionsError(`tenant must be a non-empty string, not ${JSON.stringify(tenant)}`);
 }

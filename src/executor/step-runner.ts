@@ -68,6 +68,8 @@ export interface AgentJob extends JobIdentity {
   context?: (Pick<ContextPolicy, "maxTokens" | "maxObservationTokens"> & { keep?: "recent" | "summarize" }) | undefined;
   /** The model the step names (the worker's `models` has it), else the worker's model. */
   model?: string | undefined;
+  /** Whose run it is: the loop's model calls carry it to the worker's provider limit (`ModelRequest.tenant`). */
+  tenant?: string | undefined;
   /** The loop paused before (waiting for a human), with the decisions for its calls. */
   resume?: AgentState | undefined;
   approvals?: Record<string, ApprovalDecision> | undefined;

@@ -20,30 +20,31 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
   if (!tableNamePattern.test(tableName))
     throw new TypeError(`shared.tableName must be a plain table name, got ${JSON.stringify(tableName)}`);
   const table = tableName;
+  const tenants = `${tableName}_tenants`;
+  const fairTurn = `${tableName}_fair_turn_v1`;
   let made: Promise<void> | undefined;
   const ready = () =>
-    (made ??= pool
-      .query(
-        `CREATE UNLOGGED TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, next_at double precision NOT NULL DEFAULT 0,
-           closed_until double precision NOT NULL DEFAULT 0, holder text, held_until double precision NOT NULL DEFAULT 0,
-           spent_tokens double precision NOT NULL DEFAULT 0, spent_cost double precision NOT NULL DEFAULT 0,
-           held_tokens double precision NOT NULL DEFAULT 0, held_cost double precision NOT NULL DEFAULT 0)`,
-      )
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          // Two processes making the table at once: the other one made it.
-          const code = (error as { code?: string }).code;
-          if (code === "23505" || code === "42P07") return;
-          made = undefined;
-          throw error;
-        },
-      ));
+    (made ??= setUp(pool, setupStatements(table, tenants, fairTurn)).catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
   const query = async (sql: string, values: unknown[]) => {
     await ready();
     return pool.query(sql, values);
   };
   return {
+    bookFair: async (key, { tenant, intervalMs, now, step, claimMs }) => {
+      const { rows } = await query(`SELECT start, retry_at FROM ${fairTurn}($1, $2, $3, $4, $5, $6)`, [
+        key,
+        tenant,
+        intervalMs,
+        now,
+        step,
+        claimMs,
+      ]);
+      const row = rows[0]!;
+      return row.start === null ? { retryAt: Number(row.retry_at) } : { start: Number(row.start) };
+    },
     book: async (key, intervalMs, now) => {
       const { rows } = await query(
         `INSERT INTO ${table} AS t (key, next_at) VALUES ($1, $2::double precision + $3::double precision)
@@ -97,4 +98,73 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
       );
     },
   };
+}
+
+/** Runs each statement that makes the store's tables and function; one another process ran first is done. */
+async function setUp(pool: PostgresPool, statements: string[]): Promise<void> {
+  for (const statement of statements)
+    try {
+      await pool.query(statement);
+    } catch (error) {
+      // Two processes making the same thing at once: the other one made it.
+      const code = (error as { code?: string }).code;
+      if (!["23505", "42P07", "42701", "42723"].includes(code ?? "")) throw error;
+    }
+}
+
+/**
+ * The state table, the tenants' claims, and `decideFairTurn` (src/core/fair-turn.ts) as a
+ * function: one call books a tenant's turn atomically (the line's row locked, the claims read
+ * after). `test/limits/fair-turn-stores.test.ts` checks it against the TypeScript rule.
+ */
+function setupStatements(table: string, tenants: string, fairTurn: string): string[] {
+  return [
+    `CREATE UNLOGGED TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, next_at double precision NOT NULL DEFAULT 0,
+       closed_until double precision NOT NULL DEFAULT 0, holder text, held_until double precision NOT NULL DEFAULT 0,
+       spent_tokens double precision NOT NULL DEFAULT 0, spent_cost double precision NOT NULL DEFAULT 0,
+       held_tokens double precision NOT NULL DEFAULT 0, held_cost double precision NOT NULL DEFAULT 0,
+       last_mark double precision NOT NULL DEFAULT 0)`,
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS last_mark double precision NOT NULL DEFAULT 0`,
+    `CREATE UNLOGGED TABLE IF NOT EXISTS ${tenants} (line text NOT NULL, tenant text NOT NULL, mark double precision NOT NULL,
+       since double precision NOT NULL, until_at double precision NOT NULL, PRIMARY KEY (line, tenant))`,
+    `CREATE FUNCTION ${fairTurn}(p_key text, p_tenant text, p_interval double precision, p_now double precision,
+       p_step double precision, p_claim double precision) RETURNS TABLE (start double precision, retry_at double precision)
+     LANGUAGE plpgsql AS $$
+     DECLARE
+       v_line ${table}%ROWTYPE;
+       v_own ${tenants}%ROWTYPE;
+       v_mark double precision;
+       v_since double precision;
+       v_until double precision := 0;
+       v_start double precision;
+       v_retry double precision;
+     BEGIN
+       INSERT INTO ${table} (key) VALUES (p_key) ON CONFLICT (key) DO NOTHING;
+       SELECT * INTO v_line FROM ${table} WHERE key = p_key FOR UPDATE;
+       SELECT * INTO v_own FROM ${tenants} WHERE line = p_key AND tenant = p_tenant;
+       IF FOUND AND v_own.until_at > p_now THEN
+         v_mark := v_own.mark; v_since := v_own.since; v_until := v_own.until_at;
+       ELSE
+         v_mark := GREATEST(COALESCE(v_own.mark, 0), v_line.last_mark); v_since := p_now;
+       END IF;
+       IF v_line.next_at - p_interval <= p_now AND NOT EXISTS (SELECT 1 FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant
+           AND until_at > p_now AND (mark < v_mark OR (mark = v_mark AND since < v_since))) THEN
+         v_start := GREATEST(p_now, v_line.next_at, v_line.closed_until);
+         UPDATE ${table} SET next_at = v_start + p_interval, last_mark = v_mark WHERE key = p_key;
+         INSERT INTO ${tenants} (line, tenant, mark, since, until_at) VALUES (p_key, p_tenant, v_mark + p_step, v_since, 0)
+           ON CONFLICT (line, tenant) DO UPDATE SET mark = EXCLUDED.mark, since = EXCLUDED.since, until_at = 0;
+         DELETE FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant AND until_at <= p_now AND mark <= v_mark;
+         RETURN QUERY SELECT v_start, NULL::double precision;
+       ELSE
+         IF v_line.next_at - p_interval <= p_now THEN
+           v_retry := GREATEST(v_line.next_at, v_line.closed_until, p_now + p_interval);
+         ELSE
+           v_retry := v_line.next_at - p_interval;
+         END IF;
+         INSERT INTO ${tenants} (line, tenant, mark, since, until_at) VALUES (p_key, p_tenant, v_mark, v_since, GREATEST(v_until, v_retry + p_claim))
+           ON CONFLICT (line, tenant) DO UPDATE SET mark = EXCLUDED.mark, since = EXCLUDED.since, until_at = EXCLUDED.until_at;
+         RETURN QUERY SELECT NULL::double precision, v_retry;
+       END IF;
+     END $$`,
+  ];
 }

@@ -3,6 +3,7 @@ import { InvalidOptionsError } from "../core/errors.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 import type { LimitStore } from "../core/limit-store.js";
 import { Slots } from "./slots.js";
+import { TenantGates } from "./tenant-gates.js";
 import { TenantLine } from "./tenant-line.js";
 
 export type { LimitBackend } from "./shared-store.js";
@@ -65,11 +66,23 @@ export interface TurnOptions {
   /** With a token rate: the call's worst case in tokens, held until `settleTokens` says what it used. */
   tokens?: number | undefined;
   /**
-   * Whose call it is: calls that name a tenant book their turns one at a time in this process,
-   * the next going to the tenant served least recently for its weight (`tenantWeights`); calls
-   * that name none book as they come.
+   * Whose call it is: the next turn goes to the tenant served least recently for its weight
+   * (`tenantWeights`). With a rate, the store applies the rule across every process that shares
+   * it (`LimitStore.bookFair`); without, calls that name a tenant book one at a time in this
+   * process by it. Calls that name none book as they come.
    */
   tenant?: string | undefined;
+}
+
+/** A call booking its turn (`SharedProviderLimit.booked`). */
+interface BookedCall {
+  signal: AbortSignal | undefined;
+  onWait: ((until: number) => void) | undefined;
+  /** The tokens it holds (0: none counted). */
+  held: number;
+  tenant: string | undefined;
+  /** Gives back the slot it took. */
+  release: () => void;
 }
 
 /** Makes a provider's limit (see `ProviderLimit`). */
@@ -88,6 +101,8 @@ class SharedProviderLimit implements ProviderLimit {
   private readonly slots: Slots | undefined;
   private readonly store: LimitStore;
   private readonly line: TenantLine;
+  private readonly gates = new TenantGates();
+  private readonly weights: ReadonlyMap<string, number>;
 
   constructor(options: ProviderLimitOptions) {
     if (typeof options.name !== "string" || options.name === "") throw new InvalidOptionsError("a provider limit needs a name");
@@ -124,7 +139,8 @@ class SharedProviderLimit implements ProviderLimit {
     for (const [tenant, weight] of Object.entries(options.tenantWeights ?? {}))
       if (!(typeof weight === "number" && Number.isFinite(weight) && weight > 0))
         throw new InvalidOptionsError(`the weight of tenant ${JSON.stringify(tenant)} must be a number > 0, not ${String(weight)}`);
-    this.line = new TenantLine(new Map(Object.entries(options.tenantWeights ?? {})));
+    this.weights = new Map(Object.entries(options.tenantWeights ?? {}));
+    this.line = new TenantLine(this.weights);
   }
 
   get countsTokens(): boolean {
@@ -134,24 +150,29 @@ class SharedProviderLimit implements ProviderLimit {
   async turn(signal?: AbortSignal, onWait?: (until: number) => void, call: TurnOptions = {}): Promise<() => void> {
     const { tokens, tenant } = call;
     const held = this.msPerToken > 0 && tokens !== undefined && Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
-    // A tenant's call takes its place in the tenants' line before a slot: the line, not the
-    // slots' first come first served, says whose call goes next.
-    const leave = tenant === undefined ? () => {} : await this.line.enter(tenant, signal);
+    // A tenant's call takes its place before a slot: with a rate the store orders the tenants
+    // (each tenant's next call asks it, side by side); without, the tenants' line in this process.
+    const leave =
+      tenant === undefined
+        ? () => {}
+        : this.intervalMs > 0
+          ? await this.gates.enter(tenant, signal)
+          : await this.line.enter(tenant, signal);
     try {
       const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
-      return await this.booked(signal, onWait, held, release);
+      return await this.booked({ signal, onWait, held, tenant, release });
     } finally {
       leave();
     }
   }
 
   /** Books the call's turn and waits for it (see `turn`). */
-  private async booked(signal: AbortSignal | undefined, onWait: ((until: number) => void) | undefined, held: number, release: () => void) {
+  private async booked({ signal, onWait, held, tenant, release }: BookedCall) {
     try {
       for (let missed = 0; ;) {
         signal?.throwIfAborted();
+        const requestStart = await this.requestTurn({ tenant, signal, onWait });
         const now = Date.now();
-        const requestStart = await this.store.book(this.key, this.intervalMs, now);
         // The tokens' turn comes no sooner than the request's (which counts the cooldown).
         const start = held === 0 ? requestStart : await this.store.book(this.tokensKey, held * this.msPerToken, requestStart);
         if (start > now) {
@@ -177,6 +198,25 @@ class SharedProviderLimit implements ProviderLimit {
     } catch (error) {
       release();
       throw error;
+    }
+  }
+
+  /**
+   * Books the request's turn. A tenant's call, with a rate, books it by the tenants' rule in the
+   * store (`LimitStore.bookFair`): across every process that shares the line, the next turn goes
+   * to the waiting tenant served least for its weight; until then the call waits to ask again.
+   */
+  private async requestTurn({ tenant, signal, onWait }: Pick<BookedCall, "tenant" | "signal" | "onWait">) {
+    if (tenant === undefined || this.intervalMs === 0) return this.store.book(this.key, this.intervalMs, Date.now());
+    const step = 1 / (this.weights.get(tenant) ?? 1);
+    // A claim outlives the time it asks again by this much: a process that died, or a call that
+    // gave up, holds the tenants behind it no longer than that.
+    const claimMs = Math.max(1000, 2 * this.intervalMs);
+    for (;;) {
+      const turn = await this.store.bookFair(this.key, { tenant, intervalMs: this.intervalMs, now: Date.now(), step, claimMs });
+      if ("start" in turn) return turn.start;
+      onWait?.(turn.retryAt + this.intervalMs);
+      await sleep(turn.retryAt - Date.now(), signal ? { signal } : {});
     }
   }
 

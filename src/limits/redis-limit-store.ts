@@ -16,6 +16,46 @@ redis.call('HSET', KEYS[1], 'next', string.format('%.3f', start + interval))
 redis.call('PEXPIRE', KEYS[1], math.ceil(start + interval - now) + 60000)
 return string.format('%.3f', start)`;
 
+// `decideFairTurn` (src/core/fair-turn.ts) in one script: the line's hash (`next`, `closed`,
+// `mark`: the last turn's) and a hash of its tenants' claims ("mark since until" each).
+// `test/limits/fair-turn-stores.test.ts` checks it against the TypeScript rule.
+const bookFairScript = `
+local tenant, interval, now, step, claimMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local state = redis.call('HMGET', KEYS[1], 'next', 'closed', 'mark')
+local nextAt, closed, lastMark = tonumber(state[1] or '0'), tonumber(state[2] or '0'), tonumber(state[3] or '0')
+local all = redis.call('HGETALL', KEYS[2])
+local claims = {}
+for i = 1, #all, 2 do
+  local m, s, u = string.match(all[i + 1], '^(%S+) (%S+) (%S+)$')
+  claims[all[i]] = { tonumber(m), tonumber(s), tonumber(u) }
+end
+local own = claims[tenant] or { 0, 0, 0 }
+local mark, since = math.max(own[1], lastMark), now
+if own[3] > now then mark, since = own[1], own[2] end
+local ahead = false
+for other, c in pairs(claims) do
+  if other ~= tenant and c[3] > now and (c[1] < mark or (c[1] == mark and c[2] < since)) then ahead = true end
+end
+local open = nextAt - interval <= now
+local keep = 60000
+if open and not ahead then
+  local start = math.max(now, nextAt, closed)
+  redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval), 'mark', string.format('%.17g', mark))
+  redis.call('HSET', KEYS[2], tenant, string.format('%.17g %.17g 0', mark + step, since))
+  for other, c in pairs(claims) do
+    if other ~= tenant and c[3] <= now and c[1] <= mark then redis.call('HDEL', KEYS[2], other) end
+  end
+  redis.call('PEXPIRE', KEYS[1], math.ceil(start + interval - now) + keep)
+  redis.call('PEXPIRE', KEYS[2], math.ceil(start + interval - now) + keep)
+  return { 'start', string.format('%.17g', start) }
+end
+local retryAt = nextAt - interval
+if open then retryAt = math.max(nextAt, closed, now + interval) end
+local untilAt = math.max(own[3], retryAt + claimMs)
+redis.call('HSET', KEYS[2], tenant, string.format('%.17g %.17g %.17g', mark, since, untilAt))
+if redis.call('PTTL', KEYS[2]) < math.ceil(untilAt - now) + keep then redis.call('PEXPIRE', KEYS[2], math.ceil(untilAt - now) + keep) end
+return { 'retry', string.format('%.17g', retryAt) }`;
+
 const closeScript = `
 local until_ = tonumber(ARGV[1])
 local closed = math.max(until_, tonumber(redis.call('HGET', KEYS[1], 'closed') or '0'))
@@ -67,6 +107,20 @@ export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): Lim
   const turns = (key: string) => `${prefix}turns:${key}`;
   const holds = (key: string) => `${prefix}hold:${key}`;
   return {
+    bookFair: async (key, { tenant, intervalMs, now, step, claimMs }) => {
+      const [kind, at] = (await client.eval(
+        bookFairScript,
+        2,
+        turns(key),
+        `${prefix}claims:${key}`,
+        tenant,
+        intervalMs,
+        now,
+        step,
+        claimMs,
+      )) as [string, string];
+      return kind === "start" ? { start: Number(at) } : { retryAt: Number(at) };
+    },
     book: async (key, intervalMs, now) => Number(await client.eval(bookScript, 1, turns(key), now, intervalMs)),
     closeUntil: async (key, until) => {
       await client.eval(closeScript, 1, turns(key), until, Date.now());

@@ -58,6 +58,45 @@ describe("tenants' turns at a provider's limit", () => {
     expect(order.slice(0, 6).filter((each) => each === "early").length).toBeGreaterThanOrEqual(2);
   });
 
+  it("with a rate, books by the tenants' rule in the store: a lone tenant's call is next but one, however many processes a busy one has", async () => {
+    const shared = memoryLimitStore();
+    // Limit objects on one store stand for processes: three of tenant busy, one of tenant lone; turns 50 ms apart.
+    const limit = () => providerLimit({ name: "p", rate: { requests: 20, perMs: 1000 }, shared });
+    const order: string[] = [];
+    const busy = [limit(), limit(), limit()].flatMap((process) =>
+      Array.from({ length: 3 }, async () => {
+        (await process.turn(undefined, undefined, { tenant: "busy" }))();
+        order.push("busy");
+      }),
+    );
+    // The lone tenant asks once the busy one's first turn has gone.
+    while (order.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const servedBefore = order.length;
+    const lone = limit()
+      .turn(undefined, undefined, { tenant: "lone" })
+      .then((release) => (release(), order.push("lone")));
+    await Promise.all([...busy, lone]);
+    // At most one busy turn was booked ahead when it asked; booked first come, first served,
+    // each busy process's next turn would be ahead of it (three).
+    expect(order.indexOf("lone") - servedBefore).toBeLessThanOrEqual(1);
+    expect(order).toHaveLength(10);
+  });
+
+  it("with a rate, a process's tenant is not held behind another it hosts that the store holds back", async () => {
+    const shared = memoryLimitStore();
+    const limit = () => providerLimit({ name: "p", rate: { requests: 20, perMs: 1000 }, shared });
+    // Process A hosts tenant busy and, later, tenant quiet; processes B and C host busy too.
+    const [a, b, c] = [limit(), limit(), limit()];
+    const order: string[] = [];
+    const ask = (process: ProviderLimit, tenant: string) =>
+      process.turn(undefined, undefined, { tenant }).then((release) => (release(), order.push(tenant)));
+    const busy = [a, b, c].flatMap((process) => Array.from({ length: 4 }, () => ask(process!, "busy")));
+    while (order.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    const servedBefore = order.length;
+    await Promise.all([...busy, ask(a!, "quiet")]);
+    expect(order.indexOf("quiet") - servedBefore).toBeLessThanOrEqual(1);
+  });
+
   it("takes a call that gives up out of the line, and the others go on", async () => {
     const limit = providerLimit({ name: "p", shared: memoryLimitStore() });
     const first = await limit.turn(undefined, undefined, { tenant: "a" });

@@ -128,6 +128,7 @@ async function* streamedSteps(
     clock: run.clock,
     replay: run.durability?.replay,
     calls: run.durability?.calls,
+    tenant: run.tenant,
   };
   let joined = false;
   const take = function* (lines: ReturnType<CompilerPlanReader["push"]>) {

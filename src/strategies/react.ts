@@ -72,6 +72,7 @@ export async function react(options: ReactOptions): Promise<ReactResult> {
         secretKeys: options.secretKeys,
         approvalExpiresInMs: options.approvalExpiresInMs,
         taskType: options.taskType,
+        tenant: run.tenant,
         ...(saved ? { resume: saved, ...givenDecisions(options) } : {}),
         // Kept in the same store as a loop of its own, which continues where it stopped.
         ...(run.durability

@@ -1,3 +1,4 @@
+import { checkTenant } from "../executor/execution-options.js";
 import type { SecretKeys } from "../trust/secrets.js";
 import { Budget, type BudgetLimit } from "../core/budget.js";
 import { offsetClock, systemClock, type Clock } from "../core/clock.js";
@@ -29,6 +30,12 @@ export interface StrategyOptions extends RunSettings, DurableOptions {
    * out what is still unsupported ("strict"); `false` checks nothing. No model call checks.
    */
   grounding?: GroundingPolicy | false | undefined;
+  /**
+   * Whose run it is (an API token's name, a schedule, a caller): every model call of the run
+   * carries it — the planner's and the solver's as the steps' (`ModelRequest.tenant`) — so a
+   * provider limit gives its turns by tenant (`providerLimit`'s `tenantWeights`).
+   */
+  tenant?: string | undefined;
 }
 
 export type { HumanDecisions };
@@ -61,6 +68,8 @@ export interface StrategyRun {
   secretKeys: SecretKeys | undefined;
   approvalExpiresInMs: number | undefined;
   grounding: GroundingPolicy | false;
+  /** Whose run it is: on every text call (plan, replan, solve, critic, join). */
+  tenant: string | undefined;
   dispose(): void;
 }
 
@@ -123,6 +132,7 @@ export function startStrategyRun(
     secretKeys: options.secretKeys,
     approvalExpiresInMs: options.approvalExpiresInMs,
     grounding: readGrounding(options.grounding),
+    tenant: checkTenant(options.tenant),
     dispose: runSignal.dispose,
   };
 }
@@ -173,6 +183,7 @@ export async function askFor(
         replay: run.durability?.replay,
         calls: run.durability?.calls,
         responseFormat,
+        tenant: run.tenant,
       },
       purpose,
       messages,

@@ -32,6 +32,8 @@ export interface TextCallContext {
   responseFormat?: ResponseFormat | undefined;
   /** Where a durable run keeps what each call was sent and answered. */
   calls?: ModelCallLog | undefined;
+  /** Whose run it is: the request carries it to the model's limit (`ModelRequest.tenant`). */
+  tenant?: string | undefined;
 }
 
 /** A text answer as a durable run keeps it. `partial`: a stream cut short, kept up to its last full line. */
@@ -73,6 +75,7 @@ async function askModel(
     signal: context.signal,
     tools: [],
     purpose,
+    tenant: context.tenant,
     ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
     ...deltasOf(context, purpose),
   };
@@ -125,7 +128,7 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
     return;
   }
   const { onDelta: announce, onLimitWait } = deltasOf(context, purpose);
-  const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose, onLimitWait };
+  const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose, onLimitWait, tenant: context.tenant };
   const held = await holdCallCost(context, request);
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();

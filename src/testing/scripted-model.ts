@@ -28,6 +28,8 @@ export interface RecordedRequest {
   step: number;
   purpose: ModelPurpose;
   toolNames: string[];
+  /** The run's tenant the request carried, if any. */
+  tenant?: string | undefined;
 }
 
 export class ScriptedModelError extends PlanloopError {
@@ -95,6 +97,7 @@ export class ScriptedModel implements ModelAdapter {
       step: request.step,
       purpose: request.purpose,
       toolNames: request.tools.map((tool) => tool.name),
+      ...(request.tenant === undefined ? {} : { tenant: request.tenant }),
     });
     const turn = this.turns[index];
     if (turn === undefined) {

@@ -75,6 +75,8 @@ async function runAgentJob(
       maxSteps: job.maxSteps,
       ...(job.budget === undefined ? {} : { budget: job.budget }),
       ...(job.context === undefined ? {} : { context: job.context }),
+      // A label for the limit's turns, checked as any run's (a job's data is input).
+      ...(job.tenant === undefined ? {} : { tenant: job.tenant }),
       ...(onEvent === undefined ? {} : { onEvent }),
       signal,
       ...(job.resume ? { resume: job.resume, approvals: job.approvals ?? {}, answers: job.answers ?? {} } : {}),

@@ -1,13 +1,15 @@
 // A provider's limit declared on the command line (issue 58): --requests-per-minute and
 // --concurrent-requests make the model's limit, --limits-shared keeps it in a SQLite file (or
-// Postgres) every process given the same shares. Flags that cannot be a limit are refused.
+// Postgres, or Redis) every process given the same shares. Flags that cannot be a limit are refused.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelAdapter } from "planloop";
+import { limitFromFlags } from "../../src/cli/limit-option.js";
 import { modelFromFlags } from "../../src/cli/model-option.js";
 import { completion, startChatServer, type ChatServer } from "../helpers/chat-server.js";
+import { redisUrl, skipRedis } from "../helpers/redis.js";
 
 const servers: ChatServer[] = [];
 afterEach(async () => {
@@ -39,6 +41,18 @@ describe("a provider's limit from the command line", () => {
     expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(2_000);
   });
 
+  it.skipIf(skipRedis)("--limits-shared redis://…: two models made from the flags share the turns in Redis", async () => {
+    const server = await startChatServer(Array.from({ length: 4 }, () => completion({ content: "ok" })));
+    servers.push(server);
+    const flags = { baseUrl: server.baseURL, model: "m", requestsPerMinute: "60", limitsShared: redisUrl! };
+    const models = [(await modelFromFlags(flags, {})) as ModelAdapter, (await modelFromFlags(flags, {})) as ModelAdapter];
+    await Promise.all([...models, ...models].map((model) => model.generate(request())));
+    const at = server.requests.map((each) => each.at).sort((a, b) => a - b);
+    expect(at).toHaveLength(4);
+    // As the SQLite file's: turns a second apart, a second's margin.
+    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(2_000);
+  });
+
   it("--tokens-per-minute 3000: a call waits for the tokens the one before it used", async () => {
     const server = await startChatServer(Array.from({ length: 2 }, () => completion({ content: "ok" })));
     servers.push(server);
@@ -52,6 +66,22 @@ describe("a provider's limit from the command line", () => {
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(700);
   });
 
+  it("--tenant-weight heavy=2 (planloop serve's): the heavy tenant gets two turns for the other's one", async () => {
+    const limit = limitFromFlags({ requestsPerMinute: "6000", tenantWeight: ["heavy=2", "a=b=1"] }, `weights-${Date.now()}`)!;
+    const order: string[] = [];
+    await Promise.all(
+      ["heavy", "plain"].flatMap((tenant) =>
+        Array.from({ length: 12 }, async () => {
+          (await limit.turn(undefined, undefined, { tenant }))();
+          order.push(tenant);
+        }),
+      ),
+    );
+    const heavy = order.slice(0, 12).filter((tenant) => tenant === "heavy").length;
+    expect(heavy).toBeGreaterThanOrEqual(7);
+    expect(heavy).toBeLessThanOrEqual(9);
+  });
+
   it("refuses flags that cannot be a limit, and a limit for a model module (it declares its own)", async () => {
     const base = { baseUrl: "http://127.0.0.1:9/v1", model: "m" };
     await expect(modelFromFlags({ ...base, requestsPerMinute: "0" }, {})).rejects.toThrow(
@@ -62,8 +92,12 @@ describe("a provider's limit from the command line", () => {
       "--concurrent-requests must be a whole number",
     );
     await expect(modelFromFlags({ ...base, limitsShared: "mysql://x" }, {})).rejects.toThrow(
-      /--limits-shared: write sqlite:<path> or postgres/,
+      /--limits-shared: write sqlite:<path>, postgres:\/\/… or redis:\/\/…/,
     );
+    for (const pair of ["heavy", "=2", "heavy=0", "heavy=-1", "heavy=2x"])
+      await expect(modelFromFlags({ ...base, tenantWeight: [pair] }, {})).rejects.toThrow(
+        `--tenant-weight takes <tenant>=<weight> (a number > 0), not ${JSON.stringify(pair)}`,
+      );
     await expect(modelFromFlags({ model: "./model.mjs", requestsPerMinute: "60" }, {})).rejects.toThrow(
       /is a module: declare its limit there/,
     );

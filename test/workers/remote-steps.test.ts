@@ -119,6 +119,16 @@ describe("steps on a runner", () => {
     expect(aborted).toBe(true);
   });
 
+  it("an agent step on a worker carries the run's tenant to its model calls", async () => {
+    const model = new ScriptedModel([{ type: "final", content: "done" }]);
+    const { jobs, runner } = counting(localRunner({ tools: [], model }));
+    const plan = { steps: [{ id: 1, task: "summarise" }] };
+    const result = await executePlan({ plan, tools: [], runner, tenant: "client:acme" });
+    expect(result.status).toBe("completed");
+    expect(jobs).toEqual(["agent 1 #1"]);
+    expect(model.requests.map((request) => request.tenant)).toEqual(["client:acme"]);
+  });
+
   it("a runner without runTool and runAgent is refused", async () => {
     const plan = { steps: [{ id: 1, task: "t", tool: "double", args: { value: 1 } }] };
     await expect(executePlan({ plan, tools: tools().tools, runner: {} as never })).rejects.toThrow(/runner must have runTool and runAgent/);

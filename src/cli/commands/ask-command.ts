@@ -56,7 +56,10 @@ export function askCommand(program: Command, io: CliIo): void {
     .option("--requests-per-minute <n>", "the provider's limit: at most n requests a minute, spaced evenly (docs/limits.md)")
     .option("--tokens-per-minute <n>", "the provider's limit: at most n tokens (prompt and answer) a minute (docs/limits.md)")
     .option("--concurrent-requests <n>", "the provider's limit: at most n requests at once in this process")
-    .option("--limits-shared <sqlite:path|postgres://…>", "keep the provider's limit there, shared with every process given the same")
+    .option(
+      "--limits-shared <sqlite:path|postgres://…|redis://…>",
+      "keep the provider's limit there, shared with every process given the same",
+    )
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
     .option("--plan-cache", "plan-and-execute reuses the plan that last succeeded for this task from the store (no planner call)")

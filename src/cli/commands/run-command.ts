@@ -21,7 +21,10 @@ export function runCommand(program: Command, io: CliIo): void {
     .option("--requests-per-minute <n>", "the provider's limit: at most n requests a minute, spaced evenly (docs/limits.md)")
     .option("--tokens-per-minute <n>", "the provider's limit: at most n tokens (prompt and answer) a minute (docs/limits.md)")
     .option("--concurrent-requests <n>", "the provider's limit: at most n requests at once in this process")
-    .option("--limits-shared <sqlite:path|postgres://…>", "keep the provider's limit there, shared with every process given the same")
+    .option(
+      "--limits-shared <sqlite:path|postgres://…|redis://…>",
+      "keep the provider's limit there, shared with every process given the same",
+    )
     .option("--json", "print the whole result as JSON (and progress on stderr)")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
     .option("--store <sqlite:path|postgres://…>", "checkpoint every step here; continue with planloop runs resume <id>", defaultStore)

@@ -89,6 +89,10 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         "--model <module>",
         "for a run started with a model module: the module to continue it with (likewise not taken from the store)",
       )
+      .option(
+        "--limits-shared <sqlite:path|postgres://…|redis://…>",
+        "for a run started with --limits-shared elsewhere than its store: where to keep its limit (likewise not taken from the store)",
+      )
       .option("--decided-by <name>", "who gives the decision (kept with it in the run's journal)");
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
     (runId: string, flags: ContinueFlags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }),

@@ -11,7 +11,7 @@ import type { ContinueRun } from "../../ui/ui-decisions.js";
 import { CliError } from "../cli-error.js";
 import { importUserModule, loadTools } from "../load-tools.js";
 import { readPipelines } from "../../runs/pipelines.js";
-import { modelFromFlags } from "../model-option.js";
+import { modelFromFlags, type ModelFlags } from "../model-option.js";
 import { continuing, quietIo, whyNotHere } from "./ui-command.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import type { CliIo } from "../cli-io.js";
@@ -36,7 +36,10 @@ export interface Served {
   /** The store flag with a SQLite path made absolute: runs continue in their own folders. */
   storeFlag: string;
   tools: string;
+  /** The model module runs started with one are continued with. */
   model: string | undefined;
+  /** The API's runs' model, with its limit: `--model`, `--base-url`, the limit flags. */
+  apiModel: ModelFlags;
   io: CliIo;
   rerun: Rerun;
   /** With --port: the run server, which continues the runs it started itself. */
@@ -58,7 +61,7 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
   const tools = await loadTools(served.tools);
   // /mcp offers the module's pipelines, as planloop mcp does.
   const pipelines = readPipelines((await importUserModule(served.tools, "tools")).pipelines, served.tools);
-  const model = await modelFromFlags(served.model === undefined ? {} : { model: served.model });
+  const model = await modelFromFlags(served.apiModel);
   const secret = process.env.PLANLOOP_WEBHOOK_SECRET || undefined;
   if (flags.webhook !== undefined && secret === undefined)
     throw new CliError("--webhook needs PLANLOOP_WEBHOOK_SECRET: the secret its requests are signed with (16 characters or more)");
@@ -109,6 +112,7 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
     store: served.storeFlag,
     tools: served.tools,
     ...(served.model === undefined ? {} : { model: resolve(served.model) }),
+    ...(served.apiModel.limitsShared === undefined ? {} : { limitsShared: served.apiModel.limitsShared }),
   });
   const continueRun: ContinueRun = async (request) => {
     if (!(await server.host.hosts(request.runId))) return byCommand(request);

@@ -10,14 +10,17 @@ import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { continuationLine, type Rerun } from "../continue-run.js";
 import { runCommandProcess } from "../command-process.js";
-import { trustedLaunchLine } from "../launch-line.js";
+import { namesModule, trustedLaunchLine } from "../launch-line.js";
+import type { LimitFlags } from "../limit-option.js";
 import { defaultStore, openStore } from "../store-option.js";
 import type { ScheduledLaunch } from "./schedules-command.js";
 
-interface ServeFlags extends ApiFlags {
+interface ServeFlags extends ApiFlags, LimitFlags {
   store: string;
   tools?: string;
   model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
   tickMs: string;
   limit: string;
   orphanAfterMs: string;
@@ -37,7 +40,23 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .command("serve")
     // Checked in the action, not by commander: `serve tokens …` needs no tools.
     .option("--tools <module>", "the tools module every run continues with (the store is not trusted to name one)")
-    .option("--model <module>", "for runs started with a model module: the module to continue them with")
+    .option(
+      "--model <module|name>",
+      "the API's runs' model (a module, openai:<name>, or a name with --base-url); a module also continues runs started with one",
+    )
+    .option("--base-url <url>", "with --model <name>: the API's runs' OpenAI-compatible server")
+    .option("--api-key-env <name>", "with --base-url: the variable its API key is read from", "OPENAI_API_KEY")
+    .option("--requests-per-minute <n>", "the API's runs' model: at most this many requests a minute (a provider limit)")
+    .option("--tokens-per-minute <n>", "the API's runs' model: at most this many tokens a minute")
+    .option("--concurrent-requests <n>", "the API's runs' model: at most this many requests at once")
+    .option(
+      "--tenant-weight <tenant=weight...>",
+      "a tenant's share of the limit's turns (client:<token name>, schedule:<name>; default 1 each)",
+    )
+    .option(
+      "--limits-shared <sqlite:path|postgres://…|redis://…>",
+      "keep the API's runs' limit there, and continue runs started with a shared limit with it",
+    )
     .option("--store <sqlite:path|postgres://…>", "the store to serve", defaultStore)
     .option("--tick-ms <ms>", "how often the store is looked at", "1000")
     .option("--limit <n>", "at most this many runs woken per tick", "100")
@@ -71,7 +90,18 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
         store,
         storeFlag,
         tools: resolve(flags.tools),
-        model: flags.model === undefined ? undefined : resolve(flags.model),
+        // A module continues the command line's runs started with one; a provider's model is the API's alone.
+        model: flags.model === undefined || !namesModule(flags.model) ? undefined : resolve(flags.model),
+        apiModel: {
+          ...(flags.model === undefined ? {} : { model: namesModule(flags.model) ? resolve(flags.model) : flags.model }),
+          ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+          ...(flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv }),
+          ...(flags.requestsPerMinute === undefined ? {} : { requestsPerMinute: flags.requestsPerMinute }),
+          ...(flags.tokensPerMinute === undefined ? {} : { tokensPerMinute: flags.tokensPerMinute }),
+          ...(flags.concurrentRequests === undefined ? {} : { concurrentRequests: flags.concurrentRequests }),
+          ...(flags.limitsShared === undefined ? {} : { limitsShared: flags.limitsShared }),
+          ...(flags.tenantWeight === undefined ? {} : { tenantWeight: flags.tenantWeight }),
+        },
         io,
         rerun,
         server: undefined,
@@ -119,11 +149,22 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
  * others, none holding another.
  */
 async function continueByCommand(served: Served, request: ContinueRequest): Promise<void> {
-  const flags = { store: served.storeFlag, tools: served.tools, ...(served.model === undefined ? {} : { model: served.model }) };
+  const flags = continueFlags(served);
   const decisions = request.approve === undefined ? [] : ["--approve", ...request.approve.ids, "--decided-by", request.approve.by];
   const line = await continuationLine(served.io, { runId: request.runId, flags, decisions });
   if (line === undefined) return;
   await runCommandProcess(line.argv, { cwd: line.cwd, io: served.io, prefix: `run ${request.runId}: `, runId: request.runId });
+}
+
+/** What a run of the command line is continued with: this command's store, modules and shared limit. */
+function continueFlags(served: Served): { store: string; tools: string; model?: string; limitsShared?: string } {
+  const { limitsShared } = served.apiModel;
+  return {
+    store: served.storeFlag,
+    tools: served.tools,
+    ...(served.model === undefined ? {} : { model: served.model }),
+    ...(limitsShared === undefined ? {} : { limitsShared }),
+  };
 }
 
 /** Starts a schedule's run: its command line, checked as a stored launch line is, with the fire's run id. */
@@ -133,11 +174,7 @@ async function launchFire(served: Served, fire: ScheduleFire): Promise<{ status:
     throw new CliError(
       `schedule ${fire.schedule.name} was not added by planloop schedules add; start its runs from your program (runSchedules)`,
     );
-  const argv = await trustedLaunchLine(
-    fire.runId,
-    { kind: "launch", argv: launch.argv, cwd: launch.cwd },
-    { tools: served.tools, model: served.model },
-  );
+  const argv = await trustedLaunchLine(fire.runId, { kind: "launch", argv: launch.argv, cwd: launch.cwd }, continueFlags(served));
   // The run's origin names the schedule (its grants hold for it); its id alone would not.
   const scheduleFire = JSON.stringify({ name: fire.schedule.name, fireAt: fire.fireAt });
   await runCommandProcess([...argv, "--store", served.storeFlag, "--run-id", fire.runId, "--schedule-fire", scheduleFire], {

@@ -29,7 +29,10 @@ export function workerCommand(program: Command, io: CliIo): void {
     .option("--requests-per-minute <n>", "the provider's limit: at most n requests a minute, spaced evenly (docs/limits.md)")
     .option("--tokens-per-minute <n>", "the provider's limit: at most n tokens (prompt and answer) a minute (docs/limits.md)")
     .option("--concurrent-requests <n>", "the provider's limit: at most n requests at once in this process")
-    .option("--limits-shared <sqlite:path|postgres://…>", "keep the provider's limit there, shared with every process given the same")
+    .option(
+      "--limits-shared <sqlite:path|postgres://…|redis://…>",
+      "keep the provider's limit there, shared with every process given the same",
+    )
     .action(async (flags: WorkerFlags) => {
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");

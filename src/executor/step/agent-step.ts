@@ -88,6 +88,7 @@ async function remoteAgentStep(run: PlanRun, index: number, paused: WaitingStep 
       budget: run.budget.remainingLimits(),
       ...portableContext(run.config.agentContext),
       ...(step.model === undefined ? {} : { model: step.model }),
+      ...(run.config.tenant === undefined ? {} : { tenant: run.config.tenant }),
       ...(deadlineAt === undefined ? {} : { deadlineAt }),
       ...(paused?.kind === "agent" ? { resume: paused.agentState, ...innerDecisions(run, step.id) } : {}),
     },
