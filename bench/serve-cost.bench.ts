@@ -15,7 +15,7 @@
 // Run: npm run bench:serve-cost   (STARTS=1000 CLIENTS=16 CHAIN=200 IDLE_MS=5000 WAKE=10000 to change the sizes)
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { get } from "node:http";
+import { get, type Server } from "node:http";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -219,7 +219,7 @@ await readEvents(`${server.url}/api/runs/chain/stream`, auth, (data, at) => {
 });
 const overBare = new Map<string, number>();
 const bareRead = readEvents(`${bareUrl}/events`, {}, (key, at) =>
-  key === "end" ? bareServer.closeAllConnections() : overBare.set(key, at),
+  key === "end" ? (bareServer as Server).closeAllConnections() : overBare.set(key, at),
 );
 await new Promise((resolve) => setTimeout(resolve, 50));
 for (let index = 1; index <= chain; index += 1) {

@@ -13,6 +13,7 @@ import { listTokens } from "./api-tokens.js";
 import { RunChanges } from "./run-changes.js";
 import { RunHost } from "../runs/run-host.js";
 import { serverApp } from "./server-app.js";
+import { toldWrites } from "./told-writes.js";
 import { payloadOf, Webhooks, type WebhookOptions } from "./webhooks.js";
 
 export interface RunServerOptions {
@@ -96,7 +97,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
   const changes = new RunChanges(options.store);
   const webhooks = options.webhooks === undefined ? undefined : new Webhooks(options.store, options.webhooks);
   const host = new RunHost({
-    store: options.store,
+    // The runs of this process wake their streams as each write is committed.
+    store: toldWrites(options.store, (runId) => changes.changed(runId)),
     tools: options.tools,
     model: options.model,
     concurrency: options.concurrency,
