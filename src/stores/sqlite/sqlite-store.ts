@@ -2,6 +2,7 @@ import { accessSync, closeSync, constants, existsSync, openSync } from "node:fs"
 import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { errorMessage, LeaseLostError, StoreError } from "../../core/errors.js";
+import type { Clock } from "../../core/clock.js";
 import {
   appendedOutcome,
   finishedOutcome,
@@ -44,6 +45,8 @@ export interface SqliteStoreOptions {
    * someone listens, and a look that finds nothing is one indexed read.
    */
   feedMs?: number | undefined;
+  /** Whose timers the change feed looks on: the system's, or a `FakeClock` (planloop/testing) in tests. */
+  feedClock?: Clock | undefined;
 }
 
 /**
@@ -72,7 +75,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   const feedMs = options.feedMs ?? 100;
   if (!(Number.isFinite(feedMs) && feedMs > 0))
     throw storeMisuse(`sqliteStore: feedMs must be a number of ms above 0, not ${String(feedMs)}`);
-  const feed = sqliteFeed(db, feedMs);
+  const feed = sqliteFeed(db, { everyMs: feedMs, clock: options.feedClock });
   const statements = {
     // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
     insertRun: db.prepare<[string, string, number, number, string, string | null]>(
