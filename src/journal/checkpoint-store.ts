@@ -168,6 +168,12 @@ export interface CheckpointStore {
   createRun(run: { runId: string; entry: string; at: number; origin?: RunOrigin | undefined }): MaybePromise<"created" | "exists">;
   getRun(runId: string): MaybePromise<StoredRun | undefined>;
   /**
+   * The run as `getRun` gives it, but its `journal` only the entries after the first `from`: a
+   * reader that holds those already (a stream following the run) reads what was appended since,
+   * not the whole journal again. Optional; without it such a reader reads `getRun`.
+   */
+  getRunFrom?(runId: string, from: number): MaybePromise<StoredRun | undefined>;
+  /**
    * Appends entries to a running run, all or none. With `token`: only while that token is the
    * run's lease (else `LeaseLostError`, nothing written).
    */

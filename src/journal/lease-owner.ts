@@ -9,7 +9,19 @@ import { hostname } from "node:os";
  * elsewhere). Written as text into the store, read back by other processes.
  */
 export function leaseOwnerName(): string {
-  return `${hostname()}:${process.pid}:${processIdentity(process.pid) ?? ""}:${randomUUID().slice(0, 8)}`;
+  return `${hostname()}:${process.pid}:${ownIdentity()}:${randomUUID().slice(0, 8)}`;
+}
+
+let own: string | undefined;
+
+/**
+ * This process's identity, read from /proc once: it cannot change while the process lives, and
+ * reading it was a sixth of a run's start through the API (three file reads per lease taken;
+ * bench/serve-cost.bench.ts, item 1).
+ */
+function ownIdentity(): string {
+  own ??= processIdentity(process.pid) ?? "";
+  return own;
 }
 
 /**
@@ -23,7 +35,7 @@ export function leaseOwnerIsGone(owner: string): boolean {
   const parts = /^(.+):(\d+):([\w.]*):([0-9a-f]{8})$/.exec(owner);
   if (parts === null || parts[1] !== hostname()) return false;
   const [, , pidText, identity] = parts as unknown as [string, string, string, string];
-  const mine = processIdentity(process.pid) ?? "";
+  const mine = ownIdentity();
   const place = (text: string) => text.split(".").slice(0, 2).join(".");
   // Without /proc (not Linux) on both sides, a pid on this host is the only evidence there is.
   if (identity !== "" || mine !== "") {

@@ -35,6 +35,12 @@ export function memoryStore(): CheckpointStore {
     if (token !== undefined && leases.get(runId)?.token !== token) throw new LeaseLostError(runId, token);
     return run;
   };
+  const copyOf = (runId: string, from: number): StoredRun | undefined => {
+    const run = runs.get(runId);
+    if (run === undefined) return undefined;
+    const { keptIn: _, outcome: __, journal, ...row } = run;
+    return JSON.parse(JSON.stringify({ ...row, journal: journal.slice(from) })) as StoredRun;
+  };
   return {
     location: "the memory store",
     createRun({ runId, entry, at, origin }) {
@@ -45,12 +51,8 @@ export function memoryStore(): CheckpointStore {
       runs.set(runId, { ...row, ...(recorded ? { origin: recorded } : {}), ...(keptIn ? { keptIn } : {}) });
       return "created";
     },
-    getRun: (runId) => {
-      const run = runs.get(runId);
-      if (run === undefined) return undefined;
-      const { keptIn: _, outcome: __, ...stored } = run;
-      return JSON.parse(JSON.stringify(stored)) as StoredRun;
-    },
+    getRun: (runId) => copyOf(runId, 0),
+    getRunFrom: (runId, from) => copyOf(runId, from),
     append(runId, entries, at, token) {
       const run = running(runId, token);
       const copies = JSON.parse(JSON.stringify(entries)) as JournalEntry[];

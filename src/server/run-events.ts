@@ -1,9 +1,10 @@
-import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js";
-import { childrenOf, lastPause, pendingOf } from "../strategies/stored-runs.js";
+import type { StoredRun } from "../journal/checkpoint-store.js";
+import { lastPause, pendingOf } from "../strategies/stored-runs.js";
 import { journalEvents } from "../trace/stored-trace.js";
 import type { StreamEvent } from "../client/api-types.js";
 import type { PlanloopEventBody } from "../core/events.js";
 import { mergeTimelines } from "./timeline-merge.js";
+import type { RunReading } from "./run-reading.js";
 
 /**
  * Where a stream of a run's events stands: per run (the run itself, "", and each run kept
@@ -62,19 +63,19 @@ export interface UnsentEvents {
 }
 
 /**
- * The events of the run and the runs kept inside it that `cursor` has not had yet; moves the
- * cursor past them. A run waiting for people says what on its last pause (`pending`); its end
- * carries its answer (`output`).
+ * The events of the run and the runs kept inside it that `cursor` has not had yet, as `reading`
+ * finds them now; moves the cursor past them. A run waiting for people says what on its last
+ * pause (`pending`); its end carries its answer (`output`).
  */
 export async function unsentEvents(
-  store: CheckpointStore,
+  reading: RunReading,
   runId: string,
   cursor: StreamCursor,
   options: { withSent?: boolean; check?: string } = {},
 ): Promise<UnsentEvents | undefined> {
-  const run = await store.getRun(runId);
-  if (run === undefined) return undefined;
-  const children = await childrenOf(store, runId);
+  const found = await reading.read();
+  if (found === undefined) return undefined;
+  const { run, children } = found;
   const named: string[] = [];
   const unsent: Drawn[][] = [];
   const had: Drawn[][] = [];

@@ -14,6 +14,7 @@ import { RunChanges } from "./run-changes.js";
 import { RunHost } from "../runs/run-host.js";
 import { LegacyMcpSessions, type LegacyMcpSessionsOptions } from "./mcp-legacy-sessions.js";
 import { serverApp } from "./server-app.js";
+import { toldWrites } from "./told-writes.js";
 import { payloadOf, Webhooks, type WebhookOptions } from "./webhooks.js";
 
 export interface RunServerOptions {
@@ -104,7 +105,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
   const changes = new RunChanges(options.store);
   const webhooks = options.webhooks === undefined ? undefined : new Webhooks(options.store, options.webhooks);
   const host = new RunHost({
-    store: options.store,
+    // The runs of this process wake their streams as each write is committed.
+    store: toldWrites(options.store, (runId) => changes.changed(runId)),
     tools: options.tools,
     model: options.model,
     concurrency: options.concurrency,

@@ -57,6 +57,25 @@ export function storeConformance(
       await store.close();
     });
 
+    it("reads a run's entries after the first ones a reader holds (getRunFrom), where the store offers it", async () => {
+      const store = await open();
+      if (store.getRunFrom === undefined) return void (await store.close());
+      await store.createRun({ runId: "run-from", entry: "executePlan", at: 1 });
+      await store.append("run-from", entries.slice(0, 1), 2);
+      await store.append("run-from", entries.slice(1), 3);
+      const { journal: _, ...row } = (await store.getRun("run-from"))!;
+      for (let from = 0; from <= entries.length + 1; from += 1)
+        expect(await store.getRunFrom("run-from", from)).toEqual({ ...row, journal: entries.slice(from) });
+      await store.finishRun("run-from", { status: "completed" }, 4);
+      expect(await store.getRunFrom("run-from", entries.length)).toMatchObject({
+        status: "finished",
+        result: { status: "completed" },
+        journal: [],
+      });
+      expect(await store.getRunFrom("nope", 0)).toBeUndefined();
+      await store.close();
+    });
+
     it("finishes a run with its result; a finished or unknown run takes no entries", async () => {
       const store = await open();
       await store.createRun({ runId: "run-3", entry: "planAndExecute", at: 1 });

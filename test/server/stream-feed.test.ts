@@ -31,13 +31,15 @@ function opened(path: string, feedMs = 20): CheckpointStore {
   return store;
 }
 
-/** The store as the server sees it, counting its reads of each run and the feeds it opens. */
+/** The store as the server sees it, counting its reads of each run (whole, or what was appended since) and the feeds it opens. */
 function counted(store: CheckpointStore) {
   const reads = new Map<string, number>();
+  const read = (runId: string) => reads.set(runId, (reads.get(runId) ?? 0) + 1);
   let watches = 0;
   const wrapped: CheckpointStore = {
     ...store,
-    getRun: (runId) => (reads.set(runId, (reads.get(runId) ?? 0) + 1), store.getRun(runId)),
+    getRun: (runId) => (read(runId), store.getRun(runId)),
+    getRunFrom: (runId, from) => (read(runId), store.getRunFrom!(runId, from)),
     watchRuns: (listener) => (watches++, store.watchRuns!(listener)),
     close: () => {},
   };

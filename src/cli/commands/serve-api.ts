@@ -12,6 +12,7 @@ import { CliError } from "../cli-error.js";
 import { importUserModule, loadTools } from "../load-tools.js";
 import { readPipelines } from "../../runs/pipelines.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
+import { webhookSettings } from "./serve-webhooks.js";
 import { continuing, quietIo, whyNotHere } from "./ui-command.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import type { CliIo } from "../cli-io.js";
@@ -62,10 +63,7 @@ export async function startApi(served: Served, flags: ApiFlags): Promise<RunServ
   // /mcp offers the module's pipelines, as planloop mcp does.
   const pipelines = readPipelines((await importUserModule(served.tools, "tools")).pipelines, served.tools);
   const model = await modelFromFlags(served.apiModel);
-  const secret = process.env.PLANLOOP_WEBHOOK_SECRET || undefined;
-  if (flags.webhook !== undefined && secret === undefined)
-    throw new CliError("--webhook needs PLANLOOP_WEBHOOK_SECRET: the secret its requests are signed with (16 characters or more)");
-  const webhooks = secret === undefined ? undefined : { secret, ...(flags.webhook === undefined ? {} : { url: flags.webhook }) };
+  const webhooks = webhookSettings(flags);
   const runner =
     flags.redis === undefined
       ? undefined

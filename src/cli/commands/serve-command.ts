@@ -4,6 +4,7 @@ import { InvalidOptionsError } from "../../core/errors.js";
 import { serveTokensCommand } from "./serve-tokens.js";
 import { startApi, wholeNumber, type ApiFlags, type Served } from "./serve-api.js";
 import { serveRuns, type ContinueRequest } from "../../runs/serve-runs.js";
+import { failedStartWebhooks, webhookSettings } from "./serve-webhooks.js";
 import type { ScheduleFire } from "../../waits/run-schedules.js";
 import { listSchedules } from "../../waits/schedules.js";
 import { CliError } from "../cli-error.js";
@@ -84,6 +85,8 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
       const tickMs = wholeNumber(flags.tickMs, "--tick-ms");
       const limit = wholeNumber(flags.limit, "--limit");
       const orphanAfterMs = wholeNumber(flags.orphanAfterMs, "--orphan-after-ms");
+      // Checked before the store is opened, with or without --port: --webhook needs its secret.
+      const webhooks = webhookSettings(flags);
       const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
       const store = await openStore(storeFlag, { readonly: false });
       const served: Served = {
@@ -111,6 +114,7 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
           await store.close();
           throw error instanceof InvalidOptionsError ? new CliError(error.message) : error;
         });
+      const failedStarts = failedStartWebhooks(served, webhooks);
       const stop = stopper(io);
       const schedules = (await listSchedules(store)).filter((schedule) => !schedule.paused).length;
       io.out(
@@ -129,11 +133,12 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
           signal: stop.signal,
           log: (line) => io.out(line),
           warn: (line) => io.err(line),
-          // A schedule's run that could not start is a failed run: its webhook goes where the API's runs' go.
-          onStartFailed: ({ runId, reason }) => void served.server?.sendWebhook(runId, { status: "failed", reason }),
+          // A schedule's run that could not start is a failed run: its webhook goes to --webhook, API or not.
+          onStartFailed: (failure) => failedStarts.send(failure),
         });
       } finally {
         stop.dispose();
+        await failedStarts.close();
         await served.server?.close();
         await store.close();
       }

@@ -48,7 +48,8 @@ const sql = {
   releaseLease: "UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = $1 AND lease_token = $2",
   run: "SELECT * FROM planloop_runs WHERE run_id = $1",
   now: "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now",
-  runWithJournal: `SELECT r.*, ARRAY(SELECT j.entry FROM planloop_journal j WHERE j.run_id = r.run_id ORDER BY j.seq) AS journal
+  // The entries after the first $2 (0: all of them).
+  runWithJournal: `SELECT r.*, ARRAY(SELECT j.entry FROM planloop_journal j WHERE j.run_id = r.run_id ORDER BY j.seq OFFSET $2) AS journal
                    FROM planloop_runs r WHERE r.run_id = $1`,
   getValue: "SELECT value FROM planloop_values WHERE key = $1",
   // A key with no value yet holds the text "undefined" (not JSON) until its update writes one.
@@ -101,24 +102,26 @@ export function postgresStore(options: PostgresStoreOptions): CheckpointStore {
   };
   let closed = false;
   const feed = postgresFeed(pool, migrated);
+  const readRun = async (runId: string, from: number): Promise<StoredRun | undefined> => {
+    const { rows } = await query<RunRow & { journal: string[] }>(sql.runWithJournal, [runId, from]);
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return {
+      ...summaryOf(row, location),
+      ...(row.result === null ? {} : { result: readStoredJson(row.result, { store: location, runId, what: "the result" }) }),
+      journal: row.journal.map(
+        (line, index) => readStoredJson(line, { store: location, runId, what: `journal entry ${from + index + 1}` }) as JournalEntry,
+      ),
+    } satisfies StoredRun;
+  };
   return {
     location,
     async createRun({ runId, entry, at, origin }) {
       const { rowCount } = await query(sql.insertRun, [runId, entry, at, keptInCandidates(runId), originColumn(origin)]);
       return rowCount === 1 ? "created" : "exists";
     },
-    async getRun(runId) {
-      const { rows } = await query<RunRow & { journal: string[] }>(sql.runWithJournal, [runId]);
-      const row = rows[0];
-      if (row === undefined) return undefined;
-      return {
-        ...summaryOf(row, location),
-        ...(row.result === null ? {} : { result: readStoredJson(row.result, { store: location, runId, what: "the result" }) }),
-        journal: row.journal.map(
-          (line, index) => readStoredJson(line, { store: location, runId, what: `journal entry ${index + 1}` }) as JournalEntry,
-        ),
-      } satisfies StoredRun;
-    },
+    getRun: (runId) => readRun(runId, 0),
+    getRunFrom: (runId, from) => readRun(runId, from),
     async append(runId, entries, at, token) {
       const fence = token ?? null;
       const { rowCount } =

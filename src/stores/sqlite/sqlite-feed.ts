@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from "../../core/clock.js";
 import { sharedFeed, type SharedFeed } from "../shared-feed.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
@@ -18,9 +19,13 @@ const numberChangedRuns = `CREATE TRIGGER IF NOT EXISTS planloop_runs_changed AF
 /**
  * The SQLite store's change feed: one poller per store, however many listen. Each look is one
  * indexed read of `planloop_changes` for the runs numbered since the last look; nothing changed
- * costs that one read. A read-only store has none (it cannot make the trigger).
+ * costs that one read. A read-only store has none (it cannot make the trigger). It looks every
+ * `everyMs` on `clock`'s timers (a FakeClock in tests), and not once nobody listens.
  */
-export function sqliteFeed(db: SqliteDatabase, everyMs: number): SharedFeed {
+export function sqliteFeed(
+  db: SqliteDatabase,
+  { everyMs, clock = systemClock }: { everyMs: number; clock?: Clock | undefined },
+): SharedFeed {
   const since = db.prepare<[number], { run_id: string; seq: number }>(
     "SELECT run_id, seq FROM planloop_changes WHERE seq > ? ORDER BY seq",
   );
@@ -40,8 +45,20 @@ export function sqliteFeed(db: SqliteDatabase, everyMs: number): SharedFeed {
       seen = rows.at(-1)!.seq;
       tell(rows.map((row) => row.run_id));
     };
-    const timer = setInterval(look, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    let timer: unknown;
+    let stopped = false;
+    const lookLater = () => {
+      timer = clock.setTimeout(() => {
+        look();
+        if (!stopped) lookLater();
+      }, everyMs);
+      // The feed alone does not keep a process alive.
+      (timer as { unref?: () => void }).unref?.();
+    };
+    lookLater();
+    return () => {
+      stopped = true;
+      clock.clearTimeout(timer);
+    };
   });
 }

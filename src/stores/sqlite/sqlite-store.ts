@@ -2,6 +2,7 @@ import { accessSync, closeSync, constants, existsSync, openSync } from "node:fs"
 import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { errorMessage, LeaseLostError, StoreError } from "../../core/errors.js";
+import type { Clock } from "../../core/clock.js";
 import {
   appendedOutcome,
   finishedOutcome,
@@ -44,6 +45,8 @@ export interface SqliteStoreOptions {
    * someone listens, and a look that finds nothing is one indexed read.
    */
   feedMs?: number | undefined;
+  /** Whose timers the change feed looks on: the system's, or a `FakeClock` (planloop/testing) in tests. */
+  feedClock?: Clock | undefined;
 }
 
 /**
@@ -72,7 +75,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   const feedMs = options.feedMs ?? 100;
   if (!(Number.isFinite(feedMs) && feedMs > 0))
     throw storeMisuse(`sqliteStore: feedMs must be a number of ms above 0, not ${String(feedMs)}`);
-  const feed = sqliteFeed(db, feedMs);
+  const feed = sqliteFeed(db, { everyMs: feedMs, clock: options.feedClock });
   const statements = {
     // A run is kept inside the nearest run its id starts with (`<runId>/…`), found by primary key.
     insertRun: db.prepare<[string, string, number, number, string, string | null]>(
@@ -82,7 +85,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
        ON CONFLICT DO NOTHING`,
     ),
     run: db.prepare<[string], RunRow>("SELECT * FROM planloop_runs WHERE run_id = ?"),
-    journal: db.prepare<[string], { entry: string }>("SELECT entry FROM planloop_journal WHERE run_id = ? ORDER BY seq"),
+    // A run's entries are numbered 1, 2, … with no gap: the ones after the first `from` are those numbered above it.
+    journal: db.prepare<[string, number], { entry: string }>(
+      "SELECT entry FROM planloop_journal WHERE run_id = ? AND seq > ? ORDER BY seq",
+    ),
     lastSeq: db.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM planloop_journal WHERE run_id = ?"),
     insertEntry: db.prepare("INSERT INTO planloop_journal (run_id, seq, entry) VALUES (?, ?, ?)"),
     // A write under a token is made only while that token is the run's lease (fencing).
@@ -166,25 +172,27 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     if (statements.finish.run(kept, outcome, at, runId, fence, fence).changes === 0) refuse(runId, token);
     lastSeq.delete(runId);
   });
+  const readRun = (runId: string, from: number): StoredRun | undefined => {
+    const row = statements.run.get(runId);
+    if (row === undefined) return undefined;
+    const where = (what: string) => ({ store: options.path, runId, what });
+    const journal = statements.journal
+      .all(runId, from)
+      .map((line, index) => readStoredJson(line.entry, where(`journal entry ${from + index + 1}`)) as JournalEntry);
+    return {
+      ...summaryOf(row, options.path),
+      ...(row.result === null ? {} : { result: readStoredJson(row.result, where("the result")) }),
+      journal,
+    } satisfies StoredRun;
+  };
   return {
     location: options.path,
     createRun: ({ runId, entry, at, origin }) =>
       statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId)), originColumn(origin)).changes === 1
         ? "created"
         : "exists",
-    getRun(runId) {
-      const row = statements.run.get(runId);
-      if (row === undefined) return undefined;
-      const where = (what: string) => ({ store: options.path, runId, what });
-      const journal = statements.journal
-        .all(runId)
-        .map((line, index) => readStoredJson(line.entry, where(`journal entry ${index + 1}`)) as JournalEntry);
-      return {
-        ...summaryOf(row, options.path),
-        ...(row.result === null ? {} : { result: readStoredJson(row.result, where("the result")) }),
-        journal,
-      } satisfies StoredRun;
-    },
+    getRun: (runId) => readRun(runId, 0),
+    getRunFrom: (runId, from) => readRun(runId, from),
     // Writes take the write lock when they begin (IMMEDIATE) and wait for it there: a deferred
     // transaction that read first could not upgrade once another process had written.
     append: (runId, entries, at, token) => append.immediate(runId, entries, at, token),

@@ -1,0 +1,63 @@
+import fc from "fast-check";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CheckpointStore, JournalEntry } from "../journal/checkpoint-store.js";
+import { memoryStore } from "../journal/memory-store.js";
+import { sqliteStore } from "../stores/sqlite/index.js";
+import { childrenOf } from "../strategies/stored-runs.js";
+import { RunReading } from "./run-reading.js";
+
+/** What a stream read before its copy: the run whole, and the runs kept inside it whole. */
+async function readWhole(store: CheckpointStore, runId: string) {
+  const run = await store.getRun(runId);
+  return run === undefined ? undefined : { run, children: await childrenOf(store, runId) };
+}
+
+const entry = (index: number): JournalEntry => ({
+  kind: "step-start",
+  stepKey: String(index),
+  attempt: 1,
+  idempotencyKey: `k${index}`,
+  at: index,
+});
+const runs = ["top", "top/plan:1", "top/plan:2", "top/plan:1/3"] as const;
+/** A write to one of the runs: entries appended (the run made first if need be), or the run finished. */
+const write = fc.record({ run: fc.constantFrom(...runs), entries: fc.nat({ max: 3 }), finish: fc.boolean() });
+
+describe("a stream's copy of its run (RunReading)", () => {
+  for (const [name, open] of [
+    ["memory", () => memoryStore()],
+    ["SQLite", () => sqliteStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-reading-")), "runs.sqlite") })],
+  ] as const)
+    it(`reads what a whole read gives, after any writes to the run and the runs kept inside it (${name})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.array(write, { maxLength: 4 }), { maxLength: 8 }), async (looks) => {
+          const store: CheckpointStore = open();
+          const reading = new RunReading(store, "top");
+          expect(await reading.read()).toBeUndefined();
+          await store.createRun({ runId: "top", entry: "planAndExecute", at: 1 });
+          let at = 2;
+          for (const writes of looks) {
+            for (const { run, entries, finish } of writes) {
+              at += 1;
+              await store.createRun({ runId: run, entry: "executePlan", at });
+              const stored = await store.getRun(run);
+              if (stored?.status === "finished") continue;
+              if (entries > 0)
+                await store.append(
+                  run,
+                  Array.from({ length: entries }, (_, index) => entry(at * 10 + index)),
+                  at,
+                );
+              if (finish) await store.finishRun(run, { status: "completed", at }, at);
+            }
+            expect(await reading.read()).toEqual(await readWhole(store, "top"));
+          }
+          await store.close();
+        }),
+        { numRuns: 60, seed: 54 },
+      );
+    });
+});
