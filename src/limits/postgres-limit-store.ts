@@ -75,7 +75,14 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
       return rowCount === 1;
     },
     letGo: async (key, holder) => {
-      await query(`UPDATE ${table} SET holder = NULL, held_until = 0 WHERE key = $1 AND holder = $2`, [key, holder]);
+      // A row that only held the key goes with it (a tool's resources are keys its arguments
+      // choose: kept rows would grow without end); one that also keeps turns or a ledger is kept.
+      const { rowCount } = await query(
+        `DELETE FROM ${table} WHERE key = $1 AND holder = $2 AND next_at = 0 AND closed_until = 0
+           AND spent_tokens = 0 AND spent_cost = 0 AND held_tokens = 0 AND held_cost = 0`,
+        [key, holder],
+      );
+      if (rowCount === 0) await query(`UPDATE ${table} SET holder = NULL, held_until = 0 WHERE key = $1 AND holder = $2`, [key, holder]);
     },
     draw: async (key, amount, ceiling) => {
       await query(`INSERT INTO ${table} (key) VALUES ($1) ON CONFLICT (key) DO NOTHING`, [key]);
