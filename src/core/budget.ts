@@ -34,6 +34,19 @@ export interface Reservation {
   settle(actual: Partial<UsageTotals>): void;
   /** The call ended with nothing to charge (it failed or was cancelled): the hold is given back. */
   release(): void;
+  /**
+   * The call was sent and ended without a figure (cut off, cancelled, timed out): the provider
+   * may have spent its worst case. The run's own hold is given back, as `release` does; a
+   * shared ledger (`tenantBudget`) keeps it, so the tenant may spend less that day, never more.
+   */
+  cutOff(): void;
+}
+
+/** Whether a failed model call was refused by the provider with a status (nothing spent), not cut off after it was sent. */
+export function refusedByProvider(error: unknown): boolean {
+  const answer = error as { status?: unknown; statusCode?: unknown } | null | undefined;
+  // `status`: planloop's ModelHttpError; `statusCode`: the AI SDK's APICallError.
+  return typeof answer?.status === "number" || typeof answer?.statusCode === "number";
 }
 
 /**
@@ -320,6 +333,13 @@ class Hold implements Reservation {
 
   release(): void {
     if (this.open) this.give({});
+  }
+
+  cutOff(): void {
+    if (!this.open) return;
+    // The run's own hold goes back; the shared ledger keeps it (nothing given back, nothing charged).
+    this.open = false;
+    this.budget.adjustHeld(this.amount, -1);
   }
 
   private give(actual: Partial<UsageTotals>): void {

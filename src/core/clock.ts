@@ -33,6 +33,9 @@ export function journalTime(): number {
   return performance.timeOrigin + performance.now();
 }
 
+/** The longest delay a timer takes (2^31 - 1 ms, 24.8 days). */
+const maxTimerMs = 2 ** 31 - 1;
+
 /** Resolves after `ms` on the given clock; rejects with the signal's reason on abort. */
 export function sleep(ms: number, options: { clock?: Clock; signal?: AbortSignal } = {}): Promise<void> {
   const clock = options.clock ?? systemClock;
@@ -43,10 +46,21 @@ export function sleep(ms: number, options: { clock?: Clock; signal?: AbortSignal
       clock.clearTimeout(handle);
       reject(signal?.reason);
     };
-    const handle = clock.setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
+    // A timer takes at most 2^31 - 1 ms (a longer one fires after 1 ms): a longer wait goes on in steps.
+    const end = clock.now() + ms;
+    const step = (left: number): unknown =>
+      clock.setTimeout(
+        () => {
+          const rest = end - clock.now();
+          if (left > maxTimerMs && rest > 0) handle = step(rest);
+          else {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          }
+        },
+        Math.min(left, maxTimerMs),
+      );
+    let handle = step(ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

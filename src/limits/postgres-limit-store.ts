@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { LimitStore } from "../core/limit-store.js";
 
 /** The part of a `pg` pool (or client) the store uses. */
@@ -32,7 +33,7 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
     await ready();
     return pool.query(sql, values);
   };
-  return {
+  const store: LimitStore = {
     bookFair: async (key, { tenant, intervalMs, now, step, claimMs }) => {
       const { rows } = await query(`SELECT start, retry_at FROM ${fairTurn}($1, $2, $3, $4, $5, $6)`, [
         key,
@@ -75,7 +76,14 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
       return rowCount === 1;
     },
     letGo: async (key, holder) => {
-      await query(`UPDATE ${table} SET holder = NULL, held_until = 0 WHERE key = $1 AND holder = $2`, [key, holder]);
+      // A row that only held the key goes with it (a tool's resources are keys its arguments
+      // choose: kept rows would grow without end); one that also keeps turns or a ledger is kept.
+      const { rowCount } = await query(
+        `DELETE FROM ${table} WHERE key = $1 AND holder = $2 AND next_at = 0 AND closed_until = 0
+           AND spent_tokens = 0 AND spent_cost = 0 AND held_tokens = 0 AND held_cost = 0`,
+        [key, holder],
+      );
+      if (rowCount === 0) await query(`UPDATE ${table} SET holder = NULL, held_until = 0 WHERE key = $1 AND holder = $2`, [key, holder]);
     },
     draw: async (key, amount, ceiling) => {
       await query(`INSERT INTO ${table} (key) VALUES ($1) ON CONFLICT (key) DO NOTHING`, [key]);
@@ -98,6 +106,32 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
       );
     },
   };
+  // Keys and tenants as the table can keep them (see `storedName`).
+  return {
+    bookFair: (key, request) => store.bookFair(storedName(key), { ...request, tenant: storedName(request.tenant) }),
+    book: (key, intervalMs, now) => store.book(storedName(key), intervalMs, now),
+    closeUntil: (key, until) => store.closeUntil(storedName(key), until),
+    closedUntil: (key) => store.closedUntil(storedName(key)),
+    hold: (key, holder, until, now) => store.hold(storedName(key), holder, until, now),
+    letGo: (key, holder) => store.letGo(storedName(key), holder),
+    draw: (key, amount, ceiling) => store.draw(storedName(key), amount, ceiling),
+    settle: (key, held, spent) => store.settle(storedName(key), held, spent),
+  };
+}
+
+/** Where a name starts that stands for a longer one (a name that starts so is kept so too). */
+const hashedPrefix = "#sha256:";
+
+/**
+ * A key or a tenant's name as Postgres can keep it: `text` holds no NUL, and a btree key no more
+ * than about 2,700 bytes (a write key's resource, chosen by a tool call's arguments, may be
+ * longer). Such a name is kept as its SHA-256, where the other stores keep it whole; so is one
+ * that starts like a hashed one, so no name is kept as another's.
+ */
+export function storedName(name: string): string {
+  const keepable = !name.includes("\u0000") && Buffer.byteLength(name) <= 1024;
+  if (keepable && !name.startsWith(hashedPrefix)) return name;
+  return hashedPrefix + createHash("sha256").update(name).digest("hex");
 }
 
 /** Runs each statement that makes the store's tables and function; one another process ran first is done. */
@@ -106,9 +140,10 @@ async function setUp(pool: PostgresPool, statements: string[]): Promise<void> {
     try {
       await pool.query(statement);
     } catch (error) {
-      // Two processes making the same thing at once: the other one made it.
+      // Two processes making the same thing at once: the other one made it (a table racing its
+      // twin can also fail on its row type: 42710, "type … already exists").
       const code = (error as { code?: string }).code;
-      if (!["23505", "42P07", "42701", "42723"].includes(code ?? "")) throw error;
+      if (!["23505", "42P07", "42701", "42710", "42723"].includes(code ?? "")) throw error;
     }
 }
 

@@ -98,6 +98,8 @@ class SharedProviderLimit implements ProviderLimit {
   /** The time a token takes in the line of tokens (0: tokens are not counted). */
   private readonly msPerToken: number;
   private readonly tokensKey: string;
+  /** The tokens of one window (`tokenRate.tokens`): the most a call's usage may push the line on by. */
+  private readonly windowTokens: number;
   private readonly slots: Slots | undefined;
   private readonly store: LimitStore;
   private readonly line: TenantLine;
@@ -134,6 +136,7 @@ class SharedProviderLimit implements ProviderLimit {
     // take the one call that starts it).
     this.msPerToken = tokenRate === undefined ? 0 : tokenRate.perMs / tokenRate.tokens;
     this.tokensKey = `provider-tokens:${options.name}`;
+    this.windowTokens = tokenRate === undefined ? 0 : tokenRate.tokens;
     this.slots = concurrent === undefined ? undefined : new Slots(concurrent);
     this.store = sharedLimitStore(options.shared);
     for (const [tenant, weight] of Object.entries(options.tenantWeights ?? {}))
@@ -222,7 +225,9 @@ class SharedProviderLimit implements ProviderLimit {
 
   async settleTokens(held: number, used: number): Promise<void> {
     if (this.msPerToken === 0 || !Number.isFinite(held) || !Number.isFinite(used)) return;
-    const change = Math.max(0, used) - Math.max(0, held);
+    // The figure is the provider's answer: one that says a call used more than a window holds
+    // (10^12 tokens) would book the line years ahead for every caller. It pushes one window at most.
+    const change = Math.min(Math.max(0, used) - Math.max(0, held), this.windowTokens);
     // A negative booking gives time back to the line (LimitStore.book).
     if (change !== 0) await this.store.book(this.tokensKey, change * this.msPerToken, Date.now());
   }

@@ -52,9 +52,12 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
         releaseHere();
         throw error;
       }
+      // The renewal on its way to the store, if any: letting go waits for it, or a renewal answered
+      // after the let-go (another connection of a pool) would take the key again for a holder done with it.
+      let renewing: Promise<unknown> = Promise.resolve();
       const renew = setInterval(() => {
         const now = Date.now();
-        void store.hold(key, holder, now + holdMs, now).catch(() => {});
+        renewing = store.hold(key, holder, now + holdMs, now).catch(() => {});
       }, holdMs / 3);
       renew.unref();
       let released = false;
@@ -64,8 +67,8 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
         clearInterval(renew);
         // Let go in the store before the next caller here tries it; a hold the store did not
         // hear let go of runs out after holdMs.
-        void store
-          .letGo(key, holder)
+        void renewing
+          .then(() => store.letGo(key, holder))
           .catch(() => {})
           .finally(releaseHere);
       };

@@ -42,7 +42,13 @@ export function tenantBudget(options: TenantBudgetOptions): SharedBudget {
   const record = (held: NextCallEstimate, givenBack: Spend, actual: Partial<UsageTotals>) => {
     const key = heldOn.get(held);
     if (key === undefined) return;
-    const spent = { tokens: (actual.inputTokens ?? 0) + (actual.outputTokens ?? 0), costUsd: actual.costUsd ?? 0 };
+    // The provider's figure, taken as a charge only: a negative one never credits the day, and one
+    // that is not a number charges the call's worst case.
+    const tokens = [actual.inputTokens, actual.outputTokens];
+    const spent = {
+      tokens: tokens.every(known) ? tokens.reduce<number>((sum, figure) => sum + Math.max(0, figure ?? 0), 0) : held.tokens,
+      costUsd: known(actual.costUsd) ? Math.max(0, actual.costUsd ?? 0) : held.costUsd,
+    };
     // A store that cannot be reached keeps the hold: the tenant may spend less that day, never more.
     settling = settling.then(() => store.settle(key, givenBack, spent)).catch(() => {});
   };
@@ -65,6 +71,9 @@ export function tenantBudget(options: TenantBudgetOptions): SharedBudget {
     },
   };
 }
+
+/** A usage figure the day can charge: none given, or a finite number. */
+const known = (figure: unknown): boolean => figure === undefined || (typeof figure === "number" && Number.isFinite(figure));
 
 function breach(refused: {
   tenant: string;

@@ -70,10 +70,13 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
     if (outcome.response) return outcome.response;
     // Refused by the server: the attempt used no tokens (one cut off or timed out may have; it keeps its hold).
     if (limit !== undefined && options.tokens !== undefined && outcome.status !== undefined) await limit.settleTokens(options.tokens, 0);
+    // The provider named a time: with a shared limit, every call waits for it at its next turn, not
+    // only this one — also when this call has no retry left (the others would walk into the same wall).
+    const cooldownMs = limit !== undefined && outcome.retryable ? outcome.retryAfterMs : undefined;
+    if (cooldownMs !== undefined) await limit?.coolDown(cooldownMs);
     if (!outcome.retryable || attempt >= options.maxRetries) throw outcome.error;
-    // The provider named a time: with a shared limit, every call waits for it at its next turn, not only this one.
-    if (limit !== undefined && outcome.retryAfterMs !== undefined) await limit.coolDown(outcome.retryAfterMs);
-    else await sleep(outcome.retryAfterMs ?? backoff(options.retryDelayMs, attempt), options.signal ? { signal: options.signal } : {});
+    if (cooldownMs === undefined)
+      await sleep(outcome.retryAfterMs ?? backoff(options.retryDelayMs, attempt), options.signal ? { signal: options.signal } : {});
   }
 }
 

@@ -2,7 +2,7 @@ import { raceAbort } from "../core/abort.js";
 import { maxNesting, nestedTooDeep, nestsDeeperThan } from "../core/json-safe.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import { describeDecisionProblem, type ModelDecision, type ModelDelta, type ModelRequest } from "../core/model.js";
-import type { Reservation } from "../core/budget.js";
+import { refusedByProvider, type Reservation } from "../core/budget.js";
 import type { ModelCallFacts } from "../journal/model-calls.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
 import type { AgentStop } from "./agent-result.js";
@@ -69,7 +69,9 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
       run.signal,
     );
   } catch (error) {
-    held.release();
+    // Refused with a status: nothing spent. Cut off (cancelled, timed out, dropped): the shared ledger keeps the hold.
+    if (!run.signal.aborted && refusedByProvider(error)) held.release();
+    else held.cutOff();
     keepCall(run, { request, startedAt, outcome: { error: errorMessage(error) } });
     if (run.signal.aborted) return abortStop(run);
     run.steps -= 1;

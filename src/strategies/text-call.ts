@@ -1,5 +1,5 @@
 import { raceAbort } from "../core/abort.js";
-import type { Budget, Reservation } from "../core/budget.js";
+import { refusedByProvider, type Budget, type Reservation } from "../core/budget.js";
 import type { Clock } from "../core/clock.js";
 import { BudgetExceededError, errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import type { EventHub } from "../core/events.js";
@@ -89,7 +89,9 @@ async function askModel(
       context.signal,
     );
   } catch (error) {
-    held.release();
+    // Refused with a status: nothing spent. Cut off (cancelled, timed out, dropped): the shared ledger keeps the hold.
+    if (!context.signal.aborted && refusedByProvider(error)) held.release();
+    else held.cutOff();
     keepCall(context, { request, startedAt, outcome: { error: errorMessage(error) } });
     if (context.signal.aborted) throw error;
     throw new ModelCallError(`the ${purpose} call failed: ${errorMessage(error)}`, { cause: error });
@@ -134,6 +136,7 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
   const startedAt = context.clock.now();
   let usage: Usage | undefined;
   let text = "";
+  let ended = false;
   try {
     for await (const part of stream.call(context.model, request)) {
       if (context.signal.aborted) throw context.signal.reason;
@@ -146,12 +149,16 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
       if (call && part.text.includes("\n")) await call.keep({ text: text.slice(0, text.lastIndexOf("\n") + 1), partial: true });
       yield part.text;
     }
+    ended = true;
   } catch (error) {
     keepCall(context, { request, startedAt, outcome: { error: errorMessage(error) } });
+    if (!context.signal.aborted && refusedByProvider(error)) held.release();
     throw error;
   } finally {
-    // A stream left early (an error, or a reader that stopped) gives its hold back.
-    held.release();
+    // A stream that ended gives its hold back (its usage is charged below); one left early (cut
+    // off, or a reader that stopped) may have been spent: the shared ledger keeps its hold.
+    if (ended) held.release();
+    else held.cutOff();
   }
   keepCall(context, { request, startedAt, outcome: { decision: { type: "final", content: text, ...(usage ? { usage } : {}) } } });
   finishCall(context, { purpose, usage, startedAt, held });

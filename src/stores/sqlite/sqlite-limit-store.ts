@@ -59,6 +59,12 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
      ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, held_until = excluded.held_until
      WHERE t.holder IS NULL OR t.holder = ? OR t.held_until < ?`,
   );
+  // A row that only held the key goes with it (a tool's resources are keys its arguments choose:
+  // kept rows would grow without end); one that also keeps turns or a ledger is kept.
+  const dropHold = db.prepare<[string, string]>(
+    `DELETE FROM planloop_limit_state WHERE key = ? AND holder = ? AND next_at = 0 AND closed_until = 0
+       AND spent_tokens = 0 AND spent_cost = 0 AND held_tokens = 0 AND held_cost = 0`,
+  );
   const letGo = db.prepare<[string, string]>("UPDATE planloop_limit_state SET holder = NULL, held_until = 0 WHERE key = ? AND holder = ?");
   const ensure = db.prepare<[string]>("INSERT INTO planloop_limit_state (key) VALUES (?) ON CONFLICT (key) DO NOTHING");
   const draw = db.prepare<
@@ -134,7 +140,7 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
     closedUntil: async (key) => closed.get(key)?.closed_until ?? 0,
     hold: async (key, holder, until, now) => Number(hold.run(key, holder, until, holder, now).changes) === 1,
     letGo: async (key, holder) => {
-      letGo.run(key, holder);
+      if (Number(dropHold.run(key, holder).changes) === 0) letGo.run(key, holder);
     },
   };
 }
