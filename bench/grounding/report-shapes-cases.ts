@@ -1,0 +1,132 @@
+import type { LabelledCase } from "./labelled-cases.js";
+
+/**
+ * The third labelled suite: the shapes weekly business reports and research summaries take,
+ * written from how people write them, not from the checker: "rose 12% to €1.2m", "down 3
+ * points", "from 40 to 52", "Q3 vs Q2", shares of a total, "twice as many", per-unit rates,
+ * rounding ("1.2 million" of 1,234,567), percentage points against percent, and the numbers
+ * that are no figures (years, ordinals, list numbers, phone numbers).
+ */
+const sales = { revenue_eur: 1234567, revenue_prev_eur: 1102000, orders: 4100, orders_prev: 3900, new_customers: 620, returning_customers: 380 };
+const funnel = { sessions: 54000, signups: 1620, paid_conversions: 162, conversion_rate: 0.03, conversion_rate_prev: 0.033 };
+const quarters = [
+  { quarter: "Q1", revenue: 1040, gross_margin_pct: 41.2 },
+  { quarter: "Q2", revenue: 1100, gross_margin_pct: 42.0 },
+  { quarter: "Q3", revenue: 1250, gross_margin_pct: 44.5 },
+];
+const nested = { revenue: { q2: 1100, q3: 1250 }, headcount: { start: 40, end: 52 } };
+const support = { tickets_opened: 412, tickets_closed: 398, median_first_response_min: 42, csat: 0.91, csat_prev: 0.88, backlog: 57 };
+const team = [
+  { team: "Platform", incidents: 6, hours_down: 3.5 },
+  { team: "Payments", incidents: 12, hours_down: 1.25 },
+  { team: "Search", incidents: 3, hours_down: 0.5 },
+];
+const budget = { budget_usd: 50000, spent_usd: 42150, remaining_usd: 7850 };
+const finance = { net_income_usd: -1200, operating_cash_flow_usd: 3400, revenue_growth: -0.042, margin_change_pp: -1.5 };
+const study = { participants: 240, treatment: 120, control: 120, responders_treatment: 78, responders_control: 54, dropouts: 18 };
+const shipping = { distance_km: 1250, weight_kg: 3400, shipments: 85, cost_usd: 21250 };
+const contact = { name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 };
+
+export const reportShapesCases: LabelledCase[] = [
+  // Changes with direction, written as analysts write them.
+  { id: "rose-to-1", steps: [{ id: 1, output: sales }], answer: "Revenue rose {+12%} to {+€1.2m} [s1]." },
+  { id: "rose-to-2", steps: [{ id: 1, output: sales }], answer: "Revenue fell {-12%} to €1.2m [s1]." },
+  { id: "rose-to-3", steps: [{ id: 1, output: sales }], answer: "Revenue rose {-21%} to {-€1.3m} [s1]." },
+  { id: "rounded-1", steps: [{ id: 1, output: sales }], answer: "Revenue came to {+1.2 million} euros, on {+4,100} orders [s1]." },
+  { id: "rounded-2", steps: [{ id: 1, output: sales }], answer: "Revenue came to roughly {+€1.23 million} [s1]." },
+  { id: "rounded-3", steps: [{ id: 1, output: sales }], answer: "Revenue came to about {-€1.3 million} [s1]." },
+  { id: "more-orders-1", steps: [{ id: 1, output: sales }], answer: "We took {+200} more orders than the week before [s1]." },
+  { id: "more-orders-2", steps: [{ id: 1, output: sales }], answer: "We took {-200} fewer orders than the week before [s1]." },
+  { id: "from-to-1", steps: [{ id: 1, output: nested }], answer: "Headcount grew from {+40} to {+52}, up {+30%} [s1]." },
+  { id: "from-to-2", steps: [{ id: 1, output: nested }], answer: "Headcount grew from {+40} to {-55}, up {-37.5%} [s1]." },
+  { id: "q3-q2-1", steps: [{ id: 1, output: nested }], answer: "Q3 revenue was up {+13.6%} on Q2 [s1]." },
+  { id: "q3-q2-2", steps: [{ id: 1, output: nested }], answer: "Q3 revenue was down {-13.6%} on Q2 [s1]." },
+  { id: "q3-q2-rows-1", steps: [{ id: 1, output: quarters }], answer: "Q3 revenue of {+1,250} was {+13.6%} above Q2 [s1]." },
+  { id: "q3-q2-rows-2", steps: [{ id: 1, output: quarters }], answer: "Q3 revenue was {-15%} above Q2 [s1]." },
+  { id: "q3-q2-rows-3", steps: [{ id: 1, output: quarters }], answer: "Q3 revenue was {-13.6%} below Q2 [s1]." },
+  // Percentage points against percent.
+  { id: "points-1", steps: [{ id: 1, output: funnel }], answer: "Conversion slipped {+0.3 points} to {+3.0%} [s1]." },
+  { id: "points-2", steps: [{ id: 1, output: funnel }], answer: "Conversion fell by {-3 points} [s1]." },
+  { id: "points-3", steps: [{ id: 1, output: quarters }], answer: "Gross margin rose {+2.5 pp} in Q3, to {+44.5%} [s1]." },
+  { id: "points-4", steps: [{ id: 1, output: quarters }], answer: "Gross margin rose {-3.5 pp} in Q3 [s1]." },
+  { id: "points-5", steps: [{ id: 1, output: support }], answer: "CSAT was {+91%}, up {+3 points} on last week [s1]." },
+  { id: "points-6", steps: [{ id: 1, output: support }], answer: "CSAT was {+91%}, down {-3 points} on last week [s1]." },
+  // Shares, rates and multiples.
+  { id: "share-1", steps: [{ id: 1, output: sales }], answer: "New customers made up {+62%} of the {+1,000} customers [s1]." },
+  { id: "share-2", steps: [{ id: 1, output: sales }], answer: "New customers made up {-68%} of customers [s1]." },
+  { id: "share-3", steps: [{ id: 1, output: team }], answer: "Payments had {+12} incidents, {+57%} of all {+21} [s1]." },
+  { id: "share-4", steps: [{ id: 1, output: team }], answer: "Payments had {+12} incidents, {-75%} of the total [s1]." },
+  { id: "rate-1", steps: [{ id: 1, output: funnel }], answer: "Of {+54,000} sessions, {+1,620} signed up ({+3%}) [s1]." },
+  { id: "rate-2", steps: [{ id: 1, output: shipping }], answer: "Shipping cost {+$250} per shipment [s1]." },
+  { id: "rate-3", steps: [{ id: 1, output: shipping }], answer: "Shipping cost {-$215} per shipment [s1]." },
+  { id: "twice-1", steps: [{ id: 1, output: team }], answer: "Payments had twice as many incidents as Platform ({+12} vs {+6}) [s1]." },
+  { id: "twice-2", steps: [{ id: 1, output: team }], answer: "Payments had {+2x} the incidents of Platform [s1]." },
+  { id: "twice-3", steps: [{ id: 1, output: team }], answer: "Payments had {-3x} the incidents of Platform [s1]." },
+  // Aggregates of named sets.
+  { id: "sum-1", steps: [{ id: 1, output: sales }], answer: "New and returning customers came to {+1,000} in all [s1]." },
+  { id: "sum-2", steps: [{ id: 1, output: sales }], answer: "New and returning customers came to {-1,100} in all [s1]." },
+  { id: "sum-3", steps: [{ id: 1, output: team }], answer: "Platform and Search had {+9} incidents between them [s1]." },
+  { id: "sum-4", steps: [{ id: 1, output: team }], answer: "Platform and Search had {-15} incidents between them [s1]." },
+  { id: "mean-1", steps: [{ id: 1, output: team }], answer: "Teams averaged {+7} incidents [s1]." },
+  { id: "mean-2", steps: [{ id: 1, output: team }], answer: "Teams averaged {-9} incidents [s1]." },
+  { id: "mean-3", steps: [{ id: 1, output: quarters }], answer: "Quarterly revenue averaged {+1,130} [s1]." },
+  // Budgets and what is left.
+  { id: "left-1", steps: [{ id: 1, output: budget }], answer: "Of the {+$50,000} budget, {+$42,150} is spent and {+$7,850} remains [s1]." },
+  { id: "left-2", steps: [{ id: 1, output: budget }], answer: "We have spent {+84%} of the budget [s1]." },
+  { id: "left-3", steps: [{ id: 1, output: budget }], answer: "We have spent {-94%} of the budget [s1]." },
+  // Signs.
+  { id: "sign-1", steps: [{ id: 1, output: finance }], answer: "Revenue shrank {+4.2%} [s1]." },
+  { id: "sign-2", steps: [{ id: 1, output: finance }], answer: "Revenue grew {-4.2%} [s1]." },
+  { id: "sign-3", steps: [{ id: 1, output: finance }], answer: "Revenue growth was {-4.2%} [s1]." },
+  { id: "sign-4", steps: [{ id: 1, output: finance }], answer: "Revenue growth was {+-4.2%} [s1]." },
+  { id: "sign-5", steps: [{ id: 1, output: finance }], answer: "The margin narrowed by {+1.5 points} [s1]." },
+  { id: "sign-6", steps: [{ id: 1, output: finance }], answer: "The margin widened by {-1.5 points} [s1]." },
+  { id: "sign-7", steps: [{ id: 1, output: finance }], answer: "Operating cash flow was a {-$3,400} outflow, a loss [s1]." },
+  { id: "sign-8", steps: [{ id: 1, output: finance }], answer: "The company made a net profit of {-$1,200} [s1]." },
+  // Superlatives, with a second figure beside them.
+  {
+    id: "superlative-1",
+    steps: [{ id: 1, output: team }],
+    answer: "Payments had the most incidents, {+12}, twice Platform's {+6} [s1].",
+  },
+  { id: "superlative-2", steps: [{ id: 1, output: team }], answer: "The most downtime was {-1.25 hours}, at Payments [s1]." },
+  { id: "superlative-3", steps: [{ id: 1, output: team }], answer: "Search had the fewest incidents ({+3}) and the least downtime ({+0.5} hours) [s1]." },
+  { id: "superlative-4", steps: [{ id: 1, output: team }], answer: "The fewest incidents were {-6} [s1]." },
+  // Ranges.
+  { id: "range-1", steps: [{ id: 1, output: team }], answer: "Teams had between {+3} and {+12} incidents each [s1]." },
+  { id: "range-2", steps: [{ id: 1, output: team }], answer: "Teams had between {-2} and {-15} incidents each [s1]." },
+  { id: "range-3", steps: [{ id: 1, output: team }], answer: "Incidents ranged from {+3} to {-10} a team [s1]." },
+  { id: "range-4", steps: [{ id: 1, output: support }], answer: "We opened {+400–420} tickets [s1]." },
+  { id: "range-5", steps: [{ id: 1, output: support }], answer: "We opened {-300–350} tickets [s1]." },
+  { id: "range-6", steps: [{ id: 1, output: quarters }], answer: "Gross margin ran {+41–45%} over the quarters [s1]." },
+  { id: "range-7", steps: [{ id: 1, output: quarters }], answer: "Gross margin ran {-38–45%} over the quarters [s1]." },
+  // Research summaries.
+  {
+    id: "study-1",
+    steps: [{ id: 1, output: study }],
+    answer: "Of {+240} participants, {+65%} of the treatment arm responded against {+45%} of controls [s1].",
+  },
+  {
+    id: "study-2",
+    steps: [{ id: 1, output: study }],
+    answer: "Response was {+65%} against {+45%}, {+20 percentage points} higher under treatment [s1].",
+  },
+  { id: "study-3", steps: [{ id: 1, output: study }], answer: "Response was {+65%} against {+45%}, {-25 percentage points} higher [s1]." },
+  { id: "study-4", steps: [{ id: 1, output: study }], answer: "A third of the treatment arm did not respond ({+42} of {+120}) [s1]." },
+  { id: "study-5", steps: [{ id: 1, output: study }], answer: "{+Eighteen} participants dropped out, {+7.5%} of the total [s1]." },
+  { id: "study-6", steps: [{ id: 1, output: study }], answer: "{-Twenty} participants dropped out [s1]." },
+  // Numbers that are no figures: years, ordinals, list numbers, quarters, phone numbers.
+  {
+    id: "not-figures-1",
+    steps: [{ id: 1, output: support }],
+    answer: "1. In the 3rd week of 2026 we closed {+398} tickets, the second-best week this year [s1].",
+  },
+  { id: "not-figures-2", steps: [{ id: 1, output: contact }], answer: "Acme Ltd (+1 415-555-0132) placed {+14} orders [s1]." },
+  { id: "not-figures-3", steps: [{ id: 1, output: support }], answer: "Since 2019 the backlog has never been this low: {+57} tickets [s1]." },
+  { id: "not-figures-4", steps: [{ id: 1, output: support }], answer: "The median first response was {+42 minutes} [s1]." },
+  { id: "not-figures-5", steps: [{ id: 1, output: support }], answer: "The median first response was {-24 minutes} [s1]." },
+  // Units and conversions.
+  { id: "units-1", steps: [{ id: 1, output: shipping }], answer: "We shipped {+3.4 tonnes} over {+1,250 km} [s1]." },
+  { id: "units-2", steps: [{ id: 1, output: shipping }], answer: "We shipped {+3,400 kg} in {+85} shipments [s1]." },
+  { id: "units-3", steps: [{ id: 1, output: shipping }], answer: "We shipped {-4,300 kg} [s1]." },
+];
