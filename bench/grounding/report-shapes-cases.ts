@@ -7,7 +7,14 @@ import type { LabelledCase } from "./labelled-cases.js";
  * rounding ("1.2 million" of 1,234,567), percentage points against percent, and the numbers
  * that are no figures (years, ordinals, list numbers, phone numbers).
  */
-const sales = { revenue_eur: 1234567, revenue_prev_eur: 1102000, orders: 4100, orders_prev: 3900, new_customers: 620, returning_customers: 380 };
+const sales = {
+  revenue_eur: 1234567,
+  revenue_prev_eur: 1102000,
+  orders: 4100,
+  orders_prev: 3900,
+  new_customers: 620,
+  returning_customers: 380,
+};
 const funnel = { sessions: 54000, signups: 1620, paid_conversions: 162, conversion_rate: 0.03, conversion_rate_prev: 0.033 };
 const quarters = [
   { quarter: "Q1", revenue: 1040, gross_margin_pct: 41.2 },
@@ -90,7 +97,11 @@ export const reportShapesCases: LabelledCase[] = [
     answer: "Payments had the most incidents, {+12}, twice Platform's {+6} [s1].",
   },
   { id: "superlative-2", steps: [{ id: 1, output: team }], answer: "The most downtime was {-1.25 hours}, at Payments [s1]." },
-  { id: "superlative-3", steps: [{ id: 1, output: team }], answer: "Search had the fewest incidents ({+3}) and the least downtime ({+0.5} hours) [s1]." },
+  {
+    id: "superlative-3",
+    steps: [{ id: 1, output: team }],
+    answer: "Search had the fewest incidents ({+3}) and the least downtime ({+0.5} hours) [s1].",
+  },
   { id: "superlative-4", steps: [{ id: 1, output: team }], answer: "The fewest incidents were {-6} [s1]." },
   // Ranges.
   { id: "range-1", steps: [{ id: 1, output: team }], answer: "Teams had between {+3} and {+12} incidents each [s1]." },
@@ -122,7 +133,11 @@ export const reportShapesCases: LabelledCase[] = [
     answer: "1. In the 3rd week of 2026 we closed {+398} tickets, the second-best week this year [s1].",
   },
   { id: "not-figures-2", steps: [{ id: 1, output: contact }], answer: "Acme Ltd (+1 415-555-0132) placed {+14} orders [s1]." },
-  { id: "not-figures-3", steps: [{ id: 1, output: support }], answer: "Since 2019 the backlog has never been this low: {+57} tickets [s1]." },
+  {
+    id: "not-figures-3",
+    steps: [{ id: 1, output: support }],
+    answer: "Since 2019 the backlog has never been this low: {+57} tickets [s1].",
+  },
   { id: "not-figures-4", steps: [{ id: 1, output: support }], answer: "The median first response was {+42 minutes} [s1]." },
   { id: "not-figures-5", steps: [{ id: 1, output: support }], answer: "The median first response was {-24 minutes} [s1]." },
   // Units and conversions.

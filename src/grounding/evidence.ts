@@ -209,7 +209,8 @@ class FactsBuilder {
   }
 
   done(): SourceFacts {
-    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || number.key;
+    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || parentStem(number.path) || number.key;
+    currentPeriods(this.facts.numbers);
     this.facts.text = this.texts.join("\n");
     this.facts.raw = this.raws.join("\n");
     return this.facts;
@@ -275,12 +276,29 @@ function rowPeriod(row: Record<string, unknown>): Period | undefined {
   return undefined;
 }
 
-/** A row's labels: its strings of three characters or more that are not just a number. */
+/** A row's labels: its strings of three characters or more that are not just a number, and a period's short name ("Q3", "H1"). */
 function rowLabels(row: Record<string, unknown>): string[] {
   return Object.values(row)
     .filter((value): value is string => typeof value === "string")
     .map(fold)
-    .filter((label) => label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label));
+    .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
+}
+
+/** `revenue.q3`: a field named by its period alone measures what its parent object names ("revenue"). */
+function parentStem(path: string): string {
+  const segments = path.replace(/ \(.*$| ".*"$/, "").split(/\.|\[\d+\]/);
+  return stemOf(wordsOf(segments.at(-2) ?? ""));
+}
+
+/**
+ * `revenue` beside `revenue_prev` (or `prior_revenue`, `revenue_last_week`): the field without
+ * a period is the later one, the period its twin is measured against.
+ */
+function currentPeriods(numbers: EvidenceNumber[]): void {
+  const earlier = new Set<string>();
+  for (const number of numbers) if (number.period?.kind === "relative" && number.period.rank === 0) earlier.add(number.stem!);
+  for (const number of numbers)
+    if (number.period === undefined && number.row === undefined && earlier.has(number.stem!)) number.period = { kind: "relative", rank: 1 };
 }
 
 /** The facts of one step's output (or of the task's text, as source "task"). */

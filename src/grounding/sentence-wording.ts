@@ -4,8 +4,10 @@ import type { Figure } from "./read-figures.js";
 /** What the words of a sentence say about one of its figures: how it may follow from the values shown. */
 
 const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
-const upWords = /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|up|higher|gained?|climbed|jumped|surged)\b/gi;
+  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened)\b/gi;
+/** "Up", but not in "made up", "signed up", "up to" (a bound, read as a hedge). */
+const upWords =
+  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|climbed|jumped|surged|widened|widening|expanded|improved|soared|rebounded)\b/gi;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
@@ -90,8 +92,9 @@ function directionAround(place: number, text: SentenceText, words: SentenceWords
   const { directions } = words;
   const before = directions[firstAtOrAfter(directions, figure.start) - 1];
   if (before !== undefined && before.at >= from) return before.direction;
+  // After the figure only right after it ("2.8% below"): in "91%, down 3 points" the word is the next figure's.
   const after = directions[firstAtOrAfter(directions, figure.end)];
-  return after !== undefined && after.at < to ? after.direction : undefined;
+  return after !== undefined && after.at < to && text.masked.slice(figure.end, after.at).trim() === "" ? after.direction : undefined;
 }
 
 /** The first place in `words` (in order) at or after `at`: a binary search, so a long sentence stays linear. */

@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { checkClaims, type ClaimEvidence } from "./check-claims.js";
+import { readFigures } from "./read-figures.js";
+
+// The shapes weekly reports and research summaries take (bench/grounding/report-shapes-cases.ts).
+const verdicts = (answer: string, steps: ClaimEvidence) => checkClaims(answer, steps).claims.map((claim) => [claim.text, claim.status]);
+const one = (output: unknown) => [{ id: 1, output }];
+
+const sales = one({ revenue_eur: 1234567, revenue_prev_eur: 1102000, orders: 4100, orders_prev: 3900 });
+const team = one([
+  { team: "Platform", incidents: 6, hours_down: 3.5 },
+  { team: "Payments", incidents: 12, hours_down: 1.25 },
+  { team: "Search", incidents: 3, hours_down: 0.5 },
+]);
+const quarters = one([
+  { quarter: "Q1", revenue: 1040, gross_margin_pct: 41.2 },
+  { quarter: "Q2", revenue: 1100, gross_margin_pct: 42.0 },
+  { quarter: "Q3", revenue: 1250, gross_margin_pct: 44.5 },
+]);
+
+describe("checkClaims on report shapes", () => {
+  it("reads a lower-case m as millions, and points as percentage points", () => {
+    expect(readFigures("€1.3m, 3 points, 0.5 pts, 25 bps, 2.5 pp")).toMatchObject([
+      { value: 1_300_000, unit: "currency" },
+      { value: 3, unit: "pp" },
+      { value: 0.5, unit: "pp" },
+      { value: 0.25, unit: "pp" },
+      { value: 2.5, unit: "pp", text: "2.5 pp" },
+    ]);
+  });
+
+  it("pairs a measure with its earlier period when only the earlier one is named so", () => {
+    expect(verdicts("Revenue rose 12% to €1.2m [s1].", sales)).toEqual([
+      ["12%", "supported"],
+      ["€1.2m", "supported"],
+    ]);
+    expect(verdicts("Revenue fell 12% [s1].", sales)).toEqual([["12%", "unsupported"]]);
+    expect(verdicts("We took 200 more orders than the week before [s1].", sales)).toEqual([["200", "supported"]]);
+  });
+
+  it("names a quarter's row by its short label", () => {
+    expect(verdicts("Q3 revenue of 1,250 was 13.6% above Q2 [s1].", quarters)).toEqual([
+      ["1,250", "supported"],
+      ["13.6%", "supported"],
+    ]);
+    expect(verdicts("Q3 revenue was 13.6% below Q2 [s1].", quarters)).toEqual([["13.6%", "unsupported"]]);
+    expect(verdicts("Gross margin rose 2.5 pp in Q3, to 44.5% [s1].", quarters)).toEqual([
+      ["2.5 pp", "supported"],
+      ["44.5%", "supported"],
+    ]);
+  });
+
+  it("reads a direction after a figure only when it stands right after it", () => {
+    const csat = one({ csat: 0.91, csat_prev: 0.88 });
+    expect(verdicts("CSAT was 91%, up 3 points on last week [s1].", csat)).toEqual([
+      ["91%", "supported"],
+      ["3 points", "supported"],
+    ]);
+    expect(verdicts("CSAT was 91%, down 3 points on last week [s1].", csat)).toEqual([
+      ["91%", "supported"],
+      ["3 points", "unsupported"],
+    ]);
+  });
+
+  it("reads a share where the figure is a share of something, whatever verbs stand near it", () => {
+    const customers = one({ new_customers: 620, returning_customers: 380 });
+    expect(verdicts("New customers made up 62% of the 1,000 customers [s1].", customers)).toEqual([
+      ["62%", "supported"],
+      ["1,000", "supported"],
+    ]);
+    const study = one({ participants: 240, dropouts: 18 });
+    expect(verdicts("Eighteen participants dropped out, 7.5% of the total [s1].", study)).toEqual([
+      ["Eighteen", "supported"],
+      ["7.5%", "supported"],
+    ]);
+  });
+
+  it("derives a rate per unit", () => {
+    const shipping = one({ shipments: 85, cost_usd: 21250 });
+    expect(verdicts("Shipping cost $250 per shipment [s1].", shipping)).toEqual([["$250", "supported"]]);
+    expect(verdicts("Shipping cost $215 per shipment [s1].", shipping)).toEqual([["$215", "unsupported"]]);
+  });
+
+  it("reads a change's direction in narrowed and widened", () => {
+    const margin = one({ margin_change_pp: -1.5 });
+    expect(verdicts("The margin narrowed by 1.5 points [s1].", margin)).toEqual([["1.5 points", "supported"]]);
+    expect(verdicts("The margin widened by 1.5 points [s1].", margin)).toEqual([["1.5 points", "unsupported"]]);
+  });
+
+  it("checks a superlative's own figure, not the figures beside it", () => {
+    expect(verdicts("Payments had the most incidents, 12, twice Platform's 6 [s1].", team)).toEqual([
+      ["12", "supported"],
+      ["6", "supported"],
+    ]);
+    expect(verdicts("The fewest incidents were 6 [s1].", team)).toEqual([["6", "unsupported"]]);
+  });
+
+  it("holds a range over a column to the column's smallest and largest", () => {
+    expect(verdicts("Teams had between 3 and 12 incidents each [s1].", team)).toEqual([
+      ["3", "supported"],
+      ["12", "supported"],
+    ]);
+    expect(verdicts("Teams had between 2 and 15 incidents each [s1].", team)).toEqual([
+      ["2", "unsupported"],
+      ["15", "unsupported"],
+    ]);
+    expect(verdicts("Gross margin ran 38–45% over the quarters [s1].", quarters)).toEqual([
+      ["38", "unsupported"],
+      ["45%", "unsupported"],
+    ]);
+  });
+
+  it("does not support a change from a figure of the sentence that no step shows", () => {
+    const headcount = one({ headcount: { start: 40, end: 52 } });
+    expect(verdicts("Headcount grew from 40 to 55, up 37.5% [s1].", headcount)).toEqual([
+      ["40", "supported"],
+      ["55", "unsupported"],
+      ["37.5%", "unsupported"],
+    ]);
+    expect(verdicts("Payments had 12 incidents, 75% of the total [s1].", team)).toEqual([
+      ["12", "supported"],
+      ["75%", "unsupported"],
+    ]);
+  });
+
+  it("does not read a multiple as a count of rows", () => {
+    expect(verdicts("Payments had 3x the incidents of Platform [s1].", team)).toEqual([["3x", "unsupported"]]);
+    expect(verdicts("Payments had 2x the incidents of Platform [s1].", team)).toEqual([["2x", "supported"]]);
+  });
+
+  it("takes a year as the report's setting when no step speaks of years, and phone numbers as identifiers", () => {
+    const support = one({ tickets_closed: 398, backlog: 57 });
+    expect(verdicts("Since 2019 the backlog has never been this low: 57 tickets [s1].", support)).toEqual([["57", "supported"]]);
+    const apple = one({ fiscal_years: [{ year: "2023", revenue_usd_m: 383285 }] });
+    expect(verdicts("Revenue was $383,285 million in 2024 [s1].", apple)).toEqual([
+      ["$383,285 million", "supported"],
+      ["2024", "unsupported"],
+    ]);
+    const contact = one({ name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 });
+    expect(verdicts("Acme Ltd (+1 415-555-0132) placed 14 orders [s1].", contact)).toEqual([
+      ["Acme Ltd", "supported"],
+      ["+1 415-555-0132", "supported"],
+      ["14", "supported"],
+    ]);
+  });
+
+  it("does not read a strong word of loss as the sign of a positive value", () => {
+    const cash = one({ operating_cash_flow_usd: 3400, net_loss_usd: 1200 });
+    expect(verdicts("Operating cash flow was a $3,400 outflow [s1].", cash)).toEqual([["$3,400", "unsupported"]]);
+    expect(verdicts("The net loss was $1,200 [s1].", cash)).toEqual([["$1,200", "supported"]]);
+  });
+});
