@@ -80,6 +80,9 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const sentences = splitSentences(answer, ids);
   const locale = readLocale(options.locale) ?? inferLocale(answer);
   const claims: CheckedClaim[] = [];
+  const yearsShown = once(() =>
+    [...evidence.everyStep, ...(task ? [task] : [])].some((facts) => [...facts.dates].some((date) => /^\d{4}$/.test(date))),
+  );
   for (const sentence of sentences) {
     const context = sentenceContext(sentence, { ids, locale });
     // The steps the sentence cites, one array for all its figures (what they are checked in is read once, by it).
@@ -95,10 +98,20 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
     const places = new Map(context.figures.map((figure, place) => [figure, place]));
     const refit = (figure: Figure, override: RowOverride) => find(places.get(figure)!, context, candidates, override);
     blameLabels(checked, { figures: context.figures, rowsNamed: context.rowsNamed, sources: candidates, refit });
-    claims.push(...checked);
+    // "Since 2019", "in 2026": where no step (nor the task) speaks of any year, a year is the report's setting, not a claim.
+    claims.push(...checked.filter((_, place) => !asSetting(context, place) || yearsShown()));
     yield;
   }
   return { sentences, claims, counts: countClaims(claims) };
+}
+
+/** A year written as a time ("in 2026", "since 2019", "Q3 2025"), not as a count ("2000 parcels"). */
+const yearWords =
+  /\b(?:in|since|of|for|by|from|until|till|to|through|during|before|after|year|fy|q[1-4]|h[12]|early|late|mid|end|start)\s+$/i;
+
+function asSetting(context: SentenceContext, place: number): boolean {
+  const figure = context.figures[place]!;
+  return figure.year === true && yearWords.test(context.masked.slice(Math.max(0, figure.start - 16), figure.start));
 }
 
 function readLocale(locale: string | undefined): string | undefined {
@@ -184,7 +197,7 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   }
   if (figure.kind === "id") {
     const bare = figure.name!.replace(/^#/, "");
-    const holder = sources.find((facts) => facts.raw.includes(bare));
+    const holder = sources.find((facts) => facts.raw.includes(bare) || (!/\p{L}/u.test(bare) && showsDigits(facts.raw, bare)));
     return holder ? { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.name! }] } : undefined;
   }
   if (figure.year) {
@@ -198,6 +211,15 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
   return { steps, matched, derivation: match.derivation };
+}
+
+/** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */
+function showsDigits(raw: string, written: string): boolean {
+  const digits = written.replace(/\D/g, "");
+  return raw.split("\n").some((line) => {
+    const shown = line.replace(/\D/g, "");
+    return shown.length >= 7 && (shown.endsWith(digits) || digits.endsWith(shown));
+  });
 }
 
 /** A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at the precision written. */

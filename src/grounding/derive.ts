@@ -23,6 +23,8 @@ export interface Wording {
   sums: boolean;
   /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
   differences: boolean;
+  /** "per order", "each", "a head", "on average": a plain figure may be a ratio of two values. */
+  perUnit?: boolean;
   /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
   negative?: boolean;
   /** "3 more", "5 fewer": the direction of a difference written just after it. */
@@ -121,6 +123,8 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
     return undefined;
   }
   if (claim.unit === "x") return y !== 0 && fits(claim, x / y) ? "ratio" : undefined;
+  // "$250 per shipment": a rate relates any two values, as a share does.
+  if (wording.perUnit === true && y !== 0 && fits(claim, x / y)) return "ratio";
   if (!like) return undefined;
   if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
   const towards = direction ?? wording.comparative;

@@ -166,6 +166,7 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
     ];
   if (claim.unit === "x") return [{ formula: ratio, side: "nonzero", windows: shown }];
   const reached: Reach[] = [];
+  if (wording.perUnit === true) reached.push({ formula: ratio, side: "nonzero", windows: shown });
   if (wording.sums) reached.push({ formula: sum, side: "any", windows: shown });
   // A difference may take its direction from a comparative ("3 more") where the sentence has no verb of change.
   const towards = wording.direction ?? wording.comparative;

@@ -70,6 +70,8 @@ function validDate(date: string): boolean {
 
 /** Identifiers: a letter code with at least three digits ("#W2378156", "credit_card_9513926", "INV-2041"). */
 const idPattern = /(?<![\p{L}\p{N}_#-])#?(?=[\w-]*\d{3})(?=[\w-]*\p{L})[\p{L}\p{N}][\w-]*[\p{L}\p{N}]/gu;
+/** A phone number: "+1 415-555-0132", "(020) 7946-0958", "555-0132" after an area code. */
+const phonePattern = /(?<![\p{L}\p{N}_.,])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{4}(?![\p{L}\p{N}])/gu;
 /** A number glued to a unit ("250ms", "3kg") is a number, not an identifier. */
 const numberWithUnit = /^\d+(?:\.\d+)?[\p{L}]{1,3}$/u;
 
@@ -122,6 +124,14 @@ export function readFigures(text: string, options: { locale?: string | undefined
     [...rest.matchAll(timeOfDay)].map((match) => [match.index, match.index + match[0].length] as const),
   );
   const ids: Array<[number, number]> = [];
+  for (const match of rest.matchAll(phonePattern)) {
+    // A phone number, not three numbers: a "+", a hyphen or a bracket says so (a plain space may group a French number).
+    if (!/[+(-]/.test(match[0])) continue;
+    figures.push({ kind: "id", text: match[0], start: match.index, end: match.index + match[0].length, name: match[0] });
+    ids.push([match.index, match.index + match[0].length]);
+  }
+  rest = mask(rest, ids);
+  ids.length = 0;
   for (const match of rest.matchAll(idPattern)) {
     if (numberWithUnit.test(match[0]) || /^\d/.test(match[0])) continue;
     figures.push({ kind: "id", text: match[0], start: match.index, end: match.index + match[0].length, name: match[0] });

@@ -12,6 +12,7 @@ const upWords =
 const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
+const perUnitWords = /\b(?:per|each|apiece|a head|on average)\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
   /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short)\b/i;
@@ -31,6 +32,7 @@ export interface SentenceText {
 export interface SentenceWords {
   sums: boolean;
   averages: boolean;
+  perUnit: boolean;
   differences: boolean;
   negative: boolean;
   /** "the largest … was", "the fewest": the figure is a column's extreme. */
@@ -45,6 +47,7 @@ export function sentenceWords(masked: string): SentenceWords {
   return {
     sums: sumWords.test(masked),
     averages: averageWords.test(masked),
+    perUnit: perUnitWords.test(masked) || averageWords.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
@@ -73,6 +76,7 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     direction,
     sums: words.sums,
     differences: words.differences,
+    perUnit: words.perUnit,
     negative: direction === "down" || words.negative,
     namedKeys,
   };
