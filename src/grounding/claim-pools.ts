@@ -46,11 +46,12 @@ export function pools(
   }));
   // The steps' part is the same for every figure of the sentence: read once (the pair search sorts it once too).
   const rows = override === undefined ? "" : `${override.source}:${override.table}:${[...override.rows].join(",")}`;
-  const key = `${asIdentifier}:${rows}`;
+  const superlative = place === superlativeFigure(context) ? context.words.superlative : undefined;
+  const key = `${asIdentifier}:${rows}:${superlative ?? ""}`;
   let bySources = context.pools.get(sources);
   if (bySources === undefined) context.pools.set(sources, (bySources = new Map()));
   let found = bySources.get(key);
-  if (found === undefined) bySources.set(key, (found = stepsPools({ context, sources, override, asIdentifier })));
+  if (found === undefined) bySources.set(key, (found = stepsPools({ context, sources, override, asIdentifier, superlative })));
   return { ...found, nearby };
 }
 
@@ -59,9 +60,10 @@ function stepsPools(input: {
   sources: readonly SourceFacts[];
   override?: RowOverride | undefined;
   asIdentifier: boolean;
+  /** The superlative the figure answers to, when it is the one the sentence's superlative speaks of. */
+  superlative: "max" | "min" | undefined;
 }): Omit<Pools, "nearby"> {
-  const { context, sources, override, asIdentifier } = input;
-  const { superlative } = context.words;
+  const { context, sources, override, asIdentifier, superlative } = input;
   const found = { direct: [] as EvidenceNumber[], operands: [] as EvidenceNumber[] };
   for (const facts of sources) {
     let named = context.rowsNamed(facts);
@@ -138,6 +140,19 @@ function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {
 function underAny(path: string, prefixes: ReadonlySet<string>): boolean {
   for (let at = path.indexOf("."); at !== -1; at = path.indexOf(".", at + 1)) if (prefixes.has(path.slice(0, at))) return true;
   return prefixes.has(path);
+}
+
+/** The place of the figure a superlative speaks of: the first number after it, else the last before it; -1 without one. */
+function superlativeFigure(context: SentenceContext): number {
+  const at = context.words.superlativeAt;
+  if (at < 0) return -1;
+  let before = -1;
+  for (const [place, figure] of context.figures.entries()) {
+    if (figure.kind !== "number") continue;
+    if (figure.start >= at) return place;
+    before = place;
+  }
+  return before;
 }
 
 /** The numbers of the sentence nearest the figure at `place`, up to `sentenceNeighbours` on each side. */

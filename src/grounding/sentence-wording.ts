@@ -39,6 +39,8 @@ export interface SentenceWords {
   superlative: "max" | "min" | undefined;
   /** The words just after the superlative ("highest quarterly operating profit was"): the column it speaks of, if it names one. */
   superlativeOf: string;
+  /** Where the superlative stands (-1 without one): it speaks of the first figure after it ("the most incidents, 12, twice Platform's 6"). */
+  superlativeAt: number;
   /** Each word of change ("fell", "up") and where it stands, in order. */
   directions: Array<{ at: number; direction: "up" | "down" }>;
 }
@@ -52,6 +54,7 @@ export function sentenceWords(masked: string): SentenceWords {
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
     superlativeOf: wordsAfter(masked, (largest.exec(masked) ?? smallest.exec(masked))?.index),
+    superlativeAt: (largest.exec(masked) ?? smallest.exec(masked))?.index ?? -1,
     directions: [
       ...[...masked.matchAll(downWords)].map((match) => ({ at: match.index, direction: "down" as const })),
       ...[...masked.matchAll(upWords)].map((match) => ({ at: match.index, direction: "up" as const })),
