@@ -2,7 +2,7 @@ import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 import type { RowOverride } from "./row-consistency.js";
 import { names } from "./row-consistency.js";
-import { namedKeys, type SentenceContext } from "./sentence-context.js";
+import { headTotalsNamed, namedKeys, type SentenceContext } from "./sentence-context.js";
 
 /** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
 const identifierContext =
@@ -213,6 +213,8 @@ function totalsOfNamed(
   input: { context: SentenceContext; facts: SourceFacts; named: ReadonlyArray<ReadonlySet<number>> },
 ): void {
   const { context, facts, named } = input;
+  for (const total of headTotalsNamed(facts, context.folded))
+    found.direct.push({ source: facts.id, path: `${total.keys.join(" + ")} (sum)`, key: total.head, value: total.sum });
   const { sums, averages } = context.words;
   if (!sums && !averages) return;
   const add = (values: number[], path: string, key: string) => {

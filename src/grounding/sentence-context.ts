@@ -75,6 +75,34 @@ export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
   return named;
 }
 
+const headTotals = new WeakMap<SourceFacts, Array<{ head: string; keys: string[]; sum: number }>>();
+
+/**
+ * The totals of a source's scalar fields that end in one noun (`new_customers` and
+ * `returning_customers`: customers) whose noun the sentence names: "62% of the 1,000 customers".
+ */
+export function headTotalsNamed(facts: SourceFacts, folded: string): Array<{ head: string; keys: string[]; sum: number }> {
+  let totals = headTotals.get(facts);
+  if (totals === undefined) {
+    const byHead = new Map<string, { keys: string[]; sum: number }>();
+    const words = new Map(keyWordsOf(facts));
+    for (const number of facts.numbers) {
+      if (number.table !== undefined || number.identifier || number.path.endsWith(")") || number.key.includes(" ×")) continue;
+      const named = words.get(number.key);
+      if (named === undefined || named.length < 2) continue;
+      const head = named.at(-1)!;
+      const total = byHead.get(head) ?? { keys: [], sum: 0 };
+      if (total.keys.includes(number.key)) continue;
+      total.keys.push(number.key);
+      total.sum += number.value;
+      byHead.set(head, total);
+    }
+    totals = [...byHead].filter(([, total]) => total.keys.length > 1).map(([head, total]) => ({ head, ...total }));
+    headTotals.set(facts, totals);
+  }
+  return totals.filter((total) => namesWord(folded, total.head));
+}
+
 const keyWords = new WeakMap<SourceFacts, Array<[string, string[]]>>();
 
 /** Each field of a source with the words that name it (less units and scales), read once per source. */
