@@ -98,11 +98,34 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
     const places = new Map(context.figures.map((figure, place) => [figure, place]));
     const refit = (figure: Figure, override: RowOverride) => find(places.get(figure)!, context, candidates, override);
     blameLabels(checked, { figures: context.figures, rowsNamed: context.rowsNamed, sources: candidates, refit });
+    restOnUnsupported(checked);
     // "Since 2019", "in 2026": where no step (nor the task) speaks of any year, a year is the report's setting, not a claim.
     claims.push(...checked.filter((_, place) => !asSetting(context, place) || yearsShown()));
     yield;
   }
   return { sentences, claims, counts: countClaims(claims) };
+}
+
+/**
+ * A figure derived from another figure of its sentence holds only if that one does: in "from 40
+ * to 55, up 37.5%", 37.5% follows from 55, which no step shows.
+ */
+function restOnUnsupported(claims: CheckedClaim[]): void {
+  const unsupported = new Set(
+    claims.filter((claim) => claim.status === "unsupported" && claim.kind === "number").map((claim) => claim.text),
+  );
+  if (unsupported.size === 0) return;
+  for (const claim of claims) {
+    const leaning = claim.matched.find((value) => value.step === "sentence" && unsupported.has(value.path));
+    if (claim.status === "unsupported" || leaning === undefined) continue;
+    Object.assign(claim, {
+      status: "unsupported",
+      steps: [],
+      matched: [],
+      reason: `${claim.text}: follows from ${leaning.path}, which no step shows`,
+    });
+    delete claim.derivation;
+  }
 }
 
 /** A year written as a time ("in 2026", "since 2019", "Q3 2025"), not as a count ("2000 parcels"). */

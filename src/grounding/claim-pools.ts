@@ -1,6 +1,7 @@
 import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 import type { RowOverride } from "./row-consistency.js";
+import { shownIn } from "./match-number.js";
 import { names } from "./row-consistency.js";
 import { headTotalsNamed, namedKeys, type SentenceContext } from "./sentence-context.js";
 
@@ -38,12 +39,7 @@ export function pools(
   const asIdentifier =
     identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
     (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
-  const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => ({
-    source: "sentence",
-    path: other.text,
-    key: "sentence",
-    value: other.value!,
-  }));
+
   // The steps' part is the same for every figure of the sentence: read once (the pair search sorts it once too).
   const rows = override === undefined ? "" : `${override.source}:${override.table}:${[...override.rows].join(",")}`;
   const superlative = place === superlativeFigure(context) ? context.words.superlative : undefined;
@@ -52,6 +48,11 @@ export function pools(
   if (bySources === undefined) context.pools.set(sources, (bySources = new Map()));
   let found = bySources.get(key);
   if (found === undefined) bySources.set(key, (found = stepsPools({ context, sources, override, asIdentifier, superlative })));
+  const steps = found;
+  const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => {
+    const shows = shownOnce(steps, other);
+    return { source: "sentence", path: other.text, key: "sentence", value: other.value!, ...(shows === undefined ? {} : { shows }) };
+  });
   return { ...found, nearby };
 }
 
@@ -93,8 +94,10 @@ function stepsPools(input: {
       }
       if (extremes !== undefined && !extremes.has(`${number.table}:${number.row}`)) continue;
       const rows = named[number.table!]!;
-      if (rows.size === 0) found.direct.push(number);
-      else if (rows.has(number.row)) both(found, number);
+      if (rows.size === 0) {
+        found.direct.push(number);
+        if (!number.identifier) found.operands.push({ ...number, unnamedRow: true });
+      } else if (rows.has(number.row)) both(found, number);
       // "Orders rose 25% in November": a change of a named period is against the period before it.
       else if (!number.identifier && (before ??= periodsBefore(facts, named)).has(`${number.table}:${number.row}`))
         found.operands.push(number);
@@ -140,6 +143,16 @@ function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {
 function underAny(path: string, prefixes: ReadonlySet<string>): boolean {
   for (let at = path.indexOf("."); at !== -1; at = path.indexOf(".", at + 1)) if (prefixes.has(path.slice(0, at))) return true;
   return prefixes.has(path);
+}
+
+const shownCache = new WeakMap<object, Map<Figure, EvidenceNumber | undefined>>();
+
+/** The value of the steps' pool a figure of the sentence shows, looked for once per pool. */
+function shownOnce(steps: { direct: readonly EvidenceNumber[] }, figure: Figure): EvidenceNumber | undefined {
+  let shown = shownCache.get(steps);
+  if (shown === undefined) shownCache.set(steps, (shown = new Map()));
+  if (!shown.has(figure)) shown.set(figure, shownIn(figure, steps.direct));
+  return shown.get(figure);
 }
 
 /** The place of the figure a superlative speaks of: the first number after it, else the last before it; -1 without one. */

@@ -23,6 +23,8 @@ export interface Wording {
   sums: boolean;
   /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
   differences: boolean;
+  /** "a loss of", "an outflow": the figure right beside a word of loss stands for a negative value or a field of losses. */
+  loss?: boolean;
   /** "per order", "each", "a head", "on average": a plain figure may be a ratio of two values. */
   perUnit?: boolean;
   /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
@@ -79,7 +81,16 @@ export function fitsChange(claim: Figure, change: number, direction: Direction):
  * a change between them is no change that happened.
  */
 export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
-  if (a.source === "sentence" || b.source === "sentence") return true;
+  if (a.source === "sentence" && b.source === "sentence") return true;
+  // A figure of the sentence pairs as the value it shows does; one no step shows pairs only with the sentence's own.
+  if (a.source === "sentence") return a.shows !== undefined && measuresAlike(a.shows, b, wording);
+  if (b.source === "sentence") return b.shows !== undefined && measuresAlike(a, b.shows, wording);
+  // Two rows of a table the sentence does not name are never combined (two random rows explain too much).
+  if (a.unnamedRow === true || b.unnamedRow === true) return false;
+  return measuresAlike(a, b, wording);
+}
+
+function measuresAlike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
   if (summary(a) || summary(b)) return false;
   if (a.key === b.key) return true;
   if (a.stem !== undefined && a.stem === b.stem && a.period !== undefined && b.period !== undefined) return true;
@@ -95,7 +106,7 @@ function summary(number: EvidenceNumber): boolean {
 
 /** A change runs from the earlier value to the later: (a, b) is read as "a, against b", so a must not be the earlier. */
 function laterFirst(a: EvidenceNumber, b: EvidenceNumber): boolean {
-  const [later, earlier] = [a.period, b.period];
+  const [later, earlier] = [(a.shows ?? a).period, (b.shows ?? b).period];
   return later === undefined || earlier === undefined || later.kind !== earlier.kind || later.rank >= earlier.rank;
 }
 
@@ -109,11 +120,14 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   const { direction } = wording;
   const x = a.value;
   const y = b.value;
+  // Rows of a table the sentence names none of pair with the sentence's own figures only, for a share or a rate too.
+  if ((a.unnamedRow === true || b.unnamedRow === true) && a.source !== "sentence" && b.source !== "sentence") return undefined;
   const like = alike(a, b, wording);
   const ordered = like && laterFirst(a, b);
   if (claim.unit === "%") {
     if (y !== 0 && direction === undefined && Math.abs(x) <= Math.abs(y) && fits(claim, (x / y) * 100)) return "share";
-    if (y !== 0 && ordered && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
+    // A column's total against one of its rows is a share, never a change ("12, 75% of the total" is not 21 over 12).
+    if (y !== 0 && ordered && !partAndWhole(a, b) && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
     return undefined;
   }
   if (claim.unit === "pp") {
@@ -122,7 +136,13 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
     if (Math.abs(x) <= 1 && Math.abs(y) <= 1 && fitsChange(claim, (x - y) * 100, direction)) return "points";
     return undefined;
   }
-  if (claim.unit === "x") return y !== 0 && fits(claim, x / y) ? "ratio" : undefined;
+  // A column's sum over its mean is its row count, no multiple anyone wrote.
+  if (a.aggregate !== undefined && b.aggregate !== undefined && a.key === b.key && a.table === b.table && a.aggregate !== b.aggregate)
+    if ((a.aggregate === "sum" && b.aggregate === "mean") || (a.aggregate === "mean" && b.aggregate === "sum")) return undefined;
+  // "2x the incidents of Platform", "LTV is 3x CAC": a multiple compares like with like, or two fields the sentence names.
+  // Where the sentence names a measure ("the incidents"), the multiple is of that measure.
+  if (claim.unit === "x")
+    return like && y !== 0 && !partAndWhole(a, b) && ofNamedMeasure(a, b, wording) && fits(claim, x / y) ? "ratio" : undefined;
   // "$250 per shipment": a rate relates any two values, as a share does.
   if (wording.perUnit === true && y !== 0 && fits(claim, x / y)) return "ratio";
   if (!like) return undefined;
@@ -130,6 +150,22 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   const towards = direction ?? wording.comparative;
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
+}
+
+function ofNamedMeasure(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  if (named === undefined || named.size === 0) return true;
+  return [a.shows ?? a, b.shows ?? b].some((number) => number.source !== "sentence" && named.has(number.key));
+}
+
+function partAndWhole(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  return (
+    one.table !== undefined &&
+    one.table === other.table &&
+    one.source === other.source &&
+    (one.aggregate === "sum") !== (other.aggregate === "sum")
+  );
 }
 
 /** Each unordered pair is tried once for a sum. */

@@ -23,6 +23,10 @@ export interface EvidenceNumber {
   stem?: string;
   /** The period its name, its path or its row's date speaks of: a change runs from the earlier to the later. */
   period?: Period;
+  /** A row of a table the sentence names no row of: it pairs only with a figure of the sentence ("fell by $2,808 million to $96,995 million"). */
+  unnamedRow?: boolean;
+  /** For a figure of the sentence (source "sentence"): the step's value it shows, if any. */
+  shows?: EvidenceNumber;
 }
 
 /** An object of the output whose siblings are objects too, by name (`{ north: {...}, south: {...} }`): an entity a sentence may name. */

@@ -8,6 +8,9 @@ export type { Derivation, Direction, NumberMatch, Wording };
 
 export { allPairsUpTo };
 
+const multipleKey = /ratio|multiple|times|factor|fold|leverage|coverage|roas|roi|ltv|turnover|(?:^|_)x(?:$|_)/i;
+const lossKey = /loss|deficit|shortfall|outflow|burn|negative|debt|expense|cost|writeoff|write_off/i;
+
 function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
   const { direction } = wording;
   // The closest value wins: "13" is the count of 13, not a refund of 13.22.
@@ -16,6 +19,12 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
     const { value } = number;
     // A fraction is not a percentage as it stands: 0.0612 is 6.12%, never 0.1%.
     if (claim.unit === "%" && Math.abs(value) < 1 && !/pct|percent/i.test(number.key)) continue;
+    // A count of rows is no percentage, points or multiple: "3x" is not a table of three rows.
+    if (claim.unit !== undefined && claim.unit !== "currency" && number.aggregate === "count") continue;
+    // A multiple as it stands is a field of multiples (`ltv_cac_ratio`), not 3.5 hours: else it is derived.
+    if (claim.unit === "x" && !multipleKey.test(number.key)) continue;
+    // "A $3,400 outflow", "a loss of 1,200": a positive value is none unless its field says so (`net_loss`).
+    if (value > 0 && wording.loss === true && !lossKey.test(number.key)) continue;
     const shown = fits(claim, value)
       ? value
       : // A sign is dropped only where the words carry it: "a loss of 1,200", "fell 5%"; "net income was 1,200" is not -1,200.
@@ -38,6 +47,11 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
     }
   }
   return undefined;
+}
+
+/** The value of `pool` the claim shows as it stands (or as a percentage of a fraction), if any. */
+export function shownIn(claim: Figure, pool: readonly EvidenceNumber[]): EvidenceNumber | undefined {
+  return direct(claim, pool, { direction: undefined, sums: false, differences: false })?.operands[0];
 }
 
 /**
