@@ -11,6 +11,9 @@ const upWords =
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
+/** Words of loss right beside a figure ("a loss of 1,200", "a $3,400 outflow"): the figure is negative, or a field of losses. */
+const lossBefore = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b(?:\s+of)?[\s\p{Sc}]*$/iu;
+const lossAfter = /^\s*(?:outflows?|loss|losses|deficit|shortfall)\b/i;
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
 const perUnitWords = /\b(?:per|each|apiece|a head|on average)\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
@@ -84,6 +87,7 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     namedKeys,
   };
   if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
+  if (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)) wording.loss = true;
   return wording;
 }
 
