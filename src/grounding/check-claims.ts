@@ -228,8 +228,12 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
     if (year) return year;
   }
   const pool = pools(place, { context, sources, override });
+  const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct);
   const match =
-    matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ?? withinRange(figure, pool.direct);
+    overColumn !== undefined
+      ? (overColumn ?? undefined)
+      : (matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ??
+        withinRange(figure, pool.direct));
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
@@ -243,6 +247,38 @@ function showsDigits(raw: string, written: string): boolean {
     const shown = line.replace(/\D/g, "");
     return shown.length >= 7 && (shown.endsWith(digits) || digits.endsWith(shown));
   });
+}
+
+/**
+ * A range that spans a column ("between 3 and 12 incidents each": every row's value lies in it)
+ * speaks of the column: its low bound is the column's smallest, its high bound its largest, at
+ * the precision written. Null when such a column exists and the bound is not its extreme;
+ * undefined when no column lies within the range (the range is then an estimate: `withinRange`).
+ */
+function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | null | undefined {
+  const [low, high] = figure.range!;
+  const room = figure.precision! / 2;
+  const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
+  const columns = new Map<string, EvidenceNumber[]>();
+  for (const number of pool) {
+    if (number.row === undefined || number.identifier === true) continue;
+    const column = `${number.source}:${number.table}:${number.key}`;
+    const rows = columns.get(column);
+    if (rows === undefined) columns.set(column, [number]);
+    else rows.push(number);
+  }
+  const isLow = figure.value === low && low !== high;
+  let spanned = false;
+  for (const rows of columns.values()) {
+    if (rows.length < 2 || rows.some((number) => scaled(number.value) < low - room || scaled(number.value) > high + room)) continue;
+    spanned = true;
+    const extreme = rows.reduce((best, number) => ((isLow ? number.value < best.value : number.value > best.value) ? number : best));
+    // "3–12" holds a column of 3.4 to 11.8 rounded; a bound written lower or higher than the extreme by less than a unit holds too.
+    const value = scaled(extreme.value);
+    const holds = isLow ? value >= low - room && value < low + 2 * room : value <= high + room && value > high - 2 * room;
+    if (holds) return { derivation: "range", operands: [extreme] };
+  }
+  return spanned ? null : undefined;
 }
 
 /** A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at the precision written. */
