@@ -47,13 +47,60 @@ export function pools(
   let bySources = context.pools.get(sources);
   if (bySources === undefined) context.pools.set(sources, (bySources = new Map()));
   let found = bySources.get(key);
-  if (found === undefined) bySources.set(key, (found = stepsPools({ context, sources, override, asIdentifier, superlative })));
+  if (found === undefined) {
+    // Sentences that name the same things of the same steps share their pools (and the pair search's sorting of them).
+    const shared = `${key}|${sources.map((facts) => `${facts.id}:${namingOf(context, facts, superlative)}`).join("|")}`;
+    const across = sharedPools(sources);
+    found = across?.get(shared) ?? stepsPools({ context, sources, override, asIdentifier, superlative });
+    if (across !== undefined && !across.has(shared)) {
+      if (across.size >= sharedPoolsLimit) across.clear();
+      across.set(shared, found);
+    }
+    bySources.set(key, found);
+  }
   const steps = found;
   const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => {
     const shows = shownOnce(steps, other);
     return { source: "sentence", path: other.text, key: "sentence", value: other.value!, ...(shows === undefined ? {} : { shows }) };
   });
   return { ...found, nearby };
+}
+
+type StepsPools = Omit<Pools, "nearby">;
+
+const sharedPoolsLimit = 2_000;
+const poolsAcross = new WeakMap<SourceFacts, Map<string, StepsPools>>();
+
+/** The pools shared by every sentence checked against these sources (keyed by the first: one map per step). */
+function sharedPools(sources: readonly SourceFacts[]): Map<string, StepsPools> | undefined {
+  const first = sources[0];
+  if (first === undefined) return undefined;
+  let shared = poolsAcross.get(first);
+  if (shared === undefined) poolsAcross.set(first, (shared = new Map()));
+  return shared;
+}
+
+const groupsOfFacts = new WeakMap<SourceFacts, string[]>();
+
+/** What a sentence names of one source, as far as `stepsPools` reads it: two sentences that name the same get the same pools. */
+function namingOf(context: SentenceContext, facts: SourceFacts, superlative: "max" | "min" | undefined): string {
+  let groups = groupsOfFacts.get(facts);
+  if (groups === undefined)
+    groupsOfFacts.set(facts, (groups = [...new Set(facts.numbers.flatMap((number) => (number.group === undefined ? [] : [number.group])))]));
+  const { words } = context;
+  return [
+    context
+      .rowsNamed(facts)
+      .map((rows) => [...rows].join(","))
+      .join(";"),
+    [...context.othersThanNamed(facts)].join(","),
+    groups.filter((group) => names(context.folded, group)).join(","),
+    words.sums || words.averages ? `${words.sums}${words.averages}${[...context.keysNamed(facts)].join(",")}` : "",
+    headTotalsNamed(facts, context.folded)
+      .map((total) => total.head)
+      .join(","),
+    superlative === undefined ? "" : [...namedKeys(facts, words.superlativeOf)].join(","),
+  ].join("/");
 }
 
 function stepsPools(input: {
