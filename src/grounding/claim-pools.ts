@@ -36,9 +36,10 @@ export function pools(
   const { context, sources, override } = input;
   const figure = context.figures[place]!;
   // A long whole number is an identifier wherever it stands: 4947717507 is no coincidence.
+  const whole = Number.isInteger(figure.value) && figure.precision === 1 && figure.unit === undefined;
   const asIdentifier =
-    identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
-    (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
+    (whole && identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start))) ||
+    (whole && Math.abs(figure.value!) >= 10_000);
 
   // The steps' part is the same for every figure of the sentence: read once (the pair search sorts it once too).
   const rows = override === undefined ? "" : `${override.source}:${override.table}:${[...override.rows].join(",")}`;
@@ -86,7 +87,10 @@ const groupsOfFacts = new WeakMap<SourceFacts, string[]>();
 function namingOf(context: SentenceContext, facts: SourceFacts, superlative: "max" | "min" | undefined): string {
   let groups = groupsOfFacts.get(facts);
   if (groups === undefined)
-    groupsOfFacts.set(facts, (groups = [...new Set(facts.numbers.flatMap((number) => (number.group === undefined ? [] : [number.group])))]));
+    groupsOfFacts.set(
+      facts,
+      (groups = [...new Set(facts.numbers.flatMap((number) => (number.group === undefined ? [] : [number.group])))]),
+    );
   const { words } = context;
   return [
     context

@@ -17,30 +17,39 @@ const monthIndex = (name: string) =>
 const two = (value: number | string) => String(value).padStart(2, "0");
 
 interface DateRule {
+  /** A text without this cannot hold the rule's dates: the rule is not run on it. */
+  needs: RegExp;
   pattern: RegExp;
   read: (match: RegExpExecArray) => string[] | undefined;
 }
 
+const monthWord = new RegExp(`\\b(?:${monthNames})`, "i");
+
 const dateRules: DateRule[] = [
   {
+    needs: /\d-\d/,
     pattern: /\b(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d-])/g,
     read: (match) => [`${match[1]}-${match[2]}-${match[3]}`],
   },
-  { pattern: /\b(\d{4})-(0[1-9]|1[0-2])(?![\d-])/g, read: (match) => [`${match[1]}-${match[2]}`] },
+  { needs: /\d-\d/, pattern: /\b(\d{4})-(0[1-9]|1[0-2])(?![\d-])/g, read: (match) => [`${match[1]}-${match[2]}`] },
   {
+    needs: monthWord,
     pattern: new RegExp(`\\b(${monthNames})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, "gi"),
     read: (match) => monthDay(match[1]!, match[2]!, match[3]),
   },
   {
+    needs: monthWord,
     pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(${monthNames})\\.?(?:,?\\s+(\\d{4}))?\\b`, "gi"),
     read: (match) => monthDay(match[2]!, match[1]!, match[3]),
   },
   {
+    needs: monthWord,
     pattern: new RegExp(`\\b(${monthNames})\\.?\\s+(\\d{4})\\b`, "gi"),
     read: (match) => (isMonthWord(match[1]!) ? [`${match[2]}-${two(monthIndex(match[1]!))}`] : undefined),
   },
   {
     // 03/04/2026 reads both ways: the evidence decides.
+    needs: /\d\/\d/,
     pattern: /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g,
     read: ([, first, second, year]) => {
       const readings = [`${year}-${two(second!)}-${two(first!)}`, `${year}-${two(first!)}-${two(second!)}`];
@@ -86,7 +95,12 @@ const notNames = new Set(
   ).split(" "),
 );
 
-const namePatterns = [/"([^"\n]{2,80})"/g, /“([^”\n]{2,80})”/g, /‘([^’\n]{2,80})’/g, /\*\*([^*\n]{2,60})\*\*/g];
+const namePatterns: Array<[string, RegExp]> = [
+  ['"', /"([^"\n]{2,80})"/g],
+  ["“", /“([^”\n]{2,80})”/g],
+  ["‘", /‘([^’\n]{2,80})’/g],
+  ["**", /\*\*([^*\n]{2,60})\*\*/g],
+];
 
 /** Replaces each `[start, end)` (in order, not overlapping) with spaces, so later patterns skip what an earlier one read: one pass, however many. */
 function mask(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
@@ -109,7 +123,9 @@ function mask(text: string, spans: ReadonlyArray<readonly [number, number]>): st
 export function readFigures(text: string, options: { locale?: string | undefined; words?: boolean | undefined } = {}): Figure[] {
   const figures: Figure[] = [];
   let rest = text;
+  const hasMonth = monthWord.test(text);
   for (const rule of dateRules) {
+    if (rule.needs === monthWord ? !hasMonth : !rule.needs.test(rest)) continue;
     const spans: Array<[number, number]> = [];
     for (const match of rest.matchAll(rule.pattern)) {
       const dates = rule.read(match);
@@ -124,7 +140,7 @@ export function readFigures(text: string, options: { locale?: string | undefined
     [...rest.matchAll(timeOfDay)].map((match) => [match.index, match.index + match[0].length] as const),
   );
   const ids: Array<[number, number]> = [];
-  for (const match of rest.matchAll(phonePattern)) {
+  for (const match of /[+(-]/.test(rest) ? rest.matchAll(phonePattern) : []) {
     // A phone number, not three numbers: a "+", a hyphen or a bracket says so (a plain space may group a French number).
     if (!/[+(-]/.test(match[0])) continue;
     figures.push({ kind: "id", text: match[0], start: match.index, end: match.index + match[0].length, name: match[0] });
@@ -140,7 +156,8 @@ export function readFigures(text: string, options: { locale?: string | undefined
   rest = mask(rest, ids);
   figures.push(...readNumbers(rest, options));
   const quoted: Array<[number, number]> = [];
-  for (const pattern of namePatterns) {
+  for (const [opening, pattern] of namePatterns) {
+    if (!text.includes(opening)) continue;
     for (const match of text.matchAll(pattern)) {
       const name = match[1]!.trim();
       if (!/\p{L}/u.test(name)) continue;

@@ -13,6 +13,7 @@ const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
 /** Words of loss right beside a figure ("a loss of 1,200", "a $3,400 outflow"): the figure is negative, or a field of losses. */
 const lossBefore = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b(?:\s+of)?[\s\p{Sc}]*$/iu;
+const lossWord = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b/i;
 const lossAfter = /^\s*(?:outflows?|loss|losses|deficit|shortfall)\b/i;
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
 const perUnitWords = /\b(?:per|each|apiece|a head|on average)\b|\/\s?\p{L}/iu;
@@ -36,6 +37,8 @@ export interface SentenceWords {
   sums: boolean;
   averages: boolean;
   perUnit: boolean;
+  /** A word of loss anywhere in the sentence: only then is it looked for beside each figure. */
+  loss: boolean;
   differences: boolean;
   negative: boolean;
   /** "the largest … was", "the fewest": the figure is a column's extreme. */
@@ -53,6 +56,7 @@ export function sentenceWords(masked: string): SentenceWords {
     sums: sumWords.test(masked),
     averages: averageWords.test(masked),
     perUnit: perUnitWords.test(masked) || averageWords.test(masked),
+    loss: lossWord.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
@@ -87,7 +91,8 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     namedKeys,
   };
   if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
-  if (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)) wording.loss = true;
+  if (words.loss && (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)))
+    wording.loss = true;
   return wording;
 }
 
