@@ -32,6 +32,20 @@ const budget = { budget_usd: 50000, spent_usd: 42150, remaining_usd: 7850 };
 const finance = { net_income_usd: -1200, operating_cash_flow_usd: 3400, revenue_growth: -0.042, margin_change_pp: -1.5 };
 const study = { participants: 240, treatment: 120, control: 120, responders_treatment: 78, responders_control: 54, dropouts: 18 };
 const shipping = { distance_km: 1250, weight_kg: 3400, shipments: 85, cost_usd: 21250 };
+const marketing = { spend_usd: 18500, spend_prev_usd: 20000, clicks: 92500, leads: 1850, leads_prev: 1600, cpl_usd: 10 };
+const regions = {
+  regions: {
+    emea: { revenue_eur_k: 840, orders: 2100, returns: 126 },
+    apac: { revenue_eur_k: 610, orders: 1750, returns: 70 },
+    americas: { revenue_eur_k: 1290, orders: 3020, returns: 211 },
+  },
+};
+const monthly = [
+  { month: "2026-08", active_users: 11800, churned: 354 },
+  { month: "2026-09", active_users: 12400, churned: 372 },
+  { month: "2026-10", active_users: 13150, churned: 329 },
+];
+const survey = { respondents: 1200, satisfied: 816, neutral: 240, dissatisfied: 144 };
 const contact = { name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 };
 
 export const reportShapesCases: LabelledCase[] = [
@@ -144,4 +158,40 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "units-1", steps: [{ id: 1, output: shipping }], answer: "We shipped {+3.4 tonnes} over {+1,250 km} [s1]." },
   { id: "units-2", steps: [{ id: 1, output: shipping }], answer: "We shipped {+3,400 kg} in {+85} shipments [s1]." },
   { id: "units-3", steps: [{ id: 1, output: shipping }], answer: "We shipped {-4,300 kg} [s1]." },
+  // A second batch, written after the first was fixed, to see whether the fixes hold on shapes they were not made for.
+  { id: "mkt-1", steps: [{ id: 1, output: marketing }], answer: "Ad spend fell {+7.5%} to {+$18.5k} while leads rose {+15.6%} [s1]." },
+  { id: "mkt-2", steps: [{ id: 1, output: marketing }], answer: "Ad spend rose {-7.5%} while leads fell {-15.6%} [s1]." },
+  {
+    id: "mkt-3",
+    steps: [{ id: 1, output: marketing }],
+    answer: "Cost per lead was {+$10} on {+92,500} clicks, a {+2%} click-to-lead rate [s1].",
+  },
+  { id: "mkt-4", steps: [{ id: 1, output: marketing }], answer: "Cost per lead was {-$12} [s1]." },
+  { id: "mkt-5", steps: [{ id: 1, output: marketing }], answer: "We spent {+$1,500} less than last month and got {+250} more leads [s1]." },
+  { id: "mkt-6", steps: [{ id: 1, output: marketing }], answer: "We spent {-$1,500} more than last month [s1]." },
+  { id: "region-1", steps: [{ id: 1, output: regions }], answer: "EMEA revenue was {+€840k} on {+2,100} orders [s1]." },
+  { id: "region-2", steps: [{ id: 1, output: regions }], answer: "EMEA revenue was {-€610k} [s1]." },
+  { id: "region-3", steps: [{ id: 1, output: regions }], answer: "APAC had the lowest return rate at {+4%} [s1]." },
+  { id: "region-4", steps: [{ id: 1, output: regions }], answer: "The Americas returned {+211} orders, {+7%} of its {+3,020} [s1]." },
+  { id: "region-5", steps: [{ id: 1, output: regions }], answer: "The Americas returned {-126} orders [s1]." },
+  { id: "region-6", steps: [{ id: 1, output: regions }], answer: "Revenue across the three regions came to {+€2.74m} [s1]." },
+  { id: "region-7", steps: [{ id: 1, output: regions }], answer: "Revenue across the three regions came to {-€2.47m} [s1]." },
+  { id: "month-1", steps: [{ id: 1, output: monthly }], answer: "Active users grew {+6%} in October to {+13,150} [s1]." },
+  { id: "month-2", steps: [{ id: 1, output: monthly }], answer: "Active users fell {-6%} in October [s1]." },
+  { id: "month-3", steps: [{ id: 1, output: monthly }], answer: "Churn dropped to {+329} in October from {+372} in September [s1]." },
+  { id: "month-4", steps: [{ id: 1, output: monthly }], answer: "Churn rose to {-392} in October [s1]." },
+  { id: "month-5", steps: [{ id: 1, output: monthly }], answer: "Monthly churn averaged {+352} over the quarter [s1]." },
+  { id: "month-6", steps: [{ id: 1, output: monthly }], answer: "Active users ranged from {+11,800} to {+13,150} [s1]." },
+  {
+    id: "survey-1",
+    steps: [{ id: 1, output: survey }],
+    answer: "Of {+1,200} respondents, {+68%} were satisfied and {+12%} dissatisfied [s1].",
+  },
+  { id: "survey-2", steps: [{ id: 1, output: survey }], answer: "Of 1,200 respondents, {-72%} were satisfied [s1]." },
+  {
+    id: "survey-3",
+    steps: [{ id: 1, output: survey }],
+    answer: "Satisfied respondents outnumbered dissatisfied ones more than {+5} to one [s1].",
+  },
+  { id: "survey-4", steps: [{ id: 1, output: survey }], answer: "Roughly {+two thirds} were satisfied, some {+816} people [s1]." },
 ];

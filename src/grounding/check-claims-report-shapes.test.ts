@@ -149,4 +149,29 @@ describe("checkClaims on report shapes", () => {
     expect(verdicts("Operating cash flow was a $3,400 outflow [s1].", cash)).toEqual([["$3,400", "unsupported"]]);
     expect(verdicts("The net loss was $1,200 [s1].", cash)).toEqual([["$1,200", "supported"]]);
   });
+
+  it("totals and counts sibling objects of entities as it does a table's rows", () => {
+    const regions = one({ regions: { emea: { revenue_eur_k: 840 }, apac: { revenue_eur_k: 610 }, americas: { revenue_eur_k: 1290 } } });
+    expect(verdicts("Revenue across the three regions came to €2.74m [s1].", regions)).toEqual([
+      ["three", "supported"],
+      ["€2.74m", "supported"],
+    ]);
+    expect(verdicts("Revenue across the three regions came to €2.47m [s1].", regions)).toEqual([
+      ["three", "supported"],
+      ["€2.47m", "unsupported"],
+    ]);
+  });
+
+  it("reads fractions in words as coarse shares, and 'N to one' as a ratio", () => {
+    const survey = one({ respondents: 1200, satisfied: 816, dissatisfied: 144 });
+    expect(verdicts("Roughly two thirds were satisfied [s1].", survey)).toEqual([["two thirds", "supported"]]);
+    expect(verdicts("Roughly three quarters were satisfied [s1].", survey)).toEqual([["three quarters", "unsupported"]]);
+    expect(verdicts("Satisfied respondents outnumbered dissatisfied ones more than 5 to one [s1].", survey)).toEqual([["5", "supported"]]);
+  });
+
+  it("relates a share or a rate within one period", () => {
+    const marketing = one({ spend_usd: 18500, spend_prev_usd: 20000, leads: 1850, leads_prev: 1600 });
+    expect(verdicts("Cost per lead was $10 [s1].", marketing)).toEqual([["$10", "supported"]]);
+    expect(verdicts("Cost per lead was $11.56 [s1].", marketing)).toEqual([["$11.56", "unsupported"]]);
+  });
 });

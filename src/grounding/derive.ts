@@ -125,7 +125,7 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   const like = alike(a, b, wording);
   const ordered = like && laterFirst(a, b);
   if (claim.unit === "%") {
-    if (y !== 0 && direction === undefined && Math.abs(x) <= Math.abs(y) && fits(claim, (x / y) * 100)) return "share";
+    if (y !== 0 && direction === undefined && samePeriod(a, b) && Math.abs(x) <= Math.abs(y) && fits(claim, (x / y) * 100)) return "share";
     // A column's total against one of its rows is a share, never a change ("12, 75% of the total" is not 21 over 12).
     if (y !== 0 && ordered && !partAndWhole(a, b) && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
     return undefined;
@@ -144,12 +144,18 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   if (claim.unit === "x")
     return like && y !== 0 && !partAndWhole(a, b) && ofNamedMeasure(a, b, wording) && fits(claim, x / y) ? "ratio" : undefined;
   // "$250 per shipment": a rate relates any two values, as a share does.
-  if (wording.perUnit === true && y !== 0 && fits(claim, x / y)) return "ratio";
+  if (wording.perUnit === true && y !== 0 && samePeriod(a, b) && fits(claim, x / y)) return "ratio";
   if (!like) return undefined;
   if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
   const towards = direction ?? wording.comparative;
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
+}
+
+/** A share or a rate relates values of one period: this month's spend over last month's leads is no cost per lead. */
+function samePeriod(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  const [one, other] = [(a.shows ?? a).period, (b.shows ?? b).period];
+  return one === undefined || other === undefined || one.kind !== other.kind || one.rank === other.rank;
 }
 
 function ofNamedMeasure(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {

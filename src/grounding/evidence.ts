@@ -71,9 +71,14 @@ class FactsBuilder {
     else if (Array.isArray(value)) this.array(value, at.path);
     else if (isRecord(value)) {
       const objects = Object.entries(value).filter(([key, inner]) => isRecord(inner) && periodOf(wordsOf(key)) === undefined);
-      if (objects.length > 1)
+      if (objects.length > 1) {
         for (const [key] of objects)
           this.facts.entities.push({ parent: at.path, path: at.path === "" ? key : `${at.path}.${key}`, name: wordsOf(key).join(" ") });
+        this.siblings(
+          objects.map(([, inner]) => inner as Record<string, unknown>),
+          at.path,
+        );
+      }
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
         // `revenue_2023_eur_m`: the output speaks of 2023.
@@ -81,6 +86,36 @@ class FactsBuilder {
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
       }
     } else if (typeof value === "boolean") this.raws.push(String(value));
+  }
+
+  /**
+   * Sibling objects of entities (`regions: { emea: {…}, apac: {…} }`) are rows by another
+   * name: how many there are ("the three regions"), and each shared field's total and mean.
+   */
+  private siblings(objects: Array<Record<string, unknown>>, parent: string): void {
+    const path = parent === "" ? "*" : `${parent}.*`;
+    this.facts.numbers.push({ source: this.facts.id, path: `${path} (count)`, key: "count", value: objects.length, aggregate: "count" });
+    const keys = new Set(objects.flatMap((object) => Object.keys(object)));
+    for (const key of keys) {
+      const numbers = objects.map((object) => object[key]).filter((value): value is number => typeof value === "number");
+      if (numbers.length < 2 || identifierKey.test(key)) continue;
+      const sum = numbers.reduce((total, value) => total + value, 0);
+      const scale = scaleOf(wordsOf(key));
+      for (const [what, value] of [
+        ["sum", sum],
+        ["mean", sum / numbers.length],
+      ] as const) {
+        this.facts.numbers.push({ source: this.facts.id, path: `${path}.${key} (${what})`, key, value, aggregate: what });
+        if (scale !== undefined)
+          this.facts.numbers.push({
+            source: this.facts.id,
+            path: `${path}.${key} (${what}, ×${scale.toExponential()})`,
+            key: scaledKey(key, scale),
+            value: value * scale,
+            aggregate: what,
+          });
+      }
+    }
   }
 
   private number(value: number, at: Place): void {

@@ -104,6 +104,8 @@ interface ReadOptions {
   words?: boolean | undefined;
 }
 
+const fractionWord = /\b(?:thirds?|quarters?|fifths?|tenths?)\b/i;
+
 /** Every number in `text` written in digits or words, in order. */
 export function readNumbers(text: string, options: ReadOptions = {}): Figure[] {
   const order = localeOrder(options.locale);
@@ -129,7 +131,9 @@ export function readNumbers(text: string, options: ReadOptions = {}): Figure[] {
     if (figures.some((figure) => figure.start < words.end && figure.end > words.start)) continue;
     const percent = /^\s*(?:%|percent|per cent)/i.exec(text.slice(words.end));
     const figure: Figure = { kind: "number", text: words.text, start: words.start, end: words.end, value: words.value, precision: 1 };
-    if (percent)
+    // "Two thirds", "three quarters": a share, and a coarse one (read to five points: 68% is two thirds, 72% is not).
+    if (fractionWord.test(words.text) && words.value < 1) Object.assign(figure, { value: words.value * 100, unit: "%", precision: 5 });
+    else if (percent)
       Object.assign(figure, {
         unit: "%",
         text: text.slice(words.start, words.end + percent[0].length),

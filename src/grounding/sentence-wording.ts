@@ -16,7 +16,7 @@ const lossBefore = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)
 const lossWord = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b/i;
 const lossAfter = /^\s*(?:outflows?|loss|losses|deficit|shortfall)\b/i;
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
-const perUnitWords = /\b(?:per|each|apiece|a head|on average)\b|\/\s?\p{L}/iu;
+const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
   /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short)\b/i;
