@@ -174,4 +174,13 @@ describe("checkClaims on report shapes", () => {
     expect(verdicts("Cost per lead was $10 [s1].", marketing)).toEqual([["$10", "supported"]]);
     expect(verdicts("Cost per lead was $11.56 [s1].", marketing)).toEqual([["$11.56", "unsupported"]]);
   });
+
+  it("converts a field's stated unit to the one next to it", () => {
+    const shipping = one({ weight_kg: 3400, handling_min: 90 });
+    expect(verdicts("We shipped 3.4 tonnes, handled in 1.5 hours [s1].", shipping)).toEqual([
+      ["3.4", "supported"],
+      ["1.5", "supported"],
+    ]);
+    expect(verdicts("We shipped 4.3 tonnes [s1].", shipping)).toEqual([["4.3", "unsupported"]]);
+  });
 });

@@ -1,6 +1,7 @@
 import { isRecord } from "../core/is-record.js";
 import { monthOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { readFigures } from "./read-figures.js";
+import { conversionsOf, scaledKey, scaleOf } from "./field-units.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
 export interface EvidenceNumber {
@@ -124,6 +125,9 @@ class FactsBuilder {
     const scale = scaleOf(wordsOf(at.key));
     if (scale !== undefined)
       this.one(value * scale, { ...at, path: `${at.path} (×${scale.toExponential()})`, key: scaledKey(at.key, scale) });
+    // A field whose name states a unit (`weight_kg`, `duration_min`) shows its value in the unit next to it: "3.4 tonnes".
+    for (const [unit, factor] of conversionsOf(wordsOf(at.key)))
+      this.one(value * factor, { ...at, path: `${at.path} (in ${unit})`, key: `${at.key} in ${unit}` });
   }
 
   private one(value: number, at: Place): void {
@@ -254,43 +258,6 @@ class FactsBuilder {
     this.facts.raw = this.raws.join("\n");
     return this.facts;
   }
-}
-
-/** The words of a field's name that say it counts in thousands, millions, crores, billions. */
-const scaleWords = new Map<string, number>([
-  ["k", 1e3],
-  ["thousand", 1e3],
-  ["thousands", 1e3],
-  ["tsd", 1e3],
-  ["lakh", 1e5],
-  ["lakhs", 1e5],
-  ["m", 1e6],
-  ["mn", 1e6],
-  ["mm", 1e6],
-  ["mio", 1e6],
-  ["million", 1e6],
-  ["millions", 1e6],
-  ["cr", 1e7],
-  ["crore", 1e7],
-  ["crores", 1e7],
-  ["bn", 1e9],
-  ["billion", 1e9],
-  ["billions", 1e9],
-  ["mrd", 1e9],
-]);
-
-/** A scaled twin's field: its own, so that it pairs with its like (another year's) and never with the value it was scaled from. */
-function scaledKey(key: string, scale: number): string {
-  return `${key} ×${scale.toExponential()}`;
-}
-
-/** The scale a field's name states, in a word after its first ("m" alone names no scale). */
-function scaleOf(words: readonly string[]): number | undefined {
-  for (const word of words.slice(1)) {
-    const scale = scaleWords.get(word);
-    if (scale !== undefined) return scale;
-  }
-  return undefined;
 }
 
 /** Where a value sits in an output, and the period its row is of. */
