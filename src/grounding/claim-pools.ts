@@ -50,7 +50,7 @@ export function pools(
   let found = bySources.get(key);
   if (found === undefined) {
     // Sentences that name the same things of the same steps share their pools (and the pair search's sorting of them).
-    const shared = `${key}|${sources.map((facts) => `${facts.id}:${namingOf(context, facts, superlative)}`).join("|")}`;
+    const shared = `${key}|${sources.map((facts) => `${facts.id}:${namingOnce(context, facts, superlative)}`).join("|")}`;
     const across = sharedPools(sources);
     found = across?.get(shared) ?? stepsPools({ context, sources, override, asIdentifier, superlative });
     if (across !== undefined && !across.has(shared)) {
@@ -79,6 +79,18 @@ function sharedPools(sources: readonly SourceFacts[]): Map<string, StepsPools> |
   let shared = poolsAcross.get(first);
   if (shared === undefined) poolsAcross.set(first, (shared = new Map()));
   return shared;
+}
+
+const namings = new WeakMap<SentenceContext, Map<string, string>>();
+
+/** `namingOf`, once a sentence per source and superlative: the sentence's row overrides (`blameLabels`) read it again. */
+function namingOnce(context: SentenceContext, facts: SourceFacts, superlative: "max" | "min" | undefined): string {
+  let known = namings.get(context);
+  if (known === undefined) namings.set(context, (known = new Map()));
+  const key = `${facts.id}\u0000${superlative ?? ""}`;
+  let naming = known.get(key);
+  if (naming === undefined) known.set(key, (naming = namingOf(context, facts, superlative)));
+  return naming;
 }
 
 const groupsOfFacts = new WeakMap<SourceFacts, string[]>();
