@@ -46,6 +46,19 @@ const monthly = [
   { month: "2026-10", active_users: 13150, churned: 329 },
 ];
 const survey = { respondents: 1200, satisfied: 816, neutral: 240, dissatisfied: 144 };
+const shop = {
+  gross_revenue_eur: 48200,
+  refunds_eur: 1930,
+  orders: 1205,
+  visitors: 40100,
+  refund_rate_pct: 4.0,
+  refund_rate_prev_pct: 3.2,
+};
+const stores = [
+  { store: "Berlin", sales_eur: 182400, staff: 12 },
+  { store: "Hamburg", sales_eur: 143900, staff: 9 },
+  { store: "Munich", sales_eur: 201750, staff: 14 },
+];
 const contact = { name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 };
 
 export const reportShapesCases: LabelledCase[] = [
@@ -194,4 +207,23 @@ export const reportShapesCases: LabelledCase[] = [
     answer: "Satisfied respondents outnumbered dissatisfied ones more than {+5} to one [s1].",
   },
   { id: "survey-4", steps: [{ id: 1, output: survey }], answer: "Roughly {+two thirds} were satisfied, some {+816} people [s1]." },
+  // A third batch, written after the second was fixed.
+  { id: "shop-1", steps: [{ id: 1, output: shop }], answer: "Net revenue after refunds was {+€46,270} [s1]." },
+  { id: "shop-2", steps: [{ id: 1, output: shop }], answer: "Net revenue after refunds was {-€46,720} [s1]." },
+  { id: "shop-3", steps: [{ id: 1, output: shop }], answer: "The average order value was {+€40} and conversion {+3%} [s1]." },
+  { id: "shop-4", steps: [{ id: 1, output: shop }], answer: "The average order value was {-€44} [s1]." },
+  { id: "shop-5", steps: [{ id: 1, output: shop }], answer: "The refund rate rose {+0.8 points} to {+4%} [s1]." },
+  { id: "shop-6", steps: [{ id: 1, output: shop }], answer: "The refund rate rose {+25%} in relative terms [s1]." },
+  { id: "shop-7", steps: [{ id: 1, output: shop }], answer: "The refund rate fell {-0.8 points} [s1]." },
+  { id: "shop-8", steps: [{ id: 1, output: shop }], answer: "Nearly {+1,200} orders came from just over {+40,000} visitors [s1]." },
+  { id: "shop-9", steps: [{ id: 1, output: shop }], answer: "Nearly {-1,000} orders came in [s1]." },
+  { id: "store-1", steps: [{ id: 1, output: stores }], answer: "Munich led with {+€201,750} in sales, {+40%} more than Hamburg [s1]." },
+  { id: "store-2", steps: [{ id: 1, output: stores }], answer: "Munich led with {+€201,750} in sales, {-50%} more than Hamburg [s1]." },
+  { id: "store-3", steps: [{ id: 1, output: stores }], answer: "Sales per employee were highest in Hamburg at {+€15,989} [s1]." },
+  { id: "store-4", steps: [{ id: 1, output: stores }], answer: "Berlin's {+12} staff sold {+€182.4k} [s1]." },
+  { id: "store-5", steps: [{ id: 1, output: stores }], answer: "Berlin's {-14} staff sold €182.4k [s1]." },
+  { id: "store-6", steps: [{ id: 1, output: stores }], answer: "The three stores sold {+€528,050} together, Munich {+38%} of it [s1]." },
+  { id: "store-7", steps: [{ id: 1, output: stores }], answer: "The three stores sold €528,050 together, Munich {-48%} of it [s1]." },
+  { id: "store-8", steps: [{ id: 1, output: stores }], answer: "Umsatz in Berlin: {+182.400 €}, in München {+201.750 €} [s1]." },
+  { id: "store-9", steps: [{ id: 1, output: stores }], answer: "Umsatz in Hamburg: {-134.900 €} [s1]." },
 ];

@@ -183,4 +183,33 @@ describe("checkClaims on report shapes", () => {
     ]);
     expect(verdicts("We shipped 4.3 tonnes [s1].", shipping)).toEqual([["4.3", "unsupported"]]);
   });
+
+  it("reads money with three digits after one point as grouped, as German writes it", () => {
+    expect(readFigures("182.400 €, €1.234, KWD 1.250")).toMatchObject([{ value: 182400 }, { value: 1234 }, { value: 1.25 }]);
+  });
+
+  it("lets a hedge reach a tenth of the value at most", () => {
+    const shop = one({ orders: 1205, visitors: 40100 });
+    expect(verdicts("Nearly 1,200 orders came from just over 40,000 visitors [s1].", shop)).toEqual([
+      ["1,200", "supported"],
+      ["40,000", "supported"],
+    ]);
+    expect(verdicts("Nearly 1,000 orders came in [s1].", shop)).toEqual([["1,000", "unsupported"]]);
+  });
+
+  it("pairs the one field that goes by a word the sentence names, for a difference after a deduction", () => {
+    const shop = one({ gross_revenue_eur: 48200, refunds_eur: 1930, orders: 1205 });
+    expect(verdicts("Net revenue after refunds was €46,270 [s1].", shop)).toEqual([["€46,270", "supported"]]);
+    expect(verdicts("Net revenue after refunds was €46,720 [s1].", shop)).toEqual([["€46,720", "unsupported"]]);
+  });
+
+  it("checks the figure of a superlative of a rate, which no column holds", () => {
+    const stores = one([
+      { store: "Berlin", sales_eur: 182400, staff: 12 },
+      { store: "Hamburg", sales_eur: 143900, staff: 9 },
+      { store: "Munich", sales_eur: 201750, staff: 14 },
+    ]);
+    expect(verdicts("Sales per employee were highest in Hamburg at €15,989 [s1].", stores)).toEqual([["€15,989", "supported"]]);
+    expect(verdicts("Sales per employee were highest in Hamburg at €16,989 [s1].", stores)).toEqual([["€16,989", "unsupported"]]);
+  });
 });

@@ -134,10 +134,10 @@ function stepsPools(input: {
     if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
     const others = context.othersThanNamed(facts);
     let before: Set<string> | undefined;
-    const extremes =
-      superlative === undefined
-        ? undefined
-        : extremeRows(facts, { which: superlative, named: namedKeys(facts, context.words.superlativeOf) });
+    const superlativeNamed = superlative === undefined ? undefined : namedKeys(facts, context.words.superlativeOf);
+    // "Sales per employee were highest in Hamburg": the extreme of a rate no column holds is not checked, its figure is.
+    const ofRate = superlativeNamed?.size === 0 && context.words.perUnit;
+    const extremes = superlative === undefined || ofRate ? undefined : extremeRows(facts, { which: superlative, named: superlativeNamed! });
     for (const number of facts.numbers) {
       if (number.identifier && !asIdentifier) continue;
       if (others.size > 0 && underAny(number.path, others)) continue;

@@ -63,7 +63,8 @@ function stepOf(claim: Figure): number {
     units /= 10;
     step *= 10;
   }
-  return Math.max(precision, step);
+  // "About 1,000" is not 1,205: a hedge reaches a tenth of the value at most, however round the number.
+  return Math.max(precision, Math.min(step, 0.2 * Math.abs(claim.value!)));
 }
 
 /** Whether a signed change reads as the claim: "fell 12%" is a change of -12, "12%" alone either sign. */

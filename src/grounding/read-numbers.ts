@@ -104,6 +104,8 @@ interface ReadOptions {
   words?: boolean | undefined;
 }
 
+/** The currencies written to three decimals (a dinar, a rial): "KWD 1.250" is one and a quarter. */
+const threeDecimalCurrency = /\b(?:BHD|IQD|JOD|KWD|LYD|OMR|TND)\b/;
 const fractionWord = /\b(?:thirds?|quarters?|fifths?|tenths?)\b/i;
 
 /** Every number in `text` written in digits or words, in order. */
@@ -174,7 +176,13 @@ function joinRanges(text: string, figures: Figure[]): Figure[] {
 
 function readNumber(text: string, match: RegExpExecArray, order: readonly LocaleMarks[]) {
   const [, sign, leading, innerSign, written, percent, tight, word, trailing] = match;
-  const reading = readToken(tokenOf(written!), order);
+  const moneyMark = (leading !== undefined && isCurrency(leading)) || (trailing !== undefined && isCurrency(trailing));
+  // Money is not written to three decimals (but in a few currencies): "182.400 €" groups its digits, as German does.
+  const grouped = moneyMark && /^\d{1,3}(?:\.\d{3})+$/.test(written!) && !threeDecimalCurrency.test(`${leading ?? ""} ${trailing ?? ""}`);
+  const reading = readToken(
+    tokenOf(written!),
+    grouped ? [...order].sort((a, b) => Number(!a.groups.includes(".")) - Number(!b.groups.includes("."))) : order,
+  );
   if (reading === undefined) return undefined;
   // The pattern takes any mark of a currency's shape; one that is none is left out of the figure.
   let whole = match[0];

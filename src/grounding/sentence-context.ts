@@ -71,8 +71,34 @@ function namesWord(folded: string, word: string): boolean {
 /** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */
 export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
   const named = new Set<string>();
-  for (const [key, words] of keyWordsOf(facts)) if (words.every((word) => namesWord(folded, word))) named.add(key);
+  const keyWords = keyWordsOf(facts);
+  for (const [key, words] of keyWords) if (words.every((word) => namesWord(folded, word))) named.add(key);
+  // "Net revenue after refunds": the one field that ends in a word the sentence names (`gross_revenue`) goes by it.
+  for (const [key, head] of uniqueHeads(facts, keyWords))
+    if (!named.has(key) && namesWord(folded, head) && ![...named].some((other) => headOf(keyWords, other) === head)) named.add(key);
   return named;
+}
+
+const heads = new WeakMap<SourceFacts, Array<[string, string]>>();
+
+/** The fields of a source whose last word no other field ends in, with that word (fields with a period left out). */
+function uniqueHeads(facts: SourceFacts, keyWords: ReadonlyArray<[string, string[]]>): Array<[string, string]> {
+  let found = heads.get(facts);
+  if (found !== undefined) return found;
+  const periodic = new Set(facts.numbers.filter((number) => number.period !== undefined).map((number) => number.key));
+  const byHead = new Map<string, string[]>();
+  for (const [key, words] of keyWords) {
+    if (words.length < 2 || key.includes(" ")) continue;
+    const head = words.at(-1)!;
+    byHead.set(head, [...(byHead.get(head) ?? []), key]);
+  }
+  found = [...byHead].filter(([, keys]) => keys.length === 1 && !periodic.has(keys[0]!)).map(([head, keys]) => [keys[0]!, head]);
+  heads.set(facts, found);
+  return found;
+}
+
+function headOf(keyWords: ReadonlyArray<[string, string[]]>, key: string): string | undefined {
+  return keyWords.find(([other]) => other === key)?.[1].at(-1);
 }
 
 const headTotals = new WeakMap<SourceFacts, Array<{ head: string; keys: string[]; sum: number }>>();

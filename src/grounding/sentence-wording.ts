@@ -19,7 +19,7 @@ const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|al
 const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short)\b/i;
+  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
 const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak)\b|\bthe (?:most|best|top)\b/i;
