@@ -59,6 +59,26 @@ const stores = [
   { store: "Hamburg", sales_eur: 143900, staff: 9 },
   { store: "Munich", sales_eur: 201750, staff: 14 },
 ];
+const saas = {
+  mrr_usd: 84200,
+  mrr_last_month_usd: 79800,
+  new_mrr_usd: 6900,
+  churned_mrr_usd: 2500,
+  customers: 412,
+  customers_last_month: 398,
+};
+const pnl = { revenue_2025: 12.4, revenue_2024: 13.1, ebitda_2025: -0.8, ebitda_2024: 0.6, net_debt_2025: 3.2 };
+const accounts = {
+  accounts: {
+    northwind: { arr_usd: 120000, seats: 340, tickets: 18 },
+    contoso: { arr_usd: 98000, seats: 410, tickets: 31 },
+  },
+};
+const weekly = [
+  { week: "2026-W44", signups: 310, activations: 124 },
+  { week: "2026-W45", signups: 355, activations: 149 },
+  { week: "2026-W46", signups: 298, activations: 131 },
+];
 const contact = { name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 };
 
 export const reportShapesCases: LabelledCase[] = [
@@ -226,4 +246,29 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "store-7", steps: [{ id: 1, output: stores }], answer: "The three stores sold €528,050 together, Munich {-48%} of it [s1]." },
   { id: "store-8", steps: [{ id: 1, output: stores }], answer: "Umsatz in Berlin: {+182.400 €}, in München {+201.750 €} [s1]." },
   { id: "store-9", steps: [{ id: 1, output: stores }], answer: "Umsatz in Hamburg: {-134.900 €} [s1]." },
+  // A fourth batch, written after the third was fixed.
+  { id: "saas-1", steps: [{ id: 1, output: saas }], answer: "MRR grew {+5.5%} month on month to {+$84.2k} [s1]." },
+  { id: "saas-2", steps: [{ id: 1, output: saas }], answer: "MRR shrank {-5.5%} month on month [s1]." },
+  { id: "saas-3", steps: [{ id: 1, output: saas }], answer: "Net new MRR was {+$4,400} ({+$6,900} new less {+$2,500} churned) [s1]." },
+  { id: "saas-4", steps: [{ id: 1, output: saas }], answer: "Net new MRR was {-$9,400} [s1]." },
+  { id: "saas-5", steps: [{ id: 1, output: saas }], answer: "We added {+14} customers, ending at {+412} [s1]." },
+  { id: "saas-6", steps: [{ id: 1, output: saas }], answer: "We lost {-14} customers, ending at 412 [s1]." },
+  { id: "saas-7", steps: [{ id: 1, output: saas }], answer: "Average revenue per customer was {+$204} [s1]." },
+  { id: "pnl-1", steps: [{ id: 1, output: pnl }], answer: "Revenue declined {+5.3%} to {+$12.4m} in 2025 [s1]." },
+  { id: "pnl-2", steps: [{ id: 1, output: pnl }], answer: "Revenue grew {-5.3%} in 2025 [s1]." },
+  { id: "pnl-3", steps: [{ id: 1, output: pnl }], answer: "EBITDA swung to a loss of {+$0.8m} from a profit of {+$0.6m} [s1]." },
+  { id: "pnl-4", steps: [{ id: 1, output: pnl }], answer: "EBITDA was a profit of {-$0.8m} in 2025 [s1]." },
+  { id: "pnl-5", steps: [{ id: 1, output: pnl }], answer: "EBITDA was {+-$0.8m} in 2025, against {+$0.6m} in 2024 [s1]." },
+  { id: "pnl-6", steps: [{ id: 1, output: pnl }], answer: "Net debt stood at {+$3.2m} [s1]." },
+  { id: "acct-1", steps: [{ id: 1, output: accounts }], answer: "Northwind pays {+$120k} a year for {+340} seats [s1]." },
+  { id: "acct-2", steps: [{ id: 1, output: accounts }], answer: "Northwind pays {-$98k} a year [s1]." },
+  { id: "acct-3", steps: [{ id: 1, output: accounts }], answer: "Contoso opened {+31} tickets, {+13} more than Northwind [s1]." },
+  { id: "acct-4", steps: [{ id: 1, output: accounts }], answer: "Contoso opened {-18} tickets [s1]." },
+  { id: "acct-5", steps: [{ id: 1, output: accounts }], answer: "Together the two accounts are worth {+$218k} in ARR [s1]." },
+  { id: "week-1", steps: [{ id: 1, output: weekly }], answer: "Signups peaked at {+355} in week 45, then fell {+16%} [s1]." },
+  { id: "week-2", steps: [{ id: 1, output: weekly }], answer: "Signups peaked at {-310} in week 44 [s1]." },
+  { id: "week-3", steps: [{ id: 1, output: weekly }], answer: "Activation was {+42%} of signups in week 45 [s1]." },
+  { id: "week-4", steps: [{ id: 1, output: weekly }], answer: "Over the three weeks, {+963} people signed up and {+404} activated [s1]." },
+  { id: "week-5", steps: [{ id: 1, output: weekly }], answer: "Over the three weeks, {-936} people signed up [s1]." },
+  { id: "week-6", steps: [{ id: 1, output: weekly }], answer: "{+Three hundred and ten} people signed up in the first week [s1]." },
 ];

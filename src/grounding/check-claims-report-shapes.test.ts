@@ -212,4 +212,46 @@ describe("checkClaims on report shapes", () => {
     expect(verdicts("Sales per employee were highest in Hamburg at €15,989 [s1].", stores)).toEqual([["€15,989", "supported"]]);
     expect(verdicts("Sales per employee were highest in Hamburg at €16,989 [s1].", stores)).toEqual([["€16,989", "unsupported"]]);
   });
+
+  it("matches '$12.4m' with a step that counts in millions, and derives from it at that scale", () => {
+    const pnl = one({ revenue_2025: 12.4, revenue_2024: 13.1, ebitda_2025: -0.8, ebitda_2024: 0.6 });
+    expect(verdicts("Revenue declined 5.3% to $12.4m in 2025 [s1].", pnl)).toEqual([
+      ["5.3%", "supported"],
+      ["$12.4m", "supported"],
+      ["2025", "supported"],
+    ]);
+    expect(verdicts("EBITDA swung to a loss of $0.8m from a profit of $0.6m [s1].", pnl)).toEqual([
+      ["$0.8m", "supported"],
+      ["$0.6m", "supported"],
+    ]);
+    expect(verdicts("Revenue was $13.4m in 2025 [s1].", pnl)).toEqual([
+      ["$13.4m", "unsupported"],
+      ["2025", "supported"],
+    ]);
+  });
+
+  it("reads 'added' as a rise, and totals a noun's fields only where the sentence speaks of a whole", () => {
+    const saas = one({ new_mrr_usd: 6900, churned_mrr_usd: 2500, customers: 412, customers_last_month: 398 });
+    expect(verdicts("We added 14 customers, ending at 412 [s1].", saas)).toEqual([
+      ["14", "supported"],
+      ["412", "supported"],
+    ]);
+    expect(verdicts("Net new MRR was $9,400 [s1].", saas)).toEqual([["$9,400", "unsupported"]]);
+  });
+
+  it("finds a week's number in its label, and takes 'peaked' as a superlative of rows that differ", () => {
+    const weekly = one([
+      { week: "2026-W44", signups: 310 },
+      { week: "2026-W45", signups: 355 },
+      { week: "2026-W46", signups: 298 },
+    ]);
+    expect(verdicts("Signups peaked at 355 in week 45 [s1].", weekly)).toEqual([
+      ["355", "supported"],
+      ["45", "supported"],
+    ]);
+    expect(verdicts("Signups peaked at 310 in week 44 [s1].", weekly)).toEqual([
+      ["310", "unsupported"],
+      ["44", "supported"],
+    ]);
+  });
 });

@@ -128,6 +128,8 @@ function restOnUnsupported(claims: CheckedClaim[]): void {
   }
 }
 
+const periodLabel = /\b(?:week|wk|sprint|round|phase|release|version|day)\s*#?$/i;
+
 /** A year written as a time ("in 2026", "since 2019", "Q3 2025"), not as a count ("2000 parcels"). */
 const yearWords =
   /\b(?:in|since|of|for|by|from|until|till|to|through|during|before|after|year|fy|q[1-4]|h[12]|early|late|mid|end|start)\s+$/i;
@@ -226,6 +228,12 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   if (figure.year) {
     const year = findDate([String(figure.value)], sources);
     if (year) return year;
+  }
+  // "Week 45", "sprint 12": a period's number, found in a label that writes it ("2026-W45").
+  if (periodLabel.test(context.masked.slice(Math.max(0, figure.start - 10), figure.start)) && Number.isInteger(figure.value)) {
+    const written = new RegExp(`(?<!\\d)0*${figure.value}(?!\\d)`);
+    const holder = sources.find((facts) => written.test(facts.raw));
+    if (holder) return { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.text }] };
   }
   const pool = pools(place, { context, sources, override });
   const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct);

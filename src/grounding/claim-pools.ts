@@ -62,7 +62,14 @@ export function pools(
   const steps = found;
   const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => {
     const shows = shownOnce(steps, other);
-    return { source: "sentence", path: other.text, key: "sentence", value: other.value!, ...(shows === undefined ? {} : { shows }) };
+    // A figure a step shows pairs with that step's value, at its scale ("$12.4m" of `revenue: 12.4`).
+    return {
+      source: "sentence",
+      path: other.text,
+      key: "sentence",
+      value: shows?.value ?? other.value!,
+      ...(shows === undefined ? {} : { shows }),
+    };
   });
   return { ...found, nearby };
 }
@@ -264,6 +271,12 @@ function extremesByColumn(facts: SourceFacts, which: "max" | "min"): Map<string,
     rows.add(`${number.table}:${number.row}`);
     columns.set(column, rows);
   }
+  // A column where every row holds the extreme ("2026" of "2026-W44", "2026-W45") singles out no row.
+  const rowsOf = new Map<number, Set<number>>();
+  for (const number of facts.numbers)
+    if (number.row !== undefined) rowsOf.set(number.table!, (rowsOf.get(number.table!) ?? new Set()).add(number.row));
+  for (const [column, rows] of columns)
+    if (rows.size === rowsOf.get(Number(column.slice(0, column.indexOf(":"))))?.size) columns.delete(column);
   cached.set(which, columns);
   return columns;
 }
@@ -289,7 +302,7 @@ function totalsOfNamed(
   input: { context: SentenceContext; facts: SourceFacts; named: ReadonlyArray<ReadonlySet<number>> },
 ): void {
   const { context, facts, named } = input;
-  for (const total of headTotalsNamed(facts, context.folded))
+  for (const total of context.words.whole ? headTotalsNamed(facts, context.folded) : [])
     found.direct.push({ source: facts.id, path: `${total.keys.join(" + ")} (sum)`, key: total.head, value: total.sum });
   const { sums, averages } = context.words;
   if (!sums && !averages) return;

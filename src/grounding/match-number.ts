@@ -51,7 +51,14 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
 
 /** The value of `pool` the claim shows as it stands (or as a percentage of a fraction), if any. */
 export function shownIn(claim: Figure, pool: readonly EvidenceNumber[]): EvidenceNumber | undefined {
-  return direct(claim, pool, { direction: undefined, sums: false, differences: false })?.operands[0];
+  const wording: Wording = { direction: undefined, sums: false, differences: false };
+  return (direct(claim, pool, wording) ?? (claim.scale === undefined ? undefined : direct(unscaled(claim), pool, wording)))?.operands[0];
+}
+
+/** "$12.4m" as a step that counts in millions shows it (`revenue_2025: 12.4`): the number as written, before its scale. */
+function unscaled(claim: Figure): Figure {
+  const { scale, ...rest } = claim;
+  return { ...rest, value: claim.value! / scale!, precision: claim.precision! / scale! };
 }
 
 /**
@@ -88,6 +95,14 @@ export function matchNumber(
     /** The sentence's figures near the claim: operands too, after the steps' values. */
     nearby?: readonly EvidenceNumber[];
   },
+  wording: Wording,
+): NumberMatch | undefined {
+  return matchAtScale(claim, pools, wording) ?? (claim.scale === undefined ? undefined : matchAtScale(unscaled(claim), pools, wording));
+}
+
+function matchAtScale(
+  claim: Figure,
+  pools: { direct: readonly EvidenceNumber[]; operands: readonly EvidenceNumber[]; nearby?: readonly EvidenceNumber[] },
   wording: Wording,
 ): NumberMatch | undefined {
   const shown = direct(claim, pools.direct, wording);

@@ -215,6 +215,7 @@ function readNumber(text: string, match: RegExpExecArray, order: readonly Locale
     precision: (reading.decimals > 0 ? 10 ** -reading.decimals : 1) * scale,
   };
   if (parenthesised) figure.parenthesised = true;
+  if (scale > 1) figure.scale = scale;
   const unit = money ? "currency" : unitOf(suffix);
   if (unit) figure.unit = unit;
   if (money) figure.currency = money;

@@ -7,7 +7,7 @@ const downWords =
   /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened)\b/gi;
 /** "Up", but not in "made up", "signed up", "up to" (a bound, read as a hedge). */
 const upWords =
-  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|climbed|jumped|surged|widened|widening|expanded|improved|soared|rebounded)\b/gi;
+  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|widened|widening|expanded|improved|soared|rebounded)\b/gi;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
@@ -22,8 +22,8 @@ const differenceWords =
   /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
-const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak)\b|\bthe (?:most|best|top)\b/i;
-const smallest = /\b(?:smallest|lowest|fewest|quietest|minimum)\b|(?<!\bat )\bleast\b/i;
+const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out)\b|\bthe (?:most|best|top)\b/i;
+const smallest = /\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out)\b|(?<!\bat )\bleast\b/i;
 
 /** The sentence a figure stands in: its text without citations, lower case too, and its figures in order. */
 export interface SentenceText {
@@ -37,6 +37,8 @@ export interface SentenceWords {
   sums: boolean;
   averages: boolean;
   perUnit: boolean;
+  /** "Of the 1,000 customers", "in all": the sentence speaks of a whole its parts add up to. */
+  whole: boolean;
   /** A word of loss anywhere in the sentence: only then is it looked for beside each figure. */
   loss: boolean;
   differences: boolean;
@@ -57,6 +59,7 @@ export function sentenceWords(masked: string): SentenceWords {
     averages: averageWords.test(masked),
     perUnit: perUnitWords.test(masked) || averageWords.test(masked),
     loss: lossWord.test(masked),
+    whole: sumWords.test(masked) || /\bof (?:the |all |its |their )?\p{Sc}?\d/iu.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
