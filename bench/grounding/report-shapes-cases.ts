@@ -79,6 +79,22 @@ const weekly = [
   { week: "2026-W45", signups: 355, activations: 149 },
   { week: "2026-W46", signups: 298, activations: 131 },
 ];
+const ops = {
+  tickets_resolved: 540,
+  tickets_escalated: 60,
+  avg_handle_time_min: 7.5,
+  avg_handle_time_min_prev: 8.25,
+  sla_breaches: 12,
+  sla_breaches_prev: 20,
+};
+const fleet = {
+  depots: {
+    leeds: { vans: 24, deliveries: 3120, late: 94 },
+    bristol: { vans: 18, deliveries: 2490, late: 137 },
+    glasgow: { vans: 15, deliveries: 1880, late: 41 },
+  },
+};
+const fx = { revenue_chf: 1234567.8, costs_chf: -987654.3, revenue_inr: 8450000, margin: 0.2 };
 const contact = { name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 };
 
 export const reportShapesCases: LabelledCase[] = [
@@ -170,7 +186,7 @@ export const reportShapesCases: LabelledCase[] = [
     answer: "Response was {+65%} against {+45%}, {+20 percentage points} higher under treatment [s1].",
   },
   { id: "study-3", steps: [{ id: 1, output: study }], answer: "Response was {+65%} against {+45%}, {-25 percentage points} higher [s1]." },
-  { id: "study-4", steps: [{ id: 1, output: study }], answer: "A third of the treatment arm did not respond ({+42} of {+120}) [s1]." },
+  { id: "study-4", steps: [{ id: 1, output: study }], answer: "{+A third} of the treatment arm did not respond ({+42} of {+120}) [s1]." },
   { id: "study-5", steps: [{ id: 1, output: study }], answer: "{+Eighteen} participants dropped out, {+7.5%} of the total [s1]." },
   { id: "study-6", steps: [{ id: 1, output: study }], answer: "{-Twenty} participants dropped out [s1]." },
   // Numbers that are no figures: years, ordinals, list numbers, quarters, phone numbers.
@@ -271,4 +287,29 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "week-4", steps: [{ id: 1, output: weekly }], answer: "Over the three weeks, {+963} people signed up and {+404} activated [s1]." },
   { id: "week-5", steps: [{ id: 1, output: weekly }], answer: "Over the three weeks, {-936} people signed up [s1]." },
   { id: "week-6", steps: [{ id: 1, output: weekly }], answer: "{+Three hundred and ten} people signed up in the first week [s1]." },
+  // A fifth batch, written after the fourth was fixed.
+  { id: "ops-1", steps: [{ id: 1, output: ops }], answer: "We resolved {+540} tickets and escalated {+60}, {+600} in all [s1]." },
+  { id: "ops-2", steps: [{ id: 1, output: ops }], answer: "Escalations were {+10%} of all tickets handled [s1]." },
+  { id: "ops-3", steps: [{ id: 1, output: ops }], answer: "Escalations were {-12%} of all tickets handled [s1]." },
+  { id: "ops-4", steps: [{ id: 1, output: ops }], answer: "Average handle time improved by {+45 seconds} to {+7.5 minutes} [s1]." },
+  { id: "ops-5", steps: [{ id: 1, output: ops }], answer: "SLA breaches fell from {+20} to {+12}, a {+40%} drop [s1]." },
+  { id: "ops-6", steps: [{ id: 1, output: ops }], answer: "SLA breaches rose {-40%} [s1]." },
+  { id: "ops-7", steps: [{ id: 1, output: ops }], answer: "Handle time fell {+9.1%} [s1]." },
+  {
+    id: "fleet-1",
+    steps: [{ id: 1, output: fleet }],
+    answer: "Bristol had the most late deliveries, {+137}, or {+5.5%} of its {+2,490} [s1].",
+  },
+  { id: "fleet-2", steps: [{ id: 1, output: fleet }], answer: "Leeds had the most late deliveries, {-137} [s1]." },
+  { id: "fleet-3", steps: [{ id: 1, output: fleet }], answer: "Glasgow's {+15} vans made {+1,880} deliveries, about {+125} per van [s1]." },
+  { id: "fleet-4", steps: [{ id: 1, output: fleet }], answer: "Glasgow's vans made {-2,490} deliveries [s1]." },
+  { id: "fleet-5", steps: [{ id: 1, output: fleet }], answer: "Across the {+57} vans, deliveries totalled {+7,490} [s1]." },
+  { id: "fleet-6", steps: [{ id: 1, output: fleet }], answer: "Across the depots, deliveries totalled {-7,940} [s1]." },
+  { id: "fleet-7", steps: [{ id: 1, output: fleet }], answer: "The lowest late rate was Glasgow's {+2.2%} [s1]." },
+  { id: "fx-1", steps: [{ id: 1, output: fx }], answer: "Umsatz {+CHF 1’234’567.80}, Kosten {+CHF -987’654.30} [s1]." },
+  { id: "fx-2", steps: [{ id: 1, output: fx }], answer: "Umsatz {-CHF 1’243’567.80} [s1]." },
+  { id: "fx-3", steps: [{ id: 1, output: fx }], answer: "Costs came to {+CHF 987,654.30} [s1]." },
+  { id: "fx-4", steps: [{ id: 1, output: fx }], answer: "Revenue in India was {+₹84.5 lakh} [s1]." },
+  { id: "fx-5", steps: [{ id: 1, output: fx }], answer: "Revenue in India was {-₹48.5 lakh} [s1]." },
+  { id: "fx-6", steps: [{ id: 1, output: fx }], answer: "The margin was {+20 per cent}, or {+one fifth} of revenue [s1]." },
 ];

@@ -254,4 +254,14 @@ describe("checkClaims on report shapes", () => {
       ["44", "supported"],
     ]);
   });
+
+  it("reads 'a third of', 'one fifth', and holds 'N% of all X' to a share of what it names", () => {
+    const ops = one({ tickets_resolved: 540, tickets_escalated: 60, sla_breaches: 12, avg_handle_time_min: 7.5 });
+    expect(verdicts("Escalations were 10% of all tickets handled [s1].", ops)).toEqual([["10%", "supported"]]);
+    expect(verdicts("Escalations were 12% of all tickets handled [s1].", ops)).toEqual([["12%", "unsupported"]]);
+    const study = one({ treatment: 120, responders_treatment: 40 });
+    expect(verdicts("A third of the treatment arm responded [s1].", study)).toEqual([["A third", "supported"]]);
+    expect(verdicts("Half of the treatment arm responded [s1].", study)).toEqual([["Half", "unsupported"]]);
+    expect(verdicts("The margin was one fifth of revenue [s1].", one({ margin: 0.2 }))).toEqual([["one fifth", "supported"]]);
+  });
 });

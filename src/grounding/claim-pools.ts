@@ -303,7 +303,7 @@ function totalsOfNamed(
 ): void {
   const { context, facts, named } = input;
   for (const total of context.words.whole ? headTotalsNamed(facts, context.folded) : [])
-    found.direct.push({ source: facts.id, path: `${total.keys.join(" + ")} (sum)`, key: total.head, value: total.sum });
+    both(found, { source: facts.id, path: `${total.keys.join(" + ")} (sum)`, key: total.head, value: total.sum });
   const { sums, averages } = context.words;
   if (!sums && !averages) return;
   const add = (values: number[], path: string, key: string) => {

@@ -25,6 +25,8 @@ export interface Wording {
   differences: boolean;
   /** "a loss of", "an outflow": the figure right beside a word of loss stands for a negative value or a field of losses. */
   loss?: boolean;
+  /** "12% of all tickets": the figure is followed by "of", a share of something. */
+  shareOf?: boolean;
   /** "per order", "each", "a head", "on average": a plain figure may be a ratio of two values. */
   perUnit?: boolean;
   /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
@@ -126,7 +128,15 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   const like = alike(a, b, wording);
   const ordered = like && laterFirst(a, b);
   if (claim.unit === "%") {
-    if (y !== 0 && direction === undefined && samePeriod(a, b) && Math.abs(x) <= Math.abs(y) && fits(claim, (x / y) * 100)) return "share";
+    if (
+      y !== 0 &&
+      (direction === undefined || wording.shareOf === true) &&
+      samePeriod(a, b) &&
+      wholeNamed(b, wording) &&
+      Math.abs(x) <= Math.abs(y) &&
+      fits(claim, (x / y) * 100)
+    )
+      return "share";
     // A column's total against one of its rows is a share, never a change ("12, 75% of the total" is not 21 over 12).
     if (y !== 0 && ordered && !partAndWhole(a, b) && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
     return undefined;
@@ -151,6 +161,12 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   const towards = direction ?? wording.comparative;
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
+}
+
+/** "12% of all tickets": the whole is what the sentence names after "of" (a field, a total, the sentence's own figure). */
+function wholeNamed(whole: EvidenceNumber, wording: Pick<Wording, "shareOf" | "namedKeys">): boolean {
+  if (wording.shareOf !== true || whole.source === "sentence") return true;
+  return whole.aggregate !== undefined || whole.path.endsWith("(sum)") || (wording.namedKeys?.has(whole.key) ?? false);
 }
 
 /** A share or a rate relates values of one period: this month's spend over last month's leads is no cost per lead. */

@@ -9,6 +9,8 @@ export type { Derivation, Direction, NumberMatch, Wording };
 export { allPairsUpTo };
 
 const multipleKey = /ratio|multiple|times|factor|fold|leverage|coverage|roas|roi|ltv|turnover|(?:^|_)x(?:$|_)/i;
+const percentKey =
+  /pct|percent|rate|share|ratio|proportion|margin|growth|change|yoy|mom|wow|conversion|churn|retention|utili[sz]ation|occupancy|yield/i;
 const lossKey = /loss|deficit|shortfall|outflow|burn|negative|debt|expense|cost|writeoff|write_off/i;
 
 function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
@@ -21,6 +23,8 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
     if (claim.unit === "%" && Math.abs(value) < 1 && !/pct|percent/i.test(number.key)) continue;
     // A count of rows is no percentage, points or multiple: "3x" is not a table of three rows.
     if (claim.unit !== undefined && claim.unit !== "currency" && number.aggregate === "count") continue;
+    // "12% of all tickets" is a share: as it stands, only a field of percentages or rates shows it, not a count of 12.
+    if (claim.unit === "%" && wording.shareOf === true && !percentKey.test(number.key) && Math.abs(value) >= 1) continue;
     // A multiple as it stands is a field of multiples (`ltv_cac_ratio`), not 3.5 hours: else it is derived.
     if (claim.unit === "x" && !multipleKey.test(number.key)) continue;
     // "A $3,400 outflow", "a loss of 1,200": a positive value is none unless its field says so (`net_loss`).
@@ -42,6 +46,8 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
   if (best) return { derivation: "value", operands: [best.number] };
   if (claim.unit === "%" || claim.unit === "pp") {
     for (const number of pool) {
+      // A value converted to another unit (0.125 h of 7.5 min) is no fraction; "12% of" is a share, from a field of rates.
+      if (number.key.includes(" in ") || (wording.shareOf === true && !percentKey.test(number.key))) continue;
       if (Math.abs(number.value) <= 1 && fitsChange(claim, number.value * 100, direction))
         return { derivation: "percent", operands: [number] };
     }

@@ -156,7 +156,7 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
   const changed = written < 0 || wording.direction === "up" ? shown : wording.direction === "down" ? [negative] : [...shown, negative];
   if (claim.unit === "%") {
     const reached: Reach[] = [{ formula: change, side: "nonzero", windows: changed }];
-    if (wording.direction === undefined) reached.push({ formula: share, side: "whole", windows: shown });
+    if (wording.direction === undefined || wording.shareOf === true) reached.push({ formula: share, side: "whole", windows: shown });
     return reached;
   }
   if (claim.unit === "pp")

@@ -106,7 +106,7 @@ interface ReadOptions {
 
 /** The currencies written to three decimals (a dinar, a rial): "KWD 1.250" is one and a quarter. */
 const threeDecimalCurrency = /\b(?:BHD|IQD|JOD|KWD|LYD|OMR|TND)\b/;
-const fractionWord = /\b(?:thirds?|quarters?|fifths?|tenths?)\b/i;
+const fractionWord = /\b(?:thirds?|quarters?|fifths?|tenths?|half)\b/i;
 
 /** Every number in `text` written in digits or words, in order. */
 export function readNumbers(text: string, options: ReadOptions = {}): Figure[] {

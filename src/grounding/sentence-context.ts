@@ -104,8 +104,9 @@ function headOf(keyWords: ReadonlyArray<[string, string[]]>, key: string): strin
 const headTotals = new WeakMap<SourceFacts, Array<{ head: string; keys: string[]; sum: number }>>();
 
 /**
- * The totals of a source's scalar fields that end in one noun (`new_customers` and
- * `returning_customers`: customers) whose noun the sentence names: "62% of the 1,000 customers".
+ * The totals of a source's scalar fields that end or begin with one noun (`new_customers` and
+ * `returning_customers`: customers; `tickets_resolved`, `tickets_escalated`) whose noun the
+ * sentence names: "62% of the 1,000 customers".
  */
 export function headTotalsNamed(facts: SourceFacts, folded: string): Array<{ head: string; keys: string[]; sum: number }> {
   let totals = headTotals.get(facts);
@@ -116,12 +117,14 @@ export function headTotalsNamed(facts: SourceFacts, folded: string): Array<{ hea
       if (number.table !== undefined || number.identifier || number.path.endsWith(")") || number.key.includes(" ×")) continue;
       const named = words.get(number.key);
       if (named === undefined || named.length < 2) continue;
-      const head = named.at(-1)!;
-      const total = byHead.get(head) ?? { keys: [], sum: 0 };
-      if (total.keys.includes(number.key)) continue;
-      total.keys.push(number.key);
-      total.sum += number.value;
-      byHead.set(head, total);
+      // The noun may end the name (`new_customers`) or begin it (`tickets_resolved`).
+      for (const head of new Set([named.at(-1)!, named[0]!])) {
+        const total = byHead.get(head) ?? { keys: [], sum: 0 };
+        if (total.keys.includes(number.key)) continue;
+        total.keys.push(number.key);
+        total.sum += number.value;
+        byHead.set(head, total);
+      }
     }
     totals = [...byHead].filter(([, total]) => total.keys.length > 1).map(([head, total]) => ({ head, ...total }));
     headTotals.set(facts, totals);

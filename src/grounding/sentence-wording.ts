@@ -59,7 +59,7 @@ export function sentenceWords(masked: string): SentenceWords {
     averages: averageWords.test(masked),
     perUnit: perUnitWords.test(masked) || averageWords.test(masked),
     loss: lossWord.test(masked),
-    whole: sumWords.test(masked) || /\bof (?:the |all |its |their )?\p{Sc}?\d/iu.test(masked),
+    whole: sumWords.test(masked) || /\bof (?:(?:the |all |its |their )?\p{Sc}?\d|all\b)/iu.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
@@ -93,6 +93,7 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     negative: direction === "down" || words.negative,
     namedKeys,
   };
+  if (/^\s*of\b/i.test(after)) wording.shareOf = true;
   if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
   if (words.loss && (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)))
     wording.loss = true;
