@@ -95,6 +95,24 @@ const fleet = {
   },
 };
 const fx = { revenue_chf: 1234567.8, costs_chf: -987654.3, revenue_inr: 8450000, margin: 0.2 };
+const yoy = {
+  bookings_2025: 48100,
+  bookings_2024: 52300,
+  churn_rate_2025: 0.061,
+  churn_rate_2024: 0.048,
+  headcount_2025: 212,
+  headcount_2024: 188,
+};
+const company = {
+  company: {
+    segments: {
+      cloud: { revenue_eur_m: 412.5, operating_margin_pct: 18.2 },
+      licences: { revenue_eur_m: 288.1, operating_margin_pct: 31.4 },
+      services: { revenue_eur_m: 97.4, operating_margin_pct: -4.6 },
+    },
+  },
+};
+const de = { umsatz_eur: 1234567.89, gewinn_eur: -45210.5, mitarbeiter: 21 };
 const contact = { name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 };
 
 export const reportShapesCases: LabelledCase[] = [
@@ -312,4 +330,23 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "fx-4", steps: [{ id: 1, output: fx }], answer: "Revenue in India was {+₹84.5 lakh} [s1]." },
   { id: "fx-5", steps: [{ id: 1, output: fx }], answer: "Revenue in India was {-₹48.5 lakh} [s1]." },
   { id: "fx-6", steps: [{ id: 1, output: fx }], answer: "The margin was {+20 per cent}, or {+one fifth} of revenue [s1]." },
+  // A sixth batch, written after the fifth was fixed.
+  { id: "yoy-1", steps: [{ id: 1, output: yoy }], answer: "Bookings were {+$48.1k}, down {+8%} year over year [s1]." },
+  { id: "yoy-2", steps: [{ id: 1, output: yoy }], answer: "Bookings were {+$48.1k}, up {-8%} year over year [s1]." },
+  { id: "yoy-3", steps: [{ id: 1, output: yoy }], answer: "Churn rose {+1.3 percentage points} to {+6.1%} versus 2024 [s1]." },
+  { id: "yoy-4", steps: [{ id: 1, output: yoy }], answer: "Churn rose {+27%} in relative terms [s1]." },
+  { id: "yoy-5", steps: [{ id: 1, output: yoy }], answer: "Churn fell {-1.3 percentage points} [s1]." },
+  { id: "yoy-6", steps: [{ id: 1, output: yoy }], answer: "Headcount was {+212}, up from {+188} a year earlier ({+24} more) [s1]." },
+  { id: "yoy-7", steps: [{ id: 1, output: yoy }], answer: "Headcount was {+212}, {-22} more than a year earlier [s1]." },
+  { id: "seg-1", steps: [{ id: 1, output: company }], answer: "Cloud revenue was {+€412.5m} at an {+18.2%} operating margin [s1]." },
+  { id: "seg-2", steps: [{ id: 1, output: company }], answer: "Cloud revenue was {-€288.1m} [s1]." },
+  { id: "seg-3", steps: [{ id: 1, output: company }], answer: "Services ran at a {+-4.6%} margin, a loss [s1]." },
+  { id: "seg-4", steps: [{ id: 1, output: company }], answer: "Services ran at a {-4.6%} margin [s1]." },
+  { id: "seg-5", steps: [{ id: 1, output: company }], answer: "Licences had the highest margin, {+31.4%} [s1]." },
+  { id: "seg-6", steps: [{ id: 1, output: company }], answer: "Services had the highest margin, {-18.2%} [s1]." },
+  { id: "seg-7", steps: [{ id: 1, output: company }], answer: "The three segments made {+€798.0m} in revenue, cloud {+52%} of it [s1]." },
+  { id: "de-1", steps: [{ id: 1, output: de }], answer: "Der Umsatz lag bei {+1.234.567,89 €}, der Verlust bei {+45.210,50 €} [s1]." },
+  { id: "de-2", steps: [{ id: 1, output: de }], answer: "Der Umsatz lag bei {-1.243.567,89 €} [s1]." },
+  { id: "de-3", steps: [{ id: 1, output: de }], answer: "Umsatz: {+€ 1,23 Mio.} mit {+21} Mitarbeitern [s1]." },
+  { id: "de-4", steps: [{ id: 1, output: de }], answer: "We have {+twenty-one} staff, not {-two dozen} [s1]." },
 ];

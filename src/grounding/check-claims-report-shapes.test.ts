@@ -264,4 +264,13 @@ describe("checkClaims on report shapes", () => {
     expect(verdicts("Half of the treatment arm responded [s1].", study)).toEqual([["Half", "unsupported"]]);
     expect(verdicts("The margin was one fifth of revenue [s1].", one({ margin: 0.2 }))).toEqual([["one fifth", "supported"]]);
   });
+
+  it("reads a German report: an article before a noun is no name, and Verlust carries a sign", () => {
+    const de = one({ umsatz_eur: 1234567.89, gewinn_eur: -45210.5 });
+    expect(verdicts("Der Umsatz lag bei 1.234.567,89 €, der Verlust bei 45.210,50 € [s1].", de)).toEqual([
+      ["1.234.567,89 €", "supported"],
+      ["45.210,50 €", "supported"],
+    ]);
+    expect(verdicts("Der Gewinn lag bei 45.210,50 € [s1].", de)).toEqual([["45.210,50 €", "unsupported"]]);
+  });
 });

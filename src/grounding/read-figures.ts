@@ -91,7 +91,9 @@ const notNames = new Set(
     "the a an on in at for of and or to by with from this that these those it its we our their total weekly daily report " +
     "revenue refunds refund orders order tickets ticket support most all each every per no yes step steps monday tuesday " +
     "wednesday thursday friday saturday sunday january february march april may june july august september october " +
-    "november december jan feb mar apr jun jul aug sep sept oct nov dec"
+    "november december jan feb mar apr jun jul aug sep sept oct nov dec " +
+    // Articles of the languages whose reports capitalise nouns or write them after one: "Der Umsatz" is no name.
+    "der die das den dem des ein eine einen einem einer le la les un une el los las il lo gli"
   ).split(" "),
 );
 
