@@ -72,10 +72,17 @@ function namesWord(folded: string, word: string): boolean {
 export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
   const named = new Set<string>();
   const keyWords = keyWordsOf(facts);
-  for (const [key, words] of keyWords) if (words.every((word) => namesWord(folded, word))) named.add(key);
+  // Fields share words ("revenue" of five fields): each is looked for once.
+  const seen = new Map<string, boolean>();
+  const names = (word: string) => {
+    let found = seen.get(word);
+    if (found === undefined) seen.set(word, (found = namesWord(folded, word)));
+    return found;
+  };
+  for (const [key, words] of keyWords) if (words.every(names)) named.add(key);
   // "Net revenue after refunds": the one field that ends in a word the sentence names (`gross_revenue`) goes by it.
   for (const [key, head] of uniqueHeads(facts, keyWords))
-    if (!named.has(key) && namesWord(folded, head) && ![...named].some((other) => headOf(keyWords, other) === head)) named.add(key);
+    if (!named.has(key) && names(head) && ![...named].some((other) => headOf(keyWords, other) === head)) named.add(key);
   return named;
 }
 
