@@ -349,4 +349,10 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "de-2", steps: [{ id: 1, output: de }], answer: "Der Umsatz lag bei {-1.243.567,89 €} [s1]." },
   { id: "de-3", steps: [{ id: 1, output: de }], answer: "Umsatz: {+€ 1,23 Mio.} mit {+21} Mitarbeitern [s1]." },
   { id: "de-4", steps: [{ id: 1, output: de }], answer: "We have {+twenty-one} staff, not {-two dozen} [s1]." },
+  // Written with the fix for superlatives over nested entities and change fields (not before it).
+  { id: "nested-sup-1", steps: [{ id: 1, output: fleet }], answer: "Leeds made the most deliveries, {+3,120} [s1]." },
+  { id: "nested-sup-2", steps: [{ id: 1, output: fleet }], answer: "Bristol made the most deliveries, {-2,490} [s1]." },
+  { id: "nested-sup-3", steps: [{ id: 1, output: fleet }], answer: "The fewest late deliveries were Glasgow's {+41} [s1]." },
+  { id: "change-field-1", steps: [{ id: 1, output: { revenue_change_pct: 5 } }], answer: "Revenue fell {-5%} [s1]." },
+  { id: "change-field-2", steps: [{ id: 1, output: { revenue_change_pct: 5 } }], answer: "Revenue grew {+5%} [s1]." },
 ];

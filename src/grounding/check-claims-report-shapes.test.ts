@@ -273,4 +273,19 @@ describe("checkClaims on report shapes", () => {
     ]);
     expect(verdicts("Der Gewinn lag bei 45.210,50 € [s1].", de)).toEqual([["45.210,50 €", "unsupported"]]);
   });
+
+  it("holds a superlative over sibling objects of entities, as over a table's rows", () => {
+    const nested = one({ regions: { north: { revenue: 1000, orders: 52 }, south: { revenue: 980, orders: 47 } } });
+    expect(verdicts("The largest revenue was South's, 980 [s1].", nested)).toEqual([["980", "unsupported"]]);
+    expect(verdicts("The largest revenue was North's, 1,000 [s1].", nested)).toEqual([["1,000", "supported"]]);
+    expect(verdicts("North had the fewest orders, 52 [s1].", nested)).toEqual([["52", "unsupported"]]);
+    expect(verdicts("South had the fewest orders, 47 [s1].", nested)).toEqual([["47", "supported"]]);
+  });
+
+  it("does not read a rise in a change field as a fall", () => {
+    const growth = one({ revenue_change_pct: 5, orders_growth: -3 });
+    expect(verdicts("Revenue fell 5% [s1].", growth)).toEqual([["5%", "unsupported"]]);
+    expect(verdicts("Revenue rose 5% [s1].", growth)).toEqual([["5%", "supported"]]);
+    expect(verdicts("Orders fell 3% [s1].", growth)).toEqual([["3%", "supported"]]);
+  });
 });

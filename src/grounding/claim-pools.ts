@@ -145,12 +145,19 @@ function stepsPools(input: {
     // "Sales per employee were highest in Hamburg": the extreme of a rate no column holds is not checked, its figure is.
     const ofRate = superlativeNamed?.size === 0 && context.words.perUnit;
     const extremes = superlative === undefined || ofRate ? undefined : extremeRows(facts, { which: superlative, named: superlativeNamed! });
+    const entityExtremes =
+      superlative === undefined || ofRate ? undefined : extremeEntities(facts, { which: superlative, named: superlativeNamed! });
     for (const number of facts.numbers) {
       if (number.identifier && !asIdentifier) continue;
       if (others.size > 0 && underAny(number.path, others)) continue;
       if (number.group !== undefined) {
         if (names(context.folded, number.group)) both(found, number);
         continue;
+      }
+      // "The largest revenue was South's" of `regions: { north, south }`: sibling objects are rows by another name.
+      if (entityExtremes !== undefined && number.row === undefined && number.aggregate === undefined) {
+        const entity = entityOf(number.path);
+        if (entityExtremes.considered.has(entity) && !entityExtremes.holding.has(entity)) continue;
       }
       if (number.row === undefined) {
         // Once a sentence names some rows, the table's smallest, largest and mean are not what it speaks of.
@@ -290,6 +297,45 @@ function extremeRows(facts: SourceFacts, input: { which: "max" | "min"; named: R
   const columns = extremesByColumn(facts, input.which);
   const namedColumns = [...columns].filter(([column]) => input.named.has(column.slice(column.indexOf(":") + 1)));
   return new Set((namedColumns.length > 0 ? namedColumns : [...columns]).flatMap(([, rows]) => [...rows]));
+}
+
+/** The object a value sits in (`regions.south` of `regions.south.revenue (×1e+3)`). */
+function entityOf(path: string): string {
+  const bare = path.replace(/ \(.*\)$/, "");
+  const at = bare.lastIndexOf(".");
+  return at === -1 ? "" : bare.slice(0, at);
+}
+
+/**
+ * The sibling entity objects a superlative may speak of: those holding the extreme of a
+ * field the sentence names right after it, or of any field (a field every sibling ties on
+ * singles out none), and every sibling that has such fields.
+ */
+function extremeEntities(
+  facts: SourceFacts,
+  input: { which: "max" | "min"; named: ReadonlySet<string> },
+): { considered: Set<string>; holding: Set<string> } {
+  const entities = new Set(facts.entities.map((entity) => entity.path));
+  const parentOf = new Map(facts.entities.map((entity) => [entity.path, entity.parent]));
+  const byField = new Map<string, Array<{ entity: string; value: number }>>();
+  for (const number of facts.numbers) {
+    if (number.row !== undefined || number.aggregate !== undefined || number.identifier || number.path.endsWith(")")) continue;
+    const entity = entityOf(number.path);
+    if (!entities.has(entity)) continue;
+    const field = `${parentOf.get(entity)}\u0000${number.key}`;
+    byField.set(field, [...(byField.get(field) ?? []), { entity, value: number.value }]);
+  }
+  const considered = new Set<string>();
+  const holding = new Map<string, Set<string>>();
+  for (const [field, values] of byField) {
+    if (values.length < 2) continue;
+    values.forEach((value) => considered.add(value.entity));
+    const best = input.which === "max" ? Math.max(...values.map((value) => value.value)) : Math.min(...values.map((value) => value.value));
+    const held = values.filter((value) => value.value === best);
+    if (held.length < values.length) holding.set(field, new Set(held.map((value) => value.entity)));
+  }
+  const named = [...holding].filter(([field]) => input.named.has(field.slice(field.indexOf("\u0000") + 1)));
+  return { considered, holding: new Set((named.length > 0 ? named : [...holding]).flatMap(([, held]) => [...held])) };
 }
 
 /**

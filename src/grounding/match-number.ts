@@ -11,6 +11,7 @@ export { allPairsUpTo };
 const multipleKey = /ratio|multiple|times|factor|fold|leverage|coverage|roas|roi|ltv|turnover|(?:^|_)x(?:$|_)/i;
 const percentKey =
   /pct|percent|rate|share|ratio|proportion|margin|growth|change|yoy|mom|wow|conversion|churn|retention|utili[sz]ation|occupancy|yield/i;
+const changeKey = /change|growth|delta|diff|yoy|mom|wow|qoq|variance|(?:^|_)var(?:$|_)|increase/i;
 const lossKey = /loss|deficit|shortfall|outflow|burn|negative|debt|expense|cost|writeoff|write_off/i;
 
 function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
@@ -27,6 +28,8 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
     if (claim.unit === "%" && wording.shareOf === true && !percentKey.test(number.key) && Math.abs(value) >= 1) continue;
     // A multiple as it stands is a field of multiples (`ltv_cac_ratio`), not 3.5 hours: else it is derived.
     if (claim.unit === "x" && !multipleKey.test(number.key)) continue;
+    // "Revenue fell 5%" is not a change field of +5 (nor "rose 5%" one of -5, which the sign below already holds).
+    if (direction === "down" && value > 0 && claim.value! > 0 && changeKey.test(number.key)) continue;
     // "A $3,400 outflow", "a loss of 1,200": a positive value is none unless its field says so (`net_loss`).
     if (value > 0 && wording.loss === true && !lossKey.test(number.key)) continue;
     const shown = fits(claim, value)
