@@ -288,4 +288,28 @@ describe("checkClaims on report shapes", () => {
     expect(verdicts("Revenue rose 5% [s1].", growth)).toEqual([["5%", "supported"]]);
     expect(verdicts("Orders fell 3% [s1].", growth)).toEqual([["3%", "supported"]]);
   });
+
+  it("names a month's row written as digits, and reads 'exceeded by' and 'did not' as differences", () => {
+    const months = one([
+      { month: "2026-10", orders: 120 },
+      { month: "2026-11", orders: 150 },
+    ]);
+    expect(verdicts("Orders rose 25% in November [s1].", months)).toEqual([["25%", "supported"]]);
+    expect(verdicts("Orders rose 20% in November [s1].", months)).toEqual([["20%", "unsupported"]]);
+    const books = one({ revenue: 5000, costs: 3800 });
+    expect(verdicts("Revenue exceeded costs by 1,200 [s1].", books)).toEqual([["1,200", "supported"]]);
+    expect(verdicts("Revenue exceeded costs by 1,300 [s1].", books)).toEqual([["1,300", "unsupported"]]);
+    const signups = one({ signups: 300, activated: 120 });
+    expect(verdicts("Of the 300 signups, 180 did not activate [s1].", signups)).toEqual([
+      ["300", "supported"],
+      ["180", "supported"],
+    ]);
+  });
+
+  it("reads a change between two named fields from the one named first", () => {
+    const books = one({ revenue: 5000, costs: 3800 });
+    expect(verdicts("Costs exceeded revenue by 1,200 [s1].", books)).toEqual([["1,200", "unsupported"]]);
+    expect(verdicts("Costs were 1,200 below revenue [s1].", books)).toEqual([["1,200", "supported"]]);
+    expect(verdicts("The gap between costs and revenue was 1,200 [s1].", books)).toEqual([["1,200", "supported"]]);
+  });
 });

@@ -27,6 +27,8 @@ export interface Wording {
   loss?: boolean;
   /** "12% of all tickets": the figure is followed by "of", a share of something. */
   shareOf?: boolean;
+  /** Where the sentence first names a field, -1 if it does not (`SentenceText.keyAt`). */
+  keyAt?: (key: string) => number;
   /** "per order", "each", "a head", "on average": a plain figure may be a ratio of two values. */
   perUnit?: boolean;
   /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
@@ -126,7 +128,7 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   // Rows of a table the sentence names none of pair with the sentence's own figures only, for a share or a rate too.
   if ((a.unnamedRow === true || b.unnamedRow === true) && a.source !== "sentence" && b.source !== "sentence") return undefined;
   const like = alike(a, b, wording);
-  const ordered = like && laterFirst(a, b);
+  const ordered = like && laterFirst(a, b) && inOrderNamed(a, b, wording);
   if (claim.unit === "%") {
     if (
       y !== 0 &&
@@ -189,6 +191,20 @@ function partAndWhole(a: EvidenceNumber, b: EvidenceNumber): boolean {
     one.source === other.source &&
     (one.aggregate === "sum") !== (other.aggregate === "sum")
   );
+}
+
+/**
+ * "Costs exceeded revenue by 1,200": a change between two fields of no period, with a
+ * direction, runs from the field named first (costs) to the other; without a direction
+ * ("the gap between revenue and costs") either way.
+ */
+function inOrderNamed(a: EvidenceNumber, b: EvidenceNumber, wording: Wording): boolean {
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  if (wording.keyAt === undefined || (wording.direction ?? wording.comparative) === undefined) return true;
+  if (one.source === "sentence" || other.source === "sentence" || one.key === other.key) return true;
+  if (one.period !== undefined || other.period !== undefined) return true;
+  const [first, second] = [wording.keyAt(one.key), wording.keyAt(other.key)];
+  return first === -1 || second === -1 || first < second;
 }
 
 /** Each unordered pair is tried once for a sum. */

@@ -54,6 +54,20 @@ export interface SourceFacts {
   entities: EntityObject[];
 }
 
+const monthNames = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 const identifierKey = /^(?:ids?|.*[_-]ids?|.*Ids?|.*IDs?|uuid|zip|zip_?code|postcode|phone)$/;
 const fold = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
 
@@ -282,12 +296,18 @@ function rowPeriod(row: Record<string, unknown>): Period | undefined {
   return undefined;
 }
 
-/** A row's labels: its strings of three characters or more that are not just a number, and a period's short name ("Q3", "H1"). */
+/**
+ * A row's labels: its strings of three characters or more that are not just a number, a
+ * period's short name ("Q3", "H1"), and a month's name for a month written as digits
+ * ("2026-11" is November's row).
+ */
 function rowLabels(row: Record<string, unknown>): string[] {
-  return Object.values(row)
+  const labels = Object.values(row)
     .filter((value): value is string => typeof value === "string")
     .map(fold)
     .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
+  const month = labels.map((label) => /^\d{4}-(0[1-9]|1[0-2])$/.exec(label)?.[1]).find((found) => found !== undefined);
+  return month === undefined ? labels : [...labels, monthNames[Number(month) - 1]!];
 }
 
 /** `revenue.q3`: a field named by its period alone measures what its parent object names ("revenue"). */

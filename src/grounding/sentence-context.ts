@@ -34,6 +34,7 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
     masked,
     folded,
     figures: readFigures(masked, { locale: reading.locale, words: true }),
+    keyAt: (key) => firstMention(folded, key),
     words: sentenceWords(masked),
     rowsNamed: perSource((facts) => namedRows(facts, folded)),
     keysNamed,
@@ -55,6 +56,19 @@ function perSource<T>(read: (facts: SourceFacts) => T): (facts: SourceFacts) => 
   };
 }
 
+/** Where folded text first names a word of a field's name (less units), or -1. */
+function firstMention(folded: string, key: string): number {
+  let first = -1;
+  for (const word of wordsOf(key)) {
+    if (unitWords.has(word) || /^\d+$/.test(word)) continue;
+    for (const form of [word, `${word}s`, word.endsWith("s") ? word.slice(0, -1) : word]) {
+      const at = folded.indexOf(form);
+      if (at !== -1 && (first === -1 || at < first)) first = at;
+    }
+  }
+  return first;
+}
+
 /** Words of a field's name that say its unit, not what it counts. */
 const unitWords = new Set(
   (
@@ -63,9 +77,11 @@ const unitWords = new Set(
   ).split(" "),
 );
 
-/** Whether folded text names a word, in the singular or the plural. */
+/** Whether folded text names a word, in the singular or the plural, or a participle by its verb. */
 function namesWord(folded: string, word: string): boolean {
-  return names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)));
+  if (names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)))) return true;
+  // `activated` is named by "activate", `churned` by "churn".
+  return word.endsWith("ed") && word.length > 4 && (names(folded, word.slice(0, -1)) || names(folded, word.slice(0, -2)));
 }
 
 /** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */

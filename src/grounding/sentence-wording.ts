@@ -4,10 +4,10 @@ import type { Figure } from "./read-figures.js";
 /** What the words of a sentence say about one of its figures: how it may follow from the values shown. */
 
 const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened)\b/gi;
+  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened|trailed|trails|lagged)\b/gi;
 /** "Up", but not in "made up", "signed up", "up to" (a bound, read as a hedge). */
 const upWords =
-  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|widened|widening|expanded|improved|soared|rebounded)\b/gi;
+  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|improved|soared|rebounded)\b/gi;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
@@ -19,7 +19,7 @@ const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|al
 const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left)\b/i;
+  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
 const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out)\b|\bthe (?:most|best|top)\b/i;
@@ -30,6 +30,8 @@ export interface SentenceText {
   masked: string;
   folded: string;
   figures: readonly Figure[];
+  /** Where the sentence first names a field (-1 if it does not): "costs exceeded revenue" runs from costs to revenue. */
+  keyAt?: (key: string) => number;
 }
 
 /** Sentence-wide wording, read once per sentence. */
@@ -90,6 +92,7 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     sums: words.sums,
     differences: words.differences,
     perUnit: words.perUnit,
+    ...(text.keyAt === undefined ? {} : { keyAt: text.keyAt }),
     negative: direction === "down" || words.negative,
     namedKeys,
   };
