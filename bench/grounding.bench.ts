@@ -1,6 +1,7 @@
 import { docsCases } from "./grounding/docs-cases.js";
 import { financeCases } from "./grounding/finance-cases.js";
 import { labelled } from "./grounding/labelled-cases.js";
+import { reportShapesCases } from "./grounding/report-shapes-cases.js";
 import { suitePath } from "./grounding/make-suite.js";
 import { readSuite, scoreSuite } from "./grounding/score-suite.js";
 
@@ -25,17 +26,20 @@ for (const miss of score.misses)
   );
 for (const flag of score.falseFlags) console.log(`  flagged ${flag.case}: ${flag.slot.text}: ${flag.claim.reason}`);
 
-// Two suites written by hand, each figure labelled: one from the docs' promises
+// Three suites written by hand, each figure labelled: one from the docs' promises
 // (bench/grounding/docs-cases.ts), one from public companies' annual figures, a source the
-// seeded suite does not use (bench/grounding/finance-cases.ts).
+// seeded suite does not use (bench/grounding/finance-cases.ts), and one of the shapes weekly
+// reports and research summaries take (bench/grounding/report-shapes-cases.ts).
 for (const [name, cases] of [
   ["docs' promises", docsCases],
   ["company reports", financeCases],
+  ["report shapes", reportShapesCases],
 ] as const) {
   const written = scoreSuite(labelled(cases));
   console.log(
     `${name}: ${written.cases} cases; wrong figures flagged: ${written.wrongFlagged} of ${written.wrong} (${share(written.wrongFlagged, written.wrong)}); ` +
-      `correct figures flagged: ${written.correctFlagged} of ${written.correct} (${share(written.correctFlagged, written.correct)})`,
+      `correct figures flagged: ${written.correctFlagged} of ${written.correct} (${share(written.correctFlagged, written.correct)}); ` +
+      `other numbers flagged (years, phone numbers, list numbers): ${written.extraFlagged}`,
   );
   for (const miss of written.misses) console.log(`  missed  ${miss.case}: ${miss.slot.text} -> ${miss.claim?.status ?? "not read"}`);
   for (const flag of written.falseFlags) console.log(`  flagged ${flag.case}: ${flag.slot.text}: ${flag.claim.reason}`);

@@ -13,6 +13,8 @@ export interface SuiteScore {
   unread: number;
   /** Claims the checker read that are no figure the suite wrote (words it took for figures). */
   extra: number;
+  /** Of those, how many were flagged: under strict mode each takes its sentence out. */
+  extraFlagged: number;
   misses: Array<{ case: string; slot: SlotRecord; sentence: string; claim?: CheckedClaim }>;
   falseFlags: Array<{ case: string; slot: SlotRecord; claim: CheckedClaim }>;
 }
@@ -34,6 +36,7 @@ export function scoreSuite(cases: readonly SuiteCase[]): SuiteScore {
     correctFlagged: 0,
     unread: 0,
     extra: 0,
+    extraFlagged: 0,
     misses: [],
     falseFlags: [],
   };
@@ -60,7 +63,9 @@ export function scoreSuite(cases: readonly SuiteCase[]): SuiteScore {
         }
       }
     }
-    score.extra += report.claims.filter((claim) => !used.has(claim)).length;
+    const extra = report.claims.filter((claim) => !used.has(claim));
+    score.extra += extra.length;
+    score.extraFlagged += extra.filter((claim) => claim.status === "unsupported").length;
   }
   return score;
 }

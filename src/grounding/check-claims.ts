@@ -80,6 +80,9 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const sentences = splitSentences(answer, ids);
   const locale = readLocale(options.locale) ?? inferLocale(answer);
   const claims: CheckedClaim[] = [];
+  const yearsShown = once(() =>
+    [...evidence.everyStep, ...(task ? [task] : [])].some((facts) => [...facts.dates].some((date) => /^\d{4}$/.test(date))),
+  );
   for (const sentence of sentences) {
     const context = sentenceContext(sentence, { ids, locale });
     // The steps the sentence cites, one array for all its figures (what they are checked in is read once, by it).
@@ -95,10 +98,45 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
     const places = new Map(context.figures.map((figure, place) => [figure, place]));
     const refit = (figure: Figure, override: RowOverride) => find(places.get(figure)!, context, candidates, override);
     blameLabels(checked, { figures: context.figures, rowsNamed: context.rowsNamed, sources: candidates, refit });
-    claims.push(...checked);
+    restOnUnsupported(checked);
+    // "Since 2019", "in 2026": where no step (nor the task) speaks of any year, a year is the report's setting, not a claim.
+    claims.push(...checked.filter((_, place) => !asSetting(context, place) || yearsShown()));
     yield;
   }
   return { sentences, claims, counts: countClaims(claims) };
+}
+
+/**
+ * A figure derived from another figure of its sentence holds only if that one does: in "from 40
+ * to 55, up 37.5%", 37.5% follows from 55, which no step shows.
+ */
+function restOnUnsupported(claims: CheckedClaim[]): void {
+  const unsupported = new Set(
+    claims.filter((claim) => claim.status === "unsupported" && claim.kind === "number").map((claim) => claim.text),
+  );
+  if (unsupported.size === 0) return;
+  for (const claim of claims) {
+    const leaning = claim.matched.find((value) => value.step === "sentence" && unsupported.has(value.path));
+    if (claim.status === "unsupported" || leaning === undefined) continue;
+    Object.assign(claim, {
+      status: "unsupported",
+      steps: [],
+      matched: [],
+      reason: `${claim.text}: follows from ${leaning.path}, which no step shows`,
+    });
+    delete claim.derivation;
+  }
+}
+
+const periodLabel = /\b(?:week|wk|sprint|round|phase|release|version|day)\s*#?$/i;
+
+/** A year written as a time ("in 2026", "since 2019", "Q3 2025"), not as a count ("2000 parcels"). */
+const yearWords =
+  /\b(?:in|since|of|for|by|from|until|till|to|through|during|before|after|year|fy|q[1-4]|h[12]|early|late|mid|end|start)\s+$/i;
+
+function asSetting(context: SentenceContext, place: number): boolean {
+  const figure = context.figures[place]!;
+  return figure.year === true && yearWords.test(context.masked.slice(Math.max(0, figure.start - 16), figure.start));
 }
 
 function readLocale(locale: string | undefined): string | undefined {
@@ -184,20 +222,71 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   }
   if (figure.kind === "id") {
     const bare = figure.name!.replace(/^#/, "");
-    const holder = sources.find((facts) => facts.raw.includes(bare));
+    const holder = sources.find((facts) => facts.raw.includes(bare) || (!/\p{L}/u.test(bare) && showsDigits(facts.raw, bare)));
     return holder ? { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.name! }] } : undefined;
   }
   if (figure.year) {
     const year = findDate([String(figure.value)], sources);
     if (year) return year;
   }
+  // "Week 45", "sprint 12": a period's number, found in a label that writes it ("2026-W45").
+  if (periodLabel.test(context.masked.slice(Math.max(0, figure.start - 10), figure.start)) && Number.isInteger(figure.value)) {
+    const written = new RegExp(`(?<!\\d)0*${figure.value}(?!\\d)`);
+    const holder = sources.find((facts) => written.test(facts.raw));
+    if (holder) return { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.text }] };
+  }
   const pool = pools(place, { context, sources, override });
+  const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct);
   const match =
-    matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ?? withinRange(figure, pool.direct);
+    overColumn !== undefined
+      ? (overColumn ?? undefined)
+      : (matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ??
+        withinRange(figure, pool.direct));
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
   return { steps, matched, derivation: match.derivation };
+}
+
+/** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */
+function showsDigits(raw: string, written: string): boolean {
+  const digits = written.replace(/\D/g, "");
+  return raw.split("\n").some((line) => {
+    const shown = line.replace(/\D/g, "");
+    return shown.length >= 7 && (shown.endsWith(digits) || digits.endsWith(shown));
+  });
+}
+
+/**
+ * A range that spans a column ("between 3 and 12 incidents each": every row's value lies in it)
+ * speaks of the column: its low bound is the column's smallest, its high bound its largest, at
+ * the precision written. Null when such a column exists and the bound is not its extreme;
+ * undefined when no column lies within the range (the range is then an estimate: `withinRange`).
+ */
+function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | null | undefined {
+  const [low, high] = figure.range!;
+  const room = figure.precision! / 2;
+  const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
+  const columns = new Map<string, EvidenceNumber[]>();
+  for (const number of pool) {
+    if (number.row === undefined || number.identifier === true) continue;
+    const column = `${number.source}:${number.table}:${number.key}`;
+    const rows = columns.get(column);
+    if (rows === undefined) columns.set(column, [number]);
+    else rows.push(number);
+  }
+  const isLow = figure.value === low && low !== high;
+  let spanned = false;
+  for (const rows of columns.values()) {
+    if (rows.length < 2 || rows.some((number) => scaled(number.value) < low - room || scaled(number.value) > high + room)) continue;
+    spanned = true;
+    const extreme = rows.reduce((best, number) => ((isLow ? number.value < best.value : number.value > best.value) ? number : best));
+    // "3–12" holds a column of 3.4 to 11.8 rounded; a bound written lower or higher than the extreme by less than a unit holds too.
+    const value = scaled(extreme.value);
+    const holds = isLow ? value >= low - room && value < low + 2 * room : value <= high + room && value > high - 2 * room;
+    if (holds) return { derivation: "range", operands: [extreme] };
+  }
+  return spanned ? null : undefined;
 }
 
 /** A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at the precision written. */

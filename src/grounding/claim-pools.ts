@@ -1,8 +1,9 @@
 import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import type { Figure } from "./read-figures.js";
 import type { RowOverride } from "./row-consistency.js";
+import { shownIn } from "./match-number.js";
 import { names } from "./row-consistency.js";
-import { namedKeys, type SentenceContext } from "./sentence-context.js";
+import { headTotalsNamed, namedKeys, type SentenceContext } from "./sentence-context.js";
 
 /** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
 const identifierContext =
@@ -35,23 +36,94 @@ export function pools(
   const { context, sources, override } = input;
   const figure = context.figures[place]!;
   // A long whole number is an identifier wherever it stands: 4947717507 is no coincidence.
+  const whole = Number.isInteger(figure.value) && figure.precision === 1 && figure.unit === undefined;
   const asIdentifier =
-    identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start)) ||
-    (Number.isInteger(figure.value) && Math.abs(figure.value!) >= 10_000 && figure.precision === 1);
-  const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => ({
-    source: "sentence",
-    path: other.text,
-    key: "sentence",
-    value: other.value!,
-  }));
+    (whole && identifierContext.test(context.masked.slice(Math.max(0, figure.start - 30), figure.start))) ||
+    (whole && Math.abs(figure.value!) >= 10_000);
+
   // The steps' part is the same for every figure of the sentence: read once (the pair search sorts it once too).
   const rows = override === undefined ? "" : `${override.source}:${override.table}:${[...override.rows].join(",")}`;
-  const key = `${asIdentifier}:${rows}`;
+  const superlative = place === superlativeFigure(context) ? context.words.superlative : undefined;
+  const key = `${asIdentifier}:${rows}:${superlative ?? ""}`;
   let bySources = context.pools.get(sources);
   if (bySources === undefined) context.pools.set(sources, (bySources = new Map()));
   let found = bySources.get(key);
-  if (found === undefined) bySources.set(key, (found = stepsPools({ context, sources, override, asIdentifier })));
+  if (found === undefined) {
+    // Sentences that name the same things of the same steps share their pools (and the pair search's sorting of them).
+    const shared = `${key}|${sources.map((facts) => `${facts.id}:${namingOnce(context, facts, superlative)}`).join("|")}`;
+    const across = sharedPools(sources);
+    found = across?.get(shared) ?? stepsPools({ context, sources, override, asIdentifier, superlative });
+    if (across !== undefined && !across.has(shared)) {
+      if (across.size >= sharedPoolsLimit) across.clear();
+      across.set(shared, found);
+    }
+    bySources.set(key, found);
+  }
+  const steps = found;
+  const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => {
+    const shows = shownOnce(steps, other);
+    // A figure a step shows pairs with that step's value, at its scale ("$12.4m" of `revenue: 12.4`).
+    return {
+      source: "sentence",
+      path: other.text,
+      key: "sentence",
+      value: shows?.value ?? other.value!,
+      ...(shows === undefined ? {} : { shows }),
+    };
+  });
   return { ...found, nearby };
+}
+
+type StepsPools = Omit<Pools, "nearby">;
+
+const sharedPoolsLimit = 2_000;
+const poolsAcross = new WeakMap<SourceFacts, Map<string, StepsPools>>();
+
+/** The pools shared by every sentence checked against these sources (keyed by the first: one map per step). */
+function sharedPools(sources: readonly SourceFacts[]): Map<string, StepsPools> | undefined {
+  const first = sources[0];
+  if (first === undefined) return undefined;
+  let shared = poolsAcross.get(first);
+  if (shared === undefined) poolsAcross.set(first, (shared = new Map()));
+  return shared;
+}
+
+const namings = new WeakMap<SentenceContext, Map<string, string>>();
+
+/** `namingOf`, once a sentence per source and superlative: the sentence's row overrides (`blameLabels`) read it again. */
+function namingOnce(context: SentenceContext, facts: SourceFacts, superlative: "max" | "min" | undefined): string {
+  let known = namings.get(context);
+  if (known === undefined) namings.set(context, (known = new Map()));
+  const key = `${facts.id}\u0000${superlative ?? ""}`;
+  let naming = known.get(key);
+  if (naming === undefined) known.set(key, (naming = namingOf(context, facts, superlative)));
+  return naming;
+}
+
+const groupsOfFacts = new WeakMap<SourceFacts, string[]>();
+
+/** What a sentence names of one source, as far as `stepsPools` reads it: two sentences that name the same get the same pools. */
+function namingOf(context: SentenceContext, facts: SourceFacts, superlative: "max" | "min" | undefined): string {
+  let groups = groupsOfFacts.get(facts);
+  if (groups === undefined)
+    groupsOfFacts.set(
+      facts,
+      (groups = [...new Set(facts.numbers.flatMap((number) => (number.group === undefined ? [] : [number.group])))]),
+    );
+  const { words } = context;
+  return [
+    context
+      .rowsNamed(facts)
+      .map((rows) => [...rows].join(","))
+      .join(";"),
+    [...context.othersThanNamed(facts)].join(","),
+    groups.filter((group) => names(context.folded, group)).join(","),
+    words.sums || words.averages ? `${words.sums}${words.averages}${[...context.keysNamed(facts)].join(",")}` : "",
+    headTotalsNamed(facts, context.folded)
+      .map((total) => total.head)
+      .join(","),
+    superlative === undefined ? "" : [...namedKeys(facts, words.superlativeOf)].join(","),
+  ].join("/");
 }
 
 function stepsPools(input: {
@@ -59,25 +131,33 @@ function stepsPools(input: {
   sources: readonly SourceFacts[];
   override?: RowOverride | undefined;
   asIdentifier: boolean;
+  /** The superlative the figure answers to, when it is the one the sentence's superlative speaks of. */
+  superlative: "max" | "min" | undefined;
 }): Omit<Pools, "nearby"> {
-  const { context, sources, override, asIdentifier } = input;
-  const { superlative } = context.words;
+  const { context, sources, override, asIdentifier, superlative } = input;
   const found = { direct: [] as EvidenceNumber[], operands: [] as EvidenceNumber[] };
   for (const facts of sources) {
     let named = context.rowsNamed(facts);
     if (override?.source === facts.id) named = named.map((rows, table) => (table === override.table ? override.rows : rows));
     const others = context.othersThanNamed(facts);
     let before: Set<string> | undefined;
-    const extremes =
-      superlative === undefined
-        ? undefined
-        : extremeRows(facts, { which: superlative, named: namedKeys(facts, context.words.superlativeOf) });
+    const superlativeNamed = superlative === undefined ? undefined : namedKeys(facts, context.words.superlativeOf);
+    // "Sales per employee were highest in Hamburg": the extreme of a rate no column holds is not checked, its figure is.
+    const ofRate = superlativeNamed?.size === 0 && context.words.perUnit;
+    const extremes = superlative === undefined || ofRate ? undefined : extremeRows(facts, { which: superlative, named: superlativeNamed! });
+    const entityExtremes =
+      superlative === undefined || ofRate ? undefined : extremeEntities(facts, { which: superlative, named: superlativeNamed! });
     for (const number of facts.numbers) {
       if (number.identifier && !asIdentifier) continue;
       if (others.size > 0 && underAny(number.path, others)) continue;
       if (number.group !== undefined) {
         if (names(context.folded, number.group)) both(found, number);
         continue;
+      }
+      // "The largest revenue was South's" of `regions: { north, south }`: sibling objects are rows by another name.
+      if (entityExtremes !== undefined && number.row === undefined && number.aggregate === undefined) {
+        const entity = entityOf(number.path);
+        if (entityExtremes.considered.has(entity) && !entityExtremes.holding.has(entity)) continue;
       }
       if (number.row === undefined) {
         // Once a sentence names some rows, the table's smallest, largest and mean are not what it speaks of.
@@ -91,8 +171,10 @@ function stepsPools(input: {
       }
       if (extremes !== undefined && !extremes.has(`${number.table}:${number.row}`)) continue;
       const rows = named[number.table!]!;
-      if (rows.size === 0) found.direct.push(number);
-      else if (rows.has(number.row)) both(found, number);
+      if (rows.size === 0) {
+        found.direct.push(number);
+        if (!number.identifier) found.operands.push({ ...number, unnamedRow: true });
+      } else if (rows.has(number.row)) both(found, number);
       // "Orders rose 25% in November": a change of a named period is against the period before it.
       else if (!number.identifier && (before ??= periodsBefore(facts, named)).has(`${number.table}:${number.row}`))
         found.operands.push(number);
@@ -140,6 +222,29 @@ function underAny(path: string, prefixes: ReadonlySet<string>): boolean {
   return prefixes.has(path);
 }
 
+const shownCache = new WeakMap<object, Map<Figure, EvidenceNumber | undefined>>();
+
+/** The value of the steps' pool a figure of the sentence shows, looked for once per pool. */
+function shownOnce(steps: { direct: readonly EvidenceNumber[] }, figure: Figure): EvidenceNumber | undefined {
+  let shown = shownCache.get(steps);
+  if (shown === undefined) shownCache.set(steps, (shown = new Map()));
+  if (!shown.has(figure)) shown.set(figure, shownIn(figure, steps.direct));
+  return shown.get(figure);
+}
+
+/** The place of the figure a superlative speaks of: the first number after it, else the last before it; -1 without one. */
+function superlativeFigure(context: SentenceContext): number {
+  const at = context.words.superlativeAt;
+  if (at < 0) return -1;
+  let before = -1;
+  for (const [place, figure] of context.figures.entries()) {
+    if (figure.kind !== "number") continue;
+    if (figure.start >= at) return place;
+    before = place;
+  }
+  return before;
+}
+
 /** The numbers of the sentence nearest the figure at `place`, up to `sentenceNeighbours` on each side. */
 function nearestFigures(place: number, figures: readonly Figure[]): Figure[] {
   const near: Figure[] = [];
@@ -173,6 +278,12 @@ function extremesByColumn(facts: SourceFacts, which: "max" | "min"): Map<string,
     rows.add(`${number.table}:${number.row}`);
     columns.set(column, rows);
   }
+  // A column where every row holds the extreme ("2026" of "2026-W44", "2026-W45") singles out no row.
+  const rowsOf = new Map<number, Set<number>>();
+  for (const number of facts.numbers)
+    if (number.row !== undefined) rowsOf.set(number.table!, (rowsOf.get(number.table!) ?? new Set()).add(number.row));
+  for (const [column, rows] of columns)
+    if (rows.size === rowsOf.get(Number(column.slice(0, column.indexOf(":"))))?.size) columns.delete(column);
   cached.set(which, columns);
   return columns;
 }
@@ -188,6 +299,45 @@ function extremeRows(facts: SourceFacts, input: { which: "max" | "min"; named: R
   return new Set((namedColumns.length > 0 ? namedColumns : [...columns]).flatMap(([, rows]) => [...rows]));
 }
 
+/** The object a value sits in (`regions.south` of `regions.south.revenue (×1e+3)`). */
+function entityOf(path: string): string {
+  const bare = path.replace(/ \(.*\)$/, "");
+  const at = bare.lastIndexOf(".");
+  return at === -1 ? "" : bare.slice(0, at);
+}
+
+/**
+ * The sibling entity objects a superlative may speak of: those holding the extreme of a
+ * field the sentence names right after it, or of any field (a field every sibling ties on
+ * singles out none), and every sibling that has such fields.
+ */
+function extremeEntities(
+  facts: SourceFacts,
+  input: { which: "max" | "min"; named: ReadonlySet<string> },
+): { considered: Set<string>; holding: Set<string> } {
+  const entities = new Set(facts.entities.map((entity) => entity.path));
+  const parentOf = new Map(facts.entities.map((entity) => [entity.path, entity.parent]));
+  const byField = new Map<string, Array<{ entity: string; value: number }>>();
+  for (const number of facts.numbers) {
+    if (number.row !== undefined || number.aggregate !== undefined || number.identifier || number.path.endsWith(")")) continue;
+    const entity = entityOf(number.path);
+    if (!entities.has(entity)) continue;
+    const field = `${parentOf.get(entity)}\u0000${number.key}`;
+    byField.set(field, [...(byField.get(field) ?? []), { entity, value: number.value }]);
+  }
+  const considered = new Set<string>();
+  const holding = new Map<string, Set<string>>();
+  for (const [field, values] of byField) {
+    if (values.length < 2) continue;
+    values.forEach((value) => considered.add(value.entity));
+    const best = input.which === "max" ? Math.max(...values.map((value) => value.value)) : Math.min(...values.map((value) => value.value));
+    const held = values.filter((value) => value.value === best);
+    if (held.length < values.length) holding.set(field, new Set(held.map((value) => value.entity)));
+  }
+  const named = [...holding].filter(([field]) => input.named.has(field.slice(field.indexOf("\u0000") + 1)));
+  return { considered, holding: new Set((named.length > 0 ? named : [...holding]).flatMap(([, held]) => [...held])) };
+}
+
 /**
  * "Orders, returns and exchanges came to 150 in all", "North and South made ¥1,980 together",
  * "an average of 21 orders on those days": the sum (or mean) of the fields the sentence names,
@@ -198,6 +348,8 @@ function totalsOfNamed(
   input: { context: SentenceContext; facts: SourceFacts; named: ReadonlyArray<ReadonlySet<number>> },
 ): void {
   const { context, facts, named } = input;
+  for (const total of context.words.whole ? headTotalsNamed(facts, context.folded) : [])
+    both(found, { source: facts.id, path: `${total.keys.join(" + ")} (sum)`, key: total.head, value: total.sum });
   const { sums, averages } = context.words;
   if (!sums && !averages) return;
   const add = (values: number[], path: string, key: string) => {

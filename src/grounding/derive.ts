@@ -23,6 +23,14 @@ export interface Wording {
   sums: boolean;
   /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
   differences: boolean;
+  /** "a loss of", "an outflow": the figure right beside a word of loss stands for a negative value or a field of losses. */
+  loss?: boolean;
+  /** "12% of all tickets": the figure is followed by "of", a share of something. */
+  shareOf?: boolean;
+  /** Where the sentence first names a field, -1 if it does not (`SentenceText.keyAt`). */
+  keyAt?: (key: string) => number;
+  /** "per order", "each", "a head", "on average": a plain figure may be a ratio of two values. */
+  perUnit?: boolean;
   /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
   negative?: boolean;
   /** "3 more", "5 fewer": the direction of a difference written just after it. */
@@ -59,7 +67,8 @@ function stepOf(claim: Figure): number {
     units /= 10;
     step *= 10;
   }
-  return Math.max(precision, step);
+  // "About 1,000" is not 1,205: a hedge reaches a tenth of the value at most, however round the number.
+  return Math.max(precision, Math.min(step, 0.2 * Math.abs(claim.value!)));
 }
 
 /** Whether a signed change reads as the claim: "fell 12%" is a change of -12, "12%" alone either sign. */
@@ -77,7 +86,16 @@ export function fitsChange(claim: Figure, change: number, direction: Direction):
  * a change between them is no change that happened.
  */
 export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
-  if (a.source === "sentence" || b.source === "sentence") return true;
+  if (a.source === "sentence" && b.source === "sentence") return true;
+  // A figure of the sentence pairs as the value it shows does; one no step shows pairs only with the sentence's own.
+  if (a.source === "sentence") return a.shows !== undefined && measuresAlike(a.shows, b, wording);
+  if (b.source === "sentence") return b.shows !== undefined && measuresAlike(a, b.shows, wording);
+  // Two rows of a table the sentence does not name are never combined (two random rows explain too much).
+  if (a.unnamedRow === true || b.unnamedRow === true) return false;
+  return measuresAlike(a, b, wording);
+}
+
+function measuresAlike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
   if (summary(a) || summary(b)) return false;
   if (a.key === b.key) return true;
   if (a.stem !== undefined && a.stem === b.stem && a.period !== undefined && b.period !== undefined) return true;
@@ -93,7 +111,7 @@ function summary(number: EvidenceNumber): boolean {
 
 /** A change runs from the earlier value to the later: (a, b) is read as "a, against b", so a must not be the earlier. */
 function laterFirst(a: EvidenceNumber, b: EvidenceNumber): boolean {
-  const [later, earlier] = [a.period, b.period];
+  const [later, earlier] = [(a.shows ?? a).period, (b.shows ?? b).period];
   return later === undefined || earlier === undefined || later.kind !== earlier.kind || later.rank >= earlier.rank;
 }
 
@@ -107,11 +125,22 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   const { direction } = wording;
   const x = a.value;
   const y = b.value;
+  // Rows of a table the sentence names none of pair with the sentence's own figures only, for a share or a rate too.
+  if ((a.unnamedRow === true || b.unnamedRow === true) && a.source !== "sentence" && b.source !== "sentence") return undefined;
   const like = alike(a, b, wording);
-  const ordered = like && laterFirst(a, b);
+  const ordered = like && laterFirst(a, b) && inOrderNamed(a, b, wording);
   if (claim.unit === "%") {
-    if (y !== 0 && direction === undefined && Math.abs(x) <= Math.abs(y) && fits(claim, (x / y) * 100)) return "share";
-    if (y !== 0 && ordered && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
+    if (
+      y !== 0 &&
+      (direction === undefined || wording.shareOf === true) &&
+      samePeriod(a, b) &&
+      wholeNamed(b, wording) &&
+      Math.abs(x) <= Math.abs(y) &&
+      fits(claim, (x / y) * 100)
+    )
+      return "share";
+    // A column's total against one of its rows is a share, never a change ("12, 75% of the total" is not 21 over 12).
+    if (y !== 0 && ordered && !partAndWhole(a, b) && fitsChange(claim, ((x - y) / Math.abs(y)) * 100, direction)) return "percent-change";
     return undefined;
   }
   if (claim.unit === "pp") {
@@ -120,12 +149,62 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
     if (Math.abs(x) <= 1 && Math.abs(y) <= 1 && fitsChange(claim, (x - y) * 100, direction)) return "points";
     return undefined;
   }
-  if (claim.unit === "x") return y !== 0 && fits(claim, x / y) ? "ratio" : undefined;
+  // A column's sum over its mean is its row count, no multiple anyone wrote.
+  if (a.aggregate !== undefined && b.aggregate !== undefined && a.key === b.key && a.table === b.table && a.aggregate !== b.aggregate)
+    if ((a.aggregate === "sum" && b.aggregate === "mean") || (a.aggregate === "mean" && b.aggregate === "sum")) return undefined;
+  // "2x the incidents of Platform", "LTV is 3x CAC": a multiple compares like with like, or two fields the sentence names.
+  // Where the sentence names a measure ("the incidents"), the multiple is of that measure.
+  if (claim.unit === "x")
+    return like && y !== 0 && !partAndWhole(a, b) && ofNamedMeasure(a, b, wording) && fits(claim, x / y) ? "ratio" : undefined;
+  // "$250 per shipment": a rate relates any two values, as a share does.
+  if (wording.perUnit === true && y !== 0 && samePeriod(a, b) && fits(claim, x / y)) return "ratio";
   if (!like) return undefined;
   if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
   const towards = direction ?? wording.comparative;
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
+}
+
+/** "12% of all tickets": the whole is what the sentence names after "of" (a field, a total, the sentence's own figure). */
+function wholeNamed(whole: EvidenceNumber, wording: Pick<Wording, "shareOf" | "namedKeys">): boolean {
+  if (wording.shareOf !== true || whole.source === "sentence") return true;
+  return whole.aggregate !== undefined || whole.path.endsWith("(sum)") || (wording.namedKeys?.has(whole.key) ?? false);
+}
+
+/** A share or a rate relates values of one period: this month's spend over last month's leads is no cost per lead. */
+function samePeriod(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  const [one, other] = [(a.shows ?? a).period, (b.shows ?? b).period];
+  return one === undefined || other === undefined || one.kind !== other.kind || one.rank === other.rank;
+}
+
+function ofNamedMeasure(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  if (named === undefined || named.size === 0) return true;
+  return [a.shows ?? a, b.shows ?? b].some((number) => number.source !== "sentence" && named.has(number.key));
+}
+
+function partAndWhole(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  return (
+    one.table !== undefined &&
+    one.table === other.table &&
+    one.source === other.source &&
+    (one.aggregate === "sum") !== (other.aggregate === "sum")
+  );
+}
+
+/**
+ * "Costs exceeded revenue by 1,200": a change between two fields of no period, with a
+ * direction, runs from the field named first (costs) to the other; without a direction
+ * ("the gap between revenue and costs") either way.
+ */
+function inOrderNamed(a: EvidenceNumber, b: EvidenceNumber, wording: Wording): boolean {
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  if (wording.keyAt === undefined || (wording.direction ?? wording.comparative) === undefined) return true;
+  if (one.source === "sentence" || other.source === "sentence" || one.key === other.key) return true;
+  if (one.period !== undefined || other.period !== undefined) return true;
+  const [first, second] = [wording.keyAt(one.key), wording.keyAt(other.key)];
+  return first === -1 || second === -1 || first < second;
 }
 
 /** Each unordered pair is tried once for a sum. */

@@ -1,6 +1,7 @@
 import { isRecord } from "../core/is-record.js";
 import { monthOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { readFigures } from "./read-figures.js";
+import { conversionsOf, scaledKey, scaleOf } from "./field-units.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
 export interface EvidenceNumber {
@@ -23,6 +24,10 @@ export interface EvidenceNumber {
   stem?: string;
   /** The period its name, its path or its row's date speaks of: a change runs from the earlier to the later. */
   period?: Period;
+  /** A row of a table the sentence names no row of: it pairs only with a figure of the sentence ("fell by $2,808 million to $96,995 million"). */
+  unnamedRow?: boolean;
+  /** For a figure of the sentence (source "sentence"): the step's value it shows, if any. */
+  shows?: EvidenceNumber;
 }
 
 /** An object of the output whose siblings are objects too, by name (`{ north: {...}, south: {...} }`): an entity a sentence may name. */
@@ -49,6 +54,20 @@ export interface SourceFacts {
   entities: EntityObject[];
 }
 
+const monthNames = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 const identifierKey = /^(?:ids?|.*[_-]ids?|.*Ids?|.*IDs?|uuid|zip|zip_?code|postcode|phone)$/;
 const fold = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
 
@@ -67,9 +86,14 @@ class FactsBuilder {
     else if (Array.isArray(value)) this.array(value, at.path);
     else if (isRecord(value)) {
       const objects = Object.entries(value).filter(([key, inner]) => isRecord(inner) && periodOf(wordsOf(key)) === undefined);
-      if (objects.length > 1)
+      if (objects.length > 1) {
         for (const [key] of objects)
           this.facts.entities.push({ parent: at.path, path: at.path === "" ? key : `${at.path}.${key}`, name: wordsOf(key).join(" ") });
+        this.siblings(
+          objects.map(([, inner]) => inner as Record<string, unknown>),
+          at.path,
+        );
+      }
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
         // `revenue_2023_eur_m`: the output speaks of 2023.
@@ -79,12 +103,45 @@ class FactsBuilder {
     } else if (typeof value === "boolean") this.raws.push(String(value));
   }
 
+  /**
+   * Sibling objects of entities (`regions: { emea: {…}, apac: {…} }`) are rows by another
+   * name: how many there are ("the three regions"), and each shared field's total and mean.
+   */
+  private siblings(objects: Array<Record<string, unknown>>, parent: string): void {
+    const path = parent === "" ? "*" : `${parent}.*`;
+    this.facts.numbers.push({ source: this.facts.id, path: `${path} (count)`, key: "count", value: objects.length, aggregate: "count" });
+    const keys = new Set(objects.flatMap((object) => Object.keys(object)));
+    for (const key of keys) {
+      const numbers = objects.map((object) => object[key]).filter((value): value is number => typeof value === "number");
+      if (numbers.length < 2 || identifierKey.test(key)) continue;
+      const sum = numbers.reduce((total, value) => total + value, 0);
+      const scale = scaleOf(wordsOf(key));
+      for (const [what, value] of [
+        ["sum", sum],
+        ["mean", sum / numbers.length],
+      ] as const) {
+        this.facts.numbers.push({ source: this.facts.id, path: `${path}.${key} (${what})`, key, value, aggregate: what });
+        if (scale !== undefined)
+          this.facts.numbers.push({
+            source: this.facts.id,
+            path: `${path}.${key} (${what}, ×${scale.toExponential()})`,
+            key: scaledKey(key, scale),
+            value: value * scale,
+            aggregate: what,
+          });
+      }
+    }
+  }
+
   private number(value: number, at: Place): void {
     this.one(value, at);
     // A field in millions (`revenue_usd_m`, `sales_chf_mn`, `revenue_inr_cr`) shows its value at that scale too: "$383,285 million".
     const scale = scaleOf(wordsOf(at.key));
     if (scale !== undefined)
       this.one(value * scale, { ...at, path: `${at.path} (×${scale.toExponential()})`, key: scaledKey(at.key, scale) });
+    // A field whose name states a unit (`weight_kg`, `duration_min`) shows its value in the unit next to it: "3.4 tonnes".
+    for (const [unit, factor] of conversionsOf(wordsOf(at.key)))
+      this.one(value * factor, { ...at, path: `${at.path} (in ${unit})`, key: `${at.key} in ${unit}` });
   }
 
   private one(value: number, at: Place): void {
@@ -209,48 +266,12 @@ class FactsBuilder {
   }
 
   done(): SourceFacts {
-    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || number.key;
+    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || parentStem(number.path) || number.key;
+    currentPeriods(this.facts.numbers);
     this.facts.text = this.texts.join("\n");
     this.facts.raw = this.raws.join("\n");
     return this.facts;
   }
-}
-
-/** The words of a field's name that say it counts in thousands, millions, crores, billions. */
-const scaleWords = new Map<string, number>([
-  ["k", 1e3],
-  ["thousand", 1e3],
-  ["thousands", 1e3],
-  ["tsd", 1e3],
-  ["lakh", 1e5],
-  ["lakhs", 1e5],
-  ["m", 1e6],
-  ["mn", 1e6],
-  ["mm", 1e6],
-  ["mio", 1e6],
-  ["million", 1e6],
-  ["millions", 1e6],
-  ["cr", 1e7],
-  ["crore", 1e7],
-  ["crores", 1e7],
-  ["bn", 1e9],
-  ["billion", 1e9],
-  ["billions", 1e9],
-  ["mrd", 1e9],
-]);
-
-/** A scaled twin's field: its own, so that it pairs with its like (another year's) and never with the value it was scaled from. */
-function scaledKey(key: string, scale: number): string {
-  return `${key} ×${scale.toExponential()}`;
-}
-
-/** The scale a field's name states, in a word after its first ("m" alone names no scale). */
-function scaleOf(words: readonly string[]): number | undefined {
-  for (const word of words.slice(1)) {
-    const scale = scaleWords.get(word);
-    if (scale !== undefined) return scale;
-  }
-  return undefined;
 }
 
 /** Where a value sits in an output, and the period its row is of. */
@@ -275,12 +296,35 @@ function rowPeriod(row: Record<string, unknown>): Period | undefined {
   return undefined;
 }
 
-/** A row's labels: its strings of three characters or more that are not just a number. */
+/**
+ * A row's labels: its strings of three characters or more that are not just a number, a
+ * period's short name ("Q3", "H1"), and a month's name for a month written as digits
+ * ("2026-11" is November's row).
+ */
 function rowLabels(row: Record<string, unknown>): string[] {
-  return Object.values(row)
+  const labels = Object.values(row)
     .filter((value): value is string => typeof value === "string")
     .map(fold)
-    .filter((label) => label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label));
+    .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
+  const month = labels.map((label) => /^\d{4}-(0[1-9]|1[0-2])$/.exec(label)?.[1]).find((found) => found !== undefined);
+  return month === undefined ? labels : [...labels, monthNames[Number(month) - 1]!];
+}
+
+/** `revenue.q3`: a field named by its period alone measures what its parent object names ("revenue"). */
+function parentStem(path: string): string {
+  const segments = path.replace(/ \(.*$| ".*"$/, "").split(/\.|\[\d+\]/);
+  return stemOf(wordsOf(segments.at(-2) ?? ""));
+}
+
+/**
+ * `revenue` beside `revenue_prev` (or `prior_revenue`, `revenue_last_week`): the field without
+ * a period is the later one, the period its twin is measured against.
+ */
+function currentPeriods(numbers: EvidenceNumber[]): void {
+  const earlier = new Set<string>();
+  for (const number of numbers) if (number.period?.kind === "relative" && number.period.rank === 0) earlier.add(number.stem!);
+  for (const number of numbers)
+    if (number.period === undefined && number.row === undefined && earlier.has(number.stem!)) number.period = { kind: "relative", rank: 1 };
 }
 
 /** The facts of one step's output (or of the task's text, as source "task"). */

@@ -16,6 +16,8 @@ export interface Figure {
   end: number;
   /** number: the value at its scale (12% is 12, ¥1.2M is 1,200,000). */
   value?: number;
+  /** number: the scale written after it ("$12.4m": 1,000,000), when it has one: a step may show the value at that scale (12.4). */
+  scale?: number;
   /** number: one unit of the last digit written, at the value's scale (1.2M: 100,000). */
   precision?: number;
   unit?: NumberUnit;

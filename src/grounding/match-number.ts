@@ -8,6 +8,12 @@ export type { Derivation, Direction, NumberMatch, Wording };
 
 export { allPairsUpTo };
 
+const multipleKey = /ratio|multiple|times|factor|fold|leverage|coverage|roas|roi|ltv|turnover|(?:^|_)x(?:$|_)/i;
+const percentKey =
+  /pct|percent|rate|share|ratio|proportion|margin|growth|change|yoy|mom|wow|conversion|churn|retention|utili[sz]ation|occupancy|yield/i;
+const changeKey = /change|growth|delta|diff|yoy|mom|wow|qoq|variance|(?:^|_)var(?:$|_)|increase/i;
+const lossKey = /loss|deficit|shortfall|outflow|burn|negative|debt|expense|cost|writeoff|write_off/i;
+
 function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording): NumberMatch | undefined {
   const { direction } = wording;
   // The closest value wins: "13" is the count of 13, not a refund of 13.22.
@@ -16,6 +22,16 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
     const { value } = number;
     // A fraction is not a percentage as it stands: 0.0612 is 6.12%, never 0.1%.
     if (claim.unit === "%" && Math.abs(value) < 1 && !/pct|percent/i.test(number.key)) continue;
+    // A count of rows is no percentage, points or multiple: "3x" is not a table of three rows.
+    if (claim.unit !== undefined && claim.unit !== "currency" && number.aggregate === "count") continue;
+    // "12% of all tickets" is a share: as it stands, only a field of percentages or rates shows it, not a count of 12.
+    if (claim.unit === "%" && wording.shareOf === true && !percentKey.test(number.key) && Math.abs(value) >= 1) continue;
+    // A multiple as it stands is a field of multiples (`ltv_cac_ratio`), not 3.5 hours: else it is derived.
+    if (claim.unit === "x" && !multipleKey.test(number.key)) continue;
+    // "Revenue fell 5%" is not a change field of +5 (nor "rose 5%" one of -5, which the sign below already holds).
+    if (direction === "down" && value > 0 && claim.value! > 0 && changeKey.test(number.key)) continue;
+    // "A $3,400 outflow", "a loss of 1,200": a positive value is none unless its field says so (`net_loss`).
+    if (value > 0 && wording.loss === true && !lossKey.test(number.key)) continue;
     const shown = fits(claim, value)
       ? value
       : // A sign is dropped only where the words carry it: "a loss of 1,200", "fell 5%"; "net income was 1,200" is not -1,200.
@@ -33,11 +49,25 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
   if (best) return { derivation: "value", operands: [best.number] };
   if (claim.unit === "%" || claim.unit === "pp") {
     for (const number of pool) {
+      // A value converted to another unit (0.125 h of 7.5 min) is no fraction; "12% of" is a share, from a field of rates.
+      if (number.key.includes(" in ") || (wording.shareOf === true && !percentKey.test(number.key))) continue;
       if (Math.abs(number.value) <= 1 && fitsChange(claim, number.value * 100, direction))
         return { derivation: "percent", operands: [number] };
     }
   }
   return undefined;
+}
+
+/** The value of `pool` the claim shows as it stands (or as a percentage of a fraction), if any. */
+export function shownIn(claim: Figure, pool: readonly EvidenceNumber[]): EvidenceNumber | undefined {
+  const wording: Wording = { direction: undefined, sums: false, differences: false };
+  return (direct(claim, pool, wording) ?? (claim.scale === undefined ? undefined : direct(unscaled(claim), pool, wording)))?.operands[0];
+}
+
+/** "$12.4m" as a step that counts in millions shows it (`revenue_2025: 12.4`): the number as written, before its scale. */
+function unscaled(claim: Figure): Figure {
+  const { scale, ...rest } = claim;
+  return { ...rest, value: claim.value! / scale!, precision: claim.precision! / scale! };
 }
 
 /**
@@ -74,6 +104,14 @@ export function matchNumber(
     /** The sentence's figures near the claim: operands too, after the steps' values. */
     nearby?: readonly EvidenceNumber[];
   },
+  wording: Wording,
+): NumberMatch | undefined {
+  return matchAtScale(claim, pools, wording) ?? (claim.scale === undefined ? undefined : matchAtScale(unscaled(claim), pools, wording));
+}
+
+function matchAtScale(
+  claim: Figure,
+  pools: { direct: readonly EvidenceNumber[]; operands: readonly EvidenceNumber[]; nearby?: readonly EvidenceNumber[] },
   wording: Wording,
 ): NumberMatch | undefined {
   const shown = direct(claim, pools.direct, wording);

@@ -156,7 +156,7 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
   const changed = written < 0 || wording.direction === "up" ? shown : wording.direction === "down" ? [negative] : [...shown, negative];
   if (claim.unit === "%") {
     const reached: Reach[] = [{ formula: change, side: "nonzero", windows: changed }];
-    if (wording.direction === undefined) reached.push({ formula: share, side: "whole", windows: shown });
+    if (wording.direction === undefined || wording.shareOf === true) reached.push({ formula: share, side: "whole", windows: shown });
     return reached;
   }
   if (claim.unit === "pp")
@@ -166,6 +166,7 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
     ];
   if (claim.unit === "x") return [{ formula: ratio, side: "nonzero", windows: shown }];
   const reached: Reach[] = [];
+  if (wording.perUnit === true) reached.push({ formula: ratio, side: "nonzero", windows: shown });
   if (wording.sums) reached.push({ formula: sum, side: "any", windows: shown });
   // A difference may take its direction from a comparative ("3 more") where the sentence has no verb of change.
   const towards = wording.direction ?? wording.comparative;

@@ -9,8 +9,9 @@ import type { Figure, Hedge, NumberUnit } from "./figure.js";
  * negatives (`-`, `−`, accounting parentheses), scales, percentages, and numbers in words.
  */
 
-const tightSuffix = "%|×|x|k|K|M|B|bn|mn|pp|pts?";
-const wordSuffix = "percent|per cent|percentage points?|thousand|million|billion|Mio\\.?|Mrd\\.?|lakh|crore";
+const tightSuffix = "%|×|x|k|K|M|m|mm|B|bn|mn|pp|pts?|bps";
+const wordSuffix =
+  "percent|per cent|percentage points?|points?|pp|pts?|basis points?|bps|thousand|million|billion|trillion|Mio\\.?|Mrd\\.?|lakh|crore";
 /** Digits with the marks people put between them; a plain space groups only three digits. */
 const digits = (spaced: boolean) => `(\\d+(?:(?:[.,'’\\u00a0\\u202f]${spaced ? "|\\u0020(?=\\d{3}(?!\\d))" : ""})\\d+)*)`;
 const numberPattern = (spaced: boolean) =>
@@ -29,6 +30,9 @@ const scales: Record<string, number> = {
   thousand: 1e3,
   lakh: 1e5,
   M: 1e6,
+  // "€1.2m", "$5mm": finance writes millions in lower case too.
+  m: 1e6,
+  mm: 1e6,
   mn: 1e6,
   million: 1e6,
   Mio: 1e6,
@@ -37,12 +41,17 @@ const scales: Record<string, number> = {
   bn: 1e9,
   billion: 1e9,
   Mrd: 1e9,
+  trillion: 1e12,
+  // A basis point is a hundredth of a percentage point.
+  bps: 0.01,
+  "basis point": 0.01,
+  "basis points": 0.01,
 };
 
 function unitOf(suffix: string | undefined): NumberUnit | undefined {
   if (suffix === undefined) return undefined;
   if (suffix === "%" || /^per ?cent$/.test(suffix)) return "%";
-  if (/^(pp|pts?|percentage points?)$/.test(suffix)) return "pp";
+  if (/^(pp|pts?|points?|percentage points?|bps|basis points?)$/.test(suffix)) return "pp";
   if (suffix === "x" || suffix === "×") return "x";
   return undefined;
 }
@@ -95,6 +104,10 @@ interface ReadOptions {
   words?: boolean | undefined;
 }
 
+/** The currencies written to three decimals (a dinar, a rial): "KWD 1.250" is one and a quarter. */
+const threeDecimalCurrency = /\b(?:BHD|IQD|JOD|KWD|LYD|OMR|TND)\b/;
+const fractionWord = /\b(?:thirds?|quarters?|fifths?|tenths?|half)\b/i;
+
 /** Every number in `text` written in digits or words, in order. */
 export function readNumbers(text: string, options: ReadOptions = {}): Figure[] {
   const order = localeOrder(options.locale);
@@ -120,7 +133,9 @@ export function readNumbers(text: string, options: ReadOptions = {}): Figure[] {
     if (figures.some((figure) => figure.start < words.end && figure.end > words.start)) continue;
     const percent = /^\s*(?:%|percent|per cent)/i.exec(text.slice(words.end));
     const figure: Figure = { kind: "number", text: words.text, start: words.start, end: words.end, value: words.value, precision: 1 };
-    if (percent)
+    // "Two thirds", "three quarters": a share, and a coarse one (read to five points: 68% is two thirds, 72% is not).
+    if (fractionWord.test(words.text) && words.value < 1) Object.assign(figure, { value: words.value * 100, unit: "%", precision: 5 });
+    else if (percent)
       Object.assign(figure, {
         unit: "%",
         text: text.slice(words.start, words.end + percent[0].length),
@@ -161,7 +176,13 @@ function joinRanges(text: string, figures: Figure[]): Figure[] {
 
 function readNumber(text: string, match: RegExpExecArray, order: readonly LocaleMarks[]) {
   const [, sign, leading, innerSign, written, percent, tight, word, trailing] = match;
-  const reading = readToken(tokenOf(written!), order);
+  const moneyMark = (leading !== undefined && isCurrency(leading)) || (trailing !== undefined && isCurrency(trailing));
+  // Money is not written to three decimals (but in a few currencies): "182.400 €" groups its digits, as German does.
+  const grouped = moneyMark && /^\d{1,3}(?:\.\d{3})+$/.test(written!) && !threeDecimalCurrency.test(`${leading ?? ""} ${trailing ?? ""}`);
+  const reading = readToken(
+    tokenOf(written!),
+    grouped ? [...order].sort((a, b) => Number(!a.groups.includes(".")) - Number(!b.groups.includes("."))) : order,
+  );
   if (reading === undefined) return undefined;
   // The pattern takes any mark of a currency's shape; one that is none is left out of the figure.
   let whole = match[0];
@@ -176,7 +197,9 @@ function readNumber(text: string, match: RegExpExecArray, order: readonly Locale
   }
   if (trailing !== undefined && currencyWord === undefined) whole = whole.slice(0, whole.lastIndexOf(trailing));
   const suffix = percent ?? tight ?? word?.replace(/\.$/, "");
-  const scale = suffix === undefined ? 1 : (scales[suffix] ?? 1);
+  const money = currency ?? currencyWord;
+  // A lower-case "m" is millions after a currency ("€1.2m"); alone it may be metres or minutes ("250m").
+  const scale = suffix === undefined || (/^mm?$/.test(suffix) && money === undefined) ? 1 : (scales[suffix] ?? 1);
   const signs = `${sign ?? ""}${innerSign ?? ""}`;
   const end = start + whole.trimEnd().length;
   // Accounting style: "(1,234.50)" or "($1,200)" is a negative amount; "(27)" is an aside.
@@ -192,7 +215,7 @@ function readNumber(text: string, match: RegExpExecArray, order: readonly Locale
     precision: (reading.decimals > 0 ? 10 ** -reading.decimals : 1) * scale,
   };
   if (parenthesised) figure.parenthesised = true;
-  const money = currency ?? currencyWord;
+  if (scale > 1) figure.scale = scale;
   const unit = money ? "currency" : unitOf(suffix);
   if (unit) figure.unit = unit;
   if (money) figure.currency = money;

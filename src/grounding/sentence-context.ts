@@ -34,6 +34,7 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
     masked,
     folded,
     figures: readFigures(masked, { locale: reading.locale, words: true }),
+    keyAt: (key) => firstMention(folded, key),
     words: sentenceWords(masked),
     rowsNamed: perSource((facts) => namedRows(facts, folded)),
     keysNamed,
@@ -55,6 +56,19 @@ function perSource<T>(read: (facts: SourceFacts) => T): (facts: SourceFacts) => 
   };
 }
 
+/** Where folded text first names a word of a field's name (less units), or -1. */
+function firstMention(folded: string, key: string): number {
+  let first = -1;
+  for (const word of wordsOf(key)) {
+    if (unitWords.has(word) || /^\d+$/.test(word)) continue;
+    for (const form of [word, `${word}s`, word.endsWith("s") ? word.slice(0, -1) : word]) {
+      const at = folded.indexOf(form);
+      if (at !== -1 && (first === -1 || at < first)) first = at;
+    }
+  }
+  return first;
+}
+
 /** Words of a field's name that say its unit, not what it counts. */
 const unitWords = new Set(
   (
@@ -63,16 +77,82 @@ const unitWords = new Set(
   ).split(" "),
 );
 
-/** Whether folded text names a word, in the singular or the plural. */
+/** Whether folded text names a word, in the singular or the plural, or a participle by its verb. */
 function namesWord(folded: string, word: string): boolean {
-  return names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)));
+  if (names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)))) return true;
+  // `activated` is named by "activate", `churned` by "churn".
+  return word.endsWith("ed") && word.length > 4 && (names(folded, word.slice(0, -1)) || names(folded, word.slice(0, -2)));
 }
 
 /** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */
 export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
   const named = new Set<string>();
-  for (const [key, words] of keyWordsOf(facts)) if (words.every((word) => namesWord(folded, word))) named.add(key);
+  const keyWords = keyWordsOf(facts);
+  // Fields share words ("revenue" of five fields): each is looked for once.
+  const seen = new Map<string, boolean>();
+  const names = (word: string) => {
+    let found = seen.get(word);
+    if (found === undefined) seen.set(word, (found = namesWord(folded, word)));
+    return found;
+  };
+  for (const [key, words] of keyWords) if (words.every(names)) named.add(key);
+  // "Net revenue after refunds": the one field that ends in a word the sentence names (`gross_revenue`) goes by it.
+  for (const [key, head] of uniqueHeads(facts, keyWords))
+    if (!named.has(key) && names(head) && ![...named].some((other) => headOf(keyWords, other) === head)) named.add(key);
   return named;
+}
+
+const heads = new WeakMap<SourceFacts, Array<[string, string]>>();
+
+/** The fields of a source whose last word no other field ends in, with that word (fields with a period left out). */
+function uniqueHeads(facts: SourceFacts, keyWords: ReadonlyArray<[string, string[]]>): Array<[string, string]> {
+  let found = heads.get(facts);
+  if (found !== undefined) return found;
+  const periodic = new Set(facts.numbers.filter((number) => number.period !== undefined).map((number) => number.key));
+  const byHead = new Map<string, string[]>();
+  for (const [key, words] of keyWords) {
+    if (words.length < 2 || key.includes(" ")) continue;
+    const head = words.at(-1)!;
+    byHead.set(head, [...(byHead.get(head) ?? []), key]);
+  }
+  found = [...byHead].filter(([, keys]) => keys.length === 1 && !periodic.has(keys[0]!)).map(([head, keys]) => [keys[0]!, head]);
+  heads.set(facts, found);
+  return found;
+}
+
+function headOf(keyWords: ReadonlyArray<[string, string[]]>, key: string): string | undefined {
+  return keyWords.find(([other]) => other === key)?.[1].at(-1);
+}
+
+const headTotals = new WeakMap<SourceFacts, Array<{ head: string; keys: string[]; sum: number }>>();
+
+/**
+ * The totals of a source's scalar fields that end or begin with one noun (`new_customers` and
+ * `returning_customers`: customers; `tickets_resolved`, `tickets_escalated`) whose noun the
+ * sentence names: "62% of the 1,000 customers".
+ */
+export function headTotalsNamed(facts: SourceFacts, folded: string): Array<{ head: string; keys: string[]; sum: number }> {
+  let totals = headTotals.get(facts);
+  if (totals === undefined) {
+    const byHead = new Map<string, { keys: string[]; sum: number }>();
+    const words = new Map(keyWordsOf(facts));
+    for (const number of facts.numbers) {
+      if (number.table !== undefined || number.identifier || number.path.endsWith(")") || number.key.includes(" ×")) continue;
+      const named = words.get(number.key);
+      if (named === undefined || named.length < 2) continue;
+      // The noun may end the name (`new_customers`) or begin it (`tickets_resolved`).
+      for (const head of new Set([named.at(-1)!, named[0]!])) {
+        const total = byHead.get(head) ?? { keys: [], sum: 0 };
+        if (total.keys.includes(number.key)) continue;
+        total.keys.push(number.key);
+        total.sum += number.value;
+        byHead.set(head, total);
+      }
+    }
+    totals = [...byHead].filter(([, total]) => total.keys.length > 1).map(([head, total]) => ({ head, ...total }));
+    headTotals.set(facts, totals);
+  }
+  return totals.filter((total) => namesWord(folded, total.head));
 }
 
 const keyWords = new WeakMap<SourceFacts, Array<[string, string[]]>>();

@@ -4,37 +4,53 @@ import type { Figure } from "./read-figures.js";
 /** What the words of a sentence say about one of its figures: how it may follow from the values shown. */
 
 const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped|drops?|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|reduced|cut|lost|slipped|slid)\b/gi;
-const upWords = /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|up|higher|gained?|climbed|jumped|surged)\b/gi;
+  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened|trailed|trails|lagged)\b/gi;
+/** "Up", but not in "made up", "signed up", "up to" (a bound, read as a hedge). */
+const upWords =
+  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|improved|soared|rebounded)\b/gi;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
-  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?)\b/i;
+  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
+/** Words of loss right beside a figure ("a loss of 1,200", "a $3,400 outflow"): the figure is negative, or a field of losses. */
+const lossBefore = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b(?:\s+of)?[\s\p{Sc}]*$/iu;
+const lossWord = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b/i;
+const lossAfter = /^\s*(?:outflows?|loss|losses|deficit|shortfall)\b/i;
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
+const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short)\b/i;
+  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
-const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak)\b|\bthe (?:most|best|top)\b/i;
-const smallest = /\b(?:smallest|lowest|fewest|quietest|minimum)\b|(?<!\bat )\bleast\b/i;
+const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out)\b|\bthe (?:most|best|top)\b/i;
+const smallest = /\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out)\b|(?<!\bat )\bleast\b/i;
 
 /** The sentence a figure stands in: its text without citations, lower case too, and its figures in order. */
 export interface SentenceText {
   masked: string;
   folded: string;
   figures: readonly Figure[];
+  /** Where the sentence first names a field (-1 if it does not): "costs exceeded revenue" runs from costs to revenue. */
+  keyAt?: (key: string) => number;
 }
 
 /** Sentence-wide wording, read once per sentence. */
 export interface SentenceWords {
   sums: boolean;
   averages: boolean;
+  perUnit: boolean;
+  /** "Of the 1,000 customers", "in all": the sentence speaks of a whole its parts add up to. */
+  whole: boolean;
+  /** A word of loss anywhere in the sentence: only then is it looked for beside each figure. */
+  loss: boolean;
   differences: boolean;
   negative: boolean;
   /** "the largest … was", "the fewest": the figure is a column's extreme. */
   superlative: "max" | "min" | undefined;
   /** The words just after the superlative ("highest quarterly operating profit was"): the column it speaks of, if it names one. */
   superlativeOf: string;
+  /** Where the superlative stands (-1 without one): it speaks of the first figure after it ("the most incidents, 12, twice Platform's 6"). */
+  superlativeAt: number;
   /** Each word of change ("fell", "up") and where it stands, in order. */
   directions: Array<{ at: number; direction: "up" | "down" }>;
 }
@@ -43,10 +59,14 @@ export function sentenceWords(masked: string): SentenceWords {
   return {
     sums: sumWords.test(masked),
     averages: averageWords.test(masked),
+    perUnit: perUnitWords.test(masked) || averageWords.test(masked),
+    loss: lossWord.test(masked),
+    whole: sumWords.test(masked) || /\bof (?:(?:the |all |its |their )?\p{Sc}?\d|all\b)/iu.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
     superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
     superlativeOf: wordsAfter(masked, (largest.exec(masked) ?? smallest.exec(masked))?.index),
+    superlativeAt: (largest.exec(masked) ?? smallest.exec(masked))?.index ?? -1,
     directions: [
       ...[...masked.matchAll(downWords)].map((match) => ({ at: match.index, direction: "down" as const })),
       ...[...masked.matchAll(upWords)].map((match) => ({ at: match.index, direction: "up" as const })),
@@ -71,10 +91,15 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     direction,
     sums: words.sums,
     differences: words.differences,
+    perUnit: words.perUnit,
+    ...(text.keyAt === undefined ? {} : { keyAt: text.keyAt }),
     negative: direction === "down" || words.negative,
     namedKeys,
   };
+  if (/^\s*of\b/i.test(after)) wording.shareOf = true;
   if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
+  if (words.loss && (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)))
+    wording.loss = true;
   return wording;
 }
 
@@ -90,8 +115,9 @@ function directionAround(place: number, text: SentenceText, words: SentenceWords
   const { directions } = words;
   const before = directions[firstAtOrAfter(directions, figure.start) - 1];
   if (before !== undefined && before.at >= from) return before.direction;
+  // After the figure only right after it ("2.8% below"): in "91%, down 3 points" the word is the next figure's.
   const after = directions[firstAtOrAfter(directions, figure.end)];
-  return after !== undefined && after.at < to ? after.direction : undefined;
+  return after !== undefined && after.at < to && text.masked.slice(figure.end, after.at).trim() === "" ? after.direction : undefined;
 }
 
 /** The first place in `words` (in order) at or after `at`: a binary search, so a long sentence stays linear. */

@@ -5,6 +5,7 @@ import { readSuite, scoreSuite } from "../../bench/grounding/score-suite.js";
 import { docsCases } from "../../bench/grounding/docs-cases.js";
 import { financeCases } from "../../bench/grounding/finance-cases.js";
 import { labelled } from "../../bench/grounding/labelled-cases.js";
+import { reportShapesCases } from "../../bench/grounding/report-shapes-cases.js";
 
 describe("the grounding suite (bench/grounding)", () => {
   it("is what its script writes: the same cases on every run", () => {
@@ -26,14 +27,15 @@ describe("the grounding suite (bench/grounding)", () => {
     expect(score.unread).toBe(0);
   });
 
-  it("holds the same targets on the two labelled suites: the docs' promises, and company reports", () => {
-    for (const cases of [docsCases, financeCases]) {
+  it("holds the same targets on the three labelled suites: the docs' promises, company reports, report shapes", () => {
+    for (const cases of [docsCases, financeCases, reportShapesCases]) {
       const score = scoreSuite(labelled(cases));
       expect(score.wrong).toBeGreaterThan(15);
       expect(score.correct).toBeGreaterThan(25);
       expect(score.wrongFlagged / score.wrong).toBeGreaterThanOrEqual(0.95);
       expect(score.correctFlagged / score.correct).toBeLessThanOrEqual(0.02);
       expect(score.unread).toBe(0);
+      expect(score.extraFlagged).toBe(0);
     }
   });
 });
