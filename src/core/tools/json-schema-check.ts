@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { isRecord } from "../is-record.js";
 import type { InputCheck } from "./input-check.js";
 import { withDecimalMultipleOf } from "./decimal-multiple.js";
-import { resolvedReferences } from "./resolved-references.js";
+import { resolvedReferences, TooManyDynamicScopes } from "./resolved-references.js";
 import { mapSubschemas } from "./schema-nodes.js";
 import { withUnevaluatedConditionals } from "./unevaluated-conditionals.js";
 import { withoutUnknownIdentifiers } from "./unknown-keywords.js";
@@ -80,7 +80,8 @@ function compile(written: Record<string, unknown>): ValidateFunction {
   try {
     return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), forAjv2020(schema));
   } catch (error) {
-    if (declared !== "") throw error;
+    // Too many dynamic scopes is not read as draft-07 instead (which would ignore its $dynamicRefs).
+    if (declared !== "" || error instanceof TooManyDynamicScopes) throw error;
     // No dialect named and not valid 2020-12: many tool schemas are still written as draft-07.
     try {
       return compileWith(draftSeven(), asDraftSeven());
