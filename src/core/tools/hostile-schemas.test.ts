@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mcpTools, type McpClientLike, type McpToolInfo } from "../../mcp/index.js";
 import { defineTool } from "./define-tool.js";
+import type { InputCheck } from "./input-check.js";
 import type { JsonSchemaObject } from "./tool-input.js";
 
 /**
@@ -60,5 +61,43 @@ describe("hostile JSON Schemas", () => {
     // The model's copy is the schema without $schema, as before.
     expect(tool!.inputSchema).not.toHaveProperty("$schema");
     expect(tool!.inputSchema.properties).toEqual(inputSchema.properties);
+  });
+});
+
+describe("a property named __proto__ (Ajv's generated code leaves it out)", () => {
+  const checked = (schema: string) =>
+    defineTool({ name: "proto", description: "d", input: JSON.parse(schema) as JsonSchemaObject, execute: () => 1 });
+  const verdict = (tool: ReturnType<typeof checked>, value: string) => (tool.checkArgs(JSON.parse(value)) as InputCheck).ok;
+
+  it("keeps a patternProperties the author wrote for ^__proto__$ beside it", () => {
+    // Before: the property's schema replaced the author's pattern, and minLength checked nothing.
+    const tool = checked(
+      '{"type":"object","properties":{"__proto__":{"type":"string"}},"patternProperties":{"^__proto__$":{"minLength":3}}}',
+    );
+    expect(verdict(tool, '{"__proto__":"a"}')).toBe(false);
+    expect(verdict(tool, '{"__proto__":5}')).toBe(false);
+    expect(verdict(tool, '{"__proto__":"abc"}')).toBe(true);
+  });
+
+  it("a $ref to properties/__proto__ still finds its schema", () => {
+    // Before: the schema was moved away, so the pointer reached Object.prototype, and anything passed.
+    const tool = checked('{"type":"object","properties":{"__proto__":{"type":"string"},"x":{"$ref":"#/properties/__proto__"}}}');
+    expect(verdict(tool, '{"x":5}')).toBe(false);
+    expect(verdict(tool, '{"x":"s"}')).toBe(true);
+  });
+
+  it("inside a resource of its own, and in draft-07", () => {
+    const nested = checked(
+      '{"$id":"https://example.com/r","type":"object","$defs":{"o":{"$id":"o","type":"object","properties":{"__proto__":{"type":"integer"},"y":{"$ref":"#/properties/__proto__"}}}},"properties":{"x":{"$ref":"o"}}}',
+    );
+    expect(verdict(nested, '{"x":{"__proto__":"s"}}')).toBe(false);
+    expect(verdict(nested, '{"x":{"y":"s"}}')).toBe(false);
+    expect(verdict(nested, '{"x":{"__proto__":1,"y":2}}')).toBe(true);
+    const draft7 = checked(
+      '{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"__proto__":{"type":"string"},"x":{"$ref":"#/properties/__proto__"}},"patternProperties":{"^__proto__$":{"minLength":3}}}',
+    );
+    expect(verdict(draft7, '{"x":5}')).toBe(false);
+    expect(verdict(draft7, '{"__proto__":"a"}')).toBe(false);
+    expect(verdict(draft7, '{"__proto__":"abc","x":"s"}')).toBe(true);
   });
 });

@@ -123,21 +123,27 @@ function withoutDraftFour(schema: Record<string, unknown>): Record<string, unkno
 
 /**
  * Ajv leaves out a property named `__proto__` (a guard of its generated code), so the schema it
- * gets says the same with a pattern: `properties.__proto__` becomes `patternProperties["^__proto__$"]`.
- * Nodes without one are passed as they are.
+ * gets says the same with a pattern: beside `properties.__proto__` (left where it is, so a `$ref`
+ * to it still finds it) goes a `patternProperties` entry matching only `__proto__` whose schema is
+ * a `$ref` to it — under a pattern of its own, so one the author wrote for `^__proto__$` still
+ * counts too. Nodes without one are passed as they are.
  */
 function withPrototypeNames(schema: Record<string, unknown>): Record<string, unknown> {
-  return JSON.stringify(schema).includes('"__proto__"') ? (rewritten(schema) as Record<string, unknown>) : schema;
+  return JSON.stringify(schema).includes('"__proto__"') ? (rewritten(schema, "") as Record<string, unknown>) : schema;
 }
 
-function rewritten(node: unknown): unknown {
+/** `pointer`: the node's place in the resource it is in (a `$id` that is not an anchor starts one). */
+function rewritten(node: unknown, pointer: string): unknown {
   if (!isRecord(node)) return node;
-  const copy = mapSubschemas(node, rewritten);
+  const here = typeof node.$id === "string" && !node.$id.startsWith("#") ? "" : pointer;
+  const copy = mapSubschemas(node, (sub, key) => rewritten(sub, `${here}/${key}`));
   const properties = copy.properties;
   if (isRecord(properties) && Object.hasOwn(properties, "__proto__")) {
-    const { __proto__: prototypeSchema, ...rest } = properties;
-    copy.properties = rest;
-    copy.patternProperties = { ...(isRecord(copy.patternProperties) ? copy.patternProperties : {}), "^__proto__$": prototypeSchema };
+    const patterns: Record<string, unknown> = { ...(isRecord(copy.patternProperties) ? copy.patternProperties : {}) };
+    let pattern = "^__proto__$";
+    while (Object.hasOwn(patterns, pattern)) pattern = `^(?:${pattern.slice(1, -1)})$`;
+    const target = `${here}/properties/__proto__`.split("/").map(encodeURIComponent).join("/");
+    copy.patternProperties = { ...patterns, [pattern]: { $ref: `#${target}` } };
   }
   return { ...copy };
 }
