@@ -101,3 +101,34 @@ describe("a property named __proto__ (Ajv's generated code leaves it out)", () =
     expect(verdict(draft7, '{"__proto__":"abc","x":"s"}')).toBe(true);
   });
 });
+
+describe("one URI or anchor on two schemas of a document", () => {
+  const define = (input: JsonSchemaObject) => () => defineTool({ name: "twice", description: "d", input, execute: () => 1 });
+
+  it("is refused, as Ajv refuses it, rather than read as the later one", () => {
+    // Before: the later schema silently won ({ x: 1 } passed, { x: "s" } did not).
+    const twoIds = {
+      $id: "https://example.com/r",
+      type: "object" as const,
+      $defs: { a: { $id: "same", type: "string" }, b: { $id: "same", type: "integer" } },
+      properties: { x: { $ref: "same" } },
+    };
+    expect(define(twoIds)).toThrow(/resolves to more than one schema/);
+    const twoAnchors = {
+      type: "object" as const,
+      $defs: { a: { $anchor: "A", type: "string" }, b: { $anchor: "A", type: "integer" } },
+      properties: { x: { $ref: "#A" } },
+    };
+    expect(define(twoAnchors)).toThrow(/resolves to more than one schema/);
+  });
+
+  it("an MCP tool with one is listed, its arguments left to the server", async () => {
+    const inputSchema = {
+      type: "object",
+      $defs: { a: { $anchor: "A", type: "string" }, b: { $anchor: "A", type: "integer" } },
+      properties: { x: { $ref: "#A" } },
+    };
+    const [tool] = await mcpTools(serverWith({ name: "twice", inputSchema }), { onNotice: () => {} });
+    expect(tool!.checkArgs({ x: "s" })).toMatchObject({ ok: true });
+  });
+});
