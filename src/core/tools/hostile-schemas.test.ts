@@ -132,3 +132,41 @@ describe("one URI or anchor on two schemas of a document", () => {
     expect(tool!.checkArgs({ x: "s" })).toMatchObject({ ok: true });
   });
 });
+
+describe("a chain of references that never reaches a schema", () => {
+  const define = (input: JsonSchemaObject) => () => defineTool({ name: "loop", description: "d", input, execute: () => 1 });
+
+  it("is refused at definition through $dynamicRef, $id and anchors as through pointers", () => {
+    // Before: the $dynamicRef loop passed every value (Ajv reads { $ref: <itself> } as anything
+    // goes); the $id and anchor loops were refused only for overflowing the stack.
+    const dynamicSelf = {
+      type: "object" as const,
+      $defs: { d: { $dynamicAnchor: "n", $dynamicRef: "#n" } },
+      properties: { x: { $ref: "#/$defs/d" } },
+    };
+    expect(define(dynamicSelf)).toThrow(/its references #\/\$defs\/d → #\/\$defs\/d never reach a schema/);
+    const byIds = {
+      $id: "https://example.com/r",
+      type: "object" as const,
+      $defs: { a: { $id: "a", $ref: "b" }, b: { $id: "b", $ref: "a" } },
+      properties: { x: { $ref: "a" } },
+    };
+    expect(define(byIds)).toThrow(/never reach a schema/);
+    const byAnchors = {
+      type: "object" as const,
+      $defs: { a: { $anchor: "A", $ref: "#B" }, b: { $anchor: "B", $ref: "#A" } },
+      properties: { x: { $ref: "#A" } },
+    };
+    expect(define(byAnchors)).toThrow(/never reach a schema/);
+  });
+
+  it("a recursive schema that goes through a property is no such chain", () => {
+    const tree = define({
+      type: "object",
+      $dynamicAnchor: "node",
+      properties: { child: { $dynamicRef: "#node" }, name: { type: "string" } },
+    })();
+    expect(tree.checkArgs({ child: { child: { name: "leaf" } } })).toMatchObject({ ok: true });
+    expect(tree.checkArgs({ child: { child: { name: 5 } } })).toMatchObject({ ok: false });
+  });
+});

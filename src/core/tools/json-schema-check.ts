@@ -81,7 +81,7 @@ function compile(written: Record<string, unknown>): ValidateFunction {
     return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), forAjv2020(schema));
   } catch (error) {
     // Too many dynamic scopes is not read as draft-07 instead (which would ignore its $dynamicRefs).
-    if (declared !== "" || error instanceof TooManyDynamicScopes) throw error;
+    if (declared !== "" || error instanceof TooManyDynamicScopes || error instanceof RefusedSchema) throw error;
     // No dialect named and not valid 2020-12: many tool schemas are still written as draft-07.
     try {
       return compileWith(draftSeven(), asDraftSeven());
@@ -94,8 +94,16 @@ function compile(written: Record<string, unknown>): ValidateFunction {
 /** A 2020-12 schema as Ajv reads it right: references worked out here, conditionals it misreads rewritten. */
 function forAjv2020(schema: Record<string, unknown>): Record<string, unknown> {
   const resolved = resolvedReferences(schema);
-  return resolved === undefined ? schema : withUnevaluatedConditionals(resolved);
+  if (resolved === undefined) return schema;
+  // A chain of references through `$id`s, anchors or `$dynamicRef`s that never reaches a schema
+  // is one of pointers here (Ajv reads `{ $ref: <itself> }` as anything goes).
+  const cycle = refCycle(resolved);
+  if (cycle !== undefined) throw new RefusedSchema(`its references ${cycle.map(decodeURIComponent).join(" → ")} never reach a schema`);
+  return withUnevaluatedConditionals(resolved);
 }
+
+/** A 2020-12 schema refused before Ajv reads it: not read as draft-07 instead, which would ignore what it refers to. */
+class RefusedSchema extends Error {}
 
 /**
  * A compiled schema is not kept by its `$id` (tools from several servers may reuse one) nor in
@@ -201,7 +209,8 @@ function refCycle(root: Record<string, unknown>): string[] | undefined {
     if (ref !== "#" && !ref.startsWith("#/")) return undefined;
     let node: unknown = root;
     for (const part of ref.slice(1).split("/").filter(Boolean)) {
-      node = isRecord(node) ? node[part.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined;
+      const name = part.replaceAll("~1", "/").replaceAll("~0", "~");
+      node = isRecord(node) ? node[safelyDecoded(name)] : undefined;
     }
     return node;
   };
@@ -232,4 +241,13 @@ function refCycle(root: Record<string, unknown>): string[] | undefined {
     return undefined;
   };
   return visit(root);
+}
+
+/** A pointer token as written in a URI fragment ("%24defs" is "$defs"); one that is no valid escape as it is. */
+function safelyDecoded(token: string): string {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
 }
