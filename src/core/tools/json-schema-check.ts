@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { isRecord } from "../is-record.js";
 import type { InputCheck } from "./input-check.js";
 import { withDecimalMultipleOf } from "./decimal-multiple.js";
+import { inPlaceCost } from "./in-place-cost.js";
 import { resolvedReferences, TooManyDynamicScopes } from "./resolved-references.js";
 import { mapSubschemas } from "./schema-nodes.js";
 import { withUnevaluatedConditionals } from "./unevaluated-conditionals.js";
@@ -99,8 +100,16 @@ function forAjv2020(schema: Record<string, unknown>): Record<string, unknown> {
   // is one of pointers here (Ajv reads `{ $ref: <itself> }` as anything goes).
   const cycle = refCycle(resolved);
   if (cycle !== undefined) throw new RefusedSchema(`its references ${cycle.map(decodeURIComponent).join(" → ")} never reach a schema`);
+  const cost = inPlaceCost(resolved);
+  if (cost > maxInPlaceCost)
+    throw new RefusedSchema(
+      `checking one value against it visits up to ${cost} schema nodes (its references fan out), more than ${maxInPlaceCost}`,
+    );
   return withUnevaluatedConditionals(resolved);
 }
+
+/** Schema nodes one value may be checked against, at most: more is a schema made to stall the checker. */
+const maxInPlaceCost = 100_000;
 
 /** A 2020-12 schema refused before Ajv reads it: not read as draft-07 instead, which would ignore what it refers to. */
 class RefusedSchema extends Error {}
