@@ -201,6 +201,11 @@ describe("references that fan out: allOf [{ $ref: next }, { $ref: next }], neste
     expect(() => defineTool({ name: "fan", description: "d", input: doubling(40), execute: () => 1 })).toThrow(
       /visits up to .* schema nodes/,
     );
+    // The same in draft-07, whose references Ajv follows as written.
+    const draft7 = JSON.parse(
+      JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...doubling(40) }).replaceAll("$defs", "definitions"),
+    ) as JsonSchemaObject;
+    expect(() => defineTool({ name: "fan", description: "d", input: draft7, execute: () => 1 })).toThrow(/visits up to .* schema nodes/);
   });
 
   it("a few levels are checked as written", () => {

@@ -6,7 +6,7 @@ import type { InputCheck } from "./input-check.js";
 import { withDecimalMultipleOf } from "./decimal-multiple.js";
 import { inPlaceCost } from "./in-place-cost.js";
 import { resolvedReferences, TooManyDynamicScopes } from "./resolved-references.js";
-import { mapSubschemas } from "./schema-nodes.js";
+import { mapSubschemas, schemaNodes } from "./schema-nodes.js";
 import { withUnevaluatedConditionals } from "./unevaluated-conditionals.js";
 import { withoutUnknownIdentifiers } from "./unknown-keywords.js";
 import { schemaProblemPlace } from "./schema-problem-place.js";
@@ -76,7 +76,7 @@ function draftSeven(): Ajv {
 function compile(written: Record<string, unknown>): ValidateFunction {
   const declared = typeof written.$schema === "string" ? written.$schema : "";
   const schema = withPrototypeNames(written);
-  const asDraftSeven = () => withoutUnknownIdentifiers(withoutRefSiblings(withoutDraftFour(schema))) as Record<string, unknown>;
+  const asDraftSeven = () => withinCost(withoutUnknownIdentifiers(withoutRefSiblings(withoutDraftFour(schema))) as Record<string, unknown>);
   if (olderDrafts.test(declared)) return compileWith(draftSeven(), asDraftSeven());
   try {
     return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), forAjv2020(schema));
@@ -100,12 +100,21 @@ function forAjv2020(schema: Record<string, unknown>): Record<string, unknown> {
   // is one of pointers here (Ajv reads `{ $ref: <itself> }` as anything goes).
   const cycle = refCycle(resolved);
   if (cycle !== undefined) throw new RefusedSchema(`its references ${cycle.map(decodeURIComponent).join(" → ")} never reach a schema`);
-  const cost = inPlaceCost(resolved);
+  return withUnevaluatedConditionals(withinCost(resolved));
+}
+
+/**
+ * The schema, if one value is checked against at most `maxInPlaceCost` of its nodes. Measured
+ * where its references are pointers into it alone: a draft-07 schema with `$id`s is not.
+ */
+function withinCost(schema: Record<string, unknown>): Record<string, unknown> {
+  if (schemaNodes(schema).some(({ node }) => typeof node.$id === "string")) return schema;
+  const cost = inPlaceCost(schema);
   if (cost > maxInPlaceCost)
     throw new RefusedSchema(
       `checking one value against it visits up to ${cost} schema nodes (its references fan out), more than ${maxInPlaceCost}`,
     );
-  return withUnevaluatedConditionals(resolved);
+  return schema;
 }
 
 /** Schema nodes one value may be checked against, at most: more is a schema made to stall the checker. */
