@@ -119,11 +119,14 @@ function uniquelyNamed(tools: readonly McpToolInfo[], prefix: string): Array<[st
   });
 }
 
+/** A `$schema` that changes what the schema means (drafts 4 to 7: keywords beside `$ref` are ignored). */
+const olderDraft = /json-schema\.org\/draft-0[467]\/schema/;
+
 function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpToolsOptions & { name: string }): Tool {
   const { name } = options;
   const approval = options.needsApproval;
   const readOnly = info.annotations?.readOnlyHint === true;
-  const { $schema: _draft, ...schema } = info.inputSchema;
+  const { $schema: draft, ...schema } = info.inputSchema;
   const inputSchema = { ...schema, type: "object" as const };
   const spec = {
     name,
@@ -157,10 +160,14 @@ function toPlanloopTool(client: McpClientLike, info: McpToolInfo, options: McpTo
           ? "side-effecting"
           : undefined,
   } satisfies Omit<ToolOptions<Record<string, unknown>, unknown>, "input">;
-  // Arguments are checked with the tool's own JSON Schema (nothing added); one planloop cannot
-  // check (a keyword zod does not know, a $ref cycle) is left to the server, which checks it anyway.
+  // Arguments are checked with the tool's own JSON Schema (nothing added), in the draft its
+  // `$schema` names (the model's copy leaves that out); one planloop cannot check (a keyword zod
+  // does not know, a $ref cycle) is left to the server, which checks it anyway.
   try {
-    return defineTool<Record<string, unknown>, unknown>({ ...spec, input: inputSchema });
+    return defineTool<Record<string, unknown>, unknown>({
+      ...spec,
+      input: olderDraft.test(String(draft)) ? { ...inputSchema, $schema: draft } : inputSchema,
+    });
   } catch (error) {
     if (!(error instanceof InvalidOptionsError)) throw error;
     return defineTool<Record<string, unknown>, unknown>({ ...spec, input: z.record(z.string(), z.unknown()) });

@@ -12,7 +12,7 @@ export interface LegacyMcpSessionsOptions {
 
 interface Session {
   transport: McpHttp.WebStandardStreamableHTTPServerTransport;
-  /** The token that opened it: no other may use it. */
+  /** The token that opened it (its hash over HTTP): no other may use it, not even one given its name later. */
   owner: string;
   /** Requests whose answer is still being sent (a held `tasks/result`, the client's event stream). */
   open: number;
@@ -44,15 +44,15 @@ export class LegacyMcpSessions {
   }
 
   /** A request naming a session: served by that session's server; 404 (the spec's answer) for one this process does not have, or another token's. */
-  async handle(options: McpServerOptions, request: Request): Promise<Response> {
+  async handle(options: SessionOptions, request: Request): Promise<Response> {
     const session = this.sessions.get(request.headers.get("mcp-session-id") ?? "");
-    if (session === undefined || session.owner !== (options.client ?? "mcp"))
+    if (session === undefined || session.owner !== ownerOf(options))
       return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
     return this.served(session, request);
   }
 
   /** A new session for an `initialize` that declares form elicitation; undefined for any other request, or when full. */
-  async open(options: McpServerOptions, request: Request): Promise<Response | undefined> {
+  async open(options: SessionOptions, request: Request): Promise<Response | undefined> {
     if (request.method !== "POST" || this.sessions.size >= this.maxSessions) return undefined;
     if (
       !asksForForms(
@@ -75,7 +75,7 @@ export class LegacyMcpSessions {
       // The client ended it (DELETE).
       onsessionclosed: (id) => void this.forget(id),
     });
-    const session: Session = { transport, owner: options.client ?? "mcp", open: 0, idle: undefined, close: () => server.close() };
+    const session: Session = { transport, owner: ownerOf(options), open: 0, idle: undefined, close: () => server.close() };
     await server.connect(transport);
     return this.served(session, request);
   }
@@ -126,6 +126,11 @@ export class LegacyMcpSessions {
     await session.close().catch(() => {});
   }
 }
+
+/** The server's options, and whose the session is (the token's hash; by default the client's name). */
+type SessionOptions = McpServerOptions & { owner?: string | undefined };
+
+const ownerOf = (options: SessionOptions) => options.owner ?? options.client ?? "mcp";
 
 /** Whether a message is an `initialize` whose client takes form elicitations (`elicitation: {}` means forms too). */
 function asksForForms(message: unknown): boolean {

@@ -7,6 +7,8 @@ import { ModernTasks } from "./mcp-tasks-extension.js";
 export interface McpOverHttpOptions extends McpServerOptions {
   /** Sessions for 2025-11-25 clients that take forms (`planloop serve --mcp-sessions`); without, every request is stateless. */
   sessions?: LegacyMcpSessions | undefined;
+  /** Whose a session is: the token (its hash), so a later token given a removed one's name does not get its sessions. Default the client's name. */
+  owner?: string | undefined;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface TaskNotificationOptions {
 const subscriptionIdKey = "io.modelcontextprotocol/subscriptionId";
 /** Ids a subscription follows at most: each is a loop reading the store. */
 const maxTaskIds = 100;
+/** Ids a subscription looks up at most (the first named): each is a read of the store, and a body of 1 MB names 100,000. */
+const maxIdsRead = 1_000;
 const terminal = new Set(["completed", "failed", "cancelled"]);
 
 /**
@@ -62,8 +64,9 @@ export function undeclaredListen(request: ListenRequest): Record<string, unknown
 export async function serveTaskNotifications(request: ListenRequest, options: TaskNotificationOptions): Promise<void> {
   const stamp = { [subscriptionIdKey]: request.id };
   const accepted: string[] = [];
-  for (const taskId of new Set(request.params.notifications.taskIds)) {
-    if (accepted.length < maxTaskIds && (await stateOf(options, taskId)) !== undefined) accepted.push(taskId);
+  for (const taskId of [...new Set(request.params.notifications.taskIds)].slice(0, maxIdsRead)) {
+    if (accepted.length >= maxTaskIds || options.signal.aborted) break;
+    if ((await stateOf(options, taskId)) !== undefined) accepted.push(taskId);
   }
   options.send({
     jsonrpc: "2.0",

@@ -8,7 +8,7 @@ import { NoSuchRunError } from "../runs/take-decisions.js";
 import { TamperedRequestError } from "../runs/hosted-request.js";
 import { DecisionsRefusedError } from "../runs/decisions-refused.js";
 import type { ApiScope, DecisionRequest, RunView } from "../client/api-types.js";
-import { allows, findToken, listTokens } from "./api-tokens.js";
+import { allows, findToken, hashToken, listTokens } from "./api-tokens.js";
 import { sameSecretText } from "../trust/keyed-hash.js";
 import { BodyError, decisionsBody, eventBody, forkBody, readBody, startRunBody, type GrantRequest } from "./api-requests.js";
 import { addGrant, GrantError } from "../runs/standing-grants.js";
@@ -81,8 +81,8 @@ export interface ServerAppOptions {
   secret?: string | undefined;
 }
 
-/** Who made the request: the token's name and scopes. */
-type Caller = { name: string; scopes: readonly ApiScope[] };
+/** Who made the request: the token's name and scopes, and the token itself (its hash): a name outlives a removed token. */
+type Caller = { name: string; scopes: readonly ApiScope[]; key: string };
 type Env = { Variables: { caller: Caller } };
 
 /**
@@ -135,13 +135,13 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   async function caller(context: Context<Env>, scope: ApiScope): Promise<Caller> {
     const presented = /^Bearer\s+(\S+)$/i.exec(context.req.header("authorization") ?? "")?.[1];
     if (presented === undefined) throw new ApiFailure(401, "this needs a token: Authorization: Bearer <token> (planloop serve tokens add)");
-    const known: Caller | undefined =
+    const known: Omit<Caller, "key"> | undefined =
       options.sessionToken !== undefined && sameSecretText(presented, options.sessionToken)
         ? { name: "session", scopes: ["admin"] }
         : findToken(await listTokens(store), presented);
     if (known === undefined) throw new ApiFailure(401, "the token is not one this server knows");
     if (!allows(known.scopes, scope)) throw new ApiFailure(403, `token "${known.name}" may not do this: it needs the "${scope}" scope`);
-    return { name: known.name, scopes: known.scopes };
+    return { name: known.name, scopes: known.scopes, key: hashToken(presented) };
   }
 
   // MCP over Streamable HTTP (docs/mcp.md): its tools start and decide runs, so the token needs both scopes.
@@ -153,7 +153,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
     }),
   );
   app.all("/mcp", needs("run"), async (context) => {
-    const { name, scopes } = context.get("caller");
+    const { name, scopes, key } = context.get("caller");
     if (!allows(scopes, "decide"))
       throw new ApiFailure(403, `token "${name}" may not use /mcp: its tools start and decide runs (run and decide scopes)`);
     return mcpOverHttp(
@@ -166,6 +166,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
         secret: options.secret,
         pollMs: options.pollMs,
         sessions: options.mcpSessions,
+        owner: key,
       },
       context.req.raw,
     );

@@ -4,8 +4,9 @@ import { createRequire } from "node:module";
 import { isRecord } from "../is-record.js";
 import type { InputCheck } from "./input-check.js";
 import { withDecimalMultipleOf } from "./decimal-multiple.js";
-import { resolvedReferences } from "./resolved-references.js";
-import { mapSubschemas } from "./schema-nodes.js";
+import { inPlaceCost } from "./in-place-cost.js";
+import { resolvedReferences, TooManyDynamicScopes } from "./resolved-references.js";
+import { mapSubschemas, schemaNodes } from "./schema-nodes.js";
 import { withUnevaluatedConditionals } from "./unevaluated-conditionals.js";
 import { withoutUnknownIdentifiers } from "./unknown-keywords.js";
 import { schemaProblemPlace } from "./schema-problem-place.js";
@@ -75,12 +76,13 @@ function draftSeven(): Ajv {
 function compile(written: Record<string, unknown>): ValidateFunction {
   const declared = typeof written.$schema === "string" ? written.$schema : "";
   const schema = withPrototypeNames(written);
-  const asDraftSeven = () => withoutUnknownIdentifiers(withoutRefSiblings(withoutDraftFour(schema))) as Record<string, unknown>;
+  const asDraftSeven = () => withinCost(withoutUnknownIdentifiers(withoutRefSiblings(withoutDraftFour(schema))) as Record<string, unknown>);
   if (olderDrafts.test(declared)) return compileWith(draftSeven(), asDraftSeven());
   try {
     return compileWith((draft2020 ??= withDecimalMultipleOf(new Ajv2020(settings))), forAjv2020(schema));
   } catch (error) {
-    if (declared !== "") throw error;
+    // Too many dynamic scopes is not read as draft-07 instead (which would ignore its $dynamicRefs).
+    if (declared !== "" || error instanceof TooManyDynamicScopes || error instanceof RefusedSchema) throw error;
     // No dialect named and not valid 2020-12: many tool schemas are still written as draft-07.
     try {
       return compileWith(draftSeven(), asDraftSeven());
@@ -93,8 +95,33 @@ function compile(written: Record<string, unknown>): ValidateFunction {
 /** A 2020-12 schema as Ajv reads it right: references worked out here, conditionals it misreads rewritten. */
 function forAjv2020(schema: Record<string, unknown>): Record<string, unknown> {
   const resolved = resolvedReferences(schema);
-  return resolved === undefined ? schema : withUnevaluatedConditionals(resolved);
+  if (resolved === undefined) return schema;
+  // A chain of references through `$id`s, anchors or `$dynamicRef`s that never reaches a schema
+  // is one of pointers here (Ajv reads `{ $ref: <itself> }` as anything goes).
+  const cycle = refCycle(resolved);
+  if (cycle !== undefined) throw new RefusedSchema(`its references ${cycle.map(decodeURIComponent).join(" → ")} never reach a schema`);
+  return withUnevaluatedConditionals(withinCost(resolved));
 }
+
+/**
+ * The schema, if one value is checked against at most `maxInPlaceCost` of its nodes. Measured
+ * where its references are pointers into it alone: a draft-07 schema with `$id`s is not.
+ */
+function withinCost(schema: Record<string, unknown>): Record<string, unknown> {
+  if (schemaNodes(schema).some(({ node }) => typeof node.$id === "string")) return schema;
+  const cost = inPlaceCost(schema);
+  if (cost > maxInPlaceCost)
+    throw new RefusedSchema(
+      `checking one value against it visits up to ${cost} schema nodes (its references fan out), more than ${maxInPlaceCost}`,
+    );
+  return schema;
+}
+
+/** Schema nodes one value may be checked against, at most: more is a schema made to stall the checker. */
+const maxInPlaceCost = 100_000;
+
+/** A 2020-12 schema refused before Ajv reads it: not read as draft-07 instead, which would ignore what it refers to. */
+class RefusedSchema extends Error {}
 
 /**
  * A compiled schema is not kept by its `$id` (tools from several servers may reuse one) nor in
@@ -122,21 +149,27 @@ function withoutDraftFour(schema: Record<string, unknown>): Record<string, unkno
 
 /**
  * Ajv leaves out a property named `__proto__` (a guard of its generated code), so the schema it
- * gets says the same with a pattern: `properties.__proto__` becomes `patternProperties["^__proto__$"]`.
- * Nodes without one are passed as they are.
+ * gets says the same with a pattern: beside `properties.__proto__` (left where it is, so a `$ref`
+ * to it still finds it) goes a `patternProperties` entry matching only `__proto__` whose schema is
+ * a `$ref` to it — under a pattern of its own, so one the author wrote for `^__proto__$` still
+ * counts too. Nodes without one are passed as they are.
  */
 function withPrototypeNames(schema: Record<string, unknown>): Record<string, unknown> {
-  return JSON.stringify(schema).includes('"__proto__"') ? (rewritten(schema) as Record<string, unknown>) : schema;
+  return JSON.stringify(schema).includes('"__proto__"') ? (rewritten(schema, "") as Record<string, unknown>) : schema;
 }
 
-function rewritten(node: unknown): unknown {
+/** `pointer`: the node's place in the resource it is in (a `$id` that is not an anchor starts one). */
+function rewritten(node: unknown, pointer: string): unknown {
   if (!isRecord(node)) return node;
-  const copy = mapSubschemas(node, rewritten);
+  const here = typeof node.$id === "string" && !node.$id.startsWith("#") ? "" : pointer;
+  const copy = mapSubschemas(node, (sub, key) => rewritten(sub, `${here}/${key}`));
   const properties = copy.properties;
   if (isRecord(properties) && Object.hasOwn(properties, "__proto__")) {
-    const { __proto__: prototypeSchema, ...rest } = properties;
-    copy.properties = rest;
-    copy.patternProperties = { ...(isRecord(copy.patternProperties) ? copy.patternProperties : {}), "^__proto__$": prototypeSchema };
+    const patterns: Record<string, unknown> = { ...(isRecord(copy.patternProperties) ? copy.patternProperties : {}) };
+    let pattern = "^__proto__$";
+    while (Object.hasOwn(patterns, pattern)) pattern = `^(?:${pattern.slice(1, -1)})$`;
+    const target = `${here}/properties/__proto__`.split("/").map(encodeURIComponent).join("/");
+    copy.patternProperties = { ...patterns, [pattern]: { $ref: `#${target}` } };
   }
   return { ...copy };
 }
@@ -194,7 +227,8 @@ function refCycle(root: Record<string, unknown>): string[] | undefined {
     if (ref !== "#" && !ref.startsWith("#/")) return undefined;
     let node: unknown = root;
     for (const part of ref.slice(1).split("/").filter(Boolean)) {
-      node = isRecord(node) ? node[part.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined;
+      const name = part.replaceAll("~1", "/").replaceAll("~0", "~");
+      node = isRecord(node) ? node[safelyDecoded(name)] : undefined;
     }
     return node;
   };
@@ -225,4 +259,13 @@ function refCycle(root: Record<string, unknown>): string[] | undefined {
     return undefined;
   };
   return visit(root);
+}
+
+/** A pointer token as written in a URI fragment ("%24defs" is "$defs"); one that is no valid escape as it is. */
+function safelyDecoded(token: string): string {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
 }

@@ -33,11 +33,24 @@ export function resolvedReferences(root: Record<string, unknown>): Record<string
 
 class Unresolved extends Error {}
 
+/** A document whose dynamic scopes would need more copies than `maxCopiedNodes` allows: refused, never expanded. */
+export class TooManyDynamicScopes extends Error {}
+
 /** For each anchor name a `$dynamicRef` reads dynamically, the outermost resource in scope that has it. */
 type Scope = ReadonlyMap<string, string>;
 
+/**
+ * Schema nodes the copies bound to dynamic scopes may hold in all, beyond the document's own:
+ * the scopes a document reaches can double with each resource that enters an anchor (a 3 KB
+ * schema reached 2^20 of them), so a schema that would need more is refused rather than expanded.
+ */
+const maxCopiedNodes = (documentNodes: number) => Math.max(2_000, 4 * documentNodes);
+
 class Resolution {
   private readonly dynamicNames = new Set<string>();
+  /** Nodes emitted so far: the document's own, then the copies'. */
+  private emitted = 0;
+  private readonly budget: number;
   private readonly copies = new Map<string, string>();
   private readonly copyNodes = new Map<string, unknown>();
 
@@ -45,6 +58,7 @@ class Resolution {
     private readonly root: Record<string, unknown>,
     private readonly resources: SchemaResources,
   ) {
+    this.budget = resources.places.size + maxCopiedNodes(resources.places.size);
     for (const [pointer, place] of resources.places) {
       const reference = place.node.$dynamicRef;
       if (typeof reference !== "string") continue;
@@ -63,6 +77,10 @@ class Resolution {
   /** The node at `pointer` rewritten, read in `scope`. */
   private emit(pointer: string, scope: Scope): Record<string, unknown> {
     const { node } = this.resources.places.get(pointer)!;
+    if (++this.emitted > this.budget)
+      throw new TooManyDynamicScopes(
+        `its $dynamicRefs reach its schemas through more dynamic scopes than planloop follows (over ${this.budget - this.resources.places.size} schema nodes to copy)`,
+      );
     const inner = typeof node.$id === "string" ? this.enter(scope, pointer) : scope;
     const copy = mapSubschemas(node, (sub, key) => (isRecord(sub) ? this.emit(`${pointer}/${key}`, inner) : sub));
     for (const [key, value] of Object.entries(copy)) if (!isKnownKeyword(key)) copy[key] = withoutIdentifiers(value);

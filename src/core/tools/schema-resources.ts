@@ -45,14 +45,19 @@ export function schemaResources(root: Record<string, unknown>): SchemaResources 
     if (!isRecord(node) || !understood) return;
     if (typeof node.$id === "string") {
       const id = absolute(node.$id, base);
-      if (id === undefined || id.fragment !== "") return void (understood = false);
+      // Two resources of one URI (the spec leaves which one a reference means open): Ajv's to refuse.
+      if (id === undefined || id.fragment !== "" || resources.has(id.uri)) return void (understood = false);
       if (pointer !== "") enclosing.set(pointer, resource);
       [base, resource] = [id.uri, pointer];
       resources.set(base, pointer);
     }
     places.set(pointer, { node, base, resource });
     for (const keyword of ["$anchor", "$dynamicAnchor"]) {
-      if (typeof node[keyword] === "string") anchors.set(`${base}#${node[keyword] as string}`, pointer);
+      if (typeof node[keyword] !== "string") continue;
+      const anchor = `${base}#${node[keyword] as string}`;
+      // One name on two nodes of a resource: as with a URI, which one is meant is Ajv's to refuse.
+      if (anchors.has(anchor) && anchors.get(anchor) !== pointer) return void (understood = false);
+      anchors.set(anchor, pointer);
     }
     if (typeof node.$dynamicAnchor === "string") {
       const named = dynamicAnchors.get(resource) ?? new Map<string, string>();

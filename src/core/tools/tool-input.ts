@@ -75,7 +75,7 @@ export function readToolInput(input: unknown, inputSchema: object | undefined, w
     } catch (error) {
       throw new InvalidOptionsError(`${where}: input is not a JSON Schema planloop can check: ${(error as Error).message}`);
     }
-    return { jsonSchema: input, check };
+    return { jsonSchema: inputSchema ?? input, check };
   }
   throw new InvalidOptionsError(`${where}: input must be ${supported}`);
 }

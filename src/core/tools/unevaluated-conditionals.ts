@@ -17,7 +17,26 @@ export function withUnevaluatedConditionals(schema: Record<string, unknown>): Re
   const text = JSON.stringify(schema);
   if (!text.includes('"unevaluatedProperties"') || text.includes('"unevaluatedItems"')) return schema;
   if (/"\$ref":"#[^"]*\/(if|then|else)(\/|")/.test(text)) return schema;
+  // Each `if` is written twice (as itself and under `not`), so an `if` inside an `if` doubles: a
+  // 1 KB schema of 16 nested ones became millions of nodes. Past a few times its size, Ajv reads it as written.
+  const { written, rewrittenSize } = sizes(schema);
+  if (rewrittenSize > Math.max(2_000, 4 * written)) return schema;
   return rewritten(schema) as Record<string, unknown>;
+}
+
+/** The schema nodes of a document, and of it rewritten (without making it). */
+function sizes(node: unknown): { written: number; rewrittenSize: number } {
+  if (!isRecord(node)) return { written: 1, rewrittenSize: 1 };
+  let written = 1;
+  let rewrittenSize = 1;
+  mapSubschemas(node, (sub, key) => {
+    const inner = sizes(sub);
+    written += inner.written;
+    // The condition goes in twice, with an allOf, an anyOf and a not around.
+    rewrittenSize += key === "if" ? 2 * inner.rewrittenSize + 4 : inner.rewrittenSize;
+    return sub;
+  });
+  return { written, rewrittenSize };
 }
 
 function rewritten(node: unknown): unknown {
