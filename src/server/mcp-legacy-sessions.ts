@@ -8,6 +8,8 @@ export interface LegacyMcpSessionsOptions {
   idleMs?: number | undefined;
   /** Sessions kept at once; a client beyond them is served statelessly, without forms. Default 256. */
   maxSessions?: number | undefined;
+  /** Sessions one token holds at once, so one caller cannot take every slot; beyond them it is served statelessly. Default 32. */
+  maxSessionsPerToken?: number | undefined;
 }
 
 interface Session {
@@ -32,10 +34,12 @@ export class LegacyMcpSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly idleMs: number;
   private readonly maxSessions: number;
+  private readonly maxSessionsPerToken: number;
 
   constructor(options: LegacyMcpSessionsOptions = {}) {
     this.idleMs = options.idleMs ?? 600_000;
     this.maxSessions = options.maxSessions ?? 256;
+    this.maxSessionsPerToken = options.maxSessionsPerToken ?? 32;
   }
 
   /** Whether the request names a session: `handle` answers it, found or not. */
@@ -54,6 +58,8 @@ export class LegacyMcpSessions {
   /** A new session for an `initialize` that declares form elicitation; undefined for any other request, or when full. */
   async open(options: SessionOptions, request: Request): Promise<Response | undefined> {
     if (request.method !== "POST" || this.sessions.size >= this.maxSessions) return undefined;
+    const owner = ownerOf(options);
+    if (this.heldBy(owner) >= this.maxSessionsPerToken) return undefined;
     if (
       !asksForForms(
         await request
@@ -75,7 +81,7 @@ export class LegacyMcpSessions {
       // The client ended it (DELETE).
       onsessionclosed: (id) => void this.forget(id),
     });
-    const session: Session = { transport, owner: ownerOf(options), open: 0, idle: undefined, close: () => server.close() };
+    const session: Session = { transport, owner, open: 0, idle: undefined, close: () => server.close() };
     await server.connect(transport);
     return this.served(session, request);
   }
@@ -87,6 +93,12 @@ export class LegacyMcpSessions {
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  private heldBy(owner: string): number {
+    let held = 0;
+    for (const session of this.sessions.values()) if (session.owner === owner) held += 1;
+    return held;
   }
 
   private async served(session: Session, request: Request): Promise<Response> {

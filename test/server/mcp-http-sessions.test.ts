@@ -20,13 +20,13 @@ afterEach(async () => {
   await store.close();
 });
 
-async function connect(options: { forms: boolean }) {
+async function connect(options: { forms: boolean; token?: string }) {
   const client = new Client(
     { name: "sessions-test", version: "1.0.0" },
     { capabilities: options.forms ? { elicitation: { form: {} } } : {} },
   );
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${server.sessionToken!}` } },
+    requestInit: { headers: { authorization: `Bearer ${options.token ?? server.sessionToken!}` } },
   });
   await client.connect(transport);
   clients.push(client);
@@ -121,5 +121,15 @@ describe("/mcp sessions for 2025-11-25 clients that take forms", () => {
     expect((await client.callTool({ name: "get_run", arguments: { runId: "no-forms" } })).structuredContent).toMatchObject({
       status: expect.stringMatching(/running|waiting/),
     });
+  });
+
+  it("keeps one token to its share of sessions, so it cannot take every slot from another token", async () => {
+    store = memoryStore();
+    const { refund } = refundTool();
+    server = await startRunServer({ store, tools: [refund], pollMs: 20, mcpSessions: { maxSessions: 4, maxSessionsPerToken: 2 } });
+    const mine = await Promise.all([1, 2, 3].map(() => connect({ forms: true })));
+    expect(mine.filter(({ transport }) => transport.sessionId !== undefined)).toHaveLength(2);
+    const other = (await addToken(store, { name: "other", scopes: ["run", "decide"] })).token;
+    expect((await connect({ forms: true, token: other })).transport.sessionId).toBeDefined();
   });
 });
