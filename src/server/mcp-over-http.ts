@@ -29,7 +29,11 @@ export async function mcpOverHttp(options: McpOverHttpOptions, request: Request)
     return (await sessions?.open(options, request)) ?? legacyMcpOverHttp(options, request);
   const context = { ...options, client: options.client ?? "mcp" };
   const listen = mayBeListen(request) ? taskListenRequest(await readJson(request)) : undefined;
-  if (listen !== undefined) return taskNotificationStream(listen, new ModernTasks(sdk, context), options, request.signal);
+  if (listen !== undefined)
+    return taskNotificationStream(listen, new ModernTasks(sdk, context), options, {
+      owner: options.owner ?? context.client,
+      signal: request.signal,
+    });
   // A strict 2026-07-28 handler: legacy traffic never reaches it (routed above).
   const handler = sdk.createMcpHandler(() => modernMcpServer(sdk, context, options.secret), { legacy: "reject" });
   // Not closed after: a streamed answer (progress, then the result) keeps its exchange open until it ends.
@@ -49,17 +53,36 @@ const readJson = (request: Request): Promise<unknown> =>
 const keepAliveMs = 15_000;
 /** Task subscriptions open at once in this process, at most (the SDK's own listen keeps as many). */
 const maxTaskStreams = 1024;
+/** A quarter of them for one token, so one caller cannot take every subscription from the rest. */
+const maxTaskStreamsPerOwner = 256;
 let openTaskStreams = 0;
+const openByOwner = new Map<string, number>();
 
 /** The subscription's answer: an event stream of its notifications, closed when it ends or the client goes. */
-function taskNotificationStream(listen: ListenRequest, tasks: ModernTasks, options: McpServerOptions, signal: AbortSignal): Response {
+function taskNotificationStream(
+  listen: ListenRequest,
+  tasks: ModernTasks,
+  options: McpServerOptions,
+  { owner, signal }: { owner: string; signal: AbortSignal },
+): Response {
   const refusal = undeclaredListen(listen);
   if (refusal !== undefined) return Response.json(refusal);
-  if (openTaskStreams >= maxTaskStreams)
+  const held = openByOwner.get(owner) ?? 0;
+  if (openTaskStreams >= maxTaskStreams || held >= maxTaskStreamsPerOwner)
     return Response.json({ jsonrpc: "2.0", id: listen.id, error: { code: -32603, message: "Subscription limit reached" } });
   openTaskStreams += 1;
+  openByOwner.set(owner, held + 1);
   const gone = new AbortController();
-  gone.signal.addEventListener("abort", () => (openTaskStreams -= 1), { once: true });
+  gone.signal.addEventListener(
+    "abort",
+    () => {
+      openTaskStreams -= 1;
+      const left = (openByOwner.get(owner) ?? 1) - 1;
+      if (left === 0) openByOwner.delete(owner);
+      else openByOwner.set(owner, left);
+    },
+    { once: true },
+  );
   signal.addEventListener("abort", () => gone.abort(), { once: true });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { TaskStatusNotificationParamsV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { memoryStore, type CheckpointStore } from "planloop";
 import { z } from "zod";
+import { addToken } from "../../src/server/api-tokens.js";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
 import { refundPlan, refundTool } from "../helpers/refund-tool.js";
 
@@ -41,23 +42,33 @@ async function client(options: { tasks: boolean }): Promise<Client> {
  * to its own tools/call (the extension's client, `@modelcontextprotocol/ext-tasks`, needs a raw dispatcher).
  */
 async function createTask(name: string, args: Record<string, unknown>) {
-  const response = await fetch(`${server.url}/mcp`, {
+  const response = await post("tools/call", { name, arguments: args }, { headers: { "mcp-name": name } });
+  return ((await response.json()) as { result: Record<string, unknown> }).result;
+}
+
+/** A raw 2026-07-28 request to /mcp, from a client that declares the Tasks extension. */
+function post(
+  method: string,
+  params: Record<string, unknown>,
+  { headers = {}, token = server.sessionToken!, signal }: { headers?: Record<string, string>; token?: string; signal?: AbortSignal } = {},
+) {
+  return fetch(`${server.url}/mcp`, {
     method: "POST",
+    signal: signal ?? null,
     headers: {
-      authorization: `Bearer ${server.sessionToken!}`,
+      authorization: `Bearer ${token}`,
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": name,
+      "mcp-method": method,
+      ...headers,
     },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
-      method: "tools/call",
+      method,
       params: {
-        name,
-        arguments: args,
+        ...params,
         _meta: {
           "io.modelcontextprotocol/protocolVersion": "2026-07-28",
           "io.modelcontextprotocol/clientInfo": { name: "notifications-test", version: "1.0.0" },
@@ -66,7 +77,6 @@ async function createTask(name: string, args: Record<string, unknown>) {
       },
     }),
   });
-  return ((await response.json()) as { result: Record<string, unknown> }).result;
 }
 
 /** What the client heard, and a way to wait until it has heard a status. */
@@ -117,5 +127,30 @@ describe("notifications/tasks on /mcp (2026-07-28)", () => {
     server = await startRunServer({ store, tools: [refund], pollMs: 20 });
     const plain = await client({ tasks: false });
     await expect(plain.listen({ taskIds: ["anything"] } as never)).rejects.toMatchObject({ code: -32021 });
+  });
+
+  it("keeps one token to 256 open subscriptions, so it cannot take the process's 1,024 from every other token", async () => {
+    store = memoryStore();
+    const { refund } = refundTool();
+    server = await startRunServer({ store, tools: [refund], pollMs: 20 });
+    expect(await createTask("run_plan", { plan: refundPlan, runId: "held" })).toMatchObject({ resultType: "task" });
+    const leave = new AbortController();
+    const listen = (token?: string) =>
+      post(
+        "subscriptions/listen",
+        { notifications: { taskIds: ["held"] } },
+        { ...(token === undefined ? {} : { token }), signal: leave.signal },
+      );
+    try {
+      const mine = await Promise.all(Array.from({ length: 257 }, () => listen()));
+      const streams = mine.filter((response) => response.headers.get("content-type")?.startsWith("text/event-stream"));
+      expect(streams).toHaveLength(256);
+      const refused = mine.find((response) => !streams.includes(response))!;
+      expect(await refused.json()).toMatchObject({ error: { code: -32603 } });
+      const other = (await addToken(store, { name: "other", scopes: ["run", "decide"] })).token;
+      expect((await listen(other)).headers.get("content-type")).toMatch(/^text\/event-stream/);
+    } finally {
+      leave.abort();
+    }
   });
 });
