@@ -1,6 +1,7 @@
 import { payloadOf, Webhooks } from "../../server/webhooks.js";
 import { CliError } from "../cli-error.js";
-import type { Served } from "./serve-api.js";
+import type { CheckpointStore } from "../../journal/checkpoint-store.js";
+import type { RunServer } from "../../server/start-server.js";
 
 /** What `planloop serve` signs its webhooks with and sends every one to: PLANLOOP_WEBHOOK_SECRET and --webhook. */
 export interface WebhookSettings {
@@ -27,7 +28,10 @@ export interface FailedStartWebhooks {
  * serve has one (--port), which sends its own runs' there; else through an outbox of serve's own
  * over the store, kept and tried as the server's are. Without --webhook, nowhere.
  */
-export function failedStartWebhooks(served: Served, settings: WebhookSettings | undefined): FailedStartWebhooks {
+export function failedStartWebhooks(
+  served: { store: CheckpointStore; server: RunServer | undefined },
+  settings: WebhookSettings | undefined,
+): FailedStartWebhooks {
   const url = settings?.url;
   if (url === undefined) return { send: () => {}, close: async () => {} };
   const { server } = served;
