@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { CheckpointStore, StoredRun } from "../journal/checkpoint-store.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
-import { trustedLaunchLine } from "./launch-line.js";
+import { trustedLaunchLine, type PersonsWord } from "./launch-line.js";
 import { openStore, storeWhere } from "./store-option.js";
 import { launchOf } from "./stored-runs.js";
 
@@ -24,6 +24,10 @@ export interface ContinueFlags {
   model?: string;
   /** Where to keep the provider's limit, for a run started with `--limits-shared` (not taken from the store unless it is the run's own). */
   limitsShared?: string;
+  /** The server the model calls go to, for a run started with `--base-url` (not taken from the store). */
+  baseUrl?: string;
+  /** The Redis the steps go to, for a run started with `--redis` (not taken from the store). */
+  redis?: string;
   /** Who gives the decisions (`--decided-by`), kept with them. */
   decidedBy?: string;
 }
@@ -74,7 +78,7 @@ export async function resumeRun(
  */
 export async function continuationLine(
   io: CliIo,
-  request: { runId: string; flags: ContinueFlags; decisions: string[] },
+  request: { runId: string; flags: ContinueFlags; decisions: string[]; ask?: PersonsWord["ask"] },
 ): Promise<{ argv: string[]; cwd: string } | undefined> {
   const { store: storeFlag } = request.flags;
   // The store flag as it reads from here, before the command moves to the run's folder.
@@ -95,7 +99,7 @@ export async function continuationLine(
     launch = launchOf(run);
   });
   if (launch === undefined) return undefined;
-  const { tools, model, limitsShared } = request.flags;
-  const argv = await trustedLaunchLine(request.runId, launch, { tools, model, limitsShared, store });
+  const { tools, model, limitsShared, baseUrl, redis } = request.flags;
+  const argv = await trustedLaunchLine(request.runId, launch, { tools, model, limitsShared, baseUrl, redis, store, ask: request.ask });
   return { argv: [...argv, "--store", store, "--run-id", request.runId, ...request.decisions], cwd: launch.cwd };
 }

@@ -6,6 +6,7 @@ import type { PendingCall } from "../react/agent-status.js";
 import type { ApprovalDecision } from "../core/tools/guarded-call.js";
 import type { PendingPlan } from "../strategies/plan-review.js";
 import type { PlanWait } from "../executor/execution-result.js";
+import { namedAgain } from "./launch-line.js";
 import { CliError, readJsonFile } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { textKeyed } from "../core/records.js";
@@ -152,8 +153,8 @@ export function savePaused(
     command: string;
     runId?: string;
     storeFlag?: string;
-    /** The tools module the run loads, named again to continue it (the store is not trusted to name it). */
-    tools?: string | undefined;
+    /** The run's launch line: the modules and places it names are named again to continue it (the store is not trusted to name them). */
+    launch?: readonly string[] | undefined;
   },
 ): void {
   const statePath = resolve(paused.statePath);
@@ -164,7 +165,8 @@ export function savePaused(
   const decide = first === undefined ? "" : first.kind === "input" ? ` --answer ${first.id}=<your answer>` : ` --approve ${first.id}`;
   io.out(`state: ${statePath}\nresume: ${paused.command} --resume ${statePath}${decide}`);
   if (paused.runId === undefined) return;
-  const store = `${paused.tools === undefined ? "" : ` --tools ${paused.tools}`}${paused.storeFlag ?? ""}`;
+  const again = namedAgain(paused.launch ?? [], paused.storeFlag?.replace(/^ --store /, ""));
+  const store = `${again.map((word) => ` ${word}`).join("")}${paused.storeFlag ?? ""}`;
   const byId =
     first === undefined
       ? `planloop runs resume ${paused.runId}${store}`

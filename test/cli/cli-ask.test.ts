@@ -156,7 +156,8 @@ describe("planloop ask", () => {
     expect(paused.code).toBe(3);
     const id = /(code:0:[0-9a-f]{16}:1) waits for approval: pay \{"amount":120\}/.exec(paused.out)?.[1];
     expect(id).toBeDefined();
-    const approved = await cli("runs", "approve", "c1", id!, "--tools", toolsModule, "--store", store);
+    // The server is named again: the store is not trusted to name where the API key goes.
+    const approved = await cli("runs", "approve", "c1", id!, "--tools", toolsModule, "--base-url", server.baseURL, "--store", store);
     expect(approved).toMatchObject({ code: 0, out: expect.stringContaining("Paid 120.") });
     expect(approved.out).toContain("code: completed — 2 model calls, 2 tool calls");
     // The program was not asked for again: the second request is the answer's.
@@ -190,11 +191,26 @@ describe("planloop ask", () => {
     expect(paused.code).toBe(3);
     expect(paused.out).toContain("plan:1 waits for review: 1 steps");
     expect(paused.out).toContain('1 [new] double {"value":21}');
-    expect(paused.out).toContain(`or by id: planloop runs approve r1 plan:1 --tools ${toolsModule} --store ${store}`);
+    expect(paused.out).toContain(
+      `or by id: planloop runs approve r1 plan:1 --base-url ${server.baseURL} --tools ${toolsModule} --store ${store}`,
+    );
     expect((await cli("runs", "show", "r1", "--store", store)).out).toContain("plan:1 waits for review");
     const edited = join(dir, "edited.json");
     writeFileSync(edited, JSON.stringify({ steps: [{ id: 1, task: "double", tool: "double", args: { value: 50 } }] }));
-    const approved = await cli("runs", "approve", "r1", "plan:1", "--plan", edited, "--tools", toolsModule, "--store", store);
+    const approved = await cli(
+      "runs",
+      "approve",
+      "r1",
+      "plan:1",
+      "--plan",
+      edited,
+      "--tools",
+      toolsModule,
+      "--base-url",
+      server.baseURL,
+      "--store",
+      store,
+    );
     expect(approved.code).toBe(0);
     expect(approved.out).toContain("The double is 100.");
     expect(server.requests).toHaveLength(2);

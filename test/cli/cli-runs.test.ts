@@ -66,7 +66,9 @@ describe("planloop runs", () => {
     planted.close();
     const refused = await cli("runs", "resume", "planted-1", "--store", store);
     expect(refused.code).not.toBe(0);
-    expect(refused.err).toContain(`run "planted-1" was started with --tools ${evil}; nothing the store names is loaded without your word`);
+    expect(refused.err).toContain(
+      `run "planted-1" was started with --tools ${evil}; nothing the store names is loaded or opened without your word`,
+    );
     const odd = await cli("runs", "resume", "planted-2", "--tools", toolsModule, "--store", store);
     expect(odd.err).toContain('run "planted-2" has a launch line planloop did not write (it holds "--events")');
     for (const [runId, variable] of [

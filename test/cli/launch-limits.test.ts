@@ -53,7 +53,18 @@ describe("limit flags on a run continued later", () => {
     await kept.close();
     expect(line.argv).toEqual(expect.arrayContaining(["--requests-per-minute", "60", "--limits-shared", store]));
 
-    const approved = await cli("runs", "approve", "limited-1", "step:1", "--tools", toolsModule, "--store", store);
+    const approved = await cli(
+      "runs",
+      "approve",
+      "limited-1",
+      "step:1",
+      "--tools",
+      toolsModule,
+      "--base-url",
+      server.baseURL,
+      "--store",
+      store,
+    );
     expect(approved.code).toBe(0);
     const at = server.requests.map((request) => request.at).sort((a, b) => a - b);
     expect(at).toHaveLength(2);
@@ -78,7 +89,7 @@ describe("limit flags on a run continued later", () => {
 
   it("opens a stored shared limit only in the run's own store, or where the person says", async () => {
     const base = ["run", "/plans/p.json", "--tools", "/tools.mjs", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"];
-    const given = { tools: "/tools.mjs", store: "sqlite:/data/runs.sqlite" };
+    const given = { tools: "/tools.mjs", baseUrl: "http://127.0.0.1:9/v1", store: "sqlite:/data/runs.sqlite" };
     // The run's own store: the person named it.
     const own = [...base, "--requests-per-minute", "60", "--limits-shared", "sqlite:/data/runs.sqlite"];
     expect(await trustedLaunchLine("r", launch(own), given)).toEqual(own);
@@ -90,7 +101,7 @@ describe("limit flags on a run continued later", () => {
     // Elsewhere (a database the store's writer chose): not without a word.
     const elsewhere = [...base, "--limits-shared", "postgres://planloop@attacker.example/db"];
     await expect(trustedLaunchLine("r", launch(elsewhere), given)).rejects.toThrow(
-      'run "r" was started with --limits-shared postgres://planloop@attacker.example/db; nothing the store names is loaded without your word',
+      'run "r" was started with --limits-shared postgres://planloop@attacker.example/db; nothing the store names is loaded or opened without your word',
     );
     // The person's own place replaces it.
     expect(await trustedLaunchLine("r", launch(elsewhere), { ...given, limitsShared: "redis://127.0.0.1:6379" })).toEqual([
@@ -102,6 +113,6 @@ describe("limit flags on a run continued later", () => {
 
   it("continues an ask run started with --grounding (a flag planloop writes)", async () => {
     const argv = ["ask", "anything", "--strategy", "react", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--grounding", "strict"];
-    expect(await trustedLaunchLine("r", launch(argv), {})).toEqual(argv);
+    expect(await trustedLaunchLine("r", launch(argv), { baseUrl: "http://127.0.0.1:9/v1" })).toEqual(argv);
   });
 });

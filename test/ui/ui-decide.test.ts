@@ -147,7 +147,7 @@ describe("deciding through planloop ui", () => {
       store,
       tools: [refund, askUser()],
       continueRun: async ({ runId }) => void continued.push(runId),
-      cannotContinue: (runId) => whyNotHere(store, runId, undefined),
+      cannotContinue: (runId) => whyNotHere(store, runId, { word: { store: "memory", tools: "/tools.mjs" }, command: "planloop ui" }),
     });
     const response = await fetch(`${ui.url.slice(0, ui.url.indexOf("/?"))}/api/runs/r1/decisions`, {
       method: "POST",

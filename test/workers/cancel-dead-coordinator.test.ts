@@ -76,7 +76,8 @@ describe.skipIf(skipRedis)("planloop runs cancel of a run whose coordinator died
     await watch.close();
     coordinator.kill("SIGKILL");
     await new Promise((resolve) => coordinator.once("close", resolve));
-    const cancelled = await cli("runs", "cancel", "dead-1", "--store", store);
+    // The Redis named again: the store is not trusted to name one to open; its queue comes from the run's line.
+    const cancelled = await cli("runs", "cancel", "dead-1", "--redis", redisUrl!, "--store", store);
     expect(cancelled.err).toBe("");
     expect(cancelled.out).toContain("run dead-1: cancelled");
     expect(cancelled.out).toMatch(new RegExp(`on queue ${queue}, [67] queued steps removed, [12] running steps aborted`));

@@ -101,6 +101,20 @@ export function askCommand(program: Command, io: CliIo): void {
     const results: StrategyResult[] = [];
     // One strategy is kept in the store; `all` runs side by side in memory.
     const store = names.length > 1 ? undefined : await openRunStore(io, flags.store);
+    const launchLine = [
+      "ask",
+      task,
+      "--strategy",
+      names[0]!,
+      ...modelArguments(flags),
+      ...(flags.tools ? ["--tools", resolve(flags.tools)] : []),
+      ...(flags.replanEarly ? ["--replan-early"] : []),
+      ...(flags.reviewPlan ? ["--review-plan"] : []),
+      ...(flags.planCache ? ["--plan-cache"] : []),
+      ...(flags.contextTokens ? ["--context-tokens", flags.contextTokens, "--context-keep", flags.contextKeep ?? "recent"] : []),
+      ...(flags.taskType ? ["--task-type", flags.taskType] : []),
+      ...(flags.grounding ? ["--grounding", flags.grounding] : []),
+    ];
     const runId =
       store === undefined
         ? undefined
@@ -109,20 +123,7 @@ export function askCommand(program: Command, io: CliIo): void {
             scheduleFire: flags.scheduleFire,
             entry: strategyEntries[names[0]!],
             lease: leaseFromFlags(flags),
-            argv: [
-              "ask",
-              task,
-              "--strategy",
-              names[0]!,
-              ...modelArguments(flags),
-              ...(flags.tools ? ["--tools", resolve(flags.tools)] : []),
-              ...(flags.replanEarly ? ["--replan-early"] : []),
-              ...(flags.reviewPlan ? ["--review-plan"] : []),
-              ...(flags.planCache ? ["--plan-cache"] : []),
-              ...(flags.contextTokens ? ["--context-tokens", flags.contextTokens, "--context-keep", flags.contextKeep ?? "recent"] : []),
-              ...(flags.taskType ? ["--task-type", flags.taskType] : []),
-              ...(flags.grounding ? ["--grounding", flags.grounding] : []),
-            ],
+            argv: launchLine,
           });
     const interrupt = onInterrupt();
     for (const name of names) {
@@ -174,7 +175,7 @@ export function askCommand(program: Command, io: CliIo): void {
         pending: result.pending ?? [],
         statePath: statePathOf(flags, `planloop-${result.strategy}.state.json`),
         command,
-        ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), tools: flags.tools } : {}),
+        ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), launch: launchLine } : {}),
       });
     }
     interrupt.dispose();

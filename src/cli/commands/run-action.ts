@@ -77,6 +77,16 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
       ? undefined
       : bullmqRunner({ connection: flags.redis, queue: flags.queue, secret: process.env.PLANLOOP_QUEUE_SECRET });
   const store = await openRunStore(io, flags.store);
+  const launchLine = [
+    "run",
+    resolve(path),
+    "--tools",
+    resolve(flags.tools),
+    "--concurrency",
+    flags.concurrency,
+    ...modelArguments(flags),
+    ...(flags.redis === undefined ? [] : ["--redis", flags.redis, "--queue", flags.queue]),
+  ];
   const runId =
     store === undefined
       ? flags.runId
@@ -85,16 +95,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
           scheduleFire: flags.scheduleFire,
           entry: "executePlan",
           lease: leaseFromFlags(flags),
-          argv: [
-            "run",
-            resolve(path),
-            "--tools",
-            resolve(flags.tools),
-            "--concurrency",
-            flags.concurrency,
-            ...modelArguments(flags),
-            ...(flags.redis === undefined ? [] : ["--redis", flags.redis, "--queue", flags.queue]),
-          ],
+          argv: launchLine,
         });
   const result = await executePlan({
     plan: checked.plan,
@@ -129,7 +130,7 @@ export async function runPlanFile(io: CliIo, path: string, flags: RunFlags): Pro
       waits: result.waits ?? [],
       statePath,
       command: runCommandLine(path, flags),
-      ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), tools: flags.tools } : {}),
+      ...(store ? { runId: result.runId, storeFlag: storeFlag(flags.store), launch: launchLine } : {}),
     });
   }
   io.exitCode(interrupt.interrupted() ? 130 : result.status === "completed" ? 0 : result.status === "waiting" ? 3 : 1);

@@ -5,7 +5,7 @@ import { codeStepsOf } from "../../strategies/code-mode/code-steps.js";
 import { InvalidOptionsError } from "../../core/errors.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { CheckpointStore, JournalEntry, RunOutcome } from "../../journal/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry, RunOutcome, StoredRun } from "../../journal/checkpoint-store.js";
 import { resumeRun, storedRun, usingStore, type ContinueFlags, type Rerun } from "../continue-run.js";
 import { previewOf } from "../../core/tools/tool-output.js";
 import { CliError, readJsonFile } from "../cli-error.js";
@@ -19,6 +19,8 @@ import { decisionWord } from "../../trace/stored-trace.js";
 import { forkCommand } from "./runs-fork.js";
 import { checkDecisions, commandLine } from "./runs-decide.js";
 import { waitCommands } from "./runs-waits.js";
+import { wordOptions } from "../word-options.js";
+import { confirmWord } from "../launch-line.js";
 import { stopQueuedRun } from "../../workers/stop-queued-run.js";
 
 /**
@@ -81,18 +83,10 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
       for (const line of statsLines(suggestions)) io.out(line);
     });
   const continuing = (name: string, description: string) =>
-    withStore(runs.command(name).description(description))
+    wordOptions(withStore(runs.command(name).description(description)))
       .argument("<runId>")
       .option("--wait", "if another process is running it, wait until it is free instead of failing")
       .option("--tools <module>", "the tools module to continue it with (the store's launch line is not trusted to name one)")
-      .option(
-        "--model <module>",
-        "for a run started with a model module: the module to continue it with (likewise not taken from the store)",
-      )
-      .option(
-        "--limits-shared <sqlite:path|postgres://…|redis://…>",
-        "for a run started with --limits-shared elsewhere than its store: where to keep its limit (likewise not taken from the store)",
-      )
       .option("--decided-by <name>", "who gives the decision (kept with it in the run's journal)");
   continuing("resume", "Continue a run that was interrupted or crashed: only what had not ended runs").action(
     (runId: string, flags: ContinueFlags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }),
@@ -149,10 +143,12 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         decisions: ["--answer", `${pendingId}=${text}`, ...decidedBy(flags), ...waiting(flags)],
       });
     });
-  withStore(
-    runs
-      .command("expire")
-      .description("Deny the requests for approval that lapsed: each run waiting on one is continued, and the call is denied"),
+  wordOptions(
+    withStore(
+      runs
+        .command("expire")
+        .description("Deny the requests for approval that lapsed: each run waiting on one is continued, and the call is denied"),
+    ),
   )
     .option("--wait", "if another process is running a run, wait until it is free instead of failing")
     .option("--tools <module>", "the tools module to continue the runs with (the store's launch line is not trusted to name one)")
@@ -174,8 +170,8 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     });
   waitCommands(runs, withStore, io, (runId, flags) => resumeRun(io, rerun, { runId, flags, decisions: [] }));
   forkCommand(withStore(runs.command("fork")), io, (runId, flags) => resumeRun(io, rerun, { runId, flags, decisions: waiting(flags) }));
+  // --redis (from `continuing`): the Redis its steps went to; its command line's only with a yes on a terminal.
   continuing("cancel", "End a run for good: it is marked finished, cancelled, and can no longer continue")
-    .option("--redis <url>", "the Redis its steps went to (default: the one its command line named with --redis)")
     .option("--queue <name>", "the queue its steps went to (default: its command line's, or planloop)")
     .action((runId: string, flags: { store: string; wait?: boolean; redis?: string; queue?: string }) =>
       usingStore(
@@ -184,13 +180,14 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
           // A run kept with a stateSecret is read, and its end signed, with the same secret.
           const store = signedStore(opened);
           const run = await readable(() => storedRun(store, runId, flags.store));
+          // Asked before the run is ended: a refusal leaves it to be cancelled again with --redis.
+          const queued = await queueOf(run, flags);
           // Under the run's lease: a run another process is running is not ended under it.
           const lease = { onBusy: flags.wait ? ("wait" as const) : ("fail" as const) };
           const outcome = await cancelStoredRun(store, runId, { reason: "cancelled with planloop runs cancel", lease });
           if (outcome === "finished") throw new CliError(`run "${runId}" has finished already; there is nothing to cancel`);
           io.out(`run ${runId}: cancelled`);
           // Its coordinator is gone (the lease was free): its steps still in the queue are stopped from here.
-          const queued = queueOf(run, flags);
           if (queued === undefined) return;
           const stopped = await stopQueuedRun({ connection: queued.redis, queue: queued.queue, runId });
           io.out(
@@ -202,17 +199,20 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
     );
 }
 
-/** Where a run's steps went: the flags, else the `--redis`/`--queue` of the command line that started it. */
-function queueOf(
-  run: { journal: JournalEntry[] },
-  flags: { redis?: string; queue?: string },
-): { redis: string; queue: string } | undefined {
+/**
+ * Where a run's steps went: the flags, else the `--redis`/`--queue` of the command line that
+ * started it, whose Redis is opened only with the person's word, as when the run is continued.
+ */
+async function queueOf(run: StoredRun, flags: { redis?: string; queue?: string }): Promise<{ redis: string; queue: string } | undefined> {
   const launch = run.journal.find((entry): entry is Extract<JournalEntry, { kind: "launch" }> => entry.kind === "launch");
   const named = (flag: string) => {
     const at = launch?.argv.indexOf(flag) ?? -1;
     return at >= 0 ? launch?.argv[at + 1] : undefined;
   };
-  const redis = flags.redis ?? named("--redis");
+  const stored = named("--redis");
+  if (flags.redis === undefined && stored !== undefined)
+    await confirmWord(run.runId, [{ flag: "--redis", value: stored }], "on a terminal");
+  const redis = flags.redis ?? stored;
   return redis === undefined ? undefined : { redis, queue: flags.queue ?? named("--queue") ?? "planloop" };
 }
 

@@ -2,25 +2,23 @@ import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { forkRun } from "../../executor/fork-run.js";
 import { sourceLaunch } from "../../executor/fork-launch.js";
-import type { CheckpointStore } from "../../journal/checkpoint-store.js";
+import type { CheckpointStore, JournalEntry } from "../../journal/checkpoint-store.js";
 import { checkNewRunId } from "../../runs/run-id.js";
 import { CliError, readJsonFile } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openStore } from "../store-option.js";
-import { namesModule } from "../launch-line.js";
+import { flagsToGive, launchLineWithWord } from "../launch-line.js";
+import type { ContinueFlags } from "../continue-run.js";
+import { wordOptions } from "../word-options.js";
 
 /** Continues a stored run by id, as `planloop runs resume` does. */
-export type GoOn = (runId: string, flags: { store: string; tools: string; model?: string; wait?: boolean }) => Promise<void>;
+export type GoOn = (runId: string, flags: ContinueFlags & { tools: string }) => Promise<void>;
 
-interface ForkFlags {
-  store: string;
+interface ForkFlags extends ContinueFlags {
   from: string;
   args?: string;
   plan?: string;
   runId?: string;
-  tools?: string;
-  model?: string;
-  wait?: boolean;
 }
 
 /**
@@ -29,7 +27,7 @@ interface ForkFlags {
  * the command that continues it is printed.
  */
 export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
-  command
+  wordOptions(command)
     .description("Rerun from a step as a new run: the steps that succeeded before it are reused, the step and those after it run again")
     .argument("<runId>", "the run to start from (a strategy's plan run: <id>/plan:<version>)")
     .requiredOption("--from <step>", "the step to run again")
@@ -37,7 +35,6 @@ export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
     .option("--plan <file>", "a whole edited plan (JSON) instead: the steps it changes or adds run too, with those after them")
     .option("--run-id <id>", "the new run's id (default: a new one)")
     .option("--tools <module>", "the tools module: the new run goes on at once (else the command that continues it is printed)")
-    .option("--model <module>", "with --tools, for a run asked with a model module: the module to continue it with")
     .option("--wait", "if another process holds the new run, wait")
     .action(async (from: string, flags: ForkFlags) => {
       const args = flags.args === undefined ? undefined : parseArgs(flags.args);
@@ -58,18 +55,28 @@ export function forkCommand(command: Command, io: CliIo, goOn: GoOn): void {
         });
         const launch = (await store.getRun(fork.runId))?.journal.find((entry) => entry.kind === "launch");
         io.out(`run ${fork.runId}: from ${from} at step ${flags.from}; reuses ${list(fork.reused)}, runs ${list(fork.rerun)} again`);
-        // A plan with agent steps goes on with the model it was asked with: a module of the user's is named again.
-        const model = launch?.argv.some((value, at) => launch.argv[at - 1] === "--model" && namesModule(value)) ? " --model <module>" : "";
         continues = !launch
           ? `${cannotRun(from)}: continue it from your program: executePlan({ plan, tools, store, runId: "${fork.runId}" })`
-          : `continue it: planloop runs resume ${fork.runId} --tools <module>${model} --store ${flags.store}`;
+          : `continue it: planloop runs resume ${fork.runId} --tools <module>${namedAgain(fork.runId, launch)} --store ${flags.store}`;
       } finally {
         await store.close();
       }
       if (flags.tools === undefined) return io.out(continues);
-      const model = flags.model === undefined ? {} : { model: flags.model };
-      await goOn(runId, { store: flags.store, tools: flags.tools, ...model, ...(flags.wait ? { wait: true } : {}) });
+      // The person's word (--model, --base-url, …) goes on with it: the new run's line is the source's.
+      await goOn(runId, { ...flags, tools: flags.tools });
     });
+}
+
+/** The flags the person names again to continue the new run: a model module, the server, the Redis (` --model <module>`). */
+function namedAgain(runId: string, launch: Extract<JournalEntry, { kind: "launch" }>): string {
+  try {
+    const { unconfirmed } = launchLineWithWord(runId, launch, { tools: "given" });
+    return unconfirmed.length === 0 ? "" : ` ${flagsToGive(unconfirmed, " ")}`;
+  } catch (error) {
+    // A line planloop did not write: runs resume says so, and runs nothing.
+    if (error instanceof CliError) return "";
+    throw error;
+  }
 }
 
 /** A source whose rerun the planloop command cannot continue (no command line of planloop's to derive one from): a clear no. */

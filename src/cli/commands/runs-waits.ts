@@ -6,9 +6,11 @@ import { dueOutermostRuns } from "../../waits/wake-due-runs.js";
 import { CliError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openStore } from "../store-option.js";
+import type { ContinueFlags } from "../continue-run.js";
+import { wordOptions } from "../word-options.js";
 
 type SignalFlags = { store: string; data?: string; run?: string; id?: string; keepMs?: string };
-type WakeFlags = { store: string; tools?: string; model?: string; limit: string };
+type WakeFlags = ContinueFlags & { limit: string };
 
 /**
  * `planloop runs signal` sends an event to the runs waiting for it; `planloop runs wake`
@@ -18,7 +20,7 @@ export function waitCommands(
   runs: Command,
   withStore: (command: Command) => Command,
   io: CliIo,
-  resume: (runId: string, flags: { store: string; tools?: string; model?: string }) => Promise<void>,
+  resume: (runId: string, flags: ContinueFlags) => Promise<void>,
 ): void {
   withStore(runs.command("signal").description("Send an event to the runs that wait for it (waitFor steps); the next wake continues them"))
     .argument("<event>", "the event's name, as the waitFor step names it")
@@ -41,9 +43,10 @@ export function waitCommands(
         );
       }),
     );
-  withStore(runs.command("wake").description("Continue every run whose wait is over (its time came, or its event was sent), once"))
+  wordOptions(
+    withStore(runs.command("wake").description("Continue every run whose wait is over (its time came, or its event was sent), once")),
+  )
     .option("--tools <module>", "the tools module to continue the runs with (the store's launch line is not trusted to name one)")
-    .option("--model <module>", "for runs started with a model module: the module to continue them with")
     .option("--limit <n>", "at most this many runs", "100")
     .action(async (flags: WakeFlags) => {
       const due = await usingWritable(flags.store, (store) => dueOutermostRuns(store, { at: Date.now(), limit: Number(flags.limit) }));

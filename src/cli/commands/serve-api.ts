@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { listTokens } from "../../server/api-tokens.js";
 import type { RunServer } from "../../server/start-server.js";
 import { startRunServer } from "../../server/start-server.js";
@@ -13,7 +12,7 @@ import { importUserModule, loadTools } from "../load-tools.js";
 import { readPipelines } from "../../runs/pipelines.js";
 import { modelFromFlags, type ModelFlags } from "../model-option.js";
 import { webhookSettings } from "./serve-webhooks.js";
-import { continuing, quietIo, whyNotHere } from "./ui-command.js";
+import { continuing, quietIo, whyNotHere, type ContinuingWord } from "./ui-command.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 import type { CliIo } from "../cli-io.js";
 import type { Rerun } from "../continue-run.js";
@@ -41,6 +40,8 @@ export interface Served {
   model: string | undefined;
   /** The API's runs' model, with its limit: `--model`, `--base-url`, the limit flags. */
   apiModel: ModelFlags;
+  /** `--redis`: where the API's runs' steps go, and the command line's runs started with `--redis`. */
+  redis: string | undefined;
   io: CliIo;
   rerun: Rerun;
   /** With --port: the run server, which continues the runs it started itself. */
@@ -106,12 +107,7 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
   const token = server.sessionToken;
   if (token === undefined) return undefined;
   const watch = new RunWatch(served.store, 500);
-  const byCommand = continuing(served.rerun, quietIo(served.io), {
-    store: served.storeFlag,
-    tools: served.tools,
-    ...(served.model === undefined ? {} : { model: resolve(served.model) }),
-    ...(served.apiModel.limitsShared === undefined ? {} : { limitsShared: served.apiModel.limitsShared }),
-  });
+  const byCommand = continuing(served.rerun, quietIo(served.io), servedWord(served));
   const continueRun: ContinueRun = async (request) => {
     if (!(await server.host.hosts(request.runId))) return byCommand(request);
     return (await server.host.continue(request.runId, request.taken)).done;
@@ -128,11 +124,30 @@ function pageOf(served: Served, server: RunServer, host: string): RunWatch | und
     continueRun,
     continuesHosted: true,
     cannotContinue: async (runId) =>
-      (await server.host.hosts(runId)) ? server.host.cannotContinue(runId) : whyNotHere(served.store, runId, served.model),
+      (await server.host.hosts(runId))
+        ? server.host.cannotContinue(runId)
+        : whyNotHere(served.store, runId, { word: servedWord(served), command: "planloop serve" }),
   });
   server.mount(app);
   served.io.out(`planloop serve: the page is on ${server.url}/ui/?token=${token}`);
   return watch;
+}
+
+/**
+ * What serve continues the command line's runs with, in place of what their launch lines name:
+ * its store, tools and model module, and its `--limits-shared`, `--base-url` and `--redis`. A run
+ * whose line names another module or place is not continued (see `launch-line.ts`).
+ */
+export function servedWord(served: Served): ContinuingWord {
+  const { limitsShared, baseUrl } = served.apiModel;
+  return {
+    store: served.storeFlag,
+    tools: served.tools,
+    ...(served.model === undefined ? {} : { model: served.model }),
+    ...(limitsShared === undefined ? {} : { limitsShared }),
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(served.redis === undefined ? {} : { redis: served.redis }),
+  };
 }
 
 /** PLANLOOP_SERVER_SECRET, which signs how each API run was started (docs/server.md#the-servers-secret). */

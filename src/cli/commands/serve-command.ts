@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidOptionsError } from "../../core/errors.js";
 import { serveTokensCommand } from "./serve-tokens.js";
-import { startApi, wholeNumber, type ApiFlags, type Served } from "./serve-api.js";
+import { servedWord, startApi, wholeNumber, type ApiFlags, type Served } from "./serve-api.js";
 import { serveRuns, type ContinueRequest } from "../../runs/serve-runs.js";
 import { failedStartWebhooks, webhookSettings } from "./serve-webhooks.js";
 import type { ScheduleFire } from "../../waits/run-schedules.js";
@@ -105,6 +105,7 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
           ...(flags.limitsShared === undefined ? {} : { limitsShared: flags.limitsShared }),
           ...(flags.tenantWeight === undefined ? {} : { tenantWeight: flags.tenantWeight }),
         },
+        redis: flags.redis,
         io,
         rerun,
         server: undefined,
@@ -154,22 +155,12 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
  * others, none holding another.
  */
 async function continueByCommand(served: Served, request: ContinueRequest): Promise<void> {
-  const flags = continueFlags(served);
+  const flags = servedWord(served);
   const decisions = request.approve === undefined ? [] : ["--approve", ...request.approve.ids, "--decided-by", request.approve.by];
-  const line = await continuationLine(served.io, { runId: request.runId, flags, decisions });
+  // No one answers a service's terminal: a run whose line names a module or place serve was not given is refused, and left alone.
+  const line = await continuationLine(served.io, { runId: request.runId, flags, decisions, ask: "never" });
   if (line === undefined) return;
   await runCommandProcess(line.argv, { cwd: line.cwd, io: served.io, prefix: `run ${request.runId}: `, runId: request.runId });
-}
-
-/** What a run of the command line is continued with: this command's store, modules and shared limit. */
-function continueFlags(served: Served): { store: string; tools: string; model?: string; limitsShared?: string } {
-  const { limitsShared } = served.apiModel;
-  return {
-    store: served.storeFlag,
-    tools: served.tools,
-    ...(served.model === undefined ? {} : { model: served.model }),
-    ...(limitsShared === undefined ? {} : { limitsShared }),
-  };
 }
 
 /** Starts a schedule's run: its command line, checked as a stored launch line is, with the fire's run id. */
@@ -179,7 +170,11 @@ async function launchFire(served: Served, fire: ScheduleFire): Promise<{ status:
     throw new CliError(
       `schedule ${fire.schedule.name} was not added by planloop schedules add; start its runs from your program (runSchedules)`,
     );
-  const argv = await trustedLaunchLine(fire.runId, { kind: "launch", argv: launch.argv, cwd: launch.cwd }, continueFlags(served));
+  const argv = await trustedLaunchLine(
+    fire.runId,
+    { kind: "launch", argv: launch.argv, cwd: launch.cwd },
+    { ...servedWord(served), ask: "never" },
+  );
   // The run's origin names the schedule (its grants hold for it); its id alone would not.
   const scheduleFire = JSON.stringify({ name: fire.schedule.name, fireAt: fire.fireAt });
   await runCommandProcess([...argv, "--store", served.storeFlag, "--run-id", fire.runId, "--schedule-fire", scheduleFire], {

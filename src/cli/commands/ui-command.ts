@@ -10,15 +10,28 @@ import { loadTools } from "../load-tools.js";
 import { defaultStore, openStore } from "../store-option.js";
 import type { Rerun } from "../continue-run.js";
 import { handLeaseOn } from "../pause-resume.js";
-import { namesModule } from "../launch-line.js";
+import { flagsToGive, launchLineWithWord, shownFlags } from "../launch-line.js";
 import type { CheckpointStore } from "../../journal/checkpoint-store.js";
 
 interface UiFlags {
   store: string;
   tools?: string;
   model?: string;
+  limitsShared?: string;
+  baseUrl?: string;
+  redis?: string;
   host: string;
   port: string;
+}
+
+/** What runs are continued with by their command lines, in place of what their launch lines name (see `launch-line.ts`). */
+export interface ContinuingWord {
+  store: string;
+  tools: string;
+  model?: string;
+  limitsShared?: string;
+  baseUrl?: string;
+  redis?: string;
 }
 
 /**
@@ -32,6 +45,12 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
     .option("--store <sqlite:path|postgres://…>", "the store whose runs to show", defaultStore)
     .option("--tools <module>", "the tools module the runs were started with: decisions taken in the page then continue the runs here")
     .option("--model <module>", "for runs started with a model module (--model ./model.mjs): the module to continue them with")
+    .option(
+      "--limits-shared <sqlite:path|postgres://…|redis://…>",
+      "for runs started with --limits-shared elsewhere than the store: where to keep their limit",
+    )
+    .option("--base-url <url>", "for runs started with --base-url: the server their model calls, and your API key, go to")
+    .option("--redis <url>", "for runs started with --redis: the Redis their steps go to")
     .option("--host <address>", "where to listen (anything but 127.0.0.1 lets other machines in, with the token)", "127.0.0.1")
     .option("--port <n>", "the port (0: a free one)", "4321")
     .action(async (flags: UiFlags) => {
@@ -45,21 +64,27 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
       const tools = flags.tools === undefined ? undefined : await loadTools(flags.tools);
       // The store and the tools as they read from here: continuing a run moves to the folder it ran in.
       const storeFlag = flags.store.startsWith("sqlite:") ? `sqlite:${resolve(flags.store.slice("sqlite:".length))}` : flags.store;
-      const continueRun =
+      const word: ContinuingWord | undefined =
         flags.tools === undefined
           ? undefined
-          : continuing(rerun, quietIo(io), {
+          : {
               store: storeFlag,
               tools: resolve(flags.tools),
               ...(flags.model === undefined ? {} : { model: resolve(flags.model) }),
-            });
+              ...(flags.limitsShared === undefined ? {} : { limitsShared: flags.limitsShared }),
+              ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+              ...(flags.redis === undefined ? {} : { redis: flags.redis }),
+            };
+      const continueRun = word === undefined ? undefined : continuing(rerun, quietIo(io), word);
       const ui = await startUi({
         store,
         storeFlag,
         host: flags.host,
         port,
         ...(tools ? { tools } : {}),
-        ...(continueRun ? { continueRun, cannotContinue: (runId: string) => whyNotHere(store, runId, flags.model) } : {}),
+        ...(continueRun && word
+          ? { continueRun, cannotContinue: (runId: string) => whyNotHere(store, runId, { word, command: "planloop ui" }) }
+          : {}),
       }).catch(async (error: unknown) => {
         await store.close();
         const code = (error as { code?: string }).code;
@@ -91,7 +116,7 @@ export function uiCommand(program: Command, io: CliIo, rerun: Rerun): void {
 let inHand: Promise<unknown> = Promise.resolve();
 
 /** Continues a run with a decision: `planloop runs approve|deny|answer …` in this process, one at a time (see `inHand`). */
-export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
+export function continuing(rerun: Rerun, io: CliIo, where: ContinuingWord): ContinueRun {
   const one = continuingOne(rerun, io, where);
   return (request) => {
     const turn = inHand.then(() => one(request));
@@ -100,7 +125,7 @@ export function continuing(rerun: Rerun, io: CliIo, where: { store: string; tool
   };
 }
 
-function continuingOne(rerun: Rerun, io: CliIo, where: { store: string; tools: string; model?: string }): ContinueRun {
+function continuingOne(rerun: Rerun, io: CliIo, where: ContinuingWord): ContinueRun {
   return async ({ runId, decision, decisions, taken }) => {
     // The run's lease, taken for the decision, goes on to the command that continues it.
     const handed = taken === undefined ? undefined : handLeaseOn(taken.lease);
@@ -120,7 +145,7 @@ function continuingOne(rerun: Rerun, io: CliIo, where: { store: string; tools: s
         where.store,
         "--tools",
         where.tools,
-        ...(where.model ? ["--model", where.model] : []),
+        ...wordArguments(where),
         ...by,
         // An answer is a person's text: after "--", one that starts with "-" is not read as an option.
         ...(words[0] === "answer" && decision?.action === "answer" ? ["--", decision.text] : []),
@@ -158,19 +183,39 @@ function decisionWords(runId: string, decision: Decision, folder: string | undef
   }
 }
 
+/** The flags of the person's word, handed on to the command that continues a run. */
+function wordArguments(where: ContinuingWord): string[] {
+  const given: Array<[string, string | undefined]> = [
+    ["--model", where.model],
+    ["--limits-shared", where.limitsShared],
+    ["--base-url", where.baseUrl],
+    ["--redis", where.redis],
+  ];
+  return given.flatMap(([flag, value]) => (value === undefined ? [] : [flag, value]));
+}
+
 /**
- * Why this ui cannot continue a run by its command line: it has none (a program started it,
- * and continues it), or it was started with a model module this ui was not given.
+ * Why this face cannot continue a run by its command line: it has none (a program started it,
+ * and continues it), its line is not one planloop writes, or it names a module or a place
+ * (`--model ./model.mjs`, `--base-url`, `--redis`, `--limits-shared`) this face was not given.
  */
-export async function whyNotHere(store: CheckpointStore, runId: string, model: string | undefined): Promise<string | undefined> {
+export async function whyNotHere(
+  store: CheckpointStore,
+  runId: string,
+  here: { word: ContinuingWord; command: string },
+): Promise<string | undefined> {
   const run = await store.getRun(runId);
   if (run === undefined) return undefined;
   const launch = run.journal.find((entry) => entry.kind === "launch");
   if (launch === undefined) return `run "${runId}" was started by a program (${run.entry}), which continues it: decide it there`;
-  const modelModule = launch.argv.find((value, at) => launch.argv[at - 1] === "--model" && namesModule(value));
-  if (modelModule !== undefined && model === undefined)
-    return `run "${runId}" was started with --model ${modelModule}: start planloop ui with --model <module> to continue it here`;
-  return undefined;
+  try {
+    const { unconfirmed } = launchLineWithWord(runId, launch, here.word);
+    if (unconfirmed.length === 0) return undefined;
+    return `run "${runId}" was started with ${shownFlags(unconfirmed)}: start ${here.command} with ${flagsToGive(unconfirmed)} to continue it here`;
+  } catch (error) {
+    if (error instanceof CliError) return error.message;
+    throw error;
+  }
 }
 
 /** The ui's own io, with what a continued run prints sent to stderr: stdout carries the one line with the URL. */
