@@ -3,8 +3,8 @@
 // call pays; a rate's waits are the rate's, not the limiter's).
 //   turn: a limit with a cooldown and no rate — one booking in the store per call.
 //   turn + release, 8 at once: the same with 8 callers in flight (throughput).
-//   book / tenant book: the store's booking of a turn on a line with a rate, plain (`book`) and
-//     by the tenants' rule (`bookFair`, two tenants taking turns), each call a turn after the
+//   book / tenant book: the store's booking of a turn on a line with a rate, plain (`bookNext`,
+//     `book` before one turn ahead was the rule) and by the tenants' rule (`bookFair`, two tenants taking turns), each call a turn after the
 //     last so none is refused: what the tenants' rule adds to a call that need not wait.
 //   hold: a write key held and let go (`resourceLocks`) — two store operations per call.
 // Backends: memory; a SQLite file; PostgreSQL and Redis when PLANLOOP_POSTGRES_URL and
@@ -41,11 +41,11 @@ async function measure(name: string, shared: LimitBackend | undefined): Promise<
   const base = Date.now();
   // Warm: both statements prepared (or scripts loaded), the code paths compiled.
   for (let index = 0; index < 200; index += 1) {
-    await store.book(`${tag}-warm`, 10, base + index * 10);
+    await store.bookNext(`${tag}-warm`, { intervalMs: 10, now: base + index * 10 });
     await store.bookFair(`${tag}-warm`, { tenant: "warm", intervalMs: 10, now: base + index * 10, step: 1, claimMs: 1000 });
   }
   started = performance.now();
-  for (let index = 0; index < calls; index += 1) await store.book(`${tag}-plain`, 10, base + index * 10);
+  for (let index = 0; index < calls; index += 1) await store.bookNext(`${tag}-plain`, { intervalMs: 10, now: base + index * 10 });
   const book = ((performance.now() - started) * 1000) / calls;
   started = performance.now();
   for (let index = 0; index < calls; index += 1)

@@ -158,6 +158,7 @@ export type { ResourceLocksOptions } from "./limits/resource-locks.js";
 export { memoryLimitStore } from "./core/limit-store.js";
 export type { LimitStore, Spend } from "./core/limit-store.js";
 export type { FairTurn, FairTurnRequest } from "./core/fair-turn.js";
+export type { NextTurnRequest } from "./core/next-turn.js";
 export type { ResourceLocks } from "./core/tools/call-gates.js";
 export { ModelHttpError } from "./models/http-request.js";
 export { IncompleteAnswerError, type AnswerEnd } from "./models/answer-end.js";

@@ -9,7 +9,11 @@
  * Marks as in one process's `TenantLine`: each turn moves the tenant's mark on by 1 ÷ its
  * weight; the lowest mark among the waiting tenants goes next, the one waiting longest among
  * equals; a tenant that was not waiting comes back level with the mark of the last turn given.
+ *
+ * A clock set back (`next-turn.ts`): a line further ahead than one booking can put it starts again
+ * from now, and a claim that holds longer than one asking can make it hold counts as let go.
  */
+import { clockSlackMs, rebasedLine } from "./next-turn.js";
 
 /** A line of turns: when the next free turn starts, until when it is closed, the mark of the last turn given. */
 export interface FairLine {
@@ -49,8 +53,10 @@ export interface FairDecision {
 }
 
 /** The rule (see the file's comment); `claims` are the line's tenants, by name. */
-export function decideFairTurn(line: FairLine, claims: ReadonlyMap<string, TenantClaim>, request: FairTurnRequest): FairDecision {
+export function decideFairTurn(stored: FairLine, storedClaims: ReadonlyMap<string, TenantClaim>, request: FairTurnRequest): FairDecision {
   const { tenant, intervalMs, now, step, claimMs } = request;
+  const line = rebasedLine(stored, request);
+  const claims = heldClaims(storedClaims, line, request);
   const own = claims.get(tenant) ?? { mark: 0, since: 0, until: 0 };
   const waiting = own.until > now;
   const mark = waiting ? own.mark : Math.max(own.mark, line.lastMark);
@@ -76,5 +82,18 @@ export function decideFairTurn(line: FairLine, claims: ReadonlyMap<string, Tenan
   // Booked ahead: ask again when that turn comes. Open, but a tenant served less waits: it books
   // now, so ask again when its turn would come.
   const retryAt = open ? Math.max(line.next, line.closed, now + intervalMs) : lastStart;
-  return { turn: { retryAt }, line, claim: { mark, since, until: Math.max(own.until, retryAt + claimMs) }, forget: [] };
+  // The stored line, as it was: a line is re-based only with a booking (as every store writes it).
+  return { turn: { retryAt }, line: stored, claim: { mark, since, until: Math.max(own.until, retryAt + claimMs) }, forget: [] };
+}
+
+/**
+ * The claims as they hold at `now`: one asking holds a claim no further ahead than a turn past the
+ * later of its now and the cooldown, plus `claimMs`; a claim further ahead was made on a clock set
+ * back since, and counts as let go (its tenant, if alive, asks again and claims anew).
+ */
+function heldClaims(claims: ReadonlyMap<string, TenantClaim>, line: FairLine, request: FairTurnRequest): ReadonlyMap<string, TenantClaim> {
+  const latest = Math.max(request.now + request.intervalMs, line.closed) + request.claimMs + clockSlackMs;
+  let held: Map<string, TenantClaim> | undefined;
+  for (const [tenant, claim] of claims) if (claim.until > latest) (held ??= new Map(claims)).set(tenant, { ...claim, until: 0 });
+  return held ?? claims;
 }

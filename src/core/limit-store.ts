@@ -1,4 +1,5 @@
 import { decideFairTurn, type FairTurn, type FairTurnRequest, type TenantClaim } from "./fair-turn.js";
+import { decideNextTurn, type NextTurnRequest } from "./next-turn.js";
 
 /**
  * Where the state of limits and write keys lives: this process's memory, or a store that every
@@ -13,6 +14,12 @@ export interface LimitStore {
    * is `intervalMs` later. Turns are booked in the order the store receives the calls.
    */
   book(key: string, intervalMs: number, now: number): Promise<number>;
+  /**
+   * Books the next turn of `key` if the turn booked before has come, else says when to ask again
+   * (`decideNextTurn`: one turn booked ahead at most, and a line booked on a clock set back since
+   * starts again from `now`). One atomic step, shared with `bookFair`'s turns.
+   */
+  bookNext(key: string, request: NextTurnRequest): Promise<FairTurn>;
   /**
    * Books the next turn of `key` for a tenant's call if it is that tenant's turn
    * (`decideFairTurn`: the turn booked before has come, no tenant served less waits), else keeps
@@ -74,6 +81,11 @@ export function memoryLimitStore(): LimitStore {
       const start = Math.max(now, next.get(key) ?? 0, closed.get(key) ?? 0);
       next.set(key, start + intervalMs);
       return start;
+    },
+    bookNext: async (key, request) => {
+      const decision = decideNextTurn({ next: next.get(key) ?? 0, closed: closed.get(key) ?? 0, lastMark: 0 }, request);
+      next.set(key, decision.line.next);
+      return decision.turn;
     },
     bookFair: async (key, request) => {
       let line = claims.get(key);

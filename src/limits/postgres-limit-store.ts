@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { LimitStore } from "../core/limit-store.js";
+import { clockSlackMs } from "../core/next-turn.js";
 
 /** The part of a `pg` pool (or client) the store uses. */
 interface PostgresPool {
@@ -22,10 +23,12 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
     throw new TypeError(`shared.tableName must be a plain table name, got ${JSON.stringify(tableName)}`);
   const table = tableName;
   const tenants = `${tableName}_tenants`;
-  const fairTurn = `${tableName}_fair_turn_v1`;
+  // Versioned: a process of an older planloop keeps calling the function it made.
+  const fairTurn = `${tableName}_fair_turn_v2`;
+  const nextTurn = `${tableName}_next_turn_v1`;
   let made: Promise<void> | undefined;
   const ready = () =>
-    (made ??= setUp(pool, setupStatements(table, tenants, fairTurn)).catch((error: unknown) => {
+    (made ??= setUp(pool, setupStatements({ table, tenants, fairTurn, nextTurn })).catch((error: unknown) => {
       made = undefined;
       throw error;
     }));
@@ -34,14 +37,20 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
     return pool.query(sql, values);
   };
   const store: LimitStore = {
+    bookNext: async (key, { intervalMs, now }) => {
+      const { rows } = await query(`SELECT start, retry_at FROM ${nextTurn}($1, $2, $3, $4)`, [key, intervalMs, now, clockSlackMs]);
+      const row = rows[0]!;
+      return row.start === null ? { retryAt: Number(row.retry_at) } : { start: Number(row.start) };
+    },
     bookFair: async (key, { tenant, intervalMs, now, step, claimMs }) => {
-      const { rows } = await query(`SELECT start, retry_at FROM ${fairTurn}($1, $2, $3, $4, $5, $6)`, [
+      const { rows } = await query(`SELECT start, retry_at FROM ${fairTurn}($1, $2, $3, $4, $5, $6, $7)`, [
         key,
         tenant,
         intervalMs,
         now,
         step,
         claimMs,
+        clockSlackMs,
       ]);
       const row = rows[0]!;
       return row.start === null ? { retryAt: Number(row.retry_at) } : { start: Number(row.start) };
@@ -108,6 +117,7 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
   };
   // Keys and tenants as the table can keep them (see `storedName`).
   return {
+    bookNext: (key, request) => store.bookNext(storedName(key), request),
     bookFair: (key, request) => store.bookFair(storedName(key), { ...request, tenant: storedName(request.tenant) }),
     book: (key, intervalMs, now) => store.book(storedName(key), intervalMs, now),
     closeUntil: (key, until) => store.closeUntil(storedName(key), until),
@@ -147,12 +157,21 @@ async function setUp(pool: PostgresPool, statements: string[]): Promise<void> {
     }
 }
 
+/** The names `setupStatements` makes. */
+interface StoreNames {
+  table: string;
+  tenants: string;
+  fairTurn: string;
+  nextTurn: string;
+}
+
 /**
- * The state table, the tenants' claims, and `decideFairTurn` (src/core/fair-turn.ts) as a
- * function: one call books a tenant's turn atomically (the line's row locked, the claims read
- * after). `test/limits/fair-turn-stores.test.ts` checks it against the TypeScript rule.
+ * The state table, the tenants' claims, and `decideFairTurn` (src/core/fair-turn.ts) and
+ * `decideNextTurn` (src/core/next-turn.ts) as functions: one call books a turn atomically (the
+ * line's row locked, the claims read after). `test/limits/fair-turn-stores.test.ts` checks them
+ * against the TypeScript rules.
  */
-function setupStatements(table: string, tenants: string, fairTurn: string): string[] {
+function setupStatements({ table, tenants, fairTurn, nextTurn }: StoreNames): string[] {
   return [
     `CREATE UNLOGGED TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, next_at double precision NOT NULL DEFAULT 0,
        closed_until double precision NOT NULL DEFAULT 0, holder text, held_until double precision NOT NULL DEFAULT 0,
@@ -162,8 +181,29 @@ function setupStatements(table: string, tenants: string, fairTurn: string): stri
     `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS last_mark double precision NOT NULL DEFAULT 0`,
     `CREATE UNLOGGED TABLE IF NOT EXISTS ${tenants} (line text NOT NULL, tenant text NOT NULL, mark double precision NOT NULL,
        since double precision NOT NULL, until_at double precision NOT NULL, PRIMARY KEY (line, tenant))`,
+    `CREATE FUNCTION ${nextTurn}(p_key text, p_interval double precision, p_now double precision, p_slack double precision)
+       RETURNS TABLE (start double precision, retry_at double precision)
+     LANGUAGE plpgsql AS $$
+     DECLARE
+       v_line ${table}%ROWTYPE;
+       v_start double precision;
+     BEGIN
+       INSERT INTO ${table} (key) VALUES (p_key) ON CONFLICT (key) DO NOTHING;
+       SELECT * INTO v_line FROM ${table} WHERE key = p_key FOR UPDATE;
+       IF v_line.next_at - p_interval > GREATEST(p_now + p_interval, v_line.closed_until) + p_slack THEN
+         v_line.next_at := p_now;
+       END IF;
+       IF v_line.next_at - p_interval > p_now THEN
+         RETURN QUERY SELECT NULL::double precision, v_line.next_at - p_interval;
+       ELSE
+         v_start := GREATEST(p_now, v_line.next_at, v_line.closed_until);
+         UPDATE ${table} SET next_at = v_start + p_interval WHERE key = p_key;
+         RETURN QUERY SELECT v_start, NULL::double precision;
+       END IF;
+     END $$`,
     `CREATE FUNCTION ${fairTurn}(p_key text, p_tenant text, p_interval double precision, p_now double precision,
-       p_step double precision, p_claim double precision) RETURNS TABLE (start double precision, retry_at double precision)
+       p_step double precision, p_claim double precision, p_slack double precision)
+       RETURNS TABLE (start double precision, retry_at double precision)
      LANGUAGE plpgsql AS $$
      DECLARE
        v_line ${table}%ROWTYPE;
@@ -171,24 +211,30 @@ function setupStatements(table: string, tenants: string, fairTurn: string): stri
        v_mark double precision;
        v_since double precision;
        v_until double precision := 0;
+       v_latest double precision;
        v_start double precision;
        v_retry double precision;
      BEGIN
        INSERT INTO ${table} (key) VALUES (p_key) ON CONFLICT (key) DO NOTHING;
        SELECT * INTO v_line FROM ${table} WHERE key = p_key FOR UPDATE;
+       IF v_line.next_at - p_interval > GREATEST(p_now + p_interval, v_line.closed_until) + p_slack THEN
+         v_line.next_at := p_now;
+       END IF;
+       v_latest := GREATEST(p_now + p_interval, v_line.closed_until) + p_claim + p_slack;
        SELECT * INTO v_own FROM ${tenants} WHERE line = p_key AND tenant = p_tenant;
-       IF FOUND AND v_own.until_at > p_now THEN
+       IF FOUND AND v_own.until_at > p_now AND v_own.until_at <= v_latest THEN
          v_mark := v_own.mark; v_since := v_own.since; v_until := v_own.until_at;
        ELSE
          v_mark := GREATEST(COALESCE(v_own.mark, 0), v_line.last_mark); v_since := p_now;
        END IF;
        IF v_line.next_at - p_interval <= p_now AND NOT EXISTS (SELECT 1 FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant
-           AND until_at > p_now AND (mark < v_mark OR (mark = v_mark AND since < v_since))) THEN
+           AND until_at > p_now AND until_at <= v_latest AND (mark < v_mark OR (mark = v_mark AND since < v_since))) THEN
          v_start := GREATEST(p_now, v_line.next_at, v_line.closed_until);
          UPDATE ${table} SET next_at = v_start + p_interval, last_mark = v_mark WHERE key = p_key;
          INSERT INTO ${tenants} (line, tenant, mark, since, until_at) VALUES (p_key, p_tenant, v_mark + p_step, v_since, 0)
            ON CONFLICT (line, tenant) DO UPDATE SET mark = EXCLUDED.mark, since = EXCLUDED.since, until_at = 0;
-         DELETE FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant AND until_at <= p_now AND mark <= v_mark;
+         DELETE FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant AND (until_at <= p_now OR until_at > v_latest)
+           AND mark <= v_mark;
          RETURN QUERY SELECT v_start, NULL::double precision;
        ELSE
          IF v_line.next_at - p_interval <= p_now THEN

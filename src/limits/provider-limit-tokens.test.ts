@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { memoryLimitStore, type LimitStore } from "../core/limit-store.js";
 import { providerLimit } from "./provider-limit.js";
 
-/** A memory store that records each booking: which line, how much time, and the turn it gave. */
+/** A memory store that records each booking (a request's and its tokens'): which line, how much time. */
 function recordingStore() {
   const inner = memoryLimitStore();
   const booked: Array<{ key: string; intervalMs: number }> = [];
@@ -11,6 +11,10 @@ function recordingStore() {
     book: (key, intervalMs, now) => {
       booked.push({ key, intervalMs });
       return inner.book(key, intervalMs, now);
+    },
+    bookNext: (key, request) => {
+      booked.push({ key, intervalMs: request.intervalMs });
+      return inner.bookNext(key, request);
     },
   };
   return { store, booked };

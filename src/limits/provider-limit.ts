@@ -104,6 +104,8 @@ class SharedProviderLimit implements ProviderLimit {
   private readonly store: LimitStore;
   private readonly line: TenantLine;
   private readonly gates = new TenantGates();
+  /** The gate of this process's calls that name no tenant (one asks the store at a time). */
+  private readonly plainGate = new Slots(1);
   private readonly weights: ReadonlyMap<string, number>;
 
   constructor(options: ProviderLimitOptions) {
@@ -153,14 +155,18 @@ class SharedProviderLimit implements ProviderLimit {
   async turn(signal?: AbortSignal, onWait?: (until: number) => void, call: TurnOptions = {}): Promise<() => void> {
     const { tokens, tenant } = call;
     const held = this.msPerToken > 0 && tokens !== undefined && Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
-    // A tenant's call takes its place before a slot: with a rate the store orders the tenants
-    // (each tenant's next call asks it, side by side); without, the tenants' line in this process.
+    // A call takes its place before a slot. With a rate, a process's calls ask the store one at a
+    // time (each tenant's next call, or the next plain call): the store books one turn ahead of
+    // the last (`bookNext`, `bookFair`), so the rest wait here, where giving up costs nothing.
+    // Without a rate, calls that name a tenant book in the order of the tenants' line here.
     const leave =
-      tenant === undefined
-        ? () => {}
-        : this.intervalMs > 0
-          ? await this.gates.enter(tenant, signal)
-          : await this.line.enter(tenant, signal);
+      this.intervalMs === 0
+        ? tenant === undefined
+          ? () => {}
+          : await this.line.enter(tenant, signal)
+        : tenant === undefined
+          ? await this.plainGate.take(signal)
+          : await this.gates.enter(tenant, signal);
     try {
       const release = this.slots === undefined ? () => {} : await this.slots.take(signal);
       return await this.booked({ signal, onWait, held, tenant, release });
@@ -205,20 +211,24 @@ class SharedProviderLimit implements ProviderLimit {
   }
 
   /**
-   * Books the request's turn. A tenant's call, with a rate, books it by the tenants' rule in the
-   * store (`LimitStore.bookFair`): across every process that shares the line, the next turn goes
-   * to the waiting tenant served least for its weight; until then the call waits to ask again.
+   * Books the request's turn, one turn ahead of the last at most: until the turn booked before has
+   * come, the store says when to ask again (`LimitStore.bookNext`). A tenant's call, with a rate,
+   * books by the tenants' rule (`LimitStore.bookFair`): across every process that shares the line,
+   * the next turn goes to the waiting tenant served least for its weight.
    */
   private async requestTurn({ tenant, signal, onWait }: Pick<BookedCall, "tenant" | "signal" | "onWait">) {
-    if (tenant === undefined || this.intervalMs === 0) return this.store.book(this.key, this.intervalMs, Date.now());
-    const step = 1 / (this.weights.get(tenant) ?? 1);
+    const intervalMs = this.intervalMs;
     // A claim outlives the time it asks again by this much: a process that died, or a call that
     // gave up, holds the tenants behind it no longer than that.
-    const claimMs = Math.max(1000, 2 * this.intervalMs);
+    const claimMs = Math.max(1000, 2 * intervalMs);
     for (;;) {
-      const turn = await this.store.bookFair(this.key, { tenant, intervalMs: this.intervalMs, now: Date.now(), step, claimMs });
+      const now = Date.now();
+      const turn =
+        tenant === undefined || intervalMs === 0
+          ? await this.store.bookNext(this.key, { intervalMs, now })
+          : await this.store.bookFair(this.key, { tenant, intervalMs, now, step: 1 / (this.weights.get(tenant) ?? 1), claimMs });
       if ("start" in turn) return turn.start;
-      onWait?.(turn.retryAt + this.intervalMs);
+      onWait?.(turn.retryAt + intervalMs);
       await sleep(turn.retryAt - Date.now(), signal ? { signal } : {});
     }
   }

@@ -1,4 +1,5 @@
 import type { LimitStore } from "../core/limit-store.js";
+import { clockSlackMs } from "../core/next-turn.js";
 
 /** The part of an ioredis client the store uses. */
 interface RedisClient {
@@ -16,18 +17,37 @@ redis.call('HSET', KEYS[1], 'next', string.format('%.3f', start + interval))
 redis.call('PEXPIRE', KEYS[1], math.ceil(start + interval - now) + 60000)
 return string.format('%.3f', start)`;
 
+// `decideNextTurn` (src/core/next-turn.ts) in one script: a line booked on a clock set back since
+// starts again from now; a turn is booked only once the one booked before has come.
+const bookNextScript = `
+local interval, now, slack = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'next', 'closed')
+local nextAt, closed = tonumber(state[1] or '0'), tonumber(state[2] or '0')
+if nextAt - interval > math.max(now + interval, closed) + slack then nextAt = now end
+if nextAt - interval > now then return { 'retry', string.format('%.17g', nextAt - interval) } end
+local start = math.max(now, nextAt, closed)
+redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval))
+if redis.call('PTTL', KEYS[1]) < math.ceil(start + interval - now) + 60000 then
+  redis.call('PEXPIRE', KEYS[1], math.ceil(start + interval - now) + 60000)
+end
+return { 'start', string.format('%.17g', start) }`;
+
 // `decideFairTurn` (src/core/fair-turn.ts) in one script: the line's hash (`next`, `closed`,
 // `mark`: the last turn's) and a hash of its tenants' claims ("mark since until" each).
 // `test/limits/fair-turn-stores.test.ts` checks it against the TypeScript rule.
 const bookFairScript = `
 local tenant, interval, now, step, claimMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local slack = tonumber(ARGV[6])
 local state = redis.call('HMGET', KEYS[1], 'next', 'closed', 'mark')
 local nextAt, closed, lastMark = tonumber(state[1] or '0'), tonumber(state[2] or '0'), tonumber(state[3] or '0')
+if nextAt - interval > math.max(now + interval, closed) + slack then nextAt = now end
+local latest = math.max(now + interval, closed) + claimMs + slack
 local all = redis.call('HGETALL', KEYS[2])
 local claims = {}
 for i = 1, #all, 2 do
   local m, s, u = string.match(all[i + 1], '^(%S+) (%S+) (%S+)$')
   claims[all[i]] = { tonumber(m), tonumber(s), tonumber(u) }
+  if claims[all[i]][3] > latest then claims[all[i]][3] = 0 end
 end
 local own = claims[tenant] or { 0, 0, 0 }
 local mark, since = math.max(own[1], lastMark), now
@@ -118,7 +138,12 @@ export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): Lim
         now,
         step,
         claimMs,
+        clockSlackMs,
       )) as [string, string];
+      return kind === "start" ? { start: Number(at) } : { retryAt: Number(at) };
+    },
+    bookNext: async (key, { intervalMs, now }) => {
+      const [kind, at] = (await client.eval(bookNextScript, 1, turns(key), intervalMs, now, clockSlackMs)) as [string, string];
       return kind === "start" ? { start: Number(at) } : { retryAt: Number(at) };
     },
     book: async (key, intervalMs, now) => Number(await client.eval(bookScript, 1, turns(key), now, intervalMs)),

@@ -21,13 +21,16 @@ async function waitAfterSettingBack(tenant: string | undefined, backMs: number):
   await new Promise((resolve) => setTimeout(resolve, 50));
   stop.abort();
   await turn.catch(() => undefined);
-  return until - Date.now();
+  const waited = until - Date.now();
+  // The clock as it was, so the next measure sets back the real one (not its own mock).
+  vi.restoreAllMocks();
+  return waited;
 }
 
 describe("a clock set back an hour", () => {
-  // Defect (not fixed here): the stored line is an hour ahead of the new clock. Remove `.fails`
-  // once a store re-bases a line whose caller's clock went back (or books on the store's clock).
-  it.fails("does not hold the next call back for the hour (plain booking and a tenant's)", async () => {
+  // The stored line is an hour ahead of the new clock: further than one booking can put it, so
+  // the store starts it again from the caller's now (src/core/next-turn.ts).
+  it("does not hold the next call back for the hour (plain booking and a tenant's)", async () => {
     expect(await waitAfterSettingBack(undefined, 3_600_000)).toBeLessThan(5_000);
     expect(await waitAfterSettingBack("acme", 3_600_000)).toBeLessThan(5_000);
   });

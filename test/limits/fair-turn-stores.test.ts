@@ -1,8 +1,9 @@
 // Tenants' turns booked in each shared store (issue 58): Postgres runs the rule as a function and
 // Redis as a Lua script, SQLite and memory call `decideFairTurn` itself. A seeded property test
 // drives each store and the memory store with the same random calls — tenants' bookings (with
-// weights, names like `__proto__` and with spaces), plain bookings, cooldowns, at random times
-// — and finds the same answers.
+// weights, names like `__proto__` and with spaces), plain bookings one turn ahead (`bookNext`)
+// and unbounded (`book`), cooldowns, at random times, the clock now and then set back (a line and
+// claims made before it re-based) — and finds the same answers.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +31,8 @@ const call = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant("fair" as const), tenant: fc.constantFrom(...tenants), weight: fc.constantFrom(1, 2, 3) }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("plain" as const) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("next" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("back" as const), byMs: fc.constantFrom(500, 2_100, 60_000, 3_600_000) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("close" as const), forMs: fc.integer({ min: 0, max: 3000 }) }) },
 );
 const calls = fc.array(fc.record({ call, afterMs: fc.integer({ min: 0, max: 400 }) }), { minLength: 1, maxLength: 40 });
@@ -42,6 +45,8 @@ async function answers(store: LimitStore, key: string, steps: Array<{ call: Call
     if (call.kind === "fair")
       seen.push(await store.bookFair(key, { tenant: call.tenant, intervalMs: 100 / 3, now, step: 1 / call.weight, claimMs: 1000 }));
     else if (call.kind === "plain") seen.push(await store.book(key, 100 / 3, now));
+    else if (call.kind === "next") seen.push(await store.bookNext(key, { intervalMs: 100 / 3, now }));
+    else if (call.kind === "back") now -= call.byMs;
     else await store.closeUntil(key, now + call.forMs);
   }
   return seen;
@@ -52,7 +57,12 @@ const roughly = (answer: FairTurn | number) =>
     : "start" in answer
       ? { start: Math.round(answer.start * 100) }
       : { retryAt: Math.round(answer.retryAt * 100) };
-type Call = { kind: "fair"; tenant: string; weight: number } | { kind: "plain" } | { kind: "close"; forMs: number };
+type Call =
+  | { kind: "fair"; tenant: string; weight: number }
+  | { kind: "plain" }
+  | { kind: "next" }
+  | { kind: "back"; byMs: number }
+  | { kind: "close"; forMs: number };
 
 const backends = [
   ["a SQLite file", false, async () => sqliteLimitStore({ path: join(mkdtempSync(join(tmpdir(), "planloop-fair-")), "limits.sqlite") })],

@@ -13,9 +13,9 @@ describe("a provider limit shared by two tenants' runs", () => {
     let bookings = 0;
     const store: LimitStore = {
       ...inner,
-      book: async (key, intervalMs, now) => {
+      bookNext: async (key, request) => {
         if ((bookings += 1) === 1) await gate;
-        return inner.book(key, intervalMs, now);
+        return inner.bookNext(key, request);
       },
     };
     const limit = providerLimit({ name: "shared", shared: store });

@@ -1,4 +1,5 @@
 import { decideFairTurn, type FairTurnRequest, type TenantClaim } from "../../core/fair-turn.js";
+import { decideNextTurn, type NextTurnRequest } from "../../core/next-turn.js";
 import type { LimitStore } from "../../core/limit-store.js";
 import { createPrivately, driverOf } from "./sqlite-store.js";
 
@@ -109,7 +110,17 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
     for (const tenant of decision.forget) forget.run(key, tenant);
     return decision.turn;
   });
+  const setNext = db.prepare<[string, number]>(
+    `INSERT INTO planloop_limit_state AS t (key, next_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET next_at = excluded.next_at`,
+  );
+  const bookNext = db.transaction((key: string, request: NextTurnRequest) => {
+    const row = lineOf.get(key);
+    const decision = decideNextTurn({ next: row?.next_at ?? 0, closed: row?.closed_until ?? 0, lastMark: 0 }, request);
+    if ("start" in decision.turn) setNext.run(key, decision.line.next);
+    return decision.turn;
+  });
   return {
+    bookNext: async (key, request) => bookNext.immediate(key, request),
     bookFair: async (key, request) => bookFair.immediate(key, request),
     draw: async (key, amount, ceiling) => {
       ensure.run(key);

@@ -1,0 +1,40 @@
+/**
+ * A line's next turn, booked one at a time: a call books a turn only once the turn booked before
+ * it has come; until then it is told when to ask again. No call holds more than the one turn it
+ * waits for, so a call given up while it waits (cancelled, its process killed) leaves one turn
+ * unused at most, not the line booked ahead by every call that waited before it.
+ *
+ * That bound is also what lets a line notice a clock set back: a line booked one turn at a time
+ * is never further ahead than one turn past the later of the booker's now and the cooldown. A
+ * stored line further ahead than that (give or take `clockSlackMs` of clocks that disagree) was
+ * booked on a clock that has since gone back, and starts again from the caller's now.
+ */
+import type { FairLine, FairTurn } from "./fair-turn.js";
+
+/** How far clocks (and a caller's `now`, read before its store answers) may disagree before a line counts as booked on a clock set back. */
+export const clockSlackMs = 2_000;
+
+export interface NextTurnRequest {
+  /** The time between two turns (>= 0). */
+  intervalMs: number;
+  now: number;
+}
+
+/**
+ * The line as it stands at `now`: its next turn moved back to `now` if the turn booked last lies
+ * further ahead than one booking can have put it (a clock set back since).
+ */
+export function rebasedLine(line: FairLine, { intervalMs, now }: NextTurnRequest): FairLine {
+  const lastStart = line.next - intervalMs;
+  return lastStart > Math.max(now + intervalMs, line.closed) + clockSlackMs ? { ...line, next: now } : line;
+}
+
+/** Books the next turn if the turn booked before has come (see the file's comment), else says when to ask again. */
+export function decideNextTurn(stored: FairLine, request: NextTurnRequest): { turn: FairTurn; line: FairLine } {
+  const { intervalMs, now } = request;
+  const line = rebasedLine(stored, request);
+  const lastStart = line.next - intervalMs;
+  if (lastStart > now) return { turn: { retryAt: lastStart }, line: stored };
+  const start = Math.max(now, line.next, line.closed);
+  return { turn: { start }, line: { ...line, next: start + intervalMs } };
+}
