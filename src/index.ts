@@ -31,7 +31,9 @@ export { takeDecisions, NoSuchRunError } from "./runs/take-decisions.js";
 export type { TakeDecisionsOptions, TakenRun } from "./runs/take-decisions.js";
 export { waitingFor } from "./runs/waiting-for.js";
 export { serveRuns, RunService } from "./runs/serve-runs.js";
-export type { ServeRunsOptions, ContinueRequest } from "./runs/serve-runs.js";
+export type { ServeRunsOptions, ContinueRequest, ContinueEnd } from "./runs/serve-runs.js";
+export type { StartRetries } from "./runs/failed-starts.js";
+export { leftAloneReasons } from "./runs/left-alone.js";
 
 // Run a fixed plan: a report pipeline's DAG
 export { validatePlan } from "./plan/validate-plan.js";

@@ -20,14 +20,15 @@ export const busyExitCode = 75;
 /**
  * Runs a planloop command line in a process of its own, in `cwd`: how `planloop serve` continues
  * the command line's runs side by side, each in its folder, none holding another (a tool that
- * hangs holds only its own process). Its lines go to `io`, each after `prefix`. Resolves when it
- * exits having run (completed, failed, waiting: 0, 1, 3); a run another process holds is a
+ * hangs holds only its own process). Its lines go to `io`, each after `prefix`. Resolves with
+ * its last line on stderr when it exits having run, or crashed as a run that failed does (0, 1,
+ * 3: whether the run moved is the caller's to check); a run another process holds is a
  * `RunBusyError`; bad input (2) or anything else, an error with its last line.
  */
 export async function runCommandProcess(
   argv: readonly string[],
   where: { cwd: string; io: CliIo; prefix: string; runId: string },
-): Promise<void> {
+): Promise<{ lastLine: string }> {
   // The same Node and the same entry as this process (dist/cli/main.js, or src/cli/main.ts under a loader).
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], {
     cwd: where.cwd,
@@ -45,7 +46,8 @@ export async function runCommandProcess(
     child.on("error", reject);
     child.on("close", resolve);
   });
-  if (code === 0 || code === 1 || code === 3) return;
+  const lastLine = last.replace(/^planloop: /, "");
+  if (code === 0 || code === 1 || code === 3) return { lastLine };
   if (code === busyExitCode) throw new RunBusyError(where.runId, { owner: "another process", expiresAt: Date.now() });
-  throw new CliError(`its command exited with ${code ?? "a signal"}${last === "" ? "" : `: ${last.replace(/^planloop: /, "")}`}`);
+  throw new CliError(`its command exited with ${code ?? "a signal"}${lastLine === "" ? "" : `: ${lastLine}`}`);
 }

@@ -3,6 +3,8 @@ import { RunBusyError } from "../core/errors.js";
 import { executePlan } from "../executor/execute-plan.js";
 import { memoryStore } from "../journal/memory-store.js";
 import { type CheckpointStore } from "../journal/checkpoint-store.js";
+import { runPage } from "../ui/run-rows.js";
+import { leftAloneReasons } from "./left-alone.js";
 import { RunService, type ContinueRequest } from "./serve-runs.js";
 
 /** Runs that wait a moment: due once the pass looks a second later. */
@@ -102,6 +104,76 @@ describe("the service loop", () => {
     await service.settled();
     expect(warnings).toEqual([
       "run program: it was started by executePlan: give serveRuns a continueRun that calls it again; left alone from now",
+    ]);
+  });
+
+  it("backs off a continuation that leaves the run as it was, and after five in a row leaves it alone, noted in the store", async () => {
+    const store = memoryStore();
+    await dueRuns(store, ["crashing"]);
+    let clock = Date.now() + 1_000;
+    const calledAt: number[] = [];
+    const warnings: string[] = [];
+    const service = new RunService({
+      store,
+      now: () => clock,
+      startRetries: { firstDelayMs: 100 },
+      warn: (line) => warnings.push(line),
+      // A command that exits before the run moves (its tools module exits on import), its last line kept.
+      continueRun: async () => {
+        calledAt.push(clock);
+        return { lastLine: "no TOOL_TOKEN set" };
+      },
+    });
+    // Ten simulated seconds, a pass every 10 ms (before the fix: 878 continuations).
+    for (let pass = 0; pass < 1_000; pass += 1, clock += 10) {
+      await service.pass();
+      await service.settled();
+    }
+    expect(calledAt.slice(1).map((at, index) => at - calledAt[index]!)).toEqual([100, 200, 400, 800]);
+    const reason = "its command stopped before the run moved, 5 times in a row (no TOOL_TOKEN set)";
+    expect(warnings.at(-1)).toBe(`run crashing: ${reason}; left alone from now`);
+    expect(warnings[0]).toBe(
+      "run crashing: its command stopped before the run moved (no TOOL_TOKEN set); trying again in 100 ms (failed start 1)",
+    );
+    // The faces read it: runs list and show, the ui's rows.
+    expect((await leftAloneReasons(store, await store.listRuns({ runId: "crashing" }))).get("crashing")).toBe(reason);
+    expect((await runPage(store, { limit: 10 })).waiting[0]).toMatchObject({ runId: "crashing", leftAlone: reason });
+  });
+
+  it("starts the count again once a continuation moves the run", async () => {
+    const store = memoryStore();
+    const plan = {
+      steps: [
+        { id: 1, task: "a moment", wait: { forMs: 10 } },
+        { id: 2, task: "another", wait: { forMs: 10 }, depends_on: [1] },
+      ],
+    };
+    expect((await executePlan({ plan, tools: [], store, runId: "flaky" })).status).toBe("waiting");
+    let clock = Date.now() + 1_000;
+    let calls = 0;
+    const warnings: string[] = [];
+    const service = new RunService({
+      store,
+      now: () => clock,
+      startRetries: { firstDelayMs: 100, attempts: 3 },
+      warn: (line) => warnings.push(line),
+      // Two failed starts, then one that runs (the run moves on to its second wait), then failed ones again.
+      continueRun: async ({ runId }) => {
+        calls += 1;
+        if (calls === 3) expect((await executePlan({ plan, tools: [], store, runId })).status).toBe("waiting");
+      },
+    });
+    for (let pass = 0; pass < 500; pass += 1, clock += 10) {
+      await service.pass();
+      await service.settled();
+    }
+    expect(calls).toBe(2 + 1 + 3);
+    expect(warnings.map((line) => /failed start (\d)|left alone/.exec(line)?.[0])).toEqual([
+      "failed start 1",
+      "failed start 2",
+      "failed start 1",
+      "failed start 2",
+      "left alone",
     ]);
   });
 

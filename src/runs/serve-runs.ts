@@ -1,8 +1,10 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import { errorMessage, InvalidOptionsError, RunBusyError } from "../core/errors.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
+import type { CheckpointStore, RunSummary } from "../journal/checkpoint-store.js";
 import { runSchedules, type ScheduleFire } from "../waits/run-schedules.js";
 import { dueOutermostRuns } from "../waits/wake-due-runs.js";
+import { FailedStarts, type StartRetries } from "./failed-starts.js";
+import { noteLeftAlone } from "./left-alone.js";
 import { orphanedRuns } from "./orphaned-runs.js";
 import type { RunHost } from "./run-host.js";
 import { coveredByGrants, grantTargets } from "./standing-grants.js";
@@ -16,6 +18,11 @@ export interface ContinueRequest {
   approve?: { ids: string[]; by: string } | undefined;
 }
 
+/** How a continuation ended, as far as the service needs it: what it said last (a command's last line on stderr). */
+export interface ContinueEnd {
+  lastLine?: string | undefined;
+}
+
 export interface ServeRunsOptions {
   store: CheckpointStore;
   /** Runs started through this run host (the HTTP API, MCP) are continued by it, the way they were started. */
@@ -24,8 +31,18 @@ export interface ServeRunsOptions {
    * How every other run is continued: the command line's runs by their command line (`planloop
    * serve` runs each in a process of its own), a program's by calling its entry point again with
    * the same store and runId (and `approvals` for `approve`). It resolves when the run stops again.
+   * One that resolves without the run having moved failed to start: see `startRetries`.
    */
-  continueRun?: ((run: ContinueRequest) => Promise<void>) | undefined;
+  continueRun?: ((run: ContinueRequest) => Promise<void | ContinueEnd>) | undefined;
+  /**
+   * A continuation that failed to start (it resolved, its command exited, and the run wrote
+   * nothing: a tools module that exits on import) is tried again after a tick, then twice as long
+   * each time, and after `attempts` (5) in a row the run is left alone, the reason kept in the
+   * store (`planloop runs list|show`, the ui). A start that moved the run resets the count.
+   */
+  startRetries?: StartRetries | undefined;
+  /** The service's clock (ms since 1970); tests give a simulated one. Default `Date.now`. */
+  now?: (() => number) | undefined;
   /** Starts a schedule's run at its fire time (see `runSchedules`); without it no schedule fires here. */
   launch?: ((fire: ScheduleFire) => Promise<{ status: string }>) | undefined;
   /** At most this many runs continued (or schedule passes) at once; the others wait their turn. Default 8. */
@@ -56,12 +73,15 @@ export interface ServeRunsOptions {
  * Runs are continued side by side under `concurrency` — a run whose wait is over never waits
  * behind another run's long step — each under its own lease, so several services (processes,
  * machines) may serve one store. A run that cannot be continued (its tools module is gone, its
- * request was changed) is left alone from then on, and said so once.
+ * request was changed), or whose continuation keeps failing to start, is left alone from then on,
+ * said so once, and noted in the store with the reason (`leftAloneReasons`).
  */
 export class RunService {
   private readonly pool: LimitFunction;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly leftAlone = new Set<string>();
+  private readonly failedStarts: FailedStarts;
+  private readonly now: () => number;
   private schedules: Promise<void> | undefined;
 
   constructor(private readonly options: ServeRunsOptions) {
@@ -69,19 +89,22 @@ export class RunService {
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new InvalidOptionsError(`concurrency must be a whole number >= 1, got ${String(concurrency)}`);
     this.pool = pLimit(concurrency);
+    const firstDelayMs = options.startRetries?.firstDelayMs ?? options.tickMs ?? 1000;
+    this.failedStarts = new FailedStarts({ ...options.startRetries, firstDelayMs });
+    this.now = options.now ?? Date.now;
   }
 
   /**
    * One look at the store: what is due is handed to the pool, and the pass resolves once it has
    * been read, not once the runs have stopped (`settled` waits for those).
    */
-  async pass(at = Date.now()): Promise<void> {
+  async pass(at = this.now()): Promise<void> {
     const { store } = this.options;
     const limit = this.options.limit ?? 100;
-    for (const { runId } of await dueOutermostRuns(store, { at, limit })) this.continueRun({ runId, why: "its wait is over" });
+    for (const { runId } of await dueOutermostRuns(store, { at, limit })) this.continueRun({ runId, why: "its wait is over" }, at);
     if (this.options.launch !== undefined && this.schedules === undefined) this.fireSchedules(this.options.launch);
     for (const runId of await orphanedRuns(store, { afterMs: this.options.orphanAfterMs ?? 10_000, at }))
-      this.continueRun({ runId, why: "its owner is gone" });
+      this.continueRun({ runId, why: "its owner is gone" }, at);
     await this.applyGrants(at, limit);
   }
 
@@ -111,9 +134,10 @@ export class RunService {
     return [...this.inFlight.keys()];
   }
 
-  private continueRun(request: ContinueRequest): void {
+  private continueRun(request: ContinueRequest, at: number): void {
     const { runId } = request;
-    if (this.inFlight.has(runId) || this.leftAlone.has(runId) || this.options.host?.isLive(runId)) return;
+    if (this.inFlight.has(runId) || this.leftAlone.has(runId) || this.failedStarts.backingOff(runId, at)) return;
+    if (this.options.host?.isLive(runId)) return;
     const done = this.pool(() => this.continueOne(request)).finally(() => this.inFlight.delete(runId));
     this.inFlight.set(runId, done);
   }
@@ -138,12 +162,40 @@ export class RunService {
         throw new InvalidOptionsError(`it was started by ${run?.entry ?? "a program"}: give serveRuns a continueRun that calls it again`);
       }
       this.options.log?.(`run ${runId}: ${why}; continuing it`);
-      await continueRun(request);
+      const before = await this.rowOf(runId);
+      const end = await continueRun(request);
+      await this.checkStarted(runId, before, end?.lastLine);
     } catch (error) {
       if (error instanceof RunBusyError) return this.options.log?.(`run ${runId}: another process is on it`);
-      this.leftAlone.add(runId);
-      this.options.warn?.(`run ${runId}: ${errorMessage(error)}; left alone from now`);
+      await this.leaveAlone(runId, errorMessage(error));
     }
+  }
+
+  /** A continuation that ended with the run as it was failed to start: backed off, and after a few in a row, given up. */
+  private async checkStarted(runId: string, before: RunSummary | undefined, lastLine: string | undefined): Promise<void> {
+    const after = await this.rowOf(runId);
+    if (after === undefined || after.status === "finished" || moved(before, after)) return this.failedStarts.started(runId);
+    const at = this.now();
+    const move = this.failedStarts.failed(runId, at);
+    const said = lastLine === undefined || lastLine === "" ? "" : ` (${lastLine})`;
+    if (move.kind === "give-up")
+      return this.leaveAlone(runId, `its command stopped before the run moved, ${move.failures} times in a row${said}`);
+    this.options.warn?.(
+      `run ${runId}: its command stopped before the run moved${said}; trying again in ${move.notBefore - at} ms (failed start ${move.failures})`,
+    );
+  }
+
+  /** Left alone from now: said once, and noted in the store for the faces that show the run. */
+  private async leaveAlone(runId: string, reason: string): Promise<void> {
+    this.leftAlone.add(runId);
+    this.options.warn?.(`run ${runId}: ${reason}; left alone from now`);
+    await noteLeftAlone(this.options.store, { runId, reason, at: this.now() }).catch((error: unknown) =>
+      this.options.warn?.(`run ${runId}: why it is left alone could not be kept: ${errorMessage(error)}`),
+    );
+  }
+
+  private async rowOf(runId: string): Promise<RunSummary | undefined> {
+    return (await this.options.store.listRuns({ runId, limit: 1 }))[0];
   }
 
   /** One schedule pass at a time, in the pool beside the runs: a slow start does not hold the next pass. */
@@ -177,7 +229,7 @@ export class RunService {
       if (covered.length === 0) continue;
       const ids = covered.map((item) => item.id);
       const by = `standing grant of ${[...new Set(covered.map((item) => item.by))].join(", ")}`;
-      this.continueRun({ runId: row.runId, why: `a standing grant approves ${ids.join(", ")}`, approve: { ids, by } });
+      this.continueRun({ runId: row.runId, why: `a standing grant approves ${ids.join(", ")}`, approve: { ids, by } }, at);
     }
   }
 }
@@ -199,6 +251,11 @@ export class RunService {
  */
 export function serveRuns(options: ServeRunsOptions): Promise<void> {
   return new RunService(options).run();
+}
+
+/** Whether the run wrote anything between two looks at its row. */
+function moved(before: RunSummary | undefined, after: RunSummary): boolean {
+  return before === undefined || before.entries !== after.entries || before.updatedAt !== after.updatedAt || before.status !== after.status;
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

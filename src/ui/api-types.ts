@@ -28,6 +28,8 @@ export interface RunRow {
    * after a 429): which limit, and until when (ms since 1970). None once that time has passed.
    */
   limitWait?: { limit: string; until: number };
+  /** Why `planloop serve` gave up continuing the run (its command kept failing to start, …), while the run has not moved since. */
+  leftAlone?: string;
 }
 
 /** A page of the runs list: the waiting runs first (all of them), then the newest others. */

@@ -8,6 +8,7 @@ import { storedRunEvents } from "../trace/stored-trace.js";
 import { codeStepsOf, type CodeStep } from "../strategies/code-mode/code-steps.js";
 import { maskSecrets } from "../trust/secrets.js";
 import { rowOf, summaryOf, taskOf, type RunRow } from "./run-rows.js";
+import { leftAloneReasons } from "../runs/left-alone.js";
 
 /** Something a run waits for a person on, as the inbox lists it. */
 export type InboxItem = (PendingCall | PendingPlan) & {
@@ -47,8 +48,10 @@ export async function runDetail(store: CheckpointStore, runId: string): Promise<
   if (run === undefined) return undefined;
   const children = await childrenOf(store, runId);
   const all = [run, ...children];
+  const summary = summaryOf(run);
+  const leftAlone = (await leftAloneReasons(store, [summary])).get(runId);
   return {
-    row: rowOf(summaryOf(run), run, children),
+    row: { ...rowOf(summary, run, children), ...(leftAlone === undefined ? {} : { leftAlone }) },
     trace: summarizeTrace(storedRunEvents(run, children)),
     modelCalls: all.flatMap((each) => modelCallsOf(each.journal).map((call) => ({ ...call, runId: each.runId }))),
     steps: all.flatMap(stepsOf),

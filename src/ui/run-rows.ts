@@ -9,6 +9,7 @@ import {
 import type { UsageTotals } from "../core/usage.js";
 import { failedStartEntry } from "../waits/failed-start.js";
 import { childrenOf, standing } from "../strategies/stored-runs.js";
+import { leftAloneReasons } from "../runs/left-alone.js";
 import type { RunPage, RunRow } from "./api-types.js";
 
 export type { RunPage, RunRow } from "./api-types.js";
@@ -23,17 +24,20 @@ export async function runPage(
   const listed = await store.listRuns({ ...options, topLevel: true });
   const rows = listed.filter((row) => row.outcome?.status !== "waiting" || !showWaiting);
   const last = listed.at(-1);
+  const reasons = await leftAloneReasons(store, [...waitingRows, ...rows]);
   return {
-    waiting: await Promise.all(waitingRows.map((row) => runRow(store, row))),
-    runs: await Promise.all(rows.map((row) => runRow(store, row))),
+    waiting: await Promise.all(waitingRows.map((row) => runRow(store, row, reasons))),
+    runs: await Promise.all(rows.map((row) => runRow(store, row, reasons))),
     ...(listed.length === options.limit && last ? { next: { createdAt: last.createdAt, runId: last.runId } } : {}),
   };
 }
 
-/** One run's line of the list, read from the store. */
-export async function runRow(store: CheckpointStore, summary: RunSummary): Promise<RunRow> {
+/** One run's line of the list, read from the store, with why serve left it alone (`leftAloneReasons`), if it did. */
+export async function runRow(store: CheckpointStore, summary: RunSummary, leftAlone: ReadonlyMap<string, string>): Promise<RunRow> {
   const run = await store.getRun(summary.runId);
-  return rowOf(summary, run, run === undefined ? [] : await childrenOf(store, run.runId));
+  const row = rowOf(summary, run, run === undefined ? [] : await childrenOf(store, run.runId));
+  const reason = leftAlone.get(summary.runId);
+  return reason === undefined ? row : { ...row, leftAlone: reason };
 }
 
 /** A run's row as a listing would give it, from the run itself. */

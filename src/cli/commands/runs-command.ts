@@ -22,6 +22,7 @@ import { waitCommands } from "./runs-waits.js";
 import { wordOptions } from "../word-options.js";
 import { confirmWord } from "../launch-line.js";
 import { stopQueuedRun } from "../../workers/stop-queued-run.js";
+import { leftAloneLine, leftAloneReasons } from "../../runs/left-alone.js";
 
 /**
  * `planloop runs …`: what a store holds of its runs, and continuing them by id: `resume`,
@@ -46,10 +47,12 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         const listed = await store.listRuns(query);
         const filtered = flags.status || flags.taskType || flags.schedule || before;
         if (listed.length === 0) io.out(`no runs in ${flags.store}${filtered ? " that match" : ""}`);
+        const leftAlone = await leftAloneReasons(store, listed);
         for (const row of listed) {
           const run = (await store.getRun(row.runId))!;
           const { status, steps, cost } = standing(run, await childrenOf(store, run.runId));
-          io.out(`${run.runId}  ${run.entry}  ${status}  ${steps} steps  ${cost}  ${new Date(run.createdAt).toISOString()}`);
+          const shown = leftAlone.has(run.runId) ? `${status} (left alone by serve)` : status;
+          io.out(`${run.runId}  ${run.entry}  ${shown}  ${steps} steps  ${cost}  ${new Date(run.createdAt).toISOString()}`);
         }
         if (listed.length === limit) io.out(`(more: planloop runs list --before ${listed.at(-1)!.runId})`);
       }),
@@ -61,6 +64,8 @@ export function runsCommand(program: Command, io: CliIo, rerun: Rerun): void {
         const run = await storedRun(store, runId, flags.store);
         const children = await childrenOf(store, runId);
         io.out(`run ${run.runId} (${run.entry}): ${standing(run, children).status}`);
+        const leftAlone = (await leftAloneReasons(store, await store.listRuns({ runId, limit: 1 }))).get(runId);
+        if (leftAlone !== undefined) io.out(`${leftAloneLine(leftAlone)} (planloop runs resume ${runId} continues it by hand)`);
         for (const each of [run, ...children]) for (const line of stepLines(each.journal)) io.out(line);
         const paused = lastPause(run, children);
         for (const call of paused === undefined ? [] : pendingOf(paused)) io.out(pendingLine(call));

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { InvalidOptionsError } from "../../core/errors.js";
 import { serveTokensCommand } from "./serve-tokens.js";
 import { servedWord, startApi, wholeNumber, type ApiFlags, type Served } from "./serve-api.js";
-import { serveRuns, type ContinueRequest } from "../../runs/serve-runs.js";
+import { serveRuns, type ContinueEnd, type ContinueRequest } from "../../runs/serve-runs.js";
 import { failedStartWebhooks, webhookSettings } from "./serve-webhooks.js";
 import type { ScheduleFire } from "../../waits/run-schedules.js";
 import { listSchedules } from "../../waits/schedules.js";
@@ -152,15 +152,16 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
 /**
  * Continues a run of the command line by its command line, in a process of its own, in its
  * folder (`planloop runs resume`, with what a standing grant approves): side by side with the
- * others, none holding another.
+ * others, none holding another. Its last line goes back to `serveRuns`, for the reason it keeps
+ * when the command keeps stopping before the run moves.
  */
-async function continueByCommand(served: Served, request: ContinueRequest): Promise<void> {
+async function continueByCommand(served: Served, request: ContinueRequest): Promise<ContinueEnd> {
   const flags = servedWord(served);
   const decisions = request.approve === undefined ? [] : ["--approve", ...request.approve.ids, "--decided-by", request.approve.by];
   // No one answers a service's terminal: a run whose line names a module or place serve was not given is refused, and left alone.
   const line = await continuationLine(served.io, { runId: request.runId, flags, decisions, ask: "never" });
-  if (line === undefined) return;
-  await runCommandProcess(line.argv, { cwd: line.cwd, io: served.io, prefix: `run ${request.runId}: `, runId: request.runId });
+  if (line === undefined) return {};
+  return await runCommandProcess(line.argv, { cwd: line.cwd, io: served.io, prefix: `run ${request.runId}: `, runId: request.runId });
 }
 
 /** Starts a schedule's run: its command line, checked as a stored launch line is, with the fire's run id. */

@@ -4,6 +4,7 @@ import { ModelCalls } from "./calls-view.js";
 import { cost, count, duration, runLink, shown, when } from "./format.js";
 import { PendingCard, WaveActions } from "./inbox-view.js";
 import { RunOutput } from "./grounded-output.js";
+import { LeftAloneMark } from "./left-alone-mark.js";
 import { LimitWaitMark } from "./limit-wait-mark.js";
 
 /** One run as it happens: its facts, what it waits for, its timeline and plans, its steps and every model call. */
@@ -34,8 +35,15 @@ export function RunView({ runId }: { runId: string }) {
           {row.status}
         </span>
         <LimitWaitMark row={row} />
+        <LeftAloneMark row={row} />
       </div>
       <dl class="facts">
+        {row.leftAlone === undefined ? null : (
+          <>
+            <dt>left alone</dt>
+            <dd data-testid="left-alone-reason">by planloop serve: {row.leftAlone} (planloop runs resume continues it by hand)</dd>
+          </>
+        )}
         <dt>entry</dt>
         <dd>{row.entry}</dd>
         <dt>task</dt>

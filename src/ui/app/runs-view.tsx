@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { LeftAloneMark } from "./left-alone-mark.js";
 import { LimitWaitMark } from "./limit-wait-mark.js";
 import { useApi, type RunPage, type RunRow } from "./api.js";
 import { cost, count, duration, when } from "./format.js";
@@ -101,7 +102,7 @@ function Row({ row, picked, toggle }: { row: RunRow; picked: boolean; toggle: (r
       <td>{row.entry}</td>
       <td class="task">{row.task}</td>
       <td>
-        <span class={`badge ${row.status}`}>{row.status}</span> <LimitWaitMark row={row} />
+        <span class={`badge ${row.status}`}>{row.status}</span> <LimitWaitMark row={row} /> <LeftAloneMark row={row} />
         {row.unsupportedClaims === undefined ? null : (
           <span class="badge unsupported" title="claims the run's steps do not support (docs/grounded-reports.md)">
             {row.unsupportedClaims} unsupported
