@@ -13,14 +13,9 @@
  * A clock set back (`next-turn.ts`): a line further ahead than one booking can put it starts again
  * from now, and a claim that holds longer than one asking can make it hold counts as let go.
  */
-import { clockSlackMs, rebasedLine } from "./next-turn.js";
+import { clockSlackMs, rebasedLine, type FairLine, type FairTurn } from "./next-turn.js";
 
-/** A line of turns: when the next free turn starts, until when it is closed, the mark of the last turn given. */
-export interface FairLine {
-  next: number;
-  closed: number;
-  lastMark: number;
-}
+export type { FairLine, FairTurn };
 
 /** A tenant's place in a line: its mark, since when it waits, until when its claim holds (past: not waiting). */
 export interface TenantClaim {
@@ -39,9 +34,6 @@ export interface FairTurnRequest {
   /** How long a claim outlives the time it was told to ask again (a process that died lets go then). */
   claimMs: number;
 }
-
-/** A turn booked (it starts at `start`), or none yet: ask again at `retryAt`. */
-export type FairTurn = { start: number } | { retryAt: number };
 
 export interface FairDecision {
   turn: FairTurn;

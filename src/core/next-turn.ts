@@ -9,7 +9,15 @@
  * stored line further ahead than that (give or take `clockSlackMs` of clocks that disagree) was
  * booked on a clock that has since gone back, and starts again from the caller's now.
  */
-import type { FairLine, FairTurn } from "./fair-turn.js";
+/** A line of turns: when the next free turn starts, until when it is closed, the mark of the last turn given (tenants' lines, `fair-turn.ts`). */
+export interface FairLine {
+  next: number;
+  closed: number;
+  lastMark: number;
+}
+
+/** A turn booked (it starts at `start`), or none yet: ask again at `retryAt`. */
+export type FairTurn = { start: number } | { retryAt: number };
 
 /** How far clocks (and a caller's `now`, read before its store answers) may disagree before a line counts as booked on a clock set back. */
 export const clockSlackMs = 2_000;
