@@ -59,11 +59,11 @@ async function measure(name: string, shared: LimitBackend | undefined): Promise<
   const tenantBook = ((performance.now() - started) * 1000) / calls;
   started = performance.now();
   for (let index = 0; index < calls; index += 1) {
-    const release = await locks.hold(`${tag}-table`, signal);
-    release();
+    const held = await locks.hold(`${tag}-table`, signal);
+    held.release();
   }
   // The last release lets go in the store after it returns: wait for it to be free again.
-  (await locks.hold(`${tag}-table`, signal))();
+  (await locks.hold(`${tag}-table`, signal)).release();
   const hold = ((performance.now() - started) * 1000) / (calls + 1);
   console.log(
     `${name.padEnd(10)} turn ${turn.toFixed(1).padStart(7)} µs/call   8 at once ${parallel.toFixed(1).padStart(7)} µs/call   book ${book.toFixed(1).padStart(7)} µs   tenant book ${tenantBook.toFixed(1).padStart(7)} µs   hold ${hold.toFixed(1).padStart(7)} µs/call`,

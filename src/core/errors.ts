@@ -111,6 +111,25 @@ export class LeaseLostError extends PlanloopError {
 }
 
 /**
+ * A tool call's hold on a write key (`ToolOptions.resources`, held by `resourceLocks`) was lost
+ * while the call ran: its holder could not renew it in time (a process paused, a store out of
+ * reach) and another call may have taken the key. The reason the call's signal aborts with; the
+ * call ends failed with this message.
+ */
+export class WriteKeyLostError extends PlanloopError {
+  readonly resource: string;
+
+  constructor(resource: string, how: string) {
+    super(
+      `the hold on write key "${resource}" was lost while the call ran (${how}): another call may be writing it, ` +
+        "so this call was aborted; check what it wrote before trying it again",
+    );
+    this.name = "WriteKeyLostError";
+    this.resource = resource;
+  }
+}
+
+/**
  * A checkpoint store that cannot be read or written, or holds what planloop did not write: the
  * message names the store and the run, and says what to do. A run stopped by a store that went
  * away continues by id once the store is back.

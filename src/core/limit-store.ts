@@ -4,8 +4,9 @@ import { decideNextTurn, type NextTurnRequest } from "./next-turn.js";
 /**
  * Where the state of limits and write keys lives: this process's memory, or a store that every
  * process shares (Redis, Postgres, a SQLite file). Each operation is one atomic step in the store,
- * so processes that share it never see each other's half-done updates. Times are ms since 1970 on
- * the caller's clock (processes sharing a store are expected to agree on the time).
+ * so processes that share it never see each other's half-done updates. A turn's times are ms since
+ * 1970 on the caller's clock (processes sharing a store are expected to agree on the time); a write
+ * key's hold is timed by the store's own clock (see `hold`).
  */
 export interface LimitStore {
   /**
@@ -31,10 +32,17 @@ export interface LimitStore {
   /** Until when `key` is closed (0, or a past time: open). */
   closedUntil(key: string): Promise<number>;
   /**
-   * Holds `key` for `holder` until `until`, if no one else holds it, or the one who does let its
-   * time run out; the holder calling again extends its hold. Whether `holder` holds it now.
+   * Holds `key` for `holder` for `holdMs`, if no one else holds it or the one who did let its time
+   * run out. Whether `holder` holds it now. The time is the store's own, never the caller's: a
+   * caller's wall clock set forward must not make a live hold look run out (Postgres and Redis
+   * judge by the server's clock, a SQLite file by the machine's monotonic clock).
    */
-  hold(key: string, holder: string, until: number, now: number): Promise<boolean>;
+  hold(key: string, request: HoldRequest): Promise<boolean>;
+  /**
+   * Extends `holder`'s hold of `key` by `holdMs` if it still holds it and its time has not run
+   * out; false if the hold was lost (run out, or taken by another), and then it is not taken again.
+   */
+  renew(key: string, request: HoldRequest): Promise<boolean>;
   /** Lets go of `key` if `holder` holds it. */
   letGo(key: string, holder: string): Promise<void>;
   /**
@@ -45,6 +53,12 @@ export interface LimitStore {
   draw(key: string, amount: Spend, ceiling: Spend): Promise<{ held: boolean; spent: Spend }>;
   /** Gives back `held` on the ledger `key` and adds what was really `spent`. */
   settle(key: string, held: Spend, spent: Spend): Promise<void>;
+}
+
+/** Who holds a write key, and for how long (`LimitStore.hold`, `LimitStore.renew`). */
+export interface HoldRequest {
+  holder: string;
+  holdMs: number;
 }
 
 /** Tokens and dollars, on a ledger (`LimitStore.draw`). */
@@ -102,10 +116,19 @@ export function memoryLimitStore(): LimitStore {
       closed.set(key, Math.max(until, closed.get(key) ?? 0));
     },
     closedUntil: async (key) => closed.get(key) ?? 0,
-    hold: async (key, holder, until, now) => {
+    // This process's monotonic clock: a wall clock set forward does not end a hold early.
+    hold: async (key, { holder, holdMs }) => {
+      const now = performance.now();
       const held = holds.get(key);
       if (held !== undefined && held.holder !== holder && held.until >= now) return false;
-      holds.set(key, { holder, until });
+      holds.set(key, { holder, until: now + holdMs });
+      return true;
+    },
+    renew: async (key, { holder, holdMs }) => {
+      const now = performance.now();
+      const held = holds.get(key);
+      if (held === undefined || held.holder !== holder || held.until < now) return false;
+      held.until = now + holdMs;
       return true;
     },
     letGo: async (key, holder) => {

@@ -75,12 +75,21 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
       const { rows } = await query(`SELECT closed_until FROM ${table} WHERE key = $1`, [key]);
       return rows.length === 0 ? 0 : Number(rows[0]!.closed_until);
     },
-    hold: async (key, holder, until, now) => {
+    // Holds are timed by the database server's clock (`serverMs`), one clock for every caller: a
+    // caller's clock set forward does not make another's live hold look run out.
+    hold: async (key, { holder, holdMs }) => {
       const { rowCount } = await query(
-        `INSERT INTO ${table} AS t (key, holder, held_until) VALUES ($1, $2, $3)
-         ON CONFLICT (key) DO UPDATE SET holder = $2, held_until = $3
-         WHERE t.holder IS NULL OR t.holder = $2 OR t.held_until < $4`,
-        [key, holder, until, now],
+        `INSERT INTO ${table} AS t (key, holder, held_until) VALUES ($1, $2, ${serverMs} + $3)
+         ON CONFLICT (key) DO UPDATE SET holder = $2, held_until = excluded.held_until
+         WHERE t.holder IS NULL OR t.holder = $2 OR t.held_until < ${serverMs}`,
+        [key, holder, holdMs],
+      );
+      return rowCount === 1;
+    },
+    renew: async (key, { holder, holdMs }) => {
+      const { rowCount } = await query(
+        `UPDATE ${table} SET held_until = ${serverMs} + $3 WHERE key = $1 AND holder = $2 AND held_until >= ${serverMs}`,
+        [key, holder, holdMs],
       );
       return rowCount === 1;
     },
@@ -122,12 +131,16 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
     book: (key, intervalMs, now) => store.book(storedName(key), intervalMs, now),
     closeUntil: (key, until) => store.closeUntil(storedName(key), until),
     closedUntil: (key) => store.closedUntil(storedName(key)),
-    hold: (key, holder, until, now) => store.hold(storedName(key), holder, until, now),
+    hold: (key, request) => store.hold(storedName(key), request),
+    renew: (key, request) => store.renew(storedName(key), request),
     letGo: (key, holder) => store.letGo(storedName(key), holder),
     draw: (key, amount, ceiling) => store.draw(storedName(key), amount, ceiling),
     settle: (key, held, spent) => store.settle(storedName(key), held, spent),
   };
 }
+
+/** The database server's time in ms since 1970, as a statement reads it. */
+const serverMs = "(extract(epoch FROM clock_timestamp()) * 1000)::double precision";
 
 /** Where a name starts that stands for a longer one (a name that starts so is kept so too). */
 const hashedPrefix = "#sha256:";

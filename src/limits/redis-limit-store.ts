@@ -95,6 +95,11 @@ if holder == false or holder == ARGV[1] then
 end
 return 0`;
 
+const renewScript = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
 const letGoScript = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
@@ -151,8 +156,9 @@ export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): Lim
       await client.eval(closeScript, 1, turns(key), until, Date.now());
     },
     closedUntil: async (key) => Number(await client.eval(closedScript, 1, turns(key))),
-    hold: async (key, holder, until, now) =>
-      (await client.eval(holdScript, 1, holds(key), holder, Math.max(1, Math.ceil(until - now)))) === 1,
+    // A hold is a key that Redis expires (PX) by its own clock: callers' clocks play no part.
+    hold: async (key, { holder, holdMs }) => (await client.eval(holdScript, 1, holds(key), holder, Math.ceil(holdMs))) === 1,
+    renew: async (key, { holder, holdMs }) => (await client.eval(renewScript, 1, holds(key), holder, Math.ceil(holdMs))) === 1,
     letGo: async (key, holder) => {
       await client.eval(letGoScript, 1, holds(key), holder);
     },

@@ -32,8 +32,8 @@ async function everyNameKept(store: LimitStore) {
   for (const [index, name] of names.entries()) {
     const turn = await store.bookFair(line, { tenant: name, intervalMs: 1, now: Date.now() + index * 10, step: 1, claimMs: 1000 });
     expect(turn).toHaveProperty("start");
-    expect(await store.hold(`resource:${run}:${name}`, "me", Date.now() + 1000, Date.now())).toBe(true);
-    expect(await store.hold(`resource:${run}:${name}`, "other", Date.now() + 1000, Date.now())).toBe(false);
+    expect(await store.hold(`resource:${run}:${name}`, { holder: "me", holdMs: 1000 })).toBe(true);
+    expect(await store.hold(`resource:${run}:${name}`, { holder: "other", holdMs: 1000 })).toBe(false);
     await store.letGo(`resource:${run}:${name}`, "me");
     const ledger = `budget:${name}:${run}`;
     expect(await store.draw(ledger, { tokens: index + 1, costUsd: 0 }, { tokens: 100, costUsd: 1 })).toMatchObject({ held: true });

@@ -1,26 +1,22 @@
 // Outside review (flow control): a write key's holder renews its hold every third of holdMs while
 // its call runs. A renewal still on its way to the store when the call ends (a pooled Postgres
 // connection answers it after the let-go on another) took the key again for a holder that was
-// done: every other process then waited out holdMs (30 s by default) for a key nobody held.
+// done: every other process then waited out holdMs (30 s by default) for a key nobody held. A
+// renewal now only extends a hold its holder still has, so the late one finds the key let go.
 import { describe, expect, it } from "vitest";
 import { memoryLimitStore, type LimitStore } from "../../src/core/limit-store.js";
 import { resourceLocks } from "../../src/limits/resource-locks.js";
 
-/** A store whose renewals (a holder's hold after its first) reach it `delayMs` late, as a slow connection of a pool would. */
+/** A store whose renewals reach it `delayMs` late, as a slow connection of a pool would. */
 function slowRenewals(delayMs: number): { store: LimitStore; renewals: { started: number } } {
   const inner = memoryLimitStore();
-  const holders = new Set<string>();
   const renewals = { started: 0 };
   const store: LimitStore = {
     ...inner,
-    hold: async (key, holder, until, now) => {
-      if (!holders.has(holder)) {
-        holders.add(holder);
-        return inner.hold(key, holder, until, now);
-      }
+    renew: async (key, request) => {
       renewals.started += 1;
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return inner.hold(key, holder, until, now);
+      return inner.renew(key, request);
     },
   };
   return { store, renewals };
@@ -30,12 +26,25 @@ describe("a write key let go while its renewal is on its way", () => {
   it("is free once let go: the late renewal does not take it again", async () => {
     const { store, renewals } = slowRenewals(80);
     const locks = resourceLocks({ shared: store, holdMs: 300 });
-    const release = await locks.hold("table:orders", new AbortController().signal);
+    const held = await locks.hold("table:orders", new AbortController().signal);
     // The renewal fires at 100 ms and reaches the store 80 ms later; the call ends meanwhile.
     while (renewals.started === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    release();
+    held.release();
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const now = Date.now();
-    expect(await store.hold("resource:table:orders", "another process", now + 300, now)).toBe(true);
+    expect(await store.hold("resource:table:orders", { holder: "another process", holdMs: 300 })).toBe(true);
+  });
+});
+
+describe("a write key whose renewals cannot reach the store", () => {
+  it("is given up as lost once no renewal got through for holdMs: the call's signal aborts naming the key", async () => {
+    const inner = memoryLimitStore();
+    const store: LimitStore = { ...inner, renew: async () => Promise.reject(new Error("connection refused")) };
+    const held = await resourceLocks({ shared: store, holdMs: 150 }).hold("table:orders", new AbortController().signal);
+    const started = performance.now();
+    await new Promise((resolve) => held.lost.addEventListener("abort", resolve, { once: true }));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+    expect(String(held.lost.reason)).toContain('the hold on write key "table:orders" was lost');
+    expect(String(held.lost.reason)).toContain("connection refused");
+    held.release();
   });
 });

@@ -20,11 +20,11 @@ afterAll(async () => {
 async function holdEach(locks: ReturnType<typeof resourceLocks>, count: number) {
   const signal = new AbortController().signal;
   for (let index = 0; index < count; index += 1) {
-    const release = await locks.hold(`row:${index}`, signal);
-    release();
+    const held = await locks.hold(`row:${index}`, signal);
+    held.release();
   }
   // The release lets go in the store before the next caller here takes it: taking each again waits for that.
-  for (let index = 0; index < count; index += 1) (await locks.hold(`row:${index}`, signal))();
+  for (let index = 0; index < count; index += 1) (await locks.hold(`row:${index}`, signal)).release();
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
 

@@ -3,13 +3,14 @@
 // process's calls (which tables, how long) and reads the log of starts and ends they appended to
 // one file, in the order they happened: no table ever has two calls inside it at once. A process
 // killed while it holds a table frees it once its hold runs out.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { startLineProcess } from "../helpers/line-process.js";
+import { overlaps } from "../helpers/write-log.js";
 import { repoRoot as root } from "../helpers/paths.js";
 import { freshDatabase, skipPostgres } from "../helpers/postgres.js";
 import { redisUrl, skipRedis } from "../helpers/redis.js";
@@ -18,65 +19,8 @@ const script = join(root, "test", "fixtures", "write-keys-process.ts");
 
 /** A fixture process: send it a round, hear it answer. */
 function startProcess(flag: string, name: string, holdMs?: number) {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    ["--import", "tsx", script, flag, name, ...(holdMs === undefined ? [] : [String(holdMs)])],
-    { cwd: root },
-  );
-  const lines: string[] = [];
-  const waiting: Array<(line: string) => void> = [];
-  let buffered = "";
-  let err = "";
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffered += chunk.toString();
-    for (let at = buffered.indexOf("\n"); at >= 0; at = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, at);
-      buffered = buffered.slice(at + 1);
-      const next = waiting.shift();
-      if (next) next(line);
-      else lines.push(line);
-    }
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const nextLine = () =>
-    Promise.race([
-      new Promise<string>((resolve) => {
-        const line = lines.shift();
-        if (line === undefined) waiting.push(resolve);
-        else resolve(line);
-      }),
-      exited.then((code) => {
-        throw new Error(`${name} exited ${code}: ${err}`);
-      }),
-    ]);
-  return {
-    child,
-    ready: nextLine(),
-    round: (round: { log: string; calls: Array<{ tables: string[]; ms: number }> }) => {
-      child.stdin.write(`${JSON.stringify(round)}\n`);
-      return nextLine();
-    },
-    stop: () => {
-      child.stdin.end();
-      return exited;
-    },
-  };
-}
-
-/** Every time a table had a second call start in it before the first ended. */
-function overlaps(log: string): string[] {
-  const inside = new Map<string, string>();
-  const found: string[] = [];
-  for (const line of log.trim().split("\n").filter(Boolean)) {
-    const [what, table, call] = line.split(" ") as [string, string, string];
-    if (what === "start") {
-      const other = inside.get(table);
-      if (other !== undefined) found.push(`${call} started in ${table} while ${other} was inside`);
-      inside.set(table, call);
-    } else if (inside.get(table) === call) inside.delete(table);
-  }
-  return found;
+  const started = startLineProcess(script, [flag, name, ...(holdMs === undefined ? [] : [String(holdMs)])], name);
+  return { ...started, round: (round: { log: string; calls: Array<{ tables: string[]; ms: number }> }) => started.send(round) };
 }
 
 const backends = [

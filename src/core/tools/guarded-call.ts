@@ -8,7 +8,7 @@ import { ownValue } from "../records.js";
 import type { Tool, ToolContext } from "./define-tool.js";
 import { admitsParsedCalls } from "./tool-guard.js";
 import { limitOutput } from "./tool-output.js";
-import { isGated, passGates } from "./call-gates.js";
+import { isGated, passGates, type PassedGates } from "./call-gates.js";
 import {
   toolFailure,
   type Admission,
@@ -250,17 +250,21 @@ export type CallIdentity = Pick<ToolCall, "id" | "name"> & { idempotencyKey?: st
 export async function runAdmittedCall(call: CallIdentity, admission: AdmittedCall, options: RunOptions): Promise<ToolOutcome> {
   if (options.signal.aborted) return stoppedBefore(call.name);
   if (!isGated(admission.tool)) return runUngated(call, admission, options);
-  let release: () => void;
+  let gates: PassedGates;
   try {
-    release = await passGates(admission.tool, admission.args, options.signal);
+    gates = await passGates(admission.tool, admission.args, options.signal);
   } catch (error) {
     if (options.signal.aborted) return stoppedBefore(call.name);
     return outcomeOfError(call.name, error, { aborted: false, timedOut: false });
   }
   try {
-    return await runUngated(call, admission, options);
+    const outcome = await runUngated(call, admission, { ...options, signal: gates.signal });
+    // Aborted by its gates, not by the run: a write key's hold was lost while the call ran.
+    if (gates.signal.aborted && !options.signal.aborted)
+      return outcomeOfError(call.name, gates.signal.reason, { aborted: false, timedOut: false });
+    return outcome;
   } finally {
-    release();
+    gates.release();
   }
 }
 

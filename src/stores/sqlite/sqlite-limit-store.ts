@@ -32,19 +32,20 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
   db.exec(`CREATE TABLE IF NOT EXISTS planloop_limit_state (key TEXT PRIMARY KEY, next_at REAL NOT NULL DEFAULT 0,
     closed_until REAL NOT NULL DEFAULT 0, holder TEXT, held_until REAL NOT NULL DEFAULT 0,
     spent_tokens REAL NOT NULL DEFAULT 0, spent_cost REAL NOT NULL DEFAULT 0, held_tokens REAL NOT NULL DEFAULT 0, held_cost REAL NOT NULL DEFAULT 0)`);
-  // Tenants' claims on a line's turns (`bookFair`), and the line's last mark (added to a table an
-  // older planloop made).
+  // Tenants' claims on a line's turns (`bookFair`).
   db.exec(`CREATE TABLE IF NOT EXISTS planloop_limit_tenants (line TEXT NOT NULL, tenant TEXT NOT NULL, mark REAL NOT NULL,
     since REAL NOT NULL, until_at REAL NOT NULL, PRIMARY KEY (line, tenant)) WITHOUT ROWID`);
+  // The line's last mark, and how long a hold was taken for (added to a table an older planloop made).
   const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('planloop_limit_state')").all();
-  if (!columns.some((column) => column.name === "last_mark")) {
-    try {
-      db.exec("ALTER TABLE planloop_limit_state ADD COLUMN last_mark REAL NOT NULL DEFAULT 0");
-    } catch (error) {
-      // Another process added it first.
-      if (!/duplicate column/i.test(String((error as Error).message))) throw error;
+  for (const column of ["last_mark", "held_ms"])
+    if (!columns.some(({ name }) => name === column)) {
+      try {
+        db.exec(`ALTER TABLE planloop_limit_state ADD COLUMN ${column} REAL NOT NULL DEFAULT 0`);
+      } catch (error) {
+        // Another process added it first.
+        if (!/duplicate column/i.test(String((error as Error).message))) throw error;
+      }
     }
-  }
   const book = db.prepare<[string, number, number, number, number, number], { start: number }>(
     `INSERT INTO planloop_limit_state AS t (key, next_at) VALUES (?, ? + ?)
      ON CONFLICT (key) DO UPDATE SET next_at = max(t.next_at, t.closed_until, ?) + ?
@@ -55,10 +56,17 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
      ON CONFLICT (key) DO UPDATE SET closed_until = max(t.closed_until, ?)`,
   );
   const closed = db.prepare<[string], { closed_until: number }>("SELECT closed_until FROM planloop_limit_state WHERE key = ?");
-  const hold = db.prepare<[string, string, number, string, number]>(
-    `INSERT INTO planloop_limit_state AS t (key, holder, held_until) VALUES (?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, held_until = excluded.held_until
-     WHERE t.holder IS NULL OR t.holder = ? OR t.held_until < ?`,
+  // Holds are timed by the machine's monotonic clock (see `monotonicMs`). A hold that ends later
+  // than its own length from now was set on another boot's clock (or an older planloop's wall
+  // clock): it has run out.
+  const hold = db.prepare<[string, string, number, number, string, number, number]>(
+    `INSERT INTO planloop_limit_state AS t (key, holder, held_until, held_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, held_until = excluded.held_until, held_ms = excluded.held_ms
+     WHERE t.holder IS NULL OR t.holder = ? OR t.held_until < ? OR t.held_until > ? + t.held_ms`,
+  );
+  const renew = db.prepare<[number, number, string, string, number, number]>(
+    `UPDATE planloop_limit_state SET held_until = ?, held_ms = ?
+     WHERE key = ? AND holder = ? AND held_until >= ? AND held_until <= ? + held_ms`,
   );
   // A row that only held the key goes with it (a tool's resources are keys its arguments choose:
   // kept rows would grow without end); one that also keeps turns or a ledger is kept.
@@ -149,9 +157,26 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
       close.run(key, until, until);
     },
     closedUntil: async (key) => closed.get(key)?.closed_until ?? 0,
-    hold: async (key, holder, until, now) => Number(hold.run(key, holder, until, holder, now).changes) === 1,
+    hold: async (key, { holder, holdMs }) => {
+      const now = monotonicMs();
+      return Number(hold.run(key, holder, now + holdMs, holdMs, holder, now, now).changes) === 1;
+    },
+    renew: async (key, { holder, holdMs }) => {
+      const now = monotonicMs();
+      return Number(renew.run(now + holdMs, holdMs, key, holder, now, now).changes) === 1;
+    },
     letGo: async (key, holder) => {
       if (Number(dropHold.run(key, holder).changes) === 0) letGo.run(key, holder);
     },
   };
+}
+
+/**
+ * The machine's monotonic clock in ms (CLOCK_MONOTONIC on Linux, the same counter in every process
+ * since boot; mach and QueryPerformanceCounter likewise on macOS and Windows). A SQLite file is
+ * shared by processes on one machine, so holds are judged by this clock: it never jumps, where
+ * a wall clock set forward in one process would make another's live hold look run out.
+ */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }
