@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from "./program.js";
+import { terminalWriter } from "./terminal-text.js";
 
 // A reader that stops early (`planloop runs list | head -1`) closes the pipe: that ends the command, quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -24,8 +25,9 @@ if (process.env.PLANLOOP_ENDS_WITH_PARENT === "1") {
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  // Lines carry text from runs: on a terminal, their control characters are shown, not obeyed.
+  out: terminalWriter(process.stdout),
+  err: terminalWriter(process.stderr),
   exitCode: () => {},
 });
 process.exitCode = code;

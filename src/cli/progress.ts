@@ -1,5 +1,6 @@
 import { createLogUpdate } from "log-update";
 import type { PlanloopEvent } from "../core/events.js";
+import { forTerminal } from "./terminal-text.js";
 
 interface StepLine {
   task: string;
@@ -168,7 +169,13 @@ export function createProgress(stream: NodeJS.WriteStream): { listener: (event: 
   }
   const update = createLogUpdate(stream);
   const state = emptyProgress();
-  const draw = () => update(renderProgress(state, Date.now(), Math.max(5, (stream.rows ?? 40) - 1)).join("\n"));
+  // Tasks and errors come from runs: their control characters are shown, not obeyed.
+  const draw = () =>
+    update(
+      renderProgress(state, Date.now(), Math.max(5, (stream.rows ?? 40) - 1))
+        .map(forTerminal)
+        .join("\n"),
+    );
   const timer = setInterval(draw, 100);
   // Events of one burst (a thousand quick steps) are drawn once, not once each.
   let drawQueued = false;
