@@ -36,7 +36,8 @@ describe("planloop serve, a run whose command fails to start", () => {
     const continued = () => server.lines.filter((line) => line === "run broken: its wait is over; continuing it").length;
     const gaveUp = () => server.lines.some((line) => / left alone from now$/.test(line));
     // Five starts take 50 + 100 + 200 + 400 ms of backoff and five processes. Before the fix it never gave up: a sixth came.
-    await until(() => gaveUp() || continued() > 5, 60_000);
+    // Each start is a process loading the CLI: seconds apiece on a busy machine.
+    await until(() => gaveUp() || continued() > 5, 200_000);
     // Twenty ticks more: serve spawns nothing for the run.
     await new Promise((resolve) => setTimeout(resolve, 20 * tickMs));
     expect(await server.stop("SIGINT")).toBe(0);
