@@ -24,7 +24,8 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
   const table = tableName;
   const tenants = `${tableName}_tenants`;
   // Versioned: a process of an older planloop keeps calling the function it made.
-  const fairTurn = `${tableName}_fair_turn_v2`;
+  // v3: a served tenant's claim holds until the next turn (v2 let it go at once).
+  const fairTurn = `${tableName}_fair_turn_v3`;
   const nextTurn = `${tableName}_next_turn_v1`;
   let made: Promise<void> | undefined;
   const ready = () =>
@@ -244,8 +245,8 @@ function setupStatements({ table, tenants, fairTurn, nextTurn }: StoreNames): st
            AND until_at > p_now AND until_at <= v_latest AND (mark < v_mark OR (mark = v_mark AND since < v_since))) THEN
          v_start := GREATEST(p_now, v_line.next_at, v_line.closed_until);
          UPDATE ${table} SET next_at = v_start + p_interval, last_mark = v_mark WHERE key = p_key;
-         INSERT INTO ${tenants} (line, tenant, mark, since, until_at) VALUES (p_key, p_tenant, v_mark + p_step, v_since, 0)
-           ON CONFLICT (line, tenant) DO UPDATE SET mark = EXCLUDED.mark, since = EXCLUDED.since, until_at = 0;
+         INSERT INTO ${tenants} (line, tenant, mark, since, until_at) VALUES (p_key, p_tenant, v_mark + p_step, p_now, v_start + p_interval)
+           ON CONFLICT (line, tenant) DO UPDATE SET mark = EXCLUDED.mark, since = EXCLUDED.since, until_at = EXCLUDED.until_at;
          DELETE FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant AND (until_at <= p_now OR until_at > v_latest)
            AND mark <= v_mark;
          RETURN QUERY SELECT v_start, NULL::double precision;

@@ -61,7 +61,7 @@ local keep = 60000
 if open and not ahead then
   local start = math.max(now, nextAt, closed)
   redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval), 'mark', string.format('%.17g', mark))
-  redis.call('HSET', KEYS[2], tenant, string.format('%.17g %.17g 0', mark + step, since))
+  redis.call('HSET', KEYS[2], tenant, string.format('%.17g %.17g %.17g', mark + step, now, start + interval))
   for other, c in pairs(claims) do
     if other ~= tenant and c[3] <= now and c[1] <= mark then redis.call('HDEL', KEYS[2], other) end
   end
