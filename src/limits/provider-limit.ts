@@ -177,6 +177,8 @@ class SharedProviderLimit implements ProviderLimit {
 
   /** Books the call's turn and waits for it (see `turn`). */
   private async booked({ signal, onWait, held, tenant, release }: BookedCall) {
+    /** The tokens booked on the line for the turn this call waits for (0: none). */
+    let booked = 0;
     try {
       for (let missed = 0; ;) {
         signal?.throwIfAborted();
@@ -184,11 +186,13 @@ class SharedProviderLimit implements ProviderLimit {
         const now = Date.now();
         // The tokens' turn comes no sooner than the request's (which counts the cooldown).
         const start = held === 0 ? requestStart : await this.store.book(this.tokensKey, held * this.msPerToken, requestStart);
+        booked = held;
         if (start > now) {
           onWait?.(start);
           await sleep(start - Date.now(), signal ? { signal } : {});
           // A 429 while this call waited closes the provider again: book a turn after it.
           if ((await this.store.closedUntil(this.key)) > Date.now()) {
+            booked = 0;
             await this.settleTokens(held, 0);
             continue;
           }
@@ -199,6 +203,7 @@ class SharedProviderLimit implements ProviderLimit {
         // at worst a 429, whose cooldown holds everyone back.
         if (this.intervalMs > 0 && missed < 1 && Date.now() - start > this.intervalMs) {
           missed += 1;
+          booked = 0;
           await this.settleTokens(held, 0);
           continue;
         }
@@ -206,6 +211,9 @@ class SharedProviderLimit implements ProviderLimit {
       }
     } catch (error) {
       release();
+      // Given up before its turn came (cancelled, the store failing): nothing was sent, so its
+      // tokens go back to the line for the calls that book after it.
+      if (booked > 0) await this.settleTokens(booked, 0).catch(() => {});
       throw error;
     }
   }
