@@ -8,9 +8,9 @@ function recordingStore() {
   const booked: Array<{ key: string; intervalMs: number }> = [];
   const store: LimitStore = {
     ...inner,
-    book: (key, intervalMs, now) => {
-      booked.push({ key, intervalMs });
-      return inner.book(key, intervalMs, now);
+    book: (key, request) => {
+      booked.push({ key, intervalMs: request.intervalMs });
+      return inner.book(key, request);
     },
     bookNext: (key, request) => {
       booked.push({ key, intervalMs: request.intervalMs });
