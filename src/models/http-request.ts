@@ -64,6 +64,11 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
           });
     let outcome: Attempt;
     try {
+      if (options.signal?.aborted) {
+        // Given up between its turn and its request: nothing was sent, so its tokens go back.
+        if (limit !== undefined && options.tokens !== undefined) await limit.settleTokens(options.tokens, 0).catch(() => {});
+        throw options.signal.reason;
+      }
       outcome = await attemptOnce(options);
     } finally {
       release?.();
