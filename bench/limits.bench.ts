@@ -6,6 +6,8 @@
 //   book / tenant book: the store's booking of a turn on a line with a rate, plain (`bookNext`,
 //     `book` before one turn ahead was the rule) and by the tenants' rule (`bookFair`, two tenants taking turns), each call a turn after the
 //     last so none is refused: what the tenants' rule adds to a call that need not wait.
+//   tokens book: a booking on a tokens' line (`book`: a call's worst case, the line moved back by a
+//     clock set back since it was booked).
 //   hold: a write key held and let go (`resourceLocks`) — two store operations per call.
 // Backends: memory; a SQLite file; PostgreSQL and Redis when PLANLOOP_POSTGRES_URL and
 // PLANLOOP_REDIS_URL are set (source /tmp/svc.env). Run: npm run bench:limits   (CALLS=2000)
@@ -58,6 +60,9 @@ async function measure(name: string, shared: LimitBackend | undefined): Promise<
     });
   const tenantBook = ((performance.now() - started) * 1000) / calls;
   started = performance.now();
+  for (let index = 0; index < calls; index += 1) await store.book(`${tag}-tokens`, { intervalMs: 10, now: base + index * 10 });
+  const tokensBook = ((performance.now() - started) * 1000) / calls;
+  started = performance.now();
   for (let index = 0; index < calls; index += 1) {
     const held = await locks.hold(`${tag}-table`, signal);
     held.release();
@@ -66,7 +71,7 @@ async function measure(name: string, shared: LimitBackend | undefined): Promise<
   (await locks.hold(`${tag}-table`, signal)).release();
   const hold = ((performance.now() - started) * 1000) / (calls + 1);
   console.log(
-    `${name.padEnd(10)} turn ${turn.toFixed(1).padStart(7)} µs/call   8 at once ${parallel.toFixed(1).padStart(7)} µs/call   book ${book.toFixed(1).padStart(7)} µs   tenant book ${tenantBook.toFixed(1).padStart(7)} µs   hold ${hold.toFixed(1).padStart(7)} µs/call`,
+    `${name.padEnd(10)} turn ${turn.toFixed(1).padStart(7)} µs/call   8 at once ${parallel.toFixed(1).padStart(7)} µs/call   book ${book.toFixed(1).padStart(7)} µs   tenant book ${tenantBook.toFixed(1).padStart(7)} µs   tokens book ${tokensBook.toFixed(1).padStart(7)} µs   hold ${hold.toFixed(1).padStart(7)} µs/call`,
   );
 }
 

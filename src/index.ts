@@ -159,7 +159,7 @@ export { tenantBudget } from "./limits/tenant-budget.js";
 export type { TenantBudgetOptions } from "./limits/tenant-budget.js";
 export type { ResourceLocksOptions } from "./limits/resource-locks.js";
 export { memoryLimitStore } from "./core/limit-store.js";
-export type { HoldRequest, LimitStore, Spend } from "./core/limit-store.js";
+export type { BookRequest, HoldRequest, LimitStore, Spend } from "./core/limit-store.js";
 export type { FairTurn, FairTurnRequest } from "./core/fair-turn.js";
 export type { NextTurnRequest } from "./core/next-turn.js";
 export type { HeldResource, ResourceLocks } from "./core/tools/call-gates.js";

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { JournalEntry } from "../journal/checkpoint-store.js";
 import { CliError } from "./cli-error.js";
-import { limitNumberFlags, limitsSharedPattern, wholeNumberPattern } from "./limit-option.js";
+import { limitNumberFlags, limitsSharedPattern, limitsSharedVariablePattern, wholeNumberPattern } from "./limit-option.js";
 
 /*
  * A stored launch line is input, not a command: anyone who can write to the store can plant
@@ -39,7 +39,9 @@ const storedFlags: Record<string, { values: readonly string[]; switches: readonl
 };
 
 function limitFlags(): string[] {
-  return [...limitNumberFlags, "--limits-shared"];
+  // `--limits-shared-env` names a variable of the continuing command's own environment, not a
+  // place: it needs no word (a key's variable is refused, and the value is never shown).
+  return [...limitNumberFlags, "--limits-shared", "--limits-shared-env"];
 }
 
 type Launch = Extract<JournalEntry, { kind: "launch" }>;
@@ -157,6 +159,8 @@ function checkValue(runId: string, flag: string, value: string): void {
     throw planted(runId, `it reads the API key from ${JSON.stringify(value)}, which is not a provider's key variable (NAME_API_KEY)`);
   if (limitNumberFlags.includes(flag) && !wholeNumberPattern.test(value))
     throw planted(runId, `it gives ${flag} ${JSON.stringify(value)}, not a whole number`);
+  if (flag === "--limits-shared-env" && !limitsSharedVariablePattern.test(value))
+    throw planted(runId, `it reads its limit's place from ${JSON.stringify(value)}, not a variable's name (or one of a provider's key)`);
   if (flag === "--limits-shared" && !limitsSharedPattern.test(value))
     throw planted(runId, `it keeps its limit in ${JSON.stringify(value)}, not a SQLite file, Postgres or Redis`);
 }

@@ -12,6 +12,8 @@ export interface LimitFlags {
   concurrentRequests?: string;
   /** Where the limit lives across processes: sqlite:<path>, postgres://… or redis://… */
   limitsShared?: string;
+  /** The environment variable that holds `limitsShared` (a URL with a password stays out of the process list). */
+  limitsSharedEnv?: string;
   /** Tenants' shares of the turns, `<tenant>=<weight>` each (`planloop serve --tenant-weight`). */
   tenantWeight?: string[];
 }
@@ -23,6 +25,7 @@ export function declaresLimit(flags: LimitFlags): boolean {
     flags.tokensPerMinute !== undefined ||
     flags.concurrentRequests !== undefined ||
     flags.limitsShared !== undefined ||
+    flags.limitsSharedEnv !== undefined ||
     flags.tenantWeight !== undefined
   );
 }
@@ -31,17 +34,18 @@ export function declaresLimit(flags: LimitFlags): boolean {
  * The provider limit the flags declare for the model `name` (`--requests-per-minute`,
  * `--tokens-per-minute`, `--concurrent-requests`, shared through `--limits-shared`), or undefined without them.
  */
-export function limitFromFlags(flags: LimitFlags, name: string): ProviderLimit | undefined {
+export function limitFromFlags(flags: LimitFlags, name: string, env: NodeJS.ProcessEnv = process.env): ProviderLimit | undefined {
   if (!declaresLimit(flags)) return undefined;
   const requestsPerMinute = wholeNumber("--requests-per-minute", flags.requestsPerMinute);
   const tokensPerMinute = wholeNumber("--tokens-per-minute", flags.tokensPerMinute);
   const concurrent = wholeNumber("--concurrent-requests", flags.concurrentRequests);
+  const shared = limitsSharedPlace(flags, env);
   return providerLimit({
     name,
     ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }),
     ...(tokensPerMinute === undefined ? {} : { tokensPerMinute }),
     ...(concurrent === undefined ? {} : { concurrent }),
-    ...(flags.limitsShared === undefined ? {} : { shared: sharedFrom(flags.limitsShared) }),
+    ...(shared === undefined ? {} : { shared: sharedFrom(shared) }),
     ...(flags.tenantWeight === undefined ? {} : { tenantWeights: tenantWeightsFrom(flags.tenantWeight) }),
   });
 }
@@ -70,6 +74,8 @@ export function limitArguments(flags: LimitFlags): string[] {
     ...(flags.tokensPerMinute === undefined ? [] : ["--tokens-per-minute", flags.tokensPerMinute]),
     ...(flags.concurrentRequests === undefined ? [] : ["--concurrent-requests", flags.concurrentRequests]),
     ...(shared === undefined ? [] : ["--limits-shared", shared.startsWith("sqlite:") ? `sqlite:${resolve(shared.slice(7))}` : shared]),
+    // The variable's name, never its value: the line is kept in the store and shown in the ui.
+    ...(flags.limitsSharedEnv === undefined ? [] : ["--limits-shared-env", flags.limitsSharedEnv]),
   ];
 }
 
@@ -78,6 +84,41 @@ export const limitNumberFlags: readonly string[] = ["--requests-per-minute", "--
 export const wholeNumberPattern = /^[1-9]\d{0,8}$/;
 /** What `--limits-shared` may name: a SQLite file, a Postgres or a Redis URL. */
 export const limitsSharedPattern = /^(sqlite:.+|postgres(ql)?:\/\/.+|rediss?:\/\/.+)$/;
+
+/** What `--limits-shared-env` may name: an environment variable, not one that holds a provider's key. */
+export const limitsSharedVariablePattern = /^(?![A-Z0-9_]*_API_KEY$)[A-Z_][A-Z0-9_]*$/;
+
+/** A URL whose user part has a password: `postgres://user:pw@host/db`, `redis://:pw@host`. */
+const passwordInUrl = /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]+@/i;
+let warnedOfPassword = false;
+
+/**
+ * Where the limit is shared: `--limits-shared`, or the variable `--limits-shared-env` names (whose
+ * value is read here and never shown or written down). A password on the command line is warned
+ * of once: every user of the machine can read a process's command line (`ps`).
+ */
+export function limitsSharedPlace(flags: LimitFlags, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const name = flags.limitsSharedEnv;
+  if (name === undefined) {
+    if (flags.limitsShared !== undefined && passwordInUrl.test(flags.limitsShared) && !warnedOfPassword) {
+      warnedOfPassword = true;
+      process.stderr.write(
+        "planloop: --limits-shared holds a password, which any user of this machine can read in the process list (ps) " +
+          "and which a run's launch line keeps in its store: put the URL in a variable and pass --limits-shared-env <NAME>\n",
+      );
+    }
+    return flags.limitsShared;
+  }
+  if (flags.limitsShared !== undefined) throw new CliError("give --limits-shared or --limits-shared-env, not both");
+  if (!limitsSharedVariablePattern.test(name))
+    throw new CliError(`--limits-shared-env takes a variable's name (LIMITS_URL), not ${JSON.stringify(name)}`);
+  const place = env[name];
+  if (place === undefined || place === "") throw new CliError(`--limits-shared-env ${name}: the variable ${name} is not set`);
+  // The value may hold a password: it is not shown.
+  if (!limitsSharedPattern.test(place))
+    throw new CliError(`--limits-shared-env ${name}: ${name} must hold sqlite:<path>, postgres://… or redis://…`);
+  return place;
+}
 
 function wholeNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

@@ -30,7 +30,7 @@ export async function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv =
   const keyName = flags.apiKeyEnv ?? "OPENAI_API_KEY";
   if (flags.baseUrl) {
     const apiKey = env[keyName];
-    const limit = limitFromFlags(flags, `${flags.baseUrl} ${flags.model}`);
+    const limit = limitFromFlags(flags, `${flags.baseUrl} ${flags.model}`, env);
     return openAICompatible({ baseURL: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}), ...(limit ? { limit } : {}) });
   }
   const match = /^openai:(.+)$/.exec(flags.model);
@@ -41,7 +41,7 @@ export async function modelFromFlags(flags: ModelFlags, env: NodeJS.ProcessEnv =
   const apiKey = env[keyName];
   if (!apiKey) throw new CliError(`--model ${flags.model} needs an API key in ${keyName}`);
   const baseURL = env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
-  const limit = limitFromFlags(flags, `${baseURL} ${match[1]!}`);
+  const limit = limitFromFlags(flags, `${baseURL} ${match[1]!}`, env);
   return openAICompatible({ baseURL, apiKey, model: match[1]!, ...(limit ? { limit } : {}) });
 }
 

@@ -91,6 +91,32 @@ describe("tenants' turns booked in a shared store (decideFairTurn)", () => {
     expect(heavy).toBeLessThanOrEqual(201);
   });
 
+  it("keeps a weight-3 tenant's share when its next call asks a moment after its turn came, one call at a time", async () => {
+    // Each tenant has one call at a time (a step after a step): its next call asks a little after
+    // its turn came, while the other tenant asks the moment it was told to. Without the served
+    // tenant's claim kept until the next turn, the other one took every other turn.
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), async (seed) => {
+        let state = seed;
+        const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+        const lateness = () => 1 + random() * intervalMs * 0.5;
+        const askers: Asker[] = [
+          { tenant: "heavy", at: random() * 50, readyAt: 0, lateness },
+          { tenant: "light", at: random() * 50, readyAt: 0, lateness },
+        ];
+        const served = await simulate({ askers, weights: new Map([["heavy", 3]]), turns: 400, gap: () => 0 });
+        const heavy = served.filter((each) => each.tenant === "heavy").length;
+        // 3 of every 4 turns, give or take a few.
+        expect(heavy).toBeGreaterThanOrEqual(290);
+        expect(heavy).toBeLessThanOrEqual(310);
+        const starts = served.map((each) => each.start).sort((a, b) => a - b);
+        for (let index = 1; index < starts.length; index += 1)
+          expect(starts[index]! - starts[index - 1]!).toBeGreaterThanOrEqual(intervalMs - 1e-6);
+      }),
+      { seed: 58, numRuns: 30 },
+    );
+  });
+
   it("lets a claim whose process died go once it lapses: the others are held no longer than that", async () => {
     const store = memoryLimitStore();
     const request = (tenant: string, now: number) => store.bookFair("line", { tenant, intervalMs, now, step: 1, claimMs });

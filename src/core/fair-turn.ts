@@ -64,10 +64,14 @@ export function decideFairTurn(stored: FairLine, storedClaims: ReadonlyMap<strin
     const start = Math.max(now, line.next, line.closed);
     const forget: string[] = [];
     for (const [other, claim] of claims) if (other !== tenant && claim.until <= now && claim.mark <= mark) forget.push(other);
+    // The served tenant's claim holds until the next turn starts: its next call, asking a moment
+    // after this turn came, still finds its mark there, and a tenant of weight 3 keeps 3 turns of
+    // 4. No turn is lost if it does not come: the next turn can be booked only then anyway. Among
+    // equal marks the served tenant goes behind the others (its claim waits from now).
     return {
       turn: { start },
       line: { next: start + intervalMs, closed: line.closed, lastMark: mark },
-      claim: { mark: mark + step, since, until: 0 },
+      claim: { mark: mark + step, since: now, until: start + intervalMs },
       forget,
     };
   }

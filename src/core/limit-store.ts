@@ -1,5 +1,8 @@
 import { decideFairTurn, type FairTurn, type FairTurnRequest, type TenantClaim } from "./fair-turn.js";
-import { decideNextTurn, type NextTurnRequest } from "./next-turn.js";
+import { decideBooking, type BookRequest } from "./booked-line.js";
+import { decideNextTurn, heldCooldown, type NextTurnRequest } from "./next-turn.js";
+
+export type { BookRequest };
 
 /**
  * Where the state of limits and write keys lives: this process's memory, or a store that every
@@ -10,11 +13,12 @@ import { decideNextTurn, type NextTurnRequest } from "./next-turn.js";
  */
 export interface LimitStore {
   /**
-   * Books the next turn of `key`: the later of `now`, the turn booked before plus `intervalMs`, and
-   * the end of the key's cooldown. Gives back the time the booked turn starts; the turn after it
-   * is `intervalMs` later. Turns are booked in the order the store receives the calls.
+   * Books the next turn of `key`: the later of `notBefore` (default `now`), the turn booked before
+   * plus its `intervalMs`, and the end of the key's cooldown (`decideBooking`: a line booked on a
+   * clock set back since moves back by as much). Gives back the time the booked turn starts; the
+   * turn after it is `intervalMs` later. Turns are booked in the order the store receives the calls.
    */
-  book(key: string, intervalMs: number, now: number): Promise<number>;
+  book(key: string, request: BookRequest): Promise<number>;
   /**
    * Books the next turn of `key` if the turn booked before has come, else says when to ask again
    * (`decideNextTurn`: one turn booked ahead at most, and a line booked on a clock set back since
@@ -27,9 +31,12 @@ export interface LimitStore {
    * the tenant's claim and says when to ask again. One atomic step, shared with `book`'s turns.
    */
   bookFair(key: string, request: FairTurnRequest): Promise<FairTurn>;
-  /** Closes `key` until `until` (a later time already set is kept). */
-  closeUntil(key: string, until: number): Promise<void>;
-  /** Until when `key` is closed (0, or a past time: open). */
+  /**
+   * Closes `key` until `until` (a later time already set is kept, unless it ends further ahead of
+   * `now` than any cooldown can: `heldCooldown`).
+   */
+  closeUntil(key: string, request: { until: number; now: number }): Promise<void>;
+  /** Until when `key` is closed (0, or a past time: open), as stored: read it through `heldCooldown`. */
   closedUntil(key: string): Promise<number>;
   /**
    * Holds `key` for `holder` for `holdMs`, if no one else holds it or the one who did let its time
@@ -82,6 +89,7 @@ export function memoryLimitStore(): LimitStore {
   const next = new Map<string, number>();
   const closed = new Map<string, number>();
   const lastMarks = new Map<string, number>();
+  const bookedAt = new Map<string, number>();
   const claims = new Map<string, Map<string, TenantClaim>>();
   const holds = new Map<string, { holder: string; until: number }>();
   const ledgers = new Map<string, { spent: Spend; held: Spend }>();
@@ -91,14 +99,20 @@ export function memoryLimitStore(): LimitStore {
     return found;
   };
   return {
-    book: async (key, intervalMs, now) => {
-      const start = Math.max(now, next.get(key) ?? 0, closed.get(key) ?? 0);
-      next.set(key, start + intervalMs);
+    book: async (key, request) => {
+      const { start, line } = decideBooking(
+        { next: next.get(key) ?? 0, closed: closed.get(key) ?? 0, at: bookedAt.get(key) ?? 0 },
+        request,
+      );
+      next.set(key, line.next);
+      closed.set(key, line.closed);
+      bookedAt.set(key, line.at);
       return start;
     },
     bookNext: async (key, request) => {
       const decision = decideNextTurn({ next: next.get(key) ?? 0, closed: closed.get(key) ?? 0, lastMark: 0 }, request);
       next.set(key, decision.line.next);
+      closed.set(key, decision.line.closed);
       return decision.turn;
     },
     bookFair: async (key, request) => {
@@ -107,13 +121,14 @@ export function memoryLimitStore(): LimitStore {
       const state = { next: next.get(key) ?? 0, closed: closed.get(key) ?? 0, lastMark: lastMarks.get(key) ?? 0 };
       const decision = decideFairTurn(state, line, request);
       next.set(key, decision.line.next);
+      closed.set(key, decision.line.closed);
       lastMarks.set(key, decision.line.lastMark);
       line.set(request.tenant, decision.claim);
       for (const tenant of decision.forget) line.delete(tenant);
       return decision.turn;
     },
-    closeUntil: async (key, until) => {
-      closed.set(key, Math.max(until, closed.get(key) ?? 0));
+    closeUntil: async (key, { until, now }) => {
+      closed.set(key, Math.max(until, heldCooldown(closed.get(key) ?? 0, now)));
     },
     closedUntil: async (key) => closed.get(key) ?? 0,
     // This process's monotonic clock: a wall clock set forward does not end a hold early.

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clockSlackMs, decideNextTurn } from "./next-turn.js";
+import { clockSlackMs, decideNextTurn, longestCooldownMs } from "./next-turn.js";
 import type { FairLine } from "./fair-turn.js";
 
 const intervalMs = 100;
@@ -42,5 +42,16 @@ describe("decideNextTurn", () => {
     expect(anHourBack.turn).toEqual({ start: 10_000_000 - 3_600_000 });
     const slightlyBack = decideNextTurn(booked, { intervalMs, now: 10_000_000 - clockSlackMs / 2 });
     expect(slightlyBack.turn).toEqual({ retryAt: 10_000_000 });
+  });
+
+  it("counts a cooldown that ends further ahead than any can as over, and writes it so; a minute ahead is waited out", () => {
+    const line: FairLine = { next: 0, closed: 10_000_000 + 30_000, lastMark: 0 };
+    const anHourBack = decideNextTurn(line, { intervalMs, now: 10_000_000 - 3_600_000 });
+    expect(anHourBack).toEqual({
+      turn: { start: 10_000_000 - 3_600_000 },
+      line: { next: 10_000_000 - 3_600_000 + intervalMs, closed: 0, lastMark: 0 },
+    });
+    const inTime = decideNextTurn(line, { intervalMs, now: 10_000_000 - longestCooldownMs + 30_000 });
+    expect(inTime.turn).toEqual({ start: 10_000_000 + 30_000 });
   });
 });

@@ -22,6 +22,18 @@ export type FairTurn = { start: number } | { retryAt: number };
 /** How far clocks (and a caller's `now`, read before its store answers) may disagree before a line counts as booked on a clock set back. */
 export const clockSlackMs = 2_000;
 
+/**
+ * The longest cooldown a limit is closed for (the longest `Retry-After` honoured, `coolDown`'s
+ * most). A cooldown that ends further ahead than that, give or take `clockSlackMs`, was set on a
+ * clock since set back: it is over.
+ */
+export const longestCooldownMs = 60_000;
+
+/** Until when a line is closed, as it holds at `now`: 0 if it ends further ahead than any cooldown can (see `longestCooldownMs`). */
+export function heldCooldown(closed: number, now: number): number {
+  return closed > now + longestCooldownMs + clockSlackMs ? 0 : closed;
+}
+
 export interface NextTurnRequest {
   /** The time between two turns (>= 0). */
   intervalMs: number;
@@ -29,12 +41,15 @@ export interface NextTurnRequest {
 }
 
 /**
- * The line as it stands at `now`: its next turn moved back to `now` if the turn booked last lies
- * further ahead than one booking can have put it (a clock set back since).
+ * The line as it stands at `now`: its cooldown over if it ends further ahead than any can, and its
+ * next turn moved back to `now` if the turn booked last lies further ahead than one booking can
+ * have put it (a clock set back since).
  */
 export function rebasedLine(line: FairLine, { intervalMs, now }: NextTurnRequest): FairLine {
+  const closed = heldCooldown(line.closed, now);
   const lastStart = line.next - intervalMs;
-  return lastStart > Math.max(now + intervalMs, line.closed) + clockSlackMs ? { ...line, next: now } : line;
+  const next = lastStart > Math.max(now + intervalMs, closed) + clockSlackMs ? now : line.next;
+  return next === line.next && closed === line.closed ? line : { ...line, next, closed };
 }
 
 /** Books the next turn if the turn booked before has come (see the file's comment), else says when to ask again. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { LimitStore } from "../core/limit-store.js";
-import { clockSlackMs } from "../core/next-turn.js";
+import { clockSlackMs, longestCooldownMs } from "../core/next-turn.js";
 
 /** The part of a `pg` pool (or client) the store uses. */
 interface PostgresPool {
@@ -24,8 +24,10 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
   const table = tableName;
   const tenants = `${tableName}_tenants`;
   // Versioned: a process of an older planloop keeps calling the function it made.
-  const fairTurn = `${tableName}_fair_turn_v2`;
-  const nextTurn = `${tableName}_next_turn_v1`;
+  // v3: a served tenant's claim holds until the next turn (v2 let it go at once), and a cooldown
+  // further ahead than any can be is over (next_turn v2 too).
+  const fairTurn = `${tableName}_fair_turn_v3`;
+  const nextTurn = `${tableName}_next_turn_v2`;
   let made: Promise<void> | undefined;
   const ready = () =>
     (made ??= setUp(pool, setupStatements({ table, tenants, fairTurn, nextTurn })).catch((error: unknown) => {
@@ -38,12 +40,18 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
   };
   const store: LimitStore = {
     bookNext: async (key, { intervalMs, now }) => {
-      const { rows } = await query(`SELECT start, retry_at FROM ${nextTurn}($1, $2, $3, $4)`, [key, intervalMs, now, clockSlackMs]);
+      const { rows } = await query(`SELECT start, retry_at FROM ${nextTurn}($1, $2, $3, $4, $5)`, [
+        key,
+        intervalMs,
+        now,
+        clockSlackMs,
+        longestCooldownMs,
+      ]);
       const row = rows[0]!;
       return row.start === null ? { retryAt: Number(row.retry_at) } : { start: Number(row.start) };
     },
     bookFair: async (key, { tenant, intervalMs, now, step, claimMs }) => {
-      const { rows } = await query(`SELECT start, retry_at FROM ${fairTurn}($1, $2, $3, $4, $5, $6, $7)`, [
+      const { rows } = await query(`SELECT start, retry_at FROM ${fairTurn}($1, $2, $3, $4, $5, $6, $7, $8)`, [
         key,
         tenant,
         intervalMs,
@@ -51,24 +59,33 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
         step,
         claimMs,
         clockSlackMs,
+        longestCooldownMs,
       ]);
       const row = rows[0]!;
       return row.start === null ? { retryAt: Number(row.retry_at) } : { start: Number(row.start) };
     },
-    book: async (key, intervalMs, now) => {
+    // `decideBooking` (src/core/booked-line.ts): every right-hand side reads the row as it was.
+    // $2 now, $3 the interval, $4 not before, $5 the clocks' slack, $6 the longest cooldown and the slack.
+    book: async (key, { intervalMs, now, notBefore }) => {
       const { rows } = await query(
-        `INSERT INTO ${table} AS t (key, next_at) VALUES ($1, $2::double precision + $3::double precision)
-         ON CONFLICT (key) DO UPDATE SET next_at = GREATEST(t.next_at, t.closed_until, $2::double precision) + $3::double precision
+        `INSERT INTO ${table} AS t (key, next_at, booked_at) VALUES ($1, $4::double precision + $3::double precision, $2)
+         ON CONFLICT (key) DO UPDATE SET
+           next_at = GREATEST($4::double precision,
+             t.next_at - CASE WHEN t.booked_at > $2::double precision + $5::double precision THEN t.booked_at - $2::double precision ELSE 0 END,
+             CASE WHEN t.closed_until > $2::double precision + $6::double precision THEN 0 ELSE t.closed_until END) + $3::double precision,
+           closed_until = CASE WHEN t.closed_until > $2::double precision + $6::double precision THEN 0 ELSE t.closed_until END,
+           booked_at = CASE WHEN t.booked_at > $2::double precision + $5::double precision THEN $2::double precision
+             ELSE GREATEST(t.booked_at, $2::double precision) END
          RETURNING t.next_at - $3::double precision AS start`,
-        [key, now, intervalMs],
+        [key, now, intervalMs, Math.max(now, notBefore ?? now), clockSlackMs, longestCooldownMs + clockSlackMs],
       );
       return Number(rows[0]!.start);
     },
-    closeUntil: async (key, until) => {
+    closeUntil: async (key, { until, now }) => {
       await query(
         `INSERT INTO ${table} AS t (key, closed_until) VALUES ($1, $2)
-         ON CONFLICT (key) DO UPDATE SET closed_until = GREATEST(t.closed_until, $2)`,
-        [key, until],
+         ON CONFLICT (key) DO UPDATE SET closed_until = GREATEST(CASE WHEN t.closed_until > $3 THEN 0 ELSE t.closed_until END, $2)`,
+        [key, until, now + longestCooldownMs + clockSlackMs],
       );
     },
     closedUntil: async (key) => {
@@ -128,8 +145,8 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
   return {
     bookNext: (key, request) => store.bookNext(storedName(key), request),
     bookFair: (key, request) => store.bookFair(storedName(key), { ...request, tenant: storedName(request.tenant) }),
-    book: (key, intervalMs, now) => store.book(storedName(key), intervalMs, now),
-    closeUntil: (key, until) => store.closeUntil(storedName(key), until),
+    book: (key, request) => store.book(storedName(key), request),
+    closeUntil: (key, request) => store.closeUntil(storedName(key), request),
     closedUntil: (key) => store.closedUntil(storedName(key)),
     hold: (key, request) => store.hold(storedName(key), request),
     renew: (key, request) => store.renew(storedName(key), request),
@@ -192,9 +209,11 @@ function setupStatements({ table, tenants, fairTurn, nextTurn }: StoreNames): st
        held_tokens double precision NOT NULL DEFAULT 0, held_cost double precision NOT NULL DEFAULT 0,
        last_mark double precision NOT NULL DEFAULT 0)`,
     `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS last_mark double precision NOT NULL DEFAULT 0`,
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS booked_at double precision NOT NULL DEFAULT 0`,
     `CREATE UNLOGGED TABLE IF NOT EXISTS ${tenants} (line text NOT NULL, tenant text NOT NULL, mark double precision NOT NULL,
        since double precision NOT NULL, until_at double precision NOT NULL, PRIMARY KEY (line, tenant))`,
-    `CREATE FUNCTION ${nextTurn}(p_key text, p_interval double precision, p_now double precision, p_slack double precision)
+    `CREATE FUNCTION ${nextTurn}(p_key text, p_interval double precision, p_now double precision, p_slack double precision,
+       p_longest double precision)
        RETURNS TABLE (start double precision, retry_at double precision)
      LANGUAGE plpgsql AS $$
      DECLARE
@@ -203,6 +222,9 @@ function setupStatements({ table, tenants, fairTurn, nextTurn }: StoreNames): st
      BEGIN
        INSERT INTO ${table} (key) VALUES (p_key) ON CONFLICT (key) DO NOTHING;
        SELECT * INTO v_line FROM ${table} WHERE key = p_key FOR UPDATE;
+       IF v_line.closed_until > p_now + p_longest + p_slack THEN
+         v_line.closed_until := 0;
+       END IF;
        IF v_line.next_at - p_interval > GREATEST(p_now + p_interval, v_line.closed_until) + p_slack THEN
          v_line.next_at := p_now;
        END IF;
@@ -210,12 +232,12 @@ function setupStatements({ table, tenants, fairTurn, nextTurn }: StoreNames): st
          RETURN QUERY SELECT NULL::double precision, v_line.next_at - p_interval;
        ELSE
          v_start := GREATEST(p_now, v_line.next_at, v_line.closed_until);
-         UPDATE ${table} SET next_at = v_start + p_interval WHERE key = p_key;
+         UPDATE ${table} SET next_at = v_start + p_interval, closed_until = v_line.closed_until WHERE key = p_key;
          RETURN QUERY SELECT v_start, NULL::double precision;
        END IF;
      END $$`,
     `CREATE FUNCTION ${fairTurn}(p_key text, p_tenant text, p_interval double precision, p_now double precision,
-       p_step double precision, p_claim double precision, p_slack double precision)
+       p_step double precision, p_claim double precision, p_slack double precision, p_longest double precision)
        RETURNS TABLE (start double precision, retry_at double precision)
      LANGUAGE plpgsql AS $$
      DECLARE
@@ -230,6 +252,9 @@ function setupStatements({ table, tenants, fairTurn, nextTurn }: StoreNames): st
      BEGIN
        INSERT INTO ${table} (key) VALUES (p_key) ON CONFLICT (key) DO NOTHING;
        SELECT * INTO v_line FROM ${table} WHERE key = p_key FOR UPDATE;
+       IF v_line.closed_until > p_now + p_longest + p_slack THEN
+         v_line.closed_until := 0;
+       END IF;
        IF v_line.next_at - p_interval > GREATEST(p_now + p_interval, v_line.closed_until) + p_slack THEN
          v_line.next_at := p_now;
        END IF;
@@ -243,9 +268,9 @@ function setupStatements({ table, tenants, fairTurn, nextTurn }: StoreNames): st
        IF v_line.next_at - p_interval <= p_now AND NOT EXISTS (SELECT 1 FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant
            AND until_at > p_now AND until_at <= v_latest AND (mark < v_mark OR (mark = v_mark AND since < v_since))) THEN
          v_start := GREATEST(p_now, v_line.next_at, v_line.closed_until);
-         UPDATE ${table} SET next_at = v_start + p_interval, last_mark = v_mark WHERE key = p_key;
-         INSERT INTO ${tenants} (line, tenant, mark, since, until_at) VALUES (p_key, p_tenant, v_mark + p_step, v_since, 0)
-           ON CONFLICT (line, tenant) DO UPDATE SET mark = EXCLUDED.mark, since = EXCLUDED.since, until_at = 0;
+         UPDATE ${table} SET next_at = v_start + p_interval, last_mark = v_mark, closed_until = v_line.closed_until WHERE key = p_key;
+         INSERT INTO ${tenants} (line, tenant, mark, since, until_at) VALUES (p_key, p_tenant, v_mark + p_step, p_now, v_start + p_interval)
+           ON CONFLICT (line, tenant) DO UPDATE SET mark = EXCLUDED.mark, since = EXCLUDED.since, until_at = EXCLUDED.until_at;
          DELETE FROM ${tenants} WHERE line = p_key AND tenant <> p_tenant AND (until_at <= p_now OR until_at > v_latest)
            AND mark <= v_mark;
          RETURN QUERY SELECT v_start, NULL::double precision;

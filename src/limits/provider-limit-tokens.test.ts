@@ -8,9 +8,9 @@ function recordingStore() {
   const booked: Array<{ key: string; intervalMs: number }> = [];
   const store: LimitStore = {
     ...inner,
-    book: (key, intervalMs, now) => {
-      booked.push({ key, intervalMs });
-      return inner.book(key, intervalMs, now);
+    book: (key, request) => {
+      booked.push({ key, intervalMs: request.intervalMs });
+      return inner.book(key, request);
     },
     bookNext: (key, request) => {
       booked.push({ key, intervalMs: request.intervalMs });
@@ -53,6 +53,29 @@ describe("a provider limit's token rate", () => {
     expect(third === 0 || third - Date.now() < 1000).toBe(true);
     stop.abort();
     await expect(second).rejects.toThrow();
+  });
+
+  it("gives a call's tokens back to the line when it gives up while it waits for its turn", async () => {
+    const limit = providerLimit({ name: "p", tokenRate: { tokens: 1000, perMs: 1000 }, shared: memoryLimitStore() });
+    const before = Date.now();
+    (await limit.turn(undefined, undefined, { tokens: 100_000 }))();
+    // Booked behind the first call's 100 s, holding 50 s of its own; its run is cancelled.
+    const stop = new AbortController();
+    let secondAt = 0;
+    const second = limit.turn(stop.signal, (at) => (secondAt = at), { tokens: 50_000 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(secondAt).toBeGreaterThanOrEqual(before + 100_000);
+    stop.abort();
+    await expect(second).rejects.toThrow();
+    // The next call comes after the first call's tokens, not after the 50,000 never sent too.
+    const later = new AbortController();
+    let thirdAt = 0;
+    const third = limit.turn(later.signal, (at) => (thirdAt = at), { tokens: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(thirdAt).toBeGreaterThanOrEqual(before + 100_000);
+    expect(thirdAt).toBeLessThan(Date.now() + 101_000);
+    later.abort();
+    await expect(third).rejects.toThrow();
   });
 
   it("counts no tokens without a token rate, and refuses a token rate given twice or not whole", async () => {

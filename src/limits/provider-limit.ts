@@ -1,5 +1,6 @@
 import { sleep } from "../core/clock.js";
 import { InvalidOptionsError } from "../core/errors.js";
+import { heldCooldown, longestCooldownMs } from "../core/next-turn.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 import type { LimitStore } from "../core/limit-store.js";
 import { Slots } from "./slots.js";
@@ -55,7 +56,7 @@ export interface ProviderLimit {
   settleTokens(held: number, used: number): Promise<void>;
   /** Whether the limit counts tokens (`tokensPerMinute`): a caller need estimate a call's tokens only then. */
   readonly countsTokens: boolean;
-  /** Closes the provider for `ms` for every caller that shares the limit. */
+  /** Closes the provider for `ms` (a minute at most) for every caller that shares the limit. */
   coolDown(ms: number): Promise<void>;
   /** How long until the provider is open again (0: open now). */
   closedFor(): Promise<number>;
@@ -177,18 +178,25 @@ class SharedProviderLimit implements ProviderLimit {
 
   /** Books the call's turn and waits for it (see `turn`). */
   private async booked({ signal, onWait, held, tenant, release }: BookedCall) {
+    /** The tokens booked on the line for the turn this call waits for (0: none). */
+    let booked = 0;
     try {
       for (let missed = 0; ;) {
         signal?.throwIfAborted();
         const requestStart = await this.requestTurn({ tenant, signal, onWait });
         const now = Date.now();
         // The tokens' turn comes no sooner than the request's (which counts the cooldown).
-        const start = held === 0 ? requestStart : await this.store.book(this.tokensKey, held * this.msPerToken, requestStart);
+        const start =
+          held === 0
+            ? requestStart
+            : await this.store.book(this.tokensKey, { intervalMs: held * this.msPerToken, now, notBefore: requestStart });
+        booked = held;
         if (start > now) {
           onWait?.(start);
           await sleep(start - Date.now(), signal ? { signal } : {});
           // A 429 while this call waited closes the provider again: book a turn after it.
-          if ((await this.store.closedUntil(this.key)) > Date.now()) {
+          if (heldCooldown(await this.store.closedUntil(this.key), Date.now()) > Date.now()) {
+            booked = 0;
             await this.settleTokens(held, 0);
             continue;
           }
@@ -199,6 +207,7 @@ class SharedProviderLimit implements ProviderLimit {
         // at worst a 429, whose cooldown holds everyone back.
         if (this.intervalMs > 0 && missed < 1 && Date.now() - start > this.intervalMs) {
           missed += 1;
+          booked = 0;
           await this.settleTokens(held, 0);
           continue;
         }
@@ -206,6 +215,9 @@ class SharedProviderLimit implements ProviderLimit {
       }
     } catch (error) {
       release();
+      // Given up before its turn came (cancelled, the store failing): nothing was sent, so its
+      // tokens go back to the line for the calls that book after it.
+      if (booked > 0) await this.settleTokens(booked, 0).catch(() => {});
       throw error;
     }
   }
@@ -239,14 +251,17 @@ class SharedProviderLimit implements ProviderLimit {
     // (10^12 tokens) would book the line years ahead for every caller. It pushes one window at most.
     const change = Math.min(Math.max(0, used) - Math.max(0, held), this.windowTokens);
     // A negative booking gives time back to the line (LimitStore.book).
-    if (change !== 0) await this.store.book(this.tokensKey, change * this.msPerToken, Date.now());
+    if (change !== 0) await this.store.book(this.tokensKey, { intervalMs: change * this.msPerToken, now: Date.now() });
   }
 
   async coolDown(ms: number): Promise<void> {
-    await this.store.closeUntil(this.key, Date.now() + Math.max(0, ms));
+    // A minute at most: a cooldown further ahead is how a clock set back is noticed (`heldCooldown`).
+    const now = Date.now();
+    await this.store.closeUntil(this.key, { until: now + Math.min(Math.max(0, ms), longestCooldownMs), now });
   }
 
   async closedFor(): Promise<number> {
-    return Math.max(0, (await this.store.closedUntil(this.key)) - Date.now());
+    const now = Date.now();
+    return Math.max(0, heldCooldown(await this.store.closedUntil(this.key), now) - now);
   }
 }

@@ -1,5 +1,5 @@
 import type { LimitStore } from "../core/limit-store.js";
-import { clockSlackMs } from "../core/next-turn.js";
+import { clockSlackMs, longestCooldownMs } from "../core/next-turn.js";
 
 /** The part of an ioredis client the store uses. */
 interface RedisClient {
@@ -8,25 +8,35 @@ interface RedisClient {
 
 // A key's turns and cooldown are a hash (`next`, `closed`); a hold is a string naming its holder.
 // Each script is one atomic step; a key outlives its last use by a minute, then Redis drops it.
+// `decideBooking` (src/core/booked-line.ts): a line booked on a clock set back since (its `at` ahead
+// of now) moves back by as much; a cooldown further ahead than any can be is over.
 const bookScript = `
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
-local state = redis.call('HMGET', KEYS[1], 'next', 'closed')
-local start = math.max(now, tonumber(state[1] or '0'), tonumber(state[2] or '0'))
-redis.call('HSET', KEYS[1], 'next', string.format('%.3f', start + interval))
-redis.call('PEXPIRE', KEYS[1], math.ceil(start + interval - now) + 60000)
-return string.format('%.3f', start)`;
+local now, interval, notBefore = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local slack, longest = tonumber(ARGV[4]), tonumber(ARGV[5])
+local state = redis.call('HMGET', KEYS[1], 'next', 'closed', 'at')
+local nextAt, closed, at = tonumber(state[1] or '0'), tonumber(state[2] or '0'), tonumber(state[3] or '0')
+local back = 0
+if at > now + slack then back = at - now end
+if closed > now + longest + slack then closed = 0 end
+local start = math.max(notBefore, nextAt - back, closed)
+local bookedAt = now
+if back == 0 then bookedAt = math.max(at, now) end
+redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval), 'closed', string.format('%.17g', closed),
+  'at', string.format('%.17g', bookedAt))
+redis.call('PEXPIRE', KEYS[1], math.max(0, math.ceil(math.max(start + interval, closed) - now)) + 60000)
+return string.format('%.17g', start)`;
 
 // `decideNextTurn` (src/core/next-turn.ts) in one script: a line booked on a clock set back since
 // starts again from now; a turn is booked only once the one booked before has come.
 const bookNextScript = `
-local interval, now, slack = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local interval, now, slack, longest = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local state = redis.call('HMGET', KEYS[1], 'next', 'closed')
 local nextAt, closed = tonumber(state[1] or '0'), tonumber(state[2] or '0')
+if closed > now + longest + slack then closed = 0 end
 if nextAt - interval > math.max(now + interval, closed) + slack then nextAt = now end
 if nextAt - interval > now then return { 'retry', string.format('%.17g', nextAt - interval) } end
 local start = math.max(now, nextAt, closed)
-redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval))
+redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval), 'closed', string.format('%.17g', closed))
 if redis.call('PTTL', KEYS[1]) < math.ceil(start + interval - now) + 60000 then
   redis.call('PEXPIRE', KEYS[1], math.ceil(start + interval - now) + 60000)
 end
@@ -37,9 +47,10 @@ return { 'start', string.format('%.17g', start) }`;
 // `test/limits/fair-turn-stores.test.ts` checks it against the TypeScript rule.
 const bookFairScript = `
 local tenant, interval, now, step, claimMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local slack = tonumber(ARGV[6])
+local slack, longest = tonumber(ARGV[6]), tonumber(ARGV[7])
 local state = redis.call('HMGET', KEYS[1], 'next', 'closed', 'mark')
 local nextAt, closed, lastMark = tonumber(state[1] or '0'), tonumber(state[2] or '0'), tonumber(state[3] or '0')
+if closed > now + longest + slack then closed = 0 end
 if nextAt - interval > math.max(now + interval, closed) + slack then nextAt = now end
 local latest = math.max(now + interval, closed) + claimMs + slack
 local all = redis.call('HGETALL', KEYS[2])
@@ -60,8 +71,9 @@ local open = nextAt - interval <= now
 local keep = 60000
 if open and not ahead then
   local start = math.max(now, nextAt, closed)
-  redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval), 'mark', string.format('%.17g', mark))
-  redis.call('HSET', KEYS[2], tenant, string.format('%.17g %.17g 0', mark + step, since))
+  redis.call('HSET', KEYS[1], 'next', string.format('%.17g', start + interval), 'mark', string.format('%.17g', mark),
+    'closed', string.format('%.17g', closed))
+  redis.call('HSET', KEYS[2], tenant, string.format('%.17g %.17g %.17g', mark + step, now, start + interval))
   for other, c in pairs(claims) do
     if other ~= tenant and c[3] <= now and c[1] <= mark then redis.call('HDEL', KEYS[2], other) end
   end
@@ -77,8 +89,10 @@ if redis.call('PTTL', KEYS[2]) < math.ceil(untilAt - now) + keep then redis.call
 return { 'retry', string.format('%.17g', retryAt) }`;
 
 const closeScript = `
-local until_ = tonumber(ARGV[1])
-local closed = math.max(until_, tonumber(redis.call('HGET', KEYS[1], 'closed') or '0'))
+local until_, bound = tonumber(ARGV[1]), tonumber(ARGV[3])
+local stored = tonumber(redis.call('HGET', KEYS[1], 'closed') or '0')
+if stored > tonumber(ARGV[2]) + bound then stored = 0 end
+local closed = math.max(until_, stored)
 redis.call('HSET', KEYS[1], 'closed', string.format('%.3f', closed))
 local ttl = redis.call('PTTL', KEYS[1])
 local wanted = math.ceil(closed - tonumber(ARGV[2])) + 60000
@@ -144,16 +158,23 @@ export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): Lim
         step,
         claimMs,
         clockSlackMs,
+        longestCooldownMs,
       )) as [string, string];
       return kind === "start" ? { start: Number(at) } : { retryAt: Number(at) };
     },
     bookNext: async (key, { intervalMs, now }) => {
-      const [kind, at] = (await client.eval(bookNextScript, 1, turns(key), intervalMs, now, clockSlackMs)) as [string, string];
+      const [kind, at] = (await client.eval(bookNextScript, 1, turns(key), intervalMs, now, clockSlackMs, longestCooldownMs)) as [
+        string,
+        string,
+      ];
       return kind === "start" ? { start: Number(at) } : { retryAt: Number(at) };
     },
-    book: async (key, intervalMs, now) => Number(await client.eval(bookScript, 1, turns(key), now, intervalMs)),
-    closeUntil: async (key, until) => {
-      await client.eval(closeScript, 1, turns(key), until, Date.now());
+    book: async (key, { intervalMs, now, notBefore }) =>
+      Number(
+        await client.eval(bookScript, 1, turns(key), now, intervalMs, Math.max(now, notBefore ?? now), clockSlackMs, longestCooldownMs),
+      ),
+    closeUntil: async (key, { until, now }) => {
+      await client.eval(closeScript, 1, turns(key), until, now, longestCooldownMs + clockSlackMs);
     },
     closedUntil: async (key) => Number(await client.eval(closedScript, 1, turns(key))),
     // A hold is a key that Redis expires (PX) by its own clock: callers' clocks play no part.

@@ -1,5 +1,6 @@
 import { sleep } from "../core/clock.js";
 import { PlanloopError } from "../core/errors.js";
+import { longestCooldownMs } from "../core/next-turn.js";
 import type { ProviderLimit } from "../limits/provider-limit.js";
 
 /** An HTTP answer that no retry will fix, with what to check. */
@@ -63,6 +64,11 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
           });
     let outcome: Attempt;
     try {
+      if (options.signal?.aborted) {
+        // Given up between its turn and its request: nothing was sent, so its tokens go back.
+        if (limit !== undefined && options.tokens !== undefined) await limit.settleTokens(options.tokens, 0).catch(() => {});
+        throw options.signal.reason;
+      }
       outcome = await attemptOnce(options);
     } finally {
       release?.();
@@ -144,12 +150,12 @@ function serverMessage(body: string): string {
 /** `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date; capped at a minute. */
 export function retryAfter(headers: Headers): number | undefined {
   const ms = Number(headers.get("retry-after-ms"));
-  if (headers.has("retry-after-ms") && Number.isFinite(ms)) return Math.min(ms, 60_000);
+  if (headers.has("retry-after-ms") && Number.isFinite(ms)) return Math.min(ms, longestCooldownMs);
   const value = headers.get("retry-after");
   if (value === null) return undefined;
   const seconds = Number(value);
   const delay = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(delay) ? Math.min(Math.max(0, delay), 60_000) : undefined;
+  return Number.isFinite(delay) ? Math.min(Math.max(0, delay), longestCooldownMs) : undefined;
 }
 
 function backoff(baseMs: number, attempt: number): number {

@@ -60,6 +60,7 @@ export function askCommand(program: Command, io: CliIo): void {
       "--limits-shared <sqlite:path|postgres://…|redis://…>",
       "keep the provider's limit there, shared with every process given the same",
     )
+    .option("--limits-shared-env <name>", "the same, read from this environment variable (a URL with a password stays out of ps)")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace); one strategy only")
     .option("--replan-early", "plan-and-execute replans while independent steps still run")
     .option("--plan-cache", "plan-and-execute reuses the plan that last succeeded for this task from the store (no planner call)")

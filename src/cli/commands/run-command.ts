@@ -25,6 +25,7 @@ export function runCommand(program: Command, io: CliIo): void {
       "--limits-shared <sqlite:path|postgres://…|redis://…>",
       "keep the provider's limit there, shared with every process given the same",
     )
+    .option("--limits-shared-env <name>", "the same, read from this environment variable (a URL with a password stays out of ps)")
     .option("--json", "print the whole result as JSON (and progress on stderr)")
     .option("--events <file>", "write the run's events as JSONL (for planloop trace)")
     .option("--store <sqlite:path|postgres://…>", "checkpoint every step here; continue with planloop runs resume <id>", defaultStore)

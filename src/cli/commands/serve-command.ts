@@ -58,6 +58,7 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
       "--limits-shared <sqlite:path|postgres://…|redis://…>",
       "keep the API's runs' limit there, and continue runs started with a shared limit with it",
     )
+    .option("--limits-shared-env <name>", "the same, read from this environment variable (a URL with a password stays out of ps)")
     .option("--store <sqlite:path|postgres://…>", "the store to serve", defaultStore)
     .option("--tick-ms <ms>", "how often the store is looked at", "1000")
     .option("--limit <n>", "at most this many runs woken per tick", "100")
@@ -103,6 +104,7 @@ export function serveCommand(program: Command, io: CliIo, rerun: Rerun): void {
           ...(flags.tokensPerMinute === undefined ? {} : { tokensPerMinute: flags.tokensPerMinute }),
           ...(flags.concurrentRequests === undefined ? {} : { concurrentRequests: flags.concurrentRequests }),
           ...(flags.limitsShared === undefined ? {} : { limitsShared: flags.limitsShared }),
+          ...(flags.limitsSharedEnv === undefined ? {} : { limitsSharedEnv: flags.limitsSharedEnv }),
           ...(flags.tenantWeight === undefined ? {} : { tenantWeight: flags.tenantWeight }),
         },
         redis: flags.redis,

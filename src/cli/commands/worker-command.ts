@@ -33,6 +33,7 @@ export function workerCommand(program: Command, io: CliIo): void {
       "--limits-shared <sqlite:path|postgres://…|redis://…>",
       "keep the provider's limit there, shared with every process given the same",
     )
+    .option("--limits-shared-env <name>", "the same, read from this environment variable (a URL with a password stays out of ps)")
     .action(async (flags: WorkerFlags) => {
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError("--concurrency must be a whole number >= 1");

@@ -1,5 +1,5 @@
 import { decideFairTurn, type FairTurnRequest, type TenantClaim } from "../../core/fair-turn.js";
-import { decideNextTurn, type NextTurnRequest } from "../../core/next-turn.js";
+import { clockSlackMs, decideNextTurn, longestCooldownMs, type NextTurnRequest } from "../../core/next-turn.js";
 import type { LimitStore } from "../../core/limit-store.js";
 import { createPrivately, driverOf } from "./sqlite-store.js";
 
@@ -35,9 +35,10 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
   // Tenants' claims on a line's turns (`bookFair`).
   db.exec(`CREATE TABLE IF NOT EXISTS planloop_limit_tenants (line TEXT NOT NULL, tenant TEXT NOT NULL, mark REAL NOT NULL,
     since REAL NOT NULL, until_at REAL NOT NULL, PRIMARY KEY (line, tenant)) WITHOUT ROWID`);
-  // The line's last mark, and how long a hold was taken for (added to a table an older planloop made).
+  // The line's last mark, how long a hold was taken for, and the clock a line was last booked at
+  // (added to a table an older planloop made).
   const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('planloop_limit_state')").all();
-  for (const column of ["last_mark", "held_ms"])
+  for (const column of ["last_mark", "held_ms", "booked_at"])
     if (!columns.some(({ name }) => name === column)) {
       try {
         db.exec(`ALTER TABLE planloop_limit_state ADD COLUMN ${column} REAL NOT NULL DEFAULT 0`);
@@ -46,14 +47,22 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
         if (!/duplicate column/i.test(String((error as Error).message))) throw error;
       }
     }
-  const book = db.prepare<[string, number, number, number, number, number], { start: number }>(
-    `INSERT INTO planloop_limit_state AS t (key, next_at) VALUES (?, ? + ?)
-     ON CONFLICT (key) DO UPDATE SET next_at = max(t.next_at, t.closed_until, ?) + ?
-     RETURNING next_at - ? AS start`,
+  // `decideBooking` (src/core/booked-line.ts): every right-hand side reads the row as it was.
+  const book = db.prepare<
+    { key: string; now: number; interval: number; notBefore: number; slack: number; longest: number },
+    { start: number }
+  >(
+    `INSERT INTO planloop_limit_state AS t (key, next_at, booked_at) VALUES (:key, :notBefore + :interval, :now)
+     ON CONFLICT (key) DO UPDATE SET
+       next_at = max(:notBefore, t.next_at - (CASE WHEN t.booked_at > :now + :slack THEN t.booked_at - :now ELSE 0 END),
+         CASE WHEN t.closed_until > :now + :longest + :slack THEN 0 ELSE t.closed_until END) + :interval,
+       closed_until = CASE WHEN t.closed_until > :now + :longest + :slack THEN 0 ELSE t.closed_until END,
+       booked_at = CASE WHEN t.booked_at > :now + :slack THEN :now ELSE max(t.booked_at, :now) END
+     RETURNING next_at - :interval AS start`,
   );
-  const close = db.prepare<[string, number, number]>(
-    `INSERT INTO planloop_limit_state AS t (key, closed_until) VALUES (?, ?)
-     ON CONFLICT (key) DO UPDATE SET closed_until = max(t.closed_until, ?)`,
+  const close = db.prepare<{ key: string; until: number; now: number; bound: number }>(
+    `INSERT INTO planloop_limit_state AS t (key, closed_until) VALUES (:key, :until)
+     ON CONFLICT (key) DO UPDATE SET closed_until = max(CASE WHEN t.closed_until > :now + :bound THEN 0 ELSE t.closed_until END, :until)`,
   );
   const closed = db.prepare<[string], { closed_until: number }>("SELECT closed_until FROM planloop_limit_state WHERE key = ?");
   // Holds are timed by the machine's monotonic clock (see `monotonicMs`). A hold that ends later
@@ -97,9 +106,9 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
   const claimsOf = db.prepare<[string], { tenant: string } & TenantClaim>(
     "SELECT tenant, mark, since, until_at AS until FROM planloop_limit_tenants WHERE line = ?",
   );
-  const setLine = db.prepare<[string, number, number]>(
-    `INSERT INTO planloop_limit_state AS t (key, next_at, last_mark) VALUES (?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET next_at = excluded.next_at, last_mark = excluded.last_mark`,
+  const setLine = db.prepare<[string, number, number, number]>(
+    `INSERT INTO planloop_limit_state AS t (key, next_at, last_mark, closed_until) VALUES (?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET next_at = excluded.next_at, last_mark = excluded.last_mark, closed_until = excluded.closed_until`,
   );
   const setClaim = db.prepare<[string, string, number, number, number]>(
     `INSERT INTO planloop_limit_tenants (line, tenant, mark, since, until_at) VALUES (?, ?, ?, ?, ?)
@@ -113,18 +122,19 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
     const claims = new Map(claimsOf.all(key).map(({ tenant, mark, since, until }) => [tenant, { mark, since, until }]));
     const line = { next: row?.next_at ?? 0, closed: row?.closed_until ?? 0, lastMark: row?.last_mark ?? 0 };
     const decision = decideFairTurn(line, claims, request);
-    if ("start" in decision.turn) setLine.run(key, decision.line.next, decision.line.lastMark);
+    if ("start" in decision.turn) setLine.run(key, decision.line.next, decision.line.lastMark, decision.line.closed);
     setClaim.run(key, request.tenant, decision.claim.mark, decision.claim.since, decision.claim.until);
     for (const tenant of decision.forget) forget.run(key, tenant);
     return decision.turn;
   });
-  const setNext = db.prepare<[string, number]>(
-    `INSERT INTO planloop_limit_state AS t (key, next_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET next_at = excluded.next_at`,
+  const setNext = db.prepare<[string, number, number]>(
+    `INSERT INTO planloop_limit_state AS t (key, next_at, closed_until) VALUES (?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET next_at = excluded.next_at, closed_until = excluded.closed_until`,
   );
   const bookNext = db.transaction((key: string, request: NextTurnRequest) => {
     const row = lineOf.get(key);
     const decision = decideNextTurn({ next: row?.next_at ?? 0, closed: row?.closed_until ?? 0, lastMark: 0 }, request);
-    if ("start" in decision.turn) setNext.run(key, decision.line.next);
+    if ("start" in decision.turn) setNext.run(key, decision.line.next, decision.line.closed);
     return decision.turn;
   });
   return {
@@ -149,12 +159,12 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
     settle: async (key, held, spent) => {
       settle.run(held.tokens, held.costUsd, spent.tokens, spent.costUsd, key);
     },
-    book: async (key, intervalMs, now) => {
-      const row = book.get(key, now, intervalMs, now, intervalMs, intervalMs);
-      return row!.start;
+    book: async (key, { intervalMs, now, notBefore }) => {
+      const request = { key, now, interval: intervalMs, notBefore: Math.max(now, notBefore ?? now), slack: clockSlackMs };
+      return book.get({ ...request, longest: longestCooldownMs })!.start;
     },
-    closeUntil: async (key, until) => {
-      close.run(key, until, until);
+    closeUntil: async (key, { until, now }) => {
+      close.run({ key, until, now, bound: longestCooldownMs + clockSlackMs });
     },
     closedUntil: async (key) => closed.get(key)?.closed_until ?? 0,
     hold: async (key, { holder, holdMs }) => {
