@@ -48,6 +48,17 @@ describe("Retry-After values that are neither seconds nor a date are no time giv
   });
 });
 
+describe("an empty retry-after-ms is no time given, so the Retry-After beside it counts", () => {
+  it('retry-after-ms: "" with Retry-After: 20 closes the limit about 20 s', async () => {
+    const { closedFor } = await afterOneRefusal(429, { "retry-after-ms": "", "retry-after": "20" });
+    expect(closedFor).toBeGreaterThan(18_000);
+  });
+  it('(guard, held) retry-after-ms: "soon" with Retry-After: 20 closes the limit about 20 s', async () => {
+    const { closedFor } = await afterOneRefusal(429, { "retry-after-ms": "soon", "retry-after": "20" });
+    expect(closedFor).toBeGreaterThan(18_000);
+  });
+});
+
 describe("Retry-After values the docs name (guards: these held)", () => {
   it("an HTTP-date 30 s ahead closes the limit about 30 s", async () => {
     const { closedFor } = await afterOneRefusal(429, { "retry-after": new Date(Date.now() + 30_000).toUTCString() });

@@ -111,3 +111,23 @@ describe("tenantBudget: the day's edge and a clock set back (guards)", () => {
     expect(await ledger.hold({ tokens: 900, costUsd: 0 })).toBeUndefined();
   });
 });
+
+describe("tenantBudget: the refusal (guard)", () => {
+  /** docs/limits.md: "a call the day cannot pay is refused before it is made — the run stops `budget_exceeded`, its reason naming the tenant and the day" */
+  it("(guard, held) a call the day cannot pay is not made; the reason names the tenant and the day", async () => {
+    const now = Date.UTC(2026, 11, 7, 12);
+    const clock: Clock = { now: () => now, setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as never) };
+    const ledger = tenantBudget({ tenant: "ténant \u{1F600}:x", perDay: { maxTokens: 500 }, clock });
+    let sent = 0;
+    const fetch = (async () => {
+      sent += 1;
+      return new Response("{}", { status: 500 });
+    }) as typeof globalThis.fetch;
+    const model = openAICompatible({ baseURL: "http://provider.invalid/v1", model: "m", fetch, maxOutputTokens: 900, stream: false });
+    const result = await runAgent({ model, tools: [], task: "hi", budget: new Budget({}, { shared: ledger }) });
+    expect(sent).toBe(0);
+    expect(result.status).toBe("budget_exceeded");
+    expect("reason" in result ? result.reason : "").toContain("ténant \u{1F600}:x");
+    expect("reason" in result ? result.reason : "").toContain("2026-12-07");
+  });
+});

@@ -96,3 +96,77 @@ describe.skipIf(!url)("write keys on Postgres: a tool that writes through the sa
     expect(abortedAt! - startedAt).toBeLessThan(1_500);
   });
 });
+
+import { createServer, connect, type Socket } from "node:net";
+import { Redis } from "ioredis";
+
+const redisUrl = process.env.PLANLOOP_REDIS_URL;
+
+/** A TCP proxy to Redis that can drop everything silently (a network partition: no reset, no error). */
+async function partitionableProxy(target: URL) {
+  let cut = false;
+  const sockets: Socket[] = [];
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    sockets.push(client, upstream);
+    client.on("data", (data) => void (cut || upstream.write(data)));
+    upstream.on("data", (data) => void (cut || client.write(data)));
+    client.on("error", () => {});
+    upstream.on("error", () => {});
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    partition: () => void (cut = true),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+describe.skipIf(!redisUrl)("write keys on Redis: a silent network partition", () => {
+  it("the call whose renewals cannot reach Redis is aborted once its hold may have run out", async () => {
+    const target = new URL(redisUrl!);
+    const proxy = await partitionableProxy(target);
+    const behind = new Redis({ host: "127.0.0.1", port: proxy.port, password: target.password || undefined, db: Number(target.pathname.slice(1) || 0) });
+    const direct = new Redis(redisUrl!);
+    try {
+      const holdMs = 600;
+      const here = resourceLocks({ shared: { redis: behind }, holdMs });
+      const elsewhere = resourceLocks({ shared: { redis: direct }, holdMs });
+      const key = `table:partition-${process.pid}-${Date.now()}`;
+      let abortedAt: number | undefined;
+      let takenElsewhereAt: number | undefined;
+      const { log } = await runWriteCall({
+        locks: {
+          hold: async (resource, signal) => {
+            const held = await here.hold(resource, signal);
+            proxy.partition(); // the network goes away right after the key was taken
+            held.lost.addEventListener("abort", () => (abortedAt = performance.now()), { once: true });
+            void elsewhere.hold(resource, AbortSignal.timeout(5_000)).then(
+              (other) => {
+                takenElsewhereAt = performance.now();
+                other.release();
+              },
+              () => {},
+            );
+            return held;
+          },
+        },
+        resources: () => [key],
+        keys: [],
+        runMs: 3_000,
+      });
+      expect(takenElsewhereAt, "another process took the key while this call still ran").toBeDefined();
+      expect(abortedAt ?? log.abortedAt, "the call was never told its hold was lost").toBeDefined();
+    } finally {
+      behind.disconnect();
+      direct.disconnect();
+      proxy.close();
+    }
+  });
+});
