@@ -131,3 +131,22 @@ describe("tenantBudget: the refusal (guard)", () => {
     expect("reason" in result ? result.reason : "").toContain("2026-12-07");
   });
 });
+
+describe("tenantBudget: the same hold settled twice", () => {
+  /**
+   * docs/limits.md: "(the tenant may spend less that day, never more)"; `SharedBudget.settle`:
+   * "The call ended: gives back its hold and charges what it really cost". A call ends once: a
+   * second settle of the same hold (a retry path, a double callback) must not give it back again.
+   */
+  it("settling one hold twice does not make room for more than the day's budget", async () => {
+    const ledger = tenantBudget({ tenant: "acme", perDay: { maxTokens: 1_000 } });
+    const held = { tokens: 1_000, costUsd: 0 };
+    expect(await ledger.hold(held)).toBeUndefined();
+    ledger.settle(held, { inputTokens: 100, outputTokens: 0 });
+    ledger.settle(held, { inputTokens: 100, outputTokens: 0 }); // the same call, told again
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // At least 100 spent (200 if both counted): 950 more must not fit.
+    const refused = await ledger.hold({ tokens: 950, costUsd: 0 });
+    expect(refused, "950 tokens held after 100 were spent on a 1,000-token day").toBeDefined();
+  });
+});
