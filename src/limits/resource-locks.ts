@@ -4,6 +4,7 @@ import { errorMessage, InvalidOptionsError, WriteKeyLostError } from "../core/er
 import type { HoldRequest, LimitStore } from "../core/limit-store.js";
 import { KeyLines } from "../core/tools/key-lines.js";
 import type { HeldResource, ResourceLocks } from "../core/tools/call-gates.js";
+import { resourceName } from "../core/tools/resource-name.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 
 export interface ResourceLocksOptions {
@@ -40,7 +41,9 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
   if (!Number.isFinite(maxPollMs) || maxPollMs < 1) throw new InvalidOptionsError(`maxPollMs must be at least 1, got ${String(maxPollMs)}`);
   const here = new KeyLines();
   return {
-    async hold(resource, signal) {
+    async hold(name, signal) {
+      // Named as the store keys it, so the line here is the store's (a caller that is not a tool's gate may pass any name).
+      const resource = resourceName(name);
       // One caller per resource in this process tries the store; the others wait behind it here.
       const releaseHere = await here.hold(resource, signal);
       const key = `resource:${resource}`;
