@@ -14,7 +14,8 @@ export interface ResourceLocksOptions {
    * How long a hold lasts without being renewed (default 30 s), by the store's clock. A holder
    * renews it every third of that while its call runs; a process that dies holding a resource
    * frees it after this long. A call whose renewal finds the hold lost (its process paused longer
-   * than this) is aborted with a `WriteKeyLostError`.
+   * than this), or whose renewals got no answer for this long, is aborted with a `WriteKeyLostError`.
+   * At most a year.
    */
   holdMs?: number | undefined;
   /** The longest pause between two tries for a resource another process holds (default 50 ms). */
@@ -38,6 +39,8 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
   const holdMs = options.holdMs ?? 30_000;
   const maxPollMs = options.maxPollMs ?? 50;
   if (!Number.isFinite(holdMs) || holdMs < 100) throw new InvalidOptionsError(`holdMs must be at least 100, got ${String(holdMs)}`);
+  // A key whose holder died stays held this long; past a year it is a mistake (and Redis refuses a PX near 2^63).
+  if (holdMs > longestHoldMs) throw new InvalidOptionsError(`holdMs must be at most ${longestHoldMs} (a year), got ${String(holdMs)}`);
   if (!Number.isFinite(maxPollMs) || maxPollMs < 1) throw new InvalidOptionsError(`maxPollMs must be at least 1, got ${String(maxPollMs)}`);
   const here = new KeyLines();
   return {
@@ -48,9 +51,11 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
       const releaseHere = await here.hold(resource, signal);
       const key = `resource:${resource}`;
       const request: HoldRequest = { holder: randomUUID(), holdMs };
+      let sentAt: number;
       try {
         for (let pause = 1; ; pause = Math.min(maxPollMs, pause * 2)) {
           signal.throwIfAborted();
+          sentAt = performance.now();
           if (await store.hold(key, request)) break;
           await sleep(pause, { signal });
         }
@@ -58,7 +63,7 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
         releaseHere();
         throw error;
       }
-      return keepRenewed({ store, resource, key, request, releaseHere });
+      return keepRenewed({ store, resource, key, request, sentAt, releaseHere });
     },
   };
 }
@@ -68,49 +73,84 @@ interface HeldKey {
   resource: string;
   key: string;
   request: HoldRequest;
+  /** When the request that took the hold was sent (`performance.now()`): the hold runs from no earlier. */
+  sentAt: number;
   releaseHere: () => void;
 }
 
+/** The longest hold `resourceLocks` takes: a year. */
+const longestHoldMs = 365 * 86_400_000;
+
+/** The longest delay a Node timer keeps: a longer one fires after 1 ms instead. */
+const longestTimerMs = 2 ** 31 - 1;
+
 /**
- * A hold renewed every third of `holdMs` while its call runs. A renewal that finds the hold lost,
- * or renewals that have not got through for `holdMs` (by this process's monotonic clock), abort
- * `lost`: past that point another call may hold the key.
+ * A hold renewed every third of `holdMs` while its call runs. It is lost — `lost` aborts: past
+ * that point another call may hold the key — when a renewal finds it lost, or when no renewal got
+ * through for `holdMs` by this process's monotonic clock. The second is judged on every tick,
+ * whatever became of the renewals (failed, or never answered: a partition, a busy pool), and
+ * before any round trip, so a tick that wakes late from a pause finds the hold lost at once.
  */
-function keepRenewed({ store, resource, key, request, releaseHere }: HeldKey): HeldResource {
+function keepRenewed({ store, resource, key, request, sentAt, releaseHere }: HeldKey): HeldResource {
+  const { holdMs } = request;
+  const everyMs = holdMs / 3;
   const lost = new AbortController();
-  let confirmedAt = performance.now();
+  let confirmedAt = sentAt;
+  let renewAt = sentAt + everyMs;
+  let lastError: unknown;
   let released = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const loseHold = (how: string) => {
-    clearInterval(renew);
+    clearTimeout(timer);
     if (!released) lost.abort(new WriteKeyLostError(resource, how));
   };
-  const renew = setInterval(() => {
-    const sentAt = performance.now();
-    store.renew(key, request).then(
-      (held) => {
-        if (held) confirmedAt = Math.max(confirmedAt, sentAt);
-        else loseHold(`its holder did not renew it within ${request.holdMs} ms, and it ran out or another call took it`);
-      },
-      (error: unknown) => {
-        if (performance.now() - confirmedAt >= request.holdMs)
-          loseHold(`the store could not be reached to renew it for ${request.holdMs} ms: ${errorMessage(error)}`);
-      },
-    );
-  }, request.holdMs / 3);
-  renew.unref();
+  const renew = (now: number) => {
+    // A store of the user's own that throws at once fails the renewal, as one that rejects does.
+    void Promise.resolve()
+      .then(() => store.renew(key, request))
+      .then(
+        (held) => {
+          if (held) confirmedAt = Math.max(confirmedAt, now);
+          else loseHold(`its holder did not renew it within ${holdMs} ms, and it ran out or another call took it`);
+        },
+        (error: unknown) => (lastError = error),
+      );
+  };
+  const tick = () => {
+    const now = performance.now();
+    if (now - confirmedAt >= holdMs) {
+      const why = lastError === undefined ? "no renewal was answered" : errorMessage(lastError);
+      return loseHold(`no renewal got through to the store for ${holdMs} ms: ${why}`);
+    }
+    if (now >= renewAt) {
+      renewAt = now + everyMs;
+      renew(now);
+    }
+    // Wake to renew, or at the moment the hold runs out if no renewal gets through before it.
+    const wakeAt = Math.min(renewAt, confirmedAt + holdMs);
+    timer = setTimeout(tick, Math.min(longestTimerMs, Math.max(0, wakeAt - now)));
+    timer.unref();
+  };
+  timer = setTimeout(tick, Math.min(longestTimerMs, Math.max(0, renewAt - performance.now())));
+  timer.unref();
   return {
     lost: lost.signal,
     release() {
       if (released) return;
       released = true;
-      clearInterval(renew);
+      clearTimeout(timer);
       // Let go in the store before the next caller here tries it; a hold the store did not hear
-      // let go of runs out after holdMs. A renewal still on its way cannot take the key again:
-      // it extends only a hold its holder still has.
+      // let go of runs out after holdMs, so a let-go that never answers frees the line here then.
+      // A renewal still on its way cannot take the key again: it extends only a hold its holder still has.
+      const freeAnyway = setTimeout(releaseHere, Math.min(longestTimerMs, holdMs));
+      freeAnyway.unref();
       void store
         .letGo(key, request.holder)
         .catch(() => {})
-        .finally(releaseHere);
+        .finally(() => {
+          clearTimeout(freeAnyway);
+          releaseHere();
+        });
     },
   };
 }
