@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { raceAbort } from "../core/abort.js";
 import { sleep } from "../core/clock.js";
 import { errorMessage, InvalidOptionsError, WriteKeyLostError } from "../core/errors.js";
 import type { HoldRequest, LimitStore } from "../core/limit-store.js";
@@ -56,7 +57,7 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
         for (let pause = 1; ; pause = Math.min(maxPollMs, pause * 2)) {
           signal.throwIfAborted();
           sentAt = performance.now();
-          if (await store.hold(key, request)) break;
+          if (await tryHold(store, key, request, signal)) break;
           await sleep(pause, { signal });
         }
       } catch (error) {
@@ -66,6 +67,20 @@ export function resourceLocks(options: ResourceLocksOptions): ResourceLocks {
       return keepRenewed({ store, resource, key, request, sentAt, releaseHere });
     },
   };
+}
+
+/**
+ * The store's answer to one try for a hold, unless the call is given up first (a store that does
+ * not answer must not keep a cancelled run waiting): a hold it grants after that is let go.
+ */
+async function tryHold(store: LimitStore, key: string, request: HoldRequest, signal: AbortSignal): Promise<boolean> {
+  const asked = store.hold(key, request);
+  try {
+    return await raceAbort(asked, signal);
+  } catch (error) {
+    if (signal.aborted) asked.then((held) => (held ? store.letGo(key, request.holder) : undefined)).catch(() => {});
+    throw error;
+  }
 }
 
 interface HeldKey {
