@@ -9,6 +9,9 @@ import { resourceName } from "../core/tools/resource-name.js";
 import { keepRenewed } from "./renewed-hold.js";
 import { sharedLimitStore, type LimitBackend } from "./shared-store.js";
 
+/** The longest hold `resourceLocks` takes: a year. */
+const longestHoldMs = 365 * 86_400_000;
+
 export interface ResourceLocksOptions {
   /** Where the holds live: Redis (`{ redis }`), Postgres (`{ postgres }`) or a SQLite file (`sqliteLimitStore`). */
   shared: LimitBackend;
@@ -83,6 +86,3 @@ async function tryHold(store: LimitStore, key: string, request: HoldRequest, sig
     throw error;
   }
 }
-
-/** The longest hold `resourceLocks` takes: a year. */
-const longestHoldMs = 365 * 86_400_000;
