@@ -48,3 +48,44 @@ describe("a write key whose renewals cannot reach the store", () => {
     held.release();
   });
 });
+
+describe("a write key whose holder was paused past holdMs", () => {
+  it("is lost on the first tick after the pause, before any renewal is sent", async () => {
+    const inner = memoryLimitStore();
+    let renewals = 0;
+    const store: LimitStore = {
+      ...inner,
+      renew: async (key, request) => {
+        renewals += 1;
+        return inner.renew(key, request);
+      },
+    };
+    const held = await resourceLocks({ shared: store, holdMs: 150 }).hold("table:orders", new AbortController().signal);
+    // The event loop blocked (a long synchronous task, a GC pause, SIGSTOP) past holdMs: the renewal due at 50 ms is late.
+    for (const until = performance.now() + 250; performance.now() < until;);
+    await new Promise((resolve) => held.lost.addEventListener("abort", resolve, { once: true }));
+    expect(renewals, "a renewal sent after the pause could have extended a hold that may be another's").toBe(0);
+    expect(String(held.lost.reason)).toContain('the hold on write key "table:orders" was lost');
+    held.release();
+  });
+});
+
+describe("a write key whose let-go never answers", () => {
+  it("frees the resource for this process's next caller once the hold has run out in the store", async () => {
+    const inner = memoryLimitStore();
+    const store: LimitStore = { ...inner, letGo: () => new Promise<void>(() => {}) };
+    const locks = resourceLocks({ shared: store, holdMs: 150 });
+    (await locks.hold("table:orders", new AbortController().signal)).release();
+    const next = await locks.hold("table:orders", AbortSignal.timeout(5_000));
+    next.release();
+  });
+});
+
+describe("resourceLocks' holdMs", () => {
+  it("is refused past a year, with the rule in the message", () => {
+    expect(() => resourceLocks({ shared: memoryLimitStore(), holdMs: 366 * 86_400_000 })).toThrow(
+      /holdMs must be at most 31536000000 \(a year\)/,
+    );
+    expect(() => resourceLocks({ shared: memoryLimitStore(), holdMs: 365 * 86_400_000 })).not.toThrow();
+  });
+});

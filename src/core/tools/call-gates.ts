@@ -1,5 +1,6 @@
 import { childSignal } from "../abort.js";
 import { KeyLines } from "./key-lines.js";
+import { resourceName } from "./resource-name.js";
 
 /** Shared turns for calls: a limit every call takes a turn of before it runs (`providerLimit` is one). */
 export interface CallTurns {
@@ -41,7 +42,8 @@ export interface PassedGates {
 
 /**
  * Waits at a tool's gates before its call runs: the resources it writes (`resources(args)`,
- * held in one order, so two calls that share several never wait on each other in a circle),
+ * named as the stores keep them (`resourceName`) and held in one order, so two calls that share
+ * several never wait on each other in a circle, and one call never waits on itself),
  * then a turn of its limit. Gives back the signal the call runs under and the release of all of them.
  */
 export async function passGates(tool: CallGates, args: unknown, signal: AbortSignal): Promise<PassedGates> {
@@ -52,7 +54,7 @@ export async function passGates(tool: CallGates, args: unknown, signal: AbortSig
   };
   releases.push(() => own.release());
   try {
-    const keys = tool.resources === undefined ? [] : [...new Set(tool.resources(args as never))].sort();
+    const keys = tool.resources === undefined ? [] : [...new Set(tool.resources(args as never).map(resourceName))].sort();
     const locks = tool.locks ?? inThisProcess;
     for (const key of keys) {
       const held = await locks.hold(key, signal);

@@ -257,6 +257,11 @@ export async function runAdmittedCall(call: CallIdentity, admission: AdmittedCal
     if (options.signal.aborted) return stoppedBefore(call.name);
     return outcomeOfError(call.name, error, { aborted: false, timedOut: false });
   }
+  // The store may grant the key or book the turn after the run was cancelled: let it go unused.
+  if (options.signal.aborted) {
+    gates.release();
+    return stoppedBefore(call.name);
+  }
   try {
     const outcome = await runUngated(call, admission, { ...options, signal: gates.signal });
     // Aborted by its gates, not by the run: a write key's hold was lost while the call ran.

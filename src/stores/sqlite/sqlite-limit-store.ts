@@ -84,6 +84,18 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
        AND spent_tokens = 0 AND spent_cost = 0 AND held_tokens = 0 AND held_cost = 0`,
   );
   const letGo = db.prepare<[string, string]>("UPDATE planloop_limit_state SET holder = NULL, held_until = 0 WHERE key = ? AND holder = ?");
+  // The clock is read once the file's write lock is ours. Read before waiting for it (up to the
+  // busy timeout), a now is older than a hold another process set meanwhile, which then ends
+  // later than its length from that now and looks like another boot's: the key was taken from a
+  // live holder.
+  const holdUnderLock = db.transaction((key: string, holder: string, holdMs: number) => {
+    const now = monotonicMs();
+    return Number(hold.run(key, holder, now + holdMs, holdMs, holder, now, now).changes) === 1;
+  });
+  const renewUnderLock = db.transaction((key: string, holder: string, holdMs: number) => {
+    const now = monotonicMs();
+    return Number(renew.run(now + holdMs, holdMs, key, holder, now, now).changes) === 1;
+  });
   const ensure = db.prepare<[string]>("INSERT INTO planloop_limit_state (key) VALUES (?) ON CONFLICT (key) DO NOTHING");
   const draw = db.prepare<
     [number, number, string, number, number, number, number, number, number],
@@ -167,14 +179,8 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
       close.run({ key, until, now, bound: longestCooldownMs + clockSlackMs });
     },
     closedUntil: async (key) => closed.get(key)?.closed_until ?? 0,
-    hold: async (key, { holder, holdMs }) => {
-      const now = monotonicMs();
-      return Number(hold.run(key, holder, now + holdMs, holdMs, holder, now, now).changes) === 1;
-    },
-    renew: async (key, { holder, holdMs }) => {
-      const now = monotonicMs();
-      return Number(renew.run(now + holdMs, holdMs, key, holder, now, now).changes) === 1;
-    },
+    hold: async (key, { holder, holdMs }) => holdUnderLock.immediate(key, holder, holdMs),
+    renew: async (key, { holder, holdMs }) => renewUnderLock.immediate(key, holder, holdMs),
     letGo: async (key, holder) => {
       if (Number(dropHold.run(key, holder).changes) === 0) letGo.run(key, holder);
     },
