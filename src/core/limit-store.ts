@@ -1,5 +1,6 @@
 import { decideFairTurn, type FairTurn, type FairTurnRequest, type TenantClaim } from "./fair-turn.js";
 import { decideNextTurn, type NextTurnRequest } from "./next-turn.js";
+import { InvalidOptionsError } from "./errors.js";
 
 /**
  * Where the state of limits and write keys lives: this process's memory, or a store that every
@@ -27,7 +28,7 @@ export interface LimitStore {
    * the tenant's claim and says when to ask again. One atomic step, shared with `book`'s turns.
    */
   bookFair(key: string, request: FairTurnRequest): Promise<FairTurn>;
-  /** Closes `key` until `until` (a later time already set is kept). */
+  /** Closes `key` until `until` (a later time already set is kept); a `until` that is not finite is refused (`checkClosingTime`). */
   closeUntil(key: string, until: number): Promise<void>;
   /** Until when `key` is closed (0, or a past time: open). */
   closedUntil(key: string): Promise<number>;
@@ -77,6 +78,12 @@ export function fits(spent: Spend, held: Spend, amount: Spend, ceiling: Spend): 
   );
 }
 
+/** Refuses a cooldown's end that is not a time (NaN, Infinity): kept, it would switch a rate off or close a limit for good. */
+export function checkClosingTime(until: number): void {
+  if (typeof until !== "number" || !Number.isFinite(until))
+    throw new InvalidOptionsError(`a limit is closed until a time in ms since 1970, not ${String(until)}`);
+}
+
 /** The state of limits in this process only. */
 export function memoryLimitStore(): LimitStore {
   const next = new Map<string, number>();
@@ -113,6 +120,7 @@ export function memoryLimitStore(): LimitStore {
       return decision.turn;
     },
     closeUntil: async (key, until) => {
+      checkClosingTime(until);
       closed.set(key, Math.max(until, closed.get(key) ?? 0));
     },
     closedUntil: async (key) => closed.get(key) ?? 0,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { LimitStore } from "../core/limit-store.js";
+import { checkClosingTime, type LimitStore } from "../core/limit-store.js";
 import { clockSlackMs } from "../core/next-turn.js";
 
 /** The part of a `pg` pool (or client) the store uses. */
@@ -65,6 +65,7 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
       return Number(rows[0]!.start);
     },
     closeUntil: async (key, until) => {
+      checkClosingTime(until);
       await query(
         `INSERT INTO ${table} AS t (key, closed_until) VALUES ($1, $2)
          ON CONFLICT (key) DO UPDATE SET closed_until = GREATEST(t.closed_until, $2)`,

@@ -55,7 +55,14 @@ export interface ProviderLimit {
   settleTokens(held: number, used: number): Promise<void>;
   /** Whether the limit counts tokens (`tokensPerMinute`): a caller need estimate a call's tokens only then. */
   readonly countsTokens: boolean;
-  /** Closes the provider for `ms` for every caller that shares the limit. */
+  /**
+   * Closes the provider for `ms` from now for every caller that shares the limit (a later close
+   * already set is kept): the calls waiting and those that come later book their turns after it.
+   * For an adapter of your own that reads a provider's "wait this long": `ms` is a finite number
+   * >= 0, else an `InvalidOptionsError` (NaN, a negative or Infinity is a time misread, and would
+   * switch the rate off or close the limit for good). It is not capped: cap what you read from a
+   * provider (planloop's adapters take its time as a minute at most).
+   */
   coolDown(ms: number): Promise<void>;
   /** How long until the provider is open again (0: open now). */
   closedFor(): Promise<number>;
@@ -243,7 +250,9 @@ class SharedProviderLimit implements ProviderLimit {
   }
 
   async coolDown(ms: number): Promise<void> {
-    await this.store.closeUntil(this.key, Date.now() + Math.max(0, ms));
+    if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0)
+      throw new InvalidOptionsError(`coolDown takes a finite number of ms >= 0, got ${String(ms)}; a time you could not read is no time`);
+    await this.store.closeUntil(this.key, Date.now() + ms);
   }
 
   async closedFor(): Promise<number> {

@@ -1,4 +1,4 @@
-import type { LimitStore } from "../core/limit-store.js";
+import { checkClosingTime, type LimitStore } from "../core/limit-store.js";
 import { clockSlackMs } from "../core/next-turn.js";
 
 /** The part of an ioredis client the store uses. */
@@ -153,6 +153,7 @@ export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): Lim
     },
     book: async (key, intervalMs, now) => Number(await client.eval(bookScript, 1, turns(key), now, intervalMs)),
     closeUntil: async (key, until) => {
+      checkClosingTime(until);
       await client.eval(closeScript, 1, turns(key), until, Date.now());
     },
     closedUntil: async (key) => Number(await client.eval(closedScript, 1, turns(key))),

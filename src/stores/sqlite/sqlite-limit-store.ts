@@ -1,6 +1,6 @@
 import { decideFairTurn, type FairTurnRequest, type TenantClaim } from "../../core/fair-turn.js";
 import { decideNextTurn, type NextTurnRequest } from "../../core/next-turn.js";
-import type { LimitStore } from "../../core/limit-store.js";
+import { checkClosingTime, type LimitStore } from "../../core/limit-store.js";
 import { createPrivately, driverOf } from "./sqlite-store.js";
 
 export interface SqliteLimitStoreOptions {
@@ -154,6 +154,7 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
       return row!.start;
     },
     closeUntil: async (key, until) => {
+      checkClosingTime(until);
       close.run(key, until, until);
     },
     closedUntil: async (key) => closed.get(key)?.closed_until ?? 0,
