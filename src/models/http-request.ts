@@ -1,6 +1,7 @@
 import { sleep } from "../core/clock.js";
 import { PlanloopError } from "../core/errors.js";
 import type { ProviderLimit } from "../limits/provider-limit.js";
+import { retryAfter } from "./retry-after.js";
 
 /** An HTTP answer that no retry will fix, with what to check. */
 export class ModelHttpError extends PlanloopError {
@@ -43,6 +44,12 @@ export interface HttpOptions {
 }
 
 const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
+/**
+ * The answers whose time closes a shared limit for everyone: the provider's rate (429) and the
+ * provider overloaded (503, and 529 as Anthropic says it). The other retried statuses with a time
+ * (a 500 or 504 with `Retry-After`) are about this request: it waits that time, the others go on.
+ */
+const limitClosingStatuses = new Set([429, 503, 529]);
 
 /**
  * POSTs JSON and returns the successful response. 429, 5xx, dropped connections and
@@ -70,9 +77,11 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
     if (outcome.response) return outcome.response;
     // Refused by the server: the attempt used no tokens (one cut off or timed out may have; it keeps its hold).
     if (limit !== undefined && options.tokens !== undefined && outcome.status !== undefined) await limit.settleTokens(options.tokens, 0);
-    // The provider named a time: with a shared limit, every call waits for it at its next turn, not
-    // only this one — also when this call has no retry left (the others would walk into the same wall).
-    const cooldownMs = limit !== undefined && outcome.retryable ? outcome.retryAfterMs : undefined;
+    // The provider named a time for its rate or its load: with a shared limit, every call waits for
+    // it at its next turn, not only this one — also when this call has no retry left (the others
+    // would walk into the same wall). A time with another status is this call's own wait.
+    const closes = outcome.status !== undefined && limitClosingStatuses.has(outcome.status);
+    const cooldownMs = limit !== undefined && closes ? outcome.retryAfterMs : undefined;
     if (cooldownMs !== undefined) await limit?.coolDown(cooldownMs);
     if (!outcome.retryable || attempt >= options.maxRetries) throw outcome.error;
     if (cooldownMs === undefined)
@@ -139,17 +148,6 @@ function serverMessage(body: string): string {
   } catch {
     return body.slice(0, 300);
   }
-}
-
-/** `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date; capped at a minute. */
-export function retryAfter(headers: Headers): number | undefined {
-  const ms = Number(headers.get("retry-after-ms"));
-  if (headers.has("retry-after-ms") && Number.isFinite(ms)) return Math.min(ms, 60_000);
-  const value = headers.get("retry-after");
-  if (value === null) return undefined;
-  const seconds = Number(value);
-  const delay = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(delay) ? Math.min(Math.max(0, delay), 60_000) : undefined;
 }
 
 function backoff(baseMs: number, attempt: number): number {
