@@ -1,6 +1,7 @@
 import { sleep } from "../core/clock.js";
 import { PlanloopError } from "../core/errors.js";
 import type { ProviderLimit } from "../limits/provider-limit.js";
+import { releasedWhenRead } from "./held-response.js";
 import { retryAfter } from "./retry-after.js";
 
 /** An HTTP answer that no retry will fix, with what to check. */
@@ -71,10 +72,13 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
     let outcome: Attempt;
     try {
       outcome = await attemptOnce(options);
-    } finally {
+    } catch (error) {
       release?.();
+      throw error;
     }
-    if (outcome.response) return outcome.response;
+    // An answer holds its slot until its body is read (a stream is in flight until its last chunk).
+    if (outcome.response) return release === undefined ? outcome.response : releasedWhenRead(outcome.response, release, options.signal);
+    release?.();
     // Refused by the server: the attempt used no tokens (one cut off or timed out may have; it keeps its hold).
     if (limit !== undefined && options.tokens !== undefined && outcome.status !== undefined) await limit.settleTokens(options.tokens, 0);
     // The provider named a time for its rate or its load: with a shared limit, every call waits for
