@@ -84,11 +84,11 @@ describe("concurrent: a stream given up leaves its slot", () => {
   it("a reader that stops early lets the next call have the slot", async () => {
     const limit = providerLimit({ name: "early-stop", concurrent: 1 });
     const model = openAICompatible({ baseURL: "http://provider.invalid/v1", model: "m", fetch: endless, limit });
-    for await (const part of model.streamText(request())) {
+    for await (const part of model.streamText!(request())) {
       expect(part).toEqual({ type: "text", text: "hel" });
       break;
     }
-    const next = model.streamText(request(AbortSignal.timeout(2_000)))[Symbol.asyncIterator]();
+    const next = model.streamText!(request(AbortSignal.timeout(2_000)))[Symbol.asyncIterator]();
     expect((await next.next()).value).toEqual({ type: "text", text: "hel" });
     await next.return?.(undefined);
   });
@@ -97,10 +97,10 @@ describe("concurrent: a stream given up leaves its slot", () => {
     const limit = providerLimit({ name: "cancelled-stream", concurrent: 1 });
     const model = openAICompatible({ baseURL: "http://provider.invalid/v1", model: "m", fetch: endless, limit });
     const stop = new AbortController();
-    const first = model.streamText(request(stop.signal))[Symbol.asyncIterator]();
+    const first = model.streamText!(request(stop.signal))[Symbol.asyncIterator]();
     await first.next(); // streaming, and never to end on its own
     stop.abort(); // the run is cancelled; nobody reads the stream again
-    const next = model.streamText(request(AbortSignal.timeout(2_000)))[Symbol.asyncIterator]();
+    const next = model.streamText!(request(AbortSignal.timeout(2_000)))[Symbol.asyncIterator]();
     expect((await next.next()).value).toEqual({ type: "text", text: "hel" });
     await next.return?.(undefined);
   });
