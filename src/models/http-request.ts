@@ -42,6 +42,8 @@ export interface HttpOptions {
   tenant?: string | undefined;
   /** Hears when a call waits for the limit, and until when. */
   onLimitWait?: ((wait: { limit: string; until: number }) => void) | undefined;
+  /** Hears `"waiting"` before the first turn and `"sent"` as each attempt goes out (`ModelRequest.onSendState`). */
+  onSendState?: ((state: "waiting" | "sent") => void) | undefined;
 }
 
 const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
@@ -60,6 +62,7 @@ const limitClosingStatuses = new Set([429, 503, 529]);
  */
 export async function postWithRetries(options: HttpOptions): Promise<Response> {
   const { limit } = options;
+  options.onSendState?.("waiting");
   for (let attempt = 0; ; attempt += 1) {
     const onWait = options.onLimitWait;
     const release =
@@ -97,6 +100,7 @@ type Attempt = { response: Response } | { response?: undefined; error: Error; re
 
 async function attemptOnce(options: HttpOptions): Promise<Attempt> {
   options.signal?.throwIfAborted();
+  options.onSendState?.("sent");
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
