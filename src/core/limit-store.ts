@@ -1,6 +1,7 @@
 import { decideFairTurn, type FairTurn, type FairTurnRequest, type TenantClaim } from "./fair-turn.js";
 import { decideBooking, type BookRequest } from "./booked-line.js";
 import { decideNextTurn, heldCooldown, type NextTurnRequest } from "./next-turn.js";
+import { InvalidOptionsError } from "./errors.js";
 
 export type { BookRequest };
 
@@ -33,7 +34,8 @@ export interface LimitStore {
   bookFair(key: string, request: FairTurnRequest): Promise<FairTurn>;
   /**
    * Closes `key` until `until` (a later time already set is kept, unless it ends further ahead of
-   * `now` than any cooldown can: `heldCooldown`).
+   * `now` than any cooldown can: `heldCooldown`); an `until` that is not finite is refused
+   * (`checkClosingTime`).
    */
   closeUntil(key: string, request: { until: number; now: number }): Promise<void>;
   /** Until when `key` is closed (0, or a past time: open), as stored: read it through `heldCooldown`. */
@@ -84,6 +86,12 @@ export function fits(spent: Spend, held: Spend, amount: Spend, ceiling: Spend): 
   );
 }
 
+/** Refuses a cooldown's end that is not a time (NaN, Infinity): kept, it would switch a rate off or close a limit for good. */
+export function checkClosingTime(until: number): void {
+  if (typeof until !== "number" || !Number.isFinite(until))
+    throw new InvalidOptionsError(`a limit is closed until a time in ms since 1970, not ${String(until)}`);
+}
+
 /** The state of limits in this process only. */
 export function memoryLimitStore(): LimitStore {
   const next = new Map<string, number>();
@@ -128,6 +136,7 @@ export function memoryLimitStore(): LimitStore {
       return decision.turn;
     },
     closeUntil: async (key, { until, now }) => {
+      checkClosingTime(until);
       closed.set(key, Math.max(until, heldCooldown(closed.get(key) ?? 0, now)));
     },
     closedUntil: async (key) => closed.get(key) ?? 0,

@@ -43,6 +43,14 @@ export interface ModelRequest {
    * served least recently (`providerLimit`'s `tenantWeights`).
    */
   tenant?: string | undefined;
+  /**
+   * Set by the loop, for a shared budget (`tenantBudget`): an adapter that waits before it sends
+   * (a provider limit's turn, a cooldown) says `"waiting"` first and `"sent"` as an attempt goes
+   * out. A call given up while only `"waiting"` was said was never sent, so its hold on the
+   * tenant's day goes back; without a word, a call given up counts as sent (the provider may have
+   * spent its worst case), and once `"sent"` it stays so.
+   */
+  onSendState?: ((state: "waiting" | "sent") => void) | undefined;
 }
 
 /** A piece of an answer while it streams in (see `ModelRequest.onDelta`). */

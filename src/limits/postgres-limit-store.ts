@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { LimitStore } from "../core/limit-store.js";
+import { checkClosingTime, type LimitStore } from "../core/limit-store.js";
 import { clockSlackMs, longestCooldownMs } from "../core/next-turn.js";
 
 /** The part of a `pg` pool (or client) the store uses. */
@@ -82,6 +82,7 @@ export function postgresLimitStore(postgres: unknown, tableName = "planloop_limi
       return Number(rows[0]!.start);
     },
     closeUntil: async (key, { until, now }) => {
+      checkClosingTime(until);
       await query(
         `INSERT INTO ${table} AS t (key, closed_until) VALUES ($1, $2)
          ON CONFLICT (key) DO UPDATE SET closed_until = GREATEST(CASE WHEN t.closed_until > $3 THEN 0 ELSE t.closed_until END, $2)`,

@@ -56,7 +56,15 @@ export interface ProviderLimit {
   settleTokens(held: number, used: number): Promise<void>;
   /** Whether the limit counts tokens (`tokensPerMinute`): a caller need estimate a call's tokens only then. */
   readonly countsTokens: boolean;
-  /** Closes the provider for `ms` (a minute at most) for every caller that shares the limit. */
+  /**
+   * Closes the provider for `ms` from now (a minute at most) for every caller that shares the
+   * limit (a later close already set is kept): the calls waiting and those that come later book
+   * their turns after it. For an adapter of your own that reads a provider's "wait this long": `ms`
+   * is a finite number >= 0, else an `InvalidOptionsError` (NaN, a negative or Infinity is a time
+   * misread, and would switch the rate off or close the limit for good). A minute at most, as
+   * planloop's adapters take a provider's time: a cooldown further ahead is how a clock set back
+   * is noticed (`heldCooldown`).
+   */
   coolDown(ms: number): Promise<void>;
   /** How long until the provider is open again (0: open now). */
   closedFor(): Promise<number>;
@@ -255,9 +263,10 @@ class SharedProviderLimit implements ProviderLimit {
   }
 
   async coolDown(ms: number): Promise<void> {
-    // A minute at most: a cooldown further ahead is how a clock set back is noticed (`heldCooldown`).
+    if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0)
+      throw new InvalidOptionsError(`coolDown takes a finite number of ms >= 0, got ${String(ms)}; a time you could not read is no time`);
     const now = Date.now();
-    await this.store.closeUntil(this.key, { until: now + Math.min(Math.max(0, ms), longestCooldownMs), now });
+    await this.store.closeUntil(this.key, { until: now + Math.min(ms, longestCooldownMs), now });
   }
 
   async closedFor(): Promise<number> {

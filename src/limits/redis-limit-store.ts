@@ -1,4 +1,4 @@
-import type { LimitStore } from "../core/limit-store.js";
+import { checkClosingTime, type LimitStore } from "../core/limit-store.js";
 import { clockSlackMs, longestCooldownMs } from "../core/next-turn.js";
 
 /** The part of an ioredis client the store uses. */
@@ -174,6 +174,7 @@ export function redisLimitStore(redis: unknown, prefix = "planloop:limit:"): Lim
         await client.eval(bookScript, 1, turns(key), now, intervalMs, Math.max(now, notBefore ?? now), clockSlackMs, longestCooldownMs),
       ),
     closeUntil: async (key, { until, now }) => {
+      checkClosingTime(until);
       await client.eval(closeScript, 1, turns(key), until, now, longestCooldownMs + clockSlackMs);
     },
     closedUntil: async (key) => Number(await client.eval(closedScript, 1, turns(key))),

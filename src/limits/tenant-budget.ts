@@ -16,6 +16,14 @@ export interface TenantBudgetOptions {
   clock?: Clock | undefined;
 }
 
+/** The ledger a hold was taken on, and whether it was given back. */
+interface HeldDay {
+  key: string;
+  /** What was drawn (the caller's estimate may change after). */
+  amount: Spend;
+  givenBack: boolean;
+}
+
 /** As much as a double holds: no ceiling. */
 const none = Number.MAX_VALUE;
 
@@ -35,13 +43,19 @@ export function tenantBudget(options: TenantBudgetOptions): SharedBudget {
   const store = sharedLimitStore(options.shared);
   const clock = options.clock ?? systemClock;
   const ceiling: Spend = { tokens: maxTokens ?? none, costUsd: maxCostUsd ?? none };
-  // The day each hold was taken on, so a call that ends after midnight gives back the right one.
-  const heldOn = new WeakMap<NextCallEstimate, string>();
+  // The days the holds of each estimate were taken on, oldest first, so a call that ends after
+  // midnight gives back the right one, and each hold is given back once: settling a call twice
+  // (a retry path, a callback told twice) gives back nothing the second time.
+  const heldOn = new WeakMap<NextCallEstimate, HeldDay[]>();
   let settling: Promise<unknown> = Promise.resolve();
-  /** Gives `givenBack` of a hold back and charges `actual`, on the day the hold was taken. */
-  const record = (held: NextCallEstimate, givenBack: Spend, actual: Partial<UsageTotals>) => {
-    const key = heldOn.get(held);
-    if (key === undefined) return;
+  /** Gives a hold back (once, what was drawn) if `giveBack`, and charges `actual`, on the day the hold was taken. */
+  const record = (estimate: NextCallEstimate, giveBack: boolean, actual: Partial<UsageTotals>) => {
+    const days = heldOn.get(estimate) ?? [];
+    // A charge alone goes to the day of the call's hold, given back or not.
+    const day = giveBack ? days.find((each) => !each.givenBack) : days[0];
+    if (day === undefined) return;
+    if (giveBack) day.givenBack = true;
+    const { key, amount: held } = day;
     // The provider's figure, taken as a charge only: a negative one never credits the day, and one
     // that is not a number charges the call's worst case.
     const tokens = [actual.inputTokens, actual.outputTokens];
@@ -50,25 +64,39 @@ export function tenantBudget(options: TenantBudgetOptions): SharedBudget {
       costUsd: known(actual.costUsd) ? Math.max(0, actual.costUsd ?? 0) : held.costUsd,
     };
     // A store that cannot be reached keeps the hold: the tenant may spend less that day, never more.
+    const givenBack = giveBack ? held : { tokens: 0, costUsd: 0 };
     settling = settling.then(() => store.settle(key, givenBack, spent)).catch(() => {});
   };
   return {
     async hold(worstCase) {
       const day = new Date(clock.now()).toISOString().slice(0, 10);
+      // A worst case below zero would make room on the day for others (NaN fits nothing already).
+      if (!(worstCase.tokens >= 0 && worstCase.costUsd >= 0)) return notAWorstCase(options.tenant, day, worstCase);
       const key = `budget:${options.tenant}:${day}`;
       const { held, spent } = await store.draw(key, worstCase, ceiling);
       if (held) {
-        heldOn.set(worstCase, key);
+        const day: HeldDay = { key, amount: { tokens: worstCase.tokens, costUsd: worstCase.costUsd }, givenBack: false };
+        const days = heldOn.get(worstCase);
+        if (days === undefined) heldOn.set(worstCase, [day]);
+        else days.push(day);
         return undefined;
       }
       return breach({ tenant: options.tenant, day, spent, next: worstCase, limits: { maxTokens, maxCostUsd } });
     },
     settle(held, actual) {
-      record(held, held, actual);
+      record(held, true, actual);
     },
     charge(held, actual) {
-      record(held, { tokens: 0, costUsd: 0 }, actual);
+      record(held, false, actual);
     },
+  };
+}
+
+function notAWorstCase(tenant: string, day: string, worstCase: NextCallEstimate): BudgetBreach {
+  const asked = `${String(worstCase.tokens)} tokens, $${String(worstCase.costUsd)}`;
+  return {
+    limit: "maxTokens",
+    message: `tenant ${JSON.stringify(tenant)}'s budget for ${day} (UTC) cannot hold a call's worst case of ${asked}: it must be numbers >= 0`,
   };
 }
 

@@ -51,3 +51,37 @@ describe("a 429 with a time, on the call's last attempt", () => {
     expect(await limit.closedFor()).toBeGreaterThan(25_000);
   });
 });
+
+describe("which answers close the shared limit", () => {
+  /** A provider that answers `status` with `Retry-After: <seconds>` first, then 200. */
+  function answeringOnce(status: number, seconds: string) {
+    const at: number[] = [];
+    const fetch = (async () => {
+      at.push(performance.now());
+      if (at.length > 1) return new Response("{}", { status: 200 });
+      return new Response("{}", { status, headers: { "retry-after": seconds } });
+    }) as typeof globalThis.fetch;
+    return { fetch, at };
+  }
+
+  it.each([429, 503, 529])("a %i with a time closes it: the provider's rate, or the provider overloaded", async (status) => {
+    const limit = providerLimit({ name: `closes-${status}` });
+    await expect(postWithRetries(request(answeringOnce(status, "30").fetch, 0, limit))).rejects.toBeInstanceOf(ModelHttpError);
+    expect(await limit.closedFor()).toBeGreaterThan(25_000);
+  });
+
+  it.each([408, 409, 425, 500, 502, 504])("a %i with a time closes nothing: it is about this request", async (status) => {
+    const limit = providerLimit({ name: `open-${status}` });
+    await expect(postWithRetries(request(answeringOnce(status, "30").fetch, 0, limit))).rejects.toBeInstanceOf(ModelHttpError);
+    expect(await limit.closedFor()).toBe(0);
+  });
+
+  it("a 500 with a time: the call itself waits that time before its retry", { timeout: 15_000 }, async () => {
+    const limit = providerLimit({ name: "own-wait" });
+    const { fetch, at } = answeringOnce(500, "1");
+    const response = await postWithRetries(request(fetch, 1, limit));
+    expect(response.status).toBe(200);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+    expect(await limit.closedFor()).toBe(0);
+  });
+});

@@ -1,7 +1,8 @@
 import { sleep } from "../core/clock.js";
 import { PlanloopError } from "../core/errors.js";
-import { longestCooldownMs } from "../core/next-turn.js";
 import type { ProviderLimit } from "../limits/provider-limit.js";
+import { releasedWhenRead } from "./held-response.js";
+import { retryAfter } from "./retry-after.js";
 
 /** An HTTP answer that no retry will fix, with what to check. */
 export class ModelHttpError extends PlanloopError {
@@ -41,9 +42,17 @@ export interface HttpOptions {
   tenant?: string | undefined;
   /** Hears when a call waits for the limit, and until when. */
   onLimitWait?: ((wait: { limit: string; until: number }) => void) | undefined;
+  /** Hears `"waiting"` before the first turn and `"sent"` as each attempt goes out (`ModelRequest.onSendState`). */
+  onSendState?: ((state: "waiting" | "sent") => void) | undefined;
 }
 
 const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
+/**
+ * The answers whose time closes a shared limit for everyone: the provider's rate (429) and the
+ * provider overloaded (503, and 529 as Anthropic says it). The other retried statuses with a time
+ * (a 500 or 504 with `Retry-After`) are about this request: it waits that time, the others go on.
+ */
+const limitClosingStatuses = new Set([429, 503, 529]);
 
 /**
  * POSTs JSON and returns the successful response. 429, 5xx, dropped connections and
@@ -53,6 +62,7 @@ const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529])
  */
 export async function postWithRetries(options: HttpOptions): Promise<Response> {
   const { limit } = options;
+  options.onSendState?.("waiting");
   for (let attempt = 0; ; attempt += 1) {
     const onWait = options.onLimitWait;
     const release =
@@ -70,15 +80,20 @@ export async function postWithRetries(options: HttpOptions): Promise<Response> {
         throw options.signal.reason;
       }
       outcome = await attemptOnce(options);
-    } finally {
+    } catch (error) {
       release?.();
+      throw error;
     }
-    if (outcome.response) return outcome.response;
+    // An answer holds its slot until its body is read (a stream is in flight until its last chunk).
+    if (outcome.response) return release === undefined ? outcome.response : releasedWhenRead(outcome.response, release, options.signal);
+    release?.();
     // Refused by the server: the attempt used no tokens (one cut off or timed out may have; it keeps its hold).
     if (limit !== undefined && options.tokens !== undefined && outcome.status !== undefined) await limit.settleTokens(options.tokens, 0);
-    // The provider named a time: with a shared limit, every call waits for it at its next turn, not
-    // only this one — also when this call has no retry left (the others would walk into the same wall).
-    const cooldownMs = limit !== undefined && outcome.retryable ? outcome.retryAfterMs : undefined;
+    // The provider named a time for its rate or its load: with a shared limit, every call waits for
+    // it at its next turn, not only this one — also when this call has no retry left (the others
+    // would walk into the same wall). A time with another status is this call's own wait.
+    const closes = outcome.status !== undefined && limitClosingStatuses.has(outcome.status);
+    const cooldownMs = limit !== undefined && closes ? outcome.retryAfterMs : undefined;
     if (cooldownMs !== undefined) await limit?.coolDown(cooldownMs);
     if (!outcome.retryable || attempt >= options.maxRetries) throw outcome.error;
     if (cooldownMs === undefined)
@@ -90,6 +105,7 @@ type Attempt = { response: Response } | { response?: undefined; error: Error; re
 
 async function attemptOnce(options: HttpOptions): Promise<Attempt> {
   options.signal?.throwIfAborted();
+  options.onSendState?.("sent");
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
@@ -145,17 +161,6 @@ function serverMessage(body: string): string {
   } catch {
     return body.slice(0, 300);
   }
-}
-
-/** `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date; capped at a minute. */
-export function retryAfter(headers: Headers): number | undefined {
-  const ms = Number(headers.get("retry-after-ms"));
-  if (headers.has("retry-after-ms") && Number.isFinite(ms)) return Math.min(ms, longestCooldownMs);
-  const value = headers.get("retry-after");
-  if (value === null) return undefined;
-  const seconds = Number(value);
-  const delay = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(delay) ? Math.min(Math.max(0, delay), longestCooldownMs) : undefined;
 }
 
 function backoff(baseMs: number, attempt: number): number {

@@ -78,6 +78,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelAdapter
       tokens: tokensHeld(request),
       tenant: request.tenant,
       onLimitWait: request.onLimitWait,
+      onSendState: request.onSendState,
       url: settings.url,
       body: {
         ...(settings.maxOutputTokens === undefined || settings.capInBody ? {} : { max_tokens: settings.maxOutputTokens }),

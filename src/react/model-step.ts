@@ -2,7 +2,8 @@ import { raceAbort } from "../core/abort.js";
 import { maxNesting, nestedTooDeep, nestsDeeperThan } from "../core/json-safe.js";
 import { errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import { describeDecisionProblem, type ModelDecision, type ModelDelta, type ModelRequest } from "../core/model.js";
-import { refusedByProvider, type Reservation } from "../core/budget.js";
+import type { Reservation } from "../core/budget.js";
+import { CallSending, endFailedCallHold } from "../core/call-sending.js";
 import type { ModelCallFacts } from "../journal/model-calls.js";
 import { addUsage, modelCallDelta } from "../core/usage.js";
 import type { AgentStop } from "./agent-result.js";
@@ -40,6 +41,7 @@ export function checkBeforeModelCall(run: AgentRun): AgentStop | undefined {
  */
 export async function callModel(run: AgentRun, messages: Message[]): Promise<ModelDecision | AgentStop> {
   const step = run.steps;
+  const sending = new CallSending();
   const request: ModelRequest = {
     messages,
     step,
@@ -47,6 +49,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
     tools: run.runner.specs,
     purpose: "act",
     ...(run.config.tenant === undefined ? {} : { tenant: run.config.tenant }),
+    onSendState: sending.onSendState,
     // Pieces of the answer become events only when someone listens.
     ...(run.events.watched
       ? { onDelta: (delta: ModelDelta) => run.events.emit({ type: "model-delta", step, purpose: "act", ...delta }) }
@@ -69,9 +72,7 @@ export async function callModel(run: AgentRun, messages: Message[]): Promise<Mod
       run.signal,
     );
   } catch (error) {
-    // Refused with a status: nothing spent. Cut off (cancelled, timed out, dropped): the shared ledger keeps the hold.
-    if (!run.signal.aborted && refusedByProvider(error)) held.release();
-    else held.cutOff();
+    endFailedCallHold(held, { error, aborted: run.signal.aborted, sending });
     keepCall(run, { request, startedAt, outcome: { error: errorMessage(error) } });
     if (run.signal.aborted) return abortStop(run);
     run.steps -= 1;

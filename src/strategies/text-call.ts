@@ -1,5 +1,6 @@
 import { raceAbort } from "../core/abort.js";
-import { refusedByProvider, type Budget, type Reservation } from "../core/budget.js";
+import type { Budget, Reservation } from "../core/budget.js";
+import { CallSending, endFailedCallHold } from "../core/call-sending.js";
 import type { Clock } from "../core/clock.js";
 import { BudgetExceededError, errorMessage, InvalidDecisionError, ModelCallError } from "../core/errors.js";
 import type { EventHub } from "../core/events.js";
@@ -69,6 +70,7 @@ async function askModel(
   { purpose, messages, call }: { purpose: ModelPurpose; messages: Message[]; call: OpenedCall },
 ): Promise<string> {
   const model = toModelFunction(context.model)!;
+  const sending = new CallSending();
   const request: ModelRequest = {
     messages,
     step: 0,
@@ -76,6 +78,7 @@ async function askModel(
     tools: [],
     purpose,
     tenant: context.tenant,
+    onSendState: sending.onSendState,
     ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
     ...deltasOf(context, purpose),
   };
@@ -89,9 +92,7 @@ async function askModel(
       context.signal,
     );
   } catch (error) {
-    // Refused with a status: nothing spent. Cut off (cancelled, timed out, dropped): the shared ledger keeps the hold.
-    if (!context.signal.aborted && refusedByProvider(error)) held.release();
-    else held.cutOff();
+    endFailedCallHold(held, { error, aborted: context.signal.aborted, sending });
     keepCall(context, { request, startedAt, outcome: { error: errorMessage(error) } });
     if (context.signal.aborted) throw error;
     throw new ModelCallError(`the ${purpose} call failed: ${errorMessage(error)}`, { cause: error });
@@ -130,7 +131,17 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
     return;
   }
   const { onDelta: announce, onLimitWait } = deltasOf(context, purpose);
-  const request: ModelRequest = { messages, step: 0, signal: context.signal, tools: [], purpose, onLimitWait, tenant: context.tenant };
+  const sending = new CallSending();
+  const request: ModelRequest = {
+    messages,
+    step: 0,
+    signal: context.signal,
+    tools: [],
+    purpose,
+    onLimitWait,
+    tenant: context.tenant,
+    onSendState: sending.onSendState,
+  };
   const held = await holdCallCost(context, request);
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
@@ -152,11 +163,11 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
     ended = true;
   } catch (error) {
     keepCall(context, { request, startedAt, outcome: { error: errorMessage(error) } });
-    if (!context.signal.aborted && refusedByProvider(error)) held.release();
+    endFailedCallHold(held, { error, aborted: context.signal.aborted, sending });
     throw error;
   } finally {
-    // A stream that ended gives its hold back (its usage is charged below); one left early (cut
-    // off, or a reader that stopped) may have been spent: the shared ledger keeps its hold.
+    // A stream that ended gives its hold back (its usage is charged below); one a reader left
+    // early may have been spent: the shared ledger keeps its hold (after a failure, a no-op).
     if (ended) held.release();
     else held.cutOff();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { providerLimit } from "../../src/index.js";
+import { InvalidOptionsError, providerLimit } from "../../src/index.js";
 
 /**
  * docs/limits.md, "Rate":
@@ -14,7 +14,9 @@ import { providerLimit } from "../../src/index.js";
 describe("providerLimit.coolDown with a time that is not a number", () => {
   it("coolDown(NaN) leaves the rate in force (the default, in-process store)", async () => {
     const limit = providerLimit({ name: `nan-${Math.random()}`, rate: { requests: 1, perMs: 10_000 } });
-    await limit.coolDown(Number.NaN);
+    // docs/limits.md: "`coolDown(ms)` takes a finite number >= 0: NaN, a negative or Infinity [...] is
+    // refused with an `InvalidOptionsError` and closes nothing".
+    await expect(limit.coolDown(Number.NaN)).rejects.toBeInstanceOf(InvalidOptionsError);
     (await limit.turn())();
     // The next turn is 10 s away: within 1 s there is no second one.
     const second = await limit.turn(AbortSignal.timeout(1_000)).then(

@@ -1,6 +1,6 @@
 import { decideFairTurn, type FairTurnRequest, type TenantClaim } from "../../core/fair-turn.js";
 import { clockSlackMs, decideNextTurn, longestCooldownMs, type NextTurnRequest } from "../../core/next-turn.js";
-import type { LimitStore } from "../../core/limit-store.js";
+import { checkClosingTime, type LimitStore } from "../../core/limit-store.js";
 import { createPrivately, driverOf } from "./sqlite-store.js";
 
 export interface SqliteLimitStoreOptions {
@@ -176,6 +176,7 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
       return book.get({ ...request, longest: longestCooldownMs })!.start;
     },
     closeUntil: async (key, { until, now }) => {
+      checkClosingTime(until);
       close.run({ key, until, now, bound: longestCooldownMs + clockSlackMs });
     },
     closedUntil: async (key) => closed.get(key)?.closed_until ?? 0,
