@@ -26,7 +26,15 @@ async function afterOneRefusal(status: number, headers: Record<string, string>, 
     attempts.push(performance.now());
     return new Response(JSON.stringify({ error: { message: "slow down" } }), { status, headers });
   }) as typeof globalThis.fetch;
-  const model = openAICompatible({ baseURL: "http://provider.invalid/v1", model: "m", fetch, limit, maxRetries, retryDelayMs: 2_000, stream: false });
+  const model = openAICompatible({
+    baseURL: "http://provider.invalid/v1",
+    model: "m",
+    fetch,
+    limit,
+    maxRetries,
+    retryDelayMs: 2_000,
+    stream: false,
+  });
   await expect(model.generate(request())).rejects.toThrow();
   return { closedFor: await limit.closedFor(), attempts };
 }
@@ -79,12 +87,19 @@ describe("Retry-After values the docs name (guards: these held)", () => {
     expect(closedFor).toBeGreaterThan(55_000);
     expect(closedFor).toBeLessThanOrEqual(60_000);
   });
-  it.each([["retry-after", "99999999999"], ["retry-after-ms", "1e15"], ["retry-after", "86400"]])("%s: %s closes a minute at most", async (name, value) => {
+  it.each([
+    ["retry-after", "99999999999"],
+    ["retry-after-ms", "1e15"],
+    ["retry-after", "86400"],
+  ])("%s: %s closes a minute at most", async (name, value) => {
     const { closedFor } = await afterOneRefusal(429, { [name]: value });
     expect(closedFor).toBeLessThanOrEqual(60_000);
     expect(closedFor).toBeGreaterThan(55_000);
   });
-  it.each([["retry-after", "-30"], ["retry-after-ms", "-30000"]])("%s: %s (negative) closes nothing", async (name, value) => {
+  it.each([
+    ["retry-after", "-30"],
+    ["retry-after-ms", "-30000"],
+  ])("%s: %s (negative) closes nothing", async (name, value) => {
     const { closedFor } = await afterOneRefusal(429, { [name]: value });
     expect(closedFor).toBe(0);
   });

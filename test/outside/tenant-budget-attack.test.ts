@@ -29,7 +29,14 @@ describe("tenantBudget: a call given up before it was sent", () => {
       sent += 1;
       return new Response("{}", { status: 500 });
     }) as typeof globalThis.fetch;
-    const model = openAICompatible({ baseURL: "http://provider.invalid/v1", model: "m", fetch, limit, maxOutputTokens: 900, stream: false });
+    const model = openAICompatible({
+      baseURL: "http://provider.invalid/v1",
+      model: "m",
+      fetch,
+      limit,
+      maxOutputTokens: 900,
+      stream: false,
+    });
     const stop = new AbortController();
     const result = await runAgent({
       model,
@@ -98,7 +105,11 @@ describe("tenantBudget: odd amounts", () => {
 describe("tenantBudget: the day's edge and a clock set back (guards)", () => {
   it("(guard, held) a call held before midnight and settled after charges the day it was held on", async () => {
     let now = Date.UTC(2026, 11, 7, 23, 59, 59, 900);
-    const clock: Clock = { now: () => now, setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as never) };
+    const clock: Clock = {
+      now: () => now,
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as never),
+    };
     const ledger = tenantBudget({ tenant: "acme", perDay: { maxTokens: 1_000 }, clock });
     const held = { tokens: 800, costUsd: 0 };
     expect(await ledger.hold(held)).toBeUndefined();
@@ -116,7 +127,11 @@ describe("tenantBudget: the refusal (guard)", () => {
   /** docs/limits.md: "a call the day cannot pay is refused before it is made — the run stops `budget_exceeded`, its reason naming the tenant and the day" */
   it("(guard, held) a call the day cannot pay is not made; the reason names the tenant and the day", async () => {
     const now = Date.UTC(2026, 11, 7, 12);
-    const clock: Clock = { now: () => now, setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as never) };
+    const clock: Clock = {
+      now: () => now,
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as never),
+    };
     const ledger = tenantBudget({ tenant: "ténant \u{1F600}:x", perDay: { maxTokens: 500 }, clock });
     let sent = 0;
     const fetch = (async () => {

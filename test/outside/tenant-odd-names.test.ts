@@ -31,18 +31,21 @@ const stores: Array<[string, () => LimitBackend | undefined]> = [
 ];
 
 describe.each(stores)("a tenant with an odd name at a limit on %s (guards)", (_store, backend) => {
-  it.each(oddNames.map((name) => [JSON.stringify(name).slice(0, 30), name]))("(guard, held) %s gets the turn after the one already booked", async (_label, odd) => {
-    const limit = providerLimit({ name: `odd-${Math.random()}`, rate: { requests: 1, perMs: 300 }, shared: backend() });
-    const served: string[] = [];
-    const take = async (tenant: string) => {
-      const release = await limit.turn(undefined, undefined, { tenant });
-      served.push(tenant);
-      release();
-    };
-    const busy = Array.from({ length: 4 }, () => take("busy"));
-    await new Promise((resolve) => setTimeout(resolve, 40)); // busy's first turn went, its second is booked
-    await Promise.all([...busy, take(odd)]);
-    // Turns of 300 ms: a wake-up more than a turn late (which books a later turn) is unlikely even on a busy machine.
-    expect(served.indexOf(odd)).toBeLessThanOrEqual(2);
-  });
+  it.each(oddNames.map((name) => [JSON.stringify(name).slice(0, 30), name]))(
+    "(guard, held) %s gets the turn after the one already booked",
+    async (_label, odd) => {
+      const limit = providerLimit({ name: `odd-${Math.random()}`, rate: { requests: 1, perMs: 300 }, shared: backend() });
+      const served: string[] = [];
+      const take = async (tenant: string) => {
+        const release = await limit.turn(undefined, undefined, { tenant });
+        served.push(tenant);
+        release();
+      };
+      const busy = Array.from({ length: 4 }, () => take("busy"));
+      await new Promise((resolve) => setTimeout(resolve, 40)); // busy's first turn went, its second is booked
+      await Promise.all([...busy, take(odd)]);
+      // Turns of 300 ms: a wake-up more than a turn late (which books a later turn) is unlikely even on a busy machine.
+      expect(served.indexOf(odd)).toBeLessThanOrEqual(2);
+    },
+  );
 });

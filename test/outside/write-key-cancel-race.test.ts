@@ -37,7 +37,12 @@ describe("a run cancelled while its call's write key is being granted", () => {
         return "saved";
       },
     });
-    const result = await runAgent({ model: oneCallModel("saveRows", { table: "orders" }), tools: [saveRows], task: "save", signal: stop.signal });
+    const result = await runAgent({
+      model: oneCallModel("saveRows", { table: "orders" }),
+      tools: [saveRows],
+      task: "save",
+      signal: stop.signal,
+    });
     expect(result.status).toBe("cancelled");
     expect(started, "a cancelled run started its side-effecting call").toBe(0);
   });
@@ -67,7 +72,12 @@ describe("a run cancelled while its call's write key is being granted", () => {
         return "page";
       },
     });
-    const result = await runAgent({ model: oneCallModel("fetchPage", { page: 1 }), tools: [fetchPage], task: "fetch", signal: stop.signal });
+    const result = await runAgent({
+      model: oneCallModel("fetchPage", { page: 1 }),
+      tools: [fetchPage],
+      task: "fetch",
+      signal: stop.signal,
+    });
     expect(result.status).toBe("cancelled");
     expect(started, "a cancelled run started its call").toBe(0);
   });

@@ -32,7 +32,10 @@ const stores: Array<[string, () => LimitBackend]> = [
 ];
 
 describe.each(stores)("a write key on %s while a wall clock jumps (guards)", (_store, backend) => {
-  it.each([["a day forward", 86_400_000], ["a day back", -86_400_000]])("(guard, held) %s: a live hold is not taken", async (_how, jump) => {
+  it.each([
+    ["a day forward", 86_400_000],
+    ["a day back", -86_400_000],
+  ])("(guard, held) %s: a live hold is not taken", async (_how, jump) => {
     const holder = resourceLocks({ shared: backend(), holdMs: 2_000 });
     const contender = resourceLocks({ shared: backend(), holdMs: 2_000 });
     const key = `table:wall-${Math.random()}`;
