@@ -14,16 +14,26 @@ export interface RunSignal {
  * One signal for everything a run starts: it aborts when the caller's signal does or when
  * the deadline (`remainingMs` from now, on the given clock) passes, and remembers which.
  */
-export function createRunSignal(options: { signal: AbortSignal | undefined; clock: Clock; remainingMs: number | undefined }): RunSignal {
+export function createRunSignal(options: {
+  signal: AbortSignal | undefined;
+  /** A second signal that stops the run as the caller's does (a durable run's lease, when it is lost). */
+  lost?: AbortSignal | undefined;
+  clock: Clock;
+  remainingMs: number | undefined;
+}): RunSignal {
   const controller = new AbortController();
   let cause: AbortCause | undefined;
   const abort = (why: AbortCause, reason: unknown) => {
     cause ??= why;
     controller.abort(reason);
   };
+  // Listened to here and let go in `dispose`, rather than joined with AbortSignal.any (about 70 µs a run on Node 20).
   const onCancel = () => abort("cancelled", options.signal?.reason);
+  const onLost = () => abort("cancelled", options.lost?.reason);
   if (options.signal?.aborted) onCancel();
+  else if (options.lost?.aborted) onLost();
   options.signal?.addEventListener("abort", onCancel, { once: true });
+  options.lost?.addEventListener("abort", onLost, { once: true });
   const timer =
     options.remainingMs === undefined
       ? undefined
@@ -33,6 +43,7 @@ export function createRunSignal(options: { signal: AbortSignal | undefined; cloc
     cause: () => cause,
     dispose: () => {
       options.signal?.removeEventListener("abort", onCancel);
+      options.lost?.removeEventListener("abort", onLost);
       if (timer !== undefined) options.clock.clearTimeout(timer);
     },
   };

@@ -6,7 +6,7 @@ import { remoteToolCalls, type RemoteCall } from "./step-runner.js";
 import { EventHub } from "../core/events.js";
 import { createRunSignal, type AbortCause } from "../core/run-signal.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
-import { defaultMaxRecoveries, leasedSignal } from "../journal/checkpoints.js";
+import { defaultMaxRecoveries } from "../journal/checkpoints.js";
 import type { Checkpoints } from "../journal/checkpoint-writer.js";
 import type { PlanStep } from "../plan/plan-schema.js";
 import type { PlanGraph } from "../plan/graph/plan-graph.js";
@@ -137,8 +137,8 @@ export function startPlanRun(config: PlanConfig, identity: { runId: string; chec
       ? config.budget.child()
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs, spent: saved.usage } : {}) });
   // A durable run stops too when its lease is lost (another process took it over).
-  const signal = leasedSignal(config.signal, identity.checkpoints);
-  const runSignal = createRunSignal({ signal, clock: config.clock, remainingMs: budget.remainingMs() });
+  const lost = identity.checkpoints?.durability.lease?.signal;
+  const runSignal = createRunSignal({ signal: config.signal, lost, clock: config.clock, remainingMs: budget.remainingMs() });
   const graph = config.graph;
   const waiting = new Map<number, WaitingStep>();
   for (const [key, entry] of Object.entries(saved?.waiting ?? {})) {

@@ -181,6 +181,14 @@ export interface CheckpointStore {
   /** Marks the run finished with its result; a finished run takes no more entries. `token` as for `append`. */
   finishRun(runId: string, result: unknown, at: number, token?: number): MaybePromise<void>;
   /**
+   * Makes the writes of `work` — calls of this store, each answered at once — one commit: all of
+   * them are kept, or none (a write that throws undoes those before it, and `batch` throws).
+   * Optional, and only a store whose calls are synchronous has it (SQLite): a run's writes that
+   * come one right after the other (its last entries and its end; a run and how it was started)
+   * cost one commit instead of several. Without it each call is its own commit.
+   */
+  batch?<T>(work: () => T): T;
+  /**
    * Takes the run's lease for `owner` until `at + ttlMs`: when nobody holds it, when its
    * holder let it run out, or when `owner` holds it already. Each new owner's token is larger
    * than every token before it. Else who holds it, and until when.

@@ -3,7 +3,7 @@ import { LeaseLostError } from "../core/errors.js";
 import type { LeaseOptions } from "./run-lease.js";
 import type { SecretKeys } from "../trust/secrets.js";
 import { ModelCallLog } from "./model-calls.js";
-import { isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
+import { andThen, isPromiseLike, type MaybePromise } from "../core/maybe-async.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { RunLease } from "./run-lease.js";
 
@@ -123,11 +123,62 @@ export class Checkpoints {
     this.buffer = entries.concat(this.buffer);
   }
 
-  finish(result: unknown): MaybePromise<void> {
+  /**
+   * Commits what is buffered and marks the run finished with `result`; then `alongside`, the
+   * run's other writes once it has ended (what it learned for the next runs). On a store that
+   * makes several writes one commit (SQLite) the three are one commit.
+   */
+  finish(result: unknown, alongside?: () => MaybePromise<void>): MaybePromise<void> {
     const { store, runId } = this.durability;
+    if (store.batch !== undefined && this.inFlight === undefined && this.queued === undefined) return this.finishInOne(result, alongside);
     const committed = this.commit();
-    const done = () => this.fenced(() => store.finishRun(runId, result, Date.now(), this.token()));
+    const done = () =>
+      andThen(
+        this.fenced(() => store.finishRun(runId, result, Date.now(), this.token())),
+        () => alongside?.(),
+      );
     return committed === undefined ? done() : Promise.resolve(committed).then(done);
+  }
+
+  /**
+   * The buffered entries, the run's end and `alongside` as one commit: all kept, or none (the
+   * entries are then kept for the next commit, as a failed append's are). A store that answers a
+   * write later after all (a wrapper that waits) gets the writes one after the other, as without
+   * a batch.
+   */
+  private finishInOne(result: unknown, alongside: (() => MaybePromise<void>) | undefined): MaybePromise<void> {
+    const { store, runId } = this.durability;
+    const entries = this.buffer;
+    this.buffer = [];
+    let after: MaybePromise<void> = undefined;
+    let written: MaybePromise<void>;
+    try {
+      written = this.fenced(() => {
+        let later: PromiseLike<void> | undefined;
+        store.batch!(() => {
+          const token = this.token();
+          const finish = () => store.finishRun(runId, result, Date.now(), token);
+          const appended = entries.length > 0 ? store.append(runId, entries, Date.now(), token) : undefined;
+          if (isPromiseLike(appended)) return void (later = Promise.resolve(appended).then(finish));
+          const finished = finish();
+          if (isPromiseLike(finished)) return void (later = finished);
+          // Writes of its own that `alongside` makes are in the commit; any it waits for come after.
+          after = alongside?.();
+        });
+        return later;
+      });
+    } catch (error) {
+      this.keepForNext(entries);
+      throw error;
+    }
+    if (!isPromiseLike(written)) return after;
+    return Promise.resolve(written).then(
+      () => alongside?.(),
+      (error: unknown) => {
+        this.keepForNext(entries);
+        throw error;
+      },
+    );
   }
 
   /**

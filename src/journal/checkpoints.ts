@@ -155,13 +155,6 @@ export async function settingUp<T>(durability: Durability | undefined, setUp: ()
   }
 }
 
-/** The caller's signal and the run's lease: a durable run stops when either aborts (its lease was lost). */
-export function leasedSignal(signal: AbortSignal | undefined, checkpoints: Checkpoints | undefined): AbortSignal | undefined {
-  const lost = checkpoints?.durability.lease?.signal;
-  if (lost === undefined) return signal;
-  return signal === undefined ? lost : AbortSignal.any([signal, lost]);
-}
-
 /** A run opened by id, its journal rebuilt into the entry point's own state and result types. */
 export type Opened<Result, State> =
   | { kind: "new"; runId: string; durability: Durability | undefined }

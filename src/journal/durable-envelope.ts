@@ -29,15 +29,18 @@ export async function runEnveloped<Run, Result>(checkpoints: Checkpoints | undef
   const run = await settingUp(checkpoints?.durability, () => steps.start());
   try {
     const result = await steps.body(run);
-    if (checkpoints !== undefined) {
+    const afterwards = () => steps.afterwards?.(run);
+    if (checkpoints === undefined) await afterwards();
+    else {
       const kept = steps.kept(result, run);
-      if (kept === "finished") await checkpoints.finish(result);
+      // What the run learned is kept with its end (one commit on a store that batches writes).
+      if (kept === "finished") await checkpoints.finish(result, afterwards);
       else {
         checkpoints.write([kept]);
         await checkpoints.commit();
+        await afterwards();
       }
     }
-    await steps.afterwards?.(run);
     return result;
   } catch (error) {
     await checkpoints?.commitAsItFails();

@@ -179,6 +179,19 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
           },
         }
       : {}),
+    ...(store.batch
+      ? {
+          // Signatures chained inside a batch that is undone were not kept: each run's tail is read again.
+          batch: <T>(work: () => T): T => {
+            try {
+              return store.batch!(work);
+            } catch (error) {
+              tails.clear();
+              throw error;
+            }
+          },
+        }
+      : {}),
     ...(store.events ? { events: store.events } : {}),
     ...(store.dueRuns ? { dueRuns: (query: { at: number; limit: number }) => store.dueRuns!(query) } : {}),
     close: () => store.close(),

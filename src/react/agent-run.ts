@@ -5,7 +5,7 @@ import { cancelReason, createRunSignal, type AbortCause } from "../core/run-sign
 import type { Message, ToolMessage } from "../core/messages.js";
 import type { CallScope } from "../core/tools/guarded-call.js";
 import { signState } from "../trust/state-signature.js";
-import { leasedSignal, type Checkpoints } from "../journal/checkpoints.js";
+import type { Checkpoints } from "../journal/checkpoints.js";
 import type { ModelCallLog } from "../journal/model-calls.js";
 import { emptyUsage, type UsageTotals } from "../core/usage.js";
 import type { AgentConfig } from "./agent-options.js";
@@ -72,8 +72,8 @@ export function startRun(
       ? config.budget
       : new Budget(config.budget, { clock: config.clock, ...(saved ? { elapsedMs: saved.elapsedMs } : {}) });
   // A durable loop stops too when its lease is lost (another process took it over).
-  const leased = leasedSignal(config.signal, identity.checkpoints);
-  const runSignal = createRunSignal({ signal: leased, clock: config.clock, remainingMs: budget.remainingMs() });
+  const lost = identity.checkpoints?.durability.lease?.signal;
+  const runSignal = createRunSignal({ signal: config.signal, lost, clock: config.clock, remainingMs: budget.remainingMs() });
   const toolCallCounts = copyTextKeyed(saved?.toolCallCounts);
   const signal = runSignal.signal;
   const runner = config.context ? withObservationReader(config.runner, () => run.history) : config.runner;

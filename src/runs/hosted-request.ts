@@ -3,7 +3,8 @@ import { PlanloopError } from "../core/errors.js";
 import { derivedKey, sameSecretText, signValue } from "../trust/keyed-hash.js";
 import { defaultSecretKeys, replaceSecrets } from "../trust/secrets.js";
 import { openStandIns, seal, sealedField, unseal } from "../trust/store-sealing.js";
-import { updateValue, type CheckpointStore } from "../journal/checkpoint-store.js";
+import { updateValue, type CheckpointStore, type RunOrigin } from "../journal/checkpoint-store.js";
+import { isPromiseLike } from "../core/maybe-async.js";
 import type { RunDecisions } from "./decide-run.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import type { GroundingChoice } from "../grounding/grounding-gate.js";
@@ -80,14 +81,54 @@ export async function hostedRequest(store: CheckpointStore, runId: string, secre
  * (`apiKey`, `password`, … in the plan's arguments) are kept sealed, and the whole is signed.
  */
 export async function keepHostedRequest(store: CheckpointStore, runId: string, request: HostedRequest, secret?: string): Promise<void> {
-  if (secret === undefined) return store.setValue(requestKey(runId), request);
+  const kept = keptHostedRequest(runId, request, secret);
+  await store.setValue(kept.key, kept.value);
+}
+
+/** The value `keepHostedRequest` keeps, and under which key: sealed and signed with the host's `secret` when it has one. */
+export function keptHostedRequest(runId: string, request: HostedRequest, secret?: string): { key: string; value: unknown } {
+  if (secret === undefined) return { key: requestKey(runId), value: request };
   const key = sealKey(secret);
   const sealed = replaceSecrets(request, defaultSecretKeys, (value) => seal(value, key)) as HostedRequest;
-  await store.setValue(requestKey(runId), { ...sealed, signature: signatureOf(secret, runId, sealed) });
+  return { key: requestKey(runId), value: { ...sealed, signature: signatureOf(secret, runId, sealed) } };
 }
 
 function sealKey(secret: string): Buffer {
   return derivedKey(secret, "planloop hosted request seal");
+}
+
+/**
+ * Creates the run and keeps how it was started: one commit on a store that batches writes
+ * (SQLite), so a run is never found without its request; else the two one after the other.
+ */
+export async function createHostedRun(
+  store: CheckpointStore,
+  run: { runId: string; entry: string; at: number; origin: RunOrigin | undefined },
+  request: HostedRequest,
+  secret: string | undefined,
+): Promise<"created" | "exists"> {
+  if (store.batch === undefined) {
+    if ((await store.createRun(run)) === "exists") return "exists";
+    await keepHostedRequest(store, run.runId, request, secret);
+    return "created";
+  }
+  const kept = keptHostedRequest(run.runId, request, secret);
+  // A store that answers later after all (a wrapper that waits) gets the two one after the other.
+  let later: PromiseLike<"created" | "exists"> | undefined;
+  const created = store.batch(() => {
+    const answer = store.createRun(run);
+    if (isPromiseLike(answer)) {
+      later = Promise.resolve(answer).then(async (created) =>
+        created === "created" ? (await store.setValue(kept.key, kept.value), created) : created,
+      );
+      return "exists";
+    }
+    if (answer === "exists") return answer;
+    const set = store.setValue(kept.key, kept.value);
+    if (isPromiseLike(set)) later = Promise.resolve(set).then(() => answer);
+    return answer;
+  });
+  return later ?? created;
 }
 
 /** How a hosted run was started, as kept, does not carry the host's signature: it was changed, or kept without the secret. */

@@ -7,12 +7,12 @@ import type { BudgetLimits } from "../core/budget.js";
 import type { PlanloopEvent } from "../core/events.js";
 import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
-import { executePlan } from "../executor/execute-plan.js";
+import { executeCheckedPlan } from "../executor/execute-plan.js";
 import type { StepRunner } from "../executor/step-runner.js";
 import { StepSlots } from "../executor/step-slots.js";
 import { cancelStoredRun, type CancelOutcome } from "../journal/cancel-run.js";
-import type { CheckpointStore } from "../journal/checkpoint-store.js";
-import { validatePlan } from "../plan/validate-plan.js";
+import type { CheckpointStore, RunOrigin } from "../journal/checkpoint-store.js";
+import { checkPlan, validatePlan, type CheckedPlan } from "../plan/validate-plan.js";
 import { runStrategy } from "../strategies/run-strategy.js";
 import { decideRun, decisionOptions, type RunDecision, type RunDecisions } from "./decide-run.js";
 import { NoSuchRunError, takeDecisions, type TakenRun } from "./take-decisions.js";
@@ -29,6 +29,7 @@ import {
   keepDecided,
   keepHostedRequest,
   keptDecided,
+  createHostedRun,
   RunRequestError,
   type HostedRequest,
   type StartedRun,
@@ -77,6 +78,10 @@ export interface RunHostOptions {
   onStop?: ((runId: string, stop: RunStop) => void) | undefined;
 }
 
+/** A run's lease taken before it runs, with its decisions; a run this host just created: its origin, its plan as checked then. */
+type TakenLease = { lease: RunLease; decided: RunDecisions | undefined };
+type CreatedHere = { origin: RunOrigin | undefined; plan: CheckedPlan | undefined };
+
 /** A run in this process: its signal, and when it stops. */
 interface LiveRun {
   controller: AbortController;
@@ -108,15 +113,15 @@ export class RunHost {
    * (`checkNewRunId`); the run's origin records the client that asked (`given.client`).
    */
   async start(body: StartRun, given: { client?: string | undefined } = {}): Promise<StartedRun> {
-    const request = this.checked(body);
+    const { request, plan } = this.checked(body);
     const runId = body.runId === undefined ? newRunId() : checkNewRunId(body.runId);
     const { store } = this.options;
     if (this.live.has(runId)) return { runId, created: false };
     const entry = request.kind === "plan" ? "executePlan" : strategyEntries[request.strategy];
     const origin = given.client === undefined ? undefined : { client: given.client };
-    if ((await store.createRun({ runId, entry, at: Date.now(), origin })) === "exists") return { runId, created: false };
-    await keepHostedRequest(store, runId, request, this.options.secret);
-    this.launch(runId, request);
+    const created = await createHostedRun(store, { runId, entry, at: Date.now(), origin }, request, this.options.secret);
+    if (created === "exists") return { runId, created: false };
+    this.launch(runId, request, undefined, { origin, plan }); // where it came from is known here: not read back
     return { runId, created: true };
   }
 
@@ -304,21 +309,23 @@ export class RunHost {
     await Promise.all([...this.live.values()].map((live) => live.done));
   }
 
-  private checked(body: StartRun): HostedRequest {
+  private checked(body: StartRun): { request: HostedRequest; plan?: CheckedPlan } {
     if ("plan" in body) {
-      const plan = validatePlan(body.plan, { tools: this.options.tools });
+      const plan = checkPlan(body.plan, { tools: this.options.tools });
       if (!plan.ok) throw new RunRequestError(`plan: ${plan.errors.map((error) => error.message).join("; ")}`, "plan");
-      return { kind: "plan", plan: body.plan, ...(body.webhook === undefined ? {} : { webhook: body.webhook }) };
+      return { request: { kind: "plan", plan: body.plan, ...(body.webhook === undefined ? {} : { webhook: body.webhook }) }, plan };
     }
     if (this.options.model === undefined)
       throw new RunRequestError("task: this server was started without --model; it runs plans ({ plan }) only", "task");
     return {
-      kind: "task",
-      task: body.task,
-      strategy: body.strategy,
-      ...(body.budget ? { budget: body.budget as BudgetLimits } : {}),
-      ...(body.webhook === undefined ? {} : { webhook: body.webhook }),
-      ...(body.grounding === undefined ? {} : { grounding: body.grounding }),
+      request: {
+        kind: "task",
+        task: body.task,
+        strategy: body.strategy,
+        ...(body.budget ? { budget: body.budget as BudgetLimits } : {}),
+        ...(body.webhook === undefined ? {} : { webhook: body.webhook }),
+        ...(body.grounding === undefined ? {} : { grounding: body.grounding }),
+      },
     };
   }
 
@@ -326,13 +333,13 @@ export class RunHost {
     return hostedRequest(this.options.store, runId, this.options.secret);
   }
 
-  private launch(runId: string, request: HostedRequest, taken?: { lease: RunLease; decided: RunDecisions | undefined }): Promise<void> {
+  private launch(runId: string, request: HostedRequest, taken?: TakenLease, created?: CreatedHere): Promise<void> {
     const controller = new AbortController();
     const done = this.limit(async () => {
       // Its place come, the run takes its decisions into its own journal as it opens: kept for another server no longer
       // (given again after a crash inside the run, an approval would run a cut-off call a second time).
       if (taken?.decided !== undefined) await dropDecided(this.options.store, runId, taken.decided.decidedAt).catch(() => {});
-      return this.execute(runId, request, { taken, signal: controller.signal });
+      return this.execute(runId, request, { taken, signal: controller.signal, created });
     })
       .finally(() => {
         this.live.delete(runId);
@@ -357,11 +364,11 @@ export class RunHost {
   private async execute(
     runId: string,
     request: HostedRequest,
-    given: { taken: { lease: RunLease; decided: RunDecisions | undefined } | undefined; signal: AbortSignal },
+    given: { taken: TakenLease | undefined; signal: AbortSignal; created?: CreatedHere | undefined },
   ): Promise<Omit<RunStop, "request">> {
     const { store, tools, model } = this.options;
     const onEvent = (event: PlanloopEvent) => this.options.onActivity?.(runId, event);
-    const tenant = tenantOf((await store.getRun(runId))?.origin);
+    const tenant = tenantOf(given.created !== undefined ? given.created.origin : (await store.getRun(runId))?.origin);
     const durable = {
       store,
       runId,
@@ -374,9 +381,10 @@ export class RunHost {
       ...decisionOptions(given.taken?.decided),
     };
     if (request.kind === "plan") {
-      const plan = validatePlan(request.plan, { tools });
+      // Checked once (as started here, or as kept); in the options too, so secrets the store kept out are given again from it.
+      const plan = given.created?.plan ?? checkPlan(request.plan, { tools });
       if (!plan.ok) throw new Error(`the stored plan of run "${runId}" does not check against this server's tools`);
-      const result = await executePlan({ plan: plan.plan, tools, model, ...durable });
+      const result = await executeCheckedPlan({ ...{ plan: plan.plan }, tools, model, ...durable }, plan);
       return { status: result.status, reason: result.reason };
     }
     if (model === undefined) throw new Error(`run "${runId}" is a task run; this server has no --model to continue it with`);

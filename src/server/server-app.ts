@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { headerBodyLimit } from "./body-limit.js";
 import { RunBusyError, errorMessage, InvalidOptionsError } from "../core/errors.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { sendEvent } from "../waits/send-event.js";
@@ -123,7 +123,7 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   app.get("/api/openapi.json", (context) => context.json(openApiDocument()));
   app.use(
     "/api/*",
-    bodyLimit({
+    headerBodyLimit({
       maxSize: maxBodyBytes,
       onError: () => Promise.reject(new ApiFailure(413, `the body is larger than ${maxBodyBytes} bytes`)),
     }),
@@ -135,19 +135,21 @@ export function serverApp(options: ServerAppOptions): Hono<Env> {
   async function caller(context: Context<Env>, scope: ApiScope): Promise<Caller> {
     const presented = /^Bearer\s+(\S+)$/i.exec(context.req.header("authorization") ?? "")?.[1];
     if (presented === undefined) throw new ApiFailure(401, "this needs a token: Authorization: Bearer <token> (planloop serve tokens add)");
-    const known: Omit<Caller, "key"> | undefined =
-      options.sessionToken !== undefined && sameSecretText(presented, options.sessionToken)
-        ? { name: "session", scopes: ["admin"] }
-        : findToken(await listTokens(store), presented);
+    const session = options.sessionToken !== undefined && sameSecretText(presented, options.sessionToken);
+    const known: Omit<Caller, "key"> | undefined = session
+      ? { name: "session", scopes: ["admin"] }
+      : findToken(await listTokens(store), presented);
     if (known === undefined) throw new ApiFailure(401, "the token is not one this server knows");
     if (!allows(known.scopes, scope)) throw new ApiFailure(403, `token "${known.name}" may not do this: it needs the "${scope}" scope`);
-    return { name: known.name, scopes: known.scopes, key: hashToken(presented) };
+    return { name: known.name, scopes: known.scopes, key: session ? sessionKey! : hashToken(presented) };
   }
+  // The session token's hash, made once rather than at each of its requests.
+  const sessionKey = options.sessionToken === undefined ? undefined : hashToken(options.sessionToken);
 
   // MCP over Streamable HTTP (docs/mcp.md): its tools start and decide runs, so the token needs both scopes.
   app.use(
     "/mcp",
-    bodyLimit({
+    headerBodyLimit({
       maxSize: maxBodyBytes,
       onError: () => Promise.reject(new ApiFailure(413, `the body is larger than ${maxBodyBytes} bytes`)),
     }),

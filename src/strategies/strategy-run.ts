@@ -14,7 +14,7 @@ import { checkSecret, verifyState } from "../trust/state-signature.js";
 import { readTaskType } from "../react/agent-options.js";
 import type { RunSettings } from "../core/run-settings.js";
 import type { StrategyName, StrategyResult, StrategyStatus } from "./strategy-result.js";
-import { leasedSignal, type DurableOptions } from "../journal/checkpoints.js";
+import type { DurableOptions } from "../journal/checkpoints.js";
 import type { StrategyDurability } from "./strategy-durability.js";
 import { readGrounding, type GroundingPolicy } from "../grounding/grounding-policy.js";
 
@@ -108,8 +108,8 @@ export function startStrategyRun(
       ? options.budget.child()
       : new Budget(options.budget, { clock, ...(saved ? { spent: saved.usage, elapsedMs: saved.elapsedMs } : {}) });
   // A durable run stops too when its lease is lost (another process took it over).
-  const signal = leasedSignal(options.signal, identity.durability?.checkpoints);
-  const runSignal = createRunSignal({ signal, clock, remainingMs: budget.remainingMs() });
+  const lost = identity.durability?.checkpoints?.durability.lease?.signal;
+  const runSignal = createRunSignal({ signal: options.signal, lost, clock, remainingMs: budget.remainingMs() });
   const trace: PlanloopEvent[] = [];
   // The result's trace keeps every event but the pieces of streamed answers (the answers are in it whole).
   const events = new EventHub({ clock, internal: (event) => event.type !== "model-delta" && trace.push(event) });

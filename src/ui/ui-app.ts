@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { headerBodyLimit } from "../server/body-limit.js";
 import { streamSSE } from "hono/streaming";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { errorMessage } from "../core/errors.js";
@@ -89,7 +89,7 @@ export function uiApp(options: UiAppOptions): { app: Hono; settled(): Promise<vo
 
   app.use(
     "/api/*",
-    bodyLimit({ maxSize: 1_000_000, onError: (context) => context.json({ error: "the body is larger than 1000000 bytes" }, 413) }),
+    headerBodyLimit({ maxSize: 1_000_000, onError: (context) => context.json({ error: "the body is larger than 1000000 bytes" }, 413) }),
   );
 
   app.get(

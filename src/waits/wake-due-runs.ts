@@ -108,7 +108,7 @@ export async function dueOutermostRuns(store: CheckpointStore, query: { at: numb
     let found: DueRun | undefined;
     for (const candidate of [...keptInCandidates(runId), runId]) {
       if (seen.has(candidate)) break;
-      const stored = await store.getRun(candidate);
+      const stored = await rowOf(store, candidate);
       if (stored !== undefined && stored.status === "running") {
         found = { runId: candidate, entry: stored.entry };
         break;
@@ -117,4 +117,9 @@ export async function dueOutermostRuns(store: CheckpointStore, query: { at: numb
     if (found !== undefined) seen.set(found.runId, found);
   }
   return [...seen.values()];
+}
+
+/** A run's row (its entry and status), without its journal where the store can leave it out: a wake pass reads the journal once, as it continues the run. */
+function rowOf(store: CheckpointStore, runId: string) {
+  return store.getRunFrom === undefined ? store.getRun(runId) : store.getRunFrom(runId, Number.MAX_SAFE_INTEGER);
 }

@@ -33,6 +33,36 @@ describe("sqliteStore", () => {
 
   const file = () => join(mkdtempSync(join(tmpdir(), "planloop-store-")), "runs.sqlite");
 
+  it("batch: a run's writes as one commit, all kept or none; its entry numbers stay without a gap after one is undone", () => {
+    const store = sqliteStore({ path: file() });
+    const token = () => (store.acquireLease("r", { owner: "me", ttlMs: 60_000, at: 1 }) as { token: number }).token;
+    store.batch!(() => {
+      store.createRun({ runId: "r", entry: "executePlan", at: 1 });
+      store.setValue("how:r", { plan: 1 });
+    });
+    expect(store.getValue("how:r")).toEqual({ plan: 1 });
+    const held = token();
+    store.append("r", [{ kind: "step-start", stepKey: "1", attempt: 1, idempotencyKey: "k" }], 2, held);
+    // A write refused inside (a stale token) undoes the batch: the entry before it is not kept.
+    expect(() =>
+      store.batch!(() => {
+        store.append("r", [{ kind: "step-end", stepKey: "1", record: {} } as never], 3, held);
+        store.finishRun("r", { status: "completed" }, 3, held + 1);
+      }),
+    ).toThrow(/no longer this process's/);
+    expect((store.getRun("r") as { status: string; journal: unknown[] }).journal).toHaveLength(1);
+    store.batch!(() => {
+      store.append("r", [{ kind: "step-end", stepKey: "1", record: {} } as never], 4, held);
+      store.finishRun("r", { status: "completed" }, 4, held);
+    });
+    const run = store.getRun("r") as { status: string; journal: unknown[] };
+    expect(run.status).toBe("finished");
+    expect(run.journal).toHaveLength(2);
+    // The finished run's lease was given up with it: anyone takes it at once.
+    expect(store.acquireLease("r", { owner: "other", ttlMs: 60_000, at: 5 })).toMatchObject({ kind: "acquired" });
+    void store.close();
+  });
+
   it("keeps runs across closing and opening the file, in WAL mode", () => {
     const path = file();
     const first = sqliteStore({ path });

@@ -46,6 +46,11 @@ export function runStep(run: PlanRun, index: number, done: StepDone): boolean | 
   }
   if (run.checkpoints === undefined) return startWork(run, index, done);
   if (run.cutTooOften.size > 0 && run.cutTooOften.has(index)) return conclude(run, index, cutTooOften(run, index), done);
+  // A timer's wait reaches nothing outside the run (no tool, no event taken): its start goes with the next commit.
+  if (step.wait !== undefined && step.waitFor === undefined && step.tool === undefined) {
+    writeStart(run, index);
+    return startWork(run, index, done);
+  }
   // A durable run commits this step's start, and the ends it depends on, before it runs.
   let committed: MaybePromise<void>;
   try {
@@ -127,12 +132,16 @@ function report(index: number, ok: boolean | undefined, done: StepDone): void {
 
 /** Writes the step's start and commits it with what is buffered (the ends it depends on). */
 function startCheckpoint(run: PlanRun, index: number): MaybePromise<void> {
-  const checkpoints = run.checkpoints!;
+  writeStart(run, index);
+  return run.checkpoints!.commit();
+}
+
+/** Buffers the step's start, for the next commit. */
+function writeStart(run: PlanRun, index: number): void {
   const attempt = run.records[index]!.attempts + 1;
-  checkpoints.write([
+  run.checkpoints!.write([
     { kind: "step-start", stepKey: run.graph.keys[index]!, attempt, idempotencyKey: idempotencyKeyOf(run, index), at: journalTime() },
   ]);
-  return checkpoints.commit();
 }
 
 /**

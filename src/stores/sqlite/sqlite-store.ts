@@ -84,6 +84,12 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
          (SELECT run_id FROM planloop_runs WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY length(run_id) DESC LIMIT 1), ?)
        ON CONFLICT DO NOTHING`,
     ),
+    // A top-level id (no `/`) is kept inside no run: the lookup above costs ~30 µs even with nothing to look up.
+    insertTopRun: db.prepare<[string, string, number, number, string | null]>(
+      `INSERT INTO planloop_runs (run_id, entry, status, created_at, updated_at, kept_in, origin)
+       VALUES (?, ?, 'running', ?, ?, NULL, ?)
+       ON CONFLICT DO NOTHING`,
+    ),
     run: db.prepare<[string], RunRow>("SELECT * FROM planloop_runs WHERE run_id = ?"),
     // A run's entries are numbered 1, 2, … with no gap: the ones after the first `from` are those numbered above it.
     journal: db.prepare<[string, number], { entry: string }>(
@@ -101,7 +107,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
        WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)`,
     ),
     finish: db.prepare<[string, string, number, string, number | null, number | null]>(
-      `UPDATE planloop_runs SET status = 'finished', result = ?, outcome = ?, updated_at = ?, wake_at = NULL, wake_events = NULL
+      // A finished run's lease is given up with it (nothing more is written under it): the owner's own
+      // release after it then changes nothing and costs no write.
+      `UPDATE planloop_runs SET status = 'finished', result = ?, outcome = ?, updated_at = ?, wake_at = NULL, wake_events = NULL,
+         lease_expires_at = 0
        WHERE run_id = ? AND status = 'running' AND (? IS NULL OR lease_token = ?)`,
     ),
     // Taken when free, run out, or already this owner's; a new owner's token is one more.
@@ -112,7 +121,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
        WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at <= ? OR lease_owner = ?) RETURNING lease_token`,
     ),
     renewLease: db.prepare<[number, string, number]>("UPDATE planloop_runs SET lease_expires_at = ? WHERE run_id = ? AND lease_token = ?"),
-    releaseLease: db.prepare<[string, number]>("UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = ? AND lease_token = ?"),
+    // A lease given up already (its run finished) is left as it is: no write.
+    releaseLease: db.prepare<[string, number]>(
+      "UPDATE planloop_runs SET lease_expires_at = 0 WHERE run_id = ? AND lease_token = ? AND lease_expires_at <> 0",
+    ),
     getValue: db.prepare<[string], { value: string }>("SELECT value FROM planloop_values WHERE key = ?"),
     setValue: db.prepare("INSERT INTO planloop_values (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
   };
@@ -172,6 +184,17 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     if (statements.finish.run(kept, outcome, at, runId, fence, fence).changes === 0) refuse(runId, token);
     lastSeq.delete(runId);
   });
+  // A batch's writes are one transaction (the writes inside nest as savepoints). When it is undone,
+  // the entry numbers it counted were not kept: they are read again.
+  const inBatch = db.transaction((work: () => unknown) => work());
+  const batch = <T>(work: () => T): T => {
+    try {
+      return inBatch.immediate(work) as T;
+    } catch (error) {
+      lastSeq.clear();
+      throw error;
+    }
+  };
   const readRun = (runId: string, from: number): StoredRun | undefined => {
     const row = statements.run.get(runId);
     if (row === undefined) return undefined;
@@ -188,7 +211,10 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
   return {
     location: options.path,
     createRun: ({ runId, entry, at, origin }) =>
-      statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId)), originColumn(origin)).changes === 1
+      (runId.includes("/")
+        ? statements.insertRun.run(runId, entry, at, at, JSON.stringify(keptInCandidates(runId)), originColumn(origin))
+        : statements.insertTopRun.run(runId, entry, at, at, originColumn(origin))
+      ).changes === 1
         ? "created"
         : "exists",
     getRun: (runId) => readRun(runId, 0),
@@ -197,6 +223,7 @@ export function sqliteStore(options: SqliteStoreOptions): CheckpointStore {
     // transaction that read first could not upgrade once another process had written.
     append: (runId, entries, at, token) => append.immediate(runId, entries, at, token),
     finishRun: (runId, result, at, token) => finish.immediate(runId, result, at, token),
+    ...(readonly ? {} : { batch }),
     acquireLease(runId, { owner, ttlMs, at, goneOwner }) {
       const taken = statements.takeLease.get(owner, owner, at, at + ttlMs, runId, owner, at, goneOwner ?? null);
       if (taken !== undefined) return { kind: "acquired", token: taken.lease_token };
