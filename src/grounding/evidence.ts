@@ -2,6 +2,7 @@ import { isRecord } from "../core/is-record.js";
 import { monthOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { readFigures } from "./read-figures.js";
 import { conversionsOf, scaledKey, scaleOf } from "./field-units.js";
+import { rowsOfColumnar, rowsOfDelimited } from "./tabular-output.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
 export interface EvidenceNumber {
@@ -84,6 +85,7 @@ class FactsBuilder {
     if (typeof value === "number" && Number.isFinite(value)) this.number(value, at);
     else if (typeof value === "string") this.string(value, at);
     else if (Array.isArray(value)) this.array(value, at.path);
+    else if (isRecord(value) && rowsOfColumnar(value) !== undefined) this.columnar(value, at);
     else if (isRecord(value)) {
       const objects = Object.entries(value).filter(([key, inner]) => isRecord(inner) && periodOf(wordsOf(key)) === undefined);
       if (objects.length > 1) {
@@ -101,6 +103,17 @@ class FactsBuilder {
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
       }
     } else if (typeof value === "boolean") this.raws.push(String(value));
+  }
+
+  /** A result of `columns` and `rows` (`rowsOfColumnar`) is a table of row objects, beside its other fields. */
+  private columnar(value: Record<string, unknown>, at: Place): void {
+    const { rows, under, header } = rowsOfColumnar(value)!;
+    const inside = (key: string) => (at.path === "" ? key : `${at.path}.${key}`);
+    this.array(rows, inside(under));
+    for (const [key, inner] of Object.entries(value)) {
+      this.texts.push(fold(key.replace(/_/g, " ")));
+      if (key !== under && key !== header) this.add(inner, { ...at, path: inside(key), key });
+    }
   }
 
   /**
@@ -157,6 +170,9 @@ class FactsBuilder {
   private string(value: string, at: Place): void {
     this.texts.push(fold(value));
     this.raws.push(value);
+    // A CSV export is a table: its rows can be named and its columns summed.
+    const rows = value.includes("\n") ? rowsOfDelimited(value) : undefined;
+    if (rows !== undefined) return this.array(rows, at.path === "" ? "rows" : at.path);
     for (const figure of readFigures(value)) {
       if (figure.kind === "date") for (const date of figure.dates!) this.addDate(date);
       if (figure.kind === "number") {
