@@ -1,4 +1,5 @@
 import { atOnce, type Stepwise } from "../core/turns.js";
+import { whereNamed } from "./entity-order.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
 import { InvalidOptionsError } from "../core/errors.js";
@@ -240,12 +241,19 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   const match =
     overColumn !== undefined
       ? (overColumn ?? undefined)
-      : (matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ??
-        withinRange(figure, pool.direct));
+      : (matchNumber(figure, pool, {
+          ...wordingOf(place, context, context.words, context.keysNamedIn(sources)),
+          namedAt: (number) => namedIn(sources, number, context.folded),
+        }) ?? withinRange(figure, pool.direct));
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
   return { steps, matched, derivation: match.derivation };
+}
+
+function namedIn(sources: readonly SourceFacts[], number: EvidenceNumber, folded: string): number {
+  const facts = sources.find((source) => source.id === number.source);
+  return facts === undefined ? -1 : whereNamed(facts, number, folded);
 }
 
 /** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */

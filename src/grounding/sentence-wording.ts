@@ -10,7 +10,7 @@ const upWords =
   /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|improved|soared|rebounded)\b/gi;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
-  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
+  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|used|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
 /** Words of loss right beside a figure ("a loss of 1,200", "a $3,400 outflow"): the figure is negative, or a field of losses. */
 const lossBefore = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b(?:\s+of)?[\s\p{Sc}]*$/iu;
 const lossWord = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b/i;
@@ -22,8 +22,10 @@ const differenceWords =
   /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
-const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out)\b|\bthe (?:most|best|top)\b/i;
-const smallest = /\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out)\b|(?<!\bat )\bleast\b/i;
+const largest =
+  /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive)\b|\bthe (?:most|best|top)\b/i;
+const smallest =
+  /\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest)\b|(?<!\bat )\bleast\b/i;
 
 /** The sentence a figure stands in: its text without citations, lower case too, and its figures in order. */
 export interface SentenceText {
@@ -98,6 +100,8 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
   };
   if (/^\s*of\b/i.test(after)) wording.shareOf = true;
   if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
+  const than = comparative === undefined ? -1 : text.folded.indexOf(" than ", figure.end);
+  if (than !== -1) wording.thanAt = than;
   if (words.loss && (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)))
     wording.loss = true;
   return wording;
