@@ -125,7 +125,7 @@ class FactsBuilder {
     this.facts.numbers.push({ source: this.facts.id, path: `${path} (count)`, key: "count", value: objects.length, aggregate: "count" });
     const keys = new Set(objects.flatMap((object) => Object.keys(object)));
     for (const key of keys) {
-      const numbers = objects.map((object) => object[key]).filter((value): value is number => typeof value === "number");
+      const numbers = objects.map((object) => object[key]).flatMap(numeric);
       if (numbers.length < 2 || identifierKey.test(key)) continue;
       const sum = numbers.reduce((total, value) => total + value, 0);
       const scale = scaleOf(wordsOf(key));
@@ -222,7 +222,7 @@ class FactsBuilder {
     });
     const keys = new Set(rows.flatMap((row) => Object.keys(row)));
     for (const key of keys) {
-      const numbers = rows.map((row) => row[key]).filter((value): value is number => typeof value === "number");
+      const numbers = rows.map((row) => row[key]).flatMap(numeric);
       if (numbers.length > 1 && !identifierKey.test(key))
         this.aggregates(numbers, { path: `${at.path}[*].${key}`, key, table: at.table }, undefined);
     }
@@ -242,7 +242,7 @@ class FactsBuilder {
           ...group,
         });
         for (const column of keys) {
-          const numbers = members.map((row) => row[column]).filter((value): value is number => typeof value === "number");
+          const numbers = members.map((row) => row[column]).flatMap(numeric);
           if (numbers.length === 0 || identifierKey.test(column)) continue;
           const sum = numbers.reduce((total, value) => total + value, 0);
           this.facts.numbers.push({
@@ -288,6 +288,12 @@ class FactsBuilder {
     this.facts.raw = this.raws.join("\n");
     return this.facts;
   }
+}
+
+/** A number, or a price written as a string (`"total_price": "129.90"`, as shop APIs send money): summed with the column. */
+function numeric(value: unknown): number[] {
+  if (typeof value === "number") return Number.isFinite(value) ? [value] : [];
+  return typeof value === "string" && /^-?(?:0|[1-9]\d*)\.\d+$/.test(value) ? [Number(value)] : [];
 }
 
 /** Where a value sits in an output, and the period its row is of. */

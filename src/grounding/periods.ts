@@ -27,8 +27,27 @@ export function monthOf(word: string): number {
   return at !== -1 && (word.length === 3 || full[at] === word || (at === 8 && word === "sept")) ? at + 1 : 0;
 }
 
-const later = new Set(["this", "current", "cur", "curr", "latest", "now", "today", "tw", "cy", "new", "after"]);
-const earlier = new Set(["last", "previous", "prev", "prior", "before", "ago", "yesterday", "lw", "py", "old", "earlier", "baseline"]);
+// `ly`, `lm`, `lq`: last year, month, quarter (`sales_ly`); `opening` and `closing` balances, a count at a period's `start` and `end`.
+const later = new Set(["this", "current", "cur", "curr", "latest", "now", "today", "tw", "cy", "ty", "new", "after", "closing", "end"]);
+const earlier = new Set([
+  "last",
+  "previous",
+  "prev",
+  "prior",
+  "before",
+  "ago",
+  "yesterday",
+  "lw",
+  "ly",
+  "lm",
+  "lq",
+  "py",
+  "old",
+  "earlier",
+  "baseline",
+  "opening",
+  "start",
+]);
 /** Words that name a period's length, not the measure: left out of the stem. */
 const periodUnits = new Set([
   "week",

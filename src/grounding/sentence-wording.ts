@@ -119,6 +119,8 @@ function directionAround(place: number, text: SentenceText, words: SentenceWords
   const { directions } = words;
   const before = directions[firstAtOrAfter(directions, figure.start) - 1];
   if (before !== undefined && before.at >= from) return before.direction;
+  // "Up 5.2% ($2,600)", "fell 10% (-100)": a figure in brackets right after a change restates it, in its direction.
+  if (previous >= 0 && /^\s*\(\s*$/.test(text.masked.slice(from, figure.start))) return directionAround(previous, text, words);
   // After the figure only right after it ("2.8% below"): in "91%, down 3 points" the word is the next figure's.
   const after = directions[firstAtOrAfter(directions, figure.end)];
   return after !== undefined && after.at < to && text.masked.slice(figure.end, after.at).trim() === "" ? after.direction : undefined;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { checkClaims } from "./check-claims.js";
+
+const status = (answer: string, output: unknown) => checkClaims(answer, [{ id: 1, output }]).claims.map((claim) => claim.status);
+
+describe("shapes of periods and money as APIs send them", () => {
+  it("a citation after the last full stop of the answer belongs to its sentence", () => {
+    const output = { revenue_this_month: 52000, revenue_last_month: 48000 };
+    expect(status("Revenue rose $4,000 month over month. [s1]", output)).toEqual(["supported"]);
+  });
+
+  it("`_ly` is last year's field, `opening` and `closing` a balance's two ends", () => {
+    expect(status("Revenue grew 14.3% year on year [s1].", { revenue: 1.2, revenue_ly: 1.05 })).toEqual(["supported"]);
+    expect(status("Revenue fell 14.3% year on year [s1].", { revenue: 1.2, revenue_ly: 1.05 })).toEqual(["unsupported"]);
+    expect(status("Cash rose by 300 [s1].", { cash_opening: 1200, cash_closing: 1500 })).toEqual(["supported"]);
+  });
+
+  it("a figure in brackets after a change restates it, in its direction", () => {
+    const output = { current: { mrr: 52400 }, prior: { mrr: 49800 } };
+    expect(status("MRR up 5.2% ($2,600) [s1].", output)).toEqual(["supported", "supported"]);
+    expect(status("MRR fell 5.2% ($2,600) [s1].", output)).toEqual(["unsupported", "unsupported"]);
+  });
+
+  it("prices written as strings are summed with their column", () => {
+    const orders = {
+      orders: [
+        { id: 1001, total_price: "129.90" },
+        { id: 1002, total_price: "54.10" },
+      ],
+    };
+    expect(status("The orders came to $184.00 [s1].", orders)).toEqual(["supported"]);
+    expect(status("The orders came to $194.00 [s1].", orders)).toEqual(["unsupported"]);
+  });
+});
