@@ -5,7 +5,7 @@ import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.j
 import { InvalidOptionsError } from "../core/errors.js";
 import { pools } from "./claim-pools.js";
 import { localeMarks } from "./locale-marks.js";
-import { matchNumber, type Derivation, type NumberMatch } from "./match-number.js";
+import { matchNumber, shownIn, type Derivation, type NumberMatch } from "./match-number.js";
 import type { Figure } from "./read-figures.js";
 import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
@@ -199,10 +199,24 @@ function whyUnsupported(place: number, context: SentenceContext, others: () => S
   if (sentence.cites.length === 0 && sentence.unknownCites.length === 0)
     return `${what}: no step's output shows it or a value it follows from`;
   const unknown = sentence.unknownCites.length > 0 ? ` (${sentence.unknownCites.join(", ")} is not a step of this run)` : "";
-  const elsewhere = find(place, context, others());
+  const elsewhere = shownElsewhere(place, context, others());
   const cites = sentence.cites.map(citationOf).join(", ") || "no step";
   if (elsewhere) return `${what}: not in ${cites}${unknown}; ${elsewhere.steps.map(citationOf).join(", ")} shows it`;
   return `${what}: not in ${cites}${unknown}, nor in any other step`;
+}
+
+/**
+ * The steps of `sources` that show a figure: as find does for dates, names and identifiers; a
+ * number as a value shown (not derived: a figure no cited step supports is searched in the rest
+ * only to say where it is, and a derivation from uncited steps would cost a search for a reason).
+ */
+function shownElsewhere(place: number, context: SentenceContext, sources: readonly SourceFacts[]): Found | undefined {
+  const figure = context.figures[place]!;
+  if (figure.kind !== "number" || sources.length === 0) return find(place, context, sources);
+  const number = shownIn(figure, pools(place, { context, sources }).direct);
+  return number === undefined
+    ? undefined
+    : { steps: [number.source], matched: [{ step: number.source, path: number.path, value: number.value }] };
 }
 
 function find(place: number, context: SentenceContext, sources: readonly SourceFacts[], override?: RowOverride): Found | undefined {

@@ -61,7 +61,7 @@ export function pools(
   }
   const steps = found;
   const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => {
-    const shows = shownOnce(steps, other);
+    const shows = shownOnce(steps, other, context);
     // A figure a step shows pairs with that step's value, at its scale ("$12.4m" of `revenue: 12.4`).
     return {
       source: "sentence",
@@ -88,12 +88,9 @@ function sharedPools(sources: readonly SourceFacts[]): Map<string, StepsPools> |
   return shared;
 }
 
-const namings = new WeakMap<SentenceContext, Map<string, string>>();
-
 /** `namingOf`, once a sentence per source and superlative: the sentence's row overrides (`blameLabels`) read it again. */
 function namingOnce(context: SentenceContext, facts: SourceFacts, superlative: "max" | "min" | undefined): string {
-  let known = namings.get(context);
-  if (known === undefined) namings.set(context, (known = new Map()));
+  const known = context.memo.namings;
   const key = `${facts.id}\u0000${superlative ?? ""}`;
   let naming = known.get(key);
   if (naming === undefined) known.set(key, (naming = namingOf(context, facts, superlative)));
@@ -222,14 +219,12 @@ function underAny(path: string, prefixes: ReadonlySet<string>): boolean {
   return prefixes.has(path);
 }
 
-const shownCache = new WeakMap<object, Map<Figure, EvidenceNumber | undefined>>();
-
-/** The value of the steps' pool a figure of the sentence shows, looked for once per pool. */
-function shownOnce(steps: { direct: readonly EvidenceNumber[] }, figure: Figure): EvidenceNumber | undefined {
-  let shown = shownCache.get(steps);
-  if (shown === undefined) shownCache.set(steps, (shown = new Map()));
-  if (!shown.has(figure)) shown.set(figure, shownIn(figure, steps.direct));
-  return shown.get(figure);
+/** The value of the steps' pool a figure of the sentence shows, looked for once per pool (a memo of the sentence's). */
+function shownOnce(steps: { direct: readonly EvidenceNumber[] }, figure: Figure, context: SentenceContext): EvidenceNumber | undefined {
+  let shown = context.memo.shown.get(figure);
+  if (shown === undefined) context.memo.shown.set(figure, (shown = new Map()));
+  if (!shown.has(steps)) shown.set(steps, shownIn(figure, steps.direct));
+  return shown.get(steps);
 }
 
 /** The place of the figure a superlative speaks of: the first number after it, else the last before it; -1 without one. */
