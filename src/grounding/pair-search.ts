@@ -138,7 +138,7 @@ function bestInField(search: Search, at: { field: Field; reach: Reach; first: nu
         formula: reach.formula,
         x,
         window,
-        rising: rises(field, reach.formula, x, start, end),
+        rising: rises(field, { formula: reach.formula, x, start, end }),
       });
       for (let place = from; place < to; place += 1) best = better(search, first, field.places[place]!, best);
     }
@@ -260,8 +260,8 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
 }
 
 /** Whether the formula rises over [start, end) of the field, read from its ends (it is monotone there). */
-function rises(field: Field, formula: Formula, x: number, start: number, end: number): boolean {
-  return evaluate(formula, x, field.values[start]!) <= evaluate(formula, x, field.values[end - 1]!);
+function rises(field: Field, at: { formula: Formula; x: number; start: number; end: number }): boolean {
+  return evaluate(at.formula, at.x, field.values[at.start]!) <= evaluate(at.formula, at.x, field.values[at.end - 1]!);
 }
 
 /**
@@ -275,7 +275,7 @@ function withinFrom(
 ): number {
   const { start, end, formula, x } = at;
   const [low, high] = at.window;
-  const rising = rises(field, formula, x, start, end);
+  const rising = rises(field, at);
   let lowest = start;
   let highest = end;
   while (lowest < highest) {
