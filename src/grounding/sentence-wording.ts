@@ -10,11 +10,13 @@ const upWords =
   /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|improved|soared|rebounded)\b/gi;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
-  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|used|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
+  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|overdrawn|overdraft|in the red|expenses?|costs?|spent|spend|used|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
 /** Words of loss right beside a figure ("a loss of 1,200", "a $3,400 outflow"): the figure is negative, or a field of losses. */
 const lossBefore = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b(?:\s+of)?[\s\p{Sc}]*$/iu;
 const lossWord = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b/i;
 const lossAfter = /^\s*(?:outflows?|loss|losses|deficit|shortfall)\b/i;
+/** A level after a change ("fell to", "down to", "rose to"), not the change itself. */
+const levelBefore = /\b(?:to|at)\s*[\p{Sc}]?\s*$/iu;
 const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
 const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
@@ -95,7 +97,9 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     differences: words.differences,
     perUnit: words.perUnit,
     ...(text.keyAt === undefined ? {} : { keyAt: text.keyAt }),
-    negative: direction === "down" || words.negative,
+    // "Fell to $1,200" is the level it fell to: the direction gives no sign to drop ("fell 1,200" is the change's).
+    negative:
+      (direction === "down" && !levelBefore.test(text.masked.slice(Math.max(0, figure.start - 12), figure.start))) || words.negative,
     namedKeys,
   };
   if (/^\s*of\b/i.test(after)) wording.shareOf = true;
