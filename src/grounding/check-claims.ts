@@ -251,7 +251,7 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
     if (holder) return { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.text }] };
   }
   const pool = pools(place, { context, sources, override });
-  const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct);
+  const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct, spreadWords.test(context.masked));
   const match =
     overColumn !== undefined
       ? (overColumn ?? undefined)
@@ -270,6 +270,9 @@ function namedIn(sources: readonly SourceFacts[], number: EvidenceNumber, folded
   return facts === undefined ? -1 : whereNamed(facts, number, folded);
 }
 
+/** "Ranged", "spread", "spanned": a range of a column's values, not an estimate of one value. */
+const spreadWords = /\b(?:rang(?:e|es|ed|ing)|spread|spann?(?:ed|ing|s)?)\b/i;
+
 /** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */
 function showsDigits(raw: string, written: string): boolean {
   const digits = written.replace(/\D/g, "");
@@ -285,7 +288,7 @@ function showsDigits(raw: string, written: string): boolean {
  * the precision written. Null when such a column exists and the bound is not its extreme;
  * undefined when no column lies within the range (the range is then an estimate: `withinRange`).
  */
-function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | null | undefined {
+function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[], spread: boolean): NumberMatch | null | undefined {
   const [low, high] = figure.range!;
   const room = figure.precision! / 2;
   const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
@@ -300,7 +303,9 @@ function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[]): Numbe
   const isLow = figure.value === low && low !== high;
   let spanned = false;
   for (const rows of columns.values()) {
-    if (rows.length < 2 || rows.some((number) => scaled(number.value) < low - room || scaled(number.value) > high + room)) continue;
+    // "Incidents ranged 3–10": a spread speaks of a column's ends though the column is wider (its other end is then wrong).
+    const outside = (number: EvidenceNumber) => scaled(number.value) < low - room || scaled(number.value) > high + room;
+    if (rows.length < 2 || (!spread && rows.some(outside))) continue;
     spanned = true;
     const extreme = rows.reduce((best, number) => ((isLow ? number.value < best.value : number.value > best.value) ? number : best));
     // "3–12" holds a column of 3.4 to 11.8 rounded; a bound written lower or higher than the extreme by less than a unit holds too.

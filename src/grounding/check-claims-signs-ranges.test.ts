@@ -26,3 +26,16 @@ describe("a figure's sign, where the words do not carry it", () => {
     expect(status("The account balance is €340.50 [s1].", { balance_eur: -340.5 })).toEqual(["unsupported"]);
   });
 });
+
+describe("a range that says it is a spread", () => {
+  const teams = [
+    { team: "Core", incidents: 3 },
+    { team: "Growth", incidents: 7 },
+    { team: "Infra", incidents: 12 },
+  ];
+  it("speaks of a column's ends even where the column is wider than it", () => {
+    expect(status("Incidents ranged 3–12 per team [s1].", teams)).toEqual(["supported", "supported"]);
+    expect(status("Incidents ranged 3–10 per team [s1].", teams)).toEqual(["supported", "unsupported"]);
+    expect(status("Revenue was between ¥60k and ¥70k [s1].", { revenue_cny: 64577 })).toEqual(["supported", "supported"]);
+  });
+});
