@@ -31,3 +31,26 @@ describe("comparisons between entities, superlatives by other words, cash used",
     expect(status("Investing cash flow was $2.61m [s1].", cashflow)).toEqual(["unsupported"]);
   });
 });
+
+describe("superlatives written as verbs, records and ranks", () => {
+  const regions = [
+    { region: "North", revenue: 980, orders: 40 },
+    { region: "South", revenue: 1200, orders: 38 },
+    { region: "West", revenue: 640, orders: 55 },
+  ];
+  const months = [
+    { month: "2026-09", signups: 310 },
+    { month: "2026-10", signups: 420 },
+  ];
+  it("'led on', 'outsold every', 'a record', 'the weakest' speak of a column's extreme", () => {
+    expect(status("South led on revenue at 1,200 [s1].", regions)).toEqual(["supported"]);
+    expect(status("North led on revenue at 980 [s1].", regions)).toEqual(["unsupported"]);
+    expect(status("North outsold every other region with 40 orders [s1].", regions)).toEqual(["unsupported"]);
+    expect(status("Signups hit a record 420 in October [s1].", months)).toEqual(["supported"]);
+    expect(status("North had the weakest revenue, 980 [s1].", regions)).toEqual(["unsupported"]);
+  });
+
+  it("'the second-highest' is a rank, not the extreme", () => {
+    expect(status("North had the second-highest revenue, 980 [s1].", regions)).toEqual(["supported"]);
+  });
+});

@@ -24,10 +24,18 @@ const differenceWords =
   /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
-const largest =
-  /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive)\b|\bthe (?:most|best|top)\b/i;
-const smallest =
-  /\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest)\b|(?<!\bat )\bleast\b/i;
+/** "The second-highest", "3rd largest": a rank, not the extreme. */
+const ranked = String.raw`(?<!\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ])`;
+const largest = new RegExp(
+  ranked +
+    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
+  "i",
+);
+const smallest = new RegExp(
+  ranked +
+    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last)\b|(?<!\bat )\bleast\b`,
+  "i",
+);
 
 /** The sentence a figure stands in: its text without citations, lower case too, and its figures in order. */
 export interface SentenceText {
