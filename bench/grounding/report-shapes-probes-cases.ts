@@ -42,6 +42,19 @@ const stores = [
 const weekly = { orders_this_week: 1342, orders_last_week: 1288, aov_this_week: 61.2, aov_last_week: 64.75 };
 const cashflow = { operating_cash_flow: 1.84, investing_cash_flow: -2.61, financing_cash_flow: 0.95 };
 
+const yearRows = [
+  { year: 2024, revenue: 1000 },
+  { year: 2025, revenue: 1150 },
+];
+const weekRows = [
+  { week: "2026-W46", tickets: 412 },
+  { week: "2026-W47", tickets: 455 },
+];
+const quarterRows = [
+  { quarter: "2025-Q4", bookings: 800 },
+  { quarter: "2026-Q1", bookings: 880 },
+];
+
 export const reportShapeProbes: LabelledCase[] = [
   // Columns and rows, as SQL tools return them.
   { id: "probe-sql-1", steps: [{ id: 1, output: sqlResult }], answer: "North led with {+$48,200} from {+610} orders [s1]." },
@@ -130,4 +143,32 @@ export const reportShapeProbes: LabelledCase[] = [
   { id: "probe-cash-2", steps: [{ id: 1, output: cashflow }], answer: "Investing brought in {-$2.61m} [s1]." },
   { id: "probe-cash-3", steps: [{ id: 1, output: cashflow }], answer: "Operating cash flow was {+$1.84m} [s1]." },
   { id: "probe-cash-4", steps: [{ id: 1, output: cashflow }], answer: "Investing cash flow was a positive {-$2.61m} [s1]." },
+  // A ninth batch, written after the eighth was fixed: periods as tools write them (years as numbers, "2026-W47",
+  // "2025-Q4", `fy2025`, `revenue_w47`, `{ jan, feb }`) and changes "week on week" of a table's latest row.
+  { id: "probe-years-1", steps: [{ id: 1, output: yearRows }], answer: "Revenue grew {+15%} in 2025 [s1]." },
+  { id: "probe-years-2", steps: [{ id: 1, output: yearRows }], answer: "Revenue fell {-15%} in 2025 [s1]." },
+  { id: "probe-years-3", steps: [{ id: 1, output: yearRows }], answer: "Revenue was {-1,000} in 2025 [s1]." },
+  { id: "probe-weeks-1", steps: [{ id: 1, output: weekRows }], answer: "Tickets rose {+10.4%} in week 47 [s1]." },
+  { id: "probe-weeks-2", steps: [{ id: 1, output: weekRows }], answer: "Tickets rose {+10.4%} week on week [s1]." },
+  { id: "probe-weeks-3", steps: [{ id: 1, output: weekRows }], answer: "Tickets fell {-10.4%} week on week [s1]." },
+  { id: "probe-quarters-1", steps: [{ id: 1, output: quarterRows }], answer: "Bookings grew {+10%} quarter on quarter [s1]." },
+  { id: "probe-quarters-2", steps: [{ id: 1, output: quarterRows }], answer: "Bookings grew {-12%} quarter on quarter [s1]." },
+  {
+    id: "probe-fy-1",
+    steps: [{ id: 1, output: { fy2024: { revenue: 1000 }, fy2025: { revenue: 1150 } } }],
+    answer: "Revenue grew {+15%} in FY2025 [s1].",
+  },
+  { id: "probe-wk-1", steps: [{ id: 1, output: { revenue_w46: 900, revenue_w47: 990 } }], answer: "Revenue rose {+10%} in week 47 [s1]." },
+  { id: "probe-wk-2", steps: [{ id: 1, output: { revenue_w46: 900, revenue_w47: 990 } }], answer: "Revenue fell {-10%} in week 47 [s1]." },
+  { id: "probe-months-1", steps: [{ id: 1, output: { jan: 200, feb: 230 } }], answer: "Sales rose {+15%} from January to February [s1]." },
+  {
+    id: "probe-vs-1",
+    steps: [{ id: 1, output: { revenue_this_week: 900, revenue_last_week: 1000 } }],
+    answer: "Revenue {+900} vs {+1,000} last week, {+-100} [s1].",
+  },
+  {
+    id: "probe-vs-2",
+    steps: [{ id: 1, output: { revenue_this_week: 900, revenue_last_week: 1000 } }],
+    answer: "Revenue 900 vs 1,000 last week, {-+100} [s1].",
+  },
 ];

@@ -247,7 +247,8 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   // "Week 45", "sprint 12": a period's number, found in a label that writes it ("2026-W45").
   if (periodLabel.test(context.masked.slice(Math.max(0, figure.start - 10), figure.start)) && Number.isInteger(figure.value)) {
     const written = new RegExp(`(?<!\\d)0*${figure.value}(?!\\d)`);
-    const holder = sources.find((facts) => written.test(facts.raw));
+    // In a value ("2026-W45") or a field's name (`revenue_w45`).
+    const holder = sources.find((facts) => written.test(facts.raw) || written.test(facts.text));
     if (holder) return { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.text }] };
   }
   const pool = pools(place, { context, sources, override });

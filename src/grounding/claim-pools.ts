@@ -173,7 +173,7 @@ function stepsPools(input: {
         if (!number.identifier) found.operands.push({ ...number, unnamedRow: true });
       } else if (rows.has(number.row)) both(found, number);
       // "Orders rose 25% in November": a change of a named period is against the period before it.
-      else if (!number.identifier && (before ??= periodsBefore(facts, named)).has(`${number.table}:${number.row}`))
+      else if (!number.identifier && (before ??= periodsBefore(facts, named, context.folded)).has(`${number.table}:${number.row}`))
         found.operands.push(number);
     }
     totalsOfNamed(found, { context, facts, named });
@@ -185,7 +185,7 @@ function stepsPools(input: {
  * The rows (`table:row`) of the period just before the one row a table's sentence names, in tables whose rows are
  * periods (days, months, quarters, years): what a change of the named period is measured against.
  */
-function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>): Set<string> {
+function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>, folded: string): Set<string> {
   const periods = new Map<string, { table: number; row: number; kind: string; rank: number }>();
   for (const number of facts.numbers)
     if (number.row !== undefined && number.period !== undefined)
@@ -196,18 +196,21 @@ function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<numb
     const rows = named[period.table];
     if (rows === undefined || rows.size !== 1 || !rows.has(period.row)) continue;
     let previous: { key: string; rank: number } | undefined;
-    for (const [key, other] of periods)
-      if (
-        other.table === period.table &&
-        other.kind === period.kind &&
-        other.rank < period.rank &&
-        (previous === undefined || other.rank > previous.rank)
-      )
-        previous = { key, rank: other.rank };
+    let next: { key: string; rank: number } | undefined;
+    for (const [key, other] of periods) {
+      if (other.table !== period.table || other.kind !== period.kind) continue;
+      if (other.rank < period.rank && (previous === undefined || other.rank > previous.rank)) previous = { key, rank: other.rank };
+      if (other.rank > period.rank && (next === undefined || other.rank < next.rank)) next = { key, rank: other.rank };
+    }
     if (previous !== undefined) before.add(previous.key);
+    // "Peaked at 355 in week 45, then fell 16%": the period after the named one, for what came next.
+    if (next !== undefined && thenWords.test(folded)) before.add(next.key);
   }
   return before;
 }
+
+/** Words of what came after: "then", "the week after", "the following week", "since". */
+const thenWords = /\b(?:then|after|afterwards|following|next|since|later)\b/;
 
 function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {
   found.direct.push(number);

@@ -99,7 +99,10 @@ class FactsBuilder {
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
         // `revenue_2023_eur_m`: the output speaks of 2023.
-        for (const word of wordsOf(key)) if (/^(?:19|20)\d\d$/.test(word)) this.addDate(word);
+        for (const word of wordsOf(key)) {
+          const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(word)?.[1];
+          if (year !== undefined) this.addDate(year);
+        }
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
       }
     } else if (typeof value === "boolean") this.raws.push(String(value));
@@ -282,7 +285,9 @@ class FactsBuilder {
   }
 
   done(): SourceFacts {
-    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || parentStem(number.path) || number.key;
+    // `{ jan: 200, feb: 230 }`: fields named by their period alone measure one thing, whatever it is called.
+    for (const number of this.facts.numbers)
+      number.stem = stemOf(wordsOf(number.key)) || parentStem(number.path) || (number.period === undefined ? number.key : "(periods)");
     currentPeriods(this.facts.numbers);
     this.facts.text = this.texts.join("\n");
     this.facts.raw = this.raws.join("\n");
@@ -305,9 +310,29 @@ interface Place {
   period?: Period;
 }
 
+/** A field that holds a row's year as a number (`year: 2025`). */
+const yearKey = /^(?:year|yr|fy|fiscal_?year|calendar_?year)$/i;
+
+/** "2026-W47", "2025-Q4", "Q4 2025", "FY2025": a week, a quarter of a year, a fiscal year. */
+function periodLabel(label: string): Period | undefined {
+  const week = /^(\d{4})-?W(\d{1,2})$/i.exec(label);
+  if (week) return { kind: "week", rank: Number(week[1]) * 100 + Number(week[2]) };
+  const quarter = /^(\d{4})[- ]?Q([1-4])$/i.exec(label);
+  if (quarter) return { kind: "quarter", rank: Number(quarter[1]) * 10 + Number(quarter[2]) };
+  const quarterFirst = /^Q([1-4])[- ](\d{4})$/i.exec(label);
+  if (quarterFirst) return { kind: "quarter", rank: Number(quarterFirst[2]) * 10 + Number(quarterFirst[1]) };
+  const fiscal = /^FY\s?((?:19|20)\d\d)$/i.exec(label);
+  if (fiscal) return { kind: "year", rank: Number(fiscal[1]) };
+  return undefined;
+}
+
 /** A row's day or month, when one of its strings is a date (`2026-11-17`): the rows of a table of days are periods. */
 function rowPeriod(row: Record<string, unknown>): Period | undefined {
-  for (const value of Object.values(row)) {
+  for (const [key, value] of Object.entries(row)) {
+    if (yearKey.test(key) && Number.isInteger(value) && (value as number) >= 1900 && (value as number) <= 2100)
+      return { kind: "year", rank: value as number };
+    const labelled = typeof value === "string" ? periodLabel(value) : undefined;
+    if (labelled !== undefined) return labelled;
     if (typeof value === "string" && /^(?:19|20)\d\d$/.test(value)) return { kind: "year", rank: Number(value) };
     if (typeof value === "string" && /^Q[1-4]$/i.test(value)) return { kind: "quarter", rank: Number(value[1]) };
     if (typeof value === "string" && monthOf(value.toLowerCase()) > 0) return { kind: "month", rank: monthOf(value.toLowerCase()) };
@@ -329,7 +354,16 @@ function rowLabels(row: Record<string, unknown>): string[] {
     .map(fold)
     .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
   const month = labels.map((label) => /^\d{4}-(0[1-9]|1[0-2])$/.exec(label)?.[1]).find((found) => found !== undefined);
-  return month === undefined ? labels : [...labels, monthNames[Number(month) - 1]!];
+  if (month !== undefined) labels.push(monthNames[Number(month) - 1]!);
+  // "2026-W47" is named by "week 47" and "W47"; "2025-Q4" and "Q4 2025" by "Q4"; a year held as a number by its digits.
+  for (const label of [...labels]) {
+    const week = /^\d{4}-?w(\d{1,2})$/.exec(label);
+    if (week) labels.push(`week ${Number(week[1])}`, `w${Number(week[1])}`);
+    const quarter = /^\d{4}[- ]?(q[1-4])$/.exec(label) ?? /^(q[1-4])[- ]\d{4}$/.exec(label);
+    if (quarter) labels.push(quarter[1]!);
+  }
+  for (const [key, value] of Object.entries(row)) if (yearKey.test(key) && Number.isInteger(value)) labels.push(String(value));
+  return labels;
 }
 
 /** `revenue.q3`: a field named by its period alone measures what its parent object names ("revenue"). */

@@ -6,7 +6,7 @@
  */
 export interface Period {
   /** Periods of one kind compare: "relative" (this/last), a "year", a "quarter", a "date" (a row's day). */
-  kind: "relative" | "year" | "quarter" | "month" | "date";
+  kind: "relative" | "year" | "quarter" | "month" | "week" | "date";
   rank: number;
 }
 
@@ -71,7 +71,11 @@ export function periodOf(words: readonly string[]): Period | undefined {
   for (const word of words) {
     if (later.has(word)) return { kind: "relative", rank: 1 };
     if (earlier.has(word)) return { kind: "relative", rank: 0 };
-    if (/^(?:19|20)\d\d$/.test(word)) return { kind: "year", rank: Number(word) };
+    const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(word);
+    if (year) return { kind: "year", rank: Number(year[1]) };
+    // `revenue_w47`, `orders_wk46`: a week's number.
+    const week = /^(?:w|wk)(\d{1,2})$/.exec(word);
+    if (week) return { kind: "week", rank: Number(week[1]) };
     const quarter = /^q([1-4])$/.exec(word);
     if (quarter) return { kind: "quarter", rank: Number(quarter[1]) };
     const month = monthOf(word);
@@ -88,7 +92,8 @@ export function stemOf(words: readonly string[]): string {
         !later.has(word) &&
         !earlier.has(word) &&
         !periodUnits.has(word) &&
-        !/^(?:19|20)\d\d$/.test(word) &&
+        !/^(?:fy|cy)?(?:19|20)\d\d$/.test(word) &&
+        !/^(?:w|wk)\d{1,2}$/.test(word) &&
         !/^q[1-4]$/.test(word) &&
         monthOf(word) === 0,
     )

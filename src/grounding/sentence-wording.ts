@@ -21,7 +21,7 @@ const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|al
 const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
+  /\b(?:more|fewer|less|than|vs|versus|against|compared|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
 /** "The second-highest", "3rd largest": a rank, not the extreme. */
@@ -95,7 +95,8 @@ function wordsAfter(text: string, at: number | undefined): string {
 /** The wording of the figure at `place` in the sentence's figures. */
 export function wordingOf(place: number, text: SentenceText, words: SentenceWords, namedKeys: ReadonlySet<string>): Wording {
   const figure = text.figures[place]!;
-  const direction = directionAround(place, text, words);
+  // "+100", "+10%": a plus written is a rise.
+  const direction = figure.text.startsWith("+") ? "up" : directionAround(place, text, words);
   const next = text.figures[place + 1];
   const after = text.masked.slice(figure.end, next === undefined ? text.masked.length : Math.max(figure.end, next.start));
   const comparative = comparativeAfter.exec(after)?.[1]?.toLowerCase();
