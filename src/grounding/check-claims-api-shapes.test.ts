@@ -32,3 +32,19 @@ describe("shapes of periods and money as APIs send them", () => {
     expect(status("The orders came to $194.00 [s1].", orders)).toEqual(["unsupported"]);
   });
 });
+
+describe("derivations the words ask for", () => {
+  it("'under budget' is a difference against the plan, in its direction", () => {
+    expect(status("Actual spend came in $3,500 under budget [s1].", { budget: 50000, actual: 46500 })).toEqual(["supported"]);
+    expect(status("Actual spend came in $3,500 over budget [s1].", { budget: 50000, actual: 46500 })).toEqual(["unsupported"]);
+  });
+
+  it("'the LTV to CAC ratio' and 'LTV:CAC' are ratios of the fields named", () => {
+    expect(status("The LTV to CAC ratio is 3 [s1].", { ltv: 900, cac: 300 })).toEqual(["supported"]);
+    expect(status("LTV:CAC is 3.0 [s1].", { ltv: 900, cac: 300 })).toEqual(["supported"]);
+  });
+
+  it("a count of phone calls is no phone number: it adds up with the other channels", () => {
+    expect(status("Email, chat and phone brought 550 contacts in all [s1].", { email: 120, chat: 340, phone: 90 })).toEqual(["supported"]);
+  });
+});

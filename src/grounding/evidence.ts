@@ -129,7 +129,8 @@ class FactsBuilder {
     const keys = new Set(objects.flatMap((object) => Object.keys(object)));
     for (const key of keys) {
       const numbers = objects.map((object) => object[key]).flatMap(numeric);
-      if (numbers.length < 2 || identifierKey.test(key)) continue;
+      if (numbers.length < 2 || (identifierKey.test(key) && !numbers.every((value) => /^phone$/i.test(key) && Math.abs(value) < 1e6)))
+        continue;
       const sum = numbers.reduce((total, value) => total + value, 0);
       const scale = scaleOf(wordsOf(key));
       for (const [what, value] of [
@@ -165,7 +166,8 @@ class FactsBuilder {
     const period = periodOf(wordsOf(at.key)) ?? periodOf(wordsOf(at.path.replace(/ ".*"$/, ""))) ?? at.period;
     if (period) number.period = period;
     if (at.table !== undefined) Object.assign(number, { table: at.table, row: at.row });
-    if (identifierKey.test(at.key)) number.identifier = true;
+    // `phone: 90` counts calls; a phone number has seven digits or more.
+    if (identifierKey.test(at.key) && !(/^phone$/i.test(at.key) && Math.abs(value) < 1e6)) number.identifier = true;
     this.facts.numbers.push(number);
     this.raws.push(String(value));
   }

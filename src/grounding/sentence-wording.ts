@@ -17,13 +17,15 @@ const lossWord = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b
 const lossAfter = /^\s*(?:outflows?|loss|losses|deficit|shortfall)\b/i;
 /** A level after a change ("fell to", "down to", "rose to"), not the change itself. */
 const levelBefore = /\b(?:to|at)\s*[\p{Sc}]?\s*$/iu;
-const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
-const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
+const sumWords =
+  /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them|both|the (?:two|three|four|five) \p{L}+)\b/iu;
+const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1)|ratio)\b|\/\s?\p{L}|\p{L}:\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
   /\b(?:more|fewer|less|than|vs|versus|against|compared|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
-const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
+const comparativeAfter =
+  /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b|^\s*(under|over|below|above|short of|ahead of)\s+(?:the\s+|its\s+|our\s+)?(?:budget|target|plan|forecast|goal|quota|estimate|guidance)\b/iu;
 /** "The second-highest", "3rd largest": a rank, not the extreme. */
 const ranked = String.raw`(?<!\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ])`;
 const largest = new RegExp(
@@ -99,7 +101,8 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
   const direction = figure.text.startsWith("+") ? "up" : directionAround(place, text, words);
   const next = text.figures[place + 1];
   const after = text.masked.slice(figure.end, next === undefined ? text.masked.length : Math.max(figure.end, next.start));
-  const comparative = comparativeAfter.exec(after)?.[1]?.toLowerCase();
+  const written = comparativeAfter.exec(after);
+  const comparative = (written?.[1] ?? written?.[2])?.toLowerCase();
   const wording: Wording = {
     direction,
     sums: words.sums,
@@ -112,7 +115,9 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     namedKeys,
   };
   if (/^\s*of\b/i.test(after)) wording.shareOf = true;
-  if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
+  if (comparative !== undefined) wording.comparative = /^(?:more|over|above|ahead of)$/.test(comparative) ? "up" : "down";
+  // "7% under budget": a change against the plan, from it to what happened.
+  if (written?.[2] !== undefined && wording.direction === undefined) wording.direction = wording.comparative;
   const than = comparative === undefined ? -1 : text.folded.indexOf(" than ", figure.end);
   if (than !== -1) wording.thanAt = than;
   if (words.loss && (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)))
