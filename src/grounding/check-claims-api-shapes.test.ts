@@ -48,3 +48,12 @@ describe("derivations the words ask for", () => {
     expect(status("Email, chat and phone brought 550 contacts in all [s1].", { email: 120, chat: 340, phone: 90 })).toEqual(["supported"]);
   });
 });
+
+describe("changes written in German, French, Spanish and Italian", () => {
+  it("pairs a field with its earlier twin (`_vorjahr`, `_precedent`) and reads the direction", () => {
+    expect(status("Der Umsatz stieg um 10 % [s1].", { umsatz: 1100, umsatz_vorjahr: 1000 })).toEqual(["supported"]);
+    expect(status("Der Umsatz sank um 10 % [s1].", { umsatz: 1100, umsatz_vorjahr: 1000 })).toEqual(["unsupported"]);
+    expect(status("Le CA a diminué de 10 % [s1].", { ca: 1100, ca_precedent: 1000 })).toEqual(["unsupported"]);
+    expect(status("Las ventas subió 10 % [s1].", { ventas: 1100, ventas_anterior: 1000 })).toEqual(["supported"]);
+  });
+});

@@ -28,7 +28,26 @@ export function monthOf(word: string): number {
 }
 
 // `ly`, `lm`, `lq`: last year, month, quarter (`sales_ly`); `opening` and `closing` balances, a count at a period's `start` and `end`.
-const later = new Set(["this", "current", "cur", "curr", "latest", "now", "today", "tw", "cy", "ty", "new", "after", "closing", "end"]);
+const later = new Set([
+  "this",
+  "current",
+  "cur",
+  "curr",
+  "latest",
+  "now",
+  "today",
+  "tw",
+  "cy",
+  "ty",
+  "new",
+  "after",
+  "closing",
+  "end",
+  "aktuell",
+  "actuel",
+  "actuelle",
+  "attuale",
+]);
 const earlier = new Set([
   "last",
   "previous",
@@ -47,6 +66,17 @@ const earlier = new Set([
   "baseline",
   "opening",
   "start",
+  // German, French, Spanish, Italian: `umsatz_vorjahr`, `ca_precedent`, `ventas_anterior`.
+  "vorjahr",
+  "vormonat",
+  "vorwoche",
+  "vorquartal",
+  "vorperiode",
+  "vj",
+  "precedent",
+  "précédent",
+  "anterior",
+  "precedente",
 ]);
 /** Words that name a period's length, not the measure: left out of the stem. */
 const periodUnits = new Set([
