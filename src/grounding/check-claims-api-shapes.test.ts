@@ -57,3 +57,21 @@ describe("changes written in German, French, Spanish and Italian", () => {
     expect(status("Las ventas subió 10 % [s1].", { ventas: 1100, ventas_anterior: 1000 })).toEqual(["supported"]);
   });
 });
+
+describe("sums and means of named fields across the steps cited", () => {
+  it("adds the fields named in three steps, and averages one field of two", () => {
+    const steps = [
+      { id: 1, output: { orders: 127 } },
+      { id: 2, output: { returns: 14 } },
+      { id: 3, output: { exchanges: 9 } },
+    ];
+    const report = checkClaims("Orders, returns and exchanges came to 150 in all [s1, s2, s3].", steps);
+    expect(report.claims.map((claim) => [claim.status, claim.steps])).toEqual([["supported", ["1", "2", "3"]]]);
+    expect(checkClaims("Orders, returns and exchanges came to 160 in all [s1, s2, s3].", steps).claims[0]!.status).toBe("unsupported");
+    const weeks = [
+      { id: 1, output: { revenue: 900 } },
+      { id: 2, output: { revenue: 1100 } },
+    ];
+    expect(checkClaims("Revenue averaged 1,000 over the two weeks [s1, s2].", weeks).claims.at(-1)!.status).toBe("supported");
+  });
+});

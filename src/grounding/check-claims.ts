@@ -262,7 +262,9 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
         }) ?? withinRange(figure, pool.direct));
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
-  const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
+  const steps = [
+    ...new Set(match.operands.filter((number) => number.source !== "sentence").flatMap((number) => number.sources ?? [number.source])),
+  ];
   return { steps, matched, derivation: match.derivation };
 }
 

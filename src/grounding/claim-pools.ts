@@ -178,6 +178,7 @@ function stepsPools(input: {
     }
     totalsOfNamed(found, { context, facts, named });
   }
+  totalOfNamedFields(found, { context, sources });
   return found;
 }
 
@@ -337,6 +338,32 @@ function extremeEntities(
 }
 
 /**
+ * "Orders, returns and exchanges came to 150 in all", "revenue averaged 1,000 over the two
+ * weeks" (one field in each cited step): the sum (or mean) of the scalar fields the sentence
+ * names, in one step or across the steps it cites.
+ */
+function totalOfNamedFields(found: Omit<Pools, "nearby">, input: { context: SentenceContext; sources: readonly SourceFacts[] }): void {
+  const { context, sources } = input;
+  const { sums, averages } = context.words;
+  if (!sums && !averages) return;
+  const scalars = sources.flatMap((facts) => {
+    const keys = context.keysNamed(facts);
+    return facts.numbers.filter(
+      (number) => number.table === undefined && !number.identifier && keys.has(number.key) && !number.path.endsWith(")"),
+    );
+  });
+  if (new Set(scalars.map((number) => `${number.source}\u0000${number.key}`)).size < 2) return;
+  const total = scalars.reduce((sum, number) => sum + number.value, 0);
+  const path = scalars.map((number) => `${number.source}:${number.path}`).join(" + ");
+  const across = [...new Set(scalars.map((number) => number.source))];
+  // Two values of two steps add up as a pair (a "sum" derivation, with both steps); a set's total is for three or more, or a mean.
+  if (across.length > 1 && scalars.length < 3 && !averages) return;
+  const from = { source: across[0]!, ...(across.length > 1 ? { sources: across } : {}), key: "named" };
+  if (sums) found.direct.push({ ...from, path: `${path} (sum)`, value: total });
+  if (averages) found.direct.push({ ...from, path: `${path} (mean)`, value: total / scalars.length });
+}
+
+/**
  * "Orders, returns and exchanges came to 150 in all", "North and South made ¥1,980 together",
  * "an average of 21 orders on those days": the sum (or mean) of the fields the sentence names,
  * or of a column over the rows it names, when it has words of a sum (or an average).
@@ -356,16 +383,6 @@ function totalsOfNamed(
     if (sums) found.direct.push({ source: facts.id, path: `${path} (sum)`, key, value: total });
     if (averages) found.direct.push({ source: facts.id, path: `${path} (mean)`, key, value: total / values.length });
   };
-  const keys = context.keysNamed(facts);
-  const scalars = facts.numbers.filter(
-    (number) => number.table === undefined && !number.identifier && keys.has(number.key) && !number.path.endsWith(")"),
-  );
-  if (new Set(scalars.map((number) => number.key)).size > 1)
-    add(
-      scalars.map((number) => number.value),
-      scalars.map((number) => number.path).join(" + "),
-      "named",
-    );
   const columns = new Map<string, number[]>();
   for (const number of facts.numbers) {
     if (number.row === undefined || number.identifier || !(named[number.table!]?.has(number.row) ?? false)) continue;

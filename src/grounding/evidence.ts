@@ -27,6 +27,8 @@ export interface EvidenceNumber {
   period?: Period;
   /** A row of a table the sentence names no row of: it pairs only with a figure of the sentence ("fell by $2,808 million to $96,995 million"). */
   unnamedRow?: boolean;
+  /** A sum or mean of fields of several steps: each of them (`source` is the first). */
+  sources?: string[];
   /** For a figure of the sentence (source "sentence"): the step's value it shows, if any. */
   shows?: EvidenceNumber;
 }
