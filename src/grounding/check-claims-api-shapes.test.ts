@@ -72,6 +72,8 @@ describe("sums and means of named fields across the steps cited", () => {
       { id: 1, output: { revenue: 900 } },
       { id: 2, output: { revenue: 1100 } },
     ];
-    expect(checkClaims("Revenue averaged 1,000 over the two weeks [s1, s2].", weeks).claims.at(-1)!.status).toBe("supported");
+    expect(checkClaims("Revenue averaged 1,000 over the weeks [s1, s2].", weeks).claims.map((claim) => claim.status)).toEqual([
+      "supported",
+    ]);
   });
 });
