@@ -175,12 +175,24 @@ function checkFigure(place: number, context: SentenceContext, sources: SentenceS
     end: sentence.start + figure.end,
     sentence: sentence.index,
   };
-  const given = find(place, context, sources.given);
+  const given = find(place, context, sources.given) ?? countOfCited(place, context);
   if (given) return { ...base, status: "supported", ...given };
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
   const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
   if (found) return { ...base, status: citesSomething ? "supported" : "uncited", ...found };
   return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(place, context, sources.others) };
+}
+
+/**
+ * "Over the two weeks [s1, s2]", "the three shops [s1, s2, s3]": a count of the things the
+ * sentence cites a step for each of is given by its citations.
+ */
+function countOfCited(place: number, context: SentenceContext): Found | undefined {
+  const figure = context.figures[place]!;
+  const cited = context.sentence.cites.length;
+  if (figure.kind !== "number" || figure.unit !== undefined || figure.value !== cited || cited < 2) return undefined;
+  if (!/^\s+(?:[\p{L}-]+\s+)?[\p{L}]+s\b/u.test(context.masked.slice(figure.end))) return undefined;
+  return { steps: [...context.sentence.cites], matched: [{ step: "citations", path: "(steps cited)", value: cited }] };
 }
 
 /**
