@@ -1,5 +1,6 @@
 import type { LabelledCase } from "./labelled-cases.js";
 import { laterReportShapes } from "./report-shapes-later-cases.js";
+import { reportShapeProbes } from "./report-shapes-probes-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -228,4 +229,5 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "store-8", steps: [{ id: 1, output: stores }], answer: "Umsatz in Berlin: {+182.400 €}, in München {+201.750 €} [s1]." },
   { id: "store-9", steps: [{ id: 1, output: stores }], answer: "Umsatz in Hamburg: {-134.900 €} [s1]." },
   ...laterReportShapes,
+  ...reportShapeProbes,
 ];

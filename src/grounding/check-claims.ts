@@ -1,10 +1,11 @@
 import { atOnce, type Stepwise } from "../core/turns.js";
+import { whereNamed } from "./entity-order.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import { pools } from "./claim-pools.js";
 import { localeMarks } from "./locale-marks.js";
-import { matchNumber, type Derivation, type NumberMatch } from "./match-number.js";
+import { matchNumber, shownIn, type Derivation, type NumberMatch } from "./match-number.js";
 import type { Figure } from "./read-figures.js";
 import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
@@ -174,12 +175,24 @@ function checkFigure(place: number, context: SentenceContext, sources: SentenceS
     end: sentence.start + figure.end,
     sentence: sentence.index,
   };
-  const given = find(place, context, sources.given);
+  const given = find(place, context, sources.given) ?? countOfCited(place, context);
   if (given) return { ...base, status: "supported", ...given };
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
   const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
   if (found) return { ...base, status: citesSomething ? "supported" : "uncited", ...found };
   return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(place, context, sources.others) };
+}
+
+/**
+ * "Over the two weeks [s1, s2]", "the three shops [s1, s2, s3]": a count of the things the
+ * sentence cites a step for each of is given by its citations.
+ */
+function countOfCited(place: number, context: SentenceContext): Found | undefined {
+  const figure = context.figures[place]!;
+  const cited = context.sentence.cites.length;
+  if (figure.kind !== "number" || figure.unit !== undefined || figure.value !== cited || cited < 2) return undefined;
+  if (!/^\s+(?:[\p{L}-]+\s+)?[\p{L}]+s\b/u.test(context.masked.slice(figure.end))) return undefined;
+  return { steps: [...context.sentence.cites], matched: [{ step: "citations", path: "(steps cited)", value: cited }] };
 }
 
 /**
@@ -198,10 +211,24 @@ function whyUnsupported(place: number, context: SentenceContext, others: () => S
   if (sentence.cites.length === 0 && sentence.unknownCites.length === 0)
     return `${what}: no step's output shows it or a value it follows from`;
   const unknown = sentence.unknownCites.length > 0 ? ` (${sentence.unknownCites.join(", ")} is not a step of this run)` : "";
-  const elsewhere = find(place, context, others());
+  const elsewhere = shownElsewhere(place, context, others());
   const cites = sentence.cites.map(citationOf).join(", ") || "no step";
   if (elsewhere) return `${what}: not in ${cites}${unknown}; ${elsewhere.steps.map(citationOf).join(", ")} shows it`;
   return `${what}: not in ${cites}${unknown}, nor in any other step`;
+}
+
+/**
+ * The steps of `sources` that show a figure: as find does for dates, names and identifiers; a
+ * number as a value shown (not derived: a figure no cited step supports is searched in the rest
+ * only to say where it is, and a derivation from uncited steps would cost a search for a reason).
+ */
+function shownElsewhere(place: number, context: SentenceContext, sources: readonly SourceFacts[]): Found | undefined {
+  const figure = context.figures[place]!;
+  if (figure.kind !== "number" || sources.length === 0) return find(place, context, sources);
+  const number = shownIn(figure, pools(place, { context, sources }).direct);
+  return number === undefined
+    ? undefined
+    : { steps: [number.source], matched: [{ step: number.source, path: number.path, value: number.value }] };
 }
 
 function find(place: number, context: SentenceContext, sources: readonly SourceFacts[], override?: RowOverride): Found | undefined {
@@ -232,21 +259,34 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   // "Week 45", "sprint 12": a period's number, found in a label that writes it ("2026-W45").
   if (periodLabel.test(context.masked.slice(Math.max(0, figure.start - 10), figure.start)) && Number.isInteger(figure.value)) {
     const written = new RegExp(`(?<!\\d)0*${figure.value}(?!\\d)`);
-    const holder = sources.find((facts) => written.test(facts.raw));
+    // In a value ("2026-W45") or a field's name (`revenue_w45`).
+    const holder = sources.find((facts) => written.test(facts.raw) || written.test(facts.text));
     if (holder) return { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.text }] };
   }
   const pool = pools(place, { context, sources, override });
-  const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct);
+  const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct, spreadWords.test(context.masked));
   const match =
     overColumn !== undefined
       ? (overColumn ?? undefined)
-      : (matchNumber(figure, pool, wordingOf(place, context, context.words, context.keysNamedIn(sources))) ??
-        withinRange(figure, pool.direct));
+      : (matchNumber(figure, pool, {
+          ...wordingOf(place, context, context.words, context.keysNamedIn(sources)),
+          namedAt: (number) => namedIn(sources, number, context.folded),
+        }) ?? withinRange(figure, pool.direct));
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
-  const steps = [...new Set(match.operands.filter((number) => number.source !== "sentence").map((number) => number.source))];
+  const steps = [
+    ...new Set(match.operands.filter((number) => number.source !== "sentence").flatMap((number) => number.sources ?? [number.source])),
+  ];
   return { steps, matched, derivation: match.derivation };
 }
+
+function namedIn(sources: readonly SourceFacts[], number: EvidenceNumber, folded: string): number {
+  const facts = sources.find((source) => source.id === number.source);
+  return facts === undefined ? -1 : whereNamed(facts, number, folded);
+}
+
+/** "Ranged", "spread", "spanned": a range of a column's values, not an estimate of one value. */
+const spreadWords = /\b(?:rang(?:e|es|ed|ing)|spread|spann?(?:ed|ing|s)?)\b/i;
 
 /** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */
 function showsDigits(raw: string, written: string): boolean {
@@ -263,7 +303,7 @@ function showsDigits(raw: string, written: string): boolean {
  * the precision written. Null when such a column exists and the bound is not its extreme;
  * undefined when no column lies within the range (the range is then an estimate: `withinRange`).
  */
-function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | null | undefined {
+function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[], spread: boolean): NumberMatch | null | undefined {
   const [low, high] = figure.range!;
   const room = figure.precision! / 2;
   const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
@@ -278,7 +318,9 @@ function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[]): Numbe
   const isLow = figure.value === low && low !== high;
   let spanned = false;
   for (const rows of columns.values()) {
-    if (rows.length < 2 || rows.some((number) => scaled(number.value) < low - room || scaled(number.value) > high + room)) continue;
+    // "Incidents ranged 3–10": a spread speaks of a column's ends though the column is wider (its other end is then wrong).
+    const outside = (number: EvidenceNumber) => scaled(number.value) < low - room || scaled(number.value) > high + room;
+    if (rows.length < 2 || (!spread && rows.some(outside))) continue;
     spanned = true;
     const extreme = rows.reduce((best, number) => ((isLow ? number.value < best.value : number.value > best.value) ? number : best));
     // "3–12" holds a column of 3.4 to 11.8 rounded; a bound written lower or higher than the extreme by less than a unit holds too.

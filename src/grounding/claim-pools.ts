@@ -61,7 +61,7 @@ export function pools(
   }
   const steps = found;
   const nearby = nearestFigures(place, context.figures).map((other): EvidenceNumber => {
-    const shows = shownOnce(steps, other);
+    const shows = shownOnce(steps, other, context);
     // A figure a step shows pairs with that step's value, at its scale ("$12.4m" of `revenue: 12.4`).
     return {
       source: "sentence",
@@ -88,12 +88,9 @@ function sharedPools(sources: readonly SourceFacts[]): Map<string, StepsPools> |
   return shared;
 }
 
-const namings = new WeakMap<SentenceContext, Map<string, string>>();
-
 /** `namingOf`, once a sentence per source and superlative: the sentence's row overrides (`blameLabels`) read it again. */
 function namingOnce(context: SentenceContext, facts: SourceFacts, superlative: "max" | "min" | undefined): string {
-  let known = namings.get(context);
-  if (known === undefined) namings.set(context, (known = new Map()));
+  const known = context.memo.namings;
   const key = `${facts.id}\u0000${superlative ?? ""}`;
   let naming = known.get(key);
   if (naming === undefined) known.set(key, (naming = namingOf(context, facts, superlative)));
@@ -176,11 +173,12 @@ function stepsPools(input: {
         if (!number.identifier) found.operands.push({ ...number, unnamedRow: true });
       } else if (rows.has(number.row)) both(found, number);
       // "Orders rose 25% in November": a change of a named period is against the period before it.
-      else if (!number.identifier && (before ??= periodsBefore(facts, named)).has(`${number.table}:${number.row}`))
+      else if (!number.identifier && (before ??= periodsBefore(facts, named, context.folded)).has(`${number.table}:${number.row}`))
         found.operands.push(number);
     }
     totalsOfNamed(found, { context, facts, named });
   }
+  totalOfNamedFields(found, { context, sources });
   return found;
 }
 
@@ -188,7 +186,7 @@ function stepsPools(input: {
  * The rows (`table:row`) of the period just before the one row a table's sentence names, in tables whose rows are
  * periods (days, months, quarters, years): what a change of the named period is measured against.
  */
-function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>): Set<string> {
+function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>, folded: string): Set<string> {
   const periods = new Map<string, { table: number; row: number; kind: string; rank: number }>();
   for (const number of facts.numbers)
     if (number.row !== undefined && number.period !== undefined)
@@ -199,18 +197,21 @@ function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<numb
     const rows = named[period.table];
     if (rows === undefined || rows.size !== 1 || !rows.has(period.row)) continue;
     let previous: { key: string; rank: number } | undefined;
-    for (const [key, other] of periods)
-      if (
-        other.table === period.table &&
-        other.kind === period.kind &&
-        other.rank < period.rank &&
-        (previous === undefined || other.rank > previous.rank)
-      )
-        previous = { key, rank: other.rank };
+    let next: { key: string; rank: number } | undefined;
+    for (const [key, other] of periods) {
+      if (other.table !== period.table || other.kind !== period.kind) continue;
+      if (other.rank < period.rank && (previous === undefined || other.rank > previous.rank)) previous = { key, rank: other.rank };
+      if (other.rank > period.rank && (next === undefined || other.rank < next.rank)) next = { key, rank: other.rank };
+    }
     if (previous !== undefined) before.add(previous.key);
+    // "Peaked at 355 in week 45, then fell 16%": the period after the named one, for what came next.
+    if (next !== undefined && thenWords.test(folded)) before.add(next.key);
   }
   return before;
 }
+
+/** Words of what came after: "then", "the week after", "the following week", "since". */
+const thenWords = /\b(?:then|after|afterwards|following|next|since|later)\b/;
 
 function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {
   found.direct.push(number);
@@ -222,14 +223,12 @@ function underAny(path: string, prefixes: ReadonlySet<string>): boolean {
   return prefixes.has(path);
 }
 
-const shownCache = new WeakMap<object, Map<Figure, EvidenceNumber | undefined>>();
-
-/** The value of the steps' pool a figure of the sentence shows, looked for once per pool. */
-function shownOnce(steps: { direct: readonly EvidenceNumber[] }, figure: Figure): EvidenceNumber | undefined {
-  let shown = shownCache.get(steps);
-  if (shown === undefined) shownCache.set(steps, (shown = new Map()));
-  if (!shown.has(figure)) shown.set(figure, shownIn(figure, steps.direct));
-  return shown.get(figure);
+/** The value of the steps' pool a figure of the sentence shows, looked for once per pool (a memo of the sentence's). */
+function shownOnce(steps: { direct: readonly EvidenceNumber[] }, figure: Figure, context: SentenceContext): EvidenceNumber | undefined {
+  let shown = context.memo.shown.get(figure);
+  if (shown === undefined) context.memo.shown.set(figure, (shown = new Map()));
+  if (!shown.has(steps)) shown.set(steps, shownIn(figure, steps.direct));
+  return shown.get(steps);
 }
 
 /** The place of the figure a superlative speaks of: the first number after it, else the last before it; -1 without one. */
@@ -339,6 +338,32 @@ function extremeEntities(
 }
 
 /**
+ * "Orders, returns and exchanges came to 150 in all", "revenue averaged 1,000 over the two
+ * weeks" (one field in each cited step): the sum (or mean) of the scalar fields the sentence
+ * names, in one step or across the steps it cites.
+ */
+function totalOfNamedFields(found: Omit<Pools, "nearby">, input: { context: SentenceContext; sources: readonly SourceFacts[] }): void {
+  const { context, sources } = input;
+  const { sums, averages } = context.words;
+  if (!sums && !averages) return;
+  const scalars = sources.flatMap((facts) => {
+    const keys = context.keysNamed(facts);
+    return facts.numbers.filter(
+      (number) => number.table === undefined && !number.identifier && keys.has(number.key) && !number.path.endsWith(")"),
+    );
+  });
+  if (new Set(scalars.map((number) => `${number.source}\u0000${number.key}`)).size < 2) return;
+  const total = scalars.reduce((sum, number) => sum + number.value, 0);
+  const path = scalars.map((number) => `${number.source}:${number.path}`).join(" + ");
+  const across = [...new Set(scalars.map((number) => number.source))];
+  // Two values of two steps add up as a pair (a "sum" derivation, with both steps); a set's total is for three or more, or a mean.
+  if (across.length > 1 && scalars.length < 3 && !averages) return;
+  const from = { source: across[0]!, ...(across.length > 1 ? { sources: across } : {}), key: "named" };
+  if (sums) found.direct.push({ ...from, path: `${path} (sum)`, value: total });
+  if (averages) found.direct.push({ ...from, path: `${path} (mean)`, value: total / scalars.length });
+}
+
+/**
  * "Orders, returns and exchanges came to 150 in all", "North and South made ¥1,980 together",
  * "an average of 21 orders on those days": the sum (or mean) of the fields the sentence names,
  * or of a column over the rows it names, when it has words of a sum (or an average).
@@ -358,16 +383,6 @@ function totalsOfNamed(
     if (sums) found.direct.push({ source: facts.id, path: `${path} (sum)`, key, value: total });
     if (averages) found.direct.push({ source: facts.id, path: `${path} (mean)`, key, value: total / values.length });
   };
-  const keys = context.keysNamed(facts);
-  const scalars = facts.numbers.filter(
-    (number) => number.table === undefined && !number.identifier && keys.has(number.key) && !number.path.endsWith(")"),
-  );
-  if (new Set(scalars.map((number) => number.key)).size > 1)
-    add(
-      scalars.map((number) => number.value),
-      scalars.map((number) => number.path).join(" + "),
-      "named",
-    );
   const columns = new Map<string, number[]>();
   for (const number of facts.numbers) {
     if (number.row === undefined || number.identifier || !(named[number.table!]?.has(number.row) ?? false)) continue;

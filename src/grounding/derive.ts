@@ -37,6 +37,10 @@ export interface Wording {
   comparative?: Direction;
   /** The fields of the cited steps the sentence names ("orders and returns"): they may pair though their names differ. */
   namedKeys?: ReadonlySet<string>;
+  /** Where "than" stands after a comparative ("3 more … than"): what is named after it is the base. */
+  thanAt?: number;
+  /** Where the sentence names the row or entity a value is of, -1 if it does not (`whereNamed`). */
+  namedAt?: (number: EvidenceNumber) => number;
 }
 
 /** Whether `value` reads as the claim at the precision it was written with ("12.3%" holds 12.25 to 12.35, and 12.39 cut off). */
@@ -201,10 +205,20 @@ function partAndWhole(a: EvidenceNumber, b: EvidenceNumber): boolean {
 function inOrderNamed(a: EvidenceNumber, b: EvidenceNumber, wording: Wording): boolean {
   const [one, other] = [a.shows ?? a, b.shows ?? b];
   if (wording.keyAt === undefined || (wording.direction ?? wording.comparative) === undefined) return true;
-  if (one.source === "sentence" || other.source === "sentence" || one.key === other.key) return true;
+  if (one.source === "sentence" || other.source === "sentence") return true;
+  // "Hamburg sold 86,100 less than Cologne": one field of two entities, from the one named first.
+  if (one.key === other.key) return entitiesInOrder(one, other, wording);
   if (one.period !== undefined || other.period !== undefined) return true;
   const [first, second] = [wording.keyAt(one.key), wording.keyAt(other.key)];
   return first === -1 || second === -1 || first < second;
+}
+
+/** "Hamburg sold 86,100 less than Cologne": the entity after "than" is what the other is measured against. */
+function entitiesInOrder(one: EvidenceNumber, other: EvidenceNumber, wording: Wording): boolean {
+  const { namedAt, thanAt } = wording;
+  if (namedAt === undefined || thanAt === undefined || one.period !== undefined || other.period !== undefined) return true;
+  const [first, second] = [namedAt(one), namedAt(other)];
+  return first === -1 || second === -1 || (first < thanAt && second > thanAt);
 }
 
 /** Each unordered pair is tried once for a sum. */

@@ -2,6 +2,7 @@ import { isRecord } from "../core/is-record.js";
 import { monthOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { readFigures } from "./read-figures.js";
 import { conversionsOf, scaledKey, scaleOf } from "./field-units.js";
+import { rowsOfColumnar, rowsOfDelimited } from "./tabular-output.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
 export interface EvidenceNumber {
@@ -26,6 +27,8 @@ export interface EvidenceNumber {
   period?: Period;
   /** A row of a table the sentence names no row of: it pairs only with a figure of the sentence ("fell by $2,808 million to $96,995 million"). */
   unnamedRow?: boolean;
+  /** A sum or mean of fields of several steps: each of them (`source` is the first). */
+  sources?: string[];
   /** For a figure of the sentence (source "sentence"): the step's value it shows, if any. */
   shows?: EvidenceNumber;
 }
@@ -84,6 +87,7 @@ class FactsBuilder {
     if (typeof value === "number" && Number.isFinite(value)) this.number(value, at);
     else if (typeof value === "string") this.string(value, at);
     else if (Array.isArray(value)) this.array(value, at.path);
+    else if (isRecord(value) && rowsOfColumnar(value) !== undefined) this.columnar(value, at);
     else if (isRecord(value)) {
       const objects = Object.entries(value).filter(([key, inner]) => isRecord(inner) && periodOf(wordsOf(key)) === undefined);
       if (objects.length > 1) {
@@ -97,10 +101,24 @@ class FactsBuilder {
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
         // `revenue_2023_eur_m`: the output speaks of 2023.
-        for (const word of wordsOf(key)) if (/^(?:19|20)\d\d$/.test(word)) this.addDate(word);
+        for (const word of wordsOf(key)) {
+          const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(word)?.[1];
+          if (year !== undefined) this.addDate(year);
+        }
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
       }
     } else if (typeof value === "boolean") this.raws.push(String(value));
+  }
+
+  /** A result of `columns` and `rows` (`rowsOfColumnar`) is a table of row objects, beside its other fields. */
+  private columnar(value: Record<string, unknown>, at: Place): void {
+    const { rows, under, header } = rowsOfColumnar(value)!;
+    const inside = (key: string) => (at.path === "" ? key : `${at.path}.${key}`);
+    this.array(rows, inside(under));
+    for (const [key, inner] of Object.entries(value)) {
+      this.texts.push(fold(key.replace(/_/g, " ")));
+      if (key !== under && key !== header) this.add(inner, { ...at, path: inside(key), key });
+    }
   }
 
   /**
@@ -112,8 +130,9 @@ class FactsBuilder {
     this.facts.numbers.push({ source: this.facts.id, path: `${path} (count)`, key: "count", value: objects.length, aggregate: "count" });
     const keys = new Set(objects.flatMap((object) => Object.keys(object)));
     for (const key of keys) {
-      const numbers = objects.map((object) => object[key]).filter((value): value is number => typeof value === "number");
-      if (numbers.length < 2 || identifierKey.test(key)) continue;
+      const numbers = objects.map((object) => object[key]).flatMap(numeric);
+      if (numbers.length < 2 || (identifierKey.test(key) && !numbers.every((value) => /^phone$/i.test(key) && Math.abs(value) < 1e6)))
+        continue;
       const sum = numbers.reduce((total, value) => total + value, 0);
       const scale = scaleOf(wordsOf(key));
       for (const [what, value] of [
@@ -149,7 +168,8 @@ class FactsBuilder {
     const period = periodOf(wordsOf(at.key)) ?? periodOf(wordsOf(at.path.replace(/ ".*"$/, ""))) ?? at.period;
     if (period) number.period = period;
     if (at.table !== undefined) Object.assign(number, { table: at.table, row: at.row });
-    if (identifierKey.test(at.key)) number.identifier = true;
+    // `phone: 90` counts calls; a phone number has seven digits or more.
+    if (identifierKey.test(at.key) && !(/^phone$/i.test(at.key) && Math.abs(value) < 1e6)) number.identifier = true;
     this.facts.numbers.push(number);
     this.raws.push(String(value));
   }
@@ -157,6 +177,9 @@ class FactsBuilder {
   private string(value: string, at: Place): void {
     this.texts.push(fold(value));
     this.raws.push(value);
+    // A CSV export is a table: its rows can be named and its columns summed.
+    const rows = value.includes("\n") ? rowsOfDelimited(value) : undefined;
+    if (rows !== undefined) return this.array(rows, at.path === "" ? "rows" : at.path);
     for (const figure of readFigures(value)) {
       if (figure.kind === "date") for (const date of figure.dates!) this.addDate(date);
       if (figure.kind === "number") {
@@ -206,7 +229,7 @@ class FactsBuilder {
     });
     const keys = new Set(rows.flatMap((row) => Object.keys(row)));
     for (const key of keys) {
-      const numbers = rows.map((row) => row[key]).filter((value): value is number => typeof value === "number");
+      const numbers = rows.map((row) => row[key]).flatMap(numeric);
       if (numbers.length > 1 && !identifierKey.test(key))
         this.aggregates(numbers, { path: `${at.path}[*].${key}`, key, table: at.table }, undefined);
     }
@@ -226,7 +249,7 @@ class FactsBuilder {
           ...group,
         });
         for (const column of keys) {
-          const numbers = members.map((row) => row[column]).filter((value): value is number => typeof value === "number");
+          const numbers = members.map((row) => row[column]).flatMap(numeric);
           if (numbers.length === 0 || identifierKey.test(column)) continue;
           const sum = numbers.reduce((total, value) => total + value, 0);
           this.facts.numbers.push({
@@ -266,12 +289,20 @@ class FactsBuilder {
   }
 
   done(): SourceFacts {
-    for (const number of this.facts.numbers) number.stem = stemOf(wordsOf(number.key)) || parentStem(number.path) || number.key;
+    // `{ jan: 200, feb: 230 }`: fields named by their period alone measure one thing, whatever it is called.
+    for (const number of this.facts.numbers)
+      number.stem = stemOf(wordsOf(number.key)) || parentStem(number.path) || (number.period === undefined ? number.key : "(periods)");
     currentPeriods(this.facts.numbers);
     this.facts.text = this.texts.join("\n");
     this.facts.raw = this.raws.join("\n");
     return this.facts;
   }
+}
+
+/** A number, or a price written as a string (`"total_price": "129.90"`, as shop APIs send money): summed with the column. */
+function numeric(value: unknown): number[] {
+  if (typeof value === "number") return Number.isFinite(value) ? [value] : [];
+  return typeof value === "string" && /^-?(?:0|[1-9]\d*)\.\d+$/.test(value) ? [Number(value)] : [];
 }
 
 /** Where a value sits in an output, and the period its row is of. */
@@ -283,9 +314,29 @@ interface Place {
   period?: Period;
 }
 
+/** A field that holds a row's year as a number (`year: 2025`). */
+const yearKey = /^(?:year|yr|fy|fiscal_?year|calendar_?year)$/i;
+
+/** "2026-W47", "2025-Q4", "Q4 2025", "FY2025": a week, a quarter of a year, a fiscal year. */
+function periodLabel(label: string): Period | undefined {
+  const week = /^(\d{4})-?W(\d{1,2})$/i.exec(label);
+  if (week) return { kind: "week", rank: Number(week[1]) * 100 + Number(week[2]) };
+  const quarter = /^(\d{4})[- ]?Q([1-4])$/i.exec(label);
+  if (quarter) return { kind: "quarter", rank: Number(quarter[1]) * 10 + Number(quarter[2]) };
+  const quarterFirst = /^Q([1-4])[- ](\d{4})$/i.exec(label);
+  if (quarterFirst) return { kind: "quarter", rank: Number(quarterFirst[2]) * 10 + Number(quarterFirst[1]) };
+  const fiscal = /^FY\s?((?:19|20)\d\d)$/i.exec(label);
+  if (fiscal) return { kind: "year", rank: Number(fiscal[1]) };
+  return undefined;
+}
+
 /** A row's day or month, when one of its strings is a date (`2026-11-17`): the rows of a table of days are periods. */
 function rowPeriod(row: Record<string, unknown>): Period | undefined {
-  for (const value of Object.values(row)) {
+  for (const [key, value] of Object.entries(row)) {
+    if (yearKey.test(key) && Number.isInteger(value) && (value as number) >= 1900 && (value as number) <= 2100)
+      return { kind: "year", rank: value as number };
+    const labelled = typeof value === "string" ? periodLabel(value) : undefined;
+    if (labelled !== undefined) return labelled;
     if (typeof value === "string" && /^(?:19|20)\d\d$/.test(value)) return { kind: "year", rank: Number(value) };
     if (typeof value === "string" && /^Q[1-4]$/i.test(value)) return { kind: "quarter", rank: Number(value[1]) };
     if (typeof value === "string" && monthOf(value.toLowerCase()) > 0) return { kind: "month", rank: monthOf(value.toLowerCase()) };
@@ -307,7 +358,16 @@ function rowLabels(row: Record<string, unknown>): string[] {
     .map(fold)
     .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
   const month = labels.map((label) => /^\d{4}-(0[1-9]|1[0-2])$/.exec(label)?.[1]).find((found) => found !== undefined);
-  return month === undefined ? labels : [...labels, monthNames[Number(month) - 1]!];
+  if (month !== undefined) labels.push(monthNames[Number(month) - 1]!);
+  // "2026-W47" is named by "week 47" and "W47"; "2025-Q4" and "Q4 2025" by "Q4"; a year held as a number by its digits.
+  for (const label of [...labels]) {
+    const week = /^\d{4}-?w(\d{1,2})$/.exec(label);
+    if (week) labels.push(`week ${Number(week[1])}`, `w${Number(week[1])}`);
+    const quarter = /^\d{4}[- ]?(q[1-4])$/.exec(label) ?? /^(q[1-4])[- ]\d{4}$/.exec(label);
+    if (quarter) labels.push(quarter[1]!);
+  }
+  for (const [key, value] of Object.entries(row)) if (yearKey.test(key) && Number.isInteger(value)) labels.push(String(value));
+  return labels;
 }
 
 /** `revenue.q3`: a field named by its period alone measures what its parent object names ("revenue"). */

@@ -106,7 +106,10 @@ export function matchNumber(
   },
   wording: Wording,
 ): NumberMatch | undefined {
-  return matchAtScale(claim, pools, wording) ?? (claim.scale === undefined ? undefined : matchAtScale(unscaled(claim), pools, wording));
+  const match = (written: Figure) =>
+    matchAtScale(written, pools, wording) ?? (written.scale === undefined ? undefined : matchAtScale(unscaled(written), pools, wording));
+  // "Up 5.2% ($2,600)": brackets after a figure are an aside as often as a negative, for a derived figure too.
+  return match(claim) ?? (claim.parenthesised === true && claim.value! < 0 ? match({ ...claim, value: -claim.value! }) : undefined);
 }
 
 function matchAtScale(

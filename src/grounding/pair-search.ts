@@ -13,12 +13,6 @@ interface Field {
   aboveZero: number;
 }
 
-/** Places in a field: [from, to). */
-type Span = readonly [number, number];
-
-/** A derivation's result as a function of the second operand y, for one x: monotone wherever y keeps its sign. */
-type Formula = (x: number, y: number) => number;
-
 /**
  * Where a derivation's second operand may be: anywhere; not zero; not zero and at least as
  * large as the first (a share's whole); within [-1, 1] (points from two fractions).
@@ -53,47 +47,121 @@ export function searchPairs(
   const reached = reaches(claim, wording);
   // A small pool pairs every two values, as the scan does: one group holds them all.
   const everyPair = pool.length <= allPairsUpTo;
-  const fieldOf = reached.length === 0 ? () => undefined : sortedFields(shared ?? pool, { everyPair, wording });
-  const everywhere = pool.flatMap((number, place) => (number.source === "sentence" || !Number.isFinite(number.value) ? [place] : []));
-  const derived = (first: number, second: number) =>
-    first !== second && (everyPair || alike(pool[first]!, pool[second]!, wording))
-      ? derive(claim, [pool[first]!, pool[second]!], wording)
-      : undefined;
+  const fieldOf = reached.length === 0 ? undefined : sortedFields(shared ?? pool, { everyPair, wording });
+  const everywhere: number[] = [];
+  for (let place = 0; place < pool.length; place += 1)
+    if (pool[place]!.source === "sentence" || !Number.isFinite(pool[place]!.value)) everywhere.push(place);
+  // Written as loops over places, with no closure or array made per value: a long answer tries millions of them.
+  const search: Search = { claim, pool, wording, everyPair, reached };
   for (let first = 0; first < pool.length; first += 1) {
     const x = pool[first]!.value;
     let best = -1;
-    const consider = (second: number) => {
-      if ((best === -1 || second < best) && derived(first, second)) best = second;
-    };
     if (pool[first]!.source === "sentence" || !Number.isFinite(x)) {
-      for (let second = 0; second < pool.length && best === -1; second += 1) consider(second);
+      for (let second = 0; second < pool.length && best === -1; second += 1) best = better(search, first, second, best);
     } else {
-      for (const second of everywhere) consider(second);
-      for (const group of everyPair ? ["all"] : groupsOf(pool[first]!, wording)) {
-        const field = fieldOf(group);
-        for (const reach of field === undefined ? [] : reached)
-          for (const span of spansOf(field!, reach.side, x))
-            for (const window of reach.windows) {
-              const [from, to] = within(field!, span, { formula: reach.formula, x, window });
-              for (let at = from; at < to; at += 1) consider(field!.places[at]!);
-            }
+      for (const second of everywhere) best = better(search, first, second, best);
+      const groups = everyPair ? allGroup : groupsOf(pool[first]!, wording);
+      for (const group of groups) {
+        const field = fieldOf?.(group);
+        if (field !== undefined) for (const reach of reached) best = bestInField(search, { field, reach, first, best });
       }
     }
-    if (best !== -1) return { derivation: derived(first, best)!, operands: [pool[first]!, pool[best]!] };
+    if (best !== -1) return { derivation: derived(search, first, best)!, operands: [pool[first]!, pool[best]!] };
   }
   return undefined;
+}
+
+/** What one search holds fixed. */
+interface Search {
+  claim: Figure;
+  pool: readonly EvidenceNumber[];
+  wording: Wording;
+  everyPair: boolean;
+  reached: readonly Reach[];
+}
+
+const allGroup = ["all"];
+
+function derived(search: Search, first: number, second: number) {
+  const { pool, wording } = search;
+  return first !== second && (search.everyPair || alike(pool[first]!, pool[second]!, wording))
+    ? derive(search.claim, [pool[first]!, pool[second]!], wording)
+    : undefined;
+}
+
+/** The earlier of `best` and `second`, if `second` derives the claim with `first`. */
+function better(search: Search, first: number, second: number, best: number): number {
+  if (best !== -1 && second >= best) return best;
+  return mayReach(search, search.pool[first]!.value, search.pool[second]!.value) && derived(search, first, second) ? second : best;
+}
+
+/**
+ * Whether some derivation the claim may be gives a result in its windows from (x, y): what
+ * `derive` computes, without its checks of like with like. A pair with a figure of the
+ * sentence is not found by the fields' binary search; most fail here, before `derive`.
+ */
+function mayReach(search: Search, x: number, y: number): boolean {
+  for (const reach of search.reached) {
+    const result = evaluate(reach.formula, x, y);
+    for (const [low, high] of reach.windows) if (result >= low && result <= high) return true;
+  }
+  return false;
+}
+
+/** The earliest place of the field whose value, as y, may derive the claim by `reach` with x at `first`. */
+function bestInField(search: Search, at: { field: Field; reach: Reach; first: number; best: number }): number {
+  const { field, reach, first } = at;
+  const x = search.pool[first]!.value;
+  let best = at.best;
+  const { belowZero, aboveZero } = field;
+  const length = field.values.length;
+  // Where y may be, as spans on one side of zero each (a formula with y / x is monotone there).
+  for (let span = 0; span < 2; span += 1) {
+    let start: number;
+    let end: number;
+    if (reach.side === "any") [start, end] = span === 0 ? [0, length] : [0, 0];
+    else if (reach.side === "nonzero") [start, end] = span === 0 ? [0, belowZero] : [aboveZero, length];
+    else if (reach.side === "fraction")
+      [start, end] = span === 0 && Math.abs(x) <= 1 ? [lowerBound(field, -1), upperBound(field, 1)] : [0, 0];
+    // A share is a part of a whole at least as large: |x| <= |y|.
+    else
+      [start, end] =
+        span === 0
+          ? [0, Math.min(upperBound(field, -Math.abs(x)), belowZero)]
+          : [Math.max(lowerBound(field, Math.abs(x)), aboveZero), length];
+    if (start >= end) continue;
+    for (const window of reach.windows) {
+      const from = withinFrom(field, { start, end, formula: reach.formula, x, window });
+      const to = withinTo(field, {
+        start: from,
+        end,
+        formula: reach.formula,
+        x,
+        window,
+        rising: rises(field, { formula: reach.formula, x, start, end }),
+      });
+      for (let place = from; place < to; place += 1) best = better(search, first, field.places[place]!, best);
+    }
+  }
+  return best;
 }
 
 /**
  * The groups a value's like values are in (`alike` pairs only within one): its field's, its
  * measure's (the field's name less its period), and the sentence's named fields' when it is one of them.
  */
-function groupsOf(number: EvidenceNumber, wording: Wording): string[] {
-  const groups = [`key:${number.key}`];
-  if (number.stem !== undefined && number.period !== undefined) groups.push(`stem:${number.stem}`);
-  if (wording.namedKeys?.has(number.key) === true) groups.push("named");
-  return groups;
+function groupsOf(number: EvidenceNumber, wording: Wording): readonly string[] {
+  let groups = groupsKnown.get(number);
+  if (groups === undefined) {
+    const own = [`key:${number.key}`];
+    if (number.stem !== undefined && number.period !== undefined) own.push(`stem:${number.stem}`);
+    groupsKnown.set(number, (groups = { own, named: [...own, "named"] }));
+  }
+  return wording.namedKeys?.has(number.key) === true ? groups.named : groups.own;
 }
+
+/** A value's groups, made once: they are asked for each value of each search. */
+const groupsKnown = new WeakMap<EvidenceNumber, { own: readonly string[]; named: readonly string[] }>();
 
 const sortedOnce = new WeakMap<readonly EvidenceNumber[], Map<boolean, (group: string) => Field | undefined>>();
 
@@ -114,7 +182,10 @@ function sortedFields(values: readonly EvidenceNumber[], input: { everyPair: boo
 }
 
 /** Each group of the pool (`groupsOf`), sorted when first asked for (a pair is often found among the first group's values). */
-function fieldsOf(pool: readonly EvidenceNumber[], groups: (number: EvidenceNumber) => string[]): (group: string) => Field | undefined {
+function fieldsOf(
+  pool: readonly EvidenceNumber[],
+  groups: (number: EvidenceNumber) => readonly string[],
+): (group: string) => Field | undefined {
   const values = Float64Array.from(pool, (number) => number.value);
   const places = new Map<string, number[]>();
   pool.forEach((number, place) => {
@@ -139,12 +210,25 @@ function fieldsOf(pool: readonly EvidenceNumber[], groups: (number: EvidenceNumb
   };
 }
 
-const sum: Formula = (x, y) => x + y;
-const difference: Formula = (x, y) => x - y;
-const points: Formula = (x, y) => (x - y) * 100;
-const ratio: Formula = (x, y) => x / y;
-const share: Formula = (x, y) => (x / y) * 100;
-const change: Formula = (x, y) => ((x - y) / Math.abs(y)) * 100;
+/** The formulas, by name: computed by `evaluate` (a switch, not a closure per call). */
+type Formula = "sum" | "difference" | "points" | "ratio" | "share" | "change";
+
+function evaluate(formula: Formula, x: number, y: number): number {
+  switch (formula) {
+    case "sum":
+      return x + y;
+    case "difference":
+      return x - y;
+    case "points":
+      return (x - y) * 100;
+    case "ratio":
+      return x / y;
+    case "share":
+      return (x / y) * 100;
+    case "change":
+      return ((x - y) / Math.abs(y)) * 100;
+  }
+}
 
 /** The derivations `derive` may find for this claim and wording, each computed as `derive` computes it. */
 function reaches(claim: Figure, wording: Wording): Reach[] {
@@ -155,59 +239,70 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
   const negative = [-written - room, -written + room] as const;
   const changed = written < 0 || wording.direction === "up" ? shown : wording.direction === "down" ? [negative] : [...shown, negative];
   if (claim.unit === "%") {
-    const reached: Reach[] = [{ formula: change, side: "nonzero", windows: changed }];
-    if (wording.direction === undefined || wording.shareOf === true) reached.push({ formula: share, side: "whole", windows: shown });
+    const reached: Reach[] = [{ formula: "change", side: "nonzero", windows: changed }];
+    if (wording.direction === undefined || wording.shareOf === true) reached.push({ formula: "share", side: "whole", windows: shown });
     return reached;
   }
   if (claim.unit === "pp")
     return [
-      { formula: difference, side: "any", windows: changed },
-      { formula: points, side: "fraction", windows: changed },
+      { formula: "difference", side: "any", windows: changed },
+      { formula: "points", side: "fraction", windows: changed },
     ];
-  if (claim.unit === "x") return [{ formula: ratio, side: "nonzero", windows: shown }];
+  if (claim.unit === "x") return [{ formula: "ratio", side: "nonzero", windows: shown }];
   const reached: Reach[] = [];
-  if (wording.perUnit === true) reached.push({ formula: ratio, side: "nonzero", windows: shown });
-  if (wording.sums) reached.push({ formula: sum, side: "any", windows: shown });
+  if (wording.perUnit === true) reached.push({ formula: "ratio", side: "nonzero", windows: shown });
+  if (wording.sums) reached.push({ formula: "sum", side: "any", windows: shown });
   // A difference may take its direction from a comparative ("3 more") where the sentence has no verb of change.
   const towards = wording.direction ?? wording.comparative;
   const apart = written < 0 || towards === "up" ? shown : towards === "down" ? [negative] : [...shown, negative];
-  if (wording.differences || towards !== undefined) reached.push({ formula: difference, side: "any", windows: apart });
+  if (wording.differences || towards !== undefined) reached.push({ formula: "difference", side: "any", windows: apart });
   return reached;
 }
 
-/** Where y may be for a first operand x, as spans on one side of zero each (a formula with y / x is monotone there). */
-function spansOf(field: Field, side: Side, x: number): Span[] {
-  const { belowZero, aboveZero } = field;
-  const length = field.values.length;
-  if (side === "any") return [[0, length]];
-  if (side === "nonzero")
-    return [
-      [0, belowZero],
-      [aboveZero, length],
-    ];
-  if (side === "fraction") return Math.abs(x) <= 1 ? [[lowerBound(field, -1), upperBound(field, 1)]] : [];
-  // A share is a part of a whole at least as large: |x| <= |y|.
-  return [
-    [0, Math.min(upperBound(field, -Math.abs(x)), belowZero)],
-    [Math.max(lowerBound(field, Math.abs(x)), aboveZero), length],
-  ];
+/** Whether the formula rises over [start, end) of the field, read from its ends (it is monotone there). */
+function rises(field: Field, at: { formula: Formula; x: number; start: number; end: number }): boolean {
+  return evaluate(at.formula, at.x, field.values[at.start]!) <= evaluate(at.formula, at.x, field.values[at.end - 1]!);
 }
 
 /**
- * The places of `span` where the formula's result lies in the window. The formula is
- * monotone over the span (rising or falling, read from its ends); its rounding errors are far
- * smaller than the room `fitsWithin` leaves, so no value that may fit falls outside.
+ * The first place of [start, end) where the formula's result has reached the window. The
+ * formula is monotone over the span; its rounding errors are far smaller than the room
+ * `fitsWithin` leaves, so no value that may fit falls outside [withinFrom, withinTo).
  */
-function within(field: Field, span: Span, at: { formula: Formula; x: number; window: readonly [number, number] }): Span {
-  const [start, end] = span;
-  if (start >= end) return [start, start];
-  const { formula, x } = at;
+function withinFrom(
+  field: Field,
+  at: { start: number; end: number; formula: Formula; x: number; window: readonly [number, number] },
+): number {
+  const { start, end, formula, x } = at;
   const [low, high] = at.window;
-  const result = (place: number) => formula(x, field.values[place]!);
-  const rising = result(start) <= result(end - 1);
-  const from = firstWhere(start, end, (place) => (rising ? result(place) >= low : result(place) <= high));
-  const to = firstWhere(from, end, (place) => (rising ? result(place) > high : result(place) < low));
-  return [from, to];
+  const rising = rises(field, at);
+  let lowest = start;
+  let highest = end;
+  while (lowest < highest) {
+    const middle = (lowest + highest) >>> 1;
+    const result = evaluate(formula, x, field.values[middle]!);
+    if (rising ? result >= low : result <= high) highest = middle;
+    else lowest = middle + 1;
+  }
+  return lowest;
+}
+
+/** The first place of [start, end) where the formula's result has passed the window. */
+function withinTo(
+  field: Field,
+  at: { start: number; end: number; formula: Formula; x: number; window: readonly [number, number]; rising: boolean },
+): number {
+  const { start, end, formula, x, rising } = at;
+  const [low, high] = at.window;
+  let lowest = start;
+  let highest = end;
+  while (lowest < highest) {
+    const middle = (lowest + highest) >>> 1;
+    const result = evaluate(formula, x, field.values[middle]!);
+    if (rising ? result > high : result < low) highest = middle;
+    else lowest = middle + 1;
+  }
+  return lowest;
 }
 
 /** The first place in [from, to) where `holds` (false, then true), else `to`. */

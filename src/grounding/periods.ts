@@ -6,7 +6,7 @@
  */
 export interface Period {
   /** Periods of one kind compare: "relative" (this/last), a "year", a "quarter", a "date" (a row's day). */
-  kind: "relative" | "year" | "quarter" | "month" | "date";
+  kind: "relative" | "year" | "quarter" | "month" | "week" | "date";
   rank: number;
 }
 
@@ -27,8 +27,57 @@ export function monthOf(word: string): number {
   return at !== -1 && (word.length === 3 || full[at] === word || (at === 8 && word === "sept")) ? at + 1 : 0;
 }
 
-const later = new Set(["this", "current", "cur", "curr", "latest", "now", "today", "tw", "cy", "new", "after"]);
-const earlier = new Set(["last", "previous", "prev", "prior", "before", "ago", "yesterday", "lw", "py", "old", "earlier", "baseline"]);
+// `ly`, `lm`, `lq`: last year, month, quarter (`sales_ly`); `opening` and `closing` balances, a count at a period's `start` and `end`.
+const later = new Set([
+  "this",
+  "current",
+  "cur",
+  "curr",
+  "latest",
+  "now",
+  "today",
+  "tw",
+  "cy",
+  "ty",
+  "new",
+  "after",
+  "closing",
+  "end",
+  "aktuell",
+  "actuel",
+  "actuelle",
+  "attuale",
+]);
+const earlier = new Set([
+  "last",
+  "previous",
+  "prev",
+  "prior",
+  "before",
+  "ago",
+  "yesterday",
+  "lw",
+  "ly",
+  "lm",
+  "lq",
+  "py",
+  "old",
+  "earlier",
+  "baseline",
+  "opening",
+  "start",
+  // German, French, Spanish, Italian: `umsatz_vorjahr`, `ca_precedent`, `ventas_anterior`.
+  "vorjahr",
+  "vormonat",
+  "vorwoche",
+  "vorquartal",
+  "vorperiode",
+  "vj",
+  "precedent",
+  "précédent",
+  "anterior",
+  "precedente",
+]);
 /** Words that name a period's length, not the measure: left out of the stem. */
 const periodUnits = new Set([
   "week",
@@ -52,7 +101,11 @@ export function periodOf(words: readonly string[]): Period | undefined {
   for (const word of words) {
     if (later.has(word)) return { kind: "relative", rank: 1 };
     if (earlier.has(word)) return { kind: "relative", rank: 0 };
-    if (/^(?:19|20)\d\d$/.test(word)) return { kind: "year", rank: Number(word) };
+    const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(word);
+    if (year) return { kind: "year", rank: Number(year[1]) };
+    // `revenue_w47`, `orders_wk46`: a week's number.
+    const week = /^(?:w|wk)(\d{1,2})$/.exec(word);
+    if (week) return { kind: "week", rank: Number(week[1]) };
     const quarter = /^q([1-4])$/.exec(word);
     if (quarter) return { kind: "quarter", rank: Number(quarter[1]) };
     const month = monthOf(word);
@@ -69,7 +122,8 @@ export function stemOf(words: readonly string[]): string {
         !later.has(word) &&
         !earlier.has(word) &&
         !periodUnits.has(word) &&
-        !/^(?:19|20)\d\d$/.test(word) &&
+        !/^(?:fy|cy)?(?:19|20)\d\d$/.test(word) &&
+        !/^(?:w|wk)\d{1,2}$/.test(word) &&
         !/^q[1-4]$/.test(word) &&
         monthOf(word) === 0,
     )

@@ -151,7 +151,8 @@ export function readFigures(text: string, options: { locale?: string | undefined
   rest = mask(rest, ids);
   ids.length = 0;
   for (const match of rest.matchAll(idPattern)) {
-    if (numberWithUnit.test(match[0]) || /^\d/.test(match[0])) continue;
+    // "FY2025", "CY24", "W47": a period's name, like "week 47", no identifier.
+    if (numberWithUnit.test(match[0]) || /^\d/.test(match[0]) || /^(?:fy|cy|w|wk)\d{2,4}$/i.test(match[0])) continue;
     figures.push({ kind: "id", text: match[0], start: match.index, end: match.index + match[0].length, name: match[0] });
     ids.push([match.index, match.index + match[0].length]);
   }

@@ -62,6 +62,9 @@ const hedges: Array<[RegExp, Hedge]> = [
   [/(?:under|below|less than|fewer than|up to|at most|<)\s*$/i, "under"],
 ];
 
+/** What stands before a value itself, not beside another figure: a colon, a table's bar, "was", "stood at". */
+const valueStands = /(?:[:|=]|\b(?:was|were|is|are|stood at|came to|totall?ed|amounted to|reported|posted))\s*$/i;
+
 function hedgeBefore(text: string, start: number): Hedge | undefined {
   const before = text.slice(Math.max(0, start - 24), start);
   return hedges.find(([pattern]) => pattern.test(before))?.[1];
@@ -214,7 +217,8 @@ function readNumber(text: string, match: RegExpExecArray, order: readonly Locale
     value: (negative ? -reading.value : reading.value) * scale,
     precision: (reading.decimals > 0 ? 10 ** -reading.decimals : 1) * scale,
   };
-  if (parenthesised) figure.parenthesised = true;
+  // "Net income: (1,200.00)", "| (1,200) |", "was ($1,200)": brackets where a value stands are accounting's minus, no aside.
+  if (parenthesised && !valueStands.test(text.slice(Math.max(0, start - 24), start - 1))) figure.parenthesised = true;
   if (scale > 1) figure.scale = scale;
   const unit = money ? "currency" : unitOf(suffix);
   if (unit) figure.unit = unit;

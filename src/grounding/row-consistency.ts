@@ -14,15 +14,36 @@ export function names(folded: string, label: string): boolean {
   return false;
 }
 
-/** The rows of each of a source's tables the sentence names by one of their labels. */
+/**
+ * The rows of each of a source's tables the sentence names by one of their labels. "Week on
+ * week", "year over year", "sequentially" with no row named speak of a table of periods' latest
+ * row (and, as a change, of the row before it).
+ */
 export function namedRows(facts: SourceFacts, folded: string): Array<Set<number>> {
-  return facts.tables.map(({ labels }) => {
+  const onPrevious = periodOnPeriod.test(folded);
+  return facts.tables.map(({ labels }, table) => {
     const rows = new Set<number>();
     labels.forEach((row, index) => {
       if (row.some((label) => names(folded, label))) rows.add(index);
     });
+    const latest = rows.size === 0 && onPrevious ? latestRow(facts, table) : undefined;
+    if (latest !== undefined) rows.add(latest);
     return rows;
   });
+}
+
+const periodOnPeriod =
+  /\b(?:(?:day|week|month|quarter|year)[- ](?:on|over)[- ](?:day|week|month|quarter|year)|wow|dod|mom|qoq|yoy|sequentially)\b/;
+
+/** The row of a table of periods whose period is the latest, if its rows are periods. */
+function latestRow(facts: SourceFacts, table: number): number | undefined {
+  let latest: { row: number; rank: number; kind: string } | undefined;
+  for (const number of facts.numbers) {
+    if (number.table !== table || number.row === undefined || number.period === undefined) continue;
+    if (latest !== undefined && latest.kind !== number.period.kind) return undefined;
+    if (latest === undefined || number.period.rank > latest.rank) latest = { row: number.row, ...number.period };
+  }
+  return latest?.row;
 }
 
 /** Rows to use instead of those a sentence names, per source and table. */

@@ -1,6 +1,6 @@
 import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import { wordsOf } from "./periods.js";
-import { readFigures } from "./read-figures.js";
+import { readFigures, type Figure } from "./read-figures.js";
 import { namedRows, names } from "./row-consistency.js";
 import { sentenceWords, type SentenceText, type SentenceWords } from "./sentence-wording.js";
 import { readCitations, type Sentence } from "./split-sentences.js";
@@ -16,7 +16,9 @@ export interface SentenceContext extends SentenceText {
   /** The objects of a source that are other entities than those the sentence names ("North's revenue": not `regions.south`). */
   othersThanNamed: (facts: SourceFacts) => ReadonlySet<string>;
   /** The steps' values the sentence's figures may rest on, by the sources asked (see `pools`): read once a sentence. */
-  pools: WeakMap<readonly SourceFacts[], Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>>;
+  pools: Map<readonly SourceFacts[], Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>>;
+  /** Per-sentence memos of `pools` (plain maps that go with the sentence: weak maps of many short-lived keys slow the collector). */
+  memo: { namings: Map<string, string>; shown: Map<Figure, Map<object, EvidenceNumber | undefined>> };
   /** The fields named in any of these sources. */
   keysNamedIn: (sources: readonly SourceFacts[]) => ReadonlySet<string>;
 }
@@ -28,7 +30,7 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
   const folded = masked.toLowerCase();
   const keysNamed = perSource((facts) => namedKeys(facts, folded));
   // By the sources array itself: the checker passes one array per sentence and purpose.
-  const namedIn = new WeakMap<readonly SourceFacts[], Set<string>>();
+  const namedIn = new Map<readonly SourceFacts[], Set<string>>();
   return {
     sentence,
     masked,
@@ -39,7 +41,8 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
     rowsNamed: perSource((facts) => namedRows(facts, folded)),
     keysNamed,
     othersThanNamed: perSource((facts) => otherEntities(facts, folded)),
-    pools: new WeakMap(),
+    pools: new Map(),
+    memo: { namings: new Map(), shown: new Map() },
     keysNamedIn: (sources) => {
       let keys = namedIn.get(sources);
       if (keys === undefined) namedIn.set(sources, (keys = new Set(sources.flatMap((facts) => [...keysNamed(facts)]))));

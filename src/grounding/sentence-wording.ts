@@ -4,26 +4,40 @@ import type { Figure } from "./read-figures.js";
 /** What the words of a sentence say about one of its figures: how it may follow from the values shown. */
 
 const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened|trailed|trails|lagged)\b/gi;
+  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened|trailed|trails|lagged|sank|gesunken|fiel|gefallen|rückläufig|baisse|diminué|recul|reculé|bajó|cayó|disminuyó|descendió|calo|calato|diminuito|sceso)(?![\p{L}\p{N}])/giu;
 /** "Up", but not in "made up", "signed up", "up to" (a bound, read as a hedge). */
 const upWords =
-  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|improved|soared|rebounded)\b/gi;
+  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gained?|added|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|improved|soared|rebounded|stieg|gestiegen|wuchs|gewachsen|hausse|augmenté|progressé|subió|aumentó|creció|crescita|cresciuto|aumentato|salito)(?![\p{L}\p{N}])/giu;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
-  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|expenses?|costs?|spent|spend|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
+  /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|overdrawn|overdraft|in the red|expenses?|costs?|spent|spend|used|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
 /** Words of loss right beside a figure ("a loss of 1,200", "a $3,400 outflow"): the figure is negative, or a field of losses. */
 const lossBefore = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b(?:\s+of)?[\s\p{Sc}]*$/iu;
 const lossWord = /\b(?:loss|losses|deficit|shortfall|outflows?|negative|minus)\b/i;
 const lossAfter = /^\s*(?:outflows?|loss|losses|deficit|shortfall)\b/i;
-const sumWords = /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them)\b/i;
-const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1))\b|\/\s?\p{L}/iu;
+/** A level after a change ("fell to", "down to", "rose to"), not the change itself. */
+const levelBefore = /\b(?:to|at)\s*[\p{Sc}]?\s*$/iu;
+const sumWords =
+  /\b(?:total|totals|totalled|totaled|combined|together|in all|altogether|sum|plus|overall|between them|both|the (?:two|three|four|five) \p{L}+)\b/iu;
+const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1)|ratio)\b|\/\s?\p{L}|\p{L}:\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
+  /\b(?:more|fewer|less|than|vs|versus|against|compared|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
-const comparativeAfter = /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b/iu;
-const largest = /\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out)\b|\bthe (?:most|best|top)\b/i;
-const smallest = /\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out)\b|(?<!\bat )\bleast\b/i;
+const comparativeAfter =
+  /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b|^\s*(under|over|below|above|short of|ahead of)\s+(?:the\s+|its\s+|our\s+)?(?:budget|target|plan|forecast|goal|quota|estimate|guidance)\b/iu;
+/** "The second-highest", "3rd largest": a rank, not the extreme. */
+const ranked = String.raw`(?<!\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ])`;
+const largest = new RegExp(
+  ranked +
+    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
+  "i",
+);
+const smallest = new RegExp(
+  ranked +
+    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last)\b|(?<!\bat )\bleast\b`,
+  "i",
+);
 
 /** The sentence a figure stands in: its text without citations, lower case too, and its figures in order. */
 export interface SentenceText {
@@ -83,21 +97,29 @@ function wordsAfter(text: string, at: number | undefined): string {
 /** The wording of the figure at `place` in the sentence's figures. */
 export function wordingOf(place: number, text: SentenceText, words: SentenceWords, namedKeys: ReadonlySet<string>): Wording {
   const figure = text.figures[place]!;
-  const direction = directionAround(place, text, words);
+  // "+100", "+10%": a plus written is a rise.
+  const direction = figure.text.startsWith("+") ? "up" : directionAround(place, text, words);
   const next = text.figures[place + 1];
   const after = text.masked.slice(figure.end, next === undefined ? text.masked.length : Math.max(figure.end, next.start));
-  const comparative = comparativeAfter.exec(after)?.[1]?.toLowerCase();
+  const written = comparativeAfter.exec(after);
+  const comparative = (written?.[1] ?? written?.[2])?.toLowerCase();
   const wording: Wording = {
     direction,
     sums: words.sums,
     differences: words.differences,
     perUnit: words.perUnit,
     ...(text.keyAt === undefined ? {} : { keyAt: text.keyAt }),
-    negative: direction === "down" || words.negative,
+    // "Fell to $1,200" is the level it fell to: the direction gives no sign to drop ("fell 1,200" is the change's).
+    negative:
+      (direction === "down" && !levelBefore.test(text.masked.slice(Math.max(0, figure.start - 12), figure.start))) || words.negative,
     namedKeys,
   };
   if (/^\s*of\b/i.test(after)) wording.shareOf = true;
-  if (comparative !== undefined) wording.comparative = comparative === "more" ? "up" : "down";
+  if (comparative !== undefined) wording.comparative = /^(?:more|over|above|ahead of)$/.test(comparative) ? "up" : "down";
+  // "7% under budget": a change against the plan, from it to what happened.
+  if (written?.[2] !== undefined && wording.direction === undefined) wording.direction = wording.comparative;
+  const than = comparative === undefined ? -1 : text.folded.indexOf(" than ", figure.end);
+  if (than !== -1) wording.thanAt = than;
   if (words.loss && (lossBefore.test(text.masked.slice(Math.max(0, figure.start - 30), figure.start)) || lossAfter.test(after)))
     wording.loss = true;
   return wording;
@@ -115,6 +137,8 @@ function directionAround(place: number, text: SentenceText, words: SentenceWords
   const { directions } = words;
   const before = directions[firstAtOrAfter(directions, figure.start) - 1];
   if (before !== undefined && before.at >= from) return before.direction;
+  // "Up 5.2% ($2,600)", "fell 10% (-100)": a figure in brackets right after a change restates it, in its direction.
+  if (previous >= 0 && /^\s*\(\s*$/.test(text.masked.slice(from, figure.start))) return directionAround(previous, text, words);
   // After the figure only right after it ("2.8% below"): in "91%, down 3 points" the word is the next figure's.
   const after = directions[firstAtOrAfter(directions, figure.end)];
   return after !== undefined && after.at < to && text.masked.slice(figure.end, after.at).trim() === "" ? after.direction : undefined;

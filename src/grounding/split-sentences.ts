@@ -16,8 +16,8 @@ export interface Sentence {
 const bracket = /\[([^\][\n]{1,80})\](?!\()/g;
 /** What a citation token looks like when it names no known step. */
 const citationShape = /^(?:s|step\s*|t)[:\s]?[\w.-]+$/i;
-/** Where a sentence may end inside a line: punctuation, then space and a new sentence's start. */
-const sentenceEnd = /[.!?](?:\s*\[[^\][\n]{1,80}\])*(?=\s+["“(\[*#_A-Z0-9¥$€£-])/g;
+/** Where a sentence may end inside a line: punctuation (and the citations after it), then a new sentence's start or the line's end. */
+const sentenceEnd = /[.!?](?:\s*\[[^\][\n]{1,80}\])*(?=\s+["“(\[*#_A-Z0-9¥$€£-]|\s*$)/g;
 const abbreviation = /(?:\b(?:e\.g|i\.e|etc|vs|approx|no|mr|mrs|ms|dr|inc|ltd|co|fig|est|mio|mrd|tsd|bzw|ca|mln|mld)|\b[A-Z])\.$/i;
 
 /** How an answer cites a step: `[s3]`, or `[s:orders]` for an id that is not a number. */
