@@ -5,7 +5,7 @@ import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.j
 import { InvalidOptionsError } from "../core/errors.js";
 import { pools } from "./claim-pools.js";
 import { localeMarks } from "./locale-marks.js";
-import { matchNumber, shownIn, type Derivation, type NumberMatch } from "./match-number.js";
+import { matchNumber, shownIn, type Derivation, type NumberMatch, type Wording } from "./match-number.js";
 import type { Figure } from "./read-figures.js";
 import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
@@ -166,21 +166,43 @@ function once<T>(read: () => T): () => T {
 }
 
 function checkFigure(place: number, context: SentenceContext, sources: SentenceSources): CheckedClaim {
+  const given = find(place, context, sources.given) ?? countOfCited(place, context);
+  if (given) return claimOf({ place, context, status: "supported", found: given });
+  const { sentence } = context;
+  const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
+  const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
+  if (found) return claimOf({ place, context, status: citesSomething ? "supported" : "uncited", found });
+  const reason = whyUnsupported(place, context, sources.others);
+  return claimOf({ place, context, status: "unsupported", found: { steps: [], matched: [] }, reason });
+}
+
+/**
+ * The claim of the figure at `place`, written out field by field: an object spread followed by
+ * more fields cost some 8 µs each on Node 20, a tenth of a 1 MB answer's time (bench:grounding-time).
+ */
+function claimOf(outcome: {
+  place: number;
+  context: SentenceContext;
+  status: CheckedClaim["status"];
+  found: Found;
+  reason?: string;
+}): CheckedClaim {
+  const { place, context, found } = outcome;
   const { sentence } = context;
   const figure = context.figures[place]!;
-  const base = {
+  const claim: CheckedClaim = {
     kind: figure.kind,
     text: figure.text,
     start: sentence.start + figure.start,
     end: sentence.start + figure.end,
     sentence: sentence.index,
+    status: outcome.status,
+    steps: found.steps,
+    matched: found.matched,
   };
-  const given = find(place, context, sources.given) ?? countOfCited(place, context);
-  if (given) return { ...base, status: "supported", ...given };
-  const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
-  const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
-  if (found) return { ...base, status: citesSomething ? "supported" : "uncited", ...found };
-  return { ...base, status: "unsupported", steps: [], matched: [], reason: whyUnsupported(place, context, sources.others) };
+  if ("derivation" in found) claim.derivation = found.derivation;
+  if (outcome.reason !== undefined) claim.reason = outcome.reason;
+  return claim;
 }
 
 /**
@@ -268,16 +290,20 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   const match =
     overColumn !== undefined
       ? (overColumn ?? undefined)
-      : (matchNumber(figure, pool, {
-          ...wordingOf(place, context, context.words, context.keysNamedIn(sources)),
-          namedAt: (number) => namedIn(sources, number, context.folded),
-        }) ?? withinRange(figure, pool.direct));
+      : (matchNumber(figure, pool, wordingNamed(place, context, sources)) ?? withinRange(figure, pool.direct));
   if (!match) return undefined;
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [
     ...new Set(match.operands.filter((number) => number.source !== "sentence").flatMap((number) => number.sources ?? [number.source])),
   ];
   return { steps, matched, derivation: match.derivation };
+}
+
+/** The figure's wording, with where the sentence names a value's row: `wordingOf` makes a fresh object, added to (not spread). */
+function wordingNamed(place: number, context: SentenceContext, sources: readonly SourceFacts[]): Wording {
+  const wording = wordingOf(place, context, context.words, context.keysNamedIn(sources));
+  wording.namedAt = (number) => namedIn(sources, number, context.folded);
+  return wording;
 }
 
 function namedIn(sources: readonly SourceFacts[], number: EvidenceNumber, folded: string): number {

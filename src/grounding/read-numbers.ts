@@ -95,7 +95,8 @@ export function inferLocale(text: string): string | undefined {
 function readToken(token: DigitToken, order: readonly LocaleMarks[]) {
   for (const marks of order) {
     const reading = readInLocale(token, marks);
-    if (reading) return { ...reading, marks };
+    // Written out, not spread: a spread followed by more fields is slow on Node 20.
+    if (reading) return { value: reading.value, decimals: reading.decimals, marks };
   }
   return undefined;
 }

@@ -108,12 +108,12 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     sums: words.sums,
     differences: words.differences,
     perUnit: words.perUnit,
-    ...(text.keyAt === undefined ? {} : { keyAt: text.keyAt }),
     // "Fell to $1,200" is the level it fell to: the direction gives no sign to drop ("fell 1,200" is the change's).
     negative:
       (direction === "down" && !levelBefore.test(text.masked.slice(Math.max(0, figure.start - 12), figure.start))) || words.negative,
     namedKeys,
   };
+  if (text.keyAt !== undefined) wording.keyAt = text.keyAt;
   if (/^\s*of\b/i.test(after)) wording.shareOf = true;
   if (comparative !== undefined) wording.comparative = /^(?:more|over|above|ahead of)$/.test(comparative) ? "up" : "down";
   // "7% under budget": a change against the plan, from it to what happened.
