@@ -49,11 +49,8 @@ export class RunReading {
     const read = copy === undefined || this.store.getRunFrom === undefined;
     const found = read ? await this.store.getRun(runId) : await this.store.getRunFrom!(runId, copy.journal.length);
     if (found === undefined) return undefined;
-    // A journal only grows: what was read before stays, the new entries follow it (the copy is this reading's own).
-    if (!read) {
-      for (const entry of found.journal) copy.journal.push(entry);
-      found.journal = copy.journal;
-    }
+    // A journal only grows: what was read before stays, the new entries follow it.
+    if (!read) found.journal = copy.journal.concat(found.journal);
     this.copies.set(runId, found);
     return found;
   }
