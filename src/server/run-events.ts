@@ -1,10 +1,7 @@
-import type { StoredRun } from "../journal/checkpoint-store.js";
-import { lastPause, pendingOf } from "../strategies/stored-runs.js";
-import { journalEvents } from "../trace/stored-trace.js";
+import type { DrawnEvent } from "../trace/stored-trace.js";
 import type { StreamEvent } from "../client/api-types.js";
-import type { PlanloopEventBody } from "../core/events.js";
 import { mergeTimelines } from "./timeline-merge.js";
-import type { RunReading } from "./run-reading.js";
+import type { RunDrawing } from "./run-drawing.js";
 
 /**
  * Where a stream of a run's events stands: per run (the run itself, "", and each run kept
@@ -13,9 +10,6 @@ import type { RunReading } from "./run-reading.js";
  * has not seen, from the store: after a dropped connection, a reload, or a restart of the server.
  */
 export type StreamCursor = Map<string, number>;
-
-/** An event as a journal draws it, with when it happened. */
-type Drawn = PlanloopEventBody & { time: number };
 
 /**
  * The cursor a `Last-Event-ID` names, in the stream of run `runId`; an empty one (from the start)
@@ -63,69 +57,40 @@ export interface UnsentEvents {
 }
 
 /**
- * The events of the run and the runs kept inside it that `cursor` has not had yet, as `reading`
- * finds them now; moves the cursor past them. A run waiting for people says what on its last
- * pause (`pending`); its end carries its answer (`output`).
+ * The events of the run and the runs kept inside it that `cursor` has not had yet, as `drawing`
+ * finds them now; moves the cursor past them. Only the events past the cursor are merged and
+ * named (and, `withSent`, those before it).
  */
 export async function unsentEvents(
-  reading: RunReading,
+  drawing: RunDrawing,
   runId: string,
   cursor: StreamCursor,
   options: { withSent?: boolean; check?: string } = {},
 ): Promise<UnsentEvents | undefined> {
-  const found = await reading.read();
+  const found = await drawing.draw();
   if (found === undefined) return undefined;
-  const { run, children } = found;
-  const named: string[] = [];
-  const unsent: Drawn[][] = [];
-  const had: Drawn[][] = [];
-  for (const each of [run, ...children]) {
-    const name = each.runId.slice(runId.length).replace(/^\//, "");
-    named.push(name);
-    const drawn = journalEvents(each, each === run);
-    if (each === run) describeEnding(drawn, run, children);
-    const from = cursor.get(name) ?? 0;
+  const { run, runs } = found;
+  const unsent: DrawnEvent[][] = [];
+  const had: DrawnEvent[][] = [];
+  for (const { events } of runs) {
+    const from = cursor.get(runs[unsent.length]!.name) ?? 0;
     // A journal never shrinks: a position past its end was never given for this run.
-    if (options.check !== undefined && from > drawn.length) throw new CursorError(options.check, "it is past the end of this run's stream");
-    had.push(drawn.slice(0, from));
-    unsent.push(drawn.slice(from));
+    if (options.check !== undefined && from > events.length)
+      throw new CursorError(options.check, "it is past the end of this run's stream");
+    if (options.withSent) had.push(events.slice(0, from));
+    unsent.push(events.slice(from));
   }
-  const runIds = [run, ...children].map((each) => each.runId);
   // In the order things happened across the runs, each event's id the cursor just past it.
-  const asSent = (timeline: Array<{ list: number; event: Drawn }>, positions: StreamCursor) =>
+  const asSent = (timeline: Array<{ list: number; event: DrawnEvent }>, positions: StreamCursor) =>
     timeline.map(({ list, event }) => {
-      positions.set(named[list]!, (positions.get(named[list]!) ?? 0) + 1);
-      return { ...event, run: runIds[list]!, id: cursorId(positions, runId) } as StreamEvent;
+      const { name, runId: from } = runs[list]!;
+      positions.set(name, (positions.get(name) ?? 0) + 1);
+      return { ...event, run: from, id: cursorId(positions, runId) } as StreamEvent;
     });
   const sent = options.withSent ? asSent(mergeTimelines(had), new Map()) : [];
   const events = asSent(mergeTimelines(unsent), cursor);
-  if (options.check !== undefined && [...cursor.keys()].some((name) => !named.includes(name)))
+  if (options.check !== undefined && [...cursor.keys()].some((name) => !runs.some((each) => each.name === name)))
     throw new CursorError(options.check, "it names runs this run does not hold");
   const status = (run.result as { status?: unknown } | undefined)?.status;
   return { events, sent, finished: run.status === "finished", ...(typeof status === "string" ? { status } : {}) };
-}
-
-/** Each pause of the run names what it waited for (its saved state's pending calls); its end carries its answer. */
-function describeEnding(drawn: Array<Record<string, unknown>>, run: StoredRun, children: readonly StoredRun[]): void {
-  const pauses = run.journal.filter((entry) => entry.kind === "paused");
-  const paused = drawn.filter((event) => event.type === "run-paused" && event.status !== "process stopped");
-  paused.forEach((event, index) => {
-    const entry = pauses[index];
-    event.pending = entry?.kind === "paused" ? pendingOf(entry.state) : [];
-  });
-  const last = drawn.at(-1);
-  const lastPaused = paused.at(-1);
-  // A strategy's pause names nothing itself: what it waits for is in the run kept inside it.
-  if (
-    lastPaused !== undefined &&
-    (lastPaused.pending as unknown[] | undefined)?.length === 0 &&
-    (last === lastPaused || run.status === "finished")
-  ) {
-    const state = lastPause(run, children, { finished: true });
-    if (state !== undefined) lastPaused.pending = pendingOf(state);
-  }
-  if (last?.type === "run-end") {
-    const output = (run.result as { output?: unknown } | undefined)?.output;
-    if (output !== undefined) last.output = output;
-  }
 }

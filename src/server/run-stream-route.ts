@@ -5,6 +5,7 @@ import type { CheckpointStore } from "../journal/checkpoint-store.js";
 import { ApiFailure } from "./api-failure.js";
 import { BoundedStream } from "./bounded-stream.js";
 import { CursorError, readCursor, unsentEvents, type StreamCursor } from "./run-events.js";
+import { RunDrawing } from "./run-drawing.js";
 import { RunReading } from "./run-reading.js";
 import type { RunChanges } from "./run-changes.js";
 import { streamFormat, streamFormats, type StreamFormatName } from "./stream-format.js";
@@ -32,11 +33,13 @@ export async function streamRun(context: Context, runId: string, feed: RunStream
     throw new ApiFailure(400, `format must be one of ${streamFormats.join(", ")}; not ${JSON.stringify(name)}`, { field: "format" });
   const lastEventId = context.req.header("last-event-id") ?? context.req.query("lastEventId");
   let cursor: StreamCursor;
-  // The stream's copy of the run: read whole once, then only what each change appended.
+  // The stream's copy of the run and its events: read and drawn whole once, then only what each change appended.
   const reading = new RunReading(store, runId);
+  const drawing = new RunDrawing(reading, runId);
   try {
     cursor = readCursor(lastEventId, runId);
-    if (cursor.size > 0) await unsentEvents(reading, runId, new Map(cursor), { check: lastEventId! });
+    // Checked on a drawing of its own: the stream's draws the run afresh at its first look.
+    if (cursor.size > 0) await unsentEvents(new RunDrawing(reading, runId), runId, new Map(cursor), { check: lastEventId! });
   } catch (error) {
     if (!(error instanceof CursorError)) throw error;
     throw new ApiFailure(400, errorMessage(error), { field: "Last-Event-ID" });
@@ -58,7 +61,7 @@ export async function streamRun(context: Context, runId: string, feed: RunStream
     while (open && !out.cut) {
       // Over a store with a change feed a stream looks only when its run changed; else every pollMs.
       const changed = changes.next(runId, changes.fed ? undefined : pollMs, closed.signal);
-      const unsent = await unsentEvents(reading, runId, cursor, { withSent: first && resumed });
+      const unsent = await unsentEvents(drawing, runId, cursor, { withSent: first && resumed });
       if (unsent === undefined) break;
       // A stream from the start opens as its format does; a resumed one first takes in what the client has had.
       if (first && resumed) for (const event of unsent.sent) format.absorb(event);

@@ -35,82 +35,113 @@ export function storedRunEvents(run: StoredRun, children: readonly StoredRun[]):
  * stream that sent some of them goes on from how many it sent. `top`: the run itself, not one
  * kept inside it (its pauses and its end are drawn).
  */
-export function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEventBody & { time: number }> {
-  const events: Array<PlanloopEventBody & { time: number }> = [];
-  let plan: PlanLike = {};
+export function journalEvents(each: StoredRun, top: boolean): DrawnEvent[] {
+  const drawing = new JournalDrawing(top);
+  drawing.draw(each);
+  return drawing.events;
+}
+
+/** An event as a journal draws it, with when it happened. */
+export type DrawnEvent = PlanloopEventBody & { time: number };
+
+/**
+ * A run's journal drawn as it grows: each `draw` draws only the entries added since the last
+ * (and the run's end once it finished), so a stream following a run of thousands of entries
+ * pays a change what it appended, not the whole journal drawn again. The events so far are
+ * `journalEvents` of the journal so far (test/trace/journal-drawing.test.ts): a journal only
+ * grows, and a finished run's no more. An entry that kept no time is drawn at the run's last
+ * write as of its draw, as a redraw then would.
+ */
+export class JournalDrawing {
+  /** Every event drawn so far, in the journal's order. */
+  readonly events: DrawnEvent[] = [];
+  private entriesDrawn = 0;
+  private ended = false;
+  // The latest time drawn so far: where a process that stopped was last seen.
+  private latest = -Infinity;
+  private plan: PlanLike = {};
   // Steps started and not ended, with when: a step-start's own time, else the run's last write.
-  const started = new Map<string, number>();
-  let pausedAt: number | undefined;
-  let decided: Array<{ id: string; decision: string; at?: number }> = [];
-  const code = new CodeModeEvents();
-  for (const entry of each.journal) {
-    // A program run again with no pause between: the process running it stopped, and a later one took the run up.
-    if (top && code.ranAgain(entry)) {
-      const stoppedAt = lastTime(events, each.createdAt);
-      events.push({ type: "run-paused", status: "process stopped", time: stoppedAt });
-      events.push({ type: "run-resumed", time: entry.kind === "code-start" && entry.at !== undefined ? entry.at : stoppedAt });
-    }
-    if (entry.kind === "human-decision" && pausedAt !== undefined) {
-      decided.push({ id: entry.id, decision: decisionWord(entry.decision), ...(entry.at === undefined ? {} : { at: entry.at }) });
-    }
-    if (pausedAt !== undefined && entry.kind !== "paused" && entry.kind !== "human-decision") {
-      // The journal goes on after a pause: a later process took the run up.
-      const time = entry.kind === "step-start" && entry.at !== undefined ? entry.at : (decided.at(-1)?.at ?? pausedAt);
-      events.push({ type: "run-resumed", ...(decided.length > 0 ? { decided } : {}), time });
-      pausedAt = undefined;
-      decided = [];
-    }
-    if (entry.kind === "plan") {
-      plan = entry.plan as PlanLike;
-      const steps = (plan.steps ?? []).map((step) => ({
-        id: step.id,
-        task: step.task ?? "",
-        depends_on: step.depends_on ?? [],
-        ...(step.tool ? { tool: step.tool } : {}),
-        ...(step.model ? { model: step.model } : {}),
-        // As events show them: secret values masked.
-        ...(step.args === undefined ? {} : { args: maskSecrets(step.args) }),
-      }));
-      events.push({ type: "plan-created", version: entry.version, steps, time: each.createdAt });
-    } else if (entry.kind === "step-start") {
-      const time = entry.at ?? each.updatedAt;
-      if (started.has(entry.stepKey) && top) {
-        // Started again with no end between: the process running it stopped, and a later one took the run up.
-        events.push({ type: "run-paused", status: "process stopped", time: lastTime(events, each.createdAt) });
-        events.push({ type: "run-resumed", time });
+  private readonly started = new Map<string, number>();
+  private pausedAt: number | undefined;
+  private decided: Array<{ id: string; decision: string; at?: number }> = [];
+  private readonly code = new CodeModeEvents();
+
+  constructor(private readonly top: boolean) {}
+
+  /** Draws the entries of `each`'s journal not drawn yet; returns how many events there were before them. */
+  draw(each: StoredRun): number {
+    const before = this.events.length;
+    const { top, started, code } = this;
+    const lastTime = () => Math.max(each.createdAt, this.latest);
+    for (const entry of each.journal.slice(this.entriesDrawn)) {
+      // A program run again with no pause between: the process running it stopped, and a later one took the run up.
+      if (top && code.ranAgain(entry)) {
+        const stoppedAt = lastTime();
+        this.add({ type: "run-paused", status: "process stopped", time: stoppedAt });
+        this.add({ type: "run-resumed", time: entry.kind === "code-start" && entry.at !== undefined ? entry.at : stoppedAt });
       }
-      started.set(entry.stepKey, time);
-      events.push({
-        type: "step-start",
-        stepId: stepIdOf(plan, entry.stepKey),
-        kind: kindOf(plan, entry.stepKey),
-        attempt: entry.attempt,
-        time,
-      });
-    } else if (entry.kind === "step-end") {
-      events.push(
-        ...stepEnd(each, plan, {
-          key: entry.stepKey,
-          record: entry.record as StepRecord,
-          startedAt: started.get(entry.stepKey),
-          at: entry.at,
-        }),
-      );
-      started.delete(entry.stepKey);
-    } else if (entry.kind === "model-call") {
-      events.push(...callEvents(entry.call, stepOfLoop(each.runId)));
-    } else if (entry.kind === "code-start" || entry.kind === "code-call") {
-      // The latest time so far only for an entry that kept none: looked up for every entry, it would cost O(n²).
-      events.push(...code.of(entry, () => lastTime(events, each.createdAt)));
-    } else if (entry.kind === "paused" && top) {
-      pausedAt = entry.at ?? each.updatedAt;
-      events.push(...code.waiting(entry.state, pausedAt));
-      events.push({ type: "run-paused", status: entry.status ?? "waiting", time: pausedAt });
+      if (entry.kind === "human-decision" && this.pausedAt !== undefined) {
+        this.decided.push({ id: entry.id, decision: decisionWord(entry.decision), ...(entry.at === undefined ? {} : { at: entry.at }) });
+      }
+      if (this.pausedAt !== undefined && entry.kind !== "paused" && entry.kind !== "human-decision") {
+        // The journal goes on after a pause: a later process took the run up.
+        const time = entry.kind === "step-start" && entry.at !== undefined ? entry.at : (this.decided.at(-1)?.at ?? this.pausedAt);
+        this.add({ type: "run-resumed", ...(this.decided.length > 0 ? { decided: this.decided } : {}), time });
+        this.pausedAt = undefined;
+        this.decided = [];
+      }
+      if (entry.kind === "plan") {
+        this.plan = entry.plan as PlanLike;
+        const steps = (this.plan.steps ?? []).map((step) => ({
+          id: step.id,
+          task: step.task ?? "",
+          depends_on: step.depends_on ?? [],
+          ...(step.tool ? { tool: step.tool } : {}),
+          ...(step.model ? { model: step.model } : {}),
+          // As events show them: secret values masked.
+          ...(step.args === undefined ? {} : { args: maskSecrets(step.args) }),
+        }));
+        this.add({ type: "plan-created", version: entry.version, steps, time: each.createdAt });
+      } else if (entry.kind === "step-start") {
+        const time = entry.at ?? each.updatedAt;
+        if (started.has(entry.stepKey) && top) {
+          // Started again with no end between: the process running it stopped, and a later one took the run up.
+          this.add({ type: "run-paused", status: "process stopped", time: lastTime() });
+          this.add({ type: "run-resumed", time });
+        }
+        started.set(entry.stepKey, time);
+        this.add({
+          type: "step-start",
+          stepId: stepIdOf(this.plan, entry.stepKey),
+          kind: kindOf(this.plan, entry.stepKey),
+          attempt: entry.attempt,
+          time,
+        });
+      } else if (entry.kind === "step-end") {
+        const ended = { key: entry.stepKey, record: entry.record as StepRecord, startedAt: started.get(entry.stepKey), at: entry.at };
+        this.add(...stepEnd(each, this.plan, ended));
+        started.delete(entry.stepKey);
+      } else if (entry.kind === "model-call") {
+        this.add(...callEvents(entry.call, stepOfLoop(each.runId)));
+      } else if (entry.kind === "code-start" || entry.kind === "code-call") {
+        this.add(...code.of(entry, lastTime));
+      } else if (entry.kind === "paused" && top) {
+        this.pausedAt = entry.at ?? each.updatedAt;
+        this.add(...code.waiting(entry.state, this.pausedAt));
+        this.add({ type: "run-paused", status: entry.status ?? "waiting", time: this.pausedAt });
+      }
     }
+    this.entriesDrawn = each.journal.length;
+    this.drawEnd(each);
+    return before;
   }
-  const result = each.result as { status?: unknown; reason?: unknown } | undefined;
-  if (top && each.status === "finished" && typeof result?.status === "string")
-    events.push({
+
+  /** The run's end, once: a finished run's journal does not grow. */
+  private drawEnd(each: StoredRun): void {
+    const result = each.result as { status?: unknown; reason?: unknown } | undefined;
+    if (this.ended || !this.top || each.status !== "finished" || typeof result?.status !== "string") return;
+    this.ended = true;
+    this.add({
       type: "run-end",
       status: result.status,
       usage: (result as { usage?: never }).usage ?? ({} as never),
@@ -118,7 +149,14 @@ export function journalEvents(each: StoredRun, top: boolean): Array<PlanloopEven
       ...(typeof result.reason === "string" ? { reason: result.reason } : {}),
       time: each.updatedAt,
     });
-  return events;
+  }
+
+  private add(...drawn: DrawnEvent[]): void {
+    for (const event of drawn) {
+      this.events.push(event);
+      this.latest = Math.max(this.latest, event.time);
+    }
+  }
 }
 
 /** A step's end, and its start when the journal had none with a time (a journal written before step starts kept one). */
@@ -210,13 +248,6 @@ function callEvents(call: KeptModelCall, stepId: string | undefined): Array<Plan
       time: call.at + call.durationMs,
     },
   ];
-}
-
-/** The latest time of the events so far: where a process that stopped was last seen. */
-function lastTime(events: ReadonlyArray<{ time: number }>, from: number): number {
-  let latest = from;
-  for (const event of events) latest = Math.max(latest, event.time);
-  return latest;
 }
 
 type PlanStep = NonNullable<PlanLike["steps"]>[number];
