@@ -76,7 +76,7 @@ describe("which answers close the shared limit", () => {
     expect(await limit.closedFor()).toBe(0);
   });
 
-  it("a 500 with a time: the call itself waits that time before its retry", { timeout: 15_000 }, async () => {
+  it("a 500 with a time: the call itself waits that time before its retry", async () => {
     const limit = providerLimit({ name: "own-wait" });
     const { fetch, at } = answeringOnce(500, "1");
     const response = await postWithRetries(request(fetch, 1, limit));

@@ -63,7 +63,7 @@ function startWorkerProcess(args: string[]): Promise<void> {
 }
 
 describe.skipIf(skipRedis)("tenants' shares of a limit in Redis, across two BullMQ workers", () => {
-  it("heavy=3, light=1: about 3 of every 4 calls are the heavy tenant's while both wait", { timeout: 120_000 }, async () => {
+  it("heavy=3, light=1: about 3 of every 4 calls are the heavy tenant's while both wait", async () => {
     const provider = await notingProvider();
     const queue = freshQueue();
     const name = `provider-${randomUUID().slice(0, 8)}`;
