@@ -133,9 +133,11 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
     const row = lineOf.get(key);
     const claims = new Map(claimsOf.all(key).map(({ tenant, mark, since, until }) => [tenant, { mark, since, until }]));
     const line = { next: row?.next_at ?? 0, closed: row?.closed_until ?? 0, lastMark: row?.last_mark ?? 0 };
-    const decision = decideFairTurn(line, claims, request);
+    // Claims are read back by the name they were stored under, which has no NUL (`storedTenant`).
+    const tenant = storedTenant(request.tenant);
+    const decision = decideFairTurn(line, claims, { ...request, tenant });
     if ("start" in decision.turn) setLine.run(key, decision.line.next, decision.line.lastMark, decision.line.closed);
-    setClaim.run(key, request.tenant, decision.claim.mark, decision.claim.since, decision.claim.until);
+    setClaim.run(key, tenant, decision.claim.mark, decision.claim.since, decision.claim.until);
     for (const tenant of decision.forget) forget.run(key, tenant);
     return decision.turn;
   });
@@ -196,4 +198,17 @@ export function sqliteLimitStore(options: SqliteLimitStoreOptions): LimitStore {
  */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/** What a tenant's name is stored as: itself, or, if it holds a NUL (or starts as such names do), a marked JSON string. */
+const escapedTenant = "#json:";
+
+/**
+ * A tenant's name as its claim's row keeps it. `node:sqlite` gives a text back cut at its first
+ * NUL, so a tenant named `x\u0000y` never found its own claim and waited for ever (Node 22, a
+ * tenant of any name is a caller's: an API token's, a schedule's). One to one: a name that holds
+ * a NUL, or starts with the mark, is stored marked and as JSON, which has no NUL.
+ */
+export function storedTenant(name: string): string {
+  return name.includes("\u0000") || name.startsWith(escapedTenant) ? `${escapedTenant}${JSON.stringify(name)}` : name;
 }
