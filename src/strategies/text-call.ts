@@ -71,17 +71,14 @@ async function askModel(
 ): Promise<string> {
   const model = toModelFunction(context.model)!;
   const sending = new CallSending();
-  const request: ModelRequest = {
-    messages,
-    step: 0,
-    signal: context.signal,
-    tools: [],
-    purpose,
-    tenant: context.tenant,
-    onSendState: sending.onSendState,
-    ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
-    ...deltasOf(context, purpose),
-  };
+  const request = textRequest(
+    context,
+    { purpose, messages, sending },
+    {
+      ...(context.responseFormat ? { responseFormat: context.responseFormat } : {}),
+      ...deltasOf(context, purpose),
+    },
+  );
   const held = await holdCallCost(context, request);
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
@@ -132,16 +129,8 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
   }
   const { onDelta: announce, onLimitWait } = deltasOf(context, purpose);
   const sending = new CallSending();
-  const request: ModelRequest = {
-    messages,
-    step: 0,
-    signal: context.signal,
-    tools: [],
-    purpose,
-    onLimitWait,
-    tenant: context.tenant,
-    onSendState: sending.onSendState,
-  };
+  // The deltas are announced here, as the stream yields them, not by the model.
+  const request = textRequest(context, { purpose, messages, sending }, { onLimitWait });
   const held = await holdCallCost(context, request);
   context.events.emit({ type: "model-call-start", step: 0, purpose, ...modelIdentity(context.model) });
   const startedAt = context.clock.now();
@@ -174,6 +163,24 @@ export async function* streamText(context: TextCallContext, purpose: ModelPurpos
   keepCall(context, { request, startedAt, outcome: { decision: { type: "final", content: text, ...(usage ? { usage } : {}) } } });
   finishCall(context, { purpose, usage, startedAt, held });
   await call?.keep({ text, usage });
+}
+
+/** A text call's request: no tools, step 0, the run's signal and tenant; `extra` adds what differs. */
+function textRequest(
+  context: TextCallContext,
+  { purpose, messages, sending }: { purpose: ModelPurpose; messages: Message[]; sending: CallSending },
+  extra: Partial<ModelRequest>,
+): ModelRequest {
+  return {
+    messages,
+    step: 0,
+    signal: context.signal,
+    tools: [],
+    purpose,
+    tenant: context.tenant,
+    onSendState: sending.onSendState,
+    ...extra,
+  };
 }
 
 function finishCall(
