@@ -3,15 +3,14 @@
 // tenant, a 24-wide fan-out of agent steps, is sent through the queue at once. While both
 // tenants have calls waiting, the provider sees about 3 of the heavy tenant's for 1 of the light
 // one's, whichever worker holds which call.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { executePlan } from "planloop";
 import { bullmqRunner } from "planloop/bullmq";
-import { repoRoot } from "../helpers/paths.js";
+import { startFixture } from "../helpers/fixture-process.js";
 import { freshQueue, redisUrl, skipRedis } from "../helpers/redis.js";
 
 const servers: Server[] = [];
@@ -46,20 +45,9 @@ async function notingProvider() {
 }
 
 function startWorkerProcess(args: string[]): Promise<void> {
-  const worker = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "test", "fixtures", "limited-worker-process.ts"), ...args], {
-    cwd: repoRoot,
-  });
-  workers.push(worker);
-  return new Promise<void>((resolve, reject) => {
-    let out = "";
-    let err = "";
-    worker.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("ready")) resolve();
-    });
-    worker.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    worker.on("exit", (code) => reject(new Error(`a worker exited ${code}: ${err}`)));
-  });
+  const worker = startFixture("limited-worker-process.ts", args);
+  workers.push(worker.child);
+  return worker.ready;
 }
 
 describe.skipIf(skipRedis)("tenants' shares of a limit in Redis, across two BullMQ workers", () => {

@@ -7,7 +7,6 @@
 // turn and the lone call arriving (a busy call that comes within half a turn of the lone one
 // asking had its turn before it: the wake-up's and the request's latency). Without the tenants'
 // rule in the store each busy process books its next turn ahead of the lone one: two or three.
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -15,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/paths.js";
+import { startFixture } from "../helpers/fixture-process.js";
 import { freshDatabase, skipPostgres } from "../helpers/postgres.js";
 import { redisUrl, skipRedis } from "../helpers/redis.js";
 
@@ -51,22 +50,8 @@ async function loggingProvider() {
 }
 
 function startProcess(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "test", "fixtures", "tenant-rate-process.ts"), ...args], {
-    cwd: repoRoot,
-  });
-  let out = "";
-  let err = "";
-  let onReady: () => void = () => {};
-  const ready = new Promise<void>((resolve) => (onReady = resolve));
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.startsWith("ready\n")) onReady();
-  });
-  const done = new Promise<{ statuses: string[]; asked: number[] }>((resolve, reject) =>
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.split("\n")[1]!)) : reject(new Error(`exited ${code}: ${err}`)))),
-  );
-  return { ready, done, child };
+  const { ready, done, child } = startFixture("tenant-rate-process.ts", args);
+  return { ready, done: done.then((line) => JSON.parse(line) as { statuses: string[]; asked: number[] }), child };
 }
 
 /** A seeded random number in [0, 1). */
