@@ -11,6 +11,7 @@ import { topRunId } from "../journal/run-feed.js";
 export class RunChanges {
   private readonly waiting = new Map<string, Set<() => void>>();
   private readonly listeners = new Map<string, Set<(event: PlanloopEvent) => void>>();
+  private readonly keptNotes = new Map<string, Set<KeptChanges>>();
   private unwatch: (() => void) | undefined;
   private closed = false;
 
@@ -31,6 +32,25 @@ export class RunChanges {
       listeners.delete(listener);
       if (listeners.size === 0) this.listeners.delete(runId);
     };
+  }
+
+  /**
+   * A note, for a stream's life, of whether a run kept inside `runId` may have changed since the
+   * stream last took it (`take`): set by this process's writes to a kept run (`<runId>/…`), by the
+   * feed (which names no kept run, so any of its news may be one), and at first. A stream that
+   * finds it unset reads its run alone, not the rows of its kept runs (a query a wake, 0.12–0.17
+   * ms: bench/serve-cost.bench.ts, item 2). Meaningful only when `fed`: without a feed a stream
+   * wakes on its own timer, not on news, and reads everything.
+   */
+  keptChanges(runId: string): KeptChanges {
+    const notes = this.keptNotes.get(runId) ?? new Set();
+    this.keptNotes.set(runId, notes);
+    const note = new KeptChanges(() => {
+      notes.delete(note);
+      if (notes.size === 0 && this.keptNotes.get(runId) === notes) this.keptNotes.delete(runId);
+    });
+    notes.add(note);
+    return note;
   }
 
   /**
@@ -61,6 +81,7 @@ export class RunChanges {
   changed(runId: string, event?: PlanloopEvent): void {
     const top = topRunId(runId);
     if (event !== undefined) for (const listener of [...(this.listeners.get(top) ?? [])]) listener(event);
+    if (runId !== top) this.noteKept(top);
     for (const id of new Set([runId, top])) this.wake(id);
   }
 
@@ -81,14 +102,35 @@ export class RunChanges {
     this.closed = true;
     this.unwatch?.();
     this.unwatch = undefined;
+    for (const id of [...this.keptNotes.keys()]) this.noteKept(id);
     for (const id of [...this.waiting.keys()]) this.wake(id);
   }
 
   private fromFeed(runIds: readonly string[] | "any"): void {
+    for (const id of runIds === "any" ? [...this.keptNotes.keys()] : runIds) this.noteKept(topRunId(id));
     for (const id of runIds === "any" ? [...this.waiting.keys()] : runIds) this.wake(id);
+  }
+
+  private noteKept(top: string): void {
+    for (const note of this.keptNotes.get(top) ?? []) note.changed = true;
   }
 
   private wake(runId: string): void {
     for (const wake of [...(this.waiting.get(runId) ?? [])]) wake();
+  }
+}
+
+/** Whether a run kept inside a stream's run may have changed since the stream last looked (see `RunChanges.keptChanges`). */
+export class KeptChanges {
+  /** Set at first: a stream's first look reads everything. */
+  changed = true;
+
+  constructor(readonly stop: () => void) {}
+
+  /** Whether a kept run may have changed since the last take; unset until the next change. */
+  take(): boolean {
+    const changed = this.changed;
+    this.changed = false;
+    return changed;
   }
 }

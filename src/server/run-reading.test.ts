@@ -60,4 +60,47 @@ describe("a stream's copy of its run (RunReading)", () => {
         { numRuns: 60, seed: 54 },
       );
     });
+
+  it("told which writes were to kept runs, reads what a whole read gives and lists kept runs only after such a write", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(write, { maxLength: 4 }), { maxLength: 8 }), async (looks) => {
+        const inner = memoryStore();
+        let listed = 0;
+        const store: CheckpointStore = { ...inner, listRuns: (filters) => (listed++, inner.listRuns(filters)) };
+        // As a stream's KeptChanges: set at first and by each write (making a run, too) to a run kept inside.
+        let keptChanged = true;
+        const reading = new RunReading(store, "top");
+        reading.keptChanged = () => {
+          const changed = keptChanged;
+          keptChanged = false;
+          return changed;
+        };
+        await store.createRun({ runId: "top", entry: "planAndExecute", at: 1 });
+        expect(await reading.read()).toEqual(await readWhole(inner, "top"));
+        let at = 2;
+        for (const writes of looks) {
+          let wroteKept = false;
+          for (const { run, entries, finish } of writes) {
+            at += 1;
+            const kept = run !== "top";
+            if ((await store.createRun({ runId: run, entry: "executePlan", at })) === "created" && kept) keptChanged = wroteKept = true;
+            if ((await store.getRun(run))?.status === "finished") continue;
+            if (entries > 0)
+              await store.append(
+                run,
+                Array.from({ length: entries }, (_, index) => entry(at * 10 + index)),
+                at,
+              );
+            if (finish) await store.finishRun(run, { status: "completed", at }, at);
+            if (kept && (entries > 0 || finish)) keptChanged = wroteKept = true;
+          }
+          listed = 0;
+          const read = await reading.read();
+          expect(listed).toBe(wroteKept ? 1 : 0);
+          expect(read).toEqual(await readWhole(inner, "top"));
+        }
+      }),
+      { numRuns: 60, seed: 54 },
+    );
+  });
 });

@@ -15,6 +15,12 @@ export interface RunAndChildren {
  */
 export class RunReading {
   private readonly copies = new Map<string, StoredRun>();
+  private children: StoredRun[] | undefined;
+  /**
+   * Whether a run kept inside may have changed since the last read (a stream's `KeptChanges`):
+   * when not, a read takes the run's own new entries and leaves the kept runs' rows unread.
+   */
+  keptChanged: () => boolean = () => true;
 
   constructor(
     private readonly store: CheckpointStore,
@@ -25,11 +31,15 @@ export class RunReading {
   async read(): Promise<RunAndChildren | undefined> {
     const run = await this.fresh(this.runId, undefined);
     if (run === undefined) return undefined;
+    // Asked before the rows are read: a kept run that changes while they are read is read at the next look.
+    const keptChanged = this.keptChanged();
+    if (this.children !== undefined && !keptChanged) return { run, children: this.children };
     const children: StoredRun[] = [];
     for (const row of (await this.store.listRuns({ within: this.runId })).reverse()) {
       const child = await this.fresh(row.runId, row);
       if (child !== undefined) children.push(child);
     }
+    this.children = children;
     return { run, children };
   }
 

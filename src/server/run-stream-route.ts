@@ -57,31 +57,38 @@ export async function streamRun(context: Context, runId: string, feed: RunStream
       closed.abort();
     });
     const out = new BoundedStream(stream, bufferBytes);
+    // Told of this process's writes to the kept runs and of the feed's news, a wake in which only the run wrote reads no kept rows.
+    const kept = changes.fed ? changes.keptChanges(runId) : undefined;
+    if (kept !== undefined) reading.keptChanged = () => kept.take();
     let first = true;
-    while (open && !out.cut) {
-      // Over a store with a change feed a stream looks only when its run changed; else every pollMs.
-      const changed = changes.next(runId, changes.fed ? undefined : pollMs, closed.signal);
-      const unsent = await unsentEvents(drawing, runId, cursor, { withSent: first && resumed });
-      if (unsent === undefined) break;
-      // A stream from the start opens as its format does; a resumed one first takes in what the client has had.
-      if (first && resumed) for (const event of unsent.sent) format.absorb(event);
-      else if (first) out.send(format.opening());
-      first = false;
-      for (const event of unsent.events) {
-        if (!out.send(format.frames(event), event.id)) break;
-        await out.settle();
+    try {
+      while (open && !out.cut) {
+        // Over a store with a change feed a stream looks only when its run changed; else every pollMs.
+        const changed = changes.next(runId, changes.fed ? undefined : pollMs, closed.signal);
+        const unsent = await unsentEvents(drawing, runId, cursor, { withSent: first && resumed });
+        if (unsent === undefined) break;
+        // A stream from the start opens as its format does; a resumed one first takes in what the client has had.
+        if (first && resumed) for (const event of unsent.sent) format.absorb(event);
+        else if (first) out.send(format.opening());
+        first = false;
+        for (const event of unsent.events) {
+          if (!out.send(format.frames(event), event.id)) break;
+          await out.settle();
+        }
+        if (out.cut) {
+          feed.onCut?.({ runId, capBytes: bufferBytes });
+          break;
+        }
+        if (unsent.finished) {
+          out.send(format.closing({ runId, status: unsent.status ?? "finished" }));
+          break;
+        }
+        await changed;
       }
-      if (out.cut) {
-        feed.onCut?.({ runId, capBytes: bufferBytes });
-        break;
-      }
-      if (unsent.finished) {
-        out.send(format.closing({ runId, status: unsent.status ?? "finished" }));
-        break;
-      }
-      await changed;
+    } finally {
+      kept?.stop();
+      changes.forget(runId);
     }
-    changes.forget(runId);
     await out.drained();
   });
 }

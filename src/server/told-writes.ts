@@ -2,7 +2,7 @@ import { andThen } from "../core/maybe-async.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
 
 /**
- * `store`, telling `written` of each run this process appended to or finished, once the write
+ * `store`, telling `written` of each run this process made, appended to or finished, once the write
  * is in the store: the server's streams of its own runs read a step's end the moment it is
  * committed, not at the store's next feed look (SQLite's poller, every 100 ms) or the run's next
  * event (a step's end event comes before its commit, which waits for the event loop to turn:
@@ -16,8 +16,15 @@ export function toldWrites(store: CheckpointStore, written: (runId: string) => v
       andThen(write.call(store, runId, ...rest), () => written(runId));
   const append = told(store.append);
   const finishRun = told(store.finishRun);
+  // A run kept inside another is told as it is made too: a stream reads its kept runs' rows only when told one changed.
+  const createRun: CheckpointStore["createRun"] = (run) =>
+    andThen(store.createRun(run), (made) => {
+      if (made === "created") written(run.runId);
+      return made;
+    });
   return new Proxy(store, {
     get(target, key) {
+      if (key === "createRun") return createRun;
       if (key === "append") return append;
       if (key === "finishRun") return finishRun;
       const value: unknown = Reflect.get(target, key, target);

@@ -9,6 +9,8 @@ import type { CheckpointStore, JournalEntry, StoredRun } from "planloop";
 import { sqliteStore } from "planloop/sqlite";
 import { planloopClient } from "planloop/client";
 import { startRunServer, type RunServer } from "../../src/server/start-server.js";
+import { z } from "zod";
+import { defineTool } from "planloop";
 
 const servers: RunServer[] = [];
 const stores: CheckpointStore[] = [];
@@ -89,5 +91,50 @@ describe("a stream over a run of many entries", () => {
     expect(served.looksBelow(811)).toBeGreaterThan(before);
     abort.abort();
     await following;
+  });
+
+  it("lists the runs kept inside only when one may have changed, not at each of the run's own writes (30 steps)", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "planloop-incremental-")), "runs.sqlite");
+    // The feed looks once a minute: within the test only the server's own writes wake the stream.
+    const inner = sqliteStore({ path, feedMs: 60_000 });
+    stores.push(inner);
+    let listings = 0;
+    const store: CheckpointStore = {
+      ...inner,
+      listRuns: (filters) => {
+        if (filters?.within !== undefined) listings += 1;
+        return inner.listRuns(filters);
+      },
+      close: () => {},
+    };
+    // Each step's tool returns once the stream has given its start: the run writes while the stream follows it.
+    const waiting: Array<() => void> = [];
+    let allowed = 0;
+    const go = () => (waiting.length > 0 ? waiting.shift()!() : (allowed += 1));
+    const echo = defineTool({
+      name: "echo",
+      description: "echo",
+      input: z.object({ n: z.number() }),
+      execute: ({ n }) => (allowed > 0 ? ((allowed -= 1), n) : new Promise<number>((resolve) => waiting.push(() => resolve(n)))),
+    });
+    const server = await startRunServer({ store, tools: [echo] });
+    servers.push(server);
+    const client = planloopClient({ url: server.url, token: server.sessionToken! });
+    const steps = Array.from({ length: 30 }, (_, index) => ({
+      id: index + 1,
+      task: "echo",
+      tool: "echo",
+      args: { n: index },
+      depends_on: index === 0 ? [] : [index],
+    }));
+    await client.start({ plan: { steps }, runId: "chain" });
+    let ends = 0;
+    for await (const event of client.stream("chain")) {
+      if (event.type === "step-start") go();
+      if (event.type === "step-end") ends += 1;
+    }
+    expect(ends).toBe(30);
+    // The first look lists them; a listing at every wake would be one for each of the run's commits.
+    expect(listings).toBe(1);
   });
 });
