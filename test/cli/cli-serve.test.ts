@@ -68,7 +68,7 @@ describe("planloop serve", () => {
 
     const first = serve(store, log);
     await first.line(/^run killed: its wait is over; continuing it$/);
-    await until(() => lines(log).includes("report killed/3"), 60_000);
+    await until(() => lines(log).includes("report killed/3"));
     expect(await first.stop("SIGKILL")).toBe("SIGKILL");
 
     // A serve on this host sees the killed one's lease as gone; the note is a read, so the step it cut off runs again.
@@ -97,7 +97,7 @@ describe("planloop serve", () => {
 
     const servers = [serve(store, log), serve(store, log)];
     await Promise.all(servers.map((server) => server.line(/^planloop serve: .*starts 1 schedules/)));
-    await until(() => lines(log).length >= 4, 60_000);
+    await until(() => lines(log).length >= 4);
     await Promise.all(servers.map((server) => server.stop("SIGINT")));
 
     const keys = lines(log).map((line) => line.split(" ")[1]!);

@@ -16,8 +16,11 @@ export const lines = (log: string) => readFileSync(log, "utf8").trim().split("\n
 /** The calls that started, one line each: `start <pid> <name> <key>`. */
 export const starts = (log: string) => lines(log).filter((line) => line.startsWith("start"));
 
-/** Waits until `done` holds, checking every 10 ms; throws after `ms`. */
-export async function until(done: () => boolean, ms = 20_000): Promise<void> {
+/**
+ * Waits until `done` holds, checking every 10 ms; throws after `ms`. What it waits for is often
+ * a process started with tsx: 20 s was too little at a load of 12 on two cores.
+ */
+export async function until(done: () => boolean, ms = 120_000): Promise<void> {
   const start = Date.now();
   while (!done()) {
     if (Date.now() - start > ms) throw new Error("timed out waiting");

@@ -5,7 +5,8 @@
 // once the busy ones are under way, pausing a seeded random time between its calls. Each of the lone tenant's calls is served within one turn
 // of asking: at most one busy call reaches the provider between the lone call asking for its
 // turn and the lone call arriving (a busy call that comes within half a turn of the lone one
-// asking had its turn before it: the wake-up's and the request's latency). Without the tenants'
+// asking had its turn before it: the wake-up's and the request's latency); on a loaded machine
+// two for a few calls, 1.5 a call at most. Without the tenants'
 // rule in the store each busy process books its next turn ahead of the lone one: two or three.
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -100,7 +101,11 @@ describe.each(backends)("two tenants at one rate limit on %s, across four proces
     );
     // The busy tenant still had calls waiting when the lone run was done: it competed throughout.
     expect(busyLeft).toBeGreaterThan(5);
-    for (const count of between) expect(count).toBeLessThanOrEqual(1);
+    // One each when the machine is quiet; under load a call's own latency from asking to booking
+    // (a first call's store statements, a process kept off the CPU) can let one more busy call
+    // through: [2,1,0,1,1,1] at a load of 12. Without the tenants' rule it is two or three each.
+    for (const count of between) expect(count).toBeLessThanOrEqual(2);
+    expect(between.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(Math.floor(1.5 * between.length));
   });
 });
 

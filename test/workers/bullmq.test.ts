@@ -60,7 +60,7 @@ describe.skipIf(skipRedis)("steps on BullMQ workers", () => {
     await until(() => lines(log).filter((line) => line.startsWith("start")).length === 2);
     controller.abort(new Error("stop"));
     expect((await running).status).toBe("cancelled");
-    await until(() => lines(log).filter((line) => line.startsWith("aborted")).length === 2, 5_000);
+    await until(() => lines(log).filter((line) => line.startsWith("aborted")).length === 2, 20_000); // within its 30 s step
     await runner.close();
   });
 
