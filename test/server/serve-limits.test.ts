@@ -49,8 +49,9 @@ describe("planloop serve with limit flags", () => {
     expect(last).toMatchObject({ type: "run-end", status: "completed" });
     const at = chat.requests.map((request) => request.at).sort((a, b) => a - b);
     expect(at).toHaveLength(2);
-    // A turn a second; without the limit the two calls come within a few ms (a margin for a busy machine).
-    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(700);
+    // A turn a second; without the limit the two calls come within a few ms. The margin is a busy
+    // machine's: a first call (its connection made) once arrived 306 ms after its turn, 694 ms apart.
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(400);
   });
 
   it("refuses limit flags beside a model module", async () => {
