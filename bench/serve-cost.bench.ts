@@ -13,14 +13,16 @@
 //      over IDLE_MS with 100 and with 1,000 open.
 //   4. A wake pass over WAKE due runs (each a durable plan whose wait is over, then one step)
 //      against reading their rows and journals (getRun each; the median of three passes).
-// Run: npm run bench:serve-cost   (STARTS=1000 CLIENTS=16 ROUNDS=3 CHAIN=200 IDLE_MS=5000 WAKE=10000 to change the sizes)
+// Run: npm run bench:serve-cost   (STARTS=1000 CLIENTS=16 ROUNDS=3 CHAIN=200 IDLE_MS=5000 WAKE=10000 to change the sizes;
+// PROFILE=starts.cpuprofile writes a CPU profile of this process over item 1's last API round, its runs included)
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { get, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { Session } from "node:inspector/promises";
 import Database from "better-sqlite3";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
@@ -188,11 +190,23 @@ const measuredStarts = async (url: string, headers: Record<string, string>, body
 };
 const bareRounds: Array<{ cpu: number; perSecond: number }> = [];
 const apiRounds: Array<{ cpu: number; perSecond: number; withRuns: number }> = [];
+const profiling = process.env.PROFILE ? new Session() : undefined;
 for (let round = 0; round < rounds; round += 1) {
   bareRounds.push(await measuredStarts(`${bareUrl}/runs`, {}, startBody, round));
+  const profiled = profiling !== undefined && round === rounds - 1;
+  if (profiled) {
+    profiling.connect();
+    await profiling.post("Profiler.enable");
+    await profiling.post("Profiler.start");
+  }
   const apiStarts = await measuredStarts(`${server.url}/api/runs`, auth, startBody, round);
   while ((await store.listRuns({ topLevel: true, status: "running", limit: 1 })).length > 0)
     await new Promise((resolve) => setTimeout(resolve, 5));
+  if (profiled) {
+    const { profile } = await profiling.post("Profiler.stop");
+    writeFileSync(process.env.PROFILE!, JSON.stringify(profile));
+    profiling.disconnect();
+  }
   apiRounds.push({ ...apiStarts, withRuns: cpuMs(apiStarts.from) / starts });
 }
 const bareStarts = { cpu: median(bareRounds.map((r) => r.cpu)), perSecond: median(bareRounds.map((r) => r.perSecond)) };

@@ -84,12 +84,16 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   }
   if (options.store === undefined) return { kind: "new", runId, durability: undefined };
   const store = protectStore(options.store, protectionOf(options));
+  const keepModelCalls = options.keepModelCalls !== false;
+  // A lease taken as its run was created (a run host's start) opens a run known to be there and empty: nothing to read back.
+  const handed = options.lease?.held;
+  if (handed instanceof RunLease && handed.runId === runId && handed.held && handed.openNewRun(entry))
+    return { kind: "new", runId, durability: { store, runId, lease: handed, keepModelCalls, maxRecoveries } };
   const created = await asStoreError(store, runId, "could not be opened", () =>
     store.createRun({ runId, entry, at: Date.now(), origin: options.origin }),
   );
   // The run is read only once it is this process's: what its last owner wrote is all there.
   const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
-  const keepModelCalls = options.keepModelCalls !== false;
   const durability: Durability = { store, runId, lease, keepModelCalls, maxRecoveries };
   if (created === "created") return { kind: "new", runId, durability };
   try {

@@ -38,6 +38,11 @@ export class RunLease {
   /** A renewal is waiting for the store's answer. */
   private renewing = false;
   private released = false;
+  /** The entry point of the run this lease was taken with as it was created (`ofNewRun`), until the run is opened. */
+  private newRunEntry: string | undefined;
+
+  /** How long a lease lasts unless renewed when `LeaseOptions.ttlMs` says nothing (ms). */
+  static readonly defaultTtlMs = defaultTtlMs;
 
   readonly token: number;
   readonly ttlMs: number;
@@ -82,6 +87,30 @@ export class RunLease {
       // Free when its owner gives it up (checked often) or when it runs out.
       await sleepUntil(Math.min(Date.now() + 200, answer.expiresAt - offset + 1), options.signal);
     }
+  }
+
+  /**
+   * The lease of a run just created, taken in the same store transaction as the run (a run host's
+   * start): the token the store answered that write with, on the lease's default terms. The run's
+   * opener (`openStoredRun`, handed it as `lease.held`) then knows the run is there, empty, and
+   * its own, and reads nothing back (`openNewRun`). Only for a store without a clock of its own
+   * (`CheckpointStore.now`): the lease is counted on this process's clock.
+   */
+  static ofNewRun(store: CheckpointStore, runId: string, taken: { token: number; entry: string }): RunLease {
+    if (store.now !== undefined) throw new InvalidOptionsError("RunLease.ofNewRun is for a store that keeps no clock of its own");
+    const lease = new RunLease(store, runId, { token: taken.token, ttlMs: RunLease.defaultTtlMs, clockOffsetMs: 0 });
+    lease.newRunEntry = taken.entry;
+    return lease;
+  }
+
+  /**
+   * Whether this lease was taken as its run was created for `entry` (`ofNewRun`) and the run was
+   * not opened since: the one opening it need not create it or read it back. True once.
+   */
+  openNewRun(entry: string): boolean {
+    const created = this.newRunEntry === entry;
+    this.newRunEntry = undefined;
+    return created;
   }
 
   /** Whether this process still holds the lease: not given up, not lost. */

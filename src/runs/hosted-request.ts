@@ -5,6 +5,8 @@ import { defaultSecretKeys, replaceSecrets } from "../trust/secrets.js";
 import { openStandIns, seal, sealedField, unseal } from "../trust/store-sealing.js";
 import { updateValue, type CheckpointStore, type RunOrigin } from "../journal/checkpoint-store.js";
 import { isPromiseLike } from "../core/maybe-async.js";
+import { RunLease } from "../journal/run-lease.js";
+import { leaseOwnerName } from "../journal/lease-owner.js";
 import type { RunDecisions } from "./decide-run.js";
 import type { StrategyName } from "../strategies/strategy-result.js";
 import type { GroundingChoice } from "../grounding/grounding-gate.js";
@@ -97,38 +99,57 @@ function sealKey(secret: string): Buffer {
   return derivedKey(secret, "planloop hosted request seal");
 }
 
+/** A run host's new run: made by this call, with its lease when the same commit took it (see `createHostedRun`). */
+export type CreatedHostedRun = { created: false } | { created: true; lease: RunLease | undefined };
+
 /**
  * Creates the run and keeps how it was started: one commit on a store that batches writes
  * (SQLite), so a run is never found without its request; else the two one after the other.
+ * On such a store the run's lease is taken in that commit too (`RunLease.ofNewRun`): the run
+ * is its host's from the moment it exists, and opening it costs no commit and no read back.
  */
 export async function createHostedRun(
   store: CheckpointStore,
   run: { runId: string; entry: string; at: number; origin: RunOrigin | undefined },
   request: HostedRequest,
   secret: string | undefined,
-): Promise<"created" | "exists"> {
+): Promise<CreatedHostedRun> {
   if (store.batch === undefined) {
-    if ((await store.createRun(run)) === "exists") return "exists";
+    if ((await store.createRun(run)) === "exists") return { created: false };
     await keepHostedRequest(store, run.runId, request, secret);
-    return "created";
+    return { created: true, lease: undefined };
   }
   const kept = keptHostedRequest(run.runId, request, secret);
-  // A store that answers later after all (a wrapper that waits) gets the two one after the other.
-  let later: PromiseLike<"created" | "exists"> | undefined;
-  const created = store.batch(() => {
+  // A store that answers later after all (a wrapper that waits) gets the two one after the other, and no lease.
+  let later: PromiseLike<CreatedHostedRun> | undefined;
+  const created = store.batch((): CreatedHostedRun => {
     const answer = store.createRun(run);
     if (isPromiseLike(answer)) {
       later = Promise.resolve(answer).then(async (created) =>
-        created === "created" ? (await store.setValue(kept.key, kept.value), created) : created,
+        created === "created" ? (await store.setValue(kept.key, kept.value), { created: true, lease: undefined }) : { created: false },
       );
-      return "exists";
+      return { created: false };
     }
-    if (answer === "exists") return answer;
+    if (answer === "exists") return { created: false };
     const set = store.setValue(kept.key, kept.value);
-    if (isPromiseLike(set)) later = Promise.resolve(set).then(() => answer);
-    return answer;
+    if (isPromiseLike(set)) {
+      later = Promise.resolve(set).then(() => ({ created: true, lease: undefined }));
+      return { created: false };
+    }
+    return { created: true, lease: leaseOfNewRun(store, run) };
   });
   return later ?? created;
+}
+
+/**
+ * The lease of a run created in this batch, asked of the store in it; undefined when the store
+ * counts leases on a clock of its own or answers later (the run then takes its lease as it opens).
+ */
+function leaseOfNewRun(store: CheckpointStore, run: { runId: string; entry: string; at: number }): RunLease | undefined {
+  if (store.now !== undefined) return undefined;
+  const answer = store.acquireLease(run.runId, { owner: leaseOwnerName(), ttlMs: RunLease.defaultTtlMs, at: Date.now() });
+  if (isPromiseLike(answer) || answer.kind !== "acquired") return undefined;
+  return RunLease.ofNewRun(store, run.runId, { token: answer.token, entry: run.entry });
 }
 
 /** How a hosted run was started, as kept, does not carry the host's signature: it was changed, or kept without the secret. */

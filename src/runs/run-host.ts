@@ -110,7 +110,7 @@ export class RunHost {
    * Starts a run; a run with this id there already is not started again (`created: false`).
    * The id is claimed in the store first (one write that only one of two servers asked at the
    * same moment wins), so exactly one answers `created: true`. The id a caller names is checked
-   * (`checkNewRunId`); the run's origin records the client that asked (`given.client`).
+   * (`checkNewRunId`); its origin records who asked. Its origin, and its lease when the claim took it, are not read back.
    */
   async start(body: StartRun, given: { client?: string | undefined } = {}): Promise<StartedRun> {
     const { request, plan } = this.checked(body);
@@ -120,8 +120,8 @@ export class RunHost {
     const entry = request.kind === "plan" ? "executePlan" : strategyEntries[request.strategy];
     const origin = given.client === undefined ? undefined : { client: given.client };
     const created = await createHostedRun(store, { runId, entry, at: Date.now(), origin }, request, this.options.secret);
-    if (created === "exists") return { runId, created: false };
-    this.launch(runId, request, undefined, { origin, plan }); // where it came from is known here: not read back
+    if (!created.created) return { runId, created: false };
+    this.launch(runId, request, created.lease && { lease: created.lease, decided: undefined }, { origin, plan });
     return { runId, created: true };
   }
 
