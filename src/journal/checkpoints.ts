@@ -3,7 +3,7 @@ import { storeFailure, type CheckpointStore, type JournalEntry, type RunOrigin, 
 import { Budget } from "../core/budget.js";
 import { InvalidOptionsError, StoreError } from "../core/errors.js";
 import { RunLease, type LeaseOptions } from "./run-lease.js";
-import { keptOutKeys, protectStore, secretsIn, type StoreProtection } from "./protected-store.js";
+import { keptOutKeys, protectStore, readThrough, secretsIn, type StoreProtection } from "./protected-store.js";
 import { defaultSecretKeys, type SecretKeys } from "../trust/secrets.js";
 import { boundRunId, checkSecret } from "../trust/state-signature.js";
 import type { UsageTotals } from "../core/usage.js";
@@ -85,19 +85,26 @@ export async function openStoredRun(options: DurableOptions, entry: string): Pro
   if (options.store === undefined) return { kind: "new", runId, durability: undefined };
   const store = protectStore(options.store, protectionOf(options));
   const keepModelCalls = options.keepModelCalls !== false;
-  // A lease taken as its run was created (a run host's start) opens a run known to be there and empty: nothing to read back.
+  // A lease taken as its run was created (a run host's start) opens a run known to be there and empty: nothing to read back;
+  // one taken with a read of its run (a wake pass) opens from that read.
   const handed = options.lease?.held;
-  if (handed instanceof RunLease && handed.runId === runId && handed.held && handed.openNewRun(entry))
-    return { kind: "new", runId, durability: { store, runId, lease: handed, keepModelCalls, maxRecoveries } };
-  const created = await asStoreError(store, runId, "could not be opened", () =>
-    store.createRun({ runId, entry, at: Date.now(), origin: options.origin }),
-  );
+  const known = handed instanceof RunLease && handed.runId === runId && handed.held ? handed.knownRun(entry) : undefined;
+  if (known?.kind === "new") return { kind: "new", runId, durability: { store, runId, lease: handed!, keepModelCalls, maxRecoveries } };
+  const created =
+    known === undefined
+      ? await asStoreError(store, runId, "could not be opened", () =>
+          store.createRun({ runId, entry, at: Date.now(), origin: options.origin }),
+        )
+      : "exists";
   // The run is read only once it is this process's: what its last owner wrote is all there.
   const lease = await RunLease.take(store, runId, { lease: options.lease, signal: (options as { signal?: AbortSignal }).signal });
   const durability: Durability = { store, runId, lease, keepModelCalls, maxRecoveries };
   if (created === "created") return { kind: "new", runId, durability };
   try {
-    const stored = await asStoreError(store, runId, "could not be read", () => store.getRun(runId));
+    const stored =
+      known === undefined
+        ? await asStoreError(store, runId, "could not be read", () => store.getRun(runId))
+        : known.stored && readThrough(store, known.stored);
     if (stored === undefined) throw new InvalidOptionsError(`run "${runId}" vanished from the store while it was opened`);
     if (stored.entry !== entry) throw new InvalidOptionsError(`run "${runId}" was started by ${stored.entry}, not ${entry}`);
     if (stored.status === "finished" && stored.result === undefined) {

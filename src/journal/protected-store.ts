@@ -21,6 +21,17 @@ const entrySignature = "signature";
 const resultSignature = "journalSignature";
 
 const protectedStores = new WeakSet<CheckpointStore>();
+/** How each protected store reads a run: its `getRun` on a run read from the store beneath. */
+const readers = new WeakMap<CheckpointStore, (run: StoredRun) => StoredRun>();
+
+/**
+ * A run read from the store beneath `store` (a lease taken with its read, `RunLease.takeReading`)
+ * as `store.getRun` would give it: checked, unsealed and chained by the protected store, or as
+ * it is from a store with nothing to protect.
+ */
+export function readThrough(store: CheckpointStore, run: StoredRun): StoredRun {
+  return readers.get(store)?.(run) ?? run;
+}
 
 /**
  * The store as a run writes to it: values under secret keys are sealed with the run's secret
@@ -193,6 +204,7 @@ export function protectStore(store: CheckpointStore, protection: StoreProtection
   if (store.events) guarded.events = store.events;
   if (store.dueRuns) guarded.dueRuns = (query: { at: number; limit: number }) => store.dueRuns!(query);
   protectedStores.add(guarded);
+  readers.set(guarded, read);
   return guarded;
 }
 

@@ -1,5 +1,6 @@
-import { storeFailure, type CheckpointStore } from "./checkpoint-store.js";
+import { storeFailure, type CheckpointStore, type StoredRun } from "./checkpoint-store.js";
 import { InvalidOptionsError, LeaseLostError, RunBusyError } from "../core/errors.js";
+import { isPromiseLike } from "../core/maybe-async.js";
 import { leaseOwnerIsGone, leaseOwnerName } from "./lease-owner.js";
 
 /** How a durable run holds its lease (see docs/durable-runs.md, "Many processes"). */
@@ -26,6 +27,11 @@ export interface LeaseOptions {
 
 const defaultTtlMs = 30_000;
 
+/** What a lease's taker knew of its run: created empty for `entry`, or read under the lease (raw, as the store gave it). */
+export type KnownRun = { kind: "new"; entry: string } | { kind: "read"; stored: StoredRun | undefined };
+
+function ignore(): void {}
+
 /**
  * A stored run's lease while this process owns it: its token fences every write, a timer
  * renews it, and `signal` aborts the moment it is lost (a renewal refused, or a write refused
@@ -38,8 +44,8 @@ export class RunLease {
   /** A renewal is waiting for the store's answer. */
   private renewing = false;
   private released = false;
-  /** The entry point of the run this lease was taken with as it was created (`ofNewRun`), until the run is opened. */
-  private newRunEntry: string | undefined;
+  /** What was known of the run as this lease was taken (created empty: `ofNewRun`; read under it: `takeReading`), until the run is opened. */
+  private known: KnownRun | undefined;
 
   /** How long a lease lasts unless renewed when `LeaseOptions.ttlMs` says nothing (ms). */
   static readonly defaultTtlMs = defaultTtlMs;
@@ -99,18 +105,60 @@ export class RunLease {
   static ofNewRun(store: CheckpointStore, runId: string, taken: { token: number; entry: string }): RunLease {
     if (store.now !== undefined) throw new InvalidOptionsError("RunLease.ofNewRun is for a store that keeps no clock of its own");
     const lease = new RunLease(store, runId, { token: taken.token, ttlMs: RunLease.defaultTtlMs, clockOffsetMs: 0 });
-    lease.newRunEntry = taken.entry;
+    lease.known = { kind: "new", entry: taken.entry };
     return lease;
   }
 
   /**
-   * Whether this lease was taken as its run was created for `entry` (`ofNewRun`) and the run was
-   * not opened since: the one opening it need not create it or read it back. True once.
+   * Takes the run's lease and reads the run in one store transaction (`batch`): a wake pass's
+   * way to open a run it found due. The run's opener (`openStoredRun`, handed it as
+   * `lease.held`) goes on from that read: it does not create the run, take a lease or read it
+   * again. Another process's run fails at once with `RunBusyError` (a gone owner of this host's
+   * is taken over, as `take` does). Undefined where the store cannot (no `batch`, a clock of
+   * its own, or an answer that comes later): the run then takes its lease as it opens.
    */
-  openNewRun(entry: string): boolean {
-    const created = this.newRunEntry === entry;
-    this.newRunEntry = undefined;
-    return created;
+  static takeReading(store: CheckpointStore, runId: string): RunLease | undefined {
+    if (store.batch === undefined || store.now !== undefined) return undefined;
+    const owner = leaseOwnerName();
+    const ttlMs = defaultTtlMs;
+    let taken: { token: number; read: boolean; stored: StoredRun | undefined } | undefined;
+    let busy: { owner: string; expiresAt: number } | undefined;
+    try {
+      store.batch(() => {
+        let answer = store.acquireLease(runId, { owner, ttlMs, at: Date.now() });
+        if (!isPromiseLike(answer) && answer.kind === "held" && leaseOwnerIsGone(answer.owner))
+          answer = store.acquireLease(runId, { owner, ttlMs, at: Date.now(), goneOwner: answer.owner });
+        // A later answer is this owner's to take again as the run opens (the same owner keeps its token).
+        if (isPromiseLike(answer)) return void Promise.resolve(answer).catch(ignore);
+        if (answer.kind === "held") return void (busy = answer);
+        const stored = store.getRun(runId);
+        if (isPromiseLike(stored)) Promise.resolve(stored).catch(ignore);
+        taken = isPromiseLike(stored)
+          ? { token: answer.token, read: false, stored: undefined }
+          : { token: answer.token, read: true, stored };
+      });
+    } catch (error) {
+      throw storeFailure(store, runId, error, {
+        happened: "the run could not be opened",
+        then: "nothing was started. Try again once the store is back",
+      });
+    }
+    if (busy !== undefined) throw new RunBusyError(runId, busy);
+    if (taken === undefined) return undefined;
+    const lease = new RunLease(store, runId, { token: taken.token, ttlMs, clockOffsetMs: 0 });
+    if (taken.read) lease.known = { kind: "read", stored: taken.stored };
+    return lease;
+  }
+
+  /**
+   * What was known of the run as this lease was taken, for the one opening it, once: created
+   * empty for `entry` (`ofNewRun`; for another entry, nothing), or read under this lease
+   * (`takeReading`). Undefined when nothing was known, or the run was opened already.
+   */
+  knownRun(entry: string): KnownRun | undefined {
+    const known = this.known;
+    this.known = undefined;
+    return known?.kind === "new" && known.entry !== entry ? undefined : known;
   }
 
   /** Whether this process still holds the lease: not given up, not lost. */

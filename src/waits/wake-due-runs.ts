@@ -4,6 +4,7 @@ import type { Model } from "../core/model.js";
 import type { Tool } from "../core/tools/define-tool.js";
 import { keptInCandidates, type CheckpointStore } from "../journal/checkpoint-store.js";
 import { executePlan } from "../executor/execute-plan.js";
+import { RunLease } from "../journal/run-lease.js";
 import type { ExecutePlanOptions } from "../executor/execution-options.js";
 
 /** A run `wakeDueRuns` is to continue: its id (the outermost run) and the entry point that started it. */
@@ -77,19 +78,26 @@ export async function wakeDueRuns(options: WakeOptions): Promise<WakeReport> {
   return report;
 }
 
-function continued(options: WakeOptions, run: DueRun, clock: Clock): Promise<{ status: string }> {
+async function continued(options: WakeOptions, run: DueRun, clock: Clock): Promise<{ status: string }> {
   if (run.entry === "executePlan") {
-    return executePlan({
-      ...options.planOptions,
-      // A stored run continues the plan its journal holds.
-      plan: undefined as unknown as ExecutePlanOptions["plan"],
-      store: options.store,
-      runId: run.runId,
-      tools: options.tools,
-      model: options.model,
-      clock,
-      lease: { onBusy: "fail" },
-    });
+    // Where the store can, the run's lease is taken with a read of it, in one transaction: the run opens from that read.
+    const held = RunLease.takeReading(options.store, run.runId);
+    try {
+      return await executePlan({
+        ...options.planOptions,
+        // A stored run continues the plan its journal holds.
+        plan: undefined as unknown as ExecutePlanOptions["plan"],
+        store: options.store,
+        runId: run.runId,
+        tools: options.tools,
+        model: options.model,
+        clock,
+        lease: held === undefined ? { onBusy: "fail" } : { held },
+      });
+    } finally {
+      // The run gives its lease up as it stops; one that failed before it opened gives it up here.
+      await held?.release();
+    }
   }
   if (options.continueRun !== undefined) return options.continueRun(run);
   throw new InvalidOptionsError(
