@@ -299,10 +299,19 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   return { steps, matched, derivation: match.derivation };
 }
 
-/** The figure's wording, with where the sentence names a value's row: `wordingOf` makes a fresh object, added to (not spread). */
+/**
+ * The figure's wording, with where the sentence names a value's row: `wordingOf` makes a fresh object, added to (not
+ * spread). Read once a sentence per figure and sources (nothing changes it after): `blameLabels` tries a figure again
+ * on each other row of a table with the same sources.
+ */
 function wordingNamed(place: number, context: SentenceContext, sources: readonly SourceFacts[]): Wording {
-  const wording = wordingOf(place, context, context.words, context.keysNamedIn(sources));
+  let byPlace = context.memo.wordings.get(sources);
+  if (byPlace === undefined) context.memo.wordings.set(sources, (byPlace = new Map()));
+  let wording = byPlace.get(place);
+  if (wording !== undefined) return wording;
+  wording = wordingOf(place, context, context.words, context.keysNamedIn(sources));
   wording.namedAt = (number) => namedIn(sources, number, context.folded);
+  byPlace.set(place, wording);
   return wording;
 }
 

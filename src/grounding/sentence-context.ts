@@ -1,3 +1,4 @@
+import type { Wording } from "./derive.js";
 import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import { wordsOf } from "./periods.js";
 import { readFigures, type Figure } from "./read-figures.js";
@@ -18,7 +19,12 @@ export interface SentenceContext extends SentenceText {
   /** The steps' values the sentence's figures may rest on, by the sources asked (see `pools`): read once a sentence. */
   pools: Map<readonly SourceFacts[], Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>>;
   /** Per-sentence memos of `pools` (plain maps that go with the sentence: weak maps of many short-lived keys slow the collector). */
-  memo: { namings: Map<string, string>; shown: Map<Figure, Map<object, EvidenceNumber | undefined>> };
+  memo: {
+    namings: Map<string, string>;
+    shown: Map<Figure, Map<object, EvidenceNumber | undefined>>;
+    /** Each figure's wording by the sources it is checked in (`wordingNamed` of check-claims). */
+    wordings: Map<readonly SourceFacts[], Map<number, Wording>>;
+  };
   /** The fields named in any of these sources. */
   keysNamedIn: (sources: readonly SourceFacts[]) => ReadonlySet<string>;
 }
@@ -42,7 +48,7 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
     keysNamed,
     othersThanNamed: perSource((facts) => otherEntities(facts, folded)),
     pools: new Map(),
-    memo: { namings: new Map(), shown: new Map() },
+    memo: { namings: new Map(), shown: new Map(), wordings: new Map() },
     keysNamedIn: (sources) => {
       let keys = namedIn.get(sources);
       if (keys === undefined) namedIn.set(sources, (keys = new Set(sources.flatMap((facts) => [...keysNamed(facts)]))));
