@@ -58,8 +58,10 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
 }
 
 function perSource<T>(read: (facts: SourceFacts) => T): (facts: SourceFacts) => T {
-  const known = new Map<SourceFacts, T>();
+  // Made when first asked for: most sentences ask for few of these, and a 1 MB answer makes 12,000 contexts.
+  let known: Map<SourceFacts, T> | undefined;
   return (facts) => {
+    known ??= new Map();
     if (!known.has(facts)) known.set(facts, read(facts));
     return known.get(facts)!;
   };
