@@ -91,7 +91,8 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
     const sentenceSources = {
       given: task === undefined ? [] : [task],
       cited,
-      implicit: implicitSources(context, evidence.everyStep),
+      // Read only for a sentence that cites nothing: it asks every step which rows the sentence names.
+      implicit: once(() => implicitSources(context, evidence.everyStep)),
       others: once(() => evidence.everyStep.filter((facts) => !cited.includes(facts))),
     };
     const checked = context.figures.map((_, place) => checkFigure(place, context, sentenceSources));
@@ -155,7 +156,7 @@ interface SentenceSources {
   given: SourceFacts[];
   cited: SourceFacts[];
   /** For a sentence that cites nothing (`implicitSources`). */
-  implicit: SourceFacts[];
+  implicit: () => SourceFacts[];
   /** The steps it does not cite: to say where else a figure is (read when a figure is unsupported). */
   others: () => SourceFacts[];
 }
@@ -170,7 +171,7 @@ function checkFigure(place: number, context: SentenceContext, sources: SentenceS
   if (given) return claimOf({ place, context, status: "supported", found: given });
   const { sentence } = context;
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
-  const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
+  const found = find(place, context, citesSomething ? sources.cited : sources.implicit());
   if (found) return claimOf({ place, context, status: citesSomething ? "supported" : "uncited", found });
   const reason = whyUnsupported(place, context, sources.others);
   return claimOf({ place, context, status: "unsupported", found: { steps: [], matched: [] }, reason });
