@@ -311,7 +311,10 @@ function wordingNamed(place: number, context: SentenceContext, sources: readonly
   let wording = byPlace.get(place);
   if (wording !== undefined) return wording;
   wording = wordingOf(place, context, context.words, context.keysNamedIn(sources));
-  wording.namedAt = (number) => namedIn(sources, number, context.folded);
+  // The closure holds the sentence's text, not its context: wordings stay reachable a while after their sentence, and
+  // each kept its context's maps with it, which the collector then promoted: 56 MB of a 1 MB answer, 8 MB without.
+  const { folded } = context;
+  wording.namedAt = (number) => namedIn(sources, number, folded);
   byPlace.set(place, wording);
   return wording;
 }
