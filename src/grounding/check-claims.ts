@@ -11,7 +11,7 @@ import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
 import { sentenceContext, type SentenceContext } from "./sentence-context.js";
 import { wordingOf } from "./sentence-wording.js";
-import { citationOf, splitSentences } from "./split-sentences.js";
+import { citationOf, readSentences } from "./split-sentences.js";
 
 /** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
 export type ClaimEvidence = Record<string, { status?: string; output?: unknown }> | ReadonlyArray<{ id: string | number; output: unknown }>;
@@ -78,14 +78,14 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const task = options.task === undefined ? undefined : sourceFacts("task", options.task);
   const ids = new Set(sources.keys());
   const evidence = { sources, everyStep: [...sources.values()], task };
-  const sentences = splitSentences(answer, ids);
+  const { sentences, citationSpans } = readSentences(answer, ids);
   const locale = readLocale(options.locale) ?? inferLocale(answer);
   const claims: CheckedClaim[] = [];
   const yearsShown = once(() =>
     [...evidence.everyStep, ...(task ? [task] : [])].some((facts) => [...facts.dates].some((date) => /^\d{4}$/.test(date))),
   );
   for (const sentence of sentences) {
-    const context = sentenceContext(sentence, { ids, locale });
+    const context = sentenceContext(sentence, { citationSpans: citationSpans[sentence.index]!, locale });
     // The steps the sentence cites, one array for all its figures (what they are checked in is read once, by it).
     const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
     const sentenceSources = {

@@ -4,7 +4,7 @@ import { wordsOf } from "./periods.js";
 import { readFigures, type Figure } from "./read-figures.js";
 import { namedRows, names } from "./row-consistency.js";
 import { sentenceWords, type SentenceText, type SentenceWords } from "./sentence-wording.js";
-import { readCitations, type Sentence } from "./split-sentences.js";
+import type { Sentence } from "./split-sentences.js";
 
 /** What one sentence's claims are checked in: its text, its figures, and what it names of each source, read once. */
 export interface SentenceContext extends SentenceText {
@@ -29,8 +29,15 @@ export interface SentenceContext extends SentenceText {
   keysNamedIn: (sources: readonly SourceFacts[]) => ReadonlySet<string>;
 }
 
-export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<string>; locale: string | undefined }): SentenceContext {
-  const spans = readCitations(sentence.text, reading.ids).spans;
+export function sentenceContext(
+  sentence: Sentence,
+  reading: {
+    /** Where the sentence's citations stand in its text (`readSentences`). */
+    citationSpans: ReadonlyArray<readonly [number, number]>;
+    locale: string | undefined;
+  },
+): SentenceContext {
+  const spans = reading.citationSpans;
   let masked = sentence.text;
   for (const [start, end] of spans) masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
   const folded = masked.toLowerCase();
