@@ -70,22 +70,17 @@ export interface SentenceWords {
 }
 
 export function sentenceWords(masked: string): SentenceWords {
-  // Each pattern run once: a 1 MB answer runs them on every sentence.
-  const sums = sumWords.test(masked);
-  const averages = averageWords.test(masked);
-  const most = largest.exec(masked);
-  const extreme = most ?? smallest.exec(masked);
   return {
-    sums,
-    averages,
-    perUnit: averages || perUnitWords.test(masked),
+    sums: sumWords.test(masked),
+    averages: averageWords.test(masked),
+    perUnit: perUnitWords.test(masked) || averageWords.test(masked),
     loss: lossWord.test(masked),
-    whole: sums || /\bof (?:(?:the |all |its |their )?\p{Sc}?\d|all\b)/iu.test(masked),
+    whole: sumWords.test(masked) || /\bof (?:(?:the |all |its |their )?\p{Sc}?\d|all\b)/iu.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
-    superlative: most !== null ? "max" : extreme !== null ? "min" : undefined,
-    superlativeOf: wordsAfter(masked, extreme?.index),
-    superlativeAt: extreme?.index ?? -1,
+    superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : undefined,
+    superlativeOf: wordsAfter(masked, (largest.exec(masked) ?? smallest.exec(masked))?.index),
+    superlativeAt: (largest.exec(masked) ?? smallest.exec(masked))?.index ?? -1,
     directions: [
       ...[...masked.matchAll(downWords)].map((match) => ({ at: match.index, direction: "down" as const })),
       ...[...masked.matchAll(upWords)].map((match) => ({ at: match.index, direction: "up" as const })),
