@@ -67,3 +67,29 @@ for (const [what, answer] of [
     `an answer of ${(answer.length / 1e6).toFixed(2)} MB, ${what} (${sentences} sentences): ${ms.toFixed(0)} ms (${cpu.toFixed(0)} ms CPU; ${claims} claims)`,
   );
 }
+
+// A run of many steps: each sentence cites one of 300 steps (tables of 40 rows). What a sentence asks of every step
+// (the rows it names) is asked only for a sentence that cites nothing, so the time grows with the sentences, not
+// with sentences times steps.
+const manySteps = Array.from({ length: 300 }, (_, id) => ({
+  id: id + 1,
+  output: Array.from({ length: 40 }, (_, row) => ({
+    day: `2026-11-${String(1 + (row % 28)).padStart(2, "0")}`,
+    region: `Region ${row}`,
+    orders: row * 3 + id,
+    revenue: row * 101.5 + id,
+  })),
+}));
+const citingOne = Array.from(
+  { length: 3_000 },
+  (_, index) =>
+    `On 2026-11-${String(1 + (index % 28)).padStart(2, "0")} Region ${index % 40} took ${(index % 40) * 3 + (index % 300)} orders [s${(index % 300) + 1}].`,
+).join("\n");
+checkClaims("Warm up: 3 orders [s1].", manySteps);
+const cpu = process.cpuUsage();
+const started = performance.now();
+const report = checkClaims(citingOne, manySteps);
+const used = process.cpuUsage(cpu);
+console.log(
+  `3,000 sentences, each citing one of 300 steps of 40 rows: ${(performance.now() - started).toFixed(0)} ms (${((used.user + used.system) / 1000).toFixed(0)} ms CPU; ${report.claims.length} claims)`,
+);

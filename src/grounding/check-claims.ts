@@ -11,7 +11,7 @@ import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
 import { sentenceContext, type SentenceContext } from "./sentence-context.js";
 import { wordingOf } from "./sentence-wording.js";
-import { citationOf, splitSentences } from "./split-sentences.js";
+import { citationOf, readSentences } from "./split-sentences.js";
 
 /** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
 export type ClaimEvidence = Record<string, { status?: string; output?: unknown }> | ReadonlyArray<{ id: string | number; output: unknown }>;
@@ -78,20 +78,21 @@ export function* checkClaimsStepwise(answer: string, sources: Evidence, options:
   const task = options.task === undefined ? undefined : sourceFacts("task", options.task);
   const ids = new Set(sources.keys());
   const evidence = { sources, everyStep: [...sources.values()], task };
-  const sentences = splitSentences(answer, ids);
+  const { sentences, citationSpans } = readSentences(answer, ids);
   const locale = readLocale(options.locale) ?? inferLocale(answer);
   const claims: CheckedClaim[] = [];
   const yearsShown = once(() =>
     [...evidence.everyStep, ...(task ? [task] : [])].some((facts) => [...facts.dates].some((date) => /^\d{4}$/.test(date))),
   );
   for (const sentence of sentences) {
-    const context = sentenceContext(sentence, { ids, locale });
+    const context = sentenceContext(sentence, { citationSpans: citationSpans[sentence.index]!, locale });
     // The steps the sentence cites, one array for all its figures (what they are checked in is read once, by it).
     const cited = sentence.cites.flatMap((id) => sources.get(id) ?? []);
     const sentenceSources = {
       given: task === undefined ? [] : [task],
       cited,
-      implicit: implicitSources(context, evidence.everyStep),
+      // Read only for a sentence that cites nothing: it asks every step which rows the sentence names.
+      implicit: once(() => implicitSources(context, evidence.everyStep)),
       others: once(() => evidence.everyStep.filter((facts) => !cited.includes(facts))),
     };
     const checked = context.figures.map((_, place) => checkFigure(place, context, sentenceSources));
@@ -155,7 +156,7 @@ interface SentenceSources {
   given: SourceFacts[];
   cited: SourceFacts[];
   /** For a sentence that cites nothing (`implicitSources`). */
-  implicit: SourceFacts[];
+  implicit: () => SourceFacts[];
   /** The steps it does not cite: to say where else a figure is (read when a figure is unsupported). */
   others: () => SourceFacts[];
 }
@@ -170,7 +171,7 @@ function checkFigure(place: number, context: SentenceContext, sources: SentenceS
   if (given) return claimOf({ place, context, status: "supported", found: given });
   const { sentence } = context;
   const citesSomething = sentence.cites.length > 0 || sentence.unknownCites.length > 0;
-  const found = find(place, context, citesSomething ? sources.cited : sources.implicit);
+  const found = find(place, context, citesSomething ? sources.cited : sources.implicit());
   if (found) return claimOf({ place, context, status: citesSomething ? "supported" : "uncited", found });
   const reason = whyUnsupported(place, context, sources.others);
   return claimOf({ place, context, status: "unsupported", found: { steps: [], matched: [] }, reason });
@@ -299,10 +300,22 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   return { steps, matched, derivation: match.derivation };
 }
 
-/** The figure's wording, with where the sentence names a value's row: `wordingOf` makes a fresh object, added to (not spread). */
+/**
+ * The figure's wording, with where the sentence names a value's row: `wordingOf` makes a fresh object, added to (not
+ * spread). Read once a sentence per figure and sources (nothing changes it after): `blameLabels` tries a figure again
+ * on each other row of a table with the same sources.
+ */
 function wordingNamed(place: number, context: SentenceContext, sources: readonly SourceFacts[]): Wording {
-  const wording = wordingOf(place, context, context.words, context.keysNamedIn(sources));
-  wording.namedAt = (number) => namedIn(sources, number, context.folded);
+  let byPlace = context.memo.wordings.get(sources);
+  if (byPlace === undefined) context.memo.wordings.set(sources, (byPlace = new Map()));
+  let wording = byPlace.get(place);
+  if (wording !== undefined) return wording;
+  wording = wordingOf(place, context, context.words, context.keysNamedIn(sources));
+  // The closure holds the sentence's text, not its context: wordings stay reachable a while after their sentence, and
+  // each kept its context's maps with it, which the collector then promoted: 56 MB of a 1 MB answer, 8 MB without.
+  const { folded } = context;
+  wording.namedAt = (number) => namedIn(sources, number, folded);
+  byPlace.set(place, wording);
   return wording;
 }
 

@@ -77,18 +77,27 @@ function tokenOf(written: string): DigitToken {
 /** How a text writes its numbers, as far as its unambiguous ones tell: a locale, or undefined. */
 export function inferLocale(text: string): string | undefined {
   const votes = new Map<string, number>();
+  const order = localeOrder(undefined);
+  // A number's vote depends on its digits and marks only: each way of writing is read once (a long answer repeats them).
+  const voted = new Map<string, string | null>();
   for (const match of text.matchAll(spacedNumbers)) {
-    const token = tokenOf(match[4]!);
-    if (token.marks.length === 0) continue;
-    const readings = localeOrder(undefined).filter((marks) => readInLocale(token, marks) !== undefined);
-    const decimals = new Set(readings.map((marks) => marks.decimal));
-    if (decimals.size !== 1) continue;
-    const locale = readings[0]!.locale;
-    votes.set(locale, (votes.get(locale) ?? 0) + 1);
+    const written = match[4]!;
+    let locale = voted.get(written);
+    if (locale === undefined) voted.set(written, (locale = voteOf(written, order)));
+    if (locale !== null) votes.set(locale, (votes.get(locale) ?? 0) + 1);
   }
   let best: string | undefined;
   for (const [locale, count] of votes) if (best === undefined || count > votes.get(best)!) best = locale;
   return best;
+}
+
+/** The locale a number written so speaks for (null: none, or more than one decimal mark reads it). */
+function voteOf(written: string, order: readonly LocaleMarks[]): string | null {
+  const token = tokenOf(written);
+  if (token.marks.length === 0) return null;
+  const readings = order.filter((marks) => readInLocale(token, marks) !== undefined);
+  const decimals = new Set(readings.map((marks) => marks.decimal));
+  return decimals.size === 1 ? readings[0]!.locale : null;
 }
 
 /** The reading of a token in the first locale of `order` that writes it so. */

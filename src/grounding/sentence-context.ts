@@ -1,9 +1,10 @@
+import type { Wording } from "./derive.js";
 import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 import { wordsOf } from "./periods.js";
 import { readFigures, type Figure } from "./read-figures.js";
 import { namedRows, names } from "./row-consistency.js";
 import { sentenceWords, type SentenceText, type SentenceWords } from "./sentence-wording.js";
-import { readCitations, type Sentence } from "./split-sentences.js";
+import type { Sentence } from "./split-sentences.js";
 
 /** What one sentence's claims are checked in: its text, its figures, and what it names of each source, read once. */
 export interface SentenceContext extends SentenceText {
@@ -18,13 +19,25 @@ export interface SentenceContext extends SentenceText {
   /** The steps' values the sentence's figures may rest on, by the sources asked (see `pools`): read once a sentence. */
   pools: Map<readonly SourceFacts[], Map<string, { direct: EvidenceNumber[]; operands: EvidenceNumber[] }>>;
   /** Per-sentence memos of `pools` (plain maps that go with the sentence: weak maps of many short-lived keys slow the collector). */
-  memo: { namings: Map<string, string>; shown: Map<Figure, Map<object, EvidenceNumber | undefined>> };
+  memo: {
+    namings: Map<string, string>;
+    shown: Map<Figure, Map<object, EvidenceNumber | undefined>>;
+    /** Each figure's wording by the sources it is checked in (`wordingNamed` of check-claims). */
+    wordings: Map<readonly SourceFacts[], Map<number, Wording>>;
+  };
   /** The fields named in any of these sources. */
   keysNamedIn: (sources: readonly SourceFacts[]) => ReadonlySet<string>;
 }
 
-export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<string>; locale: string | undefined }): SentenceContext {
-  const spans = readCitations(sentence.text, reading.ids).spans;
+export function sentenceContext(
+  sentence: Sentence,
+  reading: {
+    /** Where the sentence's citations stand in its text (`readSentences`). */
+    citationSpans: ReadonlyArray<readonly [number, number]>;
+    locale: string | undefined;
+  },
+): SentenceContext {
+  const spans = reading.citationSpans;
   let masked = sentence.text;
   for (const [start, end] of spans) masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
   const folded = masked.toLowerCase();
@@ -42,7 +55,7 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
     keysNamed,
     othersThanNamed: perSource((facts) => otherEntities(facts, folded)),
     pools: new Map(),
-    memo: { namings: new Map(), shown: new Map() },
+    memo: { namings: new Map(), shown: new Map(), wordings: new Map() },
     keysNamedIn: (sources) => {
       let keys = namedIn.get(sources);
       if (keys === undefined) namedIn.set(sources, (keys = new Set(sources.flatMap((facts) => [...keysNamed(facts)]))));
@@ -52,8 +65,10 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
 }
 
 function perSource<T>(read: (facts: SourceFacts) => T): (facts: SourceFacts) => T {
-  const known = new Map<SourceFacts, T>();
+  // Made when first asked for: most sentences ask for few of these, and a 1 MB answer makes 12,000 contexts.
+  let known: Map<SourceFacts, T> | undefined;
   return (facts) => {
+    known ??= new Map();
     if (!known.has(facts)) known.set(facts, read(facts));
     return known.get(facts)!;
   };

@@ -78,7 +78,19 @@ const lineMarker = /^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d{1,3}[.)]\s+)?/;
  * sentence before it.
  */
 export function splitSentences(answer: string, ids: ReadonlySet<string>): Sentence[] {
+  return readSentences(answer, ids).sentences;
+}
+
+/**
+ * `splitSentences`, with where each sentence's citations stand in its text (by its index): what the checker masks,
+ * read here once rather than again for each sentence.
+ */
+export function readSentences(
+  answer: string,
+  ids: ReadonlySet<string>,
+): { sentences: Sentence[]; citationSpans: Array<Array<[number, number]>> } {
   const sentences: Sentence[] = [];
+  const citationSpans: Array<Array<[number, number]>> = [];
   let lineStart = 0;
   for (const line of answer.split("\n")) {
     const marker = lineMarker.exec(line)![0].length;
@@ -88,11 +100,12 @@ export function splitSentences(answer: string, ids: ReadonlySet<string>): Senten
         const text = answer.slice(start, lineStart + marker + to).trim();
         if (!/[\p{L}\p{N}]/u.test(text)) continue;
         const offset = answer.indexOf(text, start);
-        const { cites, unknown } = readCitations(text, ids);
+        const { cites, unknown, spans } = readCitations(text, ids);
         sentences.push({ index: sentences.length, text, start: offset, end: offset + text.length, cites, unknownCites: unknown });
+        citationSpans.push(spans);
       }
     }
     lineStart += line.length + 1;
   }
-  return sentences;
+  return { sentences, citationSpans };
 }
