@@ -143,6 +143,40 @@ const grossNet = { gross_revenue: 48200, net_revenue: 46270 };
 const ticketKinds = { tickets_new: 120, tickets_reopened: 18 };
 const sessions = { sessions_mobile: 54200, sessions_desktop: 38100 };
 const nestedQuarters = () => ({ revenue: { q2: 1100, q3: 1250 } });
+const deEur = { revenue_eur: 1234567.89, orders: 12345, revenue_m_eur: 3.4, group_revenue_eur: 1.2e9, share: 0.125 };
+const frEur = { revenue_eur: 2500000, net_income_eur: -1234.5 };
+const inrBig = { revenue_inr: 12345678 };
+const chfBig = { revenue_chf: 1234567.8 };
+const changeFractions = { revenue_change: -0.074, margin_change: -0.015, nps: -12 };
+const accountsById = {
+  accounts: {
+    acc_1: { name: "Northwind", arr_usd: 120000 },
+    acc_2: { name: "Contoso", arr_usd: 98000 },
+  },
+};
+const orderRows = [
+  { customer: { name: "Northwind" }, total_usd: 1200 },
+  { customer: { name: "Contoso" }, total_usd: 950 },
+];
+const teams = [
+  { team: "Platform", incidents: 6 },
+  { team: "Payments", incidents: 12 },
+  { team: "Search", incidents: 3 },
+];
+const customers = { new_customers: 620, churned_customers: 85 };
+const calls = { inbound_calls: 1840, answered_calls: 1712 };
+const discounts = { revenue_gross_usd: 58200, discounts_usd: 4150 };
+const weekdays = { open_tickets_monday: 120, open_tickets_friday: 96 };
+const cpc = { cost_per_click_usd: 0.42, cost_per_click_prev_usd: 0.38, aov_usd: 61.2, aov_prev_usd: 64.75 };
+const metricRows = {
+  columns: ["metric", "this_week", "last_week"],
+  rows: [
+    ["revenue", 900, 1000],
+    ["orders", 45, 50],
+  ],
+};
+const invoice = { data: { attributes: { total_amount: "1234.50", currency: "EUR" } } };
+const ops = { p95_latency_ms: 412.7, uptime: 0.9987, conversion: 0.0345 };
 const millions = { revenue_usd: 1234567, stars: 12840 };
 
 export const tenthReportShapes: LabelledCase[] = [
@@ -583,4 +617,95 @@ export const tenthReportShapes: LabelledCase[] = [
     ],
     answer: "Revenue averaged {+950} across the two weeks [s1, s2].",
   },
+  // Third part, written before any fix too: more locales, signs within a clause, entities by id, ranges, derivations.
+  {
+    id: "tenth-more-de-1",
+    steps: [{ id: 1, output: deEur }],
+    answer: "Der Umsatz lag bei {+1.234.567,89 €} aus {+12.345} Bestellungen [s1].",
+  },
+  { id: "tenth-more-de-2", steps: [{ id: 1, output: deEur }], answer: "Der Umsatz lag bei {-1.243.567,89 €} [s1]." },
+  { id: "tenth-more-de-3", steps: [{ id: 1, output: deEur }], answer: "Das Segment erzielte {+3,4 Mio. €} [s1]." },
+  { id: "tenth-more-de-4", steps: [{ id: 1, output: deEur }], answer: "Der Konzernumsatz betrug {+1,2 Mrd. €} [s1]." },
+  { id: "tenth-more-de-5", steps: [{ id: 1, output: deEur }], answer: "Der Anteil lag bei {+12,5 %} [s1]." },
+  { id: "tenth-more-fr-1", steps: [{ id: 1, output: frEur }], answer: "Le chiffre d’affaires atteint {+2,5 millions d’euros} [s1]." },
+  { id: "tenth-more-fr-2", steps: [{ id: 1, output: frEur }], answer: "Le résultat net est de {+-1 234,50 €} [s1]." },
+  { id: "tenth-more-fr-3", steps: [{ id: 1, output: frEur }], answer: "Le résultat net est de {-1 234,50 €} [s1]." },
+  { id: "tenth-more-inr-1", steps: [{ id: 1, output: inrBig }], answer: "Revenue was {+₹1,23,45,678} [s1]." },
+  { id: "tenth-more-inr-2", steps: [{ id: 1, output: inrBig }], answer: "Revenue was {+Rs. 1.23 crore} [s1]." },
+  { id: "tenth-more-inr-3", steps: [{ id: 1, output: inrBig }], answer: "Revenue was {-₹1,32,45,678} [s1]." },
+  { id: "tenth-more-chf-1", steps: [{ id: 1, output: chfBig }], answer: "Der Umsatz betrug {+CHF 1'234'567.80} [s1]." },
+  {
+    id: "tenth-more-sign-1",
+    steps: [{ id: 1, output: finance }],
+    answer: "Net income was {-$312,500} on operating expenses of {+$2.71m} [s1].",
+  },
+  { id: "tenth-more-sign-2", steps: [{ id: 1, output: finance }], answer: "Revenue was {+$2.45m} and net income {-$312,500} [s1]." },
+  { id: "tenth-more-sign-3", steps: [{ id: 1, output: changeFractions }], answer: "Revenue change: {-7.4%} [s1]." },
+  { id: "tenth-more-sign-4", steps: [{ id: 1, output: changeFractions }], answer: "Revenue change: {+−7.4%} [s1]." },
+  { id: "tenth-more-sign-5", steps: [{ id: 1, output: changeFractions }], answer: "Margin change: {-1.5 pp} [s1]." },
+  { id: "tenth-more-sign-6", steps: [{ id: 1, output: changeFractions }], answer: "NPS was {+-12} [s1]." },
+  { id: "tenth-more-sign-7", steps: [{ id: 1, output: changeFractions }], answer: "NPS was {-12} this quarter [s1]." },
+  { id: "tenth-more-sign-8", steps: [{ id: 1, output: quarterPnl }], answer: "Net cash flow: {+$-1.1m} [s1]." },
+  { id: "tenth-more-ent-1", steps: [{ id: 1, output: accountsById }], answer: "Contoso's ARR was {-$120,000} [s1]." },
+  { id: "tenth-more-ent-2", steps: [{ id: 1, output: accountsById }], answer: "Northwind's ARR was {+$120,000} [s1]." },
+  { id: "tenth-more-ent-3", steps: [{ id: 1, output: orderRows }], answer: "Contoso's order came to {-$1,200} [s1]." },
+  { id: "tenth-more-ent-4", steps: [{ id: 1, output: orderRows }], answer: "Contoso's order came to {+$950} [s1]." },
+  { id: "tenth-more-range-1", steps: [{ id: 1, output: teams }], answer: "Incidents ranged from {+3} to {-10} per team [s1]." },
+  { id: "tenth-more-range-2", steps: [{ id: 1, output: teams }], answer: "Incidents ranged from {+3} to {+12} per team [s1]." },
+  {
+    id: "tenth-more-range-3",
+    steps: [{ id: 1, output: weekRows }],
+    answer: "Weekly revenue stayed between {+$59,980} and {-$64,100} [s1].",
+  },
+  { id: "tenth-more-sup-1", steps: [{ id: 1, output: weekRows }], answer: "Revenue peaked at {+$68,420} in week 47 [s1]." },
+  { id: "tenth-more-sup-2", steps: [{ id: 1, output: weekRows }], answer: "Revenue peaked at {-$64,100} in week 45 [s1]." },
+  {
+    id: "tenth-more-sup-3",
+    steps: [{ id: 1, output: regionRows }],
+    answer: "Of the four regions, South had the highest refunds at {+$4,150} [s1].",
+  },
+  {
+    id: "tenth-more-sup-4",
+    steps: [{ id: 1, output: regionRows }],
+    answer: "The lowest-revenue region was West, at {+$87,650} [s1].",
+  },
+  {
+    id: "tenth-more-across-1",
+    steps: [{ id: 1, output: customers }],
+    answer: "We added {+620} customers and lost {+85}, a net gain of {+535} [s1].",
+  },
+  {
+    id: "tenth-more-across-2",
+    steps: [{ id: 1, output: calls }],
+    answer: "{+1,712} of {+1,840} calls were answered, {+93%} [s1].",
+  },
+  { id: "tenth-more-across-3", steps: [{ id: 1, output: discounts }], answer: "Revenue net of discounts was {+$54,050} [s1]." },
+  { id: "tenth-more-across-4", steps: [{ id: 1, output: discounts }], answer: "Revenue net of discounts was {-$54,500} [s1]." },
+  {
+    id: "tenth-more-across-5",
+    steps: [{ id: 1, output: weekdays }],
+    answer: "Open tickets fell by {+24} from Monday to Friday [s1].",
+  },
+  { id: "tenth-more-across-6", steps: [{ id: 1, output: cpc }], answer: "Cost per click rose {+10.5%} to {+$0.42} [s1]." },
+  { id: "tenth-more-across-7", steps: [{ id: 1, output: cpc }], answer: "AOV fell {+$3.55} [s1]." },
+  { id: "tenth-more-across-8", steps: [{ id: 1, output: cpc }], answer: "AOV rose {-$3.55} [s1]." },
+  { id: "tenth-more-metric-1", steps: [{ id: 1, output: metricRows }], answer: "Revenue fell {+10%} on last week [s1]." },
+  { id: "tenth-more-metric-2", steps: [{ id: 1, output: metricRows }], answer: "Orders rose {-10%} on last week [s1]." },
+  {
+    id: "tenth-more-sum-1",
+    steps: [
+      { id: 1, output: { region: "North", revenue: 980 } },
+      { id: 2, output: { region: "South", revenue: 1120 } },
+    ],
+    answer: "North and South made {+2,100} together [s1, s2], an average of {+1,050} per region [s1, s2].",
+  },
+  { id: "tenth-more-sum-2", steps: [{ id: 1, output: weekRows }], answer: "Revenue for weeks 44–47 totalled {+$253,750} [s1]." },
+  { id: "tenth-more-sum-3", steps: [{ id: 1, output: channels }], answer: "Across the three channels, orders averaged {+445} [s1]." },
+  { id: "tenth-more-direct-1", steps: [{ id: 1, output: invoice }], answer: "The invoice total was {+€1,234.50} [s1]." },
+  {
+    id: "tenth-more-direct-2",
+    steps: [{ id: 1, output: ops }],
+    answer: "p95 latency was {+413} ms, uptime {+99.87%} and conversion {+3.5%} [s1].",
+  },
+  { id: "tenth-more-direct-3", steps: [{ id: 1, output: ops }], answer: "Uptime was {-99.97%} [s1]." },
 ];
