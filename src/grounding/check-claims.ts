@@ -10,7 +10,7 @@ import type { Figure } from "./read-figures.js";
 import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
 import { sentenceContext, type SentenceContext } from "./sentence-context.js";
-import { wordingOf } from "./sentence-wording.js";
+import { periodNumber, wordingOf } from "./sentence-wording.js";
 import { citationOf, splitSentences } from "./split-sentences.js";
 
 /** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
@@ -129,7 +129,6 @@ function restOnUnsupported(claims: CheckedClaim[]): void {
   }
 }
 
-const periodLabel = /\b(?:week|wk|sprint|round|phase|release|version|day)\s*#?$/i;
 
 /** A year written as a time ("in 2026", "since 2019", "Q3 2025"), not as a count ("2000 parcels"). */
 const yearWords =
@@ -279,7 +278,7 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
     if (year) return year;
   }
   // "Week 45", "sprint 12": a period's number, found in a label that writes it ("2026-W45").
-  if (periodLabel.test(context.masked.slice(Math.max(0, figure.start - 10), figure.start)) && Number.isInteger(figure.value)) {
+  if (periodNumber(context.masked, figure) && Number.isInteger(figure.value)) {
     const written = new RegExp(`(?<!\\d)0*${figure.value}(?!\\d)`);
     // In a value ("2026-W45") or a field's name (`revenue_w45`).
     const holder = sources.find((facts) => written.test(facts.raw) || written.test(facts.text));
@@ -311,8 +310,13 @@ function namedIn(sources: readonly SourceFacts[], number: EvidenceNumber, folded
   return facts === undefined ? -1 : whereNamed(facts, number, folded);
 }
 
-/** "Ranged", "spread", "spanned": a range of a column's values, not an estimate of one value. */
-const spreadWords = /\b(?:rang(?:e|es|ed|ing)|spread|spann?(?:ed|ing|s)?)\b/i;
+/**
+ * "Ranged", "spread", "spanned", and a range said of every row ("between 3 and 12 incidents
+ * each", "every channel converted between 12% and 18%", "weekly revenue stayed between …"): a
+ * range of a column's values, not an estimate of one value.
+ */
+const spreadWords =
+  /\b(?:rang(?:e|es|ed|ing)|spread|spann?(?:ed|ing|s)?|each|every|apiece|stayed|remained|varied|fluctuated)\b/i;
 
 /** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */
 function showsDigits(raw: string, written: string): boolean {

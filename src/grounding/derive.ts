@@ -12,7 +12,17 @@ export interface NumberMatch {
  * one of the small set of derivations from two shown values. Rounding to the precision the
  * claim was written with applies to all of them.
  */
-export type Derivation = "value" | "percent" | "range" | "sum" | "difference" | "ratio" | "share" | "percent-change" | "points";
+export type Derivation =
+  | "value"
+  | "percent"
+  | "range"
+  | "sum"
+  | "mean"
+  | "difference"
+  | "ratio"
+  | "share"
+  | "percent-change"
+  | "points";
 
 export type Direction = "up" | "down" | undefined;
 
@@ -21,6 +31,8 @@ export interface Wording {
   direction: Direction;
   /** "total", "combined", "in all": a plain figure may be a sum. */
   sums: boolean;
+  /** "averaged", "an average of": a plain figure may be the mean of two like values. */
+  averages?: boolean;
   /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
   differences: boolean;
   /** "a loss of", "an outflow": the figure right beside a word of loss stands for a negative value or a field of losses. */
@@ -116,6 +128,8 @@ function summary(number: EvidenceNumber): boolean {
 /** A change runs from the earlier value to the later: (a, b) is read as "a, against b", so a must not be the earlier. */
 function laterFirst(a: EvidenceNumber, b: EvidenceNumber): boolean {
   const [later, earlier] = [(a.shows ?? a).period, (b.shows ?? b).period];
+  // "$3,500 under budget": from the plan to what happened, whatever the other is called.
+  if (later?.kind === "plan" && later.rank === 0 && earlier?.kind !== "plan") return false;
   return later === undefined || earlier === undefined || later.kind !== earlier.kind || later.rank >= earlier.rank;
 }
 
@@ -131,7 +145,7 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   const y = b.value;
   // Rows of a table the sentence names none of pair with the sentence's own figures only, for a share or a rate too.
   if ((a.unnamedRow === true || b.unnamedRow === true) && a.source !== "sentence" && b.source !== "sentence") return undefined;
-  const like = alike(a, b, wording);
+  const like = alike(a, b, wording) && ofNamedFields(a, b, wording);
   const ordered = like && laterFirst(a, b) && inOrderNamed(a, b, wording);
   if (claim.unit === "%") {
     if (
@@ -139,6 +153,7 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
       (direction === undefined || wording.shareOf === true) &&
       samePeriod(a, b) &&
       wholeNamed(b, wording) &&
+      partNamed(a, b, wording) &&
       Math.abs(x) <= Math.abs(y) &&
       fits(claim, (x / y) * 100)
     )
@@ -164,9 +179,41 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   if (wording.perUnit === true && y !== 0 && samePeriod(a, b) && fits(claim, x / y)) return "ratio";
   if (!like) return undefined;
   if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
+  // "North and South made 2,100 together, an average of 1,050": the mean of two like values, as their sum.
+  if (wording.averages === true && first(a, b) && fits(claim, (x + y) / 2)) return "mean";
   const towards = direction ?? wording.comparative;
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
+}
+
+/**
+ * "We closed 28 more tickets than we opened", "leavers exceeded hires by 12": where the sentence
+ * names two or more fields, a pair of values of another measure (the backlog's start and end,
+ * the headcount's opening and closing) is not what it compares.
+ */
+function ofNamedFields(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  if (named === undefined || named.size < 2) return true;
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  if (one.source === "sentence" || other.source === "sentence" || one.aggregate !== undefined || other.aggregate !== undefined) return true;
+  return named.has(one.key) || named.has(other.key);
+}
+
+/**
+ * "App orders were 34.9% of all orders" (`web_orders + app_orders + phone_orders`): where the
+ * sentence names one of a total's fields, another of them (`web_orders`) is not the part.
+ */
+function partNamed(part: EvidenceNumber, whole: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  const shown = part.shows ?? part;
+  const total = whole.shows ?? whole;
+  if (named === undefined || named.size === 0 || shown.source === "sentence" || named.has(shown.key)) return true;
+  if (!total.path.endsWith(" (sum)") || !total.path.includes(" + ")) return true;
+  const fields = total.path
+    .slice(0, -" (sum)".length)
+    .split(" + ")
+    .map((path) => path.slice(path.lastIndexOf(":") + 1));
+  return !fields.some((field) => field !== shown.path && named.has(field));
 }
 
 /** "12% of all tickets": the whole is what the sentence names after "of" (a field, a total, the sentence's own figure). */
@@ -178,7 +225,8 @@ function wholeNamed(whole: EvidenceNumber, wording: Pick<Wording, "shareOf" | "n
 /** A share or a rate relates values of one period: this month's spend over last month's leads is no cost per lead. */
 function samePeriod(a: EvidenceNumber, b: EvidenceNumber): boolean {
   const [one, other] = [(a.shows ?? a).period, (b.shows ?? b).period];
-  return one === undefined || other === undefined || one.kind !== other.kind || one.rank === other.rank;
+  // What was spent over what was budgeted is a share of one period ("we spent 84% of the budget").
+  return one === undefined || other === undefined || one.kind !== other.kind || one.rank === other.rank || one.kind === "plan";
 }
 
 function ofNamedMeasure(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {

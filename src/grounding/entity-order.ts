@@ -8,7 +8,8 @@ import type { EvidenceNumber, SourceFacts } from "./evidence.js";
 export function whereNamed(facts: SourceFacts, number: EvidenceNumber, folded: string): number {
   const names: string[] = [];
   if (number.table !== undefined && number.row !== undefined) names.push(...(facts.tables[number.table]?.labels[number.row] ?? []));
-  for (const entity of facts.entities) if (number.path.startsWith(`${entity.path}.`)) names.push(entity.name);
+  for (const entity of facts.entities)
+    if (number.path.startsWith(`${entity.path}.`)) names.push(entity.name, ...(entity.alias === undefined ? [] : [entity.alias]));
   let first = -1;
   for (const name of names) {
     const at = wordAt(folded, name);

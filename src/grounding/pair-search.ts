@@ -211,12 +211,14 @@ function fieldsOf(
 }
 
 /** The formulas, by name: computed by `evaluate` (a switch, not a closure per call). */
-type Formula = "sum" | "difference" | "points" | "ratio" | "share" | "change";
+type Formula = "sum" | "mean" | "difference" | "points" | "ratio" | "share" | "change";
 
 function evaluate(formula: Formula, x: number, y: number): number {
   switch (formula) {
     case "sum":
       return x + y;
+    case "mean":
+      return (x + y) / 2;
     case "difference":
       return x - y;
     case "points":
@@ -252,6 +254,7 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
   const reached: Reach[] = [];
   if (wording.perUnit === true) reached.push({ formula: "ratio", side: "nonzero", windows: shown });
   if (wording.sums) reached.push({ formula: "sum", side: "any", windows: shown });
+  if (wording.averages === true) reached.push({ formula: "mean", side: "any", windows: shown });
   // A difference may take its direction from a comparative ("3 more") where the sentence has no verb of change.
   const towards = wording.direction ?? wording.comparative;
   const apart = written < 0 || towards === "up" ? shown : towards === "down" ? [negative] : [...shown, negative];

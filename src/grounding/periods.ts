@@ -6,7 +6,7 @@
  */
 export interface Period {
   /** Periods of one kind compare: "relative" (this/last), a "year", a "quarter", a "date" (a row's day). */
-  kind: "relative" | "year" | "quarter" | "month" | "week" | "date";
+  kind: "relative" | "year" | "quarter" | "month" | "week" | "weekday" | "date" | "plan";
   rank: number;
 }
 
@@ -110,9 +110,19 @@ export function periodOf(words: readonly string[]): Period | undefined {
     if (quarter) return { kind: "quarter", rank: Number(quarter[1]) };
     const month = monthOf(word);
     if (month > 0) return { kind: "month", rank: month };
+    // `open_tickets_monday`, `open_tickets_friday`: a week's days, Monday first.
+    const day = weekdays.indexOf(word);
+    if (day !== -1) return { kind: "weekday", rank: day + 1 };
+    // `budget_eur` and `actual_eur`: what was planned, and what happened ("€11,400 over budget").
+    if (planned.has(word)) return { kind: "plan", rank: 0 };
+    if (actual.has(word)) return { kind: "plan", rank: 1 };
   }
   return undefined;
 }
+
+const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+const planned = new Set(["budget", "budgeted", "plan", "planned", "target", "forecast", "forecasted", "goal", "quota"]);
+const actual = new Set(["actual", "actuals"]);
 
 /** A field's measure: its name's words less those of periods ("revenue" of `revenue_this_week`). */
 export function stemOf(words: readonly string[]): string {
@@ -125,7 +135,10 @@ export function stemOf(words: readonly string[]): string {
         !/^(?:fy|cy)?(?:19|20)\d\d$/.test(word) &&
         !/^(?:w|wk)\d{1,2}$/.test(word) &&
         !/^q[1-4]$/.test(word) &&
-        monthOf(word) === 0,
+        monthOf(word) === 0 &&
+        !weekdays.includes(word) &&
+        !planned.has(word) &&
+        !actual.has(word),
     )
     .join(" ");
 }

@@ -19,7 +19,8 @@ export function names(folded: string, label: string): boolean {
  * week", "year over year", "sequentially" with no row named speak of a table of periods' latest
  * row (and, as a change, of the row before it).
  */
-export function namedRows(facts: SourceFacts, folded: string): Array<Set<number>> {
+export function namedRows(facts: SourceFacts, sentence: string): Array<Set<number>> {
+  const folded = withWeeksListed(sentence);
   const onPrevious = periodOnPeriod.test(folded);
   return facts.tables.map(({ labels }, table) => {
     const rows = new Set<number>();
@@ -30,6 +31,17 @@ export function namedRows(facts: SourceFacts, folded: string): Array<Set<number>
     if (latest !== undefined) rows.add(latest);
     return rows;
   });
+}
+
+/** "Weeks 46 and 47", "weeks 44–47": each week named as "week 46" is (the text the rows' labels are looked for in). */
+function withWeeksListed(folded: string): string {
+  if (!/\bweeks\s+\d/.test(folded)) return folded;
+  const named: string[] = [];
+  for (const match of folded.matchAll(/\bweeks\s+(\d{1,2})\s*(?:[–—-]|to|through)\s*(\d{1,2})\b/g))
+    for (let week = Number(match[1]); week <= Number(match[2]) && week - Number(match[1]) < 53; week += 1) named.push(`week ${week}`);
+  for (const match of folded.matchAll(/\bweeks\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+/g))
+    for (const week of match[0].matchAll(/\d{1,2}/g)) named.push(`week ${Number(week[0])}`);
+  return named.length === 0 ? folded : `${folded}\n${named.join("\n")}`;
 }
 
 const periodOnPeriod =

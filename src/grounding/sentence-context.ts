@@ -76,7 +76,9 @@ function firstMention(folded: string, key: string): number {
 const unitWords = new Set(
   (
     "usd cny eur gbp jpy inr chf rmb amount amt num value total count n k m mn mm mio million millions bn billion billions " +
-    "mrd cr crore crores lakh lakhs thousand thousands tsd 1e 3 6 7 9"
+    "mrd cr crore crores lakh lakhs thousand thousands tsd 1e 3 6 7 9 " +
+    // A measure before anything is taken off it: "revenue net of discounts" names `revenue_gross_usd`.
+    "gross"
   ).split(" "),
 );
 
@@ -99,10 +101,38 @@ export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
     return found;
   };
   for (const [key, words] of keyWords) if (words.every(names)) named.add(key);
+  // "Net revenue after refunds" of `revenue_this_week` and `revenue_last_week`: a measure named without its period is its latest.
+  for (const [key, words] of latestOfMeasures(facts)) if (!named.has(key) && words.every(names)) named.add(key);
   // "Net revenue after refunds": the one field that ends in a word the sentence names (`gross_revenue`) goes by it.
   for (const [key, head] of uniqueHeads(facts, keyWords))
     if (!named.has(key) && names(head) && ![...named].some((other) => headOf(keyWords, other) === head)) named.add(key);
   return named;
+}
+
+const latest = new WeakMap<SourceFacts, Array<[string, string[]]>>();
+
+/** The fields of a source that hold a measure's latest period (`revenue_this_week` of two weeks'), with the measure's words. */
+function latestOfMeasures(facts: SourceFacts): Array<[string, string[]]> {
+  let found = latest.get(facts);
+  if (found !== undefined) return found;
+  const best = new Map<string, { key: string; kind: string; rank: number; tied: boolean }>();
+  for (const number of facts.numbers) {
+    const { period, stem } = number;
+    if (period === undefined || stem === undefined || number.table !== undefined || number.path.endsWith(")")) continue;
+    const held = best.get(stem);
+    if (held === undefined) best.set(stem, { key: number.key, kind: period.kind, rank: period.rank, tied: false });
+    else if (held.key !== number.key && held.kind === period.kind) {
+      if (period.rank > held.rank) Object.assign(held, { key: number.key, rank: period.rank, tied: false });
+      else if (period.rank === held.rank) held.tied = true;
+    }
+  }
+  found = [];
+  for (const [stem, held] of best) {
+    const words = wordsOf(stem).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word));
+    if (!held.tied && words.length > 0 && stem !== "(periods)") found.push([held.key, words]);
+  }
+  latest.set(facts, found);
+  return found;
 }
 
 const heads = new WeakMap<SourceFacts, Array<[string, string]>>();
@@ -181,7 +211,10 @@ function otherEntities(facts: SourceFacts, folded: string): Set<string> {
   const byParent = new Map<string, Array<{ path: string; named: boolean }>>();
   for (const entity of facts.entities) {
     const siblings = byParent.get(entity.parent) ?? [];
-    siblings.push({ path: entity.path, named: namesWord(folded, entity.name) });
+    siblings.push({
+      path: entity.path,
+      named: namesWord(folded, entity.name) || (entity.alias !== undefined && names(folded, entity.alias)),
+    });
     byParent.set(entity.parent, siblings);
   }
   const others = new Set<string>();
