@@ -178,9 +178,9 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   // "$250 per shipment": a rate relates any two values, as a share does.
   if (wording.perUnit === true && y !== 0 && samePeriod(a, b) && fits(claim, x / y)) return "ratio";
   if (!like) return undefined;
-  if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
+  if (wording.sums && first(a, b) && addendsNamed(a, b, wording) && fits(claim, x + y)) return "sum";
   // "North and South made 2,100 together, an average of 1,050": the mean of two like values, as their sum.
-  if (wording.averages === true && first(a, b) && fits(claim, (x + y) / 2)) return "mean";
+  if (wording.averages === true && first(a, b) && addendsNamed(a, b, wording) && fits(claim, (x + y) / 2)) return "mean";
   const towards = direction ?? wording.comparative;
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
@@ -197,6 +197,15 @@ function ofNamedFields(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wordi
   const [one, other] = [a.shows ?? a, b.shows ?? b];
   if (one.source === "sentence" || other.source === "sentence" || one.aggregate !== undefined || other.aggregate !== undefined) return true;
   return named.has(one.key) || named.has(other.key);
+}
+
+/** "Q1 and Q2 revenue came to $4.89m together": where the sentence names the fields it adds, each field added is one of them. */
+function addendsNamed(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  if (named === undefined || named.size < 2 || one.source === "sentence" || other.source === "sentence" || one.key === other.key)
+    return true;
+  return named.has(one.key) && named.has(other.key);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Figure, Hedge, NumberUnit } from "./figure.js";
 
 const tightSuffix = "%|×|x|k|K|M|m|mm|B|bn|mn|pp|pts?|bps";
 const wordSuffix =
-  "percent|per cent|percentage points?|points?|pp|pts?|basis points?|bps|thousand|million|billion|trillion|Mio\\.?|Mrd\\.?|lakhs?|crores?|" +
+  "percent|per cent|percentage points?|points?|pp|pts?|basis points?|bps|thousand|million|billion|trillion|Mio\\.?|Mrd\\.?|lakhs?|crores?|cr|Cr|" +
   // The plural and other languages' words ("2,5 millions d'euros", "3 Millionen", "1,2 milliards").
   "millions|billions|Millionen|Milliarden|milliards?|millones|milioni|miliardi";
 /** Digits with the marks people put between them; a plain space groups only three digits. */
@@ -33,6 +33,8 @@ const scales: Record<string, number> = {
   lakh: 1e5,
   lakhs: 1e5,
   crores: 1e7,
+  cr: 1e7,
+  Cr: 1e7,
   millions: 1e6,
   Millionen: 1e6,
   millones: 1e6,

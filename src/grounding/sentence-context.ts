@@ -1,5 +1,5 @@
 import type { EvidenceNumber, SourceFacts } from "./evidence.js";
-import { wordsOf } from "./periods.js";
+import { periodOf, wordsOf } from "./periods.js";
 import { readFigures, type Figure } from "./read-figures.js";
 import { namedRows, names } from "./row-consistency.js";
 import { sentenceWords, type SentenceText, type SentenceWords } from "./sentence-wording.js";
@@ -8,6 +8,8 @@ import { readCitations, type Sentence } from "./split-sentences.js";
 /** What one sentence's claims are checked in: its text, its figures, and what it names of each source, read once. */
 export interface SentenceContext extends SentenceText {
   sentence: Sentence;
+  /** The locale the answer's numbers are read in: the option, else what its unambiguous numbers say; undefined if neither. */
+  locale: string | undefined;
   words: SentenceWords;
   /** The rows of a source's tables the sentence names (`namedRows`). */
   rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
@@ -33,6 +35,7 @@ export function sentenceContext(sentence: Sentence, reading: { ids: ReadonlySet<
   const namedIn = new Map<readonly SourceFacts[], Set<string>>();
   return {
     sentence,
+    locale: reading.locale,
     masked,
     folded,
     figures: readFigures(masked, { locale: reading.locale, words: true }),
@@ -101,27 +104,40 @@ export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
     return found;
   };
   for (const [key, words] of keyWords) if (words.every(names)) named.add(key);
-  // "Net revenue after refunds" of `revenue_this_week` and `revenue_last_week`: a measure named without its period is its latest.
-  for (const [key, words] of latestOfMeasures(facts)) if (!named.has(key) && words.every(names)) named.add(key);
+  // "Net revenue after refunds" of `revenue_this_week` and `revenue_last_week`: a measure named without any of its periods is its latest.
+  for (const { key, words, periods } of latestOfMeasures(facts))
+    if (!named.has(key) && words.every(names) && !periods.some(names)) named.add(key);
   // "Net revenue after refunds": the one field that ends in a word the sentence names (`gross_revenue`) goes by it.
   for (const [key, head] of uniqueHeads(facts, keyWords))
     if (!named.has(key) && names(head) && ![...named].some((other) => headOf(keyWords, other) === head)) named.add(key);
   return named;
 }
 
-const latest = new WeakMap<SourceFacts, Array<[string, string[]]>>();
+interface LatestOfMeasure {
+  key: string;
+  /** The measure's words (less units). */
+  words: string[];
+  /** The words of its fields' periods ("this", "last", "q1", "2025"): a sentence that names one names its period. */
+  periods: string[];
+}
+
+const latest = new WeakMap<SourceFacts, LatestOfMeasure[]>();
 
 /** The fields of a source that hold a measure's latest period (`revenue_this_week` of two weeks'), with the measure's words. */
-function latestOfMeasures(facts: SourceFacts): Array<[string, string[]]> {
+function latestOfMeasures(facts: SourceFacts): LatestOfMeasure[] {
   let found = latest.get(facts);
   if (found !== undefined) return found;
-  const best = new Map<string, { key: string; kind: string; rank: number; tied: boolean }>();
+  const best = new Map<string, { key: string; kind: string; rank: number; tied: boolean; periods: Set<string> }>();
   for (const number of facts.numbers) {
     const { period, stem } = number;
     if (period === undefined || stem === undefined || number.table !== undefined || number.path.endsWith(")")) continue;
+    const periods = wordsOf(number.key).filter((word) => periodOf([word]) !== undefined);
     const held = best.get(stem);
-    if (held === undefined) best.set(stem, { key: number.key, kind: period.kind, rank: period.rank, tied: false });
-    else if (held.key !== number.key && held.kind === period.kind) {
+    if (held === undefined)
+      best.set(stem, { key: number.key, kind: period.kind, rank: period.rank, tied: false, periods: new Set(periods) });
+    else {
+      periods.forEach((word) => held.periods.add(word));
+      if (held.key === number.key || held.kind !== period.kind) continue;
       if (period.rank > held.rank) Object.assign(held, { key: number.key, rank: period.rank, tied: false });
       else if (period.rank === held.rank) held.tied = true;
     }
@@ -129,7 +145,7 @@ function latestOfMeasures(facts: SourceFacts): Array<[string, string[]]> {
   found = [];
   for (const [stem, held] of best) {
     const words = wordsOf(stem).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word));
-    if (!held.tied && words.length > 0 && stem !== "(periods)") found.push([held.key, words]);
+    if (!held.tied && words.length > 0 && stem !== "(periods)") found.push({ key: held.key, words, periods: [...held.periods] });
   }
   latest.set(facts, found);
   return found;

@@ -4,10 +4,10 @@ import type { Figure } from "./read-figures.js";
 /** What the words of a sentence say about one of its figures: how it may follow from the values shown. */
 
 const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|worsened|trailed|trails|lagged|sank|gesunken|fiel|gefallen|rückläufig|baisse|diminué|recul|reculé|bajó|cayó|disminuyó|descendió|calo|calato|diminuito|sceso)(?![\p{L}\p{N}])/giu;
+  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|trailed|trails|lagged|sank|gesunken|fiel|gefallen|rückläufig|baisse|diminué|recul|reculé|bajó|cayó|disminuyó|descendió|calo|calato|diminuito|sceso)(?![\p{L}\p{N}])/giu;
 /** "Up", but not in "made up", "signed up", "up to" (a bound, read as a hedge). */
 const upWords =
-  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gain(?:s|ed)?|added|outnumber(?:ed|s)?|outsold|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|improved|soared|rebounded|stieg|gestiegen|wuchs|gewachsen|hausse|augmenté|progressé|subió|aumentó|creció|crescita|cresciuto|aumentato|salito)(?![\p{L}\p{N}])/giu;
+  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gain(?:s|ed)?|added|outnumber(?:ed|s)?|outsold|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|soared|rebounded|stieg|gestiegen|wuchs|gewachsen|hausse|augmenté|progressé|subió|aumentó|creció|crescita|cresciuto|aumentato|salito)(?![\p{L}\p{N}])/giu;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|overdrawn|overdraft|in the red|expenses?|costs?|spent|spend|used|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
@@ -23,7 +23,7 @@ const cameTo = /\band\b.*\b(?:came|come|comes|coming|add(?:ed|s)? up|amount(?:ed
 const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1)|ratio)\b|\/\s?\p{L}|\p{L}:\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|vs|versus|against|compared|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|did not|didn't|not yet|without|no longer)\b/i;
+  /\b(?:more|fewer|less|than|vs|versus|against|compared|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|leaving|leaves|improved|improvement|worsened|deteriorated|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter =
   /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b|^\s*(under|over|below|above|short of|ahead of)\s+(?:the\s+|its\s+|our\s+)?(?:budget|target|plan|forecast|goal|quota|estimate|guidance)\b/iu;
@@ -31,12 +31,12 @@ const comparativeAfter =
 const ranked = String.raw`(?<!\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ])`;
 const largest = new RegExp(
   ranked +
-    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\bmost\s+\p{L}+\s+(?:came|come|were|was|went)\s+(?:from|to|in)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
+    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\b(?:best|top)[- ](?:selling|seller|sellers|performing|performer|grossing)\b|\bbestsell(?:er|ing)\b|\bmost\s+\p{L}+\s+(?:came|come|were|was|went)\s+(?:from|to|in)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
   "iu",
 );
 const smallest = new RegExp(
   ranked +
-    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last)\b|(?<!\bat )\bleast\b`,
+    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last|(?:worst|slowest)[- ](?:selling|seller|performing|performer))\b|(?<!\bat )\bleast\b`,
   "i",
 );
 
@@ -129,8 +129,10 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
     perUnit: words.perUnit,
     // "Fell to $1,200" is the level it fell to: the direction gives no sign to drop ("fell 1,200" is the change's).
     negative:
-      (direction === "down" && !levelBefore.test(text.masked.slice(Math.max(0, figure.start - 12), figure.start))) ||
-      (words.negative && negativeInClause(text.masked, figure, after)),
+      (direction === "down" &&
+        !levelBefore.test(text.masked.slice(Math.max(0, figure.start - 12), figure.start)) &&
+        inClause(downWord, text.masked, figure, after)) ||
+      (words.negative && inClause(negativeWords, text.masked, figure, after)),
     namedKeys,
   };
   if (words.averages) wording.averages = true;
@@ -151,18 +153,22 @@ const clauseStart = /[,;]|\b(?:and|but|while|whereas|despite|though|although)\b/
 /** Where the words after a figure stop being its own: "$312,500 on operating expenses of $2.71m". */
 const clauseEnd = /[,;(]|\b(?:and|but|while|whereas|on|against|versus|vs|with|from|after|before|despite|compared|than)\b/i;
 
+/** A word of fall, one at a time (`downWords` is global, for reading them all). */
+const downWord = new RegExp(downWords.source, "iu");
+
 /**
  * "Net income was $1,200" is not -1,200 because the sentence goes on to "operating expenses of
- * $2.7m": a word that carries a sign counts in the figure's own clause, before it (since the
- * clause began) or right after it ("$2,500 was refunded").
+ * $2.7m", nor because "revenue was down, but net income was $1,200": a word that carries a sign
+ * counts in the figure's own clause, before it (since the clause began) or right after it
+ * ("$2,500 was refunded", "13.8% below").
  */
-function negativeInClause(masked: string, figure: Figure, after: string): boolean {
-  const before = masked.slice(0, figure.start);
+function inClause(words: RegExp, masked: string, figure: Figure, after: string): boolean {
+  const before = masked.slice(Math.max(0, figure.start - 200), figure.start);
   let from = 0;
   for (const match of before.matchAll(clauseStart)) from = match.index + match[0].length;
-  if (negativeWords.test(before.slice(from))) return true;
+  if (words.test(before.slice(from))) return true;
   const end = clauseEnd.exec(after);
-  return negativeWords.test(end === null ? after : after.slice(0, end.index));
+  return words.test(end === null ? after : after.slice(0, end.index));
 }
 
 /** The nearest "fell" or "rose" before the figure (since the previous one), else just after it ("2.8% below"). */
