@@ -1,6 +1,8 @@
 import type { LabelledCase } from "./labelled-cases.js";
 import { laterReportShapes } from "./report-shapes-later-cases.js";
 import { reportShapeProbes } from "./report-shapes-probes-cases.js";
+import { tenthReportShapes } from "./report-shapes-tenth-cases.js";
+import { eleventhReportShapes } from "./report-shapes-eleventh-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -230,4 +232,6 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "store-9", steps: [{ id: 1, output: stores }], answer: "Umsatz in Hamburg: {-134.900 €} [s1]." },
   ...laterReportShapes,
   ...reportShapeProbes,
+  ...tenthReportShapes,
+  ...eleventhReportShapes,
 ];

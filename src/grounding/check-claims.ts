@@ -3,7 +3,7 @@ import { attachedRow, whereNamed } from "./entity-order.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
 import { InvalidOptionsError } from "../core/errors.js";
-import { pools } from "./claim-pools.js";
+import { periodsBefore, pools } from "./claim-pools.js";
 import { localeMarks } from "./locale-marks.js";
 import { matchNumber, shownIn, type Derivation, type NumberMatch, type Wording } from "./match-number.js";
 import { readFigures, type Figure } from "./read-figures.js";
@@ -295,7 +295,7 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
       : (matchNumber(figure, pool, wordingNamed(place, context, sources)) ??
         withinRange(figure, pool.direct) ??
         otherReading(figure, context, (other) => matchNumber(other, pool, wordingNamed(place, context, sources))));
-  if (!match) return undefined;
+  if (!match) return override === undefined ? fromPeriodBefore(place, context, sources) : undefined;
   // "North brought in $98,000 and South $124,500": a value shown is of the row the words just before it name.
   const own = override === undefined && match.derivation === "value" ? ownRow(place, context, sources, match.operands[0]!) : undefined;
   if (own !== undefined) return find(place, context, sources, own);
@@ -304,6 +304,27 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
     ...new Set(match.operands.filter((number) => number.source !== "sentence").flatMap((number) => number.sources ?? [number.source])),
   ];
   return { steps, matched, derivation: match.derivation };
+}
+
+/** "From 1,198", "up from", "against", "compared with": where a change's start stands. */
+const changeStart = /\b(?:from|against|versus|vs\.?|compared (?:with|to))\s*\p{Sc}?\s*$/iu;
+
+/**
+ * "Orders rose from 1,198 to 1,305 in week 47": the start of a change of the one period a
+ * sentence names is the period before's value, shown as it stands.
+ */
+function fromPeriodBefore(place: number, context: SentenceContext, sources: readonly SourceFacts[]): Found | undefined {
+  const figure = context.figures[place]!;
+  if (figure.kind !== "number" || !changeStart.test(context.masked.slice(Math.max(0, figure.start - 20), figure.start))) return undefined;
+  for (const facts of sources) {
+    const named = context.rowsNamed(facts);
+    for (const key of periodsBefore(facts, named, context.folded)) {
+      const [table, row] = key.split(":").map(Number) as [number, number];
+      const found = find(place, context, sources, { source: facts.id, table, rows: new Set([...named[table]!, row]) });
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 /** The row the figure at `place` is said of, when it is not the row of the value it matched (`attachedRow`), as rows to use instead. */

@@ -201,7 +201,7 @@ function stepsPools(input: {
  * The rows (`table:row`) of the period just before the one row a table's sentence names, in tables whose rows are
  * periods (days, months, quarters, years): what a change of the named period is measured against.
  */
-function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>, folded: string): Set<string> {
+export function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>, folded: string): Set<string> {
   const periods = new Map<string, { table: number; row: number; kind: string; rank: number }>();
   for (const number of facts.numbers)
     if (number.row !== undefined && number.period !== undefined)
