@@ -113,7 +113,9 @@ function namingOf(context: SentenceContext, facts: SourceFacts, superlative: "ma
       .join(";"),
     [...context.othersThanNamed(facts)].join(","),
     groups.filter((group) => namesGroup(context.folded, group)).join(","),
-    words.sums || words.averages ? `${words.sums}${words.averages}${[...context.keysNamed(facts)].join(",")}` : "",
+    words.sums || words.averages
+      ? `${words.sums}${words.averages}${[...context.keysNamed(facts)].join(",")}:${[...namedEntities(facts, context.folded).keys()].join(",")}`
+      : "",
     headTotalsNamed(facts, context.folded)
       .map((total) => total.head)
       .join(","),
@@ -316,4 +318,30 @@ function totalsOfNamed(
     else values.push(number.value);
   }
   for (const [column, values] of columns) add(values, `named rows of ${column}`, column.slice(column.indexOf(":") + 1));
+  // "North, South and West made 2,860 together" of `regions: { north, south, west, east }`: sibling objects are rows too.
+  const entities = namedEntities(facts, context.folded);
+  if (entities.size < 2) return;
+  const fields = new Map<string, number[]>();
+  for (const number of facts.numbers) {
+    if (number.row !== undefined || number.aggregate !== undefined || number.identifier || number.path.endsWith(")")) continue;
+    const entity = entities.get(entityOf(number.path));
+    if (entity === undefined) continue;
+    const field = `${entity}\u0000${number.key}`;
+    const values = fields.get(field);
+    if (values === undefined) fields.set(field, [number.value]);
+    else values.push(number.value);
+  }
+  for (const [field, values] of fields) {
+    const [parent, key] = field.split("\u0000") as [string, string];
+    if (values.length < [...entities.values()].filter((other) => other === parent).length) continue;
+    add(values, `named objects of ${parent === "" ? "*" : parent}.${key}`, key);
+  }
+}
+
+/** The entity objects (`regions.north`) the sentence names, each with its parent, where two or more siblings are named. */
+function namedEntities(facts: SourceFacts, folded: string): Map<string, string> {
+  const named = new Map<string, string>();
+  for (const entity of facts.entities)
+    if (names(folded, entity.name) || (entity.alias !== undefined && names(folded, entity.alias))) named.set(entity.path, entity.parent);
+  return named;
 }

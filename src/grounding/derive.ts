@@ -45,6 +45,8 @@ export interface Wording {
   perUnit?: boolean;
   /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
   negative?: boolean;
+  /** "The loss narrowed", "costs rose": words of loss in the figure's clause; a change between negative values is of their size. */
+  magnitudes?: boolean;
   /** "3 more", "5 fewer": the direction of a difference written just after it. */
   comparative?: Direction;
   /** The fields of the cited steps the sentence names ("orders and returns"): they may pair though their names differ. */
@@ -140,9 +142,11 @@ function laterFirst(a: EvidenceNumber, b: EvidenceNumber): boolean {
  * may relate any two values ("13 of 30 tickets, 43%").
  */
 export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, EvidenceNumber], wording: Wording): Derivation | undefined {
-  const { direction } = wording;
   const x = a.value;
   const y = b.value;
+  // "The operating loss narrowed 25%" from -0.4 to -0.3: a loss's words speak of its size, which falls as the value rises.
+  const ofSize = wording.magnitudes === true && x < 0 && y < 0;
+  const direction = ofSize ? opposite(wording.direction) : wording.direction;
   // Rows of a table the sentence names none of pair with the sentence's own figures only, for a share or a rate too.
   if ((a.unnamedRow === true || b.unnamedRow === true) && a.source !== "sentence" && b.source !== "sentence") return undefined;
   const like = alike(a, b, wording) && ofNamedFields(a, b, wording);
@@ -181,7 +185,7 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   if (wording.sums && first(a, b) && addendsNamed(a, b, wording) && fits(claim, x + y)) return "sum";
   // "North and South made 2,100 together, an average of 1,050": the mean of two like values, as their sum.
   if (wording.averages === true && first(a, b) && addendsNamed(a, b, wording) && fits(claim, (x + y) / 2)) return "mean";
-  const towards = direction ?? wording.comparative;
+  const towards = direction ?? (ofSize ? opposite(wording.comparative) : wording.comparative);
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
 }
@@ -276,6 +280,10 @@ function entitiesInOrder(one: EvidenceNumber, other: EvidenceNumber, wording: Wo
   if (namedAt === undefined || thanAt === undefined || one.period !== undefined || other.period !== undefined) return true;
   const [first, second] = [namedAt(one), namedAt(other)];
   return first === -1 || second === -1 || (first < thanAt && second > thanAt);
+}
+
+function opposite(direction: Direction): Direction {
+  return direction === "up" ? "down" : direction === "down" ? "up" : undefined;
 }
 
 /** Each unordered pair is tried once for a sum. */

@@ -1,6 +1,6 @@
 import { isRecord } from "../core/is-record.js";
 import { periodOf, stemOf, wordsOf, type Period } from "./periods.js";
-import { nameOf, periodLabel, rowLabels, rowPeriod } from "./row-labels.js";
+import { nameOf, otherNames, periodLabel, rowLabels, rowPeriod } from "./row-labels.js";
 import { readFigures } from "./read-figures.js";
 import { conversionsOf, scaledKey, scaleOf } from "./field-units.js";
 import { rowsOfColumnar, rowsOfDelimited } from "./tabular-output.js";
@@ -90,7 +90,13 @@ class FactsBuilder {
         for (const [key, inner] of objects) {
           const entity: EntityObject = { parent: at.path, path: at.path === "" ? key : `${at.path}.${key}`, name: wordsOf(key).join(" ") };
           // `{ acc_1: { name: "Northwind", … } }`: the object is named by its name too.
-          const alias = nameOf(inner as Record<string, unknown>);
+          const own = nameOf(inner as Record<string, unknown>);
+          // `{ de: {…} }` is Germany's; `{ name: "Acme Corp" }` is Acme's.
+          const alias = /^[a-z]{2}$/i.test(key)
+            ? otherNames(key.toUpperCase())[0]
+            : own === undefined
+              ? undefined
+              : (otherNames(own)[0] ?? own);
           if (alias !== undefined && alias !== entity.name) entity.alias = alias;
           this.facts.entities.push(entity);
         }

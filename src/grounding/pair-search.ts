@@ -234,12 +234,19 @@ function evaluate(formula: Formula, x: number, y: number): number {
 
 /** The derivations `derive` may find for this claim and wording, each computed as `derive` computes it. */
 function reaches(claim: Figure, wording: Wording): Reach[] {
+  // Between negative values a loss's direction is turned (`derive`): either window may hold it.
+  const either = wording.magnitudes === true;
   const room = fitsWithin(claim);
   const written = claim.value!;
   const shown = [[written - room, written + room]] as const;
   // A change may read either sign (see fitsChange): the windows its direction allows.
   const negative = [-written - room, -written + room] as const;
-  const changed = written < 0 || wording.direction === "up" ? shown : wording.direction === "down" ? [negative] : [...shown, negative];
+  const changed =
+    written < 0 || (wording.direction === "up" && !either)
+      ? shown
+      : wording.direction === "down" && !either
+        ? [negative]
+        : [...shown, negative];
   if (claim.unit === "%") {
     const reached: Reach[] = [{ formula: "change", side: "nonzero", windows: changed }];
     if (wording.direction === undefined || wording.shareOf === true) reached.push({ formula: "share", side: "whole", windows: shown });
@@ -257,7 +264,7 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
   if (wording.averages === true) reached.push({ formula: "mean", side: "any", windows: shown });
   // A difference may take its direction from a comparative ("3 more") where the sentence has no verb of change.
   const towards = wording.direction ?? wording.comparative;
-  const apart = written < 0 || towards === "up" ? shown : towards === "down" ? [negative] : [...shown, negative];
+  const apart = written < 0 || (towards === "up" && !either) ? shown : towards === "down" && !either ? [negative] : [...shown, negative];
   if (wording.differences || towards !== undefined) reached.push({ formula: "difference", side: "any", windows: apart });
   return reached;
 }

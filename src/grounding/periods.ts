@@ -98,6 +98,8 @@ const periodUnits = new Set([
 
 /** The period a field's name (or one of its path's segments) speaks of, if any. */
 export function periodOf(words: readonly string[]): Period | undefined {
+  const paired = pairedPeriod(words);
+  if (paired !== undefined) return paired;
   for (const word of words) {
     if (later.has(word)) return { kind: "relative", rank: 1 };
     if (earlier.has(word)) return { kind: "relative", rank: 0 };
@@ -120,6 +122,28 @@ export function periodOf(words: readonly string[]): Period | undefined {
   return undefined;
 }
 
+/**
+ * A period written in two words: `week_47`, `quarter_3`, `month_11` (a unit and its number), and
+ * `2025-Q4`, `2026-W47`, `2026-11` (a year and a part of it): ranked within the year.
+ */
+function pairedPeriod(words: readonly string[]): Period | undefined {
+  for (let at = 0; at + 1 < words.length; at += 1) {
+    const [first, second] = [words[at]!, words[at + 1]!];
+    const number = /^\d{1,2}$/.test(second) ? Number(second) : undefined;
+    if (number !== undefined && /^(?:week|wk|w)$/.test(first)) return { kind: "week", rank: number };
+    if (number !== undefined && /^(?:quarter|qtr|q)$/.test(first) && number >= 1 && number <= 4) return { kind: "quarter", rank: number };
+    if (number !== undefined && /^(?:month|mo)$/.test(first) && number >= 1 && number <= 12) return { kind: "month", rank: number };
+    const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(first)?.[1];
+    if (year === undefined) continue;
+    const week = /^(?:w|wk)(\d{1,2})$/.exec(second);
+    if (week) return { kind: "week", rank: Number(year) * 100 + Number(week[1]) };
+    const quarter = /^q([1-4])$/.exec(second);
+    if (quarter) return { kind: "quarter", rank: Number(year) * 10 + Number(quarter[1]) };
+    if (/^(?:0[1-9]|1[0-2])$/.test(second)) return { kind: "month", rank: Number(year) * 100 + Number(second) };
+  }
+  return undefined;
+}
+
 const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 const planned = new Set(["budget", "budgeted", "plan", "planned", "target", "forecast", "forecasted", "goal", "quota"]);
 const actual = new Set(["actual", "actuals"]);
@@ -128,7 +152,9 @@ const actual = new Set(["actual", "actuals"]);
 export function stemOf(words: readonly string[]): string {
   return words
     .filter(
-      (word) =>
+      // The number of `week_47`, `quarter_3` is the period's.
+      (word, at) =>
+        !(/^\d{1,2}$/.test(word) && at > 0 && /^(?:week|wk|w|quarter|qtr|q|month|mo|day)$/.test(words[at - 1]!)) &&
         !later.has(word) &&
         !earlier.has(word) &&
         !periodUnits.has(word) &&

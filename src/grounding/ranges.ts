@@ -12,7 +12,8 @@ import type { Figure } from "./read-figures.js";
  * each", "every channel converted between 12% and 18%", "weekly revenue stayed between …"): a
  * range of a column's values, not an estimate of one value.
  */
-export const spreadWords = /\b(?:rang(?:e|es|ed|ing)|spread|spann?(?:ed|ing|s)?|each|every|apiece|stayed|remained|varied|fluctuated)\b/i;
+export const spreadWords =
+  /\b(?:rang(?:e|es|ed|ing)|spread|spann?(?:ed|ing|s)?|each|every|apiece|stayed|remained|varied|fluctuated|daily|weekly|monthly|(?:a|per) (?:day|week|month|quarter))\b/i;
 
 /**
  * A range that spans a column ("between 3 and 12 incidents each": every row's value lies in it)
@@ -72,12 +73,24 @@ function roundsTo(value: number, bound: number, precision: number): boolean {
   return unit >= 100 * precision && Math.abs(Math.round(value / unit) * unit - bound) < precision / 2;
 }
 
-/** A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at the precision written. */
-export function withinRange(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | undefined {
+/** Fields that hold percentages, rates or shares. */
+const percentKey = /pct|percent|rate|share|ratio|proportion|margin|growth|change|conversion|churn|retention|yield/i;
+
+/**
+ * A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at
+ * the precision written: a value of the fields the sentence names, where it names some ("this
+ * week's revenue was between ¥60k and ¥70k" is not last week's), and for a range of percentages,
+ * a percentage or a fraction ("conversion was 12–15%" is not 13 signups).
+ */
+export function withinRange(figure: Figure, pool: readonly EvidenceNumber[], named: ReadonlySet<string>): NumberMatch | undefined {
   if (figure.range === undefined) return undefined;
   const [low, high] = figure.range;
   const room = figure.precision! / 2;
   const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
-  const inside = pool.find((number) => scaled(number.value) >= low - room && scaled(number.value) <= high + room);
+  const candidates = figure.unit === "%" ? pool.filter((number) => Math.abs(number.value) <= 1 || percentKey.test(number.key)) : pool;
+  const ofNamed = candidates.filter((number) => named.has(number.key));
+  const inside = (ofNamed.length > 0 ? ofNamed : candidates).find(
+    (number) => scaled(number.value) >= low - room && scaled(number.value) <= high + room,
+  );
   return inside === undefined ? undefined : { derivation: "range", operands: [inside] };
 }

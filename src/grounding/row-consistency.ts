@@ -44,8 +44,9 @@ function withWeeksListed(folded: string): string {
   return named.length === 0 ? folded : `${folded}\n${named.join("\n")}`;
 }
 
+/** "Week on week", "yoy", "on the previous week", "compared with the prior month": the latest row against the one before. */
 const periodOnPeriod =
-  /\b(?:(?:day|week|month|quarter|year)[- ](?:on|over)[- ](?:day|week|month|quarter|year)|wow|dod|mom|qoq|yoy|sequentially)\b/;
+  /\b(?:(?:day|week|month|quarter|year)[- ](?:on|over)[- ](?:day|week|month|quarter|year)|wow|dod|mom|qoq|yoy|sequentially|(?:on|over|from|than|versus|vs\.?|against|compared (?:with|to)|since) the (?:previous|prior|preceding) (?:day|week|month|quarter|year))\b/;
 
 /** The row of a table of periods whose period is the latest, if its rows are periods. */
 function latestRow(facts: SourceFacts, table: number): number | undefined {

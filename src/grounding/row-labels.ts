@@ -77,6 +77,8 @@ export function rowLabels(row: Record<string, unknown>): string[] {
     .filter((value): value is string => typeof value === "string")
     .map(fold)
     .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
+  // "Germany" names the row of "DE", "Acme" that of "Acme Corp".
+  for (const value of Object.values(row)) if (typeof value === "string") labels.push(...otherNames(value));
   const month = labels.map((label) => /^\d{4}-(0[1-9]|1[0-2])$/.exec(label)?.[1]).find((found) => found !== undefined);
   if (month !== undefined) labels.push(monthNames[Number(month) - 1]!);
   // "2026-W47" is named by "week 47" and "W47"; "2025-Q4" and "Q4 2025" by "Q4"; a year held as a number by its digits.
@@ -88,4 +90,22 @@ export function rowLabels(row: Record<string, unknown>): string[] {
   }
   for (const [key, value] of Object.entries(row)) if (yearKey.test(key) && Number.isInteger(value)) labels.push(String(value));
   return labels;
+}
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+const legalForm =
+  /[\s,]+(?:inc|incorporated|corp|corporation|co|company|ltd|limited|llc|llp|plc|gmbh|ag|sa|sas|srl|bv|nv|pty|group|holdings)\.?$/i;
+
+/**
+ * Other names a label goes by: a country's English name for its ISO code ("DE": "germany"), a
+ * company's name without its legal form ("Acme Corp": "acme"); lower case.
+ */
+export function otherNames(label: string): string[] {
+  const trimmed = label.trim();
+  if (/^[A-Z]{2}$/.test(trimmed)) {
+    const name = regionNames.of(trimmed);
+    return name === undefined || name === trimmed ? [] : [fold(name)];
+  }
+  const bare = trimmed.replace(legalForm, "");
+  return bare !== trimmed && /\p{L}{3}/u.test(bare) ? [fold(bare)] : [];
 }

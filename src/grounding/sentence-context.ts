@@ -88,8 +88,10 @@ const unitWords = new Set(
 /** Whether folded text names a word, in the singular or the plural, or a participle by its verb. */
 function namesWord(folded: string, word: string): boolean {
   if (names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)))) return true;
-  // `activated` is named by "activate", `churned` by "churn".
-  return word.endsWith("ed") && word.length > 4 && (names(folded, word.slice(0, -1)) || names(folded, word.slice(0, -2)));
+  // `activated` is named by "activate", `churned` by "churn", `refunded` by "refunds".
+  if (!word.endsWith("ed") || word.length <= 4) return false;
+  const [bare, root] = [word.slice(0, -1), word.slice(0, -2)];
+  return names(folded, bare) || names(folded, root) || names(folded, `${root}s`) || names(folded, `${bare}s`);
 }
 
 /** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */
@@ -104,6 +106,11 @@ export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
     return found;
   };
   for (const [key, words] of keyWords) if (words.every(names)) named.add(key);
+  // "Handle time across chat and email" of `chat_aht_min` and `email_aht_min`: fields that differ in one word each named.
+  for (const [key, word, siblings, shared] of twinKeys(facts))
+    if (!named.has(key) && names(word) && siblings.some((other) => names(other)) && shared.some(names)) named.add(key);
+  // `amount` beside `amount_refunded`: a field of units alone is named with the fields it begins.
+  for (const key of bareKeys(facts)) if ([...named].some((other) => other.startsWith(`${key}_`))) named.add(key);
   // "Net revenue after refunds" of `revenue_this_week` and `revenue_last_week`: a measure named without any of its periods is its latest.
   for (const { key, words, periods } of latestOfMeasures(facts))
     if (!named.has(key) && words.every(names) && !periods.some(names)) named.add(key);
@@ -148,6 +155,46 @@ function latestOfMeasures(facts: SourceFacts): LatestOfMeasure[] {
     if (!held.tied && words.length > 0 && stem !== "(periods)") found.push({ key: held.key, words, periods: [...held.periods] });
   }
   latest.set(facts, found);
+  return found;
+}
+
+const twins = new WeakMap<SourceFacts, Array<[string, string, string[], string[]]>>();
+
+/**
+ * Fields whose names differ in one word only (`chat_aht_min`, `email_aht_min`): each field with
+ * its own word, its twins' words, and the words they share.
+ */
+function twinKeys(facts: SourceFacts): Array<[string, string, string[], string[]]> {
+  let found = twins.get(facts);
+  if (found !== undefined) return found;
+  const bySignature = new Map<string, Array<{ key: string; word: string; shared: string[] }>>();
+  for (const [key, words] of keyWordsOf(facts)) {
+    if (words.length < 2 || key.includes(" ")) continue;
+    words.forEach((word, at) => {
+      const shared = words.filter((_, other) => other !== at);
+      const signature = `${at}\u0000${shared.join(" ")}`;
+      bySignature.set(signature, [...(bySignature.get(signature) ?? []), { key, word, shared }]);
+    });
+  }
+  found = [];
+  for (const group of bySignature.values())
+    if (group.length > 1)
+      for (const { key, word, shared } of group)
+        found.push([key, word, group.filter((other) => other.key !== key).map((other) => other.word), shared]);
+  twins.set(facts, found);
+  return found;
+}
+
+const bare = new WeakMap<SourceFacts, string[]>();
+
+/** The fields of a source whose names are units alone (`amount`, `value`, `total`). */
+function bareKeys(facts: SourceFacts): string[] {
+  let found = bare.get(facts);
+  if (found === undefined) {
+    const keys = new Set(facts.numbers.map((number) => number.key));
+    found = [...keys].filter((key) => /^[a-z]+$/i.test(key) && unitWords.has(key.toLowerCase()));
+    bare.set(facts, found);
+  }
   return found;
 }
 

@@ -23,7 +23,7 @@ const cameTo = /\band\b.*\b(?:came|come|comes|coming|add(?:ed|s)? up|amount(?:ed
 const perUnitWords = /\b(?:per|each|apiece|a head|on average|to (?:one|1)|ratio)\b|\/\s?\p{L}|\p{L}:\p{L}/iu;
 const averageWords = /\b(?:average|averaged|averaging|mean)\b/i;
 const differenceWords =
-  /\b(?:more|fewer|less|than|vs|versus|against|compared|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|leaving|leaves|improved|improvement|worsened|deteriorated|did not|didn't|not yet|without|no longer)\b/i;
+  /\b(?:more|fewer|less|than|vs|versus|against|compared|difference|gap|other|others|rest|remaining|excluding|besides|apart from|change|margin|short|after|minus|net of|left|leaving|leaves|improved|improvement|worsened|deteriorated|swing|spread|profit|did not|didn't|not yet|without|no longer)\b/i;
 /** "3 more tickets", "5 fewer orders than": a difference's direction written just after it. */
 const comparativeAfter =
   /^\s*(?:[\p{L}'’-]+\s+){0,2}?(more|fewer|less)\b|^\s*(under|over|below|above|short of|ahead of)\s+(?:the\s+|its\s+|our\s+)?(?:budget|target|plan|forecast|goal|quota|estimate|guidance)\b/iu;
@@ -31,12 +31,12 @@ const comparativeAfter =
 const ranked = String.raw`(?<!\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ])`;
 const largest = new RegExp(
   ranked +
-    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\b(?:best|top)[- ](?:selling|seller|sellers|performing|performer|grossing)\b|\bbestsell(?:er|ing)\b|\bmost\s+\p{L}+\s+(?:came|come|were|was|went)\s+(?:from|to|in)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
+    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\b(?:best|top)[- ](?:selling|seller|sellers|performing|performer|grossing)\b|\bbestsell(?:er|ing)\b|\b(?:our|its|their|his|her) top\b|\bfastest\b|\b(?:had|has|have|logged|saw|sees|made|sold|won|took|handled|closed|got|received|recorded)\s+most\b|\bmost\s+\p{L}+\s+(?:came|come|were|was|went)\s+(?:from|to|in)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
   "iu",
 );
 const smallest = new RegExp(
   ranked +
-    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last|(?:worst|slowest)[- ](?:selling|seller|performing|performer))\b|(?<!\bat )\bleast\b`,
+    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last|(?:worst|slowest)[- ](?:selling|seller|performing|performer)|slowest)\b|(?<!\bat )\bleast\b`,
   "i",
 );
 
@@ -122,6 +122,7 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
   const after = text.masked.slice(figure.end, next === undefined ? text.masked.length : Math.max(figure.end, next.start));
   const written = comparativeAfter.exec(after);
   const comparative = (written?.[1] ?? written?.[2])?.toLowerCase();
+  const lossWords = words.negative && inClause(negativeWords, text.masked, figure, after);
   const wording: Wording = {
     direction,
     sums: words.sums,
@@ -132,9 +133,10 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
       (direction === "down" &&
         !levelBefore.test(text.masked.slice(Math.max(0, figure.start - 12), figure.start)) &&
         inClause(downWord, text.masked, figure, after)) ||
-      (words.negative && inClause(negativeWords, text.masked, figure, after)),
+      lossWords,
     namedKeys,
   };
+  if (lossWords) wording.magnitudes = true;
   if (words.averages) wording.averages = true;
   if (text.keyAt !== undefined) wording.keyAt = text.keyAt;
   if (/^\s*of\b/i.test(after)) wording.shareOf = true;
