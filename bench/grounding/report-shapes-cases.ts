@@ -3,6 +3,7 @@ import { laterReportShapes } from "./report-shapes-later-cases.js";
 import { reportShapeProbes } from "./report-shapes-probes-cases.js";
 import { tenthReportShapes } from "./report-shapes-tenth-cases.js";
 import { eleventhReportShapes } from "./report-shapes-eleventh-cases.js";
+import { twelfthReportShapes } from "./report-shapes-twelfth-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -234,4 +235,5 @@ export const reportShapesCases: LabelledCase[] = [
   ...reportShapeProbes,
   ...tenthReportShapes,
   ...eleventhReportShapes,
+  ...twelfthReportShapes,
 ];
