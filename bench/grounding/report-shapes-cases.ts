@@ -4,6 +4,7 @@ import { reportShapeProbes } from "./report-shapes-probes-cases.js";
 import { tenthReportShapes } from "./report-shapes-tenth-cases.js";
 import { eleventhReportShapes } from "./report-shapes-eleventh-cases.js";
 import { twelfthReportShapes } from "./report-shapes-twelfth-cases.js";
+import { thirteenthReportShapes } from "./report-shapes-thirteenth-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -236,4 +237,5 @@ export const reportShapesCases: LabelledCase[] = [
   ...tenthReportShapes,
   ...eleventhReportShapes,
   ...twelfthReportShapes,
+  ...thirteenthReportShapes,
 ];

@@ -1,12 +1,13 @@
 import { atOnce, type Stepwise } from "../core/turns.js";
-import { attachedRow, whereNamed } from "./entity-order.js";
+import { attachedRow, entityParent, whereNamed } from "./entity-order.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
 import { InvalidOptionsError } from "../core/errors.js";
 import { periodsBefore, pools } from "./claim-pools.js";
 import { localeMarks } from "./locale-marks.js";
-import { matchNumber, shownIn, type Derivation, type NumberMatch, type Wording } from "./match-number.js";
-import { readFigures, type Figure } from "./read-figures.js";
+import { matchNumber, shownIn, type Derivation, type Wording } from "./match-number.js";
+import type { Figure } from "./read-figures.js";
+import { otherReading } from "./other-reading.js";
 import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
 import { sentenceContext, type SentenceContext } from "./sentence-context.js";
@@ -288,7 +289,15 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
   const overColumn =
     figure.range === undefined
       ? undefined
-      : rangeOverColumn(figure, pool.direct, { spread: spreadWords.test(context.masked), named: context.keysNamedIn(sources) });
+      : rangeOverColumn(figure, pool.direct, {
+          spread: spreadWords.test(context.masked),
+          named: context.keysNamedIn(sources),
+          siblingsOf: (number) =>
+            entityParent(
+              sources.find((facts) => facts.id === number.source),
+              number.path,
+            ),
+        });
   const match =
     overColumn !== undefined
       ? (overColumn ?? undefined)
@@ -348,33 +357,6 @@ function wordingNamed(place: number, context: SentenceContext, sources: readonly
 function namedIn(sources: readonly SourceFacts[], number: EvidenceNumber, folded: string): number {
   const facts = sources.find((source) => source.id === number.source);
   return facts === undefined ? -1 : whereNamed(facts, number, folded);
-}
-
-/** Digits grouped by dots only, as German, Italian and Spanish write thousands ("98.765", "1.234.567"). */
-const dotGrouped = /^[^\d]*\d{1,3}(?:\.\d{3})+[^\d]*$/;
-
-/** Words of the languages that group thousands with a dot (German, Italian, Spanish): "der", "hatte", "della", "fue". */
-const dotLanguageWords =
-  /(?<![\p{L}])(?:der|die|das|und|mit|hatte|hat|betrug|lag|lagen|wurde|il|lo|gli|della|delle|con|sono|ha|el|los|las|del|fue|fueron|una|y)(?![\p{L}])/giu;
-
-/**
- * "Der Shop hatte 98.765 Besucher": where neither the `locale` option nor the answer's
- * unambiguous numbers say how the answer writes, "98.765" is read in English (98.765) and, in a
- * sentence whose words are German, Italian or Spanish (two of theirs or more), if no step shows
- * 98.765, as those languages write it (98,765).
- */
-function otherReading(
-  figure: Figure,
-  context: SentenceContext,
-  match: (other: Figure) => NumberMatch | undefined,
-): NumberMatch | undefined {
-  if (context.locale !== undefined || figure.range !== undefined || !dotGrouped.test(figure.text)) return undefined;
-  const words = new Set([...context.folded.matchAll(dotLanguageWords)].map((word) => word[0]));
-  if (words.size < 2) return undefined;
-  const [other] = readFigures(figure.text, { locale: "de" });
-  if (other?.kind !== "number" || other.value === undefined || other.precision === undefined || other.value === figure.value)
-    return undefined;
-  return match({ ...figure, value: other.value, precision: other.precision });
 }
 
 /** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */

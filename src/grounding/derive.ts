@@ -12,17 +12,7 @@ export interface NumberMatch {
  * one of the small set of derivations from two shown values. Rounding to the precision the
  * claim was written with applies to all of them.
  */
-export type Derivation =
-  | "value"
-  | "percent"
-  | "range"
-  | "sum"
-  | "mean"
-  | "difference"
-  | "ratio"
-  | "share"
-  | "percent-change"
-  | "points";
+export type Derivation = "value" | "percent" | "range" | "sum" | "mean" | "difference" | "ratio" | "share" | "percent-change" | "points";
 
 export type Direction = "up" | "down" | undefined;
 

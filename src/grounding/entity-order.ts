@@ -51,3 +51,15 @@ export function attachedRow(facts: SourceFacts, input: { table: number; rows: Re
   }
   return found === undefined || /[,;]|\bthan\b/.test(before.slice(found.at)) ? undefined : found.row;
 }
+
+const parents = new WeakMap<SourceFacts, Map<string, string>>();
+
+/** The parent of the entity object a value sits right in (`services` of `services.api.p95_ms`), if it sits in one. */
+export function entityParent(facts: SourceFacts | undefined, path: string): string | undefined {
+  if (facts === undefined) return undefined;
+  let byPath = parents.get(facts);
+  if (byPath === undefined) parents.set(facts, (byPath = new Map(facts.entities.map((entity) => [entity.path, entity.parent]))));
+  const bare = path.replace(/ \(.*\)$/, "");
+  const at = bare.lastIndexOf(".");
+  return at === -1 ? undefined : byPath.get(bare.slice(0, at));
+}

@@ -27,15 +27,22 @@ export const spreadWords =
 export function rangeOverColumn(
   figure: Figure,
   pool: readonly EvidenceNumber[],
-  reading: { spread: boolean; named: ReadonlySet<string> },
+  reading: {
+    spread: boolean;
+    named: ReadonlySet<string>;
+    /** The parent of the sibling entity object a value sits in (`services` of `services.api.p95_ms`): such siblings are rows too. */
+    siblingsOf: (number: EvidenceNumber) => string | undefined;
+  },
 ): NumberMatch | null | undefined {
   const [low, high] = figure.range!;
   const room = figure.precision! / 2;
   const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
   const columns = new Map<string, EvidenceNumber[]>();
   for (const number of pool) {
-    if (number.row === undefined || number.identifier === true) continue;
-    const column = `${number.source}:${number.table}:${number.key}`;
+    if (number.identifier === true || number.aggregate !== undefined) continue;
+    const siblings = number.row === undefined ? reading.siblingsOf(number) : undefined;
+    if (number.row === undefined && siblings === undefined) continue;
+    const column = `${number.source}:${number.row === undefined ? `{${siblings}}` : number.table}:${number.key}`;
     const rows = columns.get(column);
     if (rows === undefined) columns.set(column, [number]);
     else rows.push(number);

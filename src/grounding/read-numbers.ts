@@ -182,7 +182,11 @@ const spreadOpening = /\b(?:rang(?:e|es|ed|ing)|spann?(?:ed|ing|s)?|var(?:ied|ie
 function joinRanges(text: string, figures: Figure[]): Figure[] {
   for (let index = 1; index < figures.length; index += 1) {
     const [low, high] = [figures[index - 1]!, figures[index]!];
-    const between = text.slice(low.end, high.start);
+    let between = text.slice(low.end, high.start);
+    // "From 288 ms to 1,210 ms", "between 3 kg and 5 kg": a unit written after each bound.
+    const unit = /^\s*(°?\p{L}{1,5})\s/u.exec(between)?.[1];
+    if (unit !== undefined && !/^(?:and|to)$/i.test(unit) && text.startsWith(unit, high.end + (text[high.end] === " " ? 1 : 0)))
+      between = between.replace(unit, "");
     if (!rangeBetween.test(between)) continue;
     if (/and/.test(between) && !rangeOpening.test(text.slice(Math.max(0, low.start - 12), low.start))) continue;
     if (/to/.test(between) && !spreadOpening.test(text.slice(Math.max(0, low.start - 20), low.start))) continue;

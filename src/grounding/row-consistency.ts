@@ -23,9 +23,12 @@ export function namedRows(facts: SourceFacts, sentence: string): Array<Set<numbe
   const folded = withWeeksListed(sentence);
   const onPrevious = periodOnPeriod.test(folded);
   return facts.tables.map(({ labels }, table) => {
+    // "Ana Souza won $48,000": the rows that hold the most of the labels named (hers that were won), not every row of either.
+    const counts = labels.map((row) => new Set(row.filter((label) => names(folded, label))).size);
+    const most = Math.max(0, ...counts);
     const rows = new Set<number>();
-    labels.forEach((row, index) => {
-      if (row.some((label) => names(folded, label))) rows.add(index);
+    counts.forEach((count, index) => {
+      if (count > 0 && count === most) rows.add(index);
     });
     const latest = rows.size === 0 && onPrevious ? latestRow(facts, table) : undefined;
     if (latest !== undefined) rows.add(latest);

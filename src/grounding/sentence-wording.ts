@@ -4,10 +4,10 @@ import type { Figure } from "./read-figures.js";
 /** What the words of a sentence say about one of its figures: how it may follow from the values shown. */
 
 const downWords =
-  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|trailed|trails|lagged|sank|gesunken|fiel|gefallen|rückläufig|baisse|diminué|recul|reculé|bajó|cayó|disminuyó|descendió|calo|calato|diminuito|sceso)(?![\p{L}\p{N}])/giu;
+  /\b(?:below|fell|fall(?:s|ing)?|dropped(?! out)|drops?(?! out)|declined?|declines|decreased?|decreases|down|lower|shrank|shrunk|shrinking|reduced|cut|lost|slipped|slid|narrowed|narrowing|contracted|eased|dipped|plunged|tumbled|slumped|trailed|trails|lagged|missed|sank|gesunken|fiel|gefallen|rückläufig|baisse|diminué|recul|reculé|bajó|cayó|disminuyó|descendió|calo|calato|diminuito|sceso)(?![\p{L}\p{N}])/giu;
 /** "Up", but not in "made up", "signed up", "up to" (a bound, read as a hedge). */
 const upWords =
-  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gain(?:s|ed)?|added|outnumber(?:ed|s)?|outsold|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|soared|rebounded|stieg|gestiegen|wuchs|gewachsen|hausse|augmenté|progressé|subió|aumentó|creció|crescita|cresciuto|aumentato|salito)(?![\p{L}\p{N}])/giu;
+  /\b(?:above|rose|rises?|rising|grew|grows?|growth|increased?|increases|(?<!\b(?:made|make|makes|making|signed|sign|signs|set|sets|picked|ended|end|ends|back|backed|follow|followed|summed|sums|add|adds|added|adding|adds) )up(?! to\b)|higher|gain(?:s|ed)?|added|outnumber(?:ed|s)?|outsold|beat|beats|climbed|jumped|surged|exceeded|exceeds|outpaced|outstripped|widened|widening|expanded|soared|rebounded|stieg|gestiegen|wuchs|gewachsen|hausse|augmenté|progressé|subió|aumentó|creció|crescita|cresciuto|aumentato|salito)(?![\p{L}\p{N}])/giu;
 /** Words that carry a sign a figure is written without: "a loss of 1,200" is -1,200. */
 const negativeWords =
   /\b(?:loss|losses|lost|deficit|negative|shortfall|outflows?|minus|debt|owed|owing|overdrawn|overdraft|in the red|expenses?|costs?|spent|spend|used|refunds?|refunded|write-?offs?|written off|paid out|burn(?:ed)?|verlust|verluste|defizit|fehlbetrag|perte|pertes|déficit|pérdida|pérdidas|perdita|perdite)\b/iu;
@@ -31,12 +31,12 @@ const comparativeAfter =
 const ranked = String.raw`(?<!\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ])`;
 const largest = new RegExp(
   ranked +
-    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\b(?:best|top)[- ](?:selling|seller|sellers|performing|performer|grossing)\b|\bbestsell(?:er|ing)\b|\b(?:our|its|their|his|her) top\b|\bfastest\b|\b(?:had|has|have|logged|saw|sees|made|sold|won|took|handled|closed|got|received|recorded)\s+most\b|\bmost\s+\p{L}+\s+(?:came|come|were|was|went)\s+(?:from|to|in)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
+    String.raw`\b(?:largest|biggest|highest|greatest|busiest|maximum|peak|peaked|topped out|warmest|hottest|longest|heaviest|costliest|priciest|most expensive|strongest|record(?! low)|ranked first|came first|in first place)\b|\bthe (?:most|best|top)\b|\b(?:best|top)[- ](?:selling|seller|sellers|performing|performer|grossing)\b|\bbestsell(?:er|ing)\b|\b(?:our|its|their|his|her) top\b|\bfastest[- ]grow(?:ing|th)\b|\b(?:had|has|have|logged|saw|sees|made|sold|won|took|handled|closed|got|received|recorded)\s+most\b|\bmost\s+\p{L}+\s+(?:came|come|were|was|went)\s+(?:from|to|in)\b|\b(?:led|topped|outsold|outperformed|beat)\s+(?:on|in|with|by|the|all|every)\b`,
   "iu",
 );
 const smallest = new RegExp(
   ranked +
-    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last|(?:worst|slowest)[- ](?:selling|seller|performing|performer)|slowest)\b|(?<!\bat )\bleast\b`,
+    String.raw`\b(?:smallest|lowest|fewest|quietest|minimum|bottomed out|coldest|coolest|shortest|lightest|cheapest|weakest|record low|ranked last|came last|(?:worst|slowest)[- ](?:selling|seller|performing|performer|growing|growth))\b|(?<!\bat )\bleast\b`,
   "i",
 );
 
@@ -79,9 +79,16 @@ const rankedSuperlative =
   /\b(second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:(?:most|least)\s+)?(?:(highest|largest|biggest|greatest|busiest|best|top|most)|(lowest|smallest|fewest|least|weakest|worst|quietest))\b/i;
 const rankOf: Record<string, number> = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 };
 
+/** A word any superlative or rank holds: where none stands (most sentences), its patterns are not run. */
+const superlativeHint =
+  /larg|bigg|high|great|busi|maxim|peak|topp|warm|hott|long|heav|cost|pric|expens|strong|record|first|most|best|top|sell|fast|led|outs|outp|beat|small|low|few|quiet|minim|bottom|cold|cool|short|light|cheap|weak|last|least|worst|slow/i;
+
 export function sentenceWords(masked: string): SentenceWords {
-  const extreme = largest.exec(masked) ?? smallest.exec(masked);
-  const rank = extreme === null ? rankedSuperlative.exec(masked) : null;
+  const hinted = superlativeHint.test(masked);
+  const most = hinted ? largest.exec(masked) : null;
+  const least = hinted && most === null ? smallest.exec(masked) : null;
+  const extreme = most ?? least;
+  const rank = hinted && extreme === null ? rankedSuperlative.exec(masked) : null;
   return {
     // "New and reopened tickets came to 138": what two named things come to is their sum.
     sums: sumWords.test(masked) || cameTo.test(masked),
@@ -95,8 +102,8 @@ export function sentenceWords(masked: string): SentenceWords {
       /\d\s?%\s+of\s+(?:the\s+|all\s+)?\p{L}/iu.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
-    superlative: largest.test(masked) ? "max" : smallest.test(masked) ? "min" : rank === null ? undefined : rank[2] ? "max" : "min",
-    extremesApart: largest.test(masked) && smallest.test(masked) && /\b(?:gap|spread|difference|apart|separated)\b/i.test(masked),
+    superlative: most !== null ? "max" : least !== null ? "min" : rank === null ? undefined : rank[2] ? "max" : "min",
+    extremesApart: most !== null && smallest.test(masked) && /\b(?:gap|spread|difference|apart|separated)\b/i.test(masked),
     superlativeRank: rank === null ? 1 : rankOf[rank[1]!.toLowerCase()]!,
     superlativeOf: wordsAfter(masked, (extreme ?? rank)?.index),
     superlativeAt: (extreme ?? rank)?.index ?? -1,

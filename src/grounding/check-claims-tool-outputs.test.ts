@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { checkClaims } from "./check-claims.js";
+
+// Issue 55's thirteenth batch of report shapes (bench/grounding/report-shapes-thirteenth-cases.ts):
+// each of these failed on the checker before its fixes.
+
+const status = (answer: string, output: unknown) =>
+  checkClaims(answer, [{ id: 1, output }])
+    .claims.filter((claim) => claim.kind === "number")
+    .map((claim) => claim.status);
+
+describe("reports of tools' outputs", () => {
+  it("a sentence that names labels of two columns speaks of the rows that hold both ('Ana Souza won')", () => {
+    const deals = [
+      { deal: "Acme renewal", stage: "won", amount_usd: 48000, owner: "Li Wei" },
+      { deal: "Globex expansion", stage: "lost", amount_usd: 31000, owner: "Ana Souza" },
+      { deal: "Initech pilot", stage: "won", amount_usd: 12500, owner: "Ana Souza" },
+    ];
+    expect(status("Ana Souza won $48,000 [s1].", deals)).toEqual(["unsupported"]);
+    expect(status("Ana Souza won $12,500 [s1].", deals)).toEqual(["supported"]);
+    expect(status("Li Wei won $48,000 [s1].", deals)).toEqual(["supported"]);
+  });
+
+  it("'beat' is a rise and 'missed' a fall", () => {
+    const target = { revenue_target_usd: 500000, revenue_usd: 462000 };
+    expect(status("Revenue beat target by 7.6% [s1].", target)).toEqual(["unsupported"]);
+    expect(status("Revenue missed target by 7.6% [s1].", target)).toEqual(["supported"]);
+  });
+
+  it("a spread over sibling objects, with a unit after each bound", () => {
+    const services = { services: { api: { p95_ms: 412 }, web: { p95_ms: 288 }, worker: { p95_ms: 1210 } } };
+    expect(status("p95 latency ranged from 288 ms to 412 ms across services [s1].", services)).toEqual(["supported", "unsupported"]);
+    expect(status("p95 latency ranged from 288 ms to 1,210 ms across services [s1].", services)).toEqual(["supported", "supported"]);
+  });
+});
