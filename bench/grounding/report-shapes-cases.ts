@@ -5,6 +5,7 @@ import { tenthReportShapes } from "./report-shapes-tenth-cases.js";
 import { eleventhReportShapes } from "./report-shapes-eleventh-cases.js";
 import { twelfthReportShapes } from "./report-shapes-twelfth-cases.js";
 import { thirteenthReportShapes } from "./report-shapes-thirteenth-cases.js";
+import { fourteenthReportShapes } from "./report-shapes-fourteenth-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -238,4 +239,5 @@ export const reportShapesCases: LabelledCase[] = [
   ...eleventhReportShapes,
   ...twelfthReportShapes,
   ...thirteenthReportShapes,
+  ...fourteenthReportShapes,
 ];

@@ -32,4 +32,13 @@ describe("reports of tools' outputs", () => {
     expect(status("p95 latency ranged from 288 ms to 412 ms across services [s1].", services)).toEqual(["supported", "unsupported"]);
     expect(status("p95 latency ranged from 288 ms to 1,210 ms across services [s1].", services)).toEqual(["supported", "supported"]);
   });
+
+  it("a plan's field pairs with what happened, whatever that is called", () => {
+    const budget = { budget_usd: 50000, spent_usd: 46500 };
+    expect(status("Spending came in $3,500 under budget [s1].", budget)).toEqual(["supported"]);
+    expect(status("Spending ran $3,500 over budget [s1].", budget)).toEqual(["unsupported"]);
+    const quota = { quota: 100, closed_deals: 107 };
+    expect(status("Sales beat quota by 7% [s1].", quota)).toEqual(["supported"]);
+    expect(status("Sales missed quota by 7% [s1].", quota)).toEqual(["unsupported"]);
+  });
 });

@@ -43,6 +43,8 @@ export interface Wording {
   namedKeys?: ReadonlySet<string>;
   /** Where "than" stands after a comparative ("3 more … than"): what is named after it is the base. */
   thanAt?: number;
+  /** "Under budget", "beat quota": the sentence speaks of a plan, whose fields pair with what happened (`planAndOutcome`). */
+  againstPlan?: boolean;
   /** Where the sentence names the row or entity a value is of, -1 if it does not (`whereNamed`). */
   namedAt?: (number: EvidenceNumber) => number;
 }
@@ -93,7 +95,7 @@ export function fitsChange(claim: Figure, change: number, direction: Direction):
  * returns"), or a figure of the sentence itself. Never a column's smallest, largest or mean:
  * a change between them is no change that happened.
  */
-export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys" | "againstPlan">): boolean {
   if (a.source === "sentence" && b.source === "sentence") return true;
   // A figure of the sentence pairs as the value it shows does; one no step shows pairs only with the sentence's own.
   if (a.source === "sentence") return a.shows !== undefined && measuresAlike(a.shows, b, wording);
@@ -103,13 +105,32 @@ export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wordin
   return measuresAlike(a, b, wording);
 }
 
-function measuresAlike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+function measuresAlike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys" | "againstPlan">): boolean {
   if (summary(a) || summary(b)) return false;
   if (a.key === b.key) return true;
   if (a.stem !== undefined && a.stem === b.stem && a.period !== undefined && b.period !== undefined) return true;
   // A value at a field's stated scale (`revenue_usd_m` in millions) pairs only with another so scaled.
   if (a.key.includes(" ×") !== b.key.includes(" ×")) return false;
+  if (wording.againstPlan === true && planAndOutcome(a, b)) return true;
   return wording.namedKeys !== undefined && wording.namedKeys.has(a.key) && wording.namedKeys.has(b.key);
+}
+
+/**
+ * "Spending came in $3,500 under budget" of `{ budget_usd, spent_usd }`, "sales beat quota by 7%"
+ * of `{ quota, closed_deals }`: where the sentence speaks of a plan, a plan's field pairs with
+ * another field of its output, what happened.
+ */
+export function planAndOutcome(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  const planned = (number: EvidenceNumber) => number.period?.kind === "plan" && number.period.rank === 0;
+  return (
+    a.source === b.source &&
+    a.table === undefined &&
+    b.table === undefined &&
+    a.aggregate === undefined &&
+    b.aggregate === undefined &&
+    planned(a) !== planned(b) &&
+    a.period?.kind !== b.period?.kind
+  );
 }
 
 /** A column's smallest, largest or mean. */

@@ -155,13 +155,22 @@ function groupsOf(number: EvidenceNumber, wording: Wording): readonly string[] {
   if (groups === undefined) {
     const own = [`key:${number.key}`];
     if (number.stem !== undefined && number.period !== undefined) own.push(`stem:${number.stem}`);
-    groupsKnown.set(number, (groups = { own, named: [...own, "named"] }));
+    // A plan's field and the fields beside it (`planAndOutcome`), where the sentence speaks of a plan.
+    const planned = number.table === undefined && number.aggregate === undefined ? `plan:${number.source}` : undefined;
+    groups = { own, named: [...own, "named"], ownPlanned: planned === undefined ? own : [...own, planned] };
+    groups.namedPlanned = planned === undefined ? groups.named : [...groups.named, planned];
+    groupsKnown.set(number, groups);
   }
-  return wording.namedKeys?.has(number.key) === true ? groups.named : groups.own;
+  const named = wording.namedKeys?.has(number.key) === true;
+  if (wording.againstPlan === true) return named ? groups.namedPlanned! : groups.ownPlanned;
+  return named ? groups.named : groups.own;
 }
 
 /** A value's groups, made once: they are asked for each value of each search. */
-const groupsKnown = new WeakMap<EvidenceNumber, { own: readonly string[]; named: readonly string[] }>();
+const groupsKnown = new WeakMap<
+  EvidenceNumber,
+  { own: readonly string[]; named: readonly string[]; ownPlanned: readonly string[]; namedPlanned?: readonly string[] }
+>();
 
 const sortedOnce = new WeakMap<readonly EvidenceNumber[], Map<boolean, (group: string) => Field | undefined>>();
 
@@ -175,7 +184,9 @@ function sortedFields(values: readonly EvidenceNumber[], input: { everyPair: boo
   if (byMode === undefined) sortedOnce.set(values, (byMode = new Map()));
   let fields = byMode.get(input.everyPair);
   if (fields === undefined) {
-    fields = fieldsOf(values, (number) => (input.everyPair ? ["all"] : groupsOf(number, input.wording)));
+    // With the plan's groups, whatever this wording: the fields are sorted once for every claim that shares them.
+    const planned = { ...input.wording, againstPlan: true };
+    fields = fieldsOf(values, (number) => (input.everyPair ? ["all"] : groupsOf(number, planned)));
     byMode.set(input.everyPair, fields);
   }
   return fields;

@@ -60,6 +60,8 @@ export interface SentenceWords {
   loss: boolean;
   differences: boolean;
   negative: boolean;
+  /** "Under budget", "beat quota", "over target": the sentence speaks of a plan. */
+  plan: boolean;
   /** "the largest … was", "the fewest": the figure is a column's extreme. */
   superlative: "max" | "min" | undefined;
   /** "The gap between the highest and the lowest revenue": a column's largest less its smallest. */
@@ -102,6 +104,7 @@ export function sentenceWords(masked: string): SentenceWords {
       /\d\s?%\s+of\s+(?:the\s+|all\s+)?\p{L}/iu.test(masked),
     differences: differenceWords.test(masked),
     negative: negativeWords.test(masked),
+    plan: /\b(?:budget|budgeted|target|plan|planned|forecast|goal|quota|guidance)\b/i.test(masked),
     superlative: most !== null ? "max" : least !== null ? "min" : rank === null ? undefined : rank[2] ? "max" : "min",
     extremesApart: most !== null && smallest.test(masked) && /\b(?:gap|spread|difference|apart|separated)\b/i.test(masked),
     superlativeRank: rank === null ? 1 : rankOf[rank[1]!.toLowerCase()]!,
@@ -145,6 +148,7 @@ export function wordingOf(place: number, text: SentenceText, words: SentenceWord
   };
   if (lossWords) wording.magnitudes = true;
   if (words.averages) wording.averages = true;
+  if (words.plan) wording.againstPlan = true;
   if (text.keyAt !== undefined) wording.keyAt = text.keyAt;
   if (/^\s*of\b/i.test(after)) wording.shareOf = true;
   if (comparative !== undefined) wording.comparative = /^(?:more|over|above|ahead of)$/.test(comparative) ? "up" : "down";
