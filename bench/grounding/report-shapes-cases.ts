@@ -6,6 +6,7 @@ import { eleventhReportShapes } from "./report-shapes-eleventh-cases.js";
 import { twelfthReportShapes } from "./report-shapes-twelfth-cases.js";
 import { thirteenthReportShapes } from "./report-shapes-thirteenth-cases.js";
 import { fourteenthReportShapes } from "./report-shapes-fourteenth-cases.js";
+import { fifteenthReportShapes } from "./report-shapes-fifteenth-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -240,4 +241,5 @@ export const reportShapesCases: LabelledCase[] = [
   ...twelfthReportShapes,
   ...thirteenthReportShapes,
   ...fourteenthReportShapes,
+  ...fifteenthReportShapes,
 ];

@@ -41,4 +41,17 @@ describe("reports of tools' outputs", () => {
     expect(status("Sales beat quota by 7% [s1].", quota)).toEqual(["supported"]);
     expect(status("Sales missed quota by 7% [s1].", quota)).toEqual(["unsupported"]);
   });
+
+  it("Stripe's amounts in cents beside a lower-case currency are money in dollars too; yen has no cents", () => {
+    const charge = { id: "ch_1", amount: 12900, amount_refunded: 2500, currency: "usd" };
+    expect(status("The charge was for $129.00, of which $25.00 was refunded [s1].", charge)).toEqual(["supported", "supported"]);
+    expect(status("Net of the refund, $104.00 was kept [s1].", charge)).toEqual(["supported"]);
+    expect(status("The charge was for 12,900 cents [s1].", charge)).toEqual(["supported"]);
+    const balance = [
+      { id: "txn_1", type: "charge", amount: 12900, fee: 404, currency: "usd" },
+      { id: "txn_3", type: "charge", amount: 8400, fee: 274, currency: "usd" },
+    ];
+    expect(status("Fees totalled $6.78 [s1].", balance)).toEqual(["supported"]);
+    expect(status("The charge was for ¥129 [s1].", { amount: 12900, currency: "jpy" })).toEqual(["unsupported"]);
+  });
 });

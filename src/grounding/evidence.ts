@@ -2,7 +2,7 @@ import { isRecord } from "../core/is-record.js";
 import { periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { nameOf, otherNames, periodLabel, rowLabels, rowPeriod } from "./row-labels.js";
 import { readFigures } from "./read-figures.js";
-import { conversionsOf, scaledKey, scaleOf } from "./field-units.js";
+import { conversionsOf, inMinorUnits, minorUnitsOf, scaledKey, scaleOf } from "./field-units.js";
 import { rowsOfColumnar, rowsOfDelimited } from "./tabular-output.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
@@ -80,6 +80,9 @@ class FactsBuilder {
     else if (Array.isArray(value)) this.array(value, at.path);
     else if (isRecord(value) && rowsOfColumnar(value) !== undefined) this.columnar(value, at);
     else if (isRecord(value)) {
+      // `{ amount: 12900, currency: "usd" }`: Stripe's cents, shown in dollars too.
+      const minor = minorUnitsOf(value);
+      if (minor !== undefined || at.minor !== undefined) at = { ...at, minor };
       // `{ week: "2026-W47", tickets: 455 }` in one step and week 46's in another: a change between them runs from 46 to 47.
       if (at.row === undefined && at.period === undefined && at.objectPeriod === undefined) {
         const period = rowPeriod(value);
@@ -168,6 +171,8 @@ class FactsBuilder {
     // A field whose name states a unit (`weight_kg`, `duration_min`) shows its value in the unit next to it: "3.4 tonnes".
     for (const [unit, factor] of conversionsOf(wordsOf(at.key)))
       this.one(value * factor, { ...at, path: `${at.path} (in ${unit})`, key: `${at.key} in ${unit}` });
+    if (at.minor !== undefined && Number.isInteger(value) && inMinorUnits(at.key))
+      this.one(value / at.minor.per, { ...at, path: `${at.path} (in ${at.minor.currency})`, key: `${at.key} in ${at.minor.currency}` });
   }
 
   private one(value: number, at: Place): void {
@@ -233,7 +238,8 @@ class FactsBuilder {
   }
 
   /** A table's columns: the sum, mean, smallest and largest of each numeric one, its row count, and per label. */
-  private columns(rows: Array<Record<string, unknown>>, at: { path: string; table: number }): void {
+  private columns(given: Array<Record<string, unknown>>, at: { path: string; table: number }): void {
+    const rows = inMajorUnits(given);
     this.facts.numbers.push({
       source: this.facts.id,
       path: `${at.path}.length`,
@@ -330,6 +336,21 @@ interface Place {
   period?: Period;
   /** The period of the object the value sits in, when a field of that object names one (not a row of a table). */
   objectPeriod?: Period;
+  /** The currency the object the value sits in counts its money in, in minor units (`minorUnitsOf`). */
+  minor?: { currency: string; per: number } | undefined;
+}
+
+/** Rows of money in minor units (Stripe's list of balance transactions), with each money column in major units beside it. */
+function inMajorUnits(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const minor = minorUnitsOf(rows[0]!);
+  if (minor === undefined || !rows.every((row) => row.currency === rows[0]!.currency)) return rows;
+  return rows.map((row) => {
+    const shown: Record<string, unknown> = { ...row };
+    for (const [key, value] of Object.entries(row))
+      if (inMinorUnits(key) && typeof value === "number" && Number.isInteger(value))
+        shown[`${key} in ${minor.currency}`] = value / minor.per;
+    return shown;
+  });
 }
 
 /** `revenue.q3`: a field named by its period alone measures what its parent object names ("revenue"). */

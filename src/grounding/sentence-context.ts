@@ -110,7 +110,10 @@ export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
   for (const [key, word, siblings, shared] of twinKeys(facts))
     if (!named.has(key) && names(word) && siblings.some((other) => names(other)) && shared.some(names)) named.add(key);
   // `amount` beside `amount_refunded`: a field of units alone is named with the fields it begins.
-  for (const key of bareKeys(facts)) if ([...named].some((other) => other.startsWith(`${key}_`))) named.add(key);
+  for (const key of bareKeys(facts)) {
+    const [base, currency = ""] = key.split(/(?= in [A-Z]{3}$)/);
+    if ([...named].some((other) => other.startsWith(`${base}_`) && other.endsWith(currency))) named.add(key);
+  }
   // "Net revenue after refunds" of `revenue_this_week` and `revenue_last_week`: a measure named without any of its periods is its latest.
   for (const { key, words, periods } of latestOfMeasures(facts))
     if (!named.has(key) && words.every(names) && !periods.some(names)) named.add(key);
@@ -192,7 +195,9 @@ function bareKeys(facts: SourceFacts): string[] {
   let found = bare.get(facts);
   if (found === undefined) {
     const keys = new Set(facts.numbers.map((number) => number.key));
-    found = [...keys].filter((key) => /^[a-z]+$/i.test(key) && unitWords.has(key.toLowerCase()));
+    found = [...keys].filter(
+      (key) => /^[a-z]+(?: in [A-Z]{3})?$/i.test(key) && unitWords.has(key.replace(/ in [A-Z]{3}$/, "").toLowerCase()),
+    );
     bare.set(facts, found);
   }
   return found;
@@ -262,7 +267,8 @@ function keyWordsOf(facts: SourceFacts): Array<[string, string[]]> {
     if (!words.has(key))
       words.set(
         key,
-        wordsOf(key).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word)),
+        // `amount_refunded in USD` (Stripe's cents in dollars) is named as `amount_refunded` is.
+        wordsOf(key.replace(/ in [A-Z]{3}$/, "")).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word)),
       );
   found = [...words].filter(([, named]) => named.length > 0);
   keyWords.set(facts, found);
