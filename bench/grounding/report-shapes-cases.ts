@@ -7,6 +7,7 @@ import { twelfthReportShapes } from "./report-shapes-twelfth-cases.js";
 import { thirteenthReportShapes } from "./report-shapes-thirteenth-cases.js";
 import { fourteenthReportShapes } from "./report-shapes-fourteenth-cases.js";
 import { fifteenthReportShapes } from "./report-shapes-fifteenth-cases.js";
+import { sixteenthReportShapes } from "./report-shapes-sixteenth-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -242,4 +243,5 @@ export const reportShapesCases: LabelledCase[] = [
   ...thirteenthReportShapes,
   ...fourteenthReportShapes,
   ...fifteenthReportShapes,
+  ...sixteenthReportShapes,
 ];

@@ -33,6 +33,41 @@ describe("periods as objects' keys", () => {
   });
 });
 
+describe("periods named by a date in a key, a field's value, a step's id", () => {
+  const status2 = (answer: string, steps: Array<{ id: string | number; output: unknown }>) =>
+    checkClaims(answer, steps)
+      .claims.filter((claim) => claim.kind === "number")
+      .map((claim) => claim.status);
+
+  it('`week_ending_2026_11_22`, `"2026-11-15"`: a day, and the date a sentence may name', () => {
+    const byDate = { week_ending_2026_11_15: { orders: 120 }, week_ending_2026_11_22: { orders: 137 } };
+    expect(
+      checkClaims("Orders rose 14.2% in the week ending Nov 22 [s1].", [{ id: 1, output: byDate }]).claims.map((claim) => claim.status),
+    ).toEqual(["supported", "supported"]);
+    expect(status("Orders fell 14.2% in the week ending Nov 22 [s1].", byDate)).toEqual(["unsupported"]);
+    const byDay = { "2026-11-15": { revenue: 61620.93 }, "2026-11-22": { revenue: 69136.98 } };
+    expect(status("Revenue shrank 12.2% week on week [s1].", byDay)).toEqual(["unsupported"]);
+  });
+
+  it('`period: "last_week"` names its row, the base of a change to this week', () => {
+    const rows = [
+      { period: "this_week", orders: 137 },
+      { period: "last_week", orders: 120 },
+    ];
+    expect(status("Orders were up 17 on last week [s1].", rows)).toEqual(["supported"]);
+    expect(status("Orders were down 17 on last week [s1].", rows)).toEqual(["unsupported"]);
+  });
+
+  it("a step whose id names a period shows that period's values", () => {
+    const steps = [
+      { id: "this_week", output: { orders: 137 } },
+      { id: "last_week", output: { orders: 120 } },
+    ];
+    expect(status2("Orders rose by 17 [s:this_week, s:last_week].", steps)).toEqual(["supported"]);
+    expect(status2("Orders fell by 17 [s:this_week, s:last_week].", steps)).toEqual(["unsupported"]);
+  });
+});
+
 describe("differences the words ask for", () => {
   it("a swing, a profit, what is kept net of refunds", () => {
     expect(status("Highs of 14.8°C and lows of 4.1°C made a 10.7°C swing [s1].", { temp_max_c: 14.8, temp_min_c: 4.1 })).toEqual([

@@ -222,7 +222,8 @@ export function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlyS
     }
     if (previous !== undefined) before.add(previous.key);
     // "Peaked at 355 in week 45, then fell 16%": the period after the named one, for what came next.
-    if (next !== undefined && thenWords.test(folded)) before.add(next.key);
+    // "Up 17 on last week": a named "last week" is the base of a change to this week.
+    if (next !== undefined && (thenWords.test(folded) || period.kind === "relative")) before.add(next.key);
   }
   return before;
 }

@@ -1,5 +1,5 @@
 import { isRecord } from "../core/is-record.js";
-import { periodOf, stemOf, wordsOf, type Period } from "./periods.js";
+import { dayOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
 import { nameOf, otherNames, periodLabel, rowLabels, rowPeriod } from "./row-labels.js";
 import { readFigures } from "./read-figures.js";
 import { conversionsOf, inMinorUnits, minorUnitsOf, scaledKey, scaleOf } from "./field-units.js";
@@ -111,10 +111,14 @@ class FactsBuilder {
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
         // `revenue_2023_eur_m`: the output speaks of 2023.
-        for (const word of wordsOf(key)) {
+        const words = wordsOf(key);
+        words.forEach((word, at) => {
           const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(word)?.[1];
           if (year !== undefined) this.addDate(year);
-        }
+          // `week_ending_2026_11_22`: the output speaks of 2026-11-22.
+          const day = dayOf(words, at);
+          if (day !== undefined) this.addDate(day);
+        });
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
       }
     } else if (typeof value === "boolean") this.raws.push(String(value));
@@ -370,7 +374,7 @@ function currentPeriods(numbers: EvidenceNumber[]): void {
       earlier.set(number.stem!, number.period.kind);
   // `revenue` beside `revenue_target`: the one without a plan's word is what happened.
   for (const number of numbers) {
-    const kind = number.period === undefined && number.row === undefined ? earlier.get(number.stem!) : undefined;
+    const kind = number.period === undefined && number.table === undefined ? earlier.get(number.stem!) : undefined;
     if (kind !== undefined) number.period = { kind, rank: 1 };
   }
 }
@@ -378,6 +382,8 @@ function currentPeriods(numbers: EvidenceNumber[]): void {
 /** The facts of one step's output (or of the task's text, as source "task"). */
 export function sourceFacts(id: string, output: unknown): SourceFacts {
   const builder = new FactsBuilder(id);
-  builder.add(output, { path: "", key: "" });
+  // A step whose id names a period (`this_week`, `last_week`, `2025-Q4`) shows that period's values.
+  const period = /\p{L}/u.test(id) ? periodOf(wordsOf(id)) : undefined;
+  builder.add(output, { path: "", key: "", ...(period === undefined ? {} : { objectPeriod: period }) });
   return builder.done();
 }

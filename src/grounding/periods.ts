@@ -129,6 +129,9 @@ export function periodOf(words: readonly string[]): Period | undefined {
 function pairedPeriod(words: readonly string[]): Period | undefined {
   for (let at = 0; at + 1 < words.length; at += 1) {
     const [first, second] = [words[at]!, words[at + 1]!];
+    // `week_ending_2026_11_22`, `"2026-11-15"`: a day.
+    const day = dayOf(words, at);
+    if (day !== undefined) return { kind: "date", rank: Date.parse(day) };
     const number = /^\d{1,2}$/.test(second) ? Number(second) : undefined;
     if (number !== undefined && /^(?:week|wk|w)$/.test(first)) return { kind: "week", rank: number };
     if (number !== undefined && /^(?:quarter|qtr|q)$/.test(first) && number >= 1 && number <= 4) return { kind: "quarter", rank: number };
@@ -142,6 +145,14 @@ function pairedPeriod(words: readonly string[]): Period | undefined {
     if (/^(?:0[1-9]|1[0-2])$/.test(second)) return { kind: "month", rank: Number(year) * 100 + Number(second) };
   }
   return undefined;
+}
+
+/** The day `yyyy-mm-dd` three words from `at` write (`2026`, `11`, `22`), if they write one. */
+export function dayOf(words: readonly string[], at: number): string | undefined {
+  const [year, month, day] = [words[at], words[at + 1], words[at + 2]];
+  if (year === undefined || month === undefined || day === undefined) return undefined;
+  if (!/^(?:19|20)\d\d$/.test(year) || !/^(?:0[1-9]|1[0-2])$/.test(month) || !/^(?:0[1-9]|[12]\d|3[01])$/.test(day)) return undefined;
+  return `${year}-${month}-${day}`;
 }
 
 const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];

@@ -1,5 +1,5 @@
 import { isRecord } from "../core/is-record.js";
-import { monthOf, type Period } from "./periods.js";
+import { monthOf, periodOf, wordsOf, type Period } from "./periods.js";
 
 /**
  * What a row (or an object) of a step's output says of itself: the period it is of
@@ -32,6 +32,9 @@ export function nameOf(object: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** A field whose values name periods (`period`, `week`, `timeframe`, `window`). */
+const periodField = /period|week|month|quarter|year|frame|window|span/i;
+
 /** A field that holds a row's year as a number (`year: 2025`). */
 const yearKey = /^(?:year|yr|fy|fiscal_?year|calendar_?year)$/i;
 
@@ -51,6 +54,11 @@ export function periodLabel(label: string): Period | undefined {
 /** A row's day or month, when one of its strings is a date (`2026-11-17`): the rows of a table of days are periods. */
 export function rowPeriod(row: Record<string, unknown>): Period | undefined {
   for (const [key, value] of Object.entries(row)) {
+    // `period: "last_week"`, `window: "this month"`: a field of periods that names one in words.
+    if (typeof value === "string" && periodField.test(key) && value.length <= 40) {
+      const named = periodOf(wordsOf(value));
+      if (named !== undefined && named.kind === "relative") return named;
+    }
     if (yearKey.test(key) && Number.isInteger(value) && (value as number) >= 1900 && (value as number) <= 2100)
       return { kind: "year", rank: value as number };
     const labelled = typeof value === "string" ? periodLabel(value) : undefined;
@@ -77,6 +85,8 @@ export function rowLabels(row: Record<string, unknown>): string[] {
     .filter((value): value is string => typeof value === "string")
     .map(fold)
     .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
+  // "last_week" is named by "last week".
+  for (const label of [...labels]) if (label.includes("_")) labels.push(label.replace(/_/g, " "));
   // "Germany" names the row of "DE", "Acme" that of "Acme Corp".
   for (const value of Object.values(row)) if (typeof value === "string") labels.push(...otherNames(value));
   const month = labels.map((label) => /^\d{4}-(0[1-9]|1[0-2])$/.exec(label)?.[1]).find((found) => found !== undefined);
