@@ -1,6 +1,13 @@
 import type { LabelledCase } from "./labelled-cases.js";
 import { laterReportShapes } from "./report-shapes-later-cases.js";
 import { reportShapeProbes } from "./report-shapes-probes-cases.js";
+import { tenthReportShapes } from "./report-shapes-tenth-cases.js";
+import { eleventhReportShapes } from "./report-shapes-eleventh-cases.js";
+import { twelfthReportShapes } from "./report-shapes-twelfth-cases.js";
+import { thirteenthReportShapes } from "./report-shapes-thirteenth-cases.js";
+import { fourteenthReportShapes } from "./report-shapes-fourteenth-cases.js";
+import { fifteenthReportShapes } from "./report-shapes-fifteenth-cases.js";
+import { sixteenthReportShapes } from "./report-shapes-sixteenth-cases.js";
 
 /**
  * The third labelled suite: the shapes weekly business reports and research summaries take,
@@ -230,4 +237,11 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "store-9", steps: [{ id: 1, output: stores }], answer: "Umsatz in Hamburg: {-134.900 €} [s1]." },
   ...laterReportShapes,
   ...reportShapeProbes,
+  ...tenthReportShapes,
+  ...eleventhReportShapes,
+  ...twelfthReportShapes,
+  ...thirteenthReportShapes,
+  ...fourteenthReportShapes,
+  ...fifteenthReportShapes,
+  ...sixteenthReportShapes,
 ];

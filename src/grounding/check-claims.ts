@@ -1,16 +1,18 @@
 import { atOnce, type Stepwise } from "../core/turns.js";
-import { whereNamed } from "./entity-order.js";
+import { attachedRow, entityParent, whereNamed } from "./entity-order.js";
 import { countClaims, type CheckedClaim, type ClaimReport, type MatchedValue } from "./claim-report.js";
 import { sourceFacts, type EvidenceNumber, type SourceFacts } from "./evidence.js";
 import { InvalidOptionsError } from "../core/errors.js";
-import { pools } from "./claim-pools.js";
+import { periodsBefore, pools } from "./claim-pools.js";
 import { localeMarks } from "./locale-marks.js";
-import { matchNumber, shownIn, type Derivation, type NumberMatch, type Wording } from "./match-number.js";
+import { matchNumber, shownIn, type Derivation, type Wording } from "./match-number.js";
 import type { Figure } from "./read-figures.js";
+import { otherReading } from "./other-reading.js";
 import { inferLocale } from "./read-numbers.js";
 import { blameLabels, names, type RowOverride } from "./row-consistency.js";
 import { sentenceContext, type SentenceContext } from "./sentence-context.js";
-import { wordingOf } from "./sentence-wording.js";
+import { rangeOverColumn, spreadWords, withinRange } from "./ranges.js";
+import { periodNumber, wordingOf } from "./sentence-wording.js";
 import { citationOf, readSentences } from "./split-sentences.js";
 
 /** The outputs claims may rest on: a run's step records (only succeeded steps count), or a list. */
@@ -129,8 +131,6 @@ function restOnUnsupported(claims: CheckedClaim[]): void {
     delete claim.derivation;
   }
 }
-
-const periodLabel = /\b(?:week|wk|sprint|round|phase|release|version|day)\s*#?$/i;
 
 /** A year written as a time ("in 2026", "since 2019", "Q3 2025"), not as a count ("2000 parcels"). */
 const yearWords =
@@ -280,24 +280,72 @@ function find(place: number, context: SentenceContext, sources: readonly SourceF
     if (year) return year;
   }
   // "Week 45", "sprint 12": a period's number, found in a label that writes it ("2026-W45").
-  if (periodLabel.test(context.masked.slice(Math.max(0, figure.start - 10), figure.start)) && Number.isInteger(figure.value)) {
+  if (periodNumber(context.masked, figure) && Number.isInteger(figure.value)) {
     const written = new RegExp(`(?<!\\d)0*${figure.value}(?!\\d)`);
     // In a value ("2026-W45") or a field's name (`revenue_w45`).
     const holder = sources.find((facts) => written.test(facts.raw) || written.test(facts.text));
     if (holder) return { steps: [holder.id], matched: [{ step: holder.id, path: "(text)", value: figure.text }] };
   }
   const pool = pools(place, { context, sources, override });
-  const overColumn = figure.range === undefined ? undefined : rangeOverColumn(figure, pool.direct, spreadWords.test(context.masked));
+  const overColumn =
+    figure.range === undefined
+      ? undefined
+      : rangeOverColumn(figure, pool.direct, {
+          spread: spreadWords.test(context.masked),
+          named: context.keysNamedIn(sources),
+          siblingsOf: (number) =>
+            entityParent(
+              sources.find((facts) => facts.id === number.source),
+              number.path,
+            ),
+        });
   const match =
     overColumn !== undefined
       ? (overColumn ?? undefined)
-      : (matchNumber(figure, pool, wordingNamed(place, context, sources)) ?? withinRange(figure, pool.direct));
-  if (!match) return undefined;
+      : (matchNumber(figure, pool, wordingNamed(place, context, sources)) ??
+        withinRange(figure, pool.direct, context.keysNamedIn(sources)) ??
+        otherReading(figure, context, (other) => matchNumber(other, pool, wordingNamed(place, context, sources))));
+  if (!match) return override === undefined ? fromPeriodBefore(place, context, sources) : undefined;
+  // "North brought in $98,000 and South $124,500": a value shown is of the row the words just before it name.
+  const own = override === undefined && match.derivation === "value" ? ownRow(place, context, sources, match.operands[0]!) : undefined;
+  if (own !== undefined) return find(place, context, sources, own);
   const matched = match.operands.map((number) => ({ step: number.source, path: number.path, value: number.value }));
   const steps = [
     ...new Set(match.operands.filter((number) => number.source !== "sentence").flatMap((number) => number.sources ?? [number.source])),
   ];
   return { steps, matched, derivation: match.derivation };
+}
+
+/** "From 1,198", "up from", "against", "compared with": where a change's start stands. */
+const changeStart = /\b(?:from|against|versus|vs\.?|compared (?:with|to))\s*\p{Sc}?\s*$/iu;
+
+/**
+ * "Orders rose from 1,198 to 1,305 in week 47": the start of a change of the one period a
+ * sentence names is the period before's value, shown as it stands.
+ */
+function fromPeriodBefore(place: number, context: SentenceContext, sources: readonly SourceFacts[]): Found | undefined {
+  const figure = context.figures[place]!;
+  if (figure.kind !== "number" || !changeStart.test(context.masked.slice(Math.max(0, figure.start - 20), figure.start))) return undefined;
+  for (const facts of sources) {
+    const named = context.rowsNamed(facts);
+    for (const key of periodsBefore(facts, named, context.folded)) {
+      const [table, row] = key.split(":").map(Number) as [number, number];
+      const found = find(place, context, sources, { source: facts.id, table, rows: new Set([...named[table]!, row]) });
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The row the figure at `place` is said of, when it is not the row of the value it matched (`attachedRow`), as rows to use instead. */
+function ownRow(place: number, context: SentenceContext, sources: readonly SourceFacts[], value: EvidenceNumber): RowOverride | undefined {
+  if (value.row === undefined || value.table === undefined) return undefined;
+  const facts = sources.find((source) => source.id === value.source);
+  const named = facts === undefined ? undefined : context.rowsNamed(facts)[value.table];
+  if (facts === undefined || named === undefined || named.size < 2) return undefined;
+  const from = place === 0 ? 0 : context.figures[place - 1]!.end;
+  const row = attachedRow(facts, { table: value.table, rows: named }, context.folded.slice(from, context.figures[place]!.start));
+  return row === undefined || row === value.row ? undefined : { source: facts.id, table: value.table, rows: new Set([row]) };
 }
 
 /**
@@ -324,9 +372,6 @@ function namedIn(sources: readonly SourceFacts[], number: EvidenceNumber, folded
   return facts === undefined ? -1 : whereNamed(facts, number, folded);
 }
 
-/** "Ranged", "spread", "spanned": a range of a column's values, not an estimate of one value. */
-const spreadWords = /\b(?:rang(?:e|es|ed|ing)|spread|spann?(?:ed|ing|s)?)\b/i;
-
 /** A phone number written another way ("(415) 555-0132" of "+1 415-555-0132"): a line of the output with its digits. */
 function showsDigits(raw: string, written: string): boolean {
   const digits = written.replace(/\D/g, "");
@@ -334,50 +379,6 @@ function showsDigits(raw: string, written: string): boolean {
     const shown = line.replace(/\D/g, "");
     return shown.length >= 7 && (shown.endsWith(digits) || digits.endsWith(shown));
   });
-}
-
-/**
- * A range that spans a column ("between 3 and 12 incidents each": every row's value lies in it)
- * speaks of the column: its low bound is the column's smallest, its high bound its largest, at
- * the precision written. Null when such a column exists and the bound is not its extreme;
- * undefined when no column lies within the range (the range is then an estimate: `withinRange`).
- */
-function rangeOverColumn(figure: Figure, pool: readonly EvidenceNumber[], spread: boolean): NumberMatch | null | undefined {
-  const [low, high] = figure.range!;
-  const room = figure.precision! / 2;
-  const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
-  const columns = new Map<string, EvidenceNumber[]>();
-  for (const number of pool) {
-    if (number.row === undefined || number.identifier === true) continue;
-    const column = `${number.source}:${number.table}:${number.key}`;
-    const rows = columns.get(column);
-    if (rows === undefined) columns.set(column, [number]);
-    else rows.push(number);
-  }
-  const isLow = figure.value === low && low !== high;
-  let spanned = false;
-  for (const rows of columns.values()) {
-    // "Incidents ranged 3–10": a spread speaks of a column's ends though the column is wider (its other end is then wrong).
-    const outside = (number: EvidenceNumber) => scaled(number.value) < low - room || scaled(number.value) > high + room;
-    if (rows.length < 2 || (!spread && rows.some(outside))) continue;
-    spanned = true;
-    const extreme = rows.reduce((best, number) => ((isLow ? number.value < best.value : number.value > best.value) ? number : best));
-    // "3–12" holds a column of 3.4 to 11.8 rounded; a bound written lower or higher than the extreme by less than a unit holds too.
-    const value = scaled(extreme.value);
-    const holds = isLow ? value >= low - room && value < low + 2 * room : value <= high + room && value > high - 2 * room;
-    if (holds) return { derivation: "range", operands: [extreme] };
-  }
-  return spanned ? null : undefined;
-}
-
-/** A bound of a range ("between 1,200 and 1,300") holds when a value shown lies in the range, at the precision written. */
-function withinRange(figure: Figure, pool: readonly EvidenceNumber[]): NumberMatch | undefined {
-  if (figure.range === undefined) return undefined;
-  const [low, high] = figure.range;
-  const room = figure.precision! / 2;
-  const scaled = (value: number) => (figure.unit === "%" && Math.abs(value) <= 1 ? value * 100 : value);
-  const inside = pool.find((number) => scaled(number.value) >= low - room && scaled(number.value) <= high + room);
-  return inside === undefined ? undefined : { derivation: "range", operands: [inside] };
 }
 
 function findDate(dates: readonly string[], sources: readonly SourceFacts[]): Found | undefined {

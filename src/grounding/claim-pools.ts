@@ -4,6 +4,7 @@ import type { RowOverride } from "./row-consistency.js";
 import { shownIn } from "./match-number.js";
 import { names } from "./row-consistency.js";
 import { headTotalsNamed, namedKeys, type SentenceContext } from "./sentence-context.js";
+import { entityOf, extremeEntities, extremeRows, extremesApart, extremesByColumn, oneFigure, superlativeFigure } from "./superlatives.js";
 
 /** "order 57", "ticket #12", "item no. 3": a number called an identifier by the word just before it. */
 const identifierContext =
@@ -111,12 +112,17 @@ function namingOf(context: SentenceContext, facts: SourceFacts, superlative: "ma
       .map((rows) => [...rows].join(","))
       .join(";"),
     [...context.othersThanNamed(facts)].join(","),
-    groups.filter((group) => names(context.folded, group)).join(","),
-    words.sums || words.averages ? `${words.sums}${words.averages}${[...context.keysNamed(facts)].join(",")}` : "",
+    groups.filter((group) => namesGroup(context.folded, group)).join(","),
+    words.sums || words.averages
+      ? `${words.sums}${words.averages}${[...context.keysNamed(facts)].join(",")}:${[...namedEntities(facts, context.folded).keys()].join(",")}`
+      : "",
     headTotalsNamed(facts, context.folded)
       .map((total) => total.head)
       .join(","),
-    superlative === undefined ? "" : [...namedKeys(facts, words.superlativeOf)].join(","),
+    superlative === undefined
+      ? ""
+      : `${words.superlativeRank}:${oneFigure(context)}:${[...namedKeys(facts, words.superlativeOf)].join(",")}:${[...context.keysNamed(facts)].join(",")}`,
+    words.extremesApart ? "apart" : "",
   ].join("/");
 }
 
@@ -138,14 +144,22 @@ function stepsPools(input: {
     const superlativeNamed = superlative === undefined ? undefined : namedKeys(facts, context.words.superlativeOf);
     // "Sales per employee were highest in Hamburg": the extreme of a rate no column holds is not checked, its figure is.
     const ofRate = superlativeNamed?.size === 0 && context.words.perUnit;
-    const extremes = superlative === undefined || ofRate ? undefined : extremeRows(facts, { which: superlative, named: superlativeNamed! });
+    const rank = context.words.superlativeRank;
+    const extremes =
+      superlative === undefined || ofRate ? undefined : extremeRows(facts, { which: superlative, named: superlativeNamed!, rank });
     const entityExtremes =
-      superlative === undefined || ofRate ? undefined : extremeEntities(facts, { which: superlative, named: superlativeNamed! });
+      superlative === undefined || ofRate ? undefined : extremeEntities(facts, { which: superlative, named: superlativeNamed!, rank });
+    // "The weakest week was week 44, with $61,250 in revenue": no column right after the superlative, but the sentence's one
+    // figure is of a column it names: that column's extreme (with more figures, any column's: "the busiest day, with 17 orders and ¥9,952").
+    const ownColumns =
+      extremes === undefined || superlativeNamed!.size > 0 || !oneFigure(context)
+        ? undefined
+        : { named: context.keysNamed(facts), rows: extremesByColumn(facts, superlative!, rank) };
     for (const number of facts.numbers) {
       if (number.identifier && !asIdentifier) continue;
       if (others.size > 0 && underAny(number.path, others)) continue;
       if (number.group !== undefined) {
-        if (names(context.folded, number.group)) both(found, number);
+        if (namesGroup(context.folded, number.group)) both(found, number);
         continue;
       }
       // "The largest revenue was South's" of `regions: { north, south }`: sibling objects are rows by another name.
@@ -159,11 +173,16 @@ function stepsPools(input: {
         if (ofNamedRows && (number.aggregate === "min" || number.aggregate === "max" || number.aggregate === "mean")) continue;
         if (superlative !== undefined && number.aggregate !== undefined && number.aggregate !== superlative && number.aggregate !== "count")
           continue;
+        // "The second-highest" is no column's largest.
+        if (superlative !== undefined && rank > 1 && (number.aggregate === "max" || number.aggregate === "min")) continue;
         found.direct.push(number);
         if (!number.identifier) found.operands.push(number);
         continue;
       }
-      if (extremes !== undefined && !extremes.has(`${number.table}:${number.row}`)) continue;
+      if (extremes !== undefined) {
+        const own = ownColumns?.named.has(number.key) === true ? ownColumns.rows.get(`${number.table}:${number.key}`) : undefined;
+        if (!(own ?? extremes).has(`${number.table}:${number.row}`)) continue;
+      }
       const rows = named[number.table!]!;
       if (rows.size === 0) {
         found.direct.push(number);
@@ -174,6 +193,7 @@ function stepsPools(input: {
         found.operands.push(number);
     }
     totalsOfNamed(found, { context, facts, named });
+    if (context.words.extremesApart) extremesApart(found, facts);
   }
   totalOfNamedFields(found, { context, sources });
   return found;
@@ -183,7 +203,7 @@ function stepsPools(input: {
  * The rows (`table:row`) of the period just before the one row a table's sentence names, in tables whose rows are
  * periods (days, months, quarters, years): what a change of the named period is measured against.
  */
-function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>, folded: string): Set<string> {
+export function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<number>>, folded: string): Set<string> {
   const periods = new Map<string, { table: number; row: number; kind: string; rank: number }>();
   for (const number of facts.numbers)
     if (number.row !== undefined && number.period !== undefined)
@@ -202,13 +222,19 @@ function periodsBefore(facts: SourceFacts, named: ReadonlyArray<ReadonlySet<numb
     }
     if (previous !== undefined) before.add(previous.key);
     // "Peaked at 355 in week 45, then fell 16%": the period after the named one, for what came next.
-    if (next !== undefined && thenWords.test(folded)) before.add(next.key);
+    // "Up 17 on last week": a named "last week" is the base of a change to this week.
+    if (next !== undefined && (thenWords.test(folded) || period.kind === "relative")) before.add(next.key);
   }
   return before;
 }
 
 /** Words of what came after: "then", "the week after", "the following week", "since". */
 const thenWords = /\b(?:then|after|afterwards|following|next|since|later)\b/;
+
+/** A label the rows share ("charge" of `type: "charge"`), named as it is or in the plural ("charges totalled"). */
+function namesGroup(folded: string, group: string): boolean {
+  return names(folded, group) || (/\p{L}$/u.test(group) && (names(folded, `${group}s`) || names(folded, `${group}es`)));
+}
 
 function both(found: Omit<Pools, "nearby">, number: EvidenceNumber): void {
   found.direct.push(number);
@@ -228,19 +254,6 @@ function shownOnce(steps: { direct: readonly EvidenceNumber[] }, figure: Figure,
   return shown.get(steps);
 }
 
-/** The place of the figure a superlative speaks of: the first number after it, else the last before it; -1 without one. */
-function superlativeFigure(context: SentenceContext): number {
-  const at = context.words.superlativeAt;
-  if (at < 0) return -1;
-  let before = -1;
-  for (const [place, figure] of context.figures.entries()) {
-    if (figure.kind !== "number") continue;
-    if (figure.start >= at) return place;
-    before = place;
-  }
-  return before;
-}
-
 /** The numbers of the sentence nearest the figure at `place`, up to `sentenceNeighbours` on each side. */
 function nearestFigures(place: number, figures: readonly Figure[]): Figure[] {
   const near: Figure[] = [];
@@ -249,89 +262,6 @@ function nearestFigures(place: number, figures: readonly Figure[]): Figure[] {
   for (let at = place + 1, taken = 0; at < figures.length && taken < sentenceNeighbours; at += 1)
     if (figures[at]!.kind === "number") (near.push(figures[at]!), (taken += 1));
   return near;
-}
-
-const extremeCache = new WeakMap<SourceFacts, Map<string, Map<string, Set<string>>>>();
-
-/** Per column (`table:key`), the rows (`table:row`) that hold its largest (or smallest) value. */
-function extremesByColumn(facts: SourceFacts, which: "max" | "min"): Map<string, Set<string>> {
-  let cached = extremeCache.get(facts);
-  if (cached === undefined) extremeCache.set(facts, (cached = new Map()));
-  let columns = cached.get(which);
-  if (columns !== undefined) return columns;
-  const best = new Map<string, number>();
-  for (const number of facts.numbers) {
-    if (number.row === undefined || number.identifier) continue;
-    const column = `${number.table}:${number.key}`;
-    const held = best.get(column);
-    if (held === undefined || (which === "max" ? number.value > held : number.value < held)) best.set(column, number.value);
-  }
-  columns = new Map();
-  for (const number of facts.numbers) {
-    const column = `${number.table}:${number.key}`;
-    if (number.row === undefined || number.identifier || best.get(column) !== number.value) continue;
-    const rows = columns.get(column) ?? new Set<string>();
-    rows.add(`${number.table}:${number.row}`);
-    columns.set(column, rows);
-  }
-  // A column where every row holds the extreme ("2026" of "2026-W44", "2026-W45") singles out no row.
-  const rowsOf = new Map<number, Set<number>>();
-  for (const number of facts.numbers)
-    if (number.row !== undefined) rowsOf.set(number.table!, (rowsOf.get(number.table!) ?? new Set()).add(number.row));
-  for (const [column, rows] of columns)
-    if (rows.size === rowsOf.get(Number(column.slice(0, column.indexOf(":"))))?.size) columns.delete(column);
-  cached.set(which, columns);
-  return columns;
-}
-
-/**
- * The rows a superlative may speak of: those holding the extreme of a column the sentence
- * names right after the superlative ("the highest operating profit"), or of any column when it
- * names none there ("the busiest day was …, with 17 orders").
- */
-function extremeRows(facts: SourceFacts, input: { which: "max" | "min"; named: ReadonlySet<string> }): Set<string> {
-  const columns = extremesByColumn(facts, input.which);
-  const namedColumns = [...columns].filter(([column]) => input.named.has(column.slice(column.indexOf(":") + 1)));
-  return new Set((namedColumns.length > 0 ? namedColumns : [...columns]).flatMap(([, rows]) => [...rows]));
-}
-
-/** The object a value sits in (`regions.south` of `regions.south.revenue (×1e+3)`). */
-function entityOf(path: string): string {
-  const bare = path.replace(/ \(.*\)$/, "");
-  const at = bare.lastIndexOf(".");
-  return at === -1 ? "" : bare.slice(0, at);
-}
-
-/**
- * The sibling entity objects a superlative may speak of: those holding the extreme of a
- * field the sentence names right after it, or of any field (a field every sibling ties on
- * singles out none), and every sibling that has such fields.
- */
-function extremeEntities(
-  facts: SourceFacts,
-  input: { which: "max" | "min"; named: ReadonlySet<string> },
-): { considered: Set<string>; holding: Set<string> } {
-  const entities = new Set(facts.entities.map((entity) => entity.path));
-  const parentOf = new Map(facts.entities.map((entity) => [entity.path, entity.parent]));
-  const byField = new Map<string, Array<{ entity: string; value: number }>>();
-  for (const number of facts.numbers) {
-    if (number.row !== undefined || number.aggregate !== undefined || number.identifier || number.path.endsWith(")")) continue;
-    const entity = entityOf(number.path);
-    if (!entities.has(entity)) continue;
-    const field = `${parentOf.get(entity)}\u0000${number.key}`;
-    byField.set(field, [...(byField.get(field) ?? []), { entity, value: number.value }]);
-  }
-  const considered = new Set<string>();
-  const holding = new Map<string, Set<string>>();
-  for (const [field, values] of byField) {
-    if (values.length < 2) continue;
-    values.forEach((value) => considered.add(value.entity));
-    const best = input.which === "max" ? Math.max(...values.map((value) => value.value)) : Math.min(...values.map((value) => value.value));
-    const held = values.filter((value) => value.value === best);
-    if (held.length < values.length) holding.set(field, new Set(held.map((value) => value.entity)));
-  }
-  const named = [...holding].filter(([field]) => input.named.has(field.slice(field.indexOf("\u0000") + 1)));
-  return { considered, holding: new Set((named.length > 0 ? named : [...holding]).flatMap(([, held]) => [...held])) };
 }
 
 /**
@@ -389,4 +319,30 @@ function totalsOfNamed(
     else values.push(number.value);
   }
   for (const [column, values] of columns) add(values, `named rows of ${column}`, column.slice(column.indexOf(":") + 1));
+  // "North, South and West made 2,860 together" of `regions: { north, south, west, east }`: sibling objects are rows too.
+  const entities = namedEntities(facts, context.folded);
+  if (entities.size < 2) return;
+  const fields = new Map<string, number[]>();
+  for (const number of facts.numbers) {
+    if (number.row !== undefined || number.aggregate !== undefined || number.identifier || number.path.endsWith(")")) continue;
+    const entity = entities.get(entityOf(number.path));
+    if (entity === undefined) continue;
+    const field = `${entity}\u0000${number.key}`;
+    const values = fields.get(field);
+    if (values === undefined) fields.set(field, [number.value]);
+    else values.push(number.value);
+  }
+  for (const [field, values] of fields) {
+    const [parent, key] = field.split("\u0000") as [string, string];
+    if (values.length < [...entities.values()].filter((other) => other === parent).length) continue;
+    add(values, `named objects of ${parent === "" ? "*" : parent}.${key}`, key);
+  }
+}
+
+/** The entity objects (`regions.north`) the sentence names, each with its parent, where two or more siblings are named. */
+function namedEntities(facts: SourceFacts, folded: string): Map<string, string> {
+  const named = new Map<string, string>();
+  for (const entity of facts.entities)
+    if (names(folded, entity.name) || (entity.alias !== undefined && names(folded, entity.alias))) named.set(entity.path, entity.parent);
+  return named;
 }

@@ -12,7 +12,7 @@ export interface NumberMatch {
  * one of the small set of derivations from two shown values. Rounding to the precision the
  * claim was written with applies to all of them.
  */
-export type Derivation = "value" | "percent" | "range" | "sum" | "difference" | "ratio" | "share" | "percent-change" | "points";
+export type Derivation = "value" | "percent" | "range" | "sum" | "mean" | "difference" | "ratio" | "share" | "percent-change" | "points";
 
 export type Direction = "up" | "down" | undefined;
 
@@ -21,6 +21,8 @@ export interface Wording {
   direction: Direction;
   /** "total", "combined", "in all": a plain figure may be a sum. */
   sums: boolean;
+  /** "averaged", "an average of": a plain figure may be the mean of two like values. */
+  averages?: boolean;
   /** "more", "fewer", "than", "other", a direction: a plain figure may be a difference. */
   differences: boolean;
   /** "a loss of", "an outflow": the figure right beside a word of loss stands for a negative value or a field of losses. */
@@ -33,12 +35,16 @@ export interface Wording {
   perUnit?: boolean;
   /** "loss", "deficit", "fell": a figure written without a sign may stand for a negative value. */
   negative?: boolean;
+  /** "The loss narrowed", "costs rose": words of loss in the figure's clause; a change between negative values is of their size. */
+  magnitudes?: boolean;
   /** "3 more", "5 fewer": the direction of a difference written just after it. */
   comparative?: Direction;
   /** The fields of the cited steps the sentence names ("orders and returns"): they may pair though their names differ. */
   namedKeys?: ReadonlySet<string>;
   /** Where "than" stands after a comparative ("3 more … than"): what is named after it is the base. */
   thanAt?: number;
+  /** "Under budget", "beat quota": the sentence speaks of a plan, whose fields pair with what happened (`planAndOutcome`). */
+  againstPlan?: boolean;
   /** Where the sentence names the row or entity a value is of, -1 if it does not (`whereNamed`). */
   namedAt?: (number: EvidenceNumber) => number;
 }
@@ -89,7 +95,7 @@ export function fitsChange(claim: Figure, change: number, direction: Direction):
  * returns"), or a figure of the sentence itself. Never a column's smallest, largest or mean:
  * a change between them is no change that happened.
  */
-export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys" | "againstPlan">): boolean {
   if (a.source === "sentence" && b.source === "sentence") return true;
   // A figure of the sentence pairs as the value it shows does; one no step shows pairs only with the sentence's own.
   if (a.source === "sentence") return a.shows !== undefined && measuresAlike(a.shows, b, wording);
@@ -99,13 +105,32 @@ export function alike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wordin
   return measuresAlike(a, b, wording);
 }
 
-function measuresAlike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+function measuresAlike(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys" | "againstPlan">): boolean {
   if (summary(a) || summary(b)) return false;
   if (a.key === b.key) return true;
   if (a.stem !== undefined && a.stem === b.stem && a.period !== undefined && b.period !== undefined) return true;
   // A value at a field's stated scale (`revenue_usd_m` in millions) pairs only with another so scaled.
   if (a.key.includes(" ×") !== b.key.includes(" ×")) return false;
+  if (wording.againstPlan === true && planAndOutcome(a, b)) return true;
   return wording.namedKeys !== undefined && wording.namedKeys.has(a.key) && wording.namedKeys.has(b.key);
+}
+
+/**
+ * "Spending came in $3,500 under budget" of `{ budget_usd, spent_usd }`, "sales beat quota by 7%"
+ * of `{ quota, closed_deals }`: where the sentence speaks of a plan, a plan's field pairs with
+ * another field of its output, what happened.
+ */
+export function planAndOutcome(a: EvidenceNumber, b: EvidenceNumber): boolean {
+  const planned = (number: EvidenceNumber) => number.period?.kind === "plan" && number.period.rank === 0;
+  return (
+    a.source === b.source &&
+    a.table === undefined &&
+    b.table === undefined &&
+    a.aggregate === undefined &&
+    b.aggregate === undefined &&
+    planned(a) !== planned(b) &&
+    a.period?.kind !== b.period?.kind
+  );
 }
 
 /** A column's smallest, largest or mean. */
@@ -116,6 +141,8 @@ function summary(number: EvidenceNumber): boolean {
 /** A change runs from the earlier value to the later: (a, b) is read as "a, against b", so a must not be the earlier. */
 function laterFirst(a: EvidenceNumber, b: EvidenceNumber): boolean {
   const [later, earlier] = [(a.shows ?? a).period, (b.shows ?? b).period];
+  // "$3,500 under budget": from the plan to what happened, whatever the other is called.
+  if (later?.kind === "plan" && later.rank === 0 && earlier?.kind !== "plan") return false;
   return later === undefined || earlier === undefined || later.kind !== earlier.kind || later.rank >= earlier.rank;
 }
 
@@ -126,12 +153,14 @@ function laterFirst(a: EvidenceNumber, b: EvidenceNumber): boolean {
  * may relate any two values ("13 of 30 tickets, 43%").
  */
 export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, EvidenceNumber], wording: Wording): Derivation | undefined {
-  const { direction } = wording;
   const x = a.value;
   const y = b.value;
+  // "The operating loss narrowed 25%" from -0.4 to -0.3: a loss's words speak of its size, which falls as the value rises.
+  const ofSize = wording.magnitudes === true && x < 0 && y < 0;
+  const direction = ofSize ? opposite(wording.direction) : wording.direction;
   // Rows of a table the sentence names none of pair with the sentence's own figures only, for a share or a rate too.
   if ((a.unnamedRow === true || b.unnamedRow === true) && a.source !== "sentence" && b.source !== "sentence") return undefined;
-  const like = alike(a, b, wording);
+  const like = alike(a, b, wording) && ofNamedFields(a, b, wording);
   const ordered = like && laterFirst(a, b) && inOrderNamed(a, b, wording);
   if (claim.unit === "%") {
     if (
@@ -139,6 +168,7 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
       (direction === undefined || wording.shareOf === true) &&
       samePeriod(a, b) &&
       wholeNamed(b, wording) &&
+      partNamed(a, b, wording) &&
       Math.abs(x) <= Math.abs(y) &&
       fits(claim, (x / y) * 100)
     )
@@ -163,10 +193,51 @@ export function derive(claim: Figure, [a, b]: readonly [EvidenceNumber, Evidence
   // "$250 per shipment": a rate relates any two values, as a share does.
   if (wording.perUnit === true && y !== 0 && samePeriod(a, b) && fits(claim, x / y)) return "ratio";
   if (!like) return undefined;
-  if (wording.sums && first(a, b) && fits(claim, x + y)) return "sum";
-  const towards = direction ?? wording.comparative;
+  if (wording.sums && first(a, b) && addendsNamed(a, b, wording) && fits(claim, x + y)) return "sum";
+  // "North and South made 2,100 together, an average of 1,050": the mean of two like values, as their sum.
+  if (wording.averages === true && first(a, b) && addendsNamed(a, b, wording) && fits(claim, (x + y) / 2)) return "mean";
+  const towards = direction ?? (ofSize ? opposite(wording.comparative) : wording.comparative);
   if (ordered && (wording.differences || towards !== undefined) && fitsChange(claim, x - y, towards)) return "difference";
   return undefined;
+}
+
+/**
+ * "We closed 28 more tickets than we opened", "leavers exceeded hires by 12": where the sentence
+ * names two or more fields, a pair of values of another measure (the backlog's start and end,
+ * the headcount's opening and closing) is not what it compares.
+ */
+function ofNamedFields(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  if (named === undefined || named.size < 2) return true;
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  if (one.source === "sentence" || other.source === "sentence" || one.aggregate !== undefined || other.aggregate !== undefined) return true;
+  return named.has(one.key) || named.has(other.key);
+}
+
+/** "Q1 and Q2 revenue came to $4.89m together": where the sentence names the fields it adds, each field added is one of them. */
+function addendsNamed(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  const [one, other] = [a.shows ?? a, b.shows ?? b];
+  if (named === undefined || named.size < 2 || one.source === "sentence" || other.source === "sentence" || one.key === other.key)
+    return true;
+  return named.has(one.key) && named.has(other.key);
+}
+
+/**
+ * "App orders were 34.9% of all orders" (`web_orders + app_orders + phone_orders`): where the
+ * sentence names one of a total's fields, another of them (`web_orders`) is not the part.
+ */
+function partNamed(part: EvidenceNumber, whole: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
+  const named = wording.namedKeys;
+  const shown = part.shows ?? part;
+  const total = whole.shows ?? whole;
+  if (named === undefined || named.size === 0 || shown.source === "sentence" || named.has(shown.key)) return true;
+  if (!total.path.endsWith(" (sum)") || !total.path.includes(" + ")) return true;
+  const fields = total.path
+    .slice(0, -" (sum)".length)
+    .split(" + ")
+    .map((path) => path.slice(path.lastIndexOf(":") + 1));
+  return !fields.some((field) => field !== shown.path && named.has(field));
 }
 
 /** "12% of all tickets": the whole is what the sentence names after "of" (a field, a total, the sentence's own figure). */
@@ -178,7 +249,8 @@ function wholeNamed(whole: EvidenceNumber, wording: Pick<Wording, "shareOf" | "n
 /** A share or a rate relates values of one period: this month's spend over last month's leads is no cost per lead. */
 function samePeriod(a: EvidenceNumber, b: EvidenceNumber): boolean {
   const [one, other] = [(a.shows ?? a).period, (b.shows ?? b).period];
-  return one === undefined || other === undefined || one.kind !== other.kind || one.rank === other.rank;
+  // What was spent over what was budgeted is a share of one period ("we spent 84% of the budget").
+  return one === undefined || other === undefined || one.kind !== other.kind || one.rank === other.rank || one.kind === "plan";
 }
 
 function ofNamedMeasure(a: EvidenceNumber, b: EvidenceNumber, wording: Pick<Wording, "namedKeys">): boolean {
@@ -219,6 +291,10 @@ function entitiesInOrder(one: EvidenceNumber, other: EvidenceNumber, wording: Wo
   if (namedAt === undefined || thanAt === undefined || one.period !== undefined || other.period !== undefined) return true;
   const [first, second] = [namedAt(one), namedAt(other)];
   return first === -1 || second === -1 || (first < thanAt && second > thanAt);
+}
+
+function opposite(direction: Direction): Direction {
+  return direction === "up" ? "down" : direction === "down" ? "up" : undefined;
 }
 
 /** Each unordered pair is tried once for a sum. */

@@ -1,7 +1,8 @@
 import { isRecord } from "../core/is-record.js";
-import { monthOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
+import { dayOf, periodOf, stemOf, wordsOf, type Period } from "./periods.js";
+import { nameOf, otherNames, periodLabel, rowLabels, rowPeriod } from "./row-labels.js";
 import { readFigures } from "./read-figures.js";
-import { conversionsOf, scaledKey, scaleOf } from "./field-units.js";
+import { conversionsOf, inMinorUnits, minorUnitsOf, scaledKey, scaleOf } from "./field-units.js";
 import { rowsOfColumnar, rowsOfDelimited } from "./tabular-output.js";
 
 /** One number a step's output shows: a value, or an aggregate of a table's column. */
@@ -41,6 +42,8 @@ export interface EntityObject {
   path: string;
   /** Its name as words ("north", "new york"). */
   name: string;
+  /** The name it gives itself in a field (`name`, `title`, `label`), lower case: `{ acc_1: { name: "Northwind" } }`. */
+  alias?: string;
 }
 
 /** What one step (or the task) showed, ready for the checker. */
@@ -57,20 +60,6 @@ export interface SourceFacts {
   entities: EntityObject[];
 }
 
-const monthNames = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
 const identifierKey = /^(?:ids?|.*[_-]ids?|.*Ids?|.*IDs?|uuid|zip|zip_?code|postcode|phone)$/;
 const fold = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
 
@@ -78,6 +67,8 @@ class FactsBuilder {
   readonly facts: SourceFacts;
   private readonly texts: string[] = [];
   private readonly raws: string[] = [];
+  /** Values of an object that names its period in a field (`{ week: "2026-W47", tickets: 455 }`), given it once fields have theirs. */
+  private readonly ofObjectPeriod: Array<[EvidenceNumber, Period]> = [];
 
   constructor(id: string) {
     this.facts = { id, numbers: [], dates: new Set(), text: "", raw: "", tables: [], entities: [] };
@@ -89,10 +80,29 @@ class FactsBuilder {
     else if (Array.isArray(value)) this.array(value, at.path);
     else if (isRecord(value) && rowsOfColumnar(value) !== undefined) this.columnar(value, at);
     else if (isRecord(value)) {
+      // `{ amount: 12900, currency: "usd" }`: Stripe's cents, shown in dollars too.
+      const minor = minorUnitsOf(value);
+      if (minor !== undefined || at.minor !== undefined) at = { ...at, minor };
+      // `{ week: "2026-W47", tickets: 455 }` in one step and week 46's in another: a change between them runs from 46 to 47.
+      if (at.row === undefined && at.period === undefined && at.objectPeriod === undefined) {
+        const period = rowPeriod(value);
+        if (period !== undefined) at = { ...at, objectPeriod: period };
+      }
       const objects = Object.entries(value).filter(([key, inner]) => isRecord(inner) && periodOf(wordsOf(key)) === undefined);
       if (objects.length > 1) {
-        for (const [key] of objects)
-          this.facts.entities.push({ parent: at.path, path: at.path === "" ? key : `${at.path}.${key}`, name: wordsOf(key).join(" ") });
+        for (const [key, inner] of objects) {
+          const entity: EntityObject = { parent: at.path, path: at.path === "" ? key : `${at.path}.${key}`, name: wordsOf(key).join(" ") };
+          // `{ acc_1: { name: "Northwind", … } }`: the object is named by its name too.
+          const own = nameOf(inner as Record<string, unknown>);
+          // `{ de: {…} }` is Germany's; `{ name: "Acme Corp" }` is Acme's.
+          const alias = /^[a-z]{2}$/i.test(key)
+            ? otherNames(key.toUpperCase())[0]
+            : own === undefined
+              ? undefined
+              : (otherNames(own)[0] ?? own);
+          if (alias !== undefined && alias !== entity.name) entity.alias = alias;
+          this.facts.entities.push(entity);
+        }
         this.siblings(
           objects.map(([, inner]) => inner as Record<string, unknown>),
           at.path,
@@ -101,10 +111,14 @@ class FactsBuilder {
       for (const [key, inner] of Object.entries(value)) {
         this.texts.push(fold(key.replace(/_/g, " ")));
         // `revenue_2023_eur_m`: the output speaks of 2023.
-        for (const word of wordsOf(key)) {
+        const words = wordsOf(key);
+        words.forEach((word, at) => {
           const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(word)?.[1];
           if (year !== undefined) this.addDate(year);
-        }
+          // `week_ending_2026_11_22`: the output speaks of 2026-11-22.
+          const day = dayOf(words, at);
+          if (day !== undefined) this.addDate(day);
+        });
         this.add(inner, { ...at, path: at.path === "" ? key : `${at.path}.${key}`, key });
       }
     } else if (typeof value === "boolean") this.raws.push(String(value));
@@ -161,12 +175,15 @@ class FactsBuilder {
     // A field whose name states a unit (`weight_kg`, `duration_min`) shows its value in the unit next to it: "3.4 tonnes".
     for (const [unit, factor] of conversionsOf(wordsOf(at.key)))
       this.one(value * factor, { ...at, path: `${at.path} (in ${unit})`, key: `${at.key} in ${unit}` });
+    if (at.minor !== undefined && Number.isInteger(value) && inMinorUnits(at.key))
+      this.one(value / at.minor.per, { ...at, path: `${at.path} (in ${at.minor.currency})`, key: `${at.key} in ${at.minor.currency}` });
   }
 
   private one(value: number, at: Place): void {
     const number: EvidenceNumber = { source: this.facts.id, path: at.path, key: at.key, value };
     const period = periodOf(wordsOf(at.key)) ?? periodOf(wordsOf(at.path.replace(/ ".*"$/, ""))) ?? at.period;
     if (period) number.period = period;
+    else if (at.objectPeriod !== undefined) this.ofObjectPeriod.push([number, at.objectPeriod]);
     if (at.table !== undefined) Object.assign(number, { table: at.table, row: at.row });
     // `phone: 90` counts calls; a phone number has seven digits or more.
     if (identifierKey.test(at.key) && !(/^phone$/i.test(at.key) && Math.abs(value) < 1e6)) number.identifier = true;
@@ -180,6 +197,13 @@ class FactsBuilder {
     // A CSV export is a table: its rows can be named and its columns summed.
     const rows = value.includes("\n") ? rowsOfDelimited(value) : undefined;
     if (rows !== undefined) return this.array(rows, at.path === "" ? "rows" : at.path);
+    // "2026-W47", "2025-Q4", "FY2025": a period's name, whose year is no quantity (it is a date: "in 2026").
+    const period = value.length <= 12 ? periodLabel(value.trim()) : undefined;
+    if (period !== undefined) {
+      const year = /(?:19|20)\d\d/.exec(value)?.[0];
+      if (year !== undefined) this.addDate(year);
+      return;
+    }
     for (const figure of readFigures(value)) {
       if (figure.kind === "date") for (const date of figure.dates!) this.addDate(date);
       if (figure.kind === "number") {
@@ -218,7 +242,8 @@ class FactsBuilder {
   }
 
   /** A table's columns: the sum, mean, smallest and largest of each numeric one, its row count, and per label. */
-  private columns(rows: Array<Record<string, unknown>>, at: { path: string; table: number }): void {
+  private columns(given: Array<Record<string, unknown>>, at: { path: string; table: number }): void {
+    const rows = inMajorUnits(given);
     this.facts.numbers.push({
       source: this.facts.id,
       path: `${at.path}.length`,
@@ -293,6 +318,7 @@ class FactsBuilder {
     for (const number of this.facts.numbers)
       number.stem = stemOf(wordsOf(number.key)) || parentStem(number.path) || (number.period === undefined ? number.key : "(periods)");
     currentPeriods(this.facts.numbers);
+    for (const [number, period] of this.ofObjectPeriod) number.period ??= period;
     this.facts.text = this.texts.join("\n");
     this.facts.raw = this.raws.join("\n");
     return this.facts;
@@ -312,62 +338,23 @@ interface Place {
   table?: number;
   row?: number;
   period?: Period;
+  /** The period of the object the value sits in, when a field of that object names one (not a row of a table). */
+  objectPeriod?: Period;
+  /** The currency the object the value sits in counts its money in, in minor units (`minorUnitsOf`). */
+  minor?: { currency: string; per: number } | undefined;
 }
 
-/** A field that holds a row's year as a number (`year: 2025`). */
-const yearKey = /^(?:year|yr|fy|fiscal_?year|calendar_?year)$/i;
-
-/** "2026-W47", "2025-Q4", "Q4 2025", "FY2025": a week, a quarter of a year, a fiscal year. */
-function periodLabel(label: string): Period | undefined {
-  const week = /^(\d{4})-?W(\d{1,2})$/i.exec(label);
-  if (week) return { kind: "week", rank: Number(week[1]) * 100 + Number(week[2]) };
-  const quarter = /^(\d{4})[- ]?Q([1-4])$/i.exec(label);
-  if (quarter) return { kind: "quarter", rank: Number(quarter[1]) * 10 + Number(quarter[2]) };
-  const quarterFirst = /^Q([1-4])[- ](\d{4})$/i.exec(label);
-  if (quarterFirst) return { kind: "quarter", rank: Number(quarterFirst[2]) * 10 + Number(quarterFirst[1]) };
-  const fiscal = /^FY\s?((?:19|20)\d\d)$/i.exec(label);
-  if (fiscal) return { kind: "year", rank: Number(fiscal[1]) };
-  return undefined;
-}
-
-/** A row's day or month, when one of its strings is a date (`2026-11-17`): the rows of a table of days are periods. */
-function rowPeriod(row: Record<string, unknown>): Period | undefined {
-  for (const [key, value] of Object.entries(row)) {
-    if (yearKey.test(key) && Number.isInteger(value) && (value as number) >= 1900 && (value as number) <= 2100)
-      return { kind: "year", rank: value as number };
-    const labelled = typeof value === "string" ? periodLabel(value) : undefined;
-    if (labelled !== undefined) return labelled;
-    if (typeof value === "string" && /^(?:19|20)\d\d$/.test(value)) return { kind: "year", rank: Number(value) };
-    if (typeof value === "string" && /^Q[1-4]$/i.test(value)) return { kind: "quarter", rank: Number(value[1]) };
-    if (typeof value === "string" && monthOf(value.toLowerCase()) > 0) return { kind: "month", rank: monthOf(value.toLowerCase()) };
-    if (typeof value !== "string" || !/^\d{4}-\d{2}(?:-\d{2})?(?![\d])/.test(value)) continue;
-    const time = Date.parse(value.length === 7 ? `${value}-01` : value.slice(0, 10));
-    if (Number.isFinite(time)) return { kind: "date", rank: time };
-  }
-  return undefined;
-}
-
-/**
- * A row's labels: its strings of three characters or more that are not just a number, a
- * period's short name ("Q3", "H1"), and a month's name for a month written as digits
- * ("2026-11" is November's row).
- */
-function rowLabels(row: Record<string, unknown>): string[] {
-  const labels = Object.values(row)
-    .filter((value): value is string => typeof value === "string")
-    .map(fold)
-    .filter((label) => (label.length >= 3 && /\p{L}|\d{4}-\d{2}/u.test(label)) || /^[qh][1-4]$/.test(label));
-  const month = labels.map((label) => /^\d{4}-(0[1-9]|1[0-2])$/.exec(label)?.[1]).find((found) => found !== undefined);
-  if (month !== undefined) labels.push(monthNames[Number(month) - 1]!);
-  // "2026-W47" is named by "week 47" and "W47"; "2025-Q4" and "Q4 2025" by "Q4"; a year held as a number by its digits.
-  for (const label of [...labels]) {
-    const week = /^\d{4}-?w(\d{1,2})$/.exec(label);
-    if (week) labels.push(`week ${Number(week[1])}`, `w${Number(week[1])}`);
-    const quarter = /^\d{4}[- ]?(q[1-4])$/.exec(label) ?? /^(q[1-4])[- ]\d{4}$/.exec(label);
-    if (quarter) labels.push(quarter[1]!);
-  }
-  for (const [key, value] of Object.entries(row)) if (yearKey.test(key) && Number.isInteger(value)) labels.push(String(value));
-  return labels;
+/** Rows of money in minor units (Stripe's list of balance transactions), with each money column in major units beside it. */
+function inMajorUnits(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const minor = minorUnitsOf(rows[0]!);
+  if (minor === undefined || !rows.every((row) => row.currency === rows[0]!.currency)) return rows;
+  return rows.map((row) => {
+    const shown: Record<string, unknown> = { ...row };
+    for (const [key, value] of Object.entries(row))
+      if (inMinorUnits(key) && typeof value === "number" && Number.isInteger(value))
+        shown[`${key} in ${minor.currency}`] = value / minor.per;
+    return shown;
+  });
 }
 
 /** `revenue.q3`: a field named by its period alone measures what its parent object names ("revenue"). */
@@ -381,15 +368,22 @@ function parentStem(path: string): string {
  * a period is the later one, the period its twin is measured against.
  */
 function currentPeriods(numbers: EvidenceNumber[]): void {
-  const earlier = new Set<string>();
-  for (const number of numbers) if (number.period?.kind === "relative" && number.period.rank === 0) earlier.add(number.stem!);
+  const earlier = new Map<string, Period["kind"]>();
   for (const number of numbers)
-    if (number.period === undefined && number.row === undefined && earlier.has(number.stem!)) number.period = { kind: "relative", rank: 1 };
+    if ((number.period?.kind === "relative" || number.period?.kind === "plan") && number.period.rank === 0)
+      earlier.set(number.stem!, number.period.kind);
+  // `revenue` beside `revenue_target`: the one without a plan's word is what happened.
+  for (const number of numbers) {
+    const kind = number.period === undefined && number.table === undefined ? earlier.get(number.stem!) : undefined;
+    if (kind !== undefined) number.period = { kind, rank: 1 };
+  }
 }
 
 /** The facts of one step's output (or of the task's text, as source "task"). */
 export function sourceFacts(id: string, output: unknown): SourceFacts {
   const builder = new FactsBuilder(id);
-  builder.add(output, { path: "", key: "" });
+  // A step whose id names a period (`this_week`, `last_week`, `2025-Q4`) shows that period's values.
+  const period = /\p{L}/u.test(id) ? periodOf(wordsOf(id)) : undefined;
+  builder.add(output, { path: "", key: "", ...(period === undefined ? {} : { objectPeriod: period }) });
   return builder.done();
 }

@@ -122,3 +122,27 @@ export function scaleOf(words: readonly string[]): number | undefined {
   }
   return undefined;
 }
+
+/** Fields of money that payment APIs write in the currency's minor units (Stripe: `amount: 12900` is $129.00). */
+const minorKey = /^(?:amount(?:_[a-z]+)*|fee|fees|net|total|subtotal|tax|unit_amount|balance|price)$/i;
+
+/**
+ * Where an object names its currency in lower case, as Stripe does (`currency: "usd"`), its
+ * money fields count in the currency's minor units: the currency (upper case) and how many of
+ * those make one (100 for USD, 1 for JPY, which has none).
+ */
+export function minorUnitsOf(object: Record<string, unknown>): { currency: string; per: number } | undefined {
+  const currency = object.currency;
+  if (typeof currency !== "string" || !/^[a-z]{3}$/.test(currency)) return undefined;
+  try {
+    const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return digits === 0 ? undefined : { currency: currency.toUpperCase(), per: 10 ** digits };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a field of such an object is money in minor units (`amount`, `amount_refunded`, `fee`, `net`). */
+export function inMinorUnits(key: string): boolean {
+  return minorKey.test(key);
+}

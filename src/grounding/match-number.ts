@@ -51,8 +51,11 @@ function direct(claim: Figure, pool: readonly EvidenceNumber[], wording: Wording
     for (const number of pool) {
       // A value converted to another unit (0.125 h of 7.5 min) is no fraction; "12% of" is a share, from a field of rates.
       if (number.key.includes(" in ") || (wording.shareOf === true && !percentKey.test(number.key))) continue;
-      if (Math.abs(number.value) <= 1 && fitsChange(claim, number.value * 100, direction))
-        return { derivation: "percent", operands: [number] };
+      if (Math.abs(number.value) > 1) continue;
+      const percent = number.value * 100;
+      // A fraction's sign is compared as a value's is: "revenue change: 7.4%" is not -0.074, unless the words carry the sign.
+      const signed = direction !== undefined || claim.value! < 0 || percent >= 0 || wording.negative === true;
+      if (signed && fitsChange(claim, percent, direction)) return { derivation: "percent", operands: [number] };
     }
   }
   return undefined;

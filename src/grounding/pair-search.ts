@@ -207,13 +207,22 @@ function groupsOf(number: EvidenceNumber, wording: Wording): readonly string[] {
   if (groups === undefined) {
     const own = [`key:${number.key}`];
     if (number.stem !== undefined && number.period !== undefined) own.push(`stem:${number.stem}`);
-    groupsKnown.set(number, (groups = { own, named: [...own, "named"] }));
+    // A plan's field and the fields beside it (`planAndOutcome`), where the sentence speaks of a plan.
+    const planned = number.table === undefined && number.aggregate === undefined ? `plan:${number.source}` : undefined;
+    groups = { own, named: [...own, "named"], ownPlanned: planned === undefined ? own : [...own, planned] };
+    groups.namedPlanned = planned === undefined ? groups.named : [...groups.named, planned];
+    groupsKnown.set(number, groups);
   }
-  return wording.namedKeys?.has(number.key) === true ? groups.named : groups.own;
+  const named = wording.namedKeys?.has(number.key) === true;
+  if (wording.againstPlan === true) return named ? groups.namedPlanned! : groups.ownPlanned;
+  return named ? groups.named : groups.own;
 }
 
 /** A value's groups, made once: they are asked for each value of each search. */
-const groupsKnown = new WeakMap<EvidenceNumber, { own: readonly string[]; named: readonly string[] }>();
+const groupsKnown = new WeakMap<
+  EvidenceNumber,
+  { own: readonly string[]; named: readonly string[]; ownPlanned: readonly string[]; namedPlanned?: readonly string[] }
+>();
 
 const sortedOnce = new WeakMap<readonly EvidenceNumber[], Map<boolean, (group: string) => Field | undefined>>();
 
@@ -227,7 +236,9 @@ function sortedFields(values: readonly EvidenceNumber[], input: { everyPair: boo
   if (byMode === undefined) sortedOnce.set(values, (byMode = new Map()));
   let fields = byMode.get(input.everyPair);
   if (fields === undefined) {
-    fields = fieldsOf(values, (number) => (input.everyPair ? ["all"] : groupsOf(number, input.wording)));
+    // With the plan's groups, whatever this wording: the fields are sorted once for every claim that shares them.
+    const planned = { ...input.wording, againstPlan: true };
+    fields = fieldsOf(values, (number) => (input.everyPair ? ["all"] : groupsOf(number, planned)));
     byMode.set(input.everyPair, fields);
   }
   return fields;
@@ -263,12 +274,14 @@ function fieldsOf(
 }
 
 /** The formulas, by name: computed by `evaluate` (a switch, not a closure per call). */
-type Formula = "sum" | "difference" | "points" | "ratio" | "share" | "change";
+type Formula = "sum" | "mean" | "difference" | "points" | "ratio" | "share" | "change";
 
 function evaluate(formula: Formula, x: number, y: number): number {
   switch (formula) {
     case "sum":
       return x + y;
+    case "mean":
+      return (x + y) / 2;
     case "difference":
       return x - y;
     case "points":
@@ -284,12 +297,19 @@ function evaluate(formula: Formula, x: number, y: number): number {
 
 /** The derivations `derive` may find for this claim and wording, each computed as `derive` computes it. */
 function reaches(claim: Figure, wording: Wording): Reach[] {
+  // Between negative values a loss's direction is turned (`derive`): either window may hold it.
+  const either = wording.magnitudes === true;
   const room = fitsWithin(claim);
   const written = claim.value!;
   const shown = [[written - room, written + room]] as const;
   // A change may read either sign (see fitsChange): the windows its direction allows.
   const negative = [-written - room, -written + room] as const;
-  const changed = written < 0 || wording.direction === "up" ? shown : wording.direction === "down" ? [negative] : [...shown, negative];
+  const changed =
+    written < 0 || (wording.direction === "up" && !either)
+      ? shown
+      : wording.direction === "down" && !either
+        ? [negative]
+        : [...shown, negative];
   if (claim.unit === "%") {
     const reached: Reach[] = [{ formula: "change", side: "nonzero", windows: changed }];
     if (wording.direction === undefined || wording.shareOf === true) reached.push({ formula: "share", side: "whole", windows: shown });
@@ -304,9 +324,10 @@ function reaches(claim: Figure, wording: Wording): Reach[] {
   const reached: Reach[] = [];
   if (wording.perUnit === true) reached.push({ formula: "ratio", side: "nonzero", windows: shown });
   if (wording.sums) reached.push({ formula: "sum", side: "any", windows: shown });
+  if (wording.averages === true) reached.push({ formula: "mean", side: "any", windows: shown });
   // A difference may take its direction from a comparative ("3 more") where the sentence has no verb of change.
   const towards = wording.direction ?? wording.comparative;
-  const apart = written < 0 || towards === "up" ? shown : towards === "down" ? [negative] : [...shown, negative];
+  const apart = written < 0 || (towards === "up" && !either) ? shown : towards === "down" && !either ? [negative] : [...shown, negative];
   if (wording.differences || towards !== undefined) reached.push({ formula: "difference", side: "any", windows: apart });
   return reached;
 }

@@ -6,7 +6,7 @@
  */
 export interface Period {
   /** Periods of one kind compare: "relative" (this/last), a "year", a "quarter", a "date" (a row's day). */
-  kind: "relative" | "year" | "quarter" | "month" | "week" | "date";
+  kind: "relative" | "year" | "quarter" | "month" | "week" | "weekday" | "date" | "plan";
   rank: number;
 }
 
@@ -98,6 +98,8 @@ const periodUnits = new Set([
 
 /** The period a field's name (or one of its path's segments) speaks of, if any. */
 export function periodOf(words: readonly string[]): Period | undefined {
+  const paired = pairedPeriod(words);
+  if (paired !== undefined) return paired;
   for (const word of words) {
     if (later.has(word)) return { kind: "relative", rank: 1 };
     if (earlier.has(word)) return { kind: "relative", rank: 0 };
@@ -110,22 +112,70 @@ export function periodOf(words: readonly string[]): Period | undefined {
     if (quarter) return { kind: "quarter", rank: Number(quarter[1]) };
     const month = monthOf(word);
     if (month > 0) return { kind: "month", rank: month };
+    // `open_tickets_monday`, `open_tickets_friday`: a week's days, Monday first.
+    const day = weekdays.indexOf(word);
+    if (day !== -1) return { kind: "weekday", rank: day + 1 };
+    // `budget_eur` and `actual_eur`: what was planned, and what happened ("€11,400 over budget").
+    if (planned.has(word)) return { kind: "plan", rank: 0 };
+    if (actual.has(word)) return { kind: "plan", rank: 1 };
   }
   return undefined;
 }
+
+/**
+ * A period written in two words: `week_47`, `quarter_3`, `month_11` (a unit and its number), and
+ * `2025-Q4`, `2026-W47`, `2026-11` (a year and a part of it): ranked within the year.
+ */
+function pairedPeriod(words: readonly string[]): Period | undefined {
+  for (let at = 0; at + 1 < words.length; at += 1) {
+    const [first, second] = [words[at]!, words[at + 1]!];
+    // `week_ending_2026_11_22`, `"2026-11-15"`: a day.
+    const day = dayOf(words, at);
+    if (day !== undefined) return { kind: "date", rank: Date.parse(day) };
+    const number = /^\d{1,2}$/.test(second) ? Number(second) : undefined;
+    if (number !== undefined && /^(?:week|wk|w)$/.test(first)) return { kind: "week", rank: number };
+    if (number !== undefined && /^(?:quarter|qtr|q)$/.test(first) && number >= 1 && number <= 4) return { kind: "quarter", rank: number };
+    if (number !== undefined && /^(?:month|mo)$/.test(first) && number >= 1 && number <= 12) return { kind: "month", rank: number };
+    const year = /^(?:fy|cy)?((?:19|20)\d\d)$/.exec(first)?.[1];
+    if (year === undefined) continue;
+    const week = /^(?:w|wk)(\d{1,2})$/.exec(second);
+    if (week) return { kind: "week", rank: Number(year) * 100 + Number(week[1]) };
+    const quarter = /^q([1-4])$/.exec(second);
+    if (quarter) return { kind: "quarter", rank: Number(year) * 10 + Number(quarter[1]) };
+    if (/^(?:0[1-9]|1[0-2])$/.test(second)) return { kind: "month", rank: Number(year) * 100 + Number(second) };
+  }
+  return undefined;
+}
+
+/** The day `yyyy-mm-dd` three words from `at` write (`2026`, `11`, `22`), if they write one. */
+export function dayOf(words: readonly string[], at: number): string | undefined {
+  const [year, month, day] = [words[at], words[at + 1], words[at + 2]];
+  if (year === undefined || month === undefined || day === undefined) return undefined;
+  if (!/^(?:19|20)\d\d$/.test(year) || !/^(?:0[1-9]|1[0-2])$/.test(month) || !/^(?:0[1-9]|[12]\d|3[01])$/.test(day)) return undefined;
+  return `${year}-${month}-${day}`;
+}
+
+const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+const planned = new Set(["budget", "budgeted", "plan", "planned", "target", "forecast", "forecasted", "goal", "quota"]);
+const actual = new Set(["actual", "actuals"]);
 
 /** A field's measure: its name's words less those of periods ("revenue" of `revenue_this_week`). */
 export function stemOf(words: readonly string[]): string {
   return words
     .filter(
-      (word) =>
+      // The number of `week_47`, `quarter_3` is the period's.
+      (word, at) =>
+        !(/^\d{1,2}$/.test(word) && at > 0 && /^(?:week|wk|w|quarter|qtr|q|month|mo|day)$/.test(words[at - 1]!)) &&
         !later.has(word) &&
         !earlier.has(word) &&
         !periodUnits.has(word) &&
         !/^(?:fy|cy)?(?:19|20)\d\d$/.test(word) &&
         !/^(?:w|wk)\d{1,2}$/.test(word) &&
         !/^q[1-4]$/.test(word) &&
-        monthOf(word) === 0,
+        monthOf(word) === 0 &&
+        !weekdays.includes(word) &&
+        !planned.has(word) &&
+        !actual.has(word),
     )
     .join(" ");
 }

@@ -11,7 +11,9 @@ import type { Figure, Hedge, NumberUnit } from "./figure.js";
 
 const tightSuffix = "%|×|x|k|K|M|m|mm|B|bn|mn|pp|pts?|bps";
 const wordSuffix =
-  "percent|per cent|percentage points?|points?|pp|pts?|basis points?|bps|thousand|million|billion|trillion|Mio\\.?|Mrd\\.?|lakh|crore";
+  "percent|per cent|percentage points?|points?|pp|pts?|basis points?|bps|thousand|million|billion|trillion|Mio\\.?|Mrd\\.?|lakhs?|crores?|cr|Cr|" +
+  // The plural and other languages' words ("2,5 millions d'euros", "3 Millionen", "1,2 milliards").
+  "millions|billions|Millionen|Milliarden|milliards?|millones|milioni|miliardi";
 /** Digits with the marks people put between them; a plain space groups only three digits. */
 const digits = (spaced: boolean) => `(\\d+(?:(?:[.,'’\\u00a0\\u202f]${spaced ? "|\\u0020(?=\\d{3}(?!\\d))" : ""})\\d+)*)`;
 const numberPattern = (spaced: boolean) =>
@@ -29,6 +31,19 @@ const scales: Record<string, number> = {
   K: 1e3,
   thousand: 1e3,
   lakh: 1e5,
+  lakhs: 1e5,
+  crores: 1e7,
+  cr: 1e7,
+  Cr: 1e7,
+  millions: 1e6,
+  Millionen: 1e6,
+  millones: 1e6,
+  milioni: 1e6,
+  billions: 1e9,
+  Milliarden: 1e9,
+  milliard: 1e9,
+  milliards: 1e9,
+  miliardi: 1e9,
   M: 1e6,
   // "€1.2m", "$5mm": finance writes millions in lower case too.
   m: 1e6,
@@ -168,15 +183,22 @@ export function readNumbers(text: string, options: ReadOptions = {}): Figure[] {
  * "12–15%", "1,200-1,300", "between ¥60k and ¥70k": two figures that bound one range. "From
  * 120 to 137" is two figures, each checked alone (a change's two ends, not a range).
  */
-const rangeBetween = /^\s*(?:[–—-]|and)\s*$/;
+const rangeBetween = /^\s*(?:[–—-]|and|to)\s*$/;
 const rangeOpening = /between\s*$/i;
+/** "Ranged from 3 to 12", "spanning 3 to 12": a spread's two ends, one range (a change's "from 40 to 55" is not). */
+const spreadOpening = /\b(?:rang(?:e|es|ed|ing)|spann?(?:ed|ing|s)?|var(?:ied|ies|y|ying))\s+(?:from\s+)?$/i;
 
 function joinRanges(text: string, figures: Figure[]): Figure[] {
   for (let index = 1; index < figures.length; index += 1) {
     const [low, high] = [figures[index - 1]!, figures[index]!];
-    const between = text.slice(low.end, high.start);
+    let between = text.slice(low.end, high.start);
+    // "From 288 ms to 1,210 ms", "between 3 kg and 5 kg": a unit written after each bound.
+    const unit = /^\s*(°?\p{L}{1,5})\s/u.exec(between)?.[1];
+    if (unit !== undefined && !/^(?:and|to)$/i.test(unit) && text.startsWith(unit, high.end + (text[high.end] === " " ? 1 : 0)))
+      between = between.replace(unit, "");
     if (!rangeBetween.test(between)) continue;
     if (/and/.test(between) && !rangeOpening.test(text.slice(Math.max(0, low.start - 12), low.start))) continue;
+    if (/to/.test(between) && !spreadOpening.test(text.slice(Math.max(0, low.start - 20), low.start))) continue;
     // "12–15%": the first bound has the second's unit and scale unless it says its own.
     if (low.unit === undefined && high.unit !== undefined && high.unit !== "currency") low.unit = high.unit;
     if (/^-/.test(between.trim()) && high.value! < 0) high.value = -high.value!;

@@ -19,12 +19,16 @@ export function names(folded: string, label: string): boolean {
  * week", "year over year", "sequentially" with no row named speak of a table of periods' latest
  * row (and, as a change, of the row before it).
  */
-export function namedRows(facts: SourceFacts, folded: string): Array<Set<number>> {
+export function namedRows(facts: SourceFacts, sentence: string): Array<Set<number>> {
+  const folded = withWeeksListed(sentence);
   const onPrevious = periodOnPeriod.test(folded);
   return facts.tables.map(({ labels }, table) => {
+    // "Ana Souza won $48,000": the rows that hold the most of the labels named (hers that were won), not every row of either.
+    const counts = labels.map((row) => new Set(row.filter((label) => names(folded, label))).size);
+    const most = Math.max(0, ...counts);
     const rows = new Set<number>();
-    labels.forEach((row, index) => {
-      if (row.some((label) => names(folded, label))) rows.add(index);
+    counts.forEach((count, index) => {
+      if (count > 0 && count === most) rows.add(index);
     });
     const latest = rows.size === 0 && onPrevious ? latestRow(facts, table) : undefined;
     if (latest !== undefined) rows.add(latest);
@@ -32,8 +36,20 @@ export function namedRows(facts: SourceFacts, folded: string): Array<Set<number>
   });
 }
 
+/** "Weeks 46 and 47", "weeks 44–47": each week named as "week 46" is (the text the rows' labels are looked for in). */
+function withWeeksListed(folded: string): string {
+  if (!/\bweeks\s+\d/.test(folded)) return folded;
+  const named: string[] = [];
+  for (const match of folded.matchAll(/\bweeks\s+(\d{1,2})\s*(?:[–—-]|to|through)\s*(\d{1,2})\b/g))
+    for (let week = Number(match[1]); week <= Number(match[2]) && week - Number(match[1]) < 53; week += 1) named.push(`week ${week}`);
+  for (const match of folded.matchAll(/\bweeks\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+/g))
+    for (const week of match[0].matchAll(/\d{1,2}/g)) named.push(`week ${Number(week[0])}`);
+  return named.length === 0 ? folded : `${folded}\n${named.join("\n")}`;
+}
+
+/** "Week on week", "yoy", "on the previous week", "compared with the prior month": the latest row against the one before. */
 const periodOnPeriod =
-  /\b(?:(?:day|week|month|quarter|year)[- ](?:on|over)[- ](?:day|week|month|quarter|year)|wow|dod|mom|qoq|yoy|sequentially)\b/;
+  /\b(?:(?:day|week|month|quarter|year)[- ](?:on|over)[- ](?:day|week|month|quarter|year)|wow|dod|mom|qoq|yoy|sequentially|(?:on|over|from|than|versus|vs\.?|against|compared (?:with|to)|since) the (?:previous|prior|preceding) (?:day|week|month|quarter|year))\b/;
 
 /** The row of a table of periods whose period is the latest, if its rows are periods. */
 function latestRow(facts: SourceFacts, table: number): number | undefined {

@@ -1,6 +1,6 @@
 import type { Wording } from "./derive.js";
 import type { EvidenceNumber, SourceFacts } from "./evidence.js";
-import { wordsOf } from "./periods.js";
+import { periodOf, wordsOf } from "./periods.js";
 import { readFigures, type Figure } from "./read-figures.js";
 import { namedRows, names } from "./row-consistency.js";
 import { sentenceWords, type SentenceText, type SentenceWords } from "./sentence-wording.js";
@@ -9,6 +9,8 @@ import type { Sentence } from "./split-sentences.js";
 /** What one sentence's claims are checked in: its text, its figures, and what it names of each source, read once. */
 export interface SentenceContext extends SentenceText {
   sentence: Sentence;
+  /** The locale the answer's numbers are read in: the option, else what its unambiguous numbers say; undefined if neither. */
+  locale: string | undefined;
   words: SentenceWords;
   /** The rows of a source's tables the sentence names (`namedRows`). */
   rowsNamed: (facts: SourceFacts) => ReadonlyArray<ReadonlySet<number>>;
@@ -46,6 +48,7 @@ export function sentenceContext(
   const namedIn = new Map<readonly SourceFacts[], Set<string>>();
   return {
     sentence,
+    locale: reading.locale,
     masked,
     folded,
     figures: readFigures(masked, { locale: reading.locale, words: true }),
@@ -91,15 +94,19 @@ function firstMention(folded: string, key: string): number {
 const unitWords = new Set(
   (
     "usd cny eur gbp jpy inr chf rmb amount amt num value total count n k m mn mm mio million millions bn billion billions " +
-    "mrd cr crore crores lakh lakhs thousand thousands tsd 1e 3 6 7 9"
+    "mrd cr crore crores lakh lakhs thousand thousands tsd 1e 3 6 7 9 " +
+    // A measure before anything is taken off it: "revenue net of discounts" names `revenue_gross_usd`.
+    "gross"
   ).split(" "),
 );
 
 /** Whether folded text names a word, in the singular or the plural, or a participle by its verb. */
 function namesWord(folded: string, word: string): boolean {
   if (names(folded, word) || names(folded, `${word}s`) || (word.endsWith("s") && names(folded, word.slice(0, -1)))) return true;
-  // `activated` is named by "activate", `churned` by "churn".
-  return word.endsWith("ed") && word.length > 4 && (names(folded, word.slice(0, -1)) || names(folded, word.slice(0, -2)));
+  // `activated` is named by "activate", `churned` by "churn", `refunded` by "refunds".
+  if (!word.endsWith("ed") || word.length <= 4) return false;
+  const [bare, root] = [word.slice(0, -1), word.slice(0, -2)];
+  return names(folded, bare) || names(folded, root) || names(folded, `${root}s`) || names(folded, `${bare}s`);
 }
 
 /** The fields of `facts` whose names' words (less units and scales) `folded` text all names. */
@@ -114,10 +121,101 @@ export function namedKeys(facts: SourceFacts, folded: string): Set<string> {
     return found;
   };
   for (const [key, words] of keyWords) if (words.every(names)) named.add(key);
+  // "Handle time across chat and email" of `chat_aht_min` and `email_aht_min`: fields that differ in one word each named.
+  for (const [key, word, siblings, shared] of twinKeys(facts))
+    if (!named.has(key) && names(word) && siblings.some((other) => names(other)) && shared.some(names)) named.add(key);
+  // `amount` beside `amount_refunded`: a field of units alone is named with the fields it begins.
+  for (const key of bareKeys(facts)) {
+    const [base, currency = ""] = key.split(/(?= in [A-Z]{3}$)/);
+    if ([...named].some((other) => other.startsWith(`${base}_`) && other.endsWith(currency))) named.add(key);
+  }
+  // "Net revenue after refunds" of `revenue_this_week` and `revenue_last_week`: a measure named without any of its periods is its latest.
+  for (const { key, words, periods } of latestOfMeasures(facts))
+    if (!named.has(key) && words.every(names) && !periods.some(names)) named.add(key);
   // "Net revenue after refunds": the one field that ends in a word the sentence names (`gross_revenue`) goes by it.
   for (const [key, head] of uniqueHeads(facts, keyWords))
     if (!named.has(key) && names(head) && ![...named].some((other) => headOf(keyWords, other) === head)) named.add(key);
   return named;
+}
+
+interface LatestOfMeasure {
+  key: string;
+  /** The measure's words (less units). */
+  words: string[];
+  /** The words of its fields' periods ("this", "last", "q1", "2025"): a sentence that names one names its period. */
+  periods: string[];
+}
+
+const latest = new WeakMap<SourceFacts, LatestOfMeasure[]>();
+
+/** The fields of a source that hold a measure's latest period (`revenue_this_week` of two weeks'), with the measure's words. */
+function latestOfMeasures(facts: SourceFacts): LatestOfMeasure[] {
+  let found = latest.get(facts);
+  if (found !== undefined) return found;
+  const best = new Map<string, { key: string; kind: string; rank: number; tied: boolean; periods: Set<string> }>();
+  for (const number of facts.numbers) {
+    const { period, stem } = number;
+    if (period === undefined || stem === undefined || number.table !== undefined || number.path.endsWith(")")) continue;
+    const periods = wordsOf(number.key).filter((word) => periodOf([word]) !== undefined);
+    const held = best.get(stem);
+    if (held === undefined)
+      best.set(stem, { key: number.key, kind: period.kind, rank: period.rank, tied: false, periods: new Set(periods) });
+    else {
+      periods.forEach((word) => held.periods.add(word));
+      if (held.key === number.key || held.kind !== period.kind) continue;
+      if (period.rank > held.rank) Object.assign(held, { key: number.key, rank: period.rank, tied: false });
+      else if (period.rank === held.rank) held.tied = true;
+    }
+  }
+  found = [];
+  for (const [stem, held] of best) {
+    const words = wordsOf(stem).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word));
+    if (!held.tied && words.length > 0 && stem !== "(periods)") found.push({ key: held.key, words, periods: [...held.periods] });
+  }
+  latest.set(facts, found);
+  return found;
+}
+
+const twins = new WeakMap<SourceFacts, Array<[string, string, string[], string[]]>>();
+
+/**
+ * Fields whose names differ in one word only (`chat_aht_min`, `email_aht_min`): each field with
+ * its own word, its twins' words, and the words they share.
+ */
+function twinKeys(facts: SourceFacts): Array<[string, string, string[], string[]]> {
+  let found = twins.get(facts);
+  if (found !== undefined) return found;
+  const bySignature = new Map<string, Array<{ key: string; word: string; shared: string[] }>>();
+  for (const [key, words] of keyWordsOf(facts)) {
+    if (words.length < 2 || key.includes(" ")) continue;
+    words.forEach((word, at) => {
+      const shared = words.filter((_, other) => other !== at);
+      const signature = `${at}\u0000${shared.join(" ")}`;
+      bySignature.set(signature, [...(bySignature.get(signature) ?? []), { key, word, shared }]);
+    });
+  }
+  found = [];
+  for (const group of bySignature.values())
+    if (group.length > 1)
+      for (const { key, word, shared } of group)
+        found.push([key, word, group.filter((other) => other.key !== key).map((other) => other.word), shared]);
+  twins.set(facts, found);
+  return found;
+}
+
+const bare = new WeakMap<SourceFacts, string[]>();
+
+/** The fields of a source whose names are units alone (`amount`, `value`, `total`). */
+function bareKeys(facts: SourceFacts): string[] {
+  let found = bare.get(facts);
+  if (found === undefined) {
+    const keys = new Set(facts.numbers.map((number) => number.key));
+    found = [...keys].filter(
+      (key) => /^[a-z]+(?: in [A-Z]{3})?$/i.test(key) && unitWords.has(key.replace(/ in [A-Z]{3}$/, "").toLowerCase()),
+    );
+    bare.set(facts, found);
+  }
+  return found;
 }
 
 const heads = new WeakMap<SourceFacts, Array<[string, string]>>();
@@ -184,7 +282,8 @@ function keyWordsOf(facts: SourceFacts): Array<[string, string[]]> {
     if (!words.has(key))
       words.set(
         key,
-        wordsOf(key).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word)),
+        // `amount_refunded in USD` (Stripe's cents in dollars) is named as `amount_refunded` is.
+        wordsOf(key.replace(/ in [A-Z]{3}$/, "")).filter((word) => !unitWords.has(word) && !/^\d+$/.test(word)),
       );
   found = [...words].filter(([, named]) => named.length > 0);
   keyWords.set(facts, found);
@@ -196,7 +295,10 @@ function otherEntities(facts: SourceFacts, folded: string): Set<string> {
   const byParent = new Map<string, Array<{ path: string; named: boolean }>>();
   for (const entity of facts.entities) {
     const siblings = byParent.get(entity.parent) ?? [];
-    siblings.push({ path: entity.path, named: namesWord(folded, entity.name) });
+    siblings.push({
+      path: entity.path,
+      named: namesWord(folded, entity.name) || (entity.alias !== undefined && names(folded, entity.alias)),
+    });
     byParent.set(entity.parent, siblings);
   }
   const others = new Set<string>();
