@@ -1,14 +1,7 @@
 import { docsCases } from "./grounding/docs-cases.js";
 import { financeCases } from "./grounding/finance-cases.js";
 import { labelled } from "./grounding/labelled-cases.js";
-import { reportShapesCases } from "./grounding/report-shapes-cases.js";
-import { tenthReportShapes } from "./grounding/report-shapes-tenth-cases.js";
-import { eleventhReportShapes } from "./grounding/report-shapes-eleventh-cases.js";
-import { twelfthReportShapes } from "./grounding/report-shapes-twelfth-cases.js";
-import { thirteenthReportShapes } from "./grounding/report-shapes-thirteenth-cases.js";
-import { fourteenthReportShapes } from "./grounding/report-shapes-fourteenth-cases.js";
-import { fifteenthReportShapes } from "./grounding/report-shapes-fifteenth-cases.js";
-import { sixteenthReportShapes } from "./grounding/report-shapes-sixteenth-cases.js";
+import { heldOutKindsBatches, reportShapesCases } from "./grounding/report-shapes-cases.js";
 import { suitePath } from "./grounding/make-suite.js";
 import { readSuite, scoreSuite } from "./grounding/score-suite.js";
 
@@ -42,18 +35,7 @@ for (const [name, cases] of [
   ["company reports", financeCases],
   ["report shapes", reportShapesCases],
   // Of which the batches written for issue 55's held-out kinds (the tenth to the sixteenth), each before its fixes.
-  [
-    "  of which batches 10-16",
-    [
-      ...tenthReportShapes,
-      ...eleventhReportShapes,
-      ...twelfthReportShapes,
-      ...thirteenthReportShapes,
-      ...fourteenthReportShapes,
-      ...fifteenthReportShapes,
-      ...sixteenthReportShapes,
-    ],
-  ],
+  ["  of which batches 10-16", heldOutKindsBatches],
 ] as const) {
   const written = scoreSuite(labelled(cases));
   console.log(

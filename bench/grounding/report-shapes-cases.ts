@@ -70,6 +70,17 @@ const stores = [
 ];
 const contact = { name: "Acme Ltd", phone: "+1 415-555-0132", orders: 14 };
 
+/** The batches written for issue 55's held-out kinds (the tenth to the sixteenth), each before its fixes. */
+export const heldOutKindsBatches: LabelledCase[] = [
+  ...tenthReportShapes,
+  ...eleventhReportShapes,
+  ...twelfthReportShapes,
+  ...thirteenthReportShapes,
+  ...fourteenthReportShapes,
+  ...fifteenthReportShapes,
+  ...sixteenthReportShapes,
+];
+
 export const reportShapesCases: LabelledCase[] = [
   // Changes with direction, written as analysts write them.
   { id: "rose-to-1", steps: [{ id: 1, output: sales }], answer: "Revenue rose {+12%} to {+€1.2m} [s1]." },
@@ -237,11 +248,5 @@ export const reportShapesCases: LabelledCase[] = [
   { id: "store-9", steps: [{ id: 1, output: stores }], answer: "Umsatz in Hamburg: {-134.900 €} [s1]." },
   ...laterReportShapes,
   ...reportShapeProbes,
-  ...tenthReportShapes,
-  ...eleventhReportShapes,
-  ...twelfthReportShapes,
-  ...thirteenthReportShapes,
-  ...fourteenthReportShapes,
-  ...fifteenthReportShapes,
-  ...sixteenthReportShapes,
+  ...heldOutKindsBatches,
 ];
