@@ -224,25 +224,31 @@ const groupsKnown = new WeakMap<
   { own: readonly string[]; named: readonly string[]; ownPlanned: readonly string[]; namedPlanned?: readonly string[] }
 >();
 
-const sortedOnce = new WeakMap<readonly EvidenceNumber[], Map<boolean, (group: string) => Field | undefined>>();
+const sortedOnce = new WeakMap<readonly EvidenceNumber[], Map<string, (group: string) => Field | undefined>>();
 
 /**
- * The fields of `values` (the whole pool, or its first values that other claims share), each
- * sorted once. The sentence's figures after them are tried in full (`everywhere`), so leaving
- * them out of the fields finds the same pairs.
+ * The fields of `values` (the whole pool, or its first values that other claims share), each sorted once, for the
+ * fields the sentence names (the "named" group: sentences sharing a pool may name others). The sentence's figures
+ * after them are tried in full (`everywhere`), so leaving them out of the fields finds the same pairs.
  */
 function sortedFields(values: readonly EvidenceNumber[], input: { everyPair: boolean; wording: Wording }) {
   let byMode = sortedOnce.get(values);
   if (byMode === undefined) sortedOnce.set(values, (byMode = new Map()));
-  let fields = byMode.get(input.everyPair);
+  const named = input.wording.namedKeys;
+  let mode = input.everyPair ? "all" : named === undefined ? "" : namesKeys.get(named);
+  if (mode === undefined) namesKeys.set(named!, (mode = [...named!].sort().join("\u0000")));
+  let fields = byMode.get(mode);
   if (fields === undefined) {
     // With the plan's groups, whatever this wording: the fields are sorted once for every claim that shares them.
     const planned = { ...input.wording, againstPlan: true };
     fields = fieldsOf(values, (number) => (input.everyPair ? ["all"] : groupsOf(number, planned)));
-    byMode.set(input.everyPair, fields);
+    byMode.set(mode, fields);
   }
   return fields;
 }
+
+/** A sentence's named fields as one text, made once a set (a sentence's figures share it). */
+const namesKeys = new WeakMap<ReadonlySet<string>, string>();
 
 /** Each group of the pool (`groupsOf`), sorted when first asked for (a pair is often found among the first group's values). */
 function fieldsOf(
