@@ -235,7 +235,10 @@ export function bullmqRunner(options: BullmqRunnerOptions): StepRunner & { close
     outstanding.set(jobId, job);
     const unwatch = watch(signal, job, jobId);
     try {
+      // Stopped while Redis was being reached: an aborted signal's listeners never run, so it is looked at here.
+      if (signal.aborted) return { kind: "cancelled" };
       await fence(job);
+      if (signal.aborted) return { kind: "cancelled" };
       await queue.add(job.kind, signJob(job, secret, jobId), jobOptions(jobId, job));
       // Not waited for: a new job's end comes as an event, without this extra round trip.
       finishedAlready(job, jobId, settle).catch(() => {});
