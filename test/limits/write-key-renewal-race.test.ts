@@ -42,7 +42,9 @@ describe("a write key whose renewals cannot reach the store", () => {
     const held = await resourceLocks({ shared: store, holdMs: 150 }).hold("table:orders", new AbortController().signal);
     const started = performance.now();
     await new Promise((resolve) => held.lost.addEventListener("abort", resolve, { once: true }));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+    // Not at the first failed renewal (50 ms): at holdMs, counted from inside hold(), a little before
+    // `started` and in Date.now()'s whole milliseconds (Node 24 once measured 149.46 ms here).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     expect(String(held.lost.reason)).toContain('the hold on write key "table:orders" was lost');
     expect(String(held.lost.reason)).toContain("connection refused");
     held.release();
