@@ -26,6 +26,20 @@ const runs = ["top", "top/plan:1", "top/plan:2", "top/plan:1/3"] as const;
 /** A write to one of the runs: entries appended (the run made first if need be), or the run finished. */
 const write = fc.record({ run: fc.constantFrom(...runs), entries: fc.nat({ max: 3 }), finish: fc.boolean() });
 
+/** Makes the run if need be, then appends and finishes as told (not to a finished run); says what it changed. */
+async function applyWrite(store: CheckpointStore, { run, entries, finish }: { run: string; entries: number; finish: boolean }, at: number) {
+  const created = (await store.createRun({ runId: run, entry: "executePlan", at })) === "created";
+  if ((await store.getRun(run))?.status === "finished") return { created, wrote: false };
+  if (entries > 0)
+    await store.append(
+      run,
+      Array.from({ length: entries }, (_, index) => entry(at * 10 + index)),
+      at,
+    );
+  if (finish) await store.finishRun(run, { status: "completed", at }, at);
+  return { created, wrote: entries > 0 || finish };
+}
+
 describe("a stream's copy of its run (RunReading)", () => {
   for (const [name, open] of [
     ["memory", () => memoryStore()],
@@ -40,19 +54,7 @@ describe("a stream's copy of its run (RunReading)", () => {
           await store.createRun({ runId: "top", entry: "planAndExecute", at: 1 });
           let at = 2;
           for (const writes of looks) {
-            for (const { run, entries, finish } of writes) {
-              at += 1;
-              await store.createRun({ runId: run, entry: "executePlan", at });
-              const stored = await store.getRun(run);
-              if (stored?.status === "finished") continue;
-              if (entries > 0)
-                await store.append(
-                  run,
-                  Array.from({ length: entries }, (_, index) => entry(at * 10 + index)),
-                  at,
-                );
-              if (finish) await store.finishRun(run, { status: "completed", at }, at);
-            }
+            for (const each of writes) await applyWrite(store, each, (at += 1));
             expect(await reading.read()).toEqual(await readWhole(store, "top"));
           }
           await store.close();
@@ -80,19 +82,9 @@ describe("a stream's copy of its run (RunReading)", () => {
         let at = 2;
         for (const writes of looks) {
           let wroteKept = false;
-          for (const { run, entries, finish } of writes) {
-            at += 1;
-            const kept = run !== "top";
-            if ((await store.createRun({ runId: run, entry: "executePlan", at })) === "created" && kept) keptChanged = wroteKept = true;
-            if ((await store.getRun(run))?.status === "finished") continue;
-            if (entries > 0)
-              await store.append(
-                run,
-                Array.from({ length: entries }, (_, index) => entry(at * 10 + index)),
-                at,
-              );
-            if (finish) await store.finishRun(run, { status: "completed", at }, at);
-            if (kept && (entries > 0 || finish)) keptChanged = wroteKept = true;
+          for (const each of writes) {
+            const { created, wrote } = await applyWrite(store, each, (at += 1));
+            if (each.run !== "top" && (created || wrote)) keptChanged = wroteKept = true;
           }
           listed = 0;
           const read = await reading.read();
